@@ -1,0 +1,63 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Dependency direction (arrows point at what a target uses):
+//   ChatEvalCLI → {Suites, Report, Runtime, Llama} → ChatEvalCore
+//   ChatEvalLlama → CLlama, ChatEvalGit → CGit2 (each C module has one importer);
+//   ChatEvalCore imports Foundation only.
+let package = Package(
+    name: "ChatEval",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "chateval", targets: ["ChatEvalCLI"]),
+        .executable(name: "chateval-bench", targets: ["ChatEvalBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    ],
+    targets: [
+        // C modules: a module map over a system library, each imported by exactly one Swift target.
+        .systemLibrary(name: "CLlama", pkgConfig: "llama"),
+        .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
+
+        // Pure value types and algorithms: messages, options, metrics, statistics. No I/O.
+        .target(name: "ChatEvalCore"),
+        // The runtime contract (a turn streams .chunk/.info events), the conversation replayer,
+        // process-memory probes.
+        .target(name: "ChatEvalRuntime", dependencies: ["ChatEvalCore"]),
+        // llama.cpp in-process runtime: owns every llama.cpp pointer.
+        .target(name: "ChatEvalLlama", dependencies: ["ChatEvalRuntime", "CLlama"]),
+        // libgit2: the commit, branch and dirty state a run is recorded against; git notes.
+        .target(name: "ChatEvalGit", dependencies: ["CGit2"]),
+        // YAML suites → Core values, with file/line/column errors.
+        .target(name: "ChatEvalSuites", dependencies: ["ChatEvalCore", .product(name: "Yams", package: "Yams")]),
+        // Human-readable tables and summaries.
+        .target(name: "ChatEvalReport", dependencies: ["ChatEvalCore", "ChatEvalRuntime"]),
+        // Fakes shared by tests.
+        .target(name: "ChatEvalTestKit", dependencies: ["ChatEvalRuntime"]),
+
+        .executableTarget(
+            name: "ChatEvalCLI",
+            dependencies: [
+                "ChatEvalLlama", "ChatEvalSuites", "ChatEvalReport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "ChatEvalBench",
+            dependencies: [
+                "ChatEvalLlama", "ChatEvalReport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "ChatEvalCoreTests", dependencies: ["ChatEvalCore"]),
+        .testTarget(name: "ChatEvalRuntimeTests", dependencies: ["ChatEvalRuntime", "ChatEvalTestKit"]),
+        .testTarget(name: "ChatEvalSuitesTests", dependencies: ["ChatEvalSuites"]),
+        .testTarget(name: "ChatEvalLlamaTests", dependencies: ["ChatEvalLlama"]),
+        .testTarget(name: "ChatEvalGitTests", dependencies: ["ChatEvalGit"]),
+        .testTarget(name: "ChatEvalCLITests", dependencies: ["ChatEvalCLI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,30 @@
+/// Levenshtein edit distance between two strings, by characters.
+public func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}
+
+/// The candidates closest to `word` (case-insensitively), best first: those within a third of the
+/// word's length in edits, or sharing a prefix with it. Empty when nothing is close.
+public func suggestions(for word: String, among candidates: [String], limit: Int = 3) -> [String] {
+    let lowered = word.lowercased()
+    let budget = max(2, lowered.count / 3)
+    return candidates
+        .map { (candidate: $0, distance: editDistance(lowered, $0.lowercased())) }
+        .filter { $0.distance <= budget || (lowered.count >= 3 && $0.candidate.lowercased().hasPrefix(lowered)) }
+        .sorted { ($0.distance, $0.candidate) < ($1.distance, $1.candidate) }
+        .prefix(limit)
+        .map(\.candidate)
+}

@@ -1,0 +1,72 @@
+/// Why generation of an answer ended.
+public enum StopReason: String, Codable, Sendable, Hashable, CaseIterable {
+    /// The model produced an end-of-generation token.
+    case endOfGeneration = "eog"
+    /// The answer reached `GenerationOptions.maxTokens`.
+    case maxTokens = "max_tokens"
+    /// A stop string appeared; it is cut from the answer.
+    case stopString = "stop_string"
+}
+
+/// Everything measured about one assistant turn: token counts and timings, with rates computed
+/// from them (one value type, so a rate can never disagree with the counts it came from).
+///
+/// Times are seconds on a monotonic clock, measured from the turn's start: the moment the runtime
+/// began rendering the chat template for this turn.
+public struct TurnMetrics: Codable, Sendable, Hashable {
+    /// Tokens of the whole rendered history sent for this turn (the prompt).
+    public var promptTokens: Int
+    /// Prompt tokens served from the cache of the previous turn (not evaluated again).
+    public var reusedTokens: Int
+    /// Tokens of the answer, including a final end-of-generation token if one was sampled.
+    public var generatedTokens: Int
+    /// Start of the turn → first generated token's text available (template, tokenize, prefill, first sample).
+    public var timeToFirstToken: Double
+    /// Time spent evaluating the prompt tokens that were not reused.
+    public var prefillTime: Double
+    /// First generated token → last generated token.
+    public var decodeTime: Double
+    /// Start of the turn → answer complete.
+    public var totalTime: Double
+    /// Gaps between consecutive generated tokens, in seconds (count = generatedTokens - 1).
+    public var interTokenLatencies: [Double]
+    public var stopReason: StopReason
+    /// Peak resident memory of the measuring process during the turn, in bytes; nil when the
+    /// runtime does not run in this process (an HTTP server) or the platform cannot tell.
+    public var peakResidentBytes: Int?
+
+    public init(
+        promptTokens: Int, reusedTokens: Int, generatedTokens: Int,
+        timeToFirstToken: Double, prefillTime: Double, decodeTime: Double, totalTime: Double,
+        interTokenLatencies: [Double], stopReason: StopReason, peakResidentBytes: Int? = nil
+    ) {
+        self.promptTokens = promptTokens
+        self.reusedTokens = reusedTokens
+        self.generatedTokens = generatedTokens
+        self.timeToFirstToken = timeToFirstToken
+        self.prefillTime = prefillTime
+        self.decodeTime = decodeTime
+        self.totalTime = totalTime
+        self.interTokenLatencies = interTokenLatencies
+        self.stopReason = stopReason
+        self.peakResidentBytes = peakResidentBytes
+    }
+
+    /// Prompt tokens evaluated anew for this turn.
+    public var evaluatedTokens: Int { promptTokens - reusedTokens }
+
+    /// Evaluated prompt tokens per second of prefill; nil when nothing was evaluated.
+    public var prefillTokensPerSecond: Double? {
+        evaluatedTokens > 0 && prefillTime > 0 ? Double(evaluatedTokens) / prefillTime : nil
+    }
+
+    /// Tokens after the first over the time after the first; nil with fewer than two tokens.
+    public var decodeTokensPerSecond: Double? {
+        generatedTokens > 1 && decodeTime > 0 ? Double(generatedTokens - 1) / decodeTime : nil
+    }
+
+    /// Share of the prompt served from cache, in [0, 1].
+    public var reuseRatio: Double { promptTokens > 0 ? Double(reusedTokens) / Double(promptTokens) : 0 }
+
+    public var interTokenLatency: Distribution? { Distribution(interTokenLatencies) }
+}

@@ -1,0 +1,50 @@
+import CGit2
+import Foundation
+
+/// Process-wide libgit2 state: one-time initialisation and the lock that serialises ChatEvalGit's calls.
+enum LibGit2 {
+    /// `git_libgit2_init`'s result, evaluated once (lazily, thread-safely) per process.
+    /// libgit2 is deliberately never shut down: its state lives as long as the process.
+    private static let initResult: Int32 = git_libgit2_init()
+
+    /// Serialises all of ChatEvalGit's libgit2 work. libgit2 reads process-wide settings (owner
+    /// validation, config search paths) while opening repositories, reading config and computing
+    /// status; one lock around all of it lets those settings change without racing the readers.
+    private static let lock = NSLock()
+
+    /// Initialises libgit2 if this is the first call in the process.
+    static func initialize() throws {
+        try check(initResult, "git_libgit2_init", path: nil)
+    }
+
+    /// Runs `body` holding ChatEvalGit's libgit2 lock, with libgit2 initialised. Not reentrant.
+    static func withLock<T>(_ body: () throws -> T) throws -> T {
+        try initialize()
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// Runs `body` with libgit2's repository owner check switched off, then restores the previous
+    /// setting. Only call it inside `withLock`: the setting is process-wide.
+    static func withOwnerValidationDisabled<T>(_ body: () throws -> T) throws -> T {
+        var previous: Int32 = 1
+        try check(cgit2_get_owner_validation(&previous), "git_libgit2_opts(GIT_OPT_GET_OWNER_VALIDATION)", path: nil)
+        try check(cgit2_set_owner_validation(0), "git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION)", path: nil)
+        defer { cgit2_set_owner_validation(previous) }
+        return try body()
+    }
+
+    /// Makes libgit2 look for the system (`gitconfig`), XDG (`config`) and global (`.gitconfig`)
+    /// config files in `directory`, or restores the default locations when `nil`. Process-wide;
+    /// for tests that need a config they control.
+    static func setConfigSearchDirectory(_ directory: String?) throws {
+        try withLock {
+            for level in [GIT_CONFIG_LEVEL_SYSTEM, GIT_CONFIG_LEVEL_XDG, GIT_CONFIG_LEVEL_GLOBAL] {
+                try check(
+                    cgit2_set_config_search_path(level, directory),
+                    "git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH)", path: directory)
+            }
+        }
+    }
+}

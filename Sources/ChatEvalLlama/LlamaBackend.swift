@@ -1,0 +1,21 @@
+import CLlama
+
+/// Process-wide llama.cpp initialisation, done once before the first model is loaded.
+enum LlamaBackend {
+    private static let initialised: Void = {
+        LlamaLog.install()
+        llama_backend_init()
+    }()
+
+    static func ensureInitialised() { _ = initialised }
+
+    /// Names of the chat templates llama.cpp knows (`gemma`, `chatml`, `llama3`, ...).
+    static func builtinChatTemplates() -> [String] {
+        ensureInitialised()
+        let count = Int(llama_chat_builtin_templates(nil, 0))
+        guard count > 0 else { return [] }
+        var names = [UnsafePointer<CChar>?](repeating: nil, count: count)
+        let written = Int(llama_chat_builtin_templates(&names, names.count))
+        return names.prefix(written).compactMap { $0.map { String(cString: $0) } }
+    }
+}

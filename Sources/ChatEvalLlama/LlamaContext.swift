@@ -1,0 +1,81 @@
+import CLlama
+
+/// An inference context over a model: the KV cache and the compute graph. Owns its
+/// `llama_context *` (freed in deinit) and keeps its model alive.
+///
+/// Not thread-safe: llama.cpp contexts are not reentrant. `LlamaChatRuntime` touches it from
+/// one serial queue only.
+final class LlamaContext {
+    let pointer: OpaquePointer
+    let model: LlamaModel
+    let contextSize: Int
+    let batchSize: Int
+    let threads: Int
+
+    init(model: LlamaModel, contextSize: Int, batchSize: Int, threads: Int) throws(LlamaError) {
+        var parameters = llama_context_default_params()
+        parameters.n_ctx = UInt32(contextSize)
+        parameters.n_batch = UInt32(batchSize)
+        parameters.n_ubatch = UInt32(min(batchSize, Int(parameters.n_ubatch)))
+        parameters.n_threads = Int32(threads)
+        parameters.n_threads_batch = Int32(threads)
+        parameters.no_perf = true
+        // A full-size sliding-window cache lets a partial llama_memory_seq_rm keep a prefix
+        // (Gemma 3's 512-token window would otherwise force re-evaluating everything).
+        parameters.swa_full = true
+        let mark = LlamaLog.mark()
+        guard let pointer = llama_init_from_model(model.pointer, parameters) else {
+            throw LlamaError(
+                .contextCreationFailed,
+                "could not create a context of \(contextSize) tokens; try a smaller --ctx-size",
+                pointOfFailure: "llama_init_from_model", engineLog: LlamaLog.lines(since: mark))
+        }
+        self.pointer = pointer
+        self.model = model
+        self.contextSize = Int(llama_n_ctx(pointer))
+        self.batchSize = Int(llama_n_batch(pointer))
+        self.threads = threads
+    }
+
+    deinit { llama_free(pointer) }
+
+    private var memory: llama_memory_t? { llama_get_memory(pointer) }
+
+    /// Empties the KV cache.
+    func clearMemory() {
+        llama_memory_clear(memory, true)
+    }
+
+    /// Drops cached positions from `position` on. Returns false when the cache cannot drop a
+    /// partial range (the caller must then clear everything).
+    func removeMemory(from position: Int) -> Bool {
+        llama_memory_seq_rm(memory, 0, llama_pos(position), -1)
+    }
+
+    /// Evaluates `tokens` after what is cached, in batches of at most `batchSize`.
+    /// Returns the llama_decode status of the first failing batch, or 0.
+    func decode(_ tokens: inout [llama_token], from start: Int = 0) -> Int32 {
+        var offset = start
+        while offset < tokens.count {
+            let count = min(batchSize, tokens.count - offset)
+            let status = tokens.withUnsafeMutableBufferPointer { buffer in
+                llama_decode(pointer, llama_batch_get_one(buffer.baseAddress! + offset, Int32(count)))
+            }
+            if status != 0 { return status }
+            offset += count
+        }
+        return 0
+    }
+
+    /// Evaluates one token after what is cached.
+    func decode(token: llama_token) -> Int32 {
+        var token = token
+        return llama_decode(pointer, llama_batch_get_one(&token, 1))
+    }
+
+    /// Waits until all submitted work is finished (so a clock reading after it is honest).
+    func synchronize() { llama_synchronize(pointer) }
+
+    /// Logits of the last evaluated token (vocabulary-sized).
+    func lastLogits() -> UnsafeMutablePointer<Float>? { llama_get_logits_ith(pointer, -1) }
+}

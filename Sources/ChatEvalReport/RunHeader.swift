@@ -1,0 +1,46 @@
+import ChatEvalCore
+import ChatEvalRuntime
+
+/// The lines that open a run: what runs, on what, how.
+public enum RunHeader {
+    public static func render(_ identity: RuntimeIdentity, cacheMode: CacheMode) -> String {
+        var lines = ["\(identity.engine) \(identity.build)"]
+        lines.append("model     \(identity.model.path) — \(identity.model.description), \(Format.bytes(identity.model.fileBytes))")
+        lines.append("template  \(identity.chatTemplate) (\(identity.chatTemplateSource))")
+        lines.append("context   \(identity.contextSize) tokens, KV cache \(Format.bytes(identity.kvCacheBytes)), batch \(identity.batchSize), \(identity.threads) threads, cache mode \(cacheMode.rawValue)")
+        lines.append("load      \(Format.duration(identity.loadSeconds)) (+ warm-up \(Format.duration(identity.warmupSeconds))), not counted in any turn")
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// One line per turn: the user message and the answer (or what went wrong).
+public enum AnswerLines {
+    public static func render(_ turn: TurnResult, full: Bool, indent: String) -> String {
+        let number = "\(indent)\(turn.index + 1)."
+        let user = "\(number) user:   \(Format.excerpt(turn.user))"
+        switch turn.status {
+        case .answered:
+            let answer = turn.answer ?? ""
+            return user + "\n\(indent)   model:  " + (full ? answer : Format.excerpt(answer))
+        case .failed:
+            return user + "\n\(indent)   FAILED: \(turn.failure?.description ?? "unknown failure")"
+        case .skipped:
+            return user + "\n\(indent)   skipped: \(turn.skipReason ?? "")"
+        }
+    }
+}
+
+/// Medians and 95th percentiles of the key metrics over a suite's answered turns.
+public enum SuiteSummary {
+    public static let metrics: [Metric] = [.timeToFirstToken, .prefillTokensPerSecond, .decodeTokensPerSecond, .reuseRatio, .peakResidentMemory]
+
+    public static func render(_ turns: [TurnMetrics], indent: String) -> String {
+        var table = TextTable([.init("metric", .left), .init("median"), .init("p95"), .init("turns")])
+        for metric in metrics {
+            let values = turns.compactMap { metric.value(of: $0) }
+            let distribution = Distribution(values)
+            table.add([metric.label, Format.value(distribution?.median, of: metric), Format.value(distribution?.p95, of: metric), String(values.count)])
+        }
+        return table.render(indent: indent)
+    }
+}

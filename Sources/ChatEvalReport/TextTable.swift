@@ -1,0 +1,38 @@
+/// A plain-text table with aligned columns (numbers right, text left), for terminals and CI logs.
+public struct TextTable: Sendable {
+    public enum Alignment: Sendable { case left, right }
+
+    public struct Column: Sendable {
+        public var title: String
+        public var alignment: Alignment
+        public init(_ title: String, _ alignment: Alignment = .right) {
+            self.title = title
+            self.alignment = alignment
+        }
+    }
+
+    public var columns: [Column]
+    public private(set) var rows: [[String]] = []
+
+    public init(_ columns: [Column]) { self.columns = columns }
+
+    /// Adds a row; missing cells are blank, extra cells are dropped.
+    public mutating func add(_ cells: [String]) {
+        rows.append(Array((cells + Array(repeating: "", count: max(0, columns.count - cells.count))).prefix(columns.count)))
+    }
+
+    public func render(indent: String = "") -> String {
+        let widths = columns.indices.map { index in
+            max(columns[index].title.count, rows.map { $0[index].count }.max() ?? 0)
+        }
+        func line(_ cells: [String]) -> String {
+            let padded = cells.enumerated().map { index, cell in
+                let padding = String(repeating: " ", count: widths[index] - cell.count)
+                return columns[index].alignment == .right ? padding + cell : cell + padding
+            }
+            return indent + padded.joined(separator: "  ").replacing(/\s+$/, with: "")
+        }
+        let rule = indent + widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ")
+        return ([line(columns.map(\.title)), rule] + rows.map(line)).joined(separator: "\n")
+    }
+}

@@ -1,0 +1,67 @@
+import ChatEvalCore
+
+/// A prompt suite as loaded from `suites/*.yaml`: conversations to replay, with settings resolved
+/// (suite defaults overlaid by each conversation's overrides).
+public struct Suite: Sendable, Hashable {
+    public var name: String
+    public var description: String?
+    /// The file it was loaded from.
+    public var path: String
+    public var conversations: [SuiteConversation]
+
+    public init(name: String, description: String? = nil, path: String, conversations: [SuiteConversation]) {
+        self.name = name
+        self.description = description
+        self.path = path
+        self.conversations = conversations
+    }
+
+    public var turnCount: Int { conversations.reduce(0) { $0 + $1.script.userMessages.count } }
+}
+
+public struct SuiteConversation: Sendable, Hashable {
+    public var id: String
+    public var description: String?
+    public var tags: [String]
+    /// What to replay (system prompt, options, history window, user messages).
+    public var script: ConversationScript
+
+    public init(id: String, description: String? = nil, tags: [String] = [], script: ConversationScript) {
+        self.id = id
+        self.description = description
+        self.tags = tags
+        self.script = script
+    }
+}
+
+/// The settings a conversation runs with; every field optional so that defaults and overrides
+/// overlay each other.
+struct ConversationSettings {
+    var system: String?
+    var maxTokens: Int?
+    var temperature: Double?
+    var topP: Double?
+    var topK: Int?
+    var seed: UInt32?
+    var stop: [String]?
+    var maxMessages: Int?
+    var variables: [String: String] = [:]
+
+    static let keys = ["system", "max_tokens", "temperature", "top_p", "top_k", "seed", "stop", "max_messages", "vars"]
+
+    /// `self` with every field `other` sets replaced (variables merged).
+    func overlaid(with other: ConversationSettings) -> ConversationSettings {
+        ConversationSettings(
+            system: other.system ?? system, maxTokens: other.maxTokens ?? maxTokens,
+            temperature: other.temperature ?? temperature, topP: other.topP ?? topP, topK: other.topK ?? topK,
+            seed: other.seed ?? seed, stop: other.stop ?? stop, maxMessages: other.maxMessages ?? maxMessages,
+            variables: variables.merging(other.variables) { $1 })
+    }
+
+    var options: GenerationOptions {
+        let base = GenerationOptions()
+        return GenerationOptions(
+            maxTokens: maxTokens ?? base.maxTokens, temperature: temperature ?? base.temperature,
+            topP: topP ?? base.topP, topK: topK ?? base.topK, seed: seed ?? base.seed, stop: stop ?? base.stop)
+    }
+}

@@ -1,0 +1,257 @@
+import ChatEvalCore
+import Foundation
+import Yams
+
+/// Loads and validates suite files.
+///
+/// The format (documented in suites/README.md):
+/// ```yaml
+/// name: smoke
+/// description: A fast end-to-end check.
+/// defaults: { system: "...", max_tokens: 48, temperature: 0, seed: 42, stop: ["\n\n"], max_messages: 8, vars: {city: Lyon} }
+/// conversations:
+///   - id: capital
+///     tags: [geography]
+///     max_tokens: 24            # any default can be overridden per conversation
+///     turns:
+///       - user: "I live in {{vars.city}}. What is the capital of France?"
+///       - user: "You said: {{turn1.answer}}. Are you sure?"
+/// ```
+public enum SuiteLoader {
+    /// Largest suite file accepted.
+    public static let maximumFileBytes = 4 << 20
+    /// Deepest nesting of lists and mappings accepted (guards the YAML composer's recursion).
+    public static let maximumNesting = 64
+
+    /// Loads the suite at `path`, or throws every problem found in it.
+    public static func load(path: String) throws(SuiteErrors) -> Suite {
+        let text = try readText(path)
+        return try parse(text, file: path)
+    }
+
+    /// Parses suite text; `file` names it in errors.
+    public static func parse(_ text: String, file: String) throws(SuiteErrors) -> Suite {
+        if let (line, depth) = excessiveNesting(in: text) {
+            throw SuiteErrors([SuiteError(.tooComplex, file: file, line: line, "nesting is \(depth) levels deep; suites are limited to \(maximumNesting)")])
+        }
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else {
+                throw SuiteErrors([SuiteError(.missingKey, file: file, line: 1, column: 1, "the file is empty", hint: "a suite needs at least 'name' and 'conversations'")])
+            }
+            root = node
+        } catch let errors as SuiteErrors {
+            throw errors
+        } catch {
+            throw SuiteErrors([syntaxError(error, file: file)])
+        }
+        let reader = YAMLReader(file: file)
+        let suite = SuiteBuilder(reader: reader).suite(from: root, path: file)
+        if let suite, reader.errors.isEmpty { return suite }
+        throw SuiteErrors(reader.errors.isEmpty ? [SuiteError(.invalidValue, file: file, "the suite is not valid")] : reader.errors)
+    }
+
+    private static func readText(_ path: String) throws(SuiteErrors) -> String {
+        let data: Data
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            if attributes[.type] as? FileAttributeType == .typeDirectory {
+                throw SuiteError(.unreadable, file: path, "is a directory, not a suite file")
+            }
+            if let size = attributes[.size] as? Int, size > maximumFileBytes {
+                throw SuiteError(.tooComplex, file: path, "the file has \(size) bytes; suites are limited to \(maximumFileBytes)")
+            }
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch let error as SuiteError {
+            throw SuiteErrors([error])
+        } catch {
+            let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+            throw SuiteErrors([SuiteError(.unreadable, file: path, "cannot read the file: \(reason)", hint: "check the path and its permissions")])
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw SuiteErrors([SuiteError(.notText, file: path, "the file is not UTF-8 text", hint: "save it as UTF-8")])
+        }
+        if let nul = text.firstIndex(of: "\0") {
+            let line = text[..<nul].count(where: { $0 == "\n" }) + 1
+            throw SuiteErrors([SuiteError(.notText, file: path, line: line, "the file contains a NUL byte: it looks binary, not YAML")])
+        }
+        return text
+    }
+
+    private static func syntaxError(_ error: any Error, file: String) -> SuiteError {
+        guard let yaml = error as? YamlError else {
+            return SuiteError(.syntax, file: file, "invalid YAML: \(error)")
+        }
+        switch yaml {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+             .composer(let context, let problem, let mark, _):
+            let detail = context.map { " (\($0.text) at line \($0.mark.line), column \($0.mark.column))" } ?? ""
+            return SuiteError(.syntax, file: file, line: mark.line, column: mark.column, "invalid YAML: \(problem)\(detail)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return SuiteError(.duplicate, file: file, line: context.mark.line, column: context.mark.column,
+                              "duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) in one mapping", hint: "each key may appear once")
+        case .reader(let problem, let offset, _, _):
+            return SuiteError(.notText, file: file, "unreadable text: \(problem)" + (offset.map { " at byte \($0)" } ?? ""))
+        default:
+            return SuiteError(.syntax, file: file, "invalid YAML: \(yaml)")
+        }
+    }
+
+    /// The first line where flow brackets or block indentation nest deeper than allowed.
+    private static func excessiveNesting(in text: String) -> (line: Int, depth: Int)? {
+        var depth = 0
+        var lineNumber = 1
+        var quote: Character?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let indentation = line.prefix { $0 == " " }.count
+            if indentation / 2 > maximumNesting { return (lineNumber, indentation / 2) }
+            for character in line {
+                if let open = quote {
+                    if character == open { quote = nil }
+                    continue
+                }
+                switch character {
+                case "\"", "'": quote = character
+                case "#": break
+                case "[", "{":
+                    depth += 1
+                    if depth > maximumNesting { return (lineNumber, depth) }
+                case "]", "}": depth = max(depth - 1, 0)
+                default: continue
+                }
+                if character == "#" { break }
+            }
+            quote = nil
+            lineNumber += 1
+        }
+        return nil
+    }
+}
+
+/// Turns the composed document into a `Suite`, reporting problems to the reader.
+struct SuiteBuilder {
+    let reader: YAMLReader
+
+    func suite(from root: Node, path: String) -> Suite? {
+        guard let entries = reader.mapping(root, "the suite", allowed: ["name", "description", "defaults", "conversations"]) else { return nil }
+        let name = required("name", in: entries, of: root, "the suite").flatMap { reader.string($0, "name") }
+        let description = entries["description"].flatMap { reader.string($0, "description") }
+        let defaults = entries["defaults"].map { settings(from: $0, "defaults", allowed: ConversationSettings.keys) } ?? ConversationSettings()
+
+        var conversations: [SuiteConversation] = []
+        var seen: [String: Int] = [:]
+        if let list = required("conversations", in: entries, of: root, "the suite").flatMap({ reader.sequence($0, "conversations") }) {
+            if list.isEmpty { reader.fail(.invalidValue, at: entries["conversations"], "conversations is empty", hint: "add at least one conversation") }
+            for node in list {
+                guard let conversation = conversation(from: node, defaults: defaults) else { continue }
+                if let line = seen[conversation.id] {
+                    reader.fail(.duplicate, at: node, "conversation id '\(conversation.id)' is used twice (first at line \(line))", hint: "ids must be unique in a suite")
+                } else {
+                    seen[conversation.id] = node.mark?.line ?? 0
+                    conversations.append(conversation)
+                }
+            }
+        }
+        guard let name else { return nil }
+        return Suite(name: name, description: description, path: path, conversations: conversations)
+    }
+
+    private func conversation(from node: Node, defaults: ConversationSettings) -> SuiteConversation? {
+        let allowed = ["id", "description", "tags", "turns"] + ConversationSettings.keys
+        guard let entries = reader.mapping(node, "a conversation", allowed: allowed) else { return nil }
+        let id = required("id", in: entries, of: node, "a conversation").flatMap { reader.string($0, "id") }
+        let what = id.map { "conversation '\($0)'" } ?? "a conversation"
+        let description = entries["description"].flatMap { reader.string($0, "description") }
+        let tags = entries["tags"].flatMap { reader.strings($0, "tags") } ?? []
+        let resolved = defaults.overlaid(with: settings(from: node, what, allowed: allowed, entries: entries))
+        check(resolved, at: node, what)
+
+        var messages: [TemplateText] = []
+        if let turnsNode = required("turns", in: entries, of: node, what), let turns = reader.sequence(turnsNode, "turns of \(what)") {
+            if turns.isEmpty { reader.fail(.invalidValue, at: turnsNode, "\(what) has no turns", hint: "add at least one turn with a 'user' message") }
+            for (index, turn) in turns.enumerated() {
+                if let message = userMessage(from: turn, index: index, variables: resolved.variables, what) { messages.append(message) }
+            }
+        }
+        guard let id else { return nil }
+        let script = ConversationScript(
+            id: id, systemPrompt: resolved.system, options: resolved.options, maxMessages: resolved.maxMessages,
+            variables: resolved.variables, userMessages: messages)
+        return SuiteConversation(id: id, description: description, tags: tags, script: script)
+    }
+
+    /// A turn is `- user: "..."` or, for short, `- "..."`.
+    private func userMessage(from node: Node, index: Int, variables: [String: String], _ what: String) -> TemplateText? {
+        let turnName = "turn \(index + 1) of \(what)"
+        let textNode: Node?
+        if case .scalar = node {
+            textNode = node
+        } else {
+            textNode = reader.mapping(node, turnName, allowed: ["user"]).flatMap { required("user", in: $0, of: node, turnName) }
+        }
+        guard let textNode, let text = reader.string(textNode, "the user message of \(turnName)") else { return nil }
+        let template: TemplateText
+        do {
+            template = try TemplateText(text)
+        } catch {
+            reader.fail(.invalidValue, at: textNode, "\(turnName): \(error.message)", hint: "placeholders look like {{turn1.answer}} or {{vars.name}}")
+            return nil
+        }
+        for name in template.placeholders {
+            checkPlaceholder(name, turnIndex: index, variables: variables, at: textNode, turnName)
+        }
+        return template
+    }
+
+    private func checkPlaceholder(_ name: String, turnIndex: Int, variables: [String: String], at node: Node, _ turnName: String) {
+        if name.hasPrefix("vars.") {
+            let variable = String(name.dropFirst(5))
+            if variables[variable] == nil {
+                let near = suggestions(for: variable, among: Array(variables.keys))
+                reader.fail(.invalidValue, at: node, "\(turnName) uses {{\(name)}} but no variable '\(variable)' is defined",
+                            hint: near.first.map { "did you mean {{vars.\($0)}}?" } ?? "define it under vars:")
+            }
+        } else if let reference = TurnReference(name) {
+            if reference.turn > turnIndex {
+                reader.fail(.invalidValue, at: node, "\(turnName) uses {{\(name)}}, which is not an earlier turn",
+                            hint: turnIndex == 0 ? "the first turn cannot quote answers" : "earlier turns are turn1...turn\(turnIndex)")
+            }
+        } else {
+            reader.fail(.invalidValue, at: node, "\(turnName) uses unknown placeholder {{\(name)}}",
+                        hint: "use {{turnN.answer}}, {{turnN.user}} or {{vars.NAME}}")
+        }
+    }
+
+    private func settings(from node: Node, _ what: String, allowed: [String], entries: [String: Node]? = nil) -> ConversationSettings {
+        guard let entries = entries ?? reader.mapping(node, what, allowed: allowed) else { return ConversationSettings() }
+        var settings = ConversationSettings()
+        settings.system = entries["system"].flatMap { reader.string($0, "system") }
+        settings.maxTokens = entries["max_tokens"].flatMap { reader.integer($0, "max_tokens", minimum: 1) }
+        settings.temperature = entries["temperature"].flatMap { reader.number($0, "temperature") }
+        settings.topP = entries["top_p"].flatMap { reader.number($0, "top_p") }
+        settings.topK = entries["top_k"].flatMap { reader.integer($0, "top_k", minimum: 0) }
+        settings.seed = entries["seed"].flatMap { reader.integer($0, "seed", minimum: 0) }.flatMap { seed in
+            guard let value = UInt32(exactly: seed) else {
+                reader.fail(.invalidValue, at: entries["seed"], "seed must be below 2^32, found \(seed)")
+                return nil
+            }
+            return value
+        }
+        settings.stop = entries["stop"].flatMap { reader.strings($0, "stop") }
+        settings.maxMessages = entries["max_messages"].flatMap { reader.integer($0, "max_messages", minimum: 1) }
+        settings.variables = entries["vars"].flatMap { reader.stringMap($0, "vars") } ?? [:]
+        return settings
+    }
+
+    private func check(_ settings: ConversationSettings, at node: Node, _ what: String) {
+        for problem in settings.options.problems {
+            reader.fail(.invalidValue, at: node, "\(what): \(problem)")
+        }
+    }
+
+    private func required(_ key: String, in entries: [String: Node], of node: Node, _ what: String) -> Node? {
+        if let value = entries[key] { return value }
+        reader.fail(.missingKey, at: node, "\(what) has no '\(key)'")
+        return nil
+    }
+}

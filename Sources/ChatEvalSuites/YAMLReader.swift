@@ -1,0 +1,129 @@
+import ChatEvalCore
+import Yams
+
+/// Reads typed values out of a composed YAML document and collects every problem with its
+/// position, so that validation reports all errors of a file at once.
+final class YAMLReader {
+    let file: String
+    private(set) var errors: [SuiteError] = []
+
+    init(file: String) {
+        self.file = file
+    }
+
+    func fail(_ code: SuiteError.Code, at node: Node?, _ message: String, hint: String? = nil) {
+        errors.append(SuiteError(code, file: file, line: node?.mark?.line, column: node?.mark?.column, message, hint: hint))
+    }
+
+    /// The entries of a mapping by key, after reporting keys not in `allowed` (with suggestions).
+    /// nil (and an error) when the node is not a mapping.
+    func mapping(_ node: Node, _ what: String, allowed: [String]) -> [String: Node]? {
+        guard case .mapping(let mapping) = node else {
+            fail(.wrongType, at: node, "\(what) must be a mapping of keys to values, found \(kind(of: node))")
+            return nil
+        }
+        var entries: [String: Node] = [:]
+        for (key, value) in mapping {
+            guard case .scalar(let scalar) = key else {
+                fail(.wrongType, at: key, "keys in \(what) must be plain names")
+                continue
+            }
+            guard allowed.contains(scalar.string) else {
+                let near = suggestions(for: scalar.string, among: allowed)
+                fail(.unknownKey, at: key, "unknown key '\(scalar.string)' in \(what)",
+                     hint: near.isEmpty ? "allowed keys: \(allowed.joined(separator: ", "))" : "did you mean '\(near[0])'?")
+                continue
+            }
+            entries[scalar.string] = value
+        }
+        return entries
+    }
+
+    func sequence(_ node: Node, _ what: String) -> [Node]? {
+        guard case .sequence(let sequence) = node else {
+            fail(.wrongType, at: node, "\(what) must be a list, found \(kind(of: node))")
+            return nil
+        }
+        return Array(sequence)
+    }
+
+    /// Any non-null scalar as text (YAML's `42` or `yes` are text where text is expected).
+    func string(_ node: Node, _ what: String) -> String? {
+        guard case .scalar(let scalar) = node, !isNull(scalar) else {
+            fail(.wrongType, at: node, "\(what) must be text, found \(kind(of: node))")
+            return nil
+        }
+        return scalar.string
+    }
+
+    func integer(_ node: Node, _ what: String, minimum: Int? = nil) -> Int? {
+        guard case .scalar(let scalar) = node, scalar.style == .plain, let value = Int(scalar.string) else {
+            fail(.wrongType, at: node, "\(what) must be a whole number, found \(describe(node))")
+            return nil
+        }
+        if let minimum, value < minimum {
+            fail(.invalidValue, at: node, "\(what) must be at least \(minimum), found \(value)")
+            return nil
+        }
+        return value
+    }
+
+    func number(_ node: Node, _ what: String) -> Double? {
+        guard case .scalar(let scalar) = node, scalar.style == .plain, let value = Double(scalar.string), value.isFinite else {
+            fail(.wrongType, at: node, "\(what) must be a number, found \(describe(node))")
+            return nil
+        }
+        return value
+    }
+
+    func boolean(_ node: Node, _ what: String) -> Bool? {
+        guard case .scalar(let scalar) = node, scalar.style == .plain else {
+            fail(.wrongType, at: node, "\(what) must be true or false, found \(describe(node))")
+            return nil
+        }
+        switch scalar.string.lowercased() {
+        case "true", "yes", "on": return true
+        case "false", "no", "off": return false
+        default:
+            fail(.wrongType, at: node, "\(what) must be true or false, found \(describe(node))")
+            return nil
+        }
+    }
+
+    /// One string or a list of strings.
+    func strings(_ node: Node, _ what: String) -> [String]? {
+        if case .scalar = node { return string(node, what).map { [$0] } }
+        guard let items = sequence(node, what) else { return nil }
+        let values = items.compactMap { string($0, "each item of \(what)") }
+        return values.count == items.count ? values : nil
+    }
+
+    /// A mapping of names to text, e.g. `vars`.
+    func stringMap(_ node: Node, _ what: String) -> [String: String]? {
+        guard case .mapping(let mapping) = node else {
+            fail(.wrongType, at: node, "\(what) must be a mapping of names to text, found \(kind(of: node))")
+            return nil
+        }
+        var values: [String: String] = [:]
+        for (key, value) in mapping {
+            guard let name = string(key, "a name in \(what)"), let text = string(value, "\(what).\(key.string ?? "?")") else { continue }
+            values[name] = text
+        }
+        return values
+    }
+
+    private func isNull(_ scalar: Node.Scalar) -> Bool {
+        scalar.style == .plain && ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+    }
+
+    func kind(of node: Node) -> String {
+        switch node {
+        case .mapping: "a mapping"
+        case .sequence: "a list"
+        case .alias: "an alias"
+        case .scalar(let scalar): isNull(scalar) ? "nothing (null)" : "'\(scalar.string.prefix(40))'"
+        }
+    }
+
+    private func describe(_ node: Node) -> String { kind(of: node) }
+}

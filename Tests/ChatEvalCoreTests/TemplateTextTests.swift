@@ -1,0 +1,50 @@
+import ChatEvalCore
+import Testing
+
+@Suite struct TemplateTextTests {
+    @Test func placeholdersAreFoundAndFilled() throws {
+        let template = try TemplateText("You said {{ turn1.answer }} about {{vars.city}}.")
+        #expect(template.placeholders == ["turn1.answer", "vars.city"])
+        let text = try template.render { ["turn1.answer": "Lyon", "vars.city": "France"][$0] }
+        #expect(text == "You said Lyon about France.")
+    }
+
+    @Test func unknownPlaceholderFailsToRender() throws {
+        let template = try TemplateText("{{vars.missing}}")
+        #expect(throws: TemplateText.UnknownPlaceholder.self) { try template.render { _ in nil } }
+    }
+
+    @Test(arguments: ["open {{ and never closed", "empty {{ }} name"])
+    func malformedPlaceholdersAreRejected(_ source: String) {
+        #expect(throws: TemplateText.ParseError.self) { try TemplateText(source) }
+    }
+
+    @Test func conversationVariablesNameEarlierTurnsFromOne() {
+        var variables = ConversationVariables(variables: ["city": "Lyon"])
+        variables.record(user: "hi", answer: "hello")
+        #expect(variables.value(of: "turn1.answer") == "hello")
+        #expect(variables.value(of: "turn1.user") == "hi")
+        #expect(variables.value(of: "turn2.answer") == nil)
+        #expect(variables.value(of: "vars.city") == "Lyon")
+        #expect(variables.value(of: "turn0.answer") == nil)
+    }
+
+    @Test func historyWindowKeepsTheSystemPromptAndTheLatestMessages() {
+        let script = ConversationScript(id: "c", systemPrompt: "sys", maxMessages: 3, userMessages: [])
+        let history: [ChatMessage] = [.user("1"), .assistant("2"), .user("3"), .assistant("4"), .user("5")]
+        #expect(script.messagesToSend(history: history) == [.system("sys"), .user("3"), .assistant("4"), .user("5")])
+    }
+
+    @Test func suggestionsPreferTheClosestName() {
+        #expect(suggestions(for: "max_token", among: ["max_tokens", "max_messages", "seed"]).first == "max_tokens")
+        #expect(suggestions(for: "zzzzzz", among: ["seed"]).isEmpty)
+        #expect(editDistance("kitten", "sitting") == 3)
+    }
+
+    @Test func optionProblemsNameTheField() {
+        #expect(GenerationOptions().problems.isEmpty)
+        #expect(GenerationOptions(maxTokens: 0).problems.first?.contains("max_tokens") == true)
+        #expect(GenerationOptions(topP: 0).problems.first?.contains("top_p") == true)
+        #expect(GenerationOptions(stop: [""]).problems.count == 1)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+@testable import ChatEvalGit
+
+@Suite struct OpenRepositoryTests {
+    @Test func discoverOutsideAnyRepositoryThrowsNotARepository() throws {
+        let directory = try TestDirectory()
+        let error = try #require(throws: GitError.self) {
+            try GitRepository.discover(startingAt: directory.url)
+        }
+        #expect(error.code == .notARepository)
+        #expect(error.pointOfFailure == "git_repository_open_ext")
+        #expect(error.path == directory.path)
+        #expect(error.description.contains(directory.path))
+        #expect(error.description.contains("git init"))
+    }
+
+    @Test func discoverFromSubdirectoryFindsTheWorkingTree() throws {
+        let directory = try TestDirectory()
+        try directory.initRepository()
+        let nested = try directory.subdirectory("src/deep")
+
+        let repository = try GitRepository.discover(startingAt: nested)
+
+        #expect(repository.workdir == (try directory.git("rev-parse", "--show-toplevel")))
+        #expect(repository.gitDirectory == directory.path + "/.git")
+    }
+
+    @Test func openingASubdirectoryByPathDoesNotSearchParents() throws {
+        let directory = try TestDirectory()
+        try directory.initRepository()
+        let nested = try directory.subdirectory("src")
+
+        let error = try #require(throws: GitError.self) { try GitRepository(path: nested) }
+        #expect(error.code == .notARepository)
+        #expect(try GitRepository(path: directory.url).workdir == directory.path)
+    }
+}
+
+@Suite struct SafeDirectoryRuleTests {
+    @Test(arguments: [
+        (["/srv/repo"], true),
+        (["/srv/repo/"], true),
+        (["*"], true),
+        (["/srv/repo2"], false),
+        (["/srv"], false),
+        ([], false),
+        (["*", ""], false),
+        (["", "/srv/repo"], true),
+    ])
+    func trusts(values: [String], expected: Bool) {
+        #expect(SafeDirectory.trusts("/srv/repo", values: values) == expected)
+    }
+}

