@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Dependency direction (arrows point at what a target uses):
-//   ChatEvalCLI → {Suites, Report, Runtime, Llama} → ChatEvalCore
+//   ChatEvalCLI → {Runner, Report, Llama, Git} → {Suites, Store, Runtime} → ChatEvalCore
 //   ChatEvalLlama → CLlama, ChatEvalGit → CGit2 (each C module has one importer);
 //   ChatEvalCore imports Foundation only.
 let package = Package(
@@ -15,6 +15,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
         // C modules: a module map over a system library, each imported by exactly one Swift target.
@@ -29,18 +30,22 @@ let package = Package(
         // llama.cpp in-process runtime: owns every llama.cpp pointer.
         .target(name: "ChatEvalLlama", dependencies: ["ChatEvalRuntime", "CLlama"]),
         // libgit2: the commit, branch and dirty state a run is recorded against; git notes.
-        .target(name: "ChatEvalGit", dependencies: ["CGit2"]),
+        .target(name: "ChatEvalGit", dependencies: ["ChatEvalCore", "CGit2"]),
         // YAML suites → Core values, with file/line/column errors.
         .target(name: "ChatEvalSuites", dependencies: ["ChatEvalCore", .product(name: "Yams", package: "Yams")]),
+        // Result files: the run record schema, the journal, atomic writes, machine fingerprint.
+        .target(name: "ChatEvalStore", dependencies: ["ChatEvalRuntime", .product(name: "Crypto", package: "swift-crypto")]),
+        // Runs a plan of suites against a runtime, recording every turn as it goes.
+        .target(name: "ChatEvalRunner", dependencies: ["ChatEvalSuites", "ChatEvalStore"]),
         // Human-readable tables and summaries.
-        .target(name: "ChatEvalReport", dependencies: ["ChatEvalCore", "ChatEvalRuntime"]),
+        .target(name: "ChatEvalReport", dependencies: ["ChatEvalCore", "ChatEvalRuntime", "ChatEvalStore"]),
         // Fakes shared by tests.
         .target(name: "ChatEvalTestKit", dependencies: ["ChatEvalRuntime"]),
 
         .executableTarget(
             name: "ChatEvalCLI",
             dependencies: [
-                "ChatEvalLlama", "ChatEvalSuites", "ChatEvalReport",
+                "ChatEvalLlama", "ChatEvalRunner", "ChatEvalReport", "ChatEvalGit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -56,7 +61,8 @@ let package = Package(
         .testTarget(name: "ChatEvalRuntimeTests", dependencies: ["ChatEvalRuntime", "ChatEvalTestKit"]),
         .testTarget(name: "ChatEvalSuitesTests", dependencies: ["ChatEvalSuites"]),
         .testTarget(name: "ChatEvalLlamaTests", dependencies: ["ChatEvalLlama"]),
-        .testTarget(name: "ChatEvalGitTests", dependencies: ["ChatEvalGit"]),
+        .testTarget(name: "ChatEvalGitTests", dependencies: ["ChatEvalGit", "ChatEvalCore"]),
+        .testTarget(name: "ChatEvalRunnerTests", dependencies: ["ChatEvalRunner", "ChatEvalTestKit"]),
         .testTarget(name: "ChatEvalCLITests", dependencies: ["ChatEvalCLI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -70,3 +70,46 @@ public struct TurnMetrics: Codable, Sendable, Hashable {
 
     public var interTokenLatency: Distribution? { Distribution(interTokenLatencies) }
 }
+
+extension TurnMetrics {
+    private enum CodingKeys: String, CodingKey {
+        case promptTokens, reusedTokens, generatedTokens, timeToFirstToken, prefillTime, decodeTime, totalTime
+        case interTokenLatencies, stopReason, peakResidentBytes
+        // Derived, written for readers of result files; ignored when decoding.
+        case evaluatedTokens, prefillTokensPerSecond, decodeTokensPerSecond, reuseRatio, interTokenLatency
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            promptTokens: try container.decode(Int.self, forKey: .promptTokens),
+            reusedTokens: try container.decode(Int.self, forKey: .reusedTokens),
+            generatedTokens: try container.decode(Int.self, forKey: .generatedTokens),
+            timeToFirstToken: try container.decode(Double.self, forKey: .timeToFirstToken),
+            prefillTime: try container.decode(Double.self, forKey: .prefillTime),
+            decodeTime: try container.decode(Double.self, forKey: .decodeTime),
+            totalTime: try container.decode(Double.self, forKey: .totalTime),
+            interTokenLatencies: try container.decode([Double].self, forKey: .interTokenLatencies),
+            stopReason: try container.decode(StopReason.self, forKey: .stopReason),
+            peakResidentBytes: try container.decodeIfPresent(Int.self, forKey: .peakResidentBytes))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(promptTokens, forKey: .promptTokens)
+        try container.encode(reusedTokens, forKey: .reusedTokens)
+        try container.encode(generatedTokens, forKey: .generatedTokens)
+        try container.encode(timeToFirstToken, forKey: .timeToFirstToken)
+        try container.encode(prefillTime, forKey: .prefillTime)
+        try container.encode(decodeTime, forKey: .decodeTime)
+        try container.encode(totalTime, forKey: .totalTime)
+        try container.encode(interTokenLatencies, forKey: .interTokenLatencies)
+        try container.encode(stopReason, forKey: .stopReason)
+        try container.encodeIfPresent(peakResidentBytes, forKey: .peakResidentBytes)
+        try container.encode(evaluatedTokens, forKey: .evaluatedTokens)
+        try container.encodeIfPresent(prefillTokensPerSecond, forKey: .prefillTokensPerSecond)
+        try container.encodeIfPresent(decodeTokensPerSecond, forKey: .decodeTokensPerSecond)
+        try container.encode(reuseRatio, forKey: .reuseRatio)
+        try container.encodeIfPresent(interTokenLatency, forKey: .interTokenLatency)
+    }
+}

@@ -1,4 +1,5 @@
 import CGit2
+import ChatEvalCore
 import Foundation
 
 extension GitRepository {

@@ -13,6 +13,17 @@ public enum RunHeader {
     }
 }
 
+extension RunHeader {
+    /// "03797f5 on main (dirty: 2 modified, 1 untracked) — Subject line"
+    public static func describe(_ snapshot: GitSnapshot?) -> String {
+        guard let snapshot else { return "none (not a git repository)" }
+        guard let short = snapshot.shortCommit else { return "no commits yet on \(snapshot.branch ?? "HEAD")" }
+        let place = snapshot.branch.map { "on \($0)" } ?? "detached"
+        let state = snapshot.isDirty ? " (dirty: \(snapshot.modifiedCount) modified, \(snapshot.untrackedCount) untracked)" : ""
+        return "\(short) \(place)\(state)" + (snapshot.subject.map { " — \($0)" } ?? "")
+    }
+}
+
 /// One line per turn: the user message and the answer (or what went wrong).
 public enum AnswerLines {
     public static func render(_ turn: TurnResult, full: Bool, indent: String) -> String {

@@ -61,10 +61,11 @@ public struct ConversationReplayer: Sendable {
     }
 
     /// Replays `script`, calling `onTurn` as soon as each turn is finished (to record it
-    /// incrementally), and returns every turn's result. Cancelling the task stops after the
-    /// turn in progress; remaining turns are reported as skipped.
+    /// incrementally), and returns every turn's result. After `stop` is requested (or the task
+    /// is cancelled) the turn in progress finishes and the remaining turns are reported as skipped.
     public func replay(
         _ script: ConversationScript,
+        stop: StopRequest? = nil,
         onTurn: @Sendable (TurnResult) async -> Void = { _ in }
     ) async -> [TurnResult] {
         await runtime.resetSession()
@@ -76,7 +77,7 @@ public struct ConversationReplayer: Sendable {
         var stopReason: String?
 
         for (index, template) in script.userMessages.enumerated() {
-            if stopReason == nil, Task.isCancelled { stopReason = "the run was interrupted" }
+            if stopReason == nil, Task.isCancelled || stop?.isRequested == true { stopReason = "the run was interrupted" }
             if let reason = stopReason {
                 let result = TurnResult(index: index, user: template.source, messagesSent: 0, status: .skipped, skipReason: reason)
                 results.append(result)

@@ -1,3 +1,4 @@
+import ChatEvalCore
 import Foundation
 import Testing
 import ChatEvalGit

@@ -37,12 +37,12 @@ public struct GitSnapshot: Codable, Sendable, Equatable {
     /// The working tree directory, without a trailing slash; nil for a bare repository.
     public var workdir: String?
 
-    /// Whether tracked files differ from HEAD (`modifiedCount > 0`).
+    /// Whether tracked files differ from HEAD (`modifiedCount > 0`); stored so result files carry it.
     ///
     /// Untracked files do not make a tree dirty, as with `git describe --dirty`: benchmark
     /// output, logs and scratch files are often untracked, and counting them would mark nearly
     /// every run dirty. `untrackedCount` records them so a report can still show them.
-    public var isDirty: Bool { modifiedCount > 0 }
+    public private(set) var isDirty: Bool
 
     public init(
         commit: String?, shortCommit: String?, branch: String?, isDetached: Bool, isUnborn: Bool,
@@ -55,6 +55,7 @@ public struct GitSnapshot: Codable, Sendable, Equatable {
         self.isDetached = isDetached
         self.isUnborn = isUnborn
         self.modifiedCount = modifiedCount
+        self.isDirty = modifiedCount > 0
         self.untrackedCount = untrackedCount
         self.commitTime = commitTime
         self.commitTimeZoneOffsetMinutes = commitTimeZoneOffsetMinutes

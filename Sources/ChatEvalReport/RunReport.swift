@@ -1,0 +1,43 @@
+import ChatEvalCore
+import ChatEvalRuntime
+import ChatEvalStore
+
+/// The readable summary of a finished (or interrupted) run.
+public enum RunReport {
+    public static func render(_ record: RunRecord, showAnswers: Bool) -> String {
+        var lines: [String] = []
+        for suite in record.suites {
+            let measured = suite.conversations.filter { !$0.warmup }
+            lines.append("\nsuite \(suite.name) — \(suite.path)")
+            // Per-turn tables for the first measured repetition; the summary covers all of them.
+            for conversation in measured where conversation.repetition == 1 {
+                lines.append("\n  \(conversation.id)")
+                lines.append(TurnTable.render(conversation: conversation.id, turns: conversation.turns, indent: "    "))
+                lines += conversation.turns.map { AnswerLines.render($0, full: showAnswers, indent: "    ") }
+            }
+            let turns = measured.flatMap(\.turns)
+            let answered = turns.filter { $0.status == .answered }.count
+            let failed = turns.filter { $0.status == .failed }.count
+            let skipped = turns.filter { $0.status == .skipped }.count
+            lines.append("\n  \(measured.count) conversation replays, \(answered) turns answered, \(failed) failed, \(skipped) skipped")
+            lines.append(SuiteSummary.render(suite.measuredTurns, indent: "  "))
+        }
+        if record.status == .incomplete { lines.append("\nINCOMPLETE: the run was interrupted; the results above are what was measured.") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The git note attached to the commit: one line per suite with the key medians.
+    public static func noteText(_ record: RunRecord, resultPath: String) -> String {
+        var lines = ["chateval run \(record.runId) (\(record.status.rawValue)) — \(record.runtime.model.description), \(record.runtime.engine) \(record.runtime.build)"]
+        for suite in record.suites {
+            let turns = suite.measuredTurns
+            let values = SuiteSummary.metrics.map { metric -> String in
+                let median = Distribution(turns.compactMap { metric.value(of: $0) })?.median
+                return "\(metric.rawValue)=\(Format.value(median, of: metric))"
+            }
+            lines.append("\(suite.name): \(turns.count) turns, " + values.joined(separator: ", "))
+        }
+        lines.append("result: \(resultPath)")
+        return lines.joined(separator: "\n")
+    }
+}

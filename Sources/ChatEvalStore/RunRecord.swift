@@ -1,0 +1,101 @@
+import ChatEvalCore
+import ChatEvalRuntime
+import Foundation
+
+/// Everything one `chateval run` measured, as written to its result file.
+///
+/// Versioned (`schemaVersion`) and documented by `reports/schema/run.schema.json`; keys are
+/// snake_case on disk. A record is written while the run goes (status `running`), and once more at
+/// the end (`complete`, or `incomplete` when the run was interrupted).
+public struct RunRecord: Codable, Sendable {
+    public static let currentSchemaVersion = 1
+
+    public enum Status: String, Codable, Sendable {
+        case running, complete, incomplete
+    }
+
+    public var schemaVersion: Int
+    public var runId: String
+    public var status: Status
+    public var startedAt: Date
+    public var endedAt: Date?
+    /// The command line, as typed.
+    public var command: [String]
+    /// The commit the run measured; nil outside a git repository.
+    public var git: GitSnapshot?
+    public var machine: MachineInfo
+    public var runtime: RuntimeIdentity
+    /// sha256 of the model file.
+    public var modelSha256: String?
+    public var settings: RunSettings
+    public var suites: [SuiteRecord]
+
+    public init(
+        runId: String, startedAt: Date, command: [String], git: GitSnapshot?, machine: MachineInfo,
+        runtime: RuntimeIdentity, modelSha256: String?, settings: RunSettings, suites: [SuiteRecord] = []
+    ) {
+        self.schemaVersion = Self.currentSchemaVersion
+        self.runId = runId
+        self.status = .running
+        self.startedAt = startedAt
+        self.command = command
+        self.git = git
+        self.machine = machine
+        self.runtime = runtime
+        self.modelSha256 = modelSha256
+        self.settings = settings
+        self.suites = suites
+    }
+}
+
+/// How the run was asked to run.
+public struct RunSettings: Codable, Sendable, Hashable {
+    public var cacheMode: CacheMode
+    /// Measured repetitions of every conversation.
+    public var repetitions: Int
+    /// Conversations replayed before measuring and not counted.
+    public var warmupConversations: Int
+
+    public init(cacheMode: CacheMode, repetitions: Int, warmupConversations: Int) {
+        self.cacheMode = cacheMode
+        self.repetitions = repetitions
+        self.warmupConversations = warmupConversations
+    }
+}
+
+public struct SuiteRecord: Codable, Sendable {
+    public var name: String
+    public var path: String
+    public var conversations: [ConversationRecord]
+
+    public init(name: String, path: String, conversations: [ConversationRecord] = []) {
+        self.name = name
+        self.path = path
+        self.conversations = conversations
+    }
+
+    /// Metrics of every answered turn of the measured (not warm-up) conversations.
+    public var measuredTurns: [TurnMetrics] {
+        conversations.filter { !$0.warmup }.flatMap { $0.turns.compactMap(\.metrics) }
+    }
+}
+
+/// One replay of one conversation.
+public struct ConversationRecord: Codable, Sendable {
+    public var id: String
+    /// 1-based repetition; 0 for a warm-up replay.
+    public var repetition: Int
+    public var warmup: Bool
+    public var systemPrompt: String?
+    public var options: GenerationOptions
+    public var turns: [TurnResult]
+
+    public init(id: String, repetition: Int, warmup: Bool, systemPrompt: String?, options: GenerationOptions, turns: [TurnResult] = []) {
+        self.id = id
+        self.repetition = repetition
+        self.warmup = warmup
+        self.systemPrompt = systemPrompt
+        self.options = options
+        self.turns = turns
+    }
+}
