@@ -22,7 +22,7 @@ struct ChatEvalBench: AsyncParsableCommand {
     @Option(help: "Threads for both sides.") var threads: Int = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Prompt tokens of the throughput test.") var promptTokens: Int = 512
     @Option(help: "Generated tokens of the throughput test.") var generatedTokens: Int = 128
-    @Option(help: "Alternating repetitions of the throughput test.") var repetitions: Int = 5
+    @Option(help: "Alternating repetitions of the throughput test.") var repetitions: Int = 7
     @Option(help: "Alternating repetitions of the reuse-vs-cold conversation.") var conversationRepetitions: Int = 3
     @Option(help: "Tokens generated per turn of the conversation.") var turnTokens: Int = 32
 
@@ -58,17 +58,20 @@ struct ChatEvalBench: AsyncParsableCommand {
             await runtime.resetSession()
             let turn = try await measuredTurn(runtime, messages, GenerationOptions(maxTokens: generatedTokens, ignoreEndOfGeneration: true))
             pairs.append((reference, turn))
-            print(String(format: "   run %d: llama-bench pp %.1f tg %.1f | ChatEval prefill %.1f decode %.1f t/s",
-                         repetition, reference.promptPerSecond, reference.generationPerSecond,
+            print(String(format: "   run %d: llama-bench pp %.1f tg %.1f tg@d%d %.1f | ChatEval prefill %.1f decode %.1f t/s",
+                         repetition, reference.promptPerSecond, reference.generationPerSecond, promptTokens, reference.deepGenerationPerSecond,
                          turn.prefillTokensPerSecond ?? 0, turn.decodeTokensPerSecond ?? 0))
         }
         var table = TextTable([.init("tokens/s", .left), .init("llama-bench"), .init("ChatEval"), .init("ratio (median of pairs)"), .init("target")])
         let prefillRatio = median(pairs.map { ($0.turn.prefillTokensPerSecond ?? 0) / $0.reference.promptPerSecond })
         let decodeRatio = median(pairs.map { ($0.turn.decodeTokensPerSecond ?? 0) / $0.reference.generationPerSecond })
+        let deepDecodeRatio = median(pairs.map { ($0.turn.decodeTokensPerSecond ?? 0) / $0.reference.deepGenerationPerSecond })
         table.add(["prefill", Format.rate(median(pairs.map(\.reference.promptPerSecond))),
                    Format.rate(median(pairs.map { $0.turn.prefillTokensPerSecond ?? 0 })), String(format: "%.3f×", prefillRatio), "≥ 0.95×"])
         table.add(["decode", Format.rate(median(pairs.map(\.reference.generationPerSecond))),
                    Format.rate(median(pairs.map { $0.turn.decodeTokensPerSecond ?? 0 })), String(format: "%.3f×", decodeRatio), "≥ 0.98×"])
+        table.add(["decode vs tg@d\(promptTokens)", Format.rate(median(pairs.map(\.reference.deepGenerationPerSecond))),
+                   Format.rate(median(pairs.map { $0.turn.decodeTokensPerSecond ?? 0 })), String(format: "%.3f×", deepDecodeRatio), "(same depth)"])
         print("\n" + table.render(indent: "   ") + "\n")
     }
 
@@ -88,7 +91,9 @@ struct ChatEvalBench: AsyncParsableCommand {
     private func runLlamaBench() throws -> LlamaBenchResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: llamaBench)
-        process.arguments = ["-m", model, "-p", String(promptTokens), "-n", String(generatedTokens), "-t", String(threads), "-r", "1", "-o", "json"]
+        // Two rows more than pp/tg: tg at depth promptTokens, as a chat turn decodes after its prompt.
+        process.arguments = ["-m", model, "-p", String(promptTokens), "-n", String(generatedTokens), "-d", "0,\(promptTokens)",
+                             "-t", String(threads), "-r", "1", "-o", "json"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -97,11 +102,12 @@ struct ChatEvalBench: AsyncParsableCommand {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw BenchError("llama-bench exited with status \(process.terminationStatus)") }
         let rows = try JSONDecoder().decode([LlamaBenchRow].self, from: data)
-        guard let prompt = rows.first(where: { $0.n_prompt > 0 && $0.n_gen == 0 }),
-              let generation = rows.first(where: { $0.n_gen > 0 && $0.n_prompt == 0 }) else {
+        guard let prompt = rows.first(where: { $0.n_prompt > 0 && $0.n_gen == 0 && $0.n_depth == 0 }),
+              let generation = rows.first(where: { $0.n_gen > 0 && $0.n_prompt == 0 && $0.n_depth == 0 }),
+              let deepGeneration = rows.first(where: { $0.n_gen > 0 && $0.n_prompt == 0 && $0.n_depth > 0 }) else {
             throw BenchError("llama-bench printed no pp/tg rows")
         }
-        return LlamaBenchResult(promptPerSecond: prompt.avg_ts, generationPerSecond: generation.avg_ts)
+        return LlamaBenchResult(promptPerSecond: prompt.avg_ts, generationPerSecond: generation.avg_ts, deepGenerationPerSecond: deepGeneration.avg_ts)
     }
 
     // MARK: Session reuse against cold turns
@@ -176,12 +182,15 @@ struct ChatEvalBench: AsyncParsableCommand {
 private struct LlamaBenchRow: Decodable {
     let n_prompt: Int
     let n_gen: Int
+    let n_depth: Int
     let avg_ts: Double
 }
 
 private struct LlamaBenchResult {
     let promptPerSecond: Double
     let generationPerSecond: Double
+    /// Generation after `depth` tokens already in the context (`tg128 @ d512`).
+    let deepGenerationPerSecond: Double
 }
 
 private struct BenchError: Error, CustomStringConvertible {

@@ -100,7 +100,9 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             }
             queue.async {
                 do {
-                    let metrics = try self.runTurn(messages, options: options, cancelled: flag) { continuation.yield(.chunk($0)) }
+                    var coalescer = ChunkCoalescer { continuation.yield(.chunk($0)) }
+                    let metrics = try self.runTurn(messages, options: options, cancelled: flag) { coalescer.add($0) }
+                    coalescer.flush()
                     continuation.yield(.info(metrics))
                     continuation.finish()
                 } catch {
@@ -247,6 +249,32 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             return RuntimeFailure(.contextOverflow, "no room in the KV cache while \(what) (llama_decode returned 1)")
         }
         return RuntimeFailure(.decodeFailed, "llama_decode returned \(status) while \(what)")
+    }
+}
+
+/// Gathers streamed text into chunks at most `interval` apart (plus a final one).
+///
+/// Yielding every token wakes the consumer's task once per token; on a machine whose cores all
+/// run llama.cpp's workers that wake-up competes with decoding (measured: 3–5% of decode speed
+/// on 2 cores). Timings are taken in the token loop, so coalescing changes none of them.
+struct ChunkCoalescer {
+    static let interval = 0.05
+    private let send: (String) -> Void
+    private var pending = ""
+    private var sinceLastSend = Stopwatch()
+
+    init(send: @escaping (String) -> Void) { self.send = send }
+
+    mutating func add(_ text: String) {
+        pending += text
+        if sinceLastSend.elapsed >= Self.interval { flush() }
+    }
+
+    mutating func flush() {
+        guard !pending.isEmpty else { return }
+        send(pending)
+        pending = ""
+        sinceLastSend = Stopwatch()
     }
 }
 

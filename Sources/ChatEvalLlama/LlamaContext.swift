@@ -11,6 +11,8 @@ final class LlamaContext {
     let contextSize: Int
     let batchSize: Int
     let threads: Int
+    /// The context's workers; released after `deinit` has freed the context.
+    private let threadpool: LlamaThreadpool?
 
     init(model: LlamaModel, contextSize: Int, batchSize: Int, threads: Int) throws(LlamaError) {
         var parameters = llama_context_default_params()
@@ -30,6 +32,8 @@ final class LlamaContext {
                 "could not create a context of \(contextSize) tokens; try a smaller --ctx-size",
                 pointOfFailure: "llama_init_from_model", engineLog: LlamaLog.lines(since: mark))
         }
+        threadpool = LlamaThreadpool(threads: threads)
+        if let threadpool { llama_attach_threadpool(pointer, threadpool.pointer, nil) }
         self.pointer = pointer
         self.model = model
         self.contextSize = Int(llama_n_ctx(pointer))
@@ -37,7 +41,9 @@ final class LlamaContext {
         self.threads = threads
     }
 
-    deinit { llama_free(pointer) }
+    deinit {
+        llama_free(pointer)   // before the threadpool it uses, which is released after this
+    }
 
     private var memory: llama_memory_t? { llama_get_memory(pointer) }
 

@@ -5,7 +5,7 @@ import ChatEvalCore
 ///
 /// Greedy decoding scans the logits directly instead of going through `llama_sampler_sample`,
 /// which builds a candidate array over the whole vocabulary for every token (262,144 entries for
-/// Gemma 3, about 0.8 ms a token) only to take its maximum.
+/// Gemma 3) only to take its maximum.
 final class TokenSampler {
     private let chain: UnsafeMutablePointer<llama_sampler>?
     private let vocabularySize: Int
@@ -32,21 +32,17 @@ final class TokenSampler {
         return llama_token(Self.argmax(logits, count: vocabularySize))
     }
 
-    /// Index of the first maximum of `count` floats (SIMD maximum, then a scan for its position).
+    /// Index of the first maximum of `count` floats.
+    ///
+    /// A plain loop: measured at 0.16 ms for Gemma 3's 262,144 logits, where a version written
+    /// with Swift's generic `SIMD16` operations took 2.3 ms (they are not lowered to vector code).
     static func argmax(_ values: UnsafePointer<Float>, count: Int) -> Int {
-        let raw = UnsafeRawPointer(values)
-        var lanes = SIMD16<Float>(repeating: -.infinity)
-        var index = 0
-        while index + 16 <= count {
-            lanes = pointwiseMax(lanes, raw.loadUnaligned(fromByteOffset: index * MemoryLayout<Float>.stride, as: SIMD16<Float>.self))
-            index += 16
+        var best = values[0]
+        var bestIndex = 0
+        for index in 1..<count where values[index] > best {
+            best = values[index]
+            bestIndex = index
         }
-        var best = lanes.max()
-        while index < count {
-            best = max(best, values[index])
-            index += 1
-        }
-        for position in 0..<count where values[position] == best { return position }
-        return 0
+        return bestIndex
     }
 }
