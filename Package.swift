@@ -63,6 +63,7 @@ let package = Package(
         .testTarget(name: "ChatEvalLlamaTests", dependencies: ["ChatEvalLlama"]),
         .testTarget(name: "ChatEvalGitTests", dependencies: ["ChatEvalGit", "ChatEvalCore"]),
         .testTarget(name: "ChatEvalRunnerTests", dependencies: ["ChatEvalRunner", "ChatEvalTestKit"]),
+        .testTarget(name: "ChatEvalStoreTests", dependencies: ["ChatEvalStore"]),
         .testTarget(name: "ChatEvalCLITests", dependencies: ["ChatEvalCLI"]),
     ],
     swiftLanguageModes: [.v6]

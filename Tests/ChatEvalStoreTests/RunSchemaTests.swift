@@ -1,0 +1,82 @@
+import ChatEvalCore
+import ChatEvalRuntime
+import ChatEvalStore
+import Foundation
+import Testing
+
+/// The result file format and its published JSON Schema agree.
+@Suite struct RunSchemaTests {
+    static let schemaURL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("reports/schema/run.schema.json")
+
+    /// A record with every optional field set, so that every key the encoder can write appears.
+    static func fullRecord() -> RunRecord {
+        let metrics = TurnMetrics(
+            promptTokens: 90, reusedTokens: 60, generatedTokens: 5, timeToFirstToken: 0.1, prefillTime: 0.08, decodeTime: 0.08,
+            totalTime: 0.2, interTokenLatencies: [0.02, 0.02, 0.02, 0.02], stopReason: .endOfGeneration, peakResidentBytes: 400 << 20)
+        let git = GitSnapshot(
+            commit: String(repeating: "a", count: 40), shortCommit: "aaaaaaa", branch: "main", isDetached: false, isUnborn: false,
+            modifiedCount: 1, untrackedCount: 2, commitTime: Date(timeIntervalSince1970: 1_800_000_000), commitTimeZoneOffsetMinutes: 60,
+            subject: "s", describe: "v1.0-2-gaaaaaaa", isShallow: false, workdir: "/repo")
+        let runtime = RuntimeIdentity(
+            engine: "llama.cpp", build: "b", model: ModelIdentity(path: "/m.gguf", fileBytes: 1, description: "d", parameters: 2),
+            chatTemplate: "gemma", chatTemplateSource: "builtin", contextSize: 4096, batchSize: 512, threads: 2,
+            kvCacheBytes: 3, loadSeconds: 0.5, warmupSeconds: 0.03)
+        var record = RunRecord(
+            runId: "abcdefgh", startedAt: Date(timeIntervalSince1970: 1_800_000_100), command: ["chateval", "run"], git: git,
+            machine: MachineInfo.current(), runtime: runtime, modelSha256: String(repeating: "0", count: 64),
+            settings: RunSettings(cacheMode: .session, repetitions: 2, warmupConversations: 1))
+        let turns = [
+            TurnResult(index: 0, user: "hi", messagesSent: 2, status: .answered, answer: "hello", metrics: metrics),
+            TurnResult(index: 1, user: "more", messagesSent: 4, status: .failed, failure: RuntimeFailure(.contextOverflow, "full")),
+            TurnResult(index: 2, user: "again", messagesSent: 0, status: .skipped, skipReason: "turn 2 failed"),
+        ]
+        record.suites = [SuiteRecord(name: "s", path: "s.yaml", conversations: [
+            ConversationRecord(id: "c", repetition: 1, warmup: false, systemPrompt: "sys",
+                               options: GenerationOptions(stop: ["\n\n"]), turns: turns),
+        ])]
+        record.status = .complete
+        record.endedAt = Date(timeIntervalSince1970: 1_800_000_200)
+        return record
+    }
+
+    @Test func everyKeyTheEncoderWritesIsInTheSchema() throws {
+        let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.schemaURL)) as? [String: Any])
+        let encoded = try ResultWriter.makeEncoder(pretty: false).encode(Self.fullRecord())
+        let document = try JSONSerialization.jsonObject(with: encoded)
+        let undocumented = Self.undocumentedKeys(in: document, schema: schema, root: schema, path: "$")
+        #expect(undocumented.isEmpty, "keys missing from run.schema.json: \(undocumented)")
+    }
+
+    @Test func recordsSurviveARoundTrip() throws {
+        let record = Self.fullRecord()
+        let data = try ResultWriter.makeEncoder(pretty: true).encode(record)
+        let decoded = try ResultWriter.makeDecoder().decode(RunRecord.self, from: data)
+        #expect(decoded.suites[0].conversations[0].turns == record.suites[0].conversations[0].turns)
+        #expect(decoded.git == record.git)
+        #expect(decoded.status == .complete)
+        #expect(String(decoding: data, as: UTF8.self).contains("\"time_to_first_token\""))   // snake_case on disk
+    }
+
+    /// Key paths present in `value` that `schema` does not declare (following `$ref` and `items`).
+    static func undocumentedKeys(in value: Any, schema: [String: Any], root: [String: Any], path: String) -> [String] {
+        var schema = schema
+        if let reference = schema["$ref"] as? String, reference.hasPrefix("#/$defs/"),
+           let definitions = root["$defs"] as? [String: Any],
+           let target = definitions[String(reference.dropFirst("#/$defs/".count))] as? [String: Any] {
+            schema = target
+        }
+        if let object = value as? [String: Any] {
+            let properties = schema["properties"] as? [String: Any] ?? [:]
+            return object.keys.sorted().flatMap { key -> [String] in
+                guard let property = properties[key] as? [String: Any] else { return ["\(path).\(key)"] }
+                return undocumentedKeys(in: object[key] as Any, schema: property, root: root, path: "\(path).\(key)")
+            }
+        }
+        if let array = value as? [Any], let items = schema["items"] as? [String: Any] {
+            return array.flatMap { undocumentedKeys(in: $0, schema: items, root: root, path: "\(path)[]") }
+        }
+        return []
+    }
+}
