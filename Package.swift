@@ -28,7 +28,7 @@ let package = Package(
         // process-memory probes.
         .target(name: "ChatEvalRuntime", dependencies: ["ChatEvalCore"]),
         // llama.cpp in-process runtime: owns every llama.cpp pointer.
-        .target(name: "ChatEvalLlama", dependencies: ["ChatEvalRuntime", "CLlama"]),
+        .target(name: "ChatEvalLlama", dependencies: ["ChatEvalRuntime", "CLlama", .product(name: "Crypto", package: "swift-crypto")]),
         // libgit2: the commit, branch and dirty state a run is recorded against; git notes.
         .target(name: "ChatEvalGit", dependencies: ["ChatEvalCore", "CGit2"]),
         // YAML suites → Core values, with file/line/column errors.

@@ -1,5 +1,6 @@
 import CLlama
 import ChatEvalCore
+import Crypto
 import Foundation
 
 /// A chat template as llama.cpp's template API applies it: a built-in template by name
@@ -34,6 +35,13 @@ struct ChatTemplate: Sendable {
             }
             return template
         }
+    }
+
+    /// SHA-256 (hex) of the template source and its rendering of a fixed probe conversation.
+    var fingerprint: String {
+        let probe: [ChatMessage] = [.system("S"), .user("U1"), .assistant("A1"), .user("U2")]
+        let material = source + "\u{0}" + (render(probe) ?? "")
+        return SHA256.hash(data: Data(material.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The prompt for `messages`, ending with the opening of the assistant's answer; nil when the

@@ -86,7 +86,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             model: ModelIdentity(
                 path: configuration.modelPath, fileBytes: model.fileBytes,
                 description: model.summary, parameters: model.parameterCount),
-            chatTemplate: template.name, chatTemplateSource: template.origin,
+            chatTemplate: template.name, chatTemplateSource: template.origin, chatTemplateHash: template.fingerprint,
             contextSize: context.contextSize, batchSize: context.batchSize, threads: context.threads,
             kvCacheBytes: model.kvCacheBytes(contextSize: context.contextSize),
             loadSeconds: loadSeconds, warmupSeconds: warmupSeconds)

@@ -44,6 +44,9 @@ public struct RuntimeIdentity: Codable, Sendable, Hashable {
     public var chatTemplate: String
     /// Where the template came from: "model" (stored in the GGUF) or "builtin" (chosen by name).
     public var chatTemplateSource: String
+    /// SHA-256 of the template and of its rendering of a fixed probe conversation: equal hashes
+    /// mean the same prompts.
+    public var chatTemplateHash: String?
     /// Context window in tokens.
     public var contextSize: Int
     public var batchSize: Int
@@ -57,7 +60,7 @@ public struct RuntimeIdentity: Codable, Sendable, Hashable {
 
     public init(
         engine: String, build: String, model: ModelIdentity, chatTemplate: String, chatTemplateSource: String,
-        contextSize: Int, batchSize: Int, threads: Int, kvCacheBytes: Int? = nil,
+        chatTemplateHash: String? = nil, contextSize: Int, batchSize: Int, threads: Int, kvCacheBytes: Int? = nil,
         loadSeconds: Double? = nil, warmupSeconds: Double? = nil
     ) {
         self.engine = engine
@@ -65,6 +68,7 @@ public struct RuntimeIdentity: Codable, Sendable, Hashable {
         self.model = model
         self.chatTemplate = chatTemplate
         self.chatTemplateSource = chatTemplateSource
+        self.chatTemplateHash = chatTemplateHash
         self.contextSize = contextSize
         self.batchSize = batchSize
         self.threads = threads

@@ -17,11 +17,11 @@ import Testing
         return runner.deletingLastPathComponent().appendingPathComponent("chateval")
     }
 
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+    func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL = packageRoot) throws -> Outcome {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments
-        process.currentDirectoryURL = Self.packageRoot
+        process.currentDirectoryURL = directory
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

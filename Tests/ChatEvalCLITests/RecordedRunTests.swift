@@ -77,6 +77,22 @@ import Testing
         #expect(required.stderr.contains("not a git repository") || required.stderr.contains("could not find repository"))
     }
 
+    @Test func outsideARepositoryTheRunStillWorksAndRecordsNoCommit() throws {
+        _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try suite(conversations: 1, maxTokens: 2).write(to: directory.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+
+        let outcome = try cli.run(["run", "s.yaml", "--chat-template", "gemma", "--reports", "out"], environment: ["CI": "true"], in: directory)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("is not inside a git repository; the run is recorded without a commit"))
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path).first { $0.hasSuffix(".json") })
+        #expect(file.contains("-nogit-"))
+        let record = try json(directory.appendingPathComponent("out").appendingPathComponent(file))
+        #expect(record["git"] == nil)
+        #expect((record["runtime"] as? [String: Any])?["chat_template_hash"] as? String != nil)
+    }
+
     @Test(arguments: ["TERM", "INT"])
     func anInterruptedRunKeepsEveryFinishedTurn(_ signalName: String) async throws {
         _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")

@@ -50,6 +50,7 @@ extension SharedRuntimeTests {
     @Test func identityDescribesTheModelAndItsCache() throws {
         let identity = try RealModel.runtime().identity
         #expect(identity.chatTemplate == "gemma" && identity.chatTemplateSource == "builtin")
+        #expect(identity.chatTemplateHash?.count == 64)
         #expect(identity.model.fileBytes == 253_113_024)
         #expect(identity.model.description.contains("gemma3"))
         // llama.cpp logs "KV buffer size = 72.00 MiB" for this model at 4096 tokens.

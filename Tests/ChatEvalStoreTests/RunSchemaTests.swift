@@ -21,7 +21,7 @@ import Testing
             subject: "s", describe: "v1.0-2-gaaaaaaa", isShallow: false, workdir: "/repo")
         let runtime = RuntimeIdentity(
             engine: "llama.cpp", build: "b", model: ModelIdentity(path: "/m.gguf", fileBytes: 1, description: "d", parameters: 2),
-            chatTemplate: "gemma", chatTemplateSource: "builtin", contextSize: 4096, batchSize: 512, threads: 2,
+            chatTemplate: "gemma", chatTemplateSource: "builtin", chatTemplateHash: String(repeating: "b", count: 64), contextSize: 4096, batchSize: 512, threads: 2,
             kvCacheBytes: 3, loadSeconds: 0.5, warmupSeconds: 0.03)
         var record = RunRecord(
             runId: "abcdefgh", startedAt: Date(timeIntervalSince1970: 1_800_000_100), command: ["chateval", "run"], git: git,
