@@ -3,7 +3,7 @@ import PackageDescription
 
 // Dependency direction (arrows point at what a target uses):
 //   ChatEvalCLI → {Runner, Report, Llama, Git} → {Suites, Store, Runtime} → ChatEvalCore
-//   ChatEvalLlama → CLlama, ChatEvalGit → CGit2 (each C module has one importer);
+//   ChatEvalLlama → CLlama, ChatEvalGit → CGit2, ChatEvalGrading → CTextCat (one importer each);
 //   ChatEvalCore imports Foundation only.
 let package = Package(
     name: "ChatEval",
@@ -21,6 +21,7 @@ let package = Package(
         // C modules: a module map over a system library, each imported by exactly one Swift target.
         .systemLibrary(name: "CLlama", pkgConfig: "llama"),
         .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
+        .systemLibrary(name: "CTextCat", pkgConfig: "libexttextcat", providers: [.apt(["libexttextcat-dev", "libexttextcat-data"])]),
 
         // Pure value types and algorithms: messages, options, metrics, statistics. No I/O.
         .target(name: "ChatEvalCore"),
@@ -31,12 +32,14 @@ let package = Package(
         .target(name: "ChatEvalLlama", dependencies: ["ChatEvalRuntime", "CLlama", .product(name: "Crypto", package: "swift-crypto")]),
         // libgit2: the commit, branch and dirty state a run is recorded against; git notes.
         .target(name: "ChatEvalGit", dependencies: ["ChatEvalCore", "CGit2"]),
-        // YAML suites → Core values, with file/line/column errors.
-        .target(name: "ChatEvalSuites", dependencies: ["ChatEvalCore", .product(name: "Yams", package: "Yams")]),
+        // Deterministic rule-based checks (text, JSON, IFEval, performance) and their catalogue.
+        .target(name: "ChatEvalGrading", dependencies: ["ChatEvalCore", "CTextCat"]),
+        // YAML suites → Core values and check definitions, with file/line/column errors.
+        .target(name: "ChatEvalSuites", dependencies: ["ChatEvalGrading", .product(name: "Yams", package: "Yams")]),
         // Result files: the run record schema, the journal, atomic writes, machine fingerprint.
         .target(name: "ChatEvalStore", dependencies: ["ChatEvalRuntime", .product(name: "Crypto", package: "swift-crypto")]),
         // Runs a plan of suites against a runtime, recording every turn as it goes.
-        .target(name: "ChatEvalRunner", dependencies: ["ChatEvalSuites", "ChatEvalStore"]),
+        .target(name: "ChatEvalRunner", dependencies: ["ChatEvalSuites", "ChatEvalStore", "ChatEvalGrading"]),
         // Human-readable tables and summaries.
         .target(name: "ChatEvalReport", dependencies: ["ChatEvalCore", "ChatEvalRuntime", "ChatEvalStore"]),
         // Fakes shared by tests.
@@ -59,11 +62,12 @@ let package = Package(
 
         .testTarget(name: "ChatEvalCoreTests", dependencies: ["ChatEvalCore"]),
         .testTarget(name: "ChatEvalRuntimeTests", dependencies: ["ChatEvalRuntime", "ChatEvalTestKit"]),
-        .testTarget(name: "ChatEvalSuitesTests", dependencies: ["ChatEvalSuites"]),
+        .testTarget(name: "ChatEvalSuitesTests", dependencies: ["ChatEvalSuites", "ChatEvalGrading"]),
         .testTarget(name: "ChatEvalLlamaTests", dependencies: ["ChatEvalLlama"]),
         .testTarget(name: "ChatEvalGitTests", dependencies: ["ChatEvalGit", "ChatEvalCore"]),
         .testTarget(name: "ChatEvalRunnerTests", dependencies: ["ChatEvalRunner", "ChatEvalTestKit"]),
         .testTarget(name: "ChatEvalStoreTests", dependencies: ["ChatEvalStore"]),
+        .testTarget(name: "ChatEvalGradingTests", dependencies: ["ChatEvalGrading"]),
         .testTarget(name: "ChatEvalCLITests", dependencies: ["ChatEvalCLI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -28,14 +28,14 @@ as_root() {
 
 packages() {
   local need=()
-  for p in cmake pkg-config libgit2-dev; do
+  for p in cmake pkg-config libgit2-dev libexttextcat-dev libexttextcat-data; do
     dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
   done
   command -v python3 >/dev/null || need+=(python3 python3-pip)
   [ ${#need[@]} -eq 0 ] && return 0
   say "installing system packages: ${need[*]}"
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 }
 
 pip_download() { # pip_download DEST SPEC...

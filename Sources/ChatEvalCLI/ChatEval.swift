@@ -10,7 +10,7 @@ struct ChatEval: AsyncParsableCommand {
         commandName: "chateval",
         abstract: "Replay chat conversations against a model, measure every turn, grade the answers.",
         discussion: "Exit codes: 0 success, 1 a gate failed, 2 bad input or usage, 3 the run could not complete.",
-        subcommands: [RunCommand.self, ValidateCommand.self, TemplatesCommand.self],
+        subcommands: [RunCommand.self, ValidateCommand.self, GradeCommand.self, TemplatesCommand.self],
         defaultSubcommand: RunCommand.self
     )
 

@@ -14,6 +14,7 @@ public enum RunReport {
                 lines.append("\n  \(conversation.id)")
                 lines.append(TurnTable.render(conversation: conversation.id, turns: conversation.turns, indent: "    "))
                 lines += conversation.turns.map { AnswerLines.render($0, full: showAnswers, indent: "    ") }
+                lines += conversation.checks.map { VerdictLine.render($0, indent: "    conversation ") }
             }
             let turns = measured.flatMap(\.turns)
             let answered = turns.filter { $0.status == .answered }.count
@@ -21,7 +22,10 @@ public enum RunReport {
             let skipped = turns.filter { $0.status == .skipped }.count
             lines.append("\n  \(measured.count) conversation replays, \(answered) turns answered, \(failed) failed, \(skipped) skipped")
             lines.append(SuiteSummary.render(suite.measuredTurns, indent: "  "))
+            let gates = GateReport.render(verdicts: suite.measuredVerdicts, gates: suite.gates, indent: "  ")
+            if !gates.isEmpty { lines.append("\n" + gates) }
         }
+        if let passed = record.gatesPassed { lines.append("\n" + (passed ? "All gates passed." : "A GATE FAILED.")) }
         if record.status == .incomplete { lines.append("\nINCOMPLETE: the run was interrupted; the results above are what was measured.") }
         return lines.joined(separator: "\n")
     }
@@ -35,7 +39,10 @@ public enum RunReport {
                 let median = Distribution(turns.compactMap { metric.value(of: $0) })?.median
                 return "\(metric.rawValue)=\(Format.value(median, of: metric))"
             }
-            lines.append("\(suite.name): \(turns.count) turns, " + values.joined(separator: ", "))
+            let verdicts = suite.measuredVerdicts
+            let checks = verdicts.isEmpty ? "" : ", checks \(verdicts.filter(\.passed).count)/\(verdicts.count)"
+            let gates = suite.gates.isEmpty ? "" : ", gates " + (suite.gates.allSatisfy(\.passed) ? "passed" : "FAILED")
+            lines.append("\(suite.name): \(turns.count) turns, " + values.joined(separator: ", ") + checks + gates)
         }
         lines.append("result: \(resultPath)")
         return lines.joined(separator: "\n")

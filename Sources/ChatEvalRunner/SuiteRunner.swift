@@ -85,12 +85,18 @@ public struct SuiteRunner: Sendable {
             }
             if let error = await journalingError.error { throw error }
             let script = item.conversation.script
+            let graded = ConversationGrader.grade(item.conversation, turns: turns)
             record.suites[item.suite].conversations.append(ConversationRecord(
                 id: item.conversation.id, repetition: item.repetition, warmup: warmup,
-                systemPrompt: script.systemPrompt, options: script.options, turns: turns))
+                systemPrompt: script.systemPrompt, options: script.options, turns: graded.turns, checks: graded.checks))
             try writer.write(record)
         }
 
+        for index in record.suites.indices {
+            let measured = record.suites[index].conversations.filter { !$0.warmup }
+            record.suites[index].gates = GateEvaluator.evaluate(plan.suites[index].gates, conversations: measured)
+        }
+        record.gatesPassed = record.suites.allSatisfy { $0.gates.allSatisfy(\.passed) }
         record.status = stop.isRequested ? .incomplete : .complete
         record.endedAt = Date()
         try writer.write(record)

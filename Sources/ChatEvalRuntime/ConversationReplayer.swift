@@ -29,10 +29,15 @@ public struct TurnResult: Codable, Sendable, Hashable {
     public var metrics: TurnMetrics?
     public var failure: RuntimeFailure?
     public var skipReason: String?
+    /// Verdicts of the turn's checks (set when the turn is graded).
+    public var checks: [Verdict]?
+    /// Weighted pass rate of `checks`.
+    public var score: Double?
 
     public init(
         index: Int, user: String, messagesSent: Int, status: Status, answer: String? = nil,
-        metrics: TurnMetrics? = nil, failure: RuntimeFailure? = nil, skipReason: String? = nil
+        metrics: TurnMetrics? = nil, failure: RuntimeFailure? = nil, skipReason: String? = nil,
+        checks: [Verdict]? = nil, score: Double? = nil
     ) {
         self.index = index
         self.user = user
@@ -42,6 +47,8 @@ public struct TurnResult: Codable, Sendable, Hashable {
         self.metrics = metrics
         self.failure = failure
         self.skipReason = skipReason
+        self.checks = checks
+        self.score = score
     }
 }
 

@@ -29,6 +29,8 @@ public struct RunRecord: Codable, Sendable {
     public var modelSha256: String?
     public var settings: RunSettings
     public var suites: [SuiteRecord]
+    /// True when every gate of every suite passed; nil until the run ends.
+    public var gatesPassed: Bool?
 
     public init(
         runId: String, startedAt: Date, command: [String], git: GitSnapshot?, machine: MachineInfo,
@@ -67,11 +69,19 @@ public struct SuiteRecord: Codable, Sendable {
     public var name: String
     public var path: String
     public var conversations: [ConversationRecord]
+    /// Outcomes of the suite's gates, evaluated at the end of the run over measured replays.
+    public var gates: [GateOutcome]
 
-    public init(name: String, path: String, conversations: [ConversationRecord] = []) {
+    public init(name: String, path: String, conversations: [ConversationRecord] = [], gates: [GateOutcome] = []) {
         self.name = name
         self.path = path
         self.conversations = conversations
+        self.gates = gates
+    }
+
+    /// Verdicts of every check of the measured replays (turn and conversation checks).
+    public var measuredVerdicts: [Verdict] {
+        conversations.filter { !$0.warmup }.flatMap { $0.turns.flatMap { $0.checks ?? [] } + $0.checks }
     }
 
     /// Metrics of every answered turn of the measured (not warm-up) conversations.
@@ -89,13 +99,17 @@ public struct ConversationRecord: Codable, Sendable {
     public var systemPrompt: String?
     public var options: GenerationOptions
     public var turns: [TurnResult]
+    /// Verdicts of the conversation-level checks.
+    public var checks: [Verdict]
 
-    public init(id: String, repetition: Int, warmup: Bool, systemPrompt: String?, options: GenerationOptions, turns: [TurnResult] = []) {
+    public init(id: String, repetition: Int, warmup: Bool, systemPrompt: String?, options: GenerationOptions,
+                turns: [TurnResult] = [], checks: [Verdict] = []) {
         self.id = id
         self.repetition = repetition
         self.warmup = warmup
         self.systemPrompt = systemPrompt
         self.options = options
         self.turns = turns
+        self.checks = checks
     }
 }

@@ -8,12 +8,18 @@ public struct Suite: Sendable, Hashable {
     /// The file it was loaded from.
     public var path: String
     public var conversations: [SuiteConversation]
+    public var gates: SuiteGates
 
-    public init(name: String, description: String? = nil, path: String, conversations: [SuiteConversation]) {
+    public init(name: String, description: String? = nil, path: String, conversations: [SuiteConversation], gates: SuiteGates = SuiteGates()) {
         self.name = name
         self.description = description
         self.path = path
         self.conversations = conversations
+        self.gates = gates
+    }
+
+    public var checkCount: Int {
+        conversations.reduce(0) { $0 + $1.checks.count + $1.turnChecks.reduce(0) { $0 + $1.count } }
     }
 
     public var turnCount: Int { conversations.reduce(0) { $0 + $1.script.userMessages.count } }
@@ -25,12 +31,19 @@ public struct SuiteConversation: Sendable, Hashable {
     public var tags: [String]
     /// What to replay (system prompt, options, history window, user messages).
     public var script: ConversationScript
+    /// The checks of each turn, in turn order (as many lists as user messages).
+    public var turnChecks: [[CheckDefinition]]
+    /// Checks of the whole conversation (performance over all its turns), graded with the last turn.
+    public var checks: [CheckDefinition]
 
-    public init(id: String, description: String? = nil, tags: [String] = [], script: ConversationScript) {
+    public init(id: String, description: String? = nil, tags: [String] = [], script: ConversationScript,
+                turnChecks: [[CheckDefinition]]? = nil, checks: [CheckDefinition] = []) {
         self.id = id
         self.description = description
         self.tags = tags
         self.script = script
+        self.turnChecks = turnChecks ?? Array(repeating: [], count: script.userMessages.count)
+        self.checks = checks
     }
 }
 

@@ -4,17 +4,20 @@ import Yams
 
 /// Loads and validates suite files.
 ///
-/// The format (documented in suites/README.md):
+/// The format is documented in suites/README.md and suites/schema/suite.schema.json:
 /// ```yaml
 /// name: smoke
 /// description: A fast end-to-end check.
 /// defaults: { system: "...", max_tokens: 48, temperature: 0, seed: 42, stop: ["\n\n"], max_messages: 8, vars: {city: Lyon} }
+/// gates: { min_pass_rate: 0.5, metrics: [{metric: ttft, stat: p95, max: 2.0}] }
 /// conversations:
 ///   - id: capital
 ///     tags: [geography]
 ///     max_tokens: 24            # any default can be overridden per conversation
+///     checks: [{type: ttft, aggregate: max, max: 3}]
 ///     turns:
 ///       - user: "I live in {{vars.city}}. What is the capital of France?"
+///         checks: [{type: icontains, value: Paris}]
 ///       - user: "You said: {{turn1.answer}}. Are you sure?"
 /// ```
 public enum SuiteLoader {
@@ -133,7 +136,7 @@ struct SuiteBuilder {
     let reader: YAMLReader
 
     func suite(from root: Node, path: String) -> Suite? {
-        guard let entries = reader.mapping(root, "the suite", allowed: ["name", "description", "defaults", "conversations"]) else { return nil }
+        guard let entries = reader.mapping(root, "the suite", allowed: ["name", "description", "defaults", "gates", "conversations"]) else { return nil }
         let name = required("name", in: entries, of: root, "the suite").flatMap { reader.string($0, "name") }
         let description = entries["description"].flatMap { reader.string($0, "description") }
         let defaults = entries["defaults"].map { settings(from: $0, "defaults", allowed: ConversationSettings.keys) } ?? ConversationSettings()
@@ -152,12 +155,62 @@ struct SuiteBuilder {
                 }
             }
         }
+        let gates = entries["gates"].map(gates(from:)) ?? SuiteGates()
         guard let name else { return nil }
-        return Suite(name: name, description: description, path: path, conversations: conversations)
+        return Suite(name: name, description: description, path: path, conversations: conversations, gates: gates)
+    }
+
+    private func gates(from node: Node) -> SuiteGates {
+        guard let entries = reader.mapping(node, "gates", allowed: ["min_pass_rate", "max_failed_turns", "metrics"]) else { return SuiteGates() }
+        var gates = SuiteGates()
+        gates.minimumPassRate = entries["min_pass_rate"].flatMap { node in
+            reader.number(node, "min_pass_rate").flatMap { rate in
+                guard (0...1).contains(rate) else {
+                    reader.fail(.invalidValue, at: node, "min_pass_rate must be between 0 and 1, found \(rate)")
+                    return nil
+                }
+                return rate
+            }
+        }
+        gates.maximumFailedTurns = entries["max_failed_turns"].flatMap { reader.integer($0, "max_failed_turns", minimum: 0) }
+        for item in entries["metrics"].flatMap({ reader.sequence($0, "gates.metrics") }) ?? [] {
+            guard let gate = reader.mapping(item, "a metric gate", allowed: ["metric", "stat", "min", "max"]) else { continue }
+            let metricNames = Metric.allCases.map(\.rawValue)
+            let metric = required("metric", in: gate, of: item, "a metric gate").flatMap { node -> Metric? in
+                guard let name = reader.string(node, "metric") else { return nil }
+                guard let metric = Metric(rawValue: name) else {
+                    reader.fail(.invalidValue, at: node, "unknown metric '\(name)'",
+                                hint: suggestions(for: name, among: metricNames).first.map { "did you mean '\($0)'?" } ?? "metrics: \(metricNames.joined(separator: ", "))")
+                    return nil
+                }
+                return metric
+            }
+            let statNames = MetricGate.Statistic.allCases.map(\.rawValue)
+            let statistic = gate["stat"].map { node -> MetricGate.Statistic? in
+                guard let name = reader.string(node, "stat") else { return nil }
+                guard let statistic = MetricGate.Statistic(rawValue: name) else {
+                    reader.fail(.invalidValue, at: node, "unknown statistic '\(name)'", hint: "statistics: \(statNames.joined(separator: ", "))")
+                    return nil
+                }
+                return statistic
+            } ?? .median
+            let minimum = gate["min"].flatMap { reader.number($0, "min") }
+            let maximum = gate["max"].flatMap { reader.number($0, "max") }
+            if gate["min"] == nil && gate["max"] == nil {
+                reader.fail(.missingKey, at: item, "a metric gate needs 'min' or 'max'")
+            }
+            if let minimum, let maximum, minimum > maximum {
+                reader.fail(.invalidValue, at: item, "min (\(minimum)) is above max (\(maximum))")
+            }
+            if let metric, let statistic {
+                gates.metrics.append(MetricGate(metric: metric, statistic: statistic, minimum: minimum, maximum: maximum))
+            }
+        }
+        return gates
     }
 
     private func conversation(from node: Node, defaults: ConversationSettings) -> SuiteConversation? {
-        let allowed = ["id", "description", "tags", "turns"] + ConversationSettings.keys
+        let allowed = ["id", "description", "tags", "checks", "turns"] + ConversationSettings.keys
         guard let entries = reader.mapping(node, "a conversation", allowed: allowed) else { return nil }
         let id = required("id", in: entries, of: node, "a conversation").flatMap { reader.string($0, "id") }
         let what = id.map { "conversation '\($0)'" } ?? "a conversation"
@@ -167,27 +220,48 @@ struct SuiteBuilder {
         check(resolved, at: node, what)
 
         var messages: [TemplateText] = []
+        var turnChecks: [[CheckDefinition]] = []
+        var turnCount = 0
         if let turnsNode = required("turns", in: entries, of: node, what), let turns = reader.sequence(turnsNode, "turns of \(what)") {
             if turns.isEmpty { reader.fail(.invalidValue, at: turnsNode, "\(what) has no turns", hint: "add at least one turn with a 'user' message") }
+            turnCount = turns.count
             for (index, turn) in turns.enumerated() {
-                if let message = userMessage(from: turn, index: index, variables: resolved.variables, what) { messages.append(message) }
+                guard let (message, checks) = self.turn(from: turn, index: index, variables: resolved.variables, what) else { continue }
+                messages.append(message)
+                turnChecks.append(checks)
             }
         }
+        let checks = entries["checks"].map { node -> [CheckDefinition] in
+            let definitions = CheckDefinitionReader(reader: reader).definitions(node, "the checks of \(what)")
+            for name in definitions.flatMap(\.placeholders) {
+                checkPlaceholder(name, turnIndex: turnCount, variables: resolved.variables, at: node, "the checks of \(what)")
+            }
+            return definitions
+        } ?? []
         guard let id else { return nil }
         let script = ConversationScript(
             id: id, systemPrompt: resolved.system, options: resolved.options, maxMessages: resolved.maxMessages,
             variables: resolved.variables, userMessages: messages)
-        return SuiteConversation(id: id, description: description, tags: tags, script: script)
+        return SuiteConversation(id: id, description: description, tags: tags, script: script, turnChecks: turnChecks, checks: checks)
     }
 
-    /// A turn is `- user: "..."` or, for short, `- "..."`.
-    private func userMessage(from node: Node, index: Int, variables: [String: String], _ what: String) -> TemplateText? {
+    /// A turn is `- user: "..."` with optional `checks:`, or, for short, `- "..."`.
+    private func turn(from node: Node, index: Int, variables: [String: String], _ what: String) -> (TemplateText, [CheckDefinition])? {
         let turnName = "turn \(index + 1) of \(what)"
         let textNode: Node?
+        var checks: [CheckDefinition] = []
         if case .scalar = node {
             textNode = node
         } else {
-            textNode = reader.mapping(node, turnName, allowed: ["user"]).flatMap { required("user", in: $0, of: node, turnName) }
+            let entries = reader.mapping(node, turnName, allowed: ["user", "checks"])
+            textNode = entries.flatMap { required("user", in: $0, of: node, turnName) }
+            if let checksNode = entries?["checks"] {
+                checks = CheckDefinitionReader(reader: reader).definitions(checksNode, turnName)
+                // Checks may quote this turn too: its answer is known when it is graded.
+                for name in checks.flatMap(\.placeholders) {
+                    checkPlaceholder(name, turnIndex: index + 1, variables: variables, at: checksNode, "the checks of \(turnName)")
+                }
+            }
         }
         guard let textNode, let text = reader.string(textNode, "the user message of \(turnName)") else { return nil }
         let template: TemplateText
@@ -200,7 +274,7 @@ struct SuiteBuilder {
         for name in template.placeholders {
             checkPlaceholder(name, turnIndex: index, variables: variables, at: textNode, turnName)
         }
-        return template
+        return (template, checks)
     }
 
     private func checkPlaceholder(_ name: String, turnIndex: Int, variables: [String: String], at node: Node, _ turnName: String) {

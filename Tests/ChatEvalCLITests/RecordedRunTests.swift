@@ -102,13 +102,7 @@ import Testing
         try suite(conversations: 12, maxTokens: 24).write(to: suiteFile, atomically: true, encoding: .utf8)
         let reports = directory.appendingPathComponent("out")
 
-        let process = Process()
-        process.executableURL = CommandLineTests.binary
-        process.arguments = ["run", suiteFile.path, "--chat-template", "gemma", "--reports", reports.path]
-        process.currentDirectoryURL = directory
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try startRun(suiteFile, reports: reports)
 
         // Wait until three turns are journaled, then interrupt.
         let journal = try await waitForJournal(in: reports, lines: 3)
@@ -135,12 +129,7 @@ import Testing
         try suite(conversations: 12, maxTokens: 24).write(to: suiteFile, atomically: true, encoding: .utf8)
         let reports = directory.appendingPathComponent("out")
 
-        let process = Process()
-        process.executableURL = CommandLineTests.binary
-        process.arguments = ["run", suiteFile.path, "--chat-template", "gemma", "--reports", reports.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try startRun(suiteFile, reports: reports)
         let journal = try await waitForJournal(in: reports, lines: 3)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -151,6 +140,18 @@ import Testing
             let entry = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             #expect((entry["turn"] as? [String: Any])?["status"] as? String == "answered")
         }
+    }
+
+    /// Starts `chateval run` on a suite in the background.
+    private func startRun(_ suiteFile: URL, reports: URL) throws -> Process {
+        let process = Process()
+        process.executableURL = CommandLineTests.binary
+        process.arguments = ["run", suiteFile.path, "--chat-template", "gemma", "--reports", reports.path]
+        process.currentDirectoryURL = suiteFile.deletingLastPathComponent()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
     }
 
     private func waitForJournal(in folder: URL, lines: Int) async throws -> URL {

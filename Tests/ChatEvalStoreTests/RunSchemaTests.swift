@@ -28,14 +28,17 @@ import Testing
             machine: MachineInfo.current(), runtime: runtime, modelSha256: String(repeating: "0", count: 64),
             settings: RunSettings(cacheMode: .session, repetitions: 2, warmupConversations: 1))
         let turns = [
-            TurnResult(index: 0, user: "hi", messagesSent: 2, status: .answered, answer: "hello", metrics: metrics),
+            TurnResult(index: 0, user: "hi", messagesSent: 2, status: .answered, answer: "hello", metrics: metrics,
+                       checks: [Verdict(check: "icontains", passed: true, score: 1, detail: "found", error: "none", weight: 2)], score: 1),
             TurnResult(index: 1, user: "more", messagesSent: 4, status: .failed, failure: RuntimeFailure(.contextOverflow, "full")),
             TurnResult(index: 2, user: "again", messagesSent: 0, status: .skipped, skipReason: "turn 2 failed"),
         ]
         record.suites = [SuiteRecord(name: "s", path: "s.yaml", conversations: [
             ConversationRecord(id: "c", repetition: 1, warmup: false, systemPrompt: "sys",
-                               options: GenerationOptions(stop: ["\n\n"]), turns: turns),
-        ])]
+                               options: GenerationOptions(stop: ["\n\n"]), turns: turns,
+                               checks: [Verdict(check: "ttft", passed: false, detail: "slow")]),
+        ], gates: [GateOutcome(gate: "min_pass_rate", passed: true, expected: "≥ 0.5", found: "1")])]
+        record.gatesPassed = true
         record.status = .complete
         record.endedAt = Date(timeIntervalSince1970: 1_800_000_200)
         return record

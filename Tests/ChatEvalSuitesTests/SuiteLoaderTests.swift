@@ -4,16 +4,6 @@ import Foundation
 import Testing
 
 @Suite struct SuiteLoaderTests {
-    private func errors(_ yaml: String) -> [SuiteError] {
-        do {
-            _ = try SuiteLoader.parse(yaml, file: "t.yaml")
-            Issue.record("expected the suite to be rejected")
-            return []
-        } catch {
-            return error.errors
-        }
-    }
-
     @Test func defaultsAreOverlaidByConversationOverrides() throws {
         let suite = try SuiteLoader.parse("""
             name: s
@@ -42,7 +32,7 @@ import Testing
     }
 
     @Test func unknownKeyIsLocatedAndGetsASuggestion() throws {
-        let found = errors("""
+        let found = rejection("""
             name: s
             defaults:
               max_token: 12
@@ -56,7 +46,7 @@ import Testing
     }
 
     @Test func everyProblemOfAFileIsReported() {
-        let found = errors("""
+        let found = rejection("""
             name: s
             defaults: {max_tokens: many, top_p: 2}
             conversations:
@@ -77,27 +67,27 @@ import Testing
     }
 
     @Test func syntaxErrorsCarryLineAndColumn() throws {
-        let error = try #require(errors("name: s\nconversations: [a, b\n  c: d\n").first)
+        let error = try #require(rejection("name: s\nconversations: [a, b\n  c: d\n").first)
         #expect(error.code == .syntax)
         #expect(error.line != nil && error.column != nil)
     }
 
     @Test func duplicateKeysAreRejected() throws {
-        let error = try #require(errors("name: s\nname: t\nconversations: [{id: a, turns: [x]}]\n").first)
+        let error = try #require(rejection("name: s\nname: t\nconversations: [{id: a, turns: [x]}]\n").first)
         #expect(error.code == .duplicate)
         #expect(error.message.contains("'name'"))
     }
 
     @Test func missingRequiredKeysAreNamed() {
-        let found = errors("description: nothing else\n")
+        let found = rejection("description: nothing else\n")
         #expect(found.map(\.message).contains("the suite has no 'name'"))
         #expect(found.map(\.message).contains("the suite has no 'conversations'"))
-        #expect(errors("").first?.message == "the file is empty")
+        #expect(rejection("").first?.message == "the file is empty")
     }
 
     @Test func absurdNestingIsRefusedBeforeParsing() throws {
         let deep = "name: s\nconversations: " + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
-        let error = try #require(errors(deep).first)
+        let error = try #require(rejection(deep).first)
         #expect(error.code == .tooComplex)
     }
 
@@ -106,7 +96,7 @@ import Testing
         var yaml = "name: s\nl0: &l0 [a, a, a, a, a, a, a, a, a, a]\n"
         for level in 1...9 { yaml += "l\(level): &l\(level) [" + Array(repeating: "*l\(level - 1)", count: 10).joined(separator: ", ") + "]\n" }
         yaml += "conversations: [{id: a, turns: *l9}]\n"
-        let found = errors(yaml)
+        let found = rejection(yaml)
         #expect(!found.isEmpty)   // unknown keys l0…l9 and turns that are lists, found without expanding the aliases
     }
 

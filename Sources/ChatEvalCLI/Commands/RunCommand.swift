@@ -84,6 +84,10 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         if final.status == .incomplete { throw failure("the run was interrupted; what was measured is in \(writer.resultURL.path)", .runIncomplete) }
+        if final.gatesPassed == false {
+            let failed = final.suites.flatMap { suite in suite.gates.filter { !$0.passed }.map { "\(suite.name): \($0.gate) \($0.expected), found \($0.found)" } }
+            throw failure("gate failed — " + failed.joined(separator: "; "), .gateFailed)
+        }
     }
 
     private func cacheFolder() -> String {

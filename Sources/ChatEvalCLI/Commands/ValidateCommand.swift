@@ -11,7 +11,7 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         for suite in try suites.loadSuites() {
-            print("\(suite.path): ok — suite '\(suite.name)', \(suite.conversations.count) conversations, \(suite.turnCount) turns")
+            print("\(suite.path): ok — suite '\(suite.name)', \(suite.conversations.count) conversations, \(suite.turnCount) turns, \(suite.checkCount) checks, \(suite.gates.isEmpty ? "no gates" : "gates")")
         }
     }
 }

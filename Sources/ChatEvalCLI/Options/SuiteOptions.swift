@@ -7,6 +7,10 @@ struct SuiteOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("Suite files or folders of suites.", valueName: "suite"))
     var paths: [String] = ["suites"]
 
+    init() {}
+
+    init(paths: [String]) { self.paths = paths }
+
     /// The suite files named, folders expanded; bad paths are bad input (exit 2).
     func suiteFiles() throws -> [String] {
         var files: [String] = []

@@ -1,0 +1,56 @@
+/// The result of one check on one answer.
+public struct Verdict: Codable, Sendable, Hashable {
+    /// The check's type name (`contains`, `not-regex`, `keywords:frequency`...).
+    public var check: String
+    public var passed: Bool
+    /// In 0...1 for checks that measure a degree (similarity, share of passed sub-checks); nil otherwise.
+    public var score: Double?
+    /// Human-readable: what was expected, what was found, and an excerpt of the answer (≤ ~80
+    /// characters, elisions marked with …).
+    public var detail: String
+    /// Set when the check could not be evaluated (a regex over its budget, language
+    /// identification unavailable...): the verdict is then a failure that says nothing about the answer.
+    public var error: String?
+    /// The check's share of its turn's score (its `weight`, default 1).
+    public var weight: Double
+
+    public init(check: String, passed: Bool, score: Double? = nil, detail: String, error: String? = nil, weight: Double = 1) {
+        self.check = check
+        self.passed = passed
+        self.score = score
+        self.detail = detail
+        self.error = error
+        self.weight = weight
+    }
+
+    /// True when the check could not be evaluated.
+    public var isError: Bool { error != nil }
+
+    /// Σ weight × passed / Σ weight over `verdicts`; nil when the weights add up to 0.
+    public static func passRate<S: Sequence>(_ verdicts: S) -> Double? where S.Element == Verdict {
+        var total = 0.0, passed = 0.0
+        for verdict in verdicts {
+            total += verdict.weight
+            if verdict.passed { passed += verdict.weight }
+        }
+        return total > 0 ? passed / total : nil
+    }
+}
+
+/// The outcome of one suite gate: plain data; the command line decides the exit code.
+public struct GateOutcome: Codable, Sendable, Hashable {
+    /// What was gated, e.g. "min_pass_rate" or "ttft p95".
+    public var gate: String
+    public var passed: Bool
+    /// The bound, e.g. "≥ 0.6".
+    public var expected: String
+    /// What the run measured, e.g. "0.45 (9 of 20 checks)".
+    public var found: String
+
+    public init(gate: String, passed: Bool, expected: String, found: String) {
+        self.gate = gate
+        self.passed = passed
+        self.expected = expected
+        self.found = found
+    }
+}

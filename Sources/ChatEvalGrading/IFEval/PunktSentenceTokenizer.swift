@@ -1,0 +1,429 @@
+/// The Punkt model's learned tables (NLTK's `PunktParameters`).
+struct PunktParameters: Sendable {
+    let abbreviations: Set<String>
+    let collocations: Set<[String]>
+    let sentenceStarters: Set<String>
+    let orthographicContext: [String: Int]
+    /// First words of the collocations, to skip most collocation lookups.
+    var collocationStarts: Set<String> { _collocationStarts }
+    private let _collocationStarts: Set<String>
+
+    init(abbreviations: Set<String>, collocations: Set<[String]>, sentenceStarters: Set<String>, orthographicContext: [String: Int]) {
+        self.abbreviations = abbreviations
+        self.collocations = collocations
+        self.sentenceStarters = sentenceStarters
+        self.orthographicContext = orthographicContext
+        _collocationStarts = Set(collocations.compactMap(\.first))
+    }
+
+    /// NLTK's English model, parsed from the embedded tables on first use.
+    static let english = PunktParameters(
+        abbreviations: Set(lines(englishAbbreviations)),
+        collocations: Set(lines(englishCollocations).map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }),
+        sentenceStarters: Set(lines(englishSentenceStarters)),
+        orthographicContext: Dictionary(lines(englishOrthographicContext).compactMap { line -> (String, Int)? in
+            guard let tab = line.lastIndex(of: "\t"), let flags = Int(line[line.index(after: tab)...]) else { return nil }
+            return (String(line[..<tab]), flags)
+        }, uniquingKeysWith: { a, _ in a }))
+
+    private static func lines(_ text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    }
+}
+
+/// A port of NLTK's `PunktSentenceTokenizer.span_tokenize` (nltk 3.9–3.10, `punkt_tab`
+/// parameters), which IFEval uses through `sent_tokenize` to count sentences.
+///
+/// NLTK's regexes are replaced by equivalent hand-written scanners over code points (period
+/// contexts, the word tokenizer, boundary realignment), with Python's `\s`, `str.lower`,
+/// `str.isupper` and `string.whitespace` semantics, so boundaries agree with NLTK on any text,
+/// including its quirks (e.g. "e.g." is not an abbreviation of the English model).
+struct PunktSentenceTokenizer: Sendable {
+    let parameters: PunktParameters
+
+    static let english = PunktSentenceTokenizer(parameters: .english)
+
+    /// Sentences, as code-point ranges of `text` (NLTK's `span_tokenize` with realignment).
+    func sentenceSpans(_ text: Scalars) -> [Range<Int>] {
+        realignBoundaries(text, slicesFromText(text))
+    }
+
+    /// `len(sent_tokenize(text))`.
+    func countSentences(_ text: Scalars) -> Int { sentenceSpans(text).count }
+
+    // MARK: Orthographic flags
+
+    private static let orthoBeginUpper = 1 << 1, orthoMidUpper = 1 << 2, orthoUnknownUpper = 1 << 3
+    private static let orthoBeginLower = 1 << 4, orthoMidLower = 1 << 5, orthoUnknownLower = 1 << 6
+    private static let orthoUpper = orthoBeginUpper | orthoMidUpper | orthoUnknownUpper
+    private static let orthoLower = orthoBeginLower | orthoMidLower | orthoUnknownLower
+
+    // MARK: Tokens
+
+    struct Token {
+        let text: ArraySlice<Unicode.Scalar>
+        let periodFinal: Bool
+        var sentenceBreak = false
+        var abbreviation = false
+        var ellipsis = false
+
+        init(_ text: ArraySlice<Unicode.Scalar>) {
+            self.text = text
+            periodFinal = text.last == "."
+        }
+
+        /// `tok.lower()`, or `##number##` for numeric tokens (`^-?[.,]?\d[\d,.-]*\.?$`).
+        var type: String { Token.type(of: text) }
+
+        static func type(of text: ArraySlice<Unicode.Scalar>) -> String {
+            isNumeric(text) ? "##number##" : PythonText.lowerString(text)
+        }
+
+        /// Numeric test on the original token: lowercasing changes neither digits nor `-.,`,
+        /// nor turns any character into one of them.
+        private static func isNumeric(_ s: ArraySlice<Unicode.Scalar>) -> Bool {
+            var i = s.startIndex
+            if i < s.endIndex && s[i] == "-" { i += 1 }
+            if i < s.endIndex && (s[i] == "." || s[i] == ",") { i += 1 }
+            guard i < s.endIndex, PythonText.isDecimalDigit(s[i]) else { return false }
+            i += 1
+            while i < s.endIndex, PythonText.isDecimalDigit(s[i]) || s[i] == "," || s[i] == "." || s[i] == "-" { i += 1 }
+            return i == s.endIndex
+        }
+
+        var typeWithoutPeriod: String {
+            let t = type
+            return t.unicodeScalars.count > 1 && t.unicodeScalars.last == "." ? String(t.unicodeScalars.dropLast()) : t
+        }
+
+        var typeWithoutSentencePeriod: String { sentenceBreak ? typeWithoutPeriod : type }
+
+        var firstUpper: Bool { text.first.map(PythonText.isUpperChar) ?? false }
+        var firstLower: Bool { text.first.map(PythonText.isLowerChar) ?? false }
+
+        /// `\.\.+$`: two or more periods and nothing else.
+        var isEllipsis: Bool { text.count >= 2 && text.allSatisfy { $0 == "." } }
+
+        /// `[^\W\d]\.$`: one word character that is not a digit, then a period.
+        var isInitial: Bool {
+            text.count == 2 && text.last == "." && PythonText.isWord(text[text.startIndex])
+                && !PythonText.isDecimalDigit(text[text.startIndex])
+        }
+    }
+
+    // MARK: Word tokenizer (PunktLanguageVars.word_tokenize)
+
+    /// `)";}]*:@'({[` and curly quotes, guillemets, `?` and `!`: characters that cannot be inside words.
+    private static func isNonWord(_ c: Unicode.Scalar) -> Bool {
+        switch c {
+        case ")", "\"", ";", "}", "]", "*", ":", "@", "'", "(", "{", "[",
+             "\u{2018}", "\u{2019}", "\u{201C}", "\u{201D}", "\u{AB}", "\u{BB}", "?", "!": return true
+        default: return false
+        }
+    }
+
+    /// Characters that cannot start a word token: `("`{[:;&#*@)}]-,`.
+    private static func cannotStartWord(_ c: Unicode.Scalar) -> Bool {
+        switch c {
+        case "(", "\"", "`", "{", "[", ":", ";", "&", "#", "*", "@", ")", "}", "]", "-", ",": return true
+        default: return false
+        }
+    }
+
+    /// Length of the multi-character punctuation at `p` (`-{2,}`, `\.{2,}`, `(?:\.\s){2,}\.`), or 0.
+    private static func multiCharLength(_ s: ArraySlice<Unicode.Scalar>, at p: Int) -> Int {
+        let end = s.endIndex
+        guard p < end else { return 0 }
+        if s[p] == "-" {
+            var q = p
+            while q < end && s[q] == "-" { q += 1 }
+            if q - p >= 2 { return q - p }
+        }
+        if s[p] == "." {
+            var q = p
+            while q < end && s[q] == "." { q += 1 }
+            if q - p >= 2 { return q - p }
+            var pairs = 0
+            q = p
+            while q + 1 < end && s[q] == "." && PythonText.isSpace(s[q + 1]) { pairs += 1; q += 2 }
+            if pairs >= 2 && q < end && s[q] == "." { return 2 * pairs + 1 }
+            if pairs >= 3 { return 2 * (pairs - 1) + 1 }
+        }
+        return 0
+    }
+
+    /// The end condition of a word token at `q`: whitespace, end of line, a non-word character,
+    /// multi-character punctuation, or a comma followed by any of those.
+    private static func wordEnds(_ s: ArraySlice<Unicode.Scalar>, at q: Int) -> Bool {
+        let end = s.endIndex
+        if q >= end { return true }
+        let c = s[q]
+        if PythonText.isSpace(c) || isNonWord(c) || multiCharLength(s, at: q) > 0 { return true }
+        if c == "," {
+            let r = q + 1
+            return r >= end || PythonText.isSpace(s[r]) || isNonWord(s[r]) || multiCharLength(s, at: r) > 0
+        }
+        return false
+    }
+
+    /// `PunktLanguageVars.word_tokenize` on one line (no `\n` inside).
+    static func wordTokenize(_ line: ArraySlice<Unicode.Scalar>) -> [ArraySlice<Unicode.Scalar>] {
+        var tokens: [ArraySlice<Unicode.Scalar>] = []
+        var p = line.startIndex
+        let end = line.endIndex
+        while p < end {
+            let c = line[p]
+            if PythonText.isSpace(c) { p += 1; continue }
+            let multi = multiCharLength(line, at: p)
+            if multi > 0 {
+                tokens.append(line[p..<(p + multi)])
+                p += multi
+                continue
+            }
+            if !cannotStartWord(c) {
+                var q = p + 1
+                while !wordEnds(line, at: q) { q += 1 }
+                tokens.append(line[p..<q])
+                p = q
+                continue
+            }
+            tokens.append(line[p..<(p + 1)])
+            p += 1
+        }
+        return tokens
+    }
+
+    /// `_tokenize_words` then the first annotation pass, over a short context string.
+    private func firstPassTokens(_ text: ArraySlice<Unicode.Scalar>) -> [Token] {
+        var tokens: [Token] = []
+        var lineStart = text.startIndex
+        while lineStart <= text.endIndex {
+            var lineEnd = lineStart
+            while lineEnd < text.endIndex && text[lineEnd] != "\n" { lineEnd += 1 }
+            let line = text[lineStart..<lineEnd]
+            if !PythonText.isBlank(line) {
+                for token in Self.wordTokenize(line) {
+                    var t = Token(token)
+                    firstPass(&t)
+                    tokens.append(t)
+                }
+            }
+            lineStart = lineEnd + 1
+        }
+        return tokens
+    }
+
+    private func firstPass(_ token: inout Token) {
+        let t = token.text
+        if t.count == 1 && (t.first == "." || t.first == "?" || t.first == "!") {
+            token.sentenceBreak = true
+        } else if token.isEllipsis {
+            token.ellipsis = true
+        } else if token.periodFinal && !(t.count >= 2 && t[t.endIndex - 2] == ".") {
+            let stem = t.dropLast()
+            if parameters.abbreviations.contains(PythonText.lowerString(stem)) {
+                token.abbreviation = true
+            } else if let dash = stem.lastIndex(of: "-"),
+                      parameters.abbreviations.contains(PythonText.lowerString(stem[(dash + 1)...])) {
+                token.abbreviation = true
+            } else {
+                token.sentenceBreak = true
+            }
+        }
+    }
+
+    private enum OrthoDecision { case starter, notStarter, unknown }
+
+    private func orthoHeuristic(_ token: Token) -> OrthoDecision {
+        if token.text.count == 1, [";", ":", ",", ".", "!", "?"].contains(token.text[0]) { return .notStarter }
+        let context = parameters.orthographicContext[token.typeWithoutSentencePeriod] ?? 0
+        if token.firstUpper && (context & Self.orthoLower) != 0 && (context & Self.orthoMidUpper) == 0 { return .starter }
+        if token.firstLower && ((context & Self.orthoUpper) != 0 || (context & Self.orthoBeginLower) == 0) { return .notStarter }
+        return .unknown
+    }
+
+    private func secondPass(_ first: inout Token, _ next: Token) {
+        guard first.periodFinal else { return }
+        let type = first.typeWithoutPeriod
+        let nextType = next.typeWithoutSentencePeriod
+        let isInitial = first.isInitial
+        if parameters.collocationStarts.contains(type), parameters.collocations.contains([type, nextType]) {
+            first.sentenceBreak = false
+            first.abbreviation = true
+            return
+        }
+        if (first.abbreviation || first.ellipsis) && !isInitial {
+            if orthoHeuristic(next) == .starter { first.sentenceBreak = true; return }
+            if next.firstUpper && parameters.sentenceStarters.contains(nextType) { first.sentenceBreak = true; return }
+        }
+        if isInitial || type == "##number##" {
+            let decision = orthoHeuristic(next)
+            if decision == .notStarter {
+                first.sentenceBreak = false
+                first.abbreviation = true
+                return
+            }
+            if decision == .unknown && isInitial && next.firstUpper
+                && (parameters.orthographicContext[nextType] ?? 0) & Self.orthoLower == 0 {
+                first.sentenceBreak = false
+                first.abbreviation = true
+            }
+        }
+    }
+
+    /// True when a token other than the last breaks a sentence (after both passes).
+    private func containsSentenceBreak(_ context: ArraySlice<Unicode.Scalar>) -> Bool {
+        var tokens = firstPassTokens(context)
+        guard tokens.count > 1 else { return false }
+        for i in 0..<(tokens.count - 1) {
+            secondPass(&tokens[i], tokens[i + 1])
+            if tokens[i].sentenceBreak { return true }
+        }
+        return false
+    }
+
+    // MARK: Candidate boundaries
+
+    private struct PeriodContext {
+        /// Offset of the `.`, `?` or `!`.
+        let position: Int
+        /// End of the lookahead's `after_tok`.
+        let afterEnd: Int
+        /// Start of `next_tok`, when the context is whitespace then a token.
+        let nextTokenStart: Int?
+    }
+
+    /// `period_context_re().finditer`: a sentence-end character followed by a non-word character,
+    /// or by whitespace and a token.
+    private func periodContexts(_ s: Scalars) -> [PeriodContext] {
+        var found: [PeriodContext] = []
+        let n = s.count
+        var p = 0
+        while p < n {
+            let c = s[p]
+            if c == "." || c == "?" || c == "!", p + 1 < n {
+                let d = s[p + 1]
+                if Self.isNonWord(d) {
+                    found.append(PeriodContext(position: p, afterEnd: p + 2, nextTokenStart: nil))
+                } else if PythonText.isSpace(d) {
+                    var q = p + 1
+                    while q < n && PythonText.isSpace(s[q]) { q += 1 }
+                    if q < n {
+                        var r = q
+                        while r < n && !PythonText.isSpace(s[r]) { r += 1 }
+                        found.append(PeriodContext(position: p, afterEnd: r, nextTokenStart: q))
+                    }
+                }
+            }
+            p += 1
+        }
+        return found
+    }
+
+    /// `_get_last_whitespace_index` (ASCII whitespace; 0 also when there is none).
+    private static func lastWhitespaceIndex(_ s: ArraySlice<Unicode.Scalar>) -> Int {
+        var i = s.endIndex - 1
+        while i >= s.startIndex {
+            if PythonText.isASCIIWhitespace(s[i]) { return i - s.startIndex }
+            i -= 1
+        }
+        return 0
+    }
+
+    /// `_slices_from_text`.
+    private func slicesFromText(_ s: Scalars) -> [Range<Int>] {
+        var slices: [Range<Int>] = []
+        var lastBreak = 0
+        var previousSlice = 0..<0
+        var previous: PeriodContext?
+
+        func consider(_ context: PeriodContext, _ wordSlice: Range<Int>) {
+            // The previous word ends where the sentence-end character starts: one contiguous slice.
+            if containsSentenceBreak(s[wordSlice.lowerBound..<context.afterEnd]) {
+                slices.append(clamped(lastBreak, context.position + 1))
+                lastBreak = context.nextTokenStart ?? (context.position + 1)
+            }
+        }
+
+        for match in periodContexts(s) {
+            let before = s[min(previousSlice.upperBound, match.position)..<match.position]
+            var start = Self.lastWhitespaceIndex(before)
+            if start != 0 { start += previousSlice.upperBound + 1 } else { start = previousSlice.lowerBound }
+            let wordSlice = clamped(start, match.position)
+            if let previous, previousSlice.upperBound <= start {
+                consider(previous, previousSlice)
+            }
+            previous = match
+            previousSlice = wordSlice
+        }
+        if let previous { consider(previous, previousSlice) }
+        slices.append(clamped(lastBreak, PythonText.strip(s[...], whereTrailingOnly: true).endIndex))
+        return slices
+    }
+
+    /// A Python slice `start:stop` as a range (empty when stop ≤ start).
+    private func clamped(_ start: Int, _ stop: Int) -> Range<Int> {
+        start <= stop ? start..<stop : start..<start
+    }
+
+    /// `_realign_boundaries`: closing quotes and brackets after a boundary move to the sentence before.
+    private func realignBoundaries(_ s: Scalars, _ slices: [Range<Int>]) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        var realign = 0
+        for (k, slice) in slices.enumerated() {
+            let first = clamped(slice.lowerBound + realign, slice.upperBound)
+            guard k + 1 < slices.count else {
+                if !isEmptySlice(first, s.count) { result.append(first) }
+                continue
+            }
+            let second = slices[k + 1]
+            if let (kept, end) = Self.realignmentMatch(s, second) {
+                result.append(first.lowerBound..<max(first.lowerBound, second.lowerBound + kept))
+                realign = end
+            } else {
+                realign = 0
+                if !isEmptySlice(first, s.count) { result.append(first) }
+            }
+        }
+        return result
+    }
+
+    private func isEmptySlice(_ r: Range<Int>, _ count: Int) -> Bool {
+        min(r.upperBound, count) <= min(r.lowerBound, count)
+    }
+
+    private static func isClosing(_ c: Unicode.Scalar) -> Bool {
+        switch c {
+        case "\"", "'", ")", "]", "}", "\u{2018}", "\u{2019}", "\u{201C}", "\u{201D}", "\u{AB}", "\u{BB}": return true
+        default: return false
+        }
+    }
+
+    /// `re_boundary_realignment.match(text[slice])`: closing characters (lazily) followed by
+    /// whitespace, `--`, or a line end; returns (closing characters kept, match end) relative to the slice.
+    private static func realignmentMatch(_ s: Scalars, _ slice: Range<Int>) -> (Int, Int)? {
+        let lo = min(slice.lowerBound, s.count), hi = min(max(slice.upperBound, lo), s.count)
+        var k = 0
+        while lo + k < hi && isClosing(s[lo + k]) {
+            k += 1
+            let q = lo + k
+            if q < hi && PythonText.isSpace(s[q]) {
+                var r = q
+                while r < hi && PythonText.isSpace(s[r]) { r += 1 }
+                return (k, r - lo)
+            }
+            if q + 1 < hi && s[q] == "-" && s[q + 1] == "-" { return (k, k) }
+            if q == hi || s[q] == "\n" { return (k, k) }
+        }
+        return nil
+    }
+}
+
+extension PythonText {
+    /// `s.rstrip()` when `whereTrailingOnly`; kept as a named variant for the Punkt port.
+    static func strip(_ s: ArraySlice<Unicode.Scalar>, whereTrailingOnly: Bool) -> ArraySlice<Unicode.Scalar> {
+        var hi = s.endIndex
+        while hi > s.startIndex && isSpace(s[hi - 1]) { hi -= 1 }
+        return s[s.startIndex..<hi]
+    }
+}

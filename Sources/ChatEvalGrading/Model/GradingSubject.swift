@@ -1,0 +1,73 @@
+import ChatEvalCore
+import Foundation
+
+/// What a check looks at: one turn's answer (or its failure) and measurements, plus the metrics
+/// of every turn of the conversation for conversation-level performance checks.
+public struct GradingSubject: Sendable {
+    /// The answer text; empty when the turn failed.
+    public let answer: String
+    /// Measurements of this turn; nil when it failed before answering.
+    public let metrics: TurnMetrics?
+    /// Why the turn produced no answer, if it did not.
+    public let failure: RuntimeFailure?
+    /// Metrics of all the conversation's turns that have them, in order (this one included).
+    public let conversationMetrics: [TurnMetrics]
+    /// Derived forms of the answer, computed once on first use and shared by all checks.
+    let analysis: AnswerAnalysis
+
+    public init(answer: String, metrics: TurnMetrics? = nil, failure: RuntimeFailure? = nil,
+                conversationMetrics: [TurnMetrics]? = nil) {
+        self.answer = answer
+        self.metrics = metrics
+        self.failure = failure
+        self.conversationMetrics = conversationMetrics ?? metrics.map { [$0] } ?? []
+        self.analysis = AnswerAnalysis(answer)
+    }
+
+    /// A subject for a turn that failed.
+    public static func failed(_ failure: RuntimeFailure, conversationMetrics: [TurnMetrics] = []) -> GradingSubject {
+        GradingSubject(answer: "", metrics: nil, failure: failure, conversationMetrics: conversationMetrics)
+    }
+}
+
+/// Lazily computed views of an answer. Immutable once computed; a lock guards the first computation.
+final class AnswerAnalysis: @unchecked Sendable {
+    let text: String
+    private let lock = NSLock()
+    private var cachedSimpleLowered: Scalars?
+    private var cachedPythonLower: Scalars?
+
+    /// Code points, as Python indexes them (computed up front: nearly every check reads them).
+    let scalars: Scalars
+
+    init(_ text: String) {
+        self.text = text
+        scalars = Array(text.unicodeScalars)
+    }
+
+    /// Code points mapped by simple lowercase (offsets aligned with `scalars`), for `icontains`.
+    var simpleLowered: Scalars {
+        lock.lock()
+        let existing = cachedSimpleLowered
+        lock.unlock()
+        if let existing { return existing }
+        let value = scalars.simpleLowercased
+        lock.lock()
+        defer { lock.unlock() }
+        if cachedSimpleLowered == nil { cachedSimpleLowered = value }
+        return cachedSimpleLowered ?? value
+    }
+
+    /// Python's `answer.lower()`.
+    var pythonLower: Scalars {
+        lock.lock()
+        let existing = cachedPythonLower
+        lock.unlock()
+        if let existing { return existing }
+        let value = PythonText.lower(scalars)
+        lock.lock()
+        defer { lock.unlock() }
+        if cachedPythonLower == nil { cachedPythonLower = value }
+        return cachedPythonLower ?? value
+    }
+}

@@ -1,0 +1,177 @@
+import ChatEvalCore
+
+/// Checks on a turn's measurements (`TurnMetrics`), or — with `aggregate` — on the conversation's.
+///
+/// A limit check reads one metric and compares it with `max` (smaller is better) or `min`
+/// (bigger is better). Without `aggregate` it reads this turn's metrics and fails with a clear
+/// detail when the turn has none (it failed) or the metric is undefined (decode rate of a
+/// one-token answer, memory over HTTP). With `aggregate` (`max`, `min`, `mean`, `median`, `p95`)
+/// it reads the metric of every turn of the conversation that defines it, reduces them with that
+/// statistic (percentiles interpolate as ChatEvalCore's `Distribution`), and compares the result.
+enum PerformanceChecks {
+    /// A metric a limit check can read.
+    struct LimitMetric: Sendable {
+        let name: String
+        let summary: String
+        let limitKey: String
+        let unit: String
+        let read: @Sendable (TurnMetrics) -> Double?
+        let format: @Sendable (Double) -> String
+    }
+
+    static let aggregates = ["max", "min", "mean", "median", "p95"]
+
+    static let limitMetrics: [LimitMetric] = [
+        LimitMetric(name: "ttft", summary: "Time to first token is at most `max` seconds.", limitKey: "max", unit: "seconds",
+                    read: { $0.timeToFirstToken }, format: Format.seconds),
+        LimitMetric(name: "prefill-tps", summary: "Prefill speed is at least `min` tokens per second.", limitKey: "min", unit: "tokens/s",
+                    read: { $0.prefillTokensPerSecond }, format: { "\(Format.decimal($0, places: 1)) tokens/s" }),
+        LimitMetric(name: "decode-tps", summary: "Decode speed is at least `min` tokens per second.", limitKey: "min", unit: "tokens/s",
+                    read: { $0.decodeTokensPerSecond }, format: { "\(Format.decimal($0, places: 1)) tokens/s" }),
+        LimitMetric(name: "total-time", summary: "The turn takes at most `max` seconds.", limitKey: "max", unit: "seconds",
+                    read: { $0.totalTime }, format: Format.seconds),
+        LimitMetric(name: "peak-memory", summary: "Peak resident memory is at most `max` bytes (\"600MB\", \"1.5GiB\" accepted).", limitKey: "max", unit: "bytes",
+                    read: { $0.peakResidentBytes.map(Double.init) }, format: Format.bytes),
+        LimitMetric(name: "reuse-ratio", summary: "At least `min` of the prompt (0...1) is served from cache.", limitKey: "min", unit: "ratio",
+                    read: { $0.reuseRatio }, format: { Format.decimal($0, places: 3) }),
+        LimitMetric(name: "generated-tokens", summary: "At most `max` tokens are generated.", limitKey: "max", unit: "tokens",
+                    read: { Double($0.generatedTokens) }, format: { "\(Int($0)) tokens" }),
+    ]
+
+    static let factories: [CheckFactory] = limitMetrics.map(limitFactory) + [
+        CheckFactory("stop-reason", .performance, "Generation ended for the given reason (eog, max_tokens, stop_string).",
+                     arguments: [ArgumentInfo("value", "eog | max_tokens | stop_string", required: true, "The expected StopReason.")]) { r throws(CheckDefinitionError) in
+            StopReasonCheck(expected: StopReason(rawValue: try r.choice("value", StopReason.allCases.map(\.rawValue))) ?? .endOfGeneration)
+        },
+        CheckFactory("failure", .performance, "The turn failed (with the given RuntimeFailure code, if one is given).",
+                     arguments: [ArgumentInfo("value", "failure code", required: false, "e.g. context_overflow, timeout; any failure when absent.")]) { r throws(CheckDefinitionError) in
+            FailureCheck(code: try r.optionalString("value").map(RuntimeFailure.Code.init(rawValue:)))
+        },
+    ]
+
+    private static func limitFactory(_ metric: LimitMetric) -> CheckFactory {
+        var arguments = [ArgumentInfo(metric.limitKey, metric.name == "peak-memory" ? "bytes (integer) or size string" : "number ≥ 0", required: true,
+                                      "\(metric.limitKey == "max" ? "Largest" : "Smallest") value allowed, in \(metric.unit).")]
+        arguments.append(ArgumentInfo("aggregate", aggregates.joined(separator: " | "), required: false,
+                                      "Check this statistic over all turns of the conversation instead of this turn."))
+        return CheckFactory(metric.name, .performance, metric.summary, arguments: arguments) { r throws(CheckDefinitionError) in
+            let limit: Double
+            if metric.name == "peak-memory" {
+                limit = try byteSize(r, metric.limitKey)
+            } else if metric.name == "reuse-ratio" {
+                limit = try r.number(metric.limitKey, minimum: 0, maximum: 1)
+            } else {
+                limit = try r.number(metric.limitKey, minimum: 0)
+            }
+            let aggregate = r.has("aggregate") ? try r.choice("aggregate", aggregates) : nil
+            return LimitCheck(metric: metric, limit: limit, isMaximum: metric.limitKey == "max", aggregate: aggregate)
+        }
+    }
+
+    /// Bytes from an integer or a size string: a number and a unit among B, KB, MB, GB, TB
+    /// (powers of 1000) and KiB, MiB, GiB, TiB (powers of 1024), case-insensitive, spaces allowed.
+    static func byteSize(_ r: ArgumentReader, _ key: String) throws(CheckDefinitionError) -> Double {
+        let value = try r.value(key)
+        let expected = "bytes as an integer ≥ 0, or a size like \"600MB\" or \"1.5GiB\""
+        switch value {
+        case .integer, .number:
+            return try r.number(key, minimum: 0)
+        case .string(let text):
+            guard let bytes = parseByteSize(text) else {
+                throw r.error(.invalidValue, key, "is \"\(text)\"", expected: expected)
+            }
+            return bytes
+        default:
+            throw r.error(.wrongType, key, "is \(value.kindName)", expected: expected)
+        }
+    }
+
+    static func parseByteSize(_ text: String) -> Double? {
+        let trimmed = text.filter { !$0.isWhitespace }
+        guard let unitStart = trimmed.firstIndex(where: { $0.isLetter }) else {
+            return Double(trimmed).flatMap { $0 >= 0 ? $0 : nil }
+        }
+        guard let number = Double(trimmed[..<unitStart]), number >= 0, number.isFinite else { return nil }
+        let units: [String: Double] = [
+            "b": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
+            "kib": 1024, "mib": 1_048_576, "gib": 1_073_741_824, "tib": 1_099_511_627_776,
+        ]
+        guard let scale = units[trimmed[unitStart...].lowercased()] else { return nil }
+        return number * scale
+    }
+}
+
+/// A metric compared with a limit, on this turn or aggregated over the conversation.
+struct LimitCheck: CheckEvaluator {
+    let metric: PerformanceChecks.LimitMetric
+    let limit: Double
+    let isMaximum: Bool
+    let aggregate: String?
+
+    func evaluate(_ subject: GradingSubject) -> Outcome {
+        let value: Double
+        let what: String
+        if let aggregate {
+            let values = subject.conversationMetrics.compactMap(metric.read)
+            guard let distribution = Distribution(values) else {
+                return .fail("expected \(metric.name) over the conversation; no turn has it (\(subject.conversationMetrics.count) turns with metrics)")
+            }
+            switch aggregate {
+            case "max": value = distribution.max
+            case "min": value = distribution.min
+            case "mean": value = distribution.mean
+            case "median": value = distribution.median
+            default: value = distribution.p95
+            }
+            what = "\(aggregate) \(metric.name) over \(distribution.count) turns"
+        } else {
+            guard let metrics = subject.metrics else {
+                let why = subject.failure.map { "the turn failed (\($0))" } ?? "the turn has no metrics"
+                return .fail("expected \(metric.name) \(isMaximum ? "≤" : "≥") \(metric.format(limit)); \(why)")
+            }
+            guard let v = metric.read(metrics) else {
+                return .fail("expected \(metric.name) \(isMaximum ? "≤" : "≥") \(metric.format(limit)); not measured for this turn (\(Self.whyUndefined(metric.name, metrics)))")
+            }
+            value = v
+            what = metric.name
+        }
+        let ok = isMaximum ? value <= limit : value >= limit
+        return .judge(ok, "expected \(what) \(isMaximum ? "≤" : "≥") \(metric.format(limit)), measured \(metric.format(value))")
+    }
+
+    private static func whyUndefined(_ name: String, _ m: TurnMetrics) -> String {
+        switch name {
+        case "decode-tps": "\(m.generatedTokens) generated tokens; a rate needs at least 2"
+        case "prefill-tps": "\(m.evaluatedTokens) prompt tokens evaluated"
+        case "peak-memory": "memory is not measured for this runtime"
+        default: "undefined"
+        }
+    }
+}
+
+struct StopReasonCheck: CheckEvaluator {
+    let expected: StopReason
+
+    func evaluate(_ subject: GradingSubject) -> Outcome {
+        guard let metrics = subject.metrics else {
+            return .fail("expected stop reason \(expected.rawValue); \(subject.failure.map { "the turn failed (\($0))" } ?? "the turn has no metrics")")
+        }
+        return .judge(metrics.stopReason == expected, "expected stop reason \(expected.rawValue), got \(metrics.stopReason.rawValue)")
+    }
+}
+
+/// `failure`: passes only when the turn failed (with the given code, if any).
+struct FailureCheck: CheckEvaluator {
+    let code: RuntimeFailure.Code?
+
+    func evaluate(_ subject: GradingSubject) -> Outcome {
+        let wanted = code.map { "failure \($0.rawValue)" } ?? "a failure"
+        guard let failure = subject.failure else {
+            return .fail("expected \(wanted); the turn answered: \(Excerpt.head(subject.answer))")
+        }
+        if let code, failure.code != code {
+            return .fail("expected \(wanted); the turn failed with \(failure)")
+        }
+        return .pass("the turn failed as expected: \(failure)")
+    }
+}

@@ -1,0 +1,95 @@
+import ChatEvalCore
+import ChatEvalGrading
+import ChatEvalRuntime
+import ChatEvalStore
+import ChatEvalSuites
+
+/// Grades a replayed conversation against its suite definition.
+///
+/// Each turn's checks see its answer (or failure), its metrics and the metrics of the turns so
+/// far; placeholders are filled from the conversation as it ran. A turn that was not run fails all
+/// its checks (saying why). Conversation-level checks are graded with the last turn.
+public enum ConversationGrader {
+    public static func grade(_ conversation: SuiteConversation, turns: [TurnResult]) -> (turns: [TurnResult], checks: [Verdict]) {
+        var graded = turns
+        var variables = ConversationVariables(variables: conversation.script.variables)
+        var metricsSoFar: [TurnMetrics] = []
+        for index in graded.indices {
+            let turn = graded[index]
+            metricsSoFar += turn.metrics.map { [$0] } ?? []
+            variables.record(user: turn.user, answer: turn.answer ?? "")
+            let definitions = index < conversation.turnChecks.count ? conversation.turnChecks[index] : []
+            guard !definitions.isEmpty else { continue }
+            let verdicts = verdicts(definitions, for: turn, metrics: metricsSoFar, variables: variables)
+            graded[index].checks = verdicts
+            graded[index].score = Verdict.passRate(verdicts)
+        }
+        guard !conversation.checks.isEmpty, let last = graded.last(where: { $0.status != .skipped }) ?? graded.last else {
+            return (graded, [])
+        }
+        return (graded, verdicts(conversation.checks, for: last, metrics: metricsSoFar, variables: variables))
+    }
+
+    private static func verdicts(_ definitions: [CheckDefinition], for turn: TurnResult, metrics: [TurnMetrics], variables: ConversationVariables) -> [Verdict] {
+        let subject: GradingSubject?
+        switch turn.status {
+        case .answered: subject = GradingSubject(answer: turn.answer ?? "", metrics: turn.metrics, conversationMetrics: metrics)
+        case .failed: subject = turn.failure.map { GradingSubject.failed($0, conversationMetrics: metrics) }
+        case .skipped: subject = nil
+        }
+        return definitions.map { definition in
+            guard let subject else {
+                return Verdict(check: definition.type, passed: false, detail: "the turn was not run: \(turn.skipReason ?? "skipped")",
+                               weight: definition.weight)
+            }
+            do {
+                let check = try definition.resolved { variables.value(of: $0) }
+                var verdict = check.evaluate(subject)
+                verdict.weight = check.weight
+                return verdict
+            } catch {
+                return Verdict(check: definition.type, passed: false, detail: "the check could not be built after filling in placeholders",
+                               error: String(describing: error), weight: definition.weight)
+            }
+        }
+    }
+}
+
+/// Evaluates a suite's gates over its measured (not warm-up) replays.
+public enum GateEvaluator {
+    public static func evaluate(_ gates: SuiteGates, conversations: [ConversationRecord]) -> [GateOutcome] {
+        var outcomes: [GateOutcome] = []
+        let verdicts = conversations.flatMap { $0.turns.flatMap { $0.checks ?? [] } + $0.checks }
+        if let minimum = gates.minimumPassRate {
+            let rate = Verdict.passRate(verdicts)
+            let passedCount = verdicts.filter(\.passed).count
+            outcomes.append(GateOutcome(
+                gate: "min_pass_rate", passed: (rate ?? 1) >= minimum, expected: "≥ \(decimal(minimum))",
+                found: rate.map { "\(decimal($0)) (\(passedCount) of \(verdicts.count) checks)" } ?? "no checks"))
+        }
+        if let maximum = gates.maximumFailedTurns {
+            let unexpected = conversations.flatMap(\.turns).filter { turn in
+                turn.status == .failed && !(turn.checks ?? []).contains { $0.check == "failure" && $0.passed }
+            }.count
+            outcomes.append(GateOutcome(gate: "max_failed_turns", passed: unexpected <= maximum, expected: "≤ \(maximum)", found: "\(unexpected) unexpected failures"))
+        }
+        let metrics = conversations.flatMap { $0.turns.compactMap(\.metrics) }
+        for gate in gates.metrics {
+            let name = "\(gate.metric.rawValue) \(gate.statistic.rawValue)"
+            let bound = [gate.minimum.map { "≥ \(decimal($0))" }, gate.maximum.map { "≤ \(decimal($0))" }].compactMap { $0 }.joined(separator: " and ")
+            guard let distribution = Distribution(metrics.compactMap { gate.metric.value(of: $0) }) else {
+                outcomes.append(GateOutcome(gate: name, passed: false, expected: bound, found: "no measurements"))
+                continue
+            }
+            let value = gate.statistic.value(of: distribution)
+            let passed = (gate.minimum.map { value >= $0 } ?? true) && (gate.maximum.map { value <= $0 } ?? true)
+            outcomes.append(GateOutcome(gate: name, passed: passed, expected: bound, found: "\(decimal(value)) over \(distribution.count) turns"))
+        }
+        return outcomes
+    }
+
+    private static func decimal(_ value: Double) -> String {
+        let rounded = (value * 1000).rounded() / 1000
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+}

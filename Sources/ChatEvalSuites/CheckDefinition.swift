@@ -1,0 +1,188 @@
+import ChatEvalCore
+import ChatEvalGrading
+import Yams
+
+/// A check as written in a suite: its type and arguments, validated when the suite is loaded.
+///
+/// String arguments may quote earlier turns or variables (`{{turn1.answer}}`, `{{vars.city}}`);
+/// they are filled in when the turn is graded, then the check is built.
+public struct CheckDefinition: Sendable, Hashable {
+    public var type: String
+    public var arguments: CheckArgument.Map
+    /// Where the check is written (1-based), for messages.
+    public var line: Int?
+    public var column: Int?
+
+    public init(type: String, arguments: CheckArgument.Map, line: Int? = nil, column: Int? = nil) {
+        self.type = type
+        self.arguments = arguments
+        self.line = line
+        self.column = column
+    }
+
+    /// The `weight` argument (default 1), as the built check would have it.
+    public var weight: Double {
+        switch arguments["weight"] {
+        case .integer(let value): Double(value)
+        case .number(let value): value
+        default: 1
+        }
+    }
+
+    /// The check with placeholders filled in from `lookup`.
+    public func resolved(_ lookup: (String) -> String?) throws(CheckDefinitionError) -> Check {
+        try CheckCatalogue.make(type: type, arguments: Self.substitute(arguments, lookup))
+    }
+
+    /// Every placeholder name used in the arguments.
+    var placeholders: [String] {
+        var names: [String] = []
+        func visit(_ argument: CheckArgument) {
+            switch argument {
+            case .string(let text): names += (try? TemplateText(text))?.placeholders ?? []
+            case .list(let items): items.forEach(visit)
+            case .map(let map): map.forEach { visit($0.value) }
+            default: break
+            }
+        }
+        arguments.forEach { visit($0.value) }
+        return names
+    }
+
+    private static func substitute(_ map: CheckArgument.Map, _ lookup: (String) -> String?) -> CheckArgument.Map {
+        CheckArgument.Map(map.map { CheckArgument.Map.Field(key: $0.key, value: substitute($0.value, lookup)) })
+    }
+
+    private static func substitute(_ argument: CheckArgument, _ lookup: (String) -> String?) -> CheckArgument {
+        switch argument {
+        case .string(let text) where text.contains("{{"):
+            // Validated at load time; an unknown name (impossible after validation) stays as written.
+            guard let template = try? TemplateText(text), let value = try? template.render(lookup) else { return argument }
+            return .string(value)
+        case .list(let items): return .list(items.map { substitute($0, lookup) })
+        case .map(let map): return .map(substitute(map, lookup))
+        default: return argument
+        }
+    }
+}
+
+/// Reads check definitions from YAML, in two spellings:
+/// `- {type: contains, value: Paris, weight: 2}` or, for one argument named `value`, `- contains: Paris`.
+struct CheckDefinitionReader {
+    let reader: YAMLReader
+    /// Bounds on one check's argument tree (guards against alias bombs and absurd nesting).
+    static let maximumNodes = 10_000
+    static let maximumDepth = 32
+
+    func definitions(_ node: Node, _ what: String) -> [CheckDefinition] {
+        guard let items = reader.sequence(node, what) else { return [] }
+        return items.enumerated().compactMap { index, item in definition(item, "check \(index + 1) of \(what)") }
+    }
+
+    private func definition(_ node: Node, _ what: String) -> CheckDefinition? {
+        guard case .mapping(let mapping) = node, !mapping.isEmpty else {
+            reader.fail(.wrongType, at: node, "\(what) must be a mapping such as {type: contains, value: Paris}, found \(reader.kind(of: node))")
+            return nil
+        }
+        var budget = Self.maximumNodes
+        var type: String?
+        var arguments: [CheckArgument.Map.Field] = []
+        if let typeNode = mapping["type"] {
+            type = reader.string(typeNode, "the type of \(what)")
+            for (key, value) in mapping where key.string != "type" {
+                // An argument that cannot be read has been reported; validating without it would
+                // only add a misleading "missing argument".
+                guard let name = key.string, let argument = argument(value, depth: 1, budget: &budget, what) else { return nil }
+                arguments.append(.init(key: name, value: argument))
+            }
+        } else if mapping.count == 1, let (key, value) = mapping.first, let name = key.string {
+            type = name
+            guard let argument = argument(value, depth: 1, budget: &budget, what) else { return nil }
+            if case .map(let map) = argument { arguments = map.fields } else { arguments = [.init(key: "value", value: argument)] }
+        } else {
+            reader.fail(.missingKey, at: node, "\(what) has no 'type'", hint: "write {type: NAME, ...} or NAME: VALUE")
+            return nil
+        }
+        guard let type else { return nil }
+        let definition = CheckDefinition(type: type, arguments: CheckArgument.Map(arguments), line: node.mark?.line, column: node.mark?.column)
+        do {
+            try CheckCatalogue.validate(type: type, arguments: definition.arguments)
+        } catch {
+            report(error, in: node, what)
+            return nil
+        }
+        return definition
+    }
+
+    /// Reports a definition error at the node its path names (or the check itself).
+    private func report(_ error: CheckDefinitionError, in node: Node, _ what: String) {
+        var target = node
+        if error.kind == .unknownType, case .mapping(let mapping) = node {
+            target = mapping["type"] ?? mapping.keys.first ?? node
+        }
+        for component in error.path {
+            switch (component, target) {
+            case (.key(let key), .mapping(let mapping)):
+                if error.kind == .unknownArgument, component == error.path.last, let keyNode = mapping.keys.first(where: { $0.string == key }) {
+                    target = keyNode
+                } else if let value = mapping[key] {
+                    target = value
+                }
+            case (.index(let index), .sequence(let sequence)) where index < sequence.count:
+                target = sequence[index]
+            default: break
+            }
+        }
+        var hint = error.expected.map { "expected \($0)" }
+        if let first = error.suggestions.first { hint = "did you mean '\(first)'?" }
+        let argument = error.path.isEmpty ? "" : "argument '\(error.pathDescription)' "
+        reader.fail(error.kind == .unknownType || error.kind == .unknownArgument ? .unknownKey : .invalidValue,
+                    at: target, "\(what): \(argument)\(error.problem)", hint: hint)
+    }
+
+    /// The YAML value as a check argument: plain scalars become numbers or booleans when they
+    /// read as such, quoted ones stay text.
+    private func argument(_ node: Node, depth: Int, budget: inout Int, _ what: String) -> CheckArgument? {
+        budget -= 1
+        guard budget >= 0, depth <= Self.maximumDepth else {
+            if budget == -1 || depth == Self.maximumDepth + 1 {
+                reader.fail(.tooComplex, at: node, "\(what) is too large or too deeply nested (limits: \(Self.maximumNodes) values, \(Self.maximumDepth) levels)")
+            }
+            return nil
+        }
+        switch node {
+        case .scalar(let scalar):
+            guard scalar.style == .plain else { return .string(scalar.string) }
+            if let integer = Int(scalar.string) { return .integer(integer) }
+            if let number = Double(scalar.string), number.isFinite, scalar.string.rangeOfCharacter(from: .letters) == nil { return .number(number) }
+            switch scalar.string {
+            case "true", "True", "TRUE", "yes", "on": return .bool(true)
+            case "false", "False", "FALSE", "no", "off": return .bool(false)
+            default: return .string(scalar.string)
+            }
+        case .sequence(let sequence):
+            var items: [CheckArgument] = []
+            for item in sequence {
+                guard let value = argument(item, depth: depth + 1, budget: &budget, what) else { return nil }
+                items.append(value)
+            }
+            return .list(items)
+        case .mapping(let mapping):
+            var fields: [CheckArgument.Map.Field] = []
+            for (key, value) in mapping {
+                guard let name = key.string else {
+                    reader.fail(.wrongType, at: key, "keys in \(what) must be plain names")
+                    return nil
+                }
+                guard let item = argument(value, depth: depth + 1, budget: &budget, what) else { return nil }
+                fields.append(.init(key: name, value: item))
+            }
+            return .map(CheckArgument.Map(fields))
+        case .alias:
+            // Yams replaces aliases with the nodes they name while composing; expanded values
+            // count against the limits above, so an alias bomb is refused there.
+            reader.fail(.wrongType, at: node, "\(what) uses an alias that could not be resolved")
+            return nil
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import ChatEvalCore
+
+/// What a suite must achieve for the run to pass (exit code 0): plain data, evaluated after the
+/// run into `GateOutcome` values; only the command line turns a failed gate into an exit code.
+///
+/// ```yaml
+/// gates:
+///   min_pass_rate: 0.6          # weighted share of passed checks over the suite's measured turns
+///   max_failed_turns: 0         # runtime failures that no `failure` check expected
+///   metrics:
+///     - {metric: ttft, stat: p95, max: 2.0}
+///     - {metric: decode_tps, stat: median, min: 15}
+/// ```
+public struct SuiteGates: Sendable, Hashable {
+    public var minimumPassRate: Double?
+    public var maximumFailedTurns: Int?
+    public var metrics: [MetricGate]
+
+    public init(minimumPassRate: Double? = nil, maximumFailedTurns: Int? = nil, metrics: [MetricGate] = []) {
+        self.minimumPassRate = minimumPassRate
+        self.maximumFailedTurns = maximumFailedTurns
+        self.metrics = metrics
+    }
+
+    public var isEmpty: Bool { minimumPassRate == nil && maximumFailedTurns == nil && metrics.isEmpty }
+}
+
+/// A bound on a statistic of a metric over a suite's measured turns.
+public struct MetricGate: Sendable, Hashable {
+    public enum Statistic: String, Sendable, Hashable, CaseIterable {
+        case median, mean, p90, p95, p99, min, max
+
+        public func value(of distribution: Distribution) -> Double {
+            switch self {
+            case .median: distribution.median
+            case .mean: distribution.mean
+            case .p90: distribution.p90
+            case .p95: distribution.p95
+            case .p99: distribution.p99
+            case .min: distribution.min
+            case .max: distribution.max
+            }
+        }
+    }
+
+    public var metric: Metric
+    public var statistic: Statistic
+    public var minimum: Double?
+    public var maximum: Double?
+
+    public init(metric: Metric, statistic: Statistic, minimum: Double? = nil, maximum: Double? = nil) {
+        self.metric = metric
+        self.statistic = statistic
+        self.minimum = minimum
+        self.maximum = maximum
+    }
+}
