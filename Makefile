@@ -43,7 +43,9 @@ bench: setup
 	@$(MAKE) --no-print-directory _bench
 _bench:
 	swift build -c release $(LINK) --product chateval-bench
+	swift build -c release $(LINK) --product chateval-grading-bench
 	.build/release/chateval-bench --llama-bench $(LLAMA_TOOLS)/llama-bench --model $(MODEL) --chat-template $(TEMPLATE)
+	.build/release/chateval-grading-bench
 
 clean:
 	rm -rf .build

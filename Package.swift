@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .executable(name: "chateval", targets: ["ChatEvalCLI"]),
         .executable(name: "chateval-bench", targets: ["ChatEvalBench"]),
+        .executable(name: "chateval-grading-bench", targets: ["ChatEvalGradingBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -59,6 +60,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Grading throughput: 10,000 answers against a 20-check turn.
+        .executableTarget(name: "ChatEvalGradingBench", dependencies: ["ChatEvalGrading"]),
 
         .testTarget(name: "ChatEvalCoreTests", dependencies: ["ChatEvalCore"]),
         .testTarget(name: "ChatEvalRuntimeTests", dependencies: ["ChatEvalRuntime", "ChatEvalTestKit"]),

@@ -36,13 +36,10 @@ enum IFEvalChecks {
         IFEvalRelation(rawValue: try r.choice(key, IFEvalRelation.allCases.map(\.rawValue))) ?? .atLeast
     }
 
-    /// Compiles a keyword as the reference uses it: a regex, ignoring case.
-    private static func keywordRegex(_ r: ArgumentReader, _ key: String, _ pattern: String, index: Int?) throws(CheckDefinitionError) -> PythonRegex {
-        guard let regex = try r.regex(pattern, key: key, index: index, flags: .ignoreCase) else {
-            // Validation before templating: a placeholder keyword cannot be compiled yet.
-            return PythonRegex.neverMatching
-        }
-        return regex
+    /// Compiles a keyword as the reference uses it: a regex, ignoring case. Nil only while
+    /// validating a definition whose keyword still holds a `{{…}}` placeholder.
+    private static func keywordRegex(_ r: ArgumentReader, _ key: String, _ pattern: String, index: Int?) throws(CheckDefinitionError) -> PythonRegex? {
+        try r.regex(pattern, key: key, index: index, flags: .ignoreCase)
     }
 
     static let factories: [CheckFactory] = [
@@ -50,7 +47,10 @@ enum IFEvalChecks {
                [ArgumentInfo("keywords", "list of strings", required: true, "Keywords (regexes in the reference).")]) { r throws(CheckDefinitionError) in
             let words = try r.stringList("keywords", allowSingle: false)
             var compiled: [(String, PythonRegex)] = []
-            for (i, w) in words.enumerated() { compiled.append((w, try keywordRegex(r, "keywords", w, index: i))) }
+            for (i, w) in words.enumerated() {
+                guard let regex = try keywordRegex(r, "keywords", w, index: i) else { return UnresolvedPlaceholder() }
+                compiled.append((w, regex))
+            }
             return KeywordsExistence(keywords: compiled)
         },
         ifeval("keywords:frequency", "The keyword occurs (ignoring case) less than / at least `frequency` times.",
@@ -58,14 +58,19 @@ enum IFEvalChecks {
                 countArgument("frequency", "Number of occurrences."), relationArgument("relation")]) { r throws(CheckDefinitionError) in
             let keyword = String(scalars: PythonText.strip(try r.nonEmptyString("keyword").scalars))
             guard !keyword.isEmpty else { throw r.error(.invalidValue, "keyword", "is blank", expected: "a keyword") }
-            return KeywordFrequency(keyword: keyword, regex: try keywordRegex(r, "keyword", keyword, index: nil),
-                                    frequency: try r.integer("frequency", minimum: 0), relation: try relation(r, "relation"))
+            let frequency = try r.integer("frequency", minimum: 0)
+            let relation = try relation(r, "relation")
+            guard let regex = try keywordRegex(r, "keyword", keyword, index: nil) else { return UnresolvedPlaceholder() }
+            return KeywordFrequency(keyword: keyword, regex: regex, frequency: frequency, relation: relation)
         },
         ifeval("keywords:forbidden_words", "None of the words appears as a whole word (ignoring case).",
                [ArgumentInfo("forbidden_words", "list of strings", required: true, "Words that must not appear.")]) { r throws(CheckDefinitionError) in
             let words = Array(Set(try r.stringList("forbidden_words", allowSingle: false))).sorted()
             var compiled: [(String, PythonRegex)] = []
-            for w in words { compiled.append((w, try keywordRegex(r, "forbidden_words", #"\b"# + w + #"\b"#, index: nil))) }
+            for w in words {
+                guard let regex = try keywordRegex(r, "forbidden_words", #"\b"# + w + #"\b"#, index: nil) else { return UnresolvedPlaceholder() }
+                compiled.append((w, regex))
+            }
             return ForbiddenWords(words: compiled)
         },
         ifeval("keywords:letter_frequency", "The letter occurs (ignoring case) less than / at least `let_frequency` times.",
@@ -135,8 +140,9 @@ enum IFEvalChecks {
                [ArgumentInfo("section_spliter", "string", required: true, "The section word, e.g. \"Section\" (a regex in the reference; trimmed)."),
                 countArgument("num_sections", "Fewest sections.")]) { r throws(CheckDefinitionError) in
             let splitter = String(scalars: PythonText.strip(try r.nonEmptyString("section_spliter").scalars))
-            let regex = try r.regex(#"\s?"# + splitter + #"\s?\d+\s?"#, key: "section_spliter") ?? .neverMatching
-            return MultipleSections(splitter: splitter, regex: regex, minimum: try r.integer("num_sections", minimum: 0))
+            let minimum = try r.integer("num_sections", minimum: 0)
+            guard let regex = try r.regex(#"\s?"# + splitter + #"\s?\d+\s?"#, key: "section_spliter") else { return UnresolvedPlaceholder() }
+            return MultipleSections(splitter: splitter, regex: regex, minimum: minimum)
         },
         ifeval("detectable_format:json_format", "The answer is JSON (```json fences allowed).") { _ throws(CheckDefinitionError) in
             JSONFormat()
@@ -174,13 +180,12 @@ enum IFEvalChecks {
     ]
 }
 
-extension PythonRegex {
-    /// A pattern that matches nothing (used only while validating templated definitions).
-    static let neverMatching: PythonRegex = {
-        // `[^\s\S]` cannot match; compiling it cannot fail, but stay total rather than trap.
-        if let regex = try? PythonRegex(#"[^\s\S]"#) { return regex }
-        preconditionFailure("the never-matching pattern must compile")
-    }()
+/// Stands in for an instruction whose regex argument still holds a `{{…}}` placeholder: only
+/// built by `CheckCatalogue.validate`, whose checks are never evaluated.
+struct UnresolvedPlaceholder: IFEvalInstruction {
+    func check(_ value: Scalars) throws(IFEvalEvaluationError) -> IFEvalResult {
+        throw IFEvalEvaluationError(message: "an argument still contains an unresolved {{…}} placeholder")
+    }
 }
 
 /// Runs an IFEval instruction as the harness does: strict (the answer as is) or loose (eight

@@ -1,17 +1,13 @@
 /// IFEval instructions about length, layout and structure (lm-evaluation-harness `instructions.py`).
 enum IFEvalPatterns {
     static let placeholder = FixedPattern(#"\[.*?\]"#)
-    static let starBullet = FixedPattern(#"^\s*\*[^\*].*$"#, .multiline)
-    static let dashBullet = FixedPattern(#"^\s*-.*$"#, .multiline)
-    static let highlight = FixedPattern(#"\*[^\n\*]*\*"#)
-    static let doubleHighlight = FixedPattern(#"\*\*[^\n\*]*\*\*"#)
     static let paragraphSeparator = FixedPattern(#"\s?\*\*\*\s?"#)
     static let title = FixedPattern(#"<<[^\n]+>>"#)
     static let postscriptPPS = FixedPattern(#"\s*p\.\s?p\.\s?s.*$"#, .multiline)
     static let postscriptPS = FixedPattern(#"\s*p\.\s?s\..*$"#, .multiline)
 
     static var all: [FixedPattern] {
-        [placeholder, starBullet, dashBullet, highlight, doubleHighlight, paragraphSeparator, title, postscriptPPS, postscriptPS]
+        [placeholder, paragraphSeparator, title, postscriptPPS, postscriptPS]
     }
 }
 
@@ -126,7 +122,44 @@ struct Postscript: IFEvalInstruction {
         }
     }
 
+    /// One element of a fixed postscript pattern.
+    enum MarkerUnit { case letter(Unicode.Scalar), period, optionalSpace }
+
+    /// `p\.\s?s\.` for "P.S." and `p\.\s?p\.\s?s` for "P.P.S" (letters in either case).
+    static func units(for marker: String) -> [MarkerUnit] {
+        marker == "P.S." ? [.letter("p"), .period, .optionalSpace, .letter("s"), .period]
+            : [.letter("p"), .period, .optionalSpace, .letter("p"), .period, .optionalSpace, .letter("s")]
+    }
+
+    /// Offset of the first occurrence of the units in `t`, or nil.
+    static func findMarker(_ t: Scalars, _ units: [MarkerUnit]) -> Int? {
+        func matches(_ i: Int, _ k: Int) -> Bool {
+            guard k < units.count else { return true }
+            switch units[k] {
+            case .letter(let l):
+                guard i < t.count, t[i].isASCII, PythonText.simpleLower(t[i]) == l else { return false }
+                return matches(i + 1, k + 1)
+            case .period:
+                guard i < t.count, t[i] == "." else { return false }
+                return matches(i + 1, k + 1)
+            case .optionalSpace:
+                if i < t.count, PythonText.isSpace(t[i]), matches(i + 1, k + 1) { return true }
+                return matches(i, k + 1)
+            }
+        }
+        for i in t.indices where (t[i] == "p" || t[i] == "P") && matches(i, 0) { return i }
+        return nil
+    }
+
     func check(_ value: Scalars) throws(IFEvalEvaluationError) -> IFEvalResult {
+        if marker == "P.S." || marker == "P.P.S" {
+            // Same verdict as the reference's regex on value.lower(): `\s*` and `.*$` always
+            // match, lowercasing only turns P/S into p/s, and creates no period or whitespace.
+            if let at = Self.findMarker(value, Self.units(for: marker)) {
+                return IFEvalResult(followed: true, detail: "postscript found: \(Excerpt.around(value, at..<(at + 4)))")
+            }
+            return IFEvalResult(followed: false, detail: "expected a postscript starting with \"\(marker)\"; none in \(Excerpt.tail(value[...]))")
+        }
         let lowered = PythonText.lower(value)
         if let hit = try pattern.firstMatch(lowered) {
             return IFEvalResult(followed: true, detail: "postscript found: \(Excerpt.around(lowered, hit.range))")
@@ -135,14 +168,46 @@ struct Postscript: IFEvalInstruction {
     }
 }
 
-/// `detectable_format:number_bullet_lists`: lines matching `^\s*\*[^\*].*$` plus `^\s*-.*$`
-/// (multiline), exactly `num_bullets`.
+/// `detectable_format:number_bullet_lists`: `re.findall` counts of `^\s*\*[^\*].*$` plus
+/// `^\s*-.*$` (multiline), exactly `num_bullets`.
+///
+/// Counted by a scanner equivalent to those two searches (checked against Python on random
+/// texts): a match starts at a line start whose first non-`\s` character (possibly on a later
+/// line) is `*` followed by a character other than `*` — which may be a newline, so the match
+/// then runs to the end of the next line — or `-`; searching resumes where a match ends.
 struct NumberOfBullets: IFEvalInstruction {
     let expected: Int
 
+    /// Matches of `^\s*<marker>…$` where `afterMarker` says whether the character after the
+    /// marker allows a match, and whether that character is consumed (so `.*` starts after it).
+    static func count(_ t: Scalars, marker: Unicode.Scalar, needsNonStar: Bool) -> Int {
+        let n = t.count
+        func endOfLine(from i: Int) -> Int {
+            var e = i
+            while e < n && t[e] != "\n" { e += 1 }
+            return e
+        }
+        var total = 0
+        var pos = 0
+        while pos <= n {
+            guard pos == 0 || t[pos - 1] == "\n" else { pos += 1; continue }
+            var q = pos
+            while q < n && PythonText.isSpace(t[q]) { q += 1 }
+            guard q < n, t[q] == marker else { pos += 1; continue }
+            if needsNonStar {
+                guard q + 1 < n, t[q + 1] != "*" else { pos += 1; continue }
+                pos = t[q + 1] == "\n" ? endOfLine(from: q + 2) : endOfLine(from: q + 1)
+            } else {
+                pos = endOfLine(from: q + 1)
+            }
+            total += 1
+        }
+        return total
+    }
+
     func check(_ value: Scalars) throws(IFEvalEvaluationError) -> IFEvalResult {
-        let stars = try IFEvalPatterns.starBullet.count(value)
-        let dashes = try IFEvalPatterns.dashBullet.count(value)
+        let stars = Self.count(value, marker: "*", needsNonStar: true)
+        let dashes = Self.count(value, marker: "-", needsNonStar: false)
         return IFEvalResult(followed: stars + dashes == expected,
                             detail: "expected exactly \(expected) bullet points, found \(stars + dashes) (\(stars) with *, \(dashes) with -)")
     }
@@ -163,20 +228,33 @@ struct ConstrainedResponse: IFEvalInstruction {
 }
 
 /// `detectable_format:number_highlighted_sections`: `*…*` and `**…**` spans (no newline inside)
-/// with non-blank text, at least `num_highlights`.
+/// with non-blank text, at least `num_highlights` — `re.findall` of `\*[^\n\*]*\*` and
+/// `\*\*[^\n\*]*\*\*`, counted by equivalent scanners.
 struct NumberOfHighlights: IFEvalInstruction {
     let minimum: Int
 
+    /// Non-overlapping spans opened by `open` stars, then no star or newline, then `open` stars;
+    /// counts those whose inside is not blank.
+    static func count(_ t: Scalars, stars open: Int) -> Int {
+        let n = t.count
+        var total = 0
+        var a = 0
+        while a + 2 * open <= n {
+            guard (0..<open).allSatisfy({ t[a + $0] == "*" }) else { a += 1; continue }
+            var b = a + open
+            while b < n && t[b] != "*" && t[b] != "\n" { b += 1 }
+            if b + open <= n && (0..<open).allSatisfy({ t[b + $0] == "*" }) {
+                if !PythonText.isBlank(t[(a + open)..<b]) { total += 1 }
+                a = b + open
+            } else {
+                a += 1
+            }
+        }
+        return total
+    }
+
     func check(_ value: Scalars) throws(IFEvalEvaluationError) -> IFEvalResult {
-        var count = 0
-        for m in try IFEvalPatterns.highlight.matches(value) {
-            let inner = PythonText.strip(value[m.range], where: { $0 == "*" })
-            if !PythonText.isBlank(inner) { count += 1 }
-        }
-        for m in try IFEvalPatterns.doubleHighlight.matches(value) {
-            let inner = value[(m.range.lowerBound + 2)..<(m.range.upperBound - 2)]
-            if !PythonText.isBlank(inner) { count += 1 }
-        }
+        let count = Self.count(value, stars: 1) + Self.count(value, stars: 2)
         return IFEvalResult(followed: count >= minimum, detail: "expected at least \(minimum) *highlighted* sections, found \(count)")
     }
 }

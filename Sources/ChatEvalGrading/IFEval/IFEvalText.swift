@@ -1,10 +1,12 @@
 /// Text measures shared with IFEval's `instructions_util`.
 enum IFEvalText {
-    /// `count_words`: `nltk.tokenize.RegexpTokenizer(r"\w+")` — runs of Python word characters.
+    /// `count_words`: `nltk.tokenize.RegexpTokenizer(r"\w+")`. nltk ≥ 3.10 compiles it with the
+    /// `regex` module, whose `\w` includes combining marks (so "हिन्दी" is one word, as is
+    /// "e\u{301}t\u{e9}"); nltk 3.9 used `re`, which splits words at marks.
     static func countWords(_ s: Scalars) -> Int {
         var count = 0, inWord = false
         for c in s {
-            let w = PythonText.isWord(c)
+            let w = PythonText.isModuleWord(c)
             if w && !inWord { count += 1 }
             inWord = w
         }

@@ -54,11 +54,11 @@ final class LanguageIdentifier: @unchecked Sendable {
 
     private func classify(_ text: String) -> String? {
         let utf8 = Array(text.utf8)
-        let capacity = 10
-        let candidates = UnsafeMutablePointer<candidate_t>.allocate(capacity: capacity)
-        defer { candidates.deallocate() }
         lock.lock()
         defer { lock.unlock() }
+        // The library sizes the candidate array (one slot per fingerprint) and frees it.
+        guard let candidates = textcat_GetClassifyFullOutput(handle) else { return nil }
+        defer { textcat_ReleaseClassifyFullOutput(handle, candidates) }
         let count = utf8.withUnsafeBufferPointer { buffer -> Int32 in
             buffer.baseAddress.map { base in
                 base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
@@ -68,7 +68,7 @@ final class LanguageIdentifier: @unchecked Sendable {
         }
         guard count > 0 else { return nil }
         var codes: [String] = []
-        for k in 0..<min(Int(count), capacity) {
+        for k in 0..<Int(count) {
             guard let name = candidates[k].name else { continue }
             codes.append(Self.code(fromFingerprint: String(cString: name)))
         }

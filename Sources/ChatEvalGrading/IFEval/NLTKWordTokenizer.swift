@@ -8,10 +8,11 @@ enum NLTKWordTokenizer {
         let template: ReplacementTemplate
     }
 
-    private static func rules(_ pairs: [(String, String)]) -> [Rule] {
+    /// nltk compiles these with `redos` (the `regex` module) except the contractions (`re`).
+    private static func rules(_ pairs: [(String, String)], flags: RegexFlags = .regexModule) -> [Rule] {
         pairs.compactMap { pattern, template in
             // The patterns are fixed and known to compile; a failure would drop the rule rather than trap.
-            (try? PythonRegex(pattern, allowLookaround: true)).map { Rule(regex: $0, template: ReplacementTemplate(template)) }
+            (try? PythonRegex(pattern, flags: flags, allowLookaround: true)).map { Rule(regex: $0, template: ReplacementTemplate(template)) }
         }
     }
 
@@ -61,7 +62,7 @@ enum NLTKWordTokenizer {
         (#"(?i)\b(wan)(?#X)(na)(?=\s)"#, #" \1 \2 "#),
         (#"(?i) ('t)(?#X)(is)\b"#, #" \1 \2 "#),
         (#"(?i) ('t)(?#X)(was)\b"#, #" \1 \2 "#),
-    ])
+    ], flags: [])
 
     /// Number of rules; a smaller count would mean a pattern failed to compile (checked by tests).
     static var ruleCount: Int {

@@ -35,9 +35,11 @@ struct PunktParameters: Sendable {
 /// parameters), which IFEval uses through `sent_tokenize` to count sentences.
 ///
 /// NLTK's regexes are replaced by equivalent hand-written scanners over code points (period
-/// contexts, the word tokenizer, boundary realignment), with Python's `\s`, `str.lower`,
-/// `str.isupper` and `string.whitespace` semantics, so boundaries agree with NLTK on any text,
-/// including its quirks (e.g. "e.g." is not an abbreviation of the English model).
+/// contexts, the word tokenizer, boundary realignment). nltk ≥ 3.10 compiles them with the
+/// `regex` module, so `\s` and `\w` there follow Unicode (`isModuleSpace`, `isModuleWord`),
+/// while `str.strip`, `str.lower`, `str.isupper` and `string.whitespace` keep Python's
+/// semantics. Boundaries agree with NLTK on any text, including its quirks (e.g. "e.g." is not
+/// an abbreviation of the English model).
 struct PunktSentenceTokenizer: Sendable {
     let parameters: PunktParameters
 
@@ -91,9 +93,11 @@ struct PunktSentenceTokenizer: Sendable {
             return i == s.endIndex
         }
 
+        /// `type` without a final period (lowercasing neither adds nor removes periods, and never
+        /// shortens a token, so this can be computed on the original token).
         var typeWithoutPeriod: String {
-            let t = type
-            return t.unicodeScalars.count > 1 && t.unicodeScalars.last == "." ? String(t.unicodeScalars.dropLast()) : t
+            if Token.isNumeric(text) { return "##number##" }
+            return text.count > 1 && text.last == "." ? PythonText.lowerString(text.dropLast()) : PythonText.lowerString(text)
         }
 
         var typeWithoutSentencePeriod: String { sentenceBreak ? typeWithoutPeriod : type }
@@ -106,7 +110,7 @@ struct PunktSentenceTokenizer: Sendable {
 
         /// `[^\W\d]\.$`: one word character that is not a digit, then a period.
         var isInitial: Bool {
-            text.count == 2 && text.last == "." && PythonText.isWord(text[text.startIndex])
+            text.count == 2 && text.last == "." && PythonText.isModuleWord(text[text.startIndex])
                 && !PythonText.isDecimalDigit(text[text.startIndex])
         }
     }
@@ -145,7 +149,7 @@ struct PunktSentenceTokenizer: Sendable {
             if q - p >= 2 { return q - p }
             var pairs = 0
             q = p
-            while q + 1 < end && s[q] == "." && PythonText.isSpace(s[q + 1]) { pairs += 1; q += 2 }
+            while q + 1 < end && s[q] == "." && PythonText.isModuleSpace(s[q + 1]) { pairs += 1; q += 2 }
             if pairs >= 2 && q < end && s[q] == "." { return 2 * pairs + 1 }
             if pairs >= 3 { return 2 * (pairs - 1) + 1 }
         }
@@ -158,10 +162,10 @@ struct PunktSentenceTokenizer: Sendable {
         let end = s.endIndex
         if q >= end { return true }
         let c = s[q]
-        if PythonText.isSpace(c) || isNonWord(c) || multiCharLength(s, at: q) > 0 { return true }
+        if PythonText.isModuleSpace(c) || isNonWord(c) || multiCharLength(s, at: q) > 0 { return true }
         if c == "," {
             let r = q + 1
-            return r >= end || PythonText.isSpace(s[r]) || isNonWord(s[r]) || multiCharLength(s, at: r) > 0
+            return r >= end || PythonText.isModuleSpace(s[r]) || isNonWord(s[r]) || multiCharLength(s, at: r) > 0
         }
         return false
     }
@@ -170,47 +174,26 @@ struct PunktSentenceTokenizer: Sendable {
     static func wordTokenize(_ line: ArraySlice<Unicode.Scalar>) -> [ArraySlice<Unicode.Scalar>] {
         var tokens: [ArraySlice<Unicode.Scalar>] = []
         var p = line.startIndex
-        let end = line.endIndex
-        while p < end {
-            let c = line[p]
-            if PythonText.isSpace(c) { p += 1; continue }
-            let multi = multiCharLength(line, at: p)
-            if multi > 0 {
-                tokens.append(line[p..<(p + multi)])
-                p += multi
-                continue
-            }
-            if !cannotStartWord(c) {
-                var q = p + 1
-                while !wordEnds(line, at: q) { q += 1 }
-                tokens.append(line[p..<q])
-                p = q
-                continue
-            }
-            tokens.append(line[p..<(p + 1)])
-            p += 1
-        }
+        while let token = nextWordToken(line, &p) { tokens.append(token) }
         return tokens
     }
 
-    /// `_tokenize_words` then the first annotation pass, over a short context string.
-    private func firstPassTokens(_ text: ArraySlice<Unicode.Scalar>) -> [Token] {
-        var tokens: [Token] = []
-        var lineStart = text.startIndex
-        while lineStart <= text.endIndex {
-            var lineEnd = lineStart
-            while lineEnd < text.endIndex && text[lineEnd] != "\n" { lineEnd += 1 }
-            let line = text[lineStart..<lineEnd]
-            if !PythonText.isBlank(line) {
-                for token in Self.wordTokenize(line) {
-                    var t = Token(token)
-                    firstPass(&t)
-                    tokens.append(t)
-                }
-            }
-            lineStart = lineEnd + 1
+    /// The next token of `line` at or after `p` (advancing `p` past it), or nil at the end.
+    private static func nextWordToken(_ line: ArraySlice<Unicode.Scalar>, _ p: inout Int) -> ArraySlice<Unicode.Scalar>? {
+        let end = line.endIndex
+        while p < end && PythonText.isModuleSpace(line[p]) { p += 1 }
+        guard p < end else { return nil }
+        let start = p
+        let multi = multiCharLength(line, at: p)
+        if multi > 0 {
+            p += multi
+        } else if !cannotStartWord(line[p]) {
+            p += 1
+            while !wordEnds(line, at: p) { p += 1 }
+        } else {
+            p += 1
         }
-        return tokens
+        return line[start..<p]
     }
 
     private func firstPass(_ token: inout Token) {
@@ -235,7 +218,7 @@ struct PunktSentenceTokenizer: Sendable {
     private enum OrthoDecision { case starter, notStarter, unknown }
 
     private func orthoHeuristic(_ token: Token) -> OrthoDecision {
-        if token.text.count == 1, [";", ":", ",", ".", "!", "?"].contains(token.text[0]) { return .notStarter }
+        if token.text.count == 1, let only = token.text.first, [";", ":", ",", ".", "!", "?"].contains(only) { return .notStarter }
         let context = parameters.orthographicContext[token.typeWithoutSentencePeriod] ?? 0
         if token.firstUpper && (context & Self.orthoLower) != 0 && (context & Self.orthoMidUpper) == 0 { return .starter }
         if token.firstLower && ((context & Self.orthoUpper) != 0 || (context & Self.orthoBeginLower) == 0) { return .notStarter }
@@ -271,15 +254,39 @@ struct PunktSentenceTokenizer: Sendable {
         }
     }
 
-    /// True when a token other than the last breaks a sentence (after both passes).
+    /// True when a token other than the last breaks a sentence (after both passes). Tokens are
+    /// produced one at a time; the second pass of a token needs only the next one's first pass.
     private func containsSentenceBreak(_ context: ArraySlice<Unicode.Scalar>) -> Bool {
-        var tokens = firstPassTokens(context)
-        guard tokens.count > 1 else { return false }
-        for i in 0..<(tokens.count - 1) {
-            secondPass(&tokens[i], tokens[i + 1])
-            if tokens[i].sentenceBreak { return true }
+        var previous: Token?
+        var found = false
+        Self.forEachWordToken(context) { slice in
+            var token = Token(slice)
+            firstPass(&token)
+            if var first = previous {
+                secondPass(&first, token)
+                if first.sentenceBreak { found = true; return false }
+            }
+            previous = token
+            return true
         }
-        return false
+        return found
+    }
+
+    /// `_tokenize_words`: the word tokens of each non-blank line, in order, until `body` returns false.
+    private static func forEachWordToken(_ text: ArraySlice<Unicode.Scalar>, _ body: (ArraySlice<Unicode.Scalar>) -> Bool) {
+        var lineStart = text.startIndex
+        while lineStart <= text.endIndex {
+            var lineEnd = lineStart
+            while lineEnd < text.endIndex && text[lineEnd] != "\n" { lineEnd += 1 }
+            let line = text[lineStart..<lineEnd]
+            if !PythonText.isBlank(line) {
+                var p = line.startIndex
+                while let token = nextWordToken(line, &p) {
+                    if !body(token) { return }
+                }
+            }
+            lineStart = lineEnd + 1
+        }
     }
 
     // MARK: Candidate boundaries
@@ -305,12 +312,12 @@ struct PunktSentenceTokenizer: Sendable {
                 let d = s[p + 1]
                 if Self.isNonWord(d) {
                     found.append(PeriodContext(position: p, afterEnd: p + 2, nextTokenStart: nil))
-                } else if PythonText.isSpace(d) {
+                } else if PythonText.isModuleSpace(d) {
                     var q = p + 1
-                    while q < n && PythonText.isSpace(s[q]) { q += 1 }
+                    while q < n && PythonText.isModuleSpace(s[q]) { q += 1 }
                     if q < n {
                         var r = q
-                        while r < n && !PythonText.isSpace(s[r]) { r += 1 }
+                        while r < n && !PythonText.isModuleSpace(s[r]) { r += 1 }
                         found.append(PeriodContext(position: p, afterEnd: r, nextTokenStart: q))
                     }
                 }
@@ -407,9 +414,9 @@ struct PunktSentenceTokenizer: Sendable {
         while lo + k < hi && isClosing(s[lo + k]) {
             k += 1
             let q = lo + k
-            if q < hi && PythonText.isSpace(s[q]) {
+            if q < hi && PythonText.isModuleSpace(s[q]) {
                 var r = q
-                while r < hi && PythonText.isSpace(s[r]) { r += 1 }
+                while r < hi && PythonText.isModuleSpace(s[r]) { r += 1 }
                 return (k, r - lo)
             }
             if q + 1 < hi && s[q] == "-" && s[q + 1] == "-" { return (k, k) }

@@ -38,7 +38,8 @@ public struct Check: Sendable {
             outcome.score = outcome.score.map { 1 - $0 }
             outcome.detail = "negated, so \(outcome.passed ? "passes" : "fails"): " + outcome.detail
         }
-        return Verdict(check: type, passed: outcome.passed, score: outcome.score, detail: outcome.detail, error: outcome.error)
+        return Verdict(check: type, passed: outcome.passed, score: outcome.score, detail: outcome.detail, error: outcome.error,
+                       weight: weight)
     }
 }
 
@@ -60,17 +61,16 @@ extension Check {
     /// Grades a turn: each check's verdict, and the weighted pass rate of the checks.
     public static func grade(_ checks: [Check], _ subject: GradingSubject) -> TurnGrade {
         let verdicts = checks.map { $0.evaluate(subject) }
-        return TurnGrade(verdicts: verdicts, score: weightedPassRate(verdicts, weights: checks.map(\.weight)))
+        return TurnGrade(verdicts: verdicts, score: Verdict.passRate(verdicts))
     }
 
-    /// Σ weight × passed / Σ weight; nil when the weights add up to 0.
+    /// Σ weight × passed / Σ weight, with the given weights; nil when they add up to 0.
     public static func weightedPassRate(_ verdicts: [Verdict], weights: [Double]) -> Double? {
-        var total = 0.0, passed = 0.0
-        for (verdict, weight) in zip(verdicts, weights) {
-            total += weight
-            if verdict.passed { passed += weight }
-        }
-        return total > 0 ? passed / total : nil
+        Verdict.passRate(zip(verdicts, weights).map { verdict, weight in
+            var weighted = verdict
+            weighted.weight = weight
+            return weighted
+        })
     }
 }
 

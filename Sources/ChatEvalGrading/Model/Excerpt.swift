@@ -6,16 +6,27 @@ enum Excerpt {
 
     /// `text` cut to `limit` code points, with `…` at the end when cut.
     static func clip(_ text: String, to limit: Int = width) -> String {
-        let scalars = text.unicodeScalars
-        var shown: [Unicode.Scalar] = []
-        shown.reserveCapacity(limit)
-        var index = scalars.startIndex
-        while index != scalars.endIndex && shown.count < limit {
-            shown.append(scalars[index])
-            index = scalars.index(after: index)
+        let view = text.unicodeScalars
+        var end = view.startIndex
+        var count = 0
+        var lineBreak = false
+        while end != view.endIndex && count < limit {
+            if isLineBreak(view[end]) { lineBreak = true }
+            view.formIndex(after: &end)
+            count += 1
         }
-        guard index != scalars.endIndex else { return render(shown[...]) }
-        return render(shown.dropLast()) + "…"
+        let cut = end != view.endIndex
+        var kept = view[..<end]
+        if cut { kept = kept.dropLast() }
+        let shown = lineBreak ? render(Array(kept)[...]) : String(Substring(kept))
+        return cut ? shown + "…" : shown
+    }
+
+    static func isLineBreak(_ c: Unicode.Scalar) -> Bool {
+        switch c {
+        case "\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}": return true
+        default: return false
+        }
     }
 
     /// Around the code-point range `range` of `scalars`: context on each side, `…` where cut; quoted.
@@ -68,11 +79,6 @@ enum Excerpt {
 
     /// Code points as text, line breaks as ⏎.
     static func render(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
-        String(scalars: scalars.lazy.map { c -> Unicode.Scalar in
-            switch c {
-            case "\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}": return "⏎"
-            default: return c
-            }
-        })
+        String(scalars: scalars.lazy.map { isLineBreak($0) ? "⏎" : $0 })
     }
 }

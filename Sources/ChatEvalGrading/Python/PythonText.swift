@@ -28,14 +28,54 @@ enum PythonText {
     /// numeric value). Combining marks are not word characters in Python.
     static func isWord(_ c: Unicode.Scalar) -> Bool {
         let v = c.value
-        if v < 0x80 { return asciiWord[Int(v)] }
+        if v < 0x80 { return isASCIIWord(v) }
+        if isIdeographOrSyllable(v) { return true }
+        if (0x1F300..<0x1FB00).contains(v) { return false }   // emoji and pictographs (So, Sk)
         return isAlpha(c) || c.properties.numericType != nil
+    }
+
+    @inline(__always) static func isASCIIWord(_ v: UInt32) -> Bool {
+        (v >= 0x61 && v <= 0x7A) || (v >= 0x41 && v <= 0x5A) || (v >= 0x30 && v <= 0x39) || v == 0x5F
+    }
+
+    /// CJK ideographs, Hangul syllables, hiragana and katakana letters: letters (Lo) in every
+    /// definition used here, answered without the property tables.
+    @inline(__always) static func isIdeographOrSyllable(_ v: UInt32) -> Bool {
+        (0x4E00...0x9FFF).contains(v) || (0x3400...0x4DBF).contains(v) || (0xAC00...0xD7A3).contains(v)
+            || (0x3041...0x3096).contains(v) || (0x30A1...0x30FA).contains(v)
+    }
+
+    /// `\w` of the third-party `regex` module (which nltk ≥ 3.10 compiles its patterns with):
+    /// Alphabetic, marks, decimal digits, connector punctuation and joiners (Unicode TR #18).
+    static func isModuleWord(_ c: Unicode.Scalar) -> Bool {
+        let v = c.value
+        if v < 0x80 { return isASCIIWord(v) }
+        if isIdeographOrSyllable(v) { return true }
+        if (0x1F300..<0x1FB00).contains(v) { return false }
+        if v == 0x200C || v == 0x200D { return true }
+        let p = c.properties
+        if p.isAlphabetic { return true }
+        switch p.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .connectorPunctuation: return true
+        default: return false
+        }
+    }
+
+    /// `\s` of the `regex` module: the White_Space property (unlike `str.isspace`, not U+001C–U+001F).
+    static func isModuleSpace(_ c: Unicode.Scalar) -> Bool {
+        let v = c.value
+        if v < 0x80 { return v == 0x20 || (v >= 9 && v <= 13) }
+        switch v {   // the White_Space property, spelled out
+        case 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: return true
+        default: return false
+        }
     }
 
     /// `str.isalpha()` for one character: general category Lu, Ll, Lt, Lm or Lo.
     static func isAlpha(_ c: Unicode.Scalar) -> Bool {
         let v = c.value
         if v < 0x80 { return (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A) }
+        if isIdeographOrSyllable(v) { return true }
         switch c.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: return true
         default: return false
@@ -49,24 +89,29 @@ enum PythonText {
         return c.properties.generalCategory == .decimalNumber
     }
 
-    private static let asciiWord: [Bool] = (0..<128).map { v in
-        (v >= 0x30 && v <= 0x39) || (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A) || v == 0x5F
+
+    /// True for blocks known to have no case at all (CJK, kana, Hangul, Yi, emoji...), so the
+    /// property tables need not be consulted for the most common non-Latin text.
+    @inline(__always) static func isCaselessBlock(_ v: UInt32) -> Bool {
+        (0x2E80..<0xA640).contains(v) || (0xAC00..<0xD800).contains(v) || (0x1F300..<0x1FB00).contains(v)
     }
 
     static func isUpperChar(_ c: Unicode.Scalar) -> Bool {
         let v = c.value
         if v < 0x80 { return v >= 0x41 && v <= 0x5A }
+        if isCaselessBlock(v) { return false }
         return c.properties.isUppercase
     }
 
     static func isLowerChar(_ c: Unicode.Scalar) -> Bool {
         let v = c.value
         if v < 0x80 { return v >= 0x61 && v <= 0x7A }
+        if isCaselessBlock(v) { return false }
         return c.properties.isLowercase
     }
 
     static func isTitleChar(_ c: Unicode.Scalar) -> Bool {
-        c.value >= 0x80 && c.properties.generalCategory == .titlecaseLetter
+        c.value >= 0x80 && !isCaselessBlock(c.value) && c.properties.generalCategory == .titlecaseLetter
     }
 
     /// `str.isupper()`: at least one cased character and no lowercase or titlecase one.
@@ -98,7 +143,7 @@ enum PythonText {
             let v = c.value
             if v < 0x80 {
                 out.append(v >= 0x41 && v <= 0x5A ? Unicode.Scalar(UInt8(truncatingIfNeeded: v + 32)) : c)
-            } else if !c.properties.changesWhenLowercased {
+            } else if isCaselessBlock(v) || !c.properties.changesWhenLowercased {
                 out.append(c)
             } else if v == 0x3A3 {
                 out.append(isFinalSigma(s, at: i) ? "\u{3C2}" : "\u{3C3}")
@@ -118,26 +163,27 @@ enum PythonText {
         return j == s.count || !s[j].properties.isCased
     }
 
-    /// `str.lower()` of a slice, as a `String` (ASCII fast path).
+    /// `str.lower()` of a slice, as a `String` (ASCII fast path, no intermediate buffer).
     static func lowerString(_ s: ArraySlice<Unicode.Scalar>) -> String {
-        if s.allSatisfy({ $0.value < 0x80 }) {
-            var bytes = [UInt8](repeating: 0, count: s.count)
+        var ascii = true
+        for c in s where c.value >= 0x80 { ascii = false; break }
+        guard ascii else { return String(scalars: lower(Array(s))) }
+        return String(unsafeUninitializedCapacity: s.count) { buffer in
             var k = 0
             for c in s {
                 let v = UInt8(truncatingIfNeeded: c.value)
-                bytes[k] = v >= 0x41 && v <= 0x5A ? v + 32 : v
+                buffer[k] = v >= 0x41 && v <= 0x5A ? v + 32 : v
                 k += 1
             }
-            return String(decoding: bytes, as: UTF8.self)
+            return k
         }
-        return String(scalars: lower(Array(s)))
     }
 
     /// Simple (one-to-one) lowercase of one character, as `re.IGNORECASE` compares characters.
     static func simpleLower(_ c: Unicode.Scalar) -> Unicode.Scalar {
         let v = c.value
         if v < 0x80 { return v >= 0x41 && v <= 0x5A ? Unicode.Scalar(UInt8(truncatingIfNeeded: v + 32)) : c }
-        guard c.properties.changesWhenLowercased else { return c }
+        guard !isCaselessBlock(v), c.properties.changesWhenLowercased else { return c }
         if v == 0x130 { return "i" }
         let mapped = c.properties.lowercaseMapping.unicodeScalars
         if mapped.count == 1, let only = mapped.first { return only }
@@ -148,7 +194,7 @@ enum PythonText {
     static func simpleUpper(_ c: Unicode.Scalar) -> Unicode.Scalar {
         let v = c.value
         if v < 0x80 { return v >= 0x61 && v <= 0x7A ? Unicode.Scalar(UInt8(truncatingIfNeeded: v - 32)) : c }
-        guard c.properties.changesWhenUppercased else { return c }
+        guard !isCaselessBlock(v), c.properties.changesWhenUppercased else { return c }
         let mapped = c.properties.uppercaseMapping.unicodeScalars
         if mapped.count == 1, let only = mapped.first { return only }
         return c
@@ -237,13 +283,23 @@ extension String {
     /// The string's code points, as Python indexes them.
     var scalars: Scalars { Array(unicodeScalars) }
 
-    init<C: Sequence>(scalars: C) where C.Element == Unicode.Scalar {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(scalars.underestimatedCount)
-        for scalar in scalars {
-            if scalar.value < 0x80 { bytes.append(UInt8(truncatingIfNeeded: scalar.value)) }
-            else { UTF8.encode(scalar) { bytes.append($0) } }
+    init<C: Collection>(scalars: C) where C.Element == Unicode.Scalar {
+        var length = 0
+        for scalar in scalars { length += UTF8.width(scalar) }
+        self.init(unsafeUninitializedCapacity: length) { buffer in
+            var k = 0
+            for scalar in scalars {
+                if scalar.value < 0x80 {
+                    buffer[k] = UInt8(truncatingIfNeeded: scalar.value)
+                    k += 1
+                } else {
+                    UTF8.encode(scalar) { byte in
+                        buffer[k] = byte
+                        k += 1
+                    }
+                }
+            }
+            return k
         }
-        self = String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -1,6 +1,25 @@
 /// A compiled pattern with Python `re` semantics (code-point positions, Unicode `\w \d \s`,
-/// Python's `^ $ \b`, leftmost-first alternation, lazy quantifiers, `findall`/`sub`/`split`
-/// iteration over empty matches), run by a linear-time Pike VM under a step budget.
+/// Python's `^ $ \b`, leftmost-first alternation, lazy quantifiers, `findall`/`sub` iteration
+/// over empty matches), run by a linear-time engine under a deterministic step budget.
+///
+/// Why an engine of our own:
+/// - Swift `Regex` backtracks and has no limiter or cancellation check (swift-experimental-
+///   string-processing issue #262 is still open): `(a+)+$` on "aaa…ab" cannot be stopped, and a
+///   thread left running it would burn a core forever.
+/// - `NSRegularExpression` (ICU) on Linux exposes no time or step limit (`uregex_setTimeLimit` is
+///   not surfaced); `.reportProgress` does call back during a long match and `stop` ends it
+///   (measured: stopped after 0.2 s), but the limit is wall-clock (verdicts would depend on
+///   machine load) and ICU's `\w`, `\s`, `.` and `$` differ from Python's, which IFEval needs.
+/// - This engine has no backtracking features (back-references, look-around, atomic groups and
+///   possessive quantifiers are refused at construction for user patterns), so matching is
+///   O(text × pattern) by construction: a bounded backtracker with a visited bitmap (RE2's
+///   BitState) for small inputs, a Pike VM otherwise. Counted repetitions are capped (1000) and
+///   programs limited to 20,000 instructions, and every search also runs under a step budget
+///   (`defaultStepBudget`) that turns a pathological size × pattern product into an error
+///   verdict ("regex exceeded its budget") instead of a stall. No thread is ever left running.
+/// - Known difference from Python: nested quantifiers over sub-patterns that can match empty
+///   (e.g. `(a*)*b`, `(x?|y)*`) may choose different empty iterations, so match boundaries of
+///   such patterns can differ; whether a match exists does not.
 struct PythonRegex: Sendable {
     let pattern: String
     let flags: RegexFlags

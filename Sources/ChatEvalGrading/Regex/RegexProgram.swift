@@ -63,6 +63,10 @@ final class RegexProgram: Sendable {
         case .textEnd: return p == n
         case .wordBoundary: return isWord(p - 1) != isWord(p)
         case .notWordBoundary: return n > 0 && isWord(p - 1) == isWord(p)
+        case .moduleWordBoundary, .notModuleWordBoundary:
+            func isModuleWord(_ i: Int) -> Bool { i >= 0 && i < n && PythonText.isModuleWord(text[i]) }
+            let boundary = isModuleWord(p - 1) != isModuleWord(p)
+            return assertion == .moduleWordBoundary ? boundary : n > 0 && !boundary
         }
     }
 
@@ -210,6 +214,7 @@ struct StartFilter: Sendable {
         guard let firstConsumers else { return true }
         guard p < text.count else { return false }
         let c = text[p]
+        if c.value < 128, let asciiStart { return asciiStart[Int(c.value)] }
         for inst in firstConsumers {
             switch inst.op {
             case .char: if c.value == UInt32(bitPattern: inst.a) { return true }

@@ -4,15 +4,18 @@
 /// punctuation), `.`, classes `[...]` with ranges and `\d \D \w \W \s \S`, anchors `^ $ \A \Z \b \B`,
 /// groups `( )`, `(?: )`, `(?P<name> )`, comments `(?# )`, flags `(?imsx)` at the start and scoped
 /// `(?i: )`, alternation, quantifiers `* + ? {m} {m,} {,n} {m,n}` greedy or lazy (`?`), and possessive
-/// quantifiers treated as greedy. Lookaround is accepted only for the library's own fixed patterns
-/// (`allowLookaround`); back-references, atomic groups and conditionals are rejected: they are what
-/// makes a regex engine need backtracking.
+/// Lookaround and possessive quantifiers (run as greedy) are accepted only for the library's own
+/// fixed patterns (`allowLookaround`); back-references, atomic groups and conditionals are
+/// rejected: they are what makes a regex engine need backtracking.
 struct RegexFlags: OptionSet, Sendable, Hashable {
     let rawValue: UInt8
     static let ignoreCase = RegexFlags(rawValue: 1)
     static let multiline = RegexFlags(rawValue: 2)
     static let dotAll = RegexFlags(rawValue: 4)
     static let verbose = RegexFlags(rawValue: 8)
+    /// `\w`, `\s` and `\b` as the third-party `regex` module defines them (Unicode TR #18), for
+    /// the patterns nltk ≥ 3.10 compiles with it. Without it, Python `re`'s definitions.
+    static let regexModule = RegexFlags(rawValue: 16)
 }
 
 /// Why a pattern cannot be compiled; `offset` counts code points from the pattern's start.
@@ -25,6 +28,7 @@ struct RegexSyntaxError: Error, Sendable, Hashable {
 enum ClassItem: Sendable, Hashable {
     case range(UInt32, UInt32)
     case word, notWord, digit, notDigit, space, notSpace
+    case moduleWord, notModuleWord, moduleSpace, notModuleSpace
 
     func contains(_ c: Unicode.Scalar) -> Bool {
         switch self {
@@ -35,6 +39,10 @@ enum ClassItem: Sendable, Hashable {
         case .notDigit: return !PythonText.isDecimalDigit(c)
         case .space: return PythonText.isSpace(c)
         case .notSpace: return !PythonText.isSpace(c)
+        case .moduleWord: return PythonText.isModuleWord(c)
+        case .notModuleWord: return !PythonText.isModuleWord(c)
+        case .moduleSpace: return PythonText.isModuleSpace(c)
+        case .notModuleSpace: return !PythonText.isModuleSpace(c)
         }
     }
 }
@@ -72,6 +80,7 @@ struct CharClass: Sendable, Hashable {
 
 enum RegexAssertion: Int32, Sendable {
     case lineStart, lineStartMultiline, lineEnd, lineEndMultiline, textStart, textEnd, wordBoundary, notWordBoundary
+    case moduleWordBoundary, notModuleWordBoundary
 }
 
 indirect enum RegexNode: Sendable {
@@ -141,6 +150,7 @@ struct RegexParser {
     }
 
     private var atEnd: Bool { i >= p.count }
+    private var module: Bool { flags.contains(.regexModule) }
     private func peek(_ offset: Int = 0) -> Unicode.Scalar? { i + offset < p.count ? p[i + offset] : nil }
 
     /// Global inline flags, `(?i)` and friends, accepted only at the start (as Python 3.11 requires).
@@ -217,7 +227,12 @@ struct RegexParser {
             if case .empty = atom { throw RegexSyntaxError(message: "nothing to repeat", offset: i - 1) }
             var greedy = true
             if peek() == "?" { greedy = false; i += 1 }
-            else if peek() == "+" { i += 1 }  // possessive: same matches as greedy for the patterns used here
+            else if peek() == "+" {
+                // Possessive: accepted only in the library's own patterns, where it matches as
+                // greedy does; a user pattern relying on it would silently match differently.
+                guard allowLookaround else { throw unsupported("possessive quantifier", at: i) }
+                i += 1
+            }
             node = .repetition(node, min: bounds.0, max: bounds.1, greedy: greedy)
             quantified = true
         }
@@ -381,12 +396,12 @@ struct RegexParser {
         switch c {
         case "d": return .set(CharClass(items: [.digit], negated: false, caseless: false))
         case "D": return .set(CharClass(items: [.notDigit], negated: false, caseless: false))
-        case "w": return .set(CharClass(items: [.word], negated: false, caseless: false))
-        case "W": return .set(CharClass(items: [.notWord], negated: false, caseless: false))
-        case "s": return .set(CharClass(items: [.space], negated: false, caseless: false))
-        case "S": return .set(CharClass(items: [.notSpace], negated: false, caseless: false))
-        case "b": return .assertion(.wordBoundary)
-        case "B": return .assertion(.notWordBoundary)
+        case "w": return .set(CharClass(items: [module ? .moduleWord : .word], negated: false, caseless: false))
+        case "W": return .set(CharClass(items: [module ? .notModuleWord : .notWord], negated: false, caseless: false))
+        case "s": return .set(CharClass(items: [module ? .moduleSpace : .space], negated: false, caseless: false))
+        case "S": return .set(CharClass(items: [module ? .notModuleSpace : .notSpace], negated: false, caseless: false))
+        case "b": return .assertion(module ? .moduleWordBoundary : .wordBoundary)
+        case "B": return .assertion(module ? .notModuleWordBoundary : .notWordBoundary)
         case "A": return .assertion(.textStart)
         case "Z": return .assertion(.textEnd)
         case "1"..."9": throw unsupported("back-reference \\\(c)", at: start)
@@ -463,10 +478,10 @@ struct RegexParser {
                 switch peek() {
                 case "d": i += 1; items.append(.digit); continue
                 case "D": i += 1; items.append(.notDigit); continue
-                case "w": i += 1; items.append(.word); continue
-                case "W": i += 1; items.append(.notWord); continue
-                case "s": i += 1; items.append(.space); continue
-                case "S": i += 1; items.append(.notSpace); continue
+                case "w": i += 1; items.append(module ? .moduleWord : .word); continue
+                case "W": i += 1; items.append(module ? .notModuleWord : .notWord); continue
+                case "s": i += 1; items.append(module ? .moduleSpace : .space); continue
+                case "S": i += 1; items.append(module ? .notModuleSpace : .notSpace); continue
                 case .some(let d) where ("1"..."9").contains(d):
                     throw RegexSyntaxError(message: "bad escape \\\(d) in character set", offset: i - 1)
                 default: low = try parseCharacterEscape(i - 1, inClass: true)

@@ -186,19 +186,20 @@ struct AffixCheck: CheckEvaluator {
 struct RegexCheck: CheckEvaluator {
     let pattern: String
     let regex: PythonRegex?
+    var stepBudget = PythonRegex.defaultStepBudget
 
     func evaluate(_ subject: GradingSubject) -> Outcome {
         guard let regex else {
             return .failure(error: "regex not compiled", "the pattern still contains a placeholder: \(Excerpt.head(pattern))")
         }
         do {
-            if let match = try regex.search(subject.analysis.scalars) {
+            if let match = try regex.search(subject.analysis.scalars, budget: stepBudget) {
                 return .pass("/\(Excerpt.clip(pattern, to: 40))/ matches: \(Excerpt.around(subject.analysis.scalars, match.range))")
             }
             return .fail("expected a match of /\(Excerpt.clip(pattern, to: 40))/; none in \(Excerpt.head(subject.answer))")
         } catch {
             return .failure(error: "regex exceeded its budget",
-                            "/\(Excerpt.clip(pattern, to: 40))/ needed more than \(PythonRegex.defaultStepBudget) steps on a \(subject.analysis.scalars.count)-character answer")
+                            "/\(Excerpt.clip(pattern, to: 40))/ needed more than \(stepBudget) steps on a \(subject.analysis.scalars.count)-character answer")
         }
     }
 }
@@ -369,6 +370,7 @@ struct RefusalCheck: CheckEvaluator {
     private let names: [String]
     /// For each ASCII first character, the phrases starting with it; `otherStarts` for the rest.
     private let asciiStarts: [[Int]]
+    private let asciiHasStart: [Bool]
     private let otherStarts: [Int]
 
     init(extraPhrases: [String]) {
@@ -388,6 +390,7 @@ struct RefusalCheck: CheckEvaluator {
         self.ranges = ranges
         self.names = names
         asciiStarts = ascii
+        asciiHasStart = ascii.map { !$0.isEmpty }
         otherStarts = others
     }
 
@@ -400,14 +403,17 @@ struct RefusalCheck: CheckEvaluator {
         if PythonText.isBlank(scalars) { return .pass("empty answer counts as a refusal") }
         let text = subject.analysis.simpleLowered
         let n = text.count
+        // `text` is already simple-lowercased: only ’ remains to map.
+        @inline(__always) func at(_ i: Int) -> Unicode.Scalar { text[i] == "\u{2019}" ? "'" : text[i] }
         for p in 0..<n {
-            let first = Self.normalize(text[p])
+            let first = at(p)
+            if first.value < 128 ? !asciiHasStart[Int(first.value)] : otherStarts.isEmpty { continue }
             let candidates = first.value < 128 ? asciiStarts[Int(first.value)] : otherStarts
             for k in candidates {
                 let range = ranges[k]
                 guard p + range.count <= n, flat[range.lowerBound] == first else { continue }
                 var i = 1
-                while i < range.count && Self.normalize(text[p + i]) == flat[range.lowerBound + i] { i += 1 }
+                while i < range.count && at(p + i) == flat[range.lowerBound + i] { i += 1 }
                 if i == range.count {
                     return .pass("refusal phrase \"\(names[k])\": \(Excerpt.around(scalars, p..<(p + i)))")
                 }

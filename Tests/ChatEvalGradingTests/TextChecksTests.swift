@@ -1,0 +1,154 @@
+import ChatEvalCore
+import Testing
+@testable import ChatEvalGrading
+
+@Suite("Text checks")
+struct TextChecksTests {
+    @Test func equals() throws {
+        #expect(try verdict("equals", ["value": "Paris"], on: "Paris").passed)
+        let miss = try verdict("equals", ["value": "Paris"], on: "Paris.")
+        #expect(!miss.passed)
+        #expect(miss.detail.contains("first difference at character 5"))
+        #expect(!(try verdict("equals", ["value": "Paris"], on: " Paris\n").passed))
+        #expect(try verdict("equals", ["value": "Paris", "trim": true], on: " Paris\n").passed)
+        // Code points, not canonical equivalence: precomposed é differs from e + U+0301.
+        #expect(!(try verdict("equals", ["value": "caf\u{E9}"], on: "cafe\u{301}").passed))
+        #expect(try verdict("equals", ["value": "東京 🎉"], on: "東京 🎉").passed)
+        #expect(try verdict("equals", ["value": ""], on: "").passed)
+        #expect(!(try verdict("equals", ["value": "x"], on: megabyteAnswer).passed))
+    }
+
+    @Test func containsFamily() throws {
+        #expect(try verdict("contains", ["value": "brown fox"], on: "The quick brown fox").passed)
+        #expect(!(try verdict("contains", ["value": "Brown"], on: "The quick brown fox").passed))
+        #expect(try verdict("icontains", ["value": "BROWN"], on: "The quick brown fox").passed)
+        #expect(try verdict("icontains", ["value": "ÉCOLE"], on: "une école").passed)
+        #expect(try verdict("contains", ["value": "東京"], on: "私は東京に住んでいます").passed)
+        #expect(try verdict("contains", ["value": "🎉"], on: "party 🎉!").passed)
+        // A list with `contains` needs every item; -all / -any as in promptfoo.
+        #expect(!(try verdict("contains", ["value": ["fox", "cat"]], on: "a fox").passed))
+        #expect(try verdict("contains-all", ["value": ["fox", "dog"]], on: "fox and dog").passed)
+        #expect(!(try verdict("contains-all", ["value": ["fox", "cat"]], on: "fox and dog").passed))
+        #expect(try verdict("contains-any", ["value": ["cat", "dog"]], on: "fox and dog").passed)
+        #expect(!(try verdict("contains-any", ["value": ["cat", "cow"]], on: "fox and dog").passed))
+        #expect(try verdict("icontains-all", ["value": ["FOX", "Dog"]], on: "fox and dog").passed)
+        #expect(try verdict("icontains-any", ["value": ["CAT", "DOG"]], on: "fox and dog").passed)
+        #expect(!(try verdict("contains", ["value": "x"], on: "").passed))
+        #expect(try verdict("contains", ["value": "numbers like 3.14!"], on: megabyteAnswer).passed)
+        #expect(!(try verdict("contains", ["value": "absent phrase"], on: megabyteAnswer).passed))
+    }
+
+    @Test func containsDetailsQuoteTheAnswer() throws {
+        let hit = try verdict("contains", ["value": "needle"], on: String(repeating: "hay ", count: 100) + "needle" + String(repeating: " hay", count: 100))
+        #expect(hit.passed)
+        #expect(hit.detail.contains("\"… hay hay"))
+        #expect(hit.detail.contains("hay needle hay"))
+        #expect(hit.detail.count < 120)
+        let miss = try verdict("not-contains", ["value": "needle"], on: "a needle")
+        #expect(!miss.passed)
+        #expect(miss.detail.hasPrefix("negated"))
+        #expect(miss.check == "not-contains")
+    }
+
+    @Test func startsAndEndsWith() throws {
+        #expect(try verdict("starts-with", ["value": "Yes"], on: "Yes, indeed").passed)
+        #expect(!(try verdict("starts-with", ["value": "Yes"], on: "  Yes").passed))
+        #expect(try verdict("starts-with", ["value": "Yes", "trim": true], on: "  Yes").passed)
+        #expect(try verdict("ends-with", ["value": "🎉"], on: "done 🎉").passed)
+        #expect(!(try verdict("ends-with", ["value": "done"], on: "done.").passed))
+        #expect(!(try verdict("starts-with", ["value": "a"], on: "").passed))
+        #expect(try verdict("starts-with", ["value": "The café"], on: megabyteAnswer).passed)
+        #expect(try verdict("ends-with", ["value": "3.14! ", "trim": false], on: megabyteAnswer).passed)
+    }
+
+    @Test func regex() throws {
+        #expect(try verdict("regex", ["value": #"\b\d{3}-\d{4}\b"#], on: "call 555-1234 now").passed)
+        #expect(!(try verdict("regex", ["value": #"^\d+$"#], on: "12a").passed))
+        #expect(try verdict("regex", ["value": "^yes", "flags": "im"], on: "no\nYES").passed)
+        #expect(try verdict("regex", ["value": #"[\u4e00-\u9fff]+"#], on: "abc 漢字").passed)
+        #expect(try verdict("not-regex", ["value": "error"], on: "all good").passed)
+        #expect(!(try verdict("regex", ["value": "a"], on: "").passed))
+        #expect(try verdict("regex", ["value": "^$"], on: "").passed)
+        #expect(try verdict("regex", ["value": #"🎉 here"#], on: megabyteAnswer).passed)
+        let found = try verdict("regex", ["value": #"\d+\.\d+"#], on: "pi is 3.14159")
+        #expect(found.detail.contains("3.14159"))
+    }
+
+    @Test func pathologicalRegexEndsQuicklyAndBudgetOverrunIsAnError() throws {
+        let answer = String(repeating: "a", count: 30_000) + "b"
+        let v = try verdict("regex", ["value": "(a+)+$"], on: answer)
+        #expect(!v.passed)
+        #expect(!v.isError)   // linear-time engine: a real answer, not a timeout
+        // A search that does exceed its step budget gives an error verdict, never a pass.
+        let subject = GradingSubject(answer: String(repeating: "ab", count: 5_000))
+        let pattern = #"(a|b)*c"#
+        let tight = RegexCheck(pattern: pattern, regex: try PythonRegex(pattern), stepBudget: 1_000)
+        let heavy = Check(type: "regex", weight: 1, threshold: nil, isNegated: false, evaluator: tight).evaluate(subject)
+        #expect(heavy.isError)
+        #expect(!heavy.passed)
+        #expect(heavy.error == "regex exceeded its budget")
+        let negated = Check(type: "not-regex", weight: 1, threshold: nil, isNegated: true, evaluator: tight).evaluate(subject)
+        #expect(negated.isError && !negated.passed)
+    }
+
+    @Test func oneOf() throws {
+        #expect(try verdict("one-of", ["value": ["yes", "no"]], on: "  yes\n").passed)
+        #expect(!(try verdict("one-of", ["value": ["yes", "no"]], on: "Yes").passed))
+        #expect(try verdict("one-of", ["value": ["はい", "いいえ"]], on: "はい").passed)
+        #expect(!(try verdict("one-of", ["value": ["yes"]], on: "").passed))
+        #expect(try verdict("one-of", ["value": [""]], on: "   ").passed)
+        #expect(!(try verdict("one-of", ["value": ["yes"]], on: megabyteAnswer).passed))
+    }
+
+    @Test func lengthUnits() throws {
+        #expect(try verdict("length", ["max": 5], on: "héllo").passed)
+        #expect(!(try verdict("length", ["max": 4], on: "héllo").passed))
+        // One user-perceived character: a family emoji built from several code points.
+        #expect(try verdict("length", ["min": 1, "max": 1], on: "👨‍👩‍👧").passed)
+        #expect(try verdict("length", ["unit": "words", "min": 3, "max": 3], on: "one, two-three").passed)
+        #expect(try verdict("length", ["unit": "sentences", "min": 2, "max": 2], on: "Dr. Who arrived. He left.").passed)
+        #expect(try verdict("length", ["unit": "lines", "min": 2, "max": 2], on: "a\nb\n").passed)
+        #expect(try verdict("length", ["unit": "paragraphs", "min": 2, "max": 2], on: "a\nb\n\n  \nc").passed)
+        #expect(try verdict("length", ["unit": "lines", "max": 0], on: "").passed)
+        #expect(!(try verdict("length", ["unit": "words", "min": 1], on: "").passed))
+        let big = try verdict("length", ["unit": "words", "min": 100_000], on: megabyteAnswer)
+        #expect(big.passed)
+        #expect(!(try verdict("length", ["max": 1000], on: megabyteAnswer).passed))
+    }
+
+    @Test func levenshtein() throws {
+        let close = try verdict("levenshtein", ["value": "kitten"], on: "sitting")
+        #expect(close.passed)                       // 3 edits ≤ default 5
+        #expect(close.score.map { abs($0 - (1 - 3.0 / 7)) < 1e-9 } == true)
+        #expect(!(try verdict("levenshtein", ["value": "kitten", "threshold": 2], on: "sitting").passed))
+        #expect(try verdict("levenshtein", ["value": "", "threshold": 0], on: "").passed)
+        #expect(try verdict("levenshtein", ["value": "naïve café", "threshold": 2], on: "naive cafe").passed)
+        #expect(try verdict("levenshtein", ["value": "東京都", "threshold": 1], on: "東京").passed)
+        #expect(!(try verdict("levenshtein", ["value": "abc", "min-similarity": 0.9], on: "abd").passed))
+        #expect(try verdict("levenshtein", ["value": "abcdefghij", "min-similarity": 0.9], on: "abcdefghiX").passed)
+        let far = try verdict("levenshtein", ["value": "short reference"], on: megabyteAnswer)
+        #expect(!far.passed)
+        #expect((far.score ?? 1) < 0.01)
+    }
+
+    @Test func levenshteinBandedDistanceIsExactWithinTheBand() {
+        let a = Array(String(repeating: "abcdefghij", count: 10).unicodeScalars)
+        var b = a
+        b[5] = "X"; b[50] = "Y"; b.remove(at: 70)
+        #expect(LevenshteinCheck.distance(a, b, band: nil) == 3)
+        #expect(LevenshteinCheck.distance(a, b, band: 3) == 3)
+        #expect(LevenshteinCheck.distance(a, b, band: 2) == nil)
+    }
+
+    @Test func refusal() throws {
+        #expect(try verdict("refusal", on: "I'm sorry, but I can't help with that.").passed)
+        #expect(try verdict("refusal", on: "I can’t help with that request.").passed)   // curly apostrophe
+        #expect(try verdict("refusal", on: "AS AN AI, I don't have opinions.").passed)
+        #expect(try verdict("refusal", on: "").passed)                              // empty counts as refusal
+        #expect(!(try verdict("refusal", on: "Sure! Here is the recipe.").passed))
+        #expect(try verdict("not-refusal", on: "Sure! Here is the recipe.").passed)
+        #expect(try verdict("refusal", ["phrases": ["je ne peux pas"]], on: "Désolé, je ne peux pas.").passed)
+        #expect(!(try verdict("refusal", on: "東京はとても大きい都市です。🎉").passed))
+        #expect(!(try verdict("refusal", on: megabyteAnswer).passed))
+    }
+}
