@@ -183,7 +183,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         generated.reserveCapacity(options.maxTokens)
         defer { lastGeneratedTokens = generated }
 
-        while stopReason == nil {
+        while true {
             if cancelled.isCancelled { throw RuntimeFailure(.cancelled, "the turn was cancelled after \(generated.count) tokens") }
             guard let token = sampler.sample(context) else {
                 throw RuntimeFailure(.decodeFailed, "llama.cpp returned no logits to sample from")

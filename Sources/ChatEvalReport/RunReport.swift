@@ -12,7 +12,7 @@ public enum RunReport {
             // Per-turn tables for the first measured repetition; the summary covers all of them.
             for conversation in measured where conversation.repetition == 1 {
                 lines.append("\n  \(conversation.id)")
-                lines.append(TurnTable.render(conversation: conversation.id, turns: conversation.turns, indent: "    "))
+                lines.append(TurnTable.render(conversation.turns, indent: "    "))
                 lines += conversation.turns.map { AnswerLines.render($0, full: showAnswers, indent: "    ") }
                 lines += conversation.checks.map { VerdictLine.render($0, indent: "    conversation ") }
             }

@@ -3,7 +3,7 @@ import ChatEvalRuntime
 
 /// The per-turn table of a replayed conversation: token accounting, latency, rates, memory.
 public enum TurnTable {
-    public static func render(conversation id: String, turns: [TurnResult], indent: String = "  ") -> String {
+    public static func render(_ turns: [TurnResult], indent: String = "  ") -> String {
         var table = TextTable([
             .init("turn"), .init("prompt"), .init("reused"), .init("new"), .init("gen"), .init("TTFT"),
             .init("prefill t/s"), .init("decode t/s"), .init("ITL p50"), .init("ITL p95"), .init("ITL max"),

@@ -59,7 +59,7 @@ public enum ConversationGrader {
 public enum GateEvaluator {
     public static func evaluate(_ gates: SuiteGates, conversations: [ConversationRecord]) -> [GateOutcome] {
         var outcomes: [GateOutcome] = []
-        let verdicts = conversations.flatMap { $0.turns.flatMap { $0.checks ?? [] } + $0.checks }
+        let verdicts = conversations.flatMap(\.verdicts)
         if let minimum = gates.minimumPassRate {
             let rate = Verdict.passRate(verdicts)
             let passedCount = verdicts.filter(\.passed).count

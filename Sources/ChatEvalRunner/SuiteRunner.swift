@@ -39,17 +39,23 @@ public protocol RunObserver: Sendable {
 }
 
 /// Replays a plan's suites against a runtime, recording as it goes: every finished turn is
-/// journaled at once, and the result file is rewritten (atomically) after every conversation.
+/// journaled (and synced) at once; the result file is rewritten atomically after a conversation
+/// when `rewriteInterval` has passed since it was last written, and at the end. Rewriting it after
+/// every conversation would re-encode the whole run each time (quadratic in its length) for
+/// nothing the journal does not already secure.
 ///
 /// Order: warm-up conversations first, then repetition 1 of every conversation of every suite,
 /// then repetition 2, ... — interleaved, so slow drift of the machine spreads over all of them.
 public struct SuiteRunner: Sendable {
     public let runtime: any ChatRuntime
     public let plan: RunPlan
+    /// Least time between two rewrites of the result file during the run, in seconds.
+    public let rewriteInterval: Double
 
-    public init(runtime: any ChatRuntime, plan: RunPlan) {
+    public init(runtime: any ChatRuntime, plan: RunPlan, rewriteInterval: Double = 5) {
         self.runtime = runtime
         self.plan = plan
+        self.rewriteInterval = rewriteInterval
     }
 
     /// Runs the plan into `record` (which must list no suites yet) and returns it, complete or,
@@ -58,6 +64,7 @@ public struct SuiteRunner: Sendable {
         var record = record
         record.suites = plan.suites.map { SuiteRecord(name: $0.name, path: $0.path) }
         try writer.write(record)
+        var sinceWrite = Stopwatch()
 
         let replayer = ConversationReplayer(runtime: runtime, cacheMode: plan.settings.cacheMode)
         var schedule: [(suite: Int, conversation: SuiteConversation, repetition: Int)] = plan.warmups.map { ($0.suite, $0.conversation, 0) }
@@ -89,7 +96,10 @@ public struct SuiteRunner: Sendable {
             record.suites[item.suite].conversations.append(ConversationRecord(
                 id: item.conversation.id, repetition: item.repetition, warmup: warmup,
                 systemPrompt: script.systemPrompt, options: script.options, turns: graded.turns, checks: graded.checks))
-            try writer.write(record)
+            if sinceWrite.elapsed >= rewriteInterval {
+                try writer.write(record)
+                sinceWrite = Stopwatch()
+            }
         }
 
         for index in record.suites.indices {

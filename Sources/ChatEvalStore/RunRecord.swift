@@ -81,7 +81,7 @@ public struct SuiteRecord: Codable, Sendable {
 
     /// Verdicts of every check of the measured replays (turn and conversation checks).
     public var measuredVerdicts: [Verdict] {
-        conversations.filter { !$0.warmup }.flatMap { $0.turns.flatMap { $0.checks ?? [] } + $0.checks }
+        conversations.filter { !$0.warmup }.flatMap(\.verdicts)
     }
 
     /// Metrics of every answered turn of the measured (not warm-up) conversations.
@@ -101,6 +101,9 @@ public struct ConversationRecord: Codable, Sendable {
     public var turns: [TurnResult]
     /// Verdicts of the conversation-level checks.
     public var checks: [Verdict]
+
+    /// Every verdict of this replay: its turns' checks, then the conversation's.
+    public var verdicts: [Verdict] { turns.flatMap { $0.checks ?? [] } + checks }
 
     public init(id: String, repetition: Int, warmup: Bool, systemPrompt: String?, options: GenerationOptions,
                 turns: [TurnResult] = [], checks: [Verdict] = []) {

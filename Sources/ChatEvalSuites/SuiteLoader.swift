@@ -108,21 +108,20 @@ public enum SuiteLoader {
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             let indentation = line.prefix { $0 == " " }.count
             if indentation / 2 > maximumNesting { return (lineNumber, indentation / 2) }
-            for character in line {
+            characters: for character in line {
                 if let open = quote {
                     if character == open { quote = nil }
                     continue
                 }
                 switch character {
                 case "\"", "'": quote = character
-                case "#": break
+                case "#": break characters          // the rest of the line is a comment
                 case "[", "{":
                     depth += 1
                     if depth > maximumNesting { return (lineNumber, depth) }
                 case "]", "}": depth = max(depth - 1, 0)
                 default: continue
                 }
-                if character == "#" { break }
             }
             quote = nil
             lineNumber += 1

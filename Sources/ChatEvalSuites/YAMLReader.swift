@@ -58,7 +58,7 @@ final class YAMLReader {
 
     func integer(_ node: Node, _ what: String, minimum: Int? = nil) -> Int? {
         guard case .scalar(let scalar) = node, scalar.style == .plain, let value = Int(scalar.string) else {
-            fail(.wrongType, at: node, "\(what) must be a whole number, found \(describe(node))")
+            fail(.wrongType, at: node, "\(what) must be a whole number, found \(kind(of: node))")
             return nil
         }
         if let minimum, value < minimum {
@@ -70,7 +70,7 @@ final class YAMLReader {
 
     func number(_ node: Node, _ what: String) -> Double? {
         guard case .scalar(let scalar) = node, scalar.style == .plain, let value = Double(scalar.string), value.isFinite else {
-            fail(.wrongType, at: node, "\(what) must be a number, found \(describe(node))")
+            fail(.wrongType, at: node, "\(what) must be a number, found \(kind(of: node))")
             return nil
         }
         return value
@@ -78,14 +78,14 @@ final class YAMLReader {
 
     func boolean(_ node: Node, _ what: String) -> Bool? {
         guard case .scalar(let scalar) = node, scalar.style == .plain else {
-            fail(.wrongType, at: node, "\(what) must be true or false, found \(describe(node))")
+            fail(.wrongType, at: node, "\(what) must be true or false, found \(kind(of: node))")
             return nil
         }
         switch scalar.string.lowercased() {
         case "true", "yes", "on": return true
         case "false", "no", "off": return false
         default:
-            fail(.wrongType, at: node, "\(what) must be true or false, found \(describe(node))")
+            fail(.wrongType, at: node, "\(what) must be true or false, found \(kind(of: node))")
             return nil
         }
     }
@@ -125,5 +125,4 @@ final class YAMLReader {
         }
     }
 
-    private func describe(_ node: Node) -> String { kind(of: node) }
 }

@@ -96,11 +96,8 @@ import Testing
     @Test(arguments: ["TERM", "INT"])
     func anInterruptedRunKeepsEveryFinishedTurn(_ signalName: String) async throws {
         _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
-        let directory = try scratch()
+        let (directory, suiteFile, reports) = try longSuite()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let suiteFile = directory.appendingPathComponent("s.yaml")
-        try suite(conversations: 12, maxTokens: 24).write(to: suiteFile, atomically: true, encoding: .utf8)
-        let reports = directory.appendingPathComponent("out")
 
         let process = try startRun(suiteFile, reports: reports)
 
@@ -123,11 +120,8 @@ import Testing
 
     @Test func aKilledRunLeavesEveryFinishedTurnInTheJournal() async throws {
         _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
-        let directory = try scratch()
+        let (directory, suiteFile, reports) = try longSuite()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let suiteFile = directory.appendingPathComponent("s.yaml")
-        try suite(conversations: 12, maxTokens: 24).write(to: suiteFile, atomically: true, encoding: .utf8)
-        let reports = directory.appendingPathComponent("out")
 
         let process = try startRun(suiteFile, reports: reports)
         let journal = try await waitForJournal(in: reports, lines: 3)
@@ -140,6 +134,14 @@ import Testing
             let entry = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             #expect((entry["turn"] as? [String: Any])?["status"] as? String == "answered")
         }
+    }
+
+    /// A scratch folder with a 12-conversation suite (long enough to interrupt) and its reports folder.
+    private func longSuite() throws -> (directory: URL, suite: URL, reports: URL) {
+        let directory = try scratch()
+        let suiteFile = directory.appendingPathComponent("s.yaml")
+        try suite(conversations: 12, maxTokens: 24).write(to: suiteFile, atomically: true, encoding: .utf8)
+        return (directory, suiteFile, directory.appendingPathComponent("out"))
     }
 
     /// Starts `chateval run` on a suite in the background.

@@ -42,7 +42,7 @@ struct RunCommand: AsyncParsableCommand {
         let engine = try runtime.loadRuntime()
         let plan = RunPlan(suites: loaded, settings: RunSettings(cacheMode: cacheMode, repetitions: repetitions, warmupConversations: warmup))
 
-        let digests = FileDigest(cacheURL: URL(fileURLWithPath: cacheFolder()).appendingPathComponent("digests.json"))
+        let digests = FileDigest(cacheURL: URL(fileURLWithPath: RuntimeOptions.cacheFolder).appendingPathComponent("digests.json"))
         let record = RunRecord(
             runId: ResultWriter.newRunId(), startedAt: Date(), command: CommandLine.arguments, git: git?.snapshot,
             machine: MachineInfo.current(), runtime: engine.identity,
@@ -88,11 +88,6 @@ struct RunCommand: AsyncParsableCommand {
             let failed = final.suites.flatMap { suite in suite.gates.filter { !$0.passed }.map { "\(suite.name): \($0.gate) \($0.expected), found \($0.found)" } }
             throw failure("gate failed — " + failed.joined(separator: "; "), .gateFailed)
         }
-    }
-
-    private func cacheFolder() -> String {
-        ProcessInfo.processInfo.environment["CHATEVAL_CACHE"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? FileManager.default.homeDirectoryForCurrentUser.path + "/.cache/chateval"
     }
 }
 

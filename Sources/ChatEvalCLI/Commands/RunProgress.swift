@@ -1,3 +1,5 @@
+import ChatEvalCore
+import ChatEvalReport
 import ChatEvalRunner
 import ChatEvalRuntime
 import Foundation
@@ -49,8 +51,7 @@ actor RunProgress: RunObserver {
     private func finishPlainLine() {
         guard !interactive, !current.isEmpty else { return }
         let answered = conversationTurns.filter { $0.status == .answered }
-        let ttft = answered.compactMap { $0.metrics?.timeToFirstToken }.sorted()
-        let median = ttft.isEmpty ? "–" : String(format: "%.0f ms", ttft[ttft.count / 2] * 1000)
+        let median = Format.duration(Distribution(answered.compactMap { $0.metrics?.timeToFirstToken })?.median)
         let failed = conversationTurns.count - answered.count
         write("\(current): \(answered.count) turns answered\(failed > 0 ? ", \(failed) failed or skipped" : ""), TTFT median \(median), \(finishedTurns)/\(totalTurns) turns, ETA \(eta())\n")
         current = ""

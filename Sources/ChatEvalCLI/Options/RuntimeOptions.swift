@@ -21,10 +21,16 @@ struct RuntimeOptions: ParsableArguments {
     @Option(name: .customLong("batch-size"), help: "Most prompt tokens evaluated per llama_decode call.")
     var batchSize: Int = 512
 
-    /// `$CHATEVAL_MODEL`, else the default model that `make run` fetches.
+    /// `$CHATEVAL_MODEL`, else the default model that `make run` fetches into the cache.
     static var defaultModelPath: String {
         if let path = ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], !path.isEmpty { return path }
-        return FileManager.default.homeDirectoryForCurrentUser.path + "/.cache/chateval/models/gemma-3-270m-q4_k_m.gguf"
+        return cacheFolder + "/models/gemma-3-270m-q4_k_m.gguf"
+    }
+
+    /// `$CHATEVAL_CACHE`, else `~/.cache/chateval` (where scripts/setup.sh puts llama.cpp and models).
+    static var cacheFolder: String {
+        ProcessInfo.processInfo.environment["CHATEVAL_CACHE"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? FileManager.default.homeDirectoryForCurrentUser.path + "/.cache/chateval"
     }
 
     func validate() throws {
