@@ -38,11 +38,11 @@ let package = Package(
         // YAML suites → Core values and check definitions, with file/line/column errors.
         .target(name: "ChatEvalSuites", dependencies: ["ChatEvalGrading", .product(name: "Yams", package: "Yams")]),
         // Result files: the run record schema, the journal, atomic writes, machine fingerprint.
-        .target(name: "ChatEvalStore", dependencies: ["ChatEvalRuntime", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "ChatEvalStore", dependencies: ["ChatEvalCore", .product(name: "Crypto", package: "swift-crypto")]),
         // Runs a plan of suites against a runtime, recording every turn as it goes.
-        .target(name: "ChatEvalRunner", dependencies: ["ChatEvalSuites", "ChatEvalStore", "ChatEvalGrading"]),
+        .target(name: "ChatEvalRunner", dependencies: ["ChatEvalSuites", "ChatEvalStore", "ChatEvalGrading", "ChatEvalRuntime"]),
         // Human-readable tables and summaries.
-        .target(name: "ChatEvalReport", dependencies: ["ChatEvalCore", "ChatEvalRuntime", "ChatEvalStore"]),
+        .target(name: "ChatEvalReport", dependencies: ["ChatEvalCore", "ChatEvalStore"]),
         // Fakes shared by tests.
         .target(name: "ChatEvalTestKit", dependencies: ["ChatEvalRuntime"]),
 

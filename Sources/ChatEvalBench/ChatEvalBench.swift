@@ -141,14 +141,14 @@ struct ChatEvalBench: AsyncParsableCommand {
         for (index, turn) in example.enumerated() {
             let added = index == 0 ? turn.promptTokens : turn.promptTokens - example[index - 1].promptTokens
             let cold = pairs[0].cold[index]
-            turns.add([String(index + 1), String(turn.promptTokens), String(added), String(turn.reusedTokens), String(turn.evaluatedTokens),
-                       String(cold.evaluatedTokens), Format.duration(turn.timeToFirstToken), Format.duration(cold.timeToFirstToken)])
+            turns.add([String(index + 1), String(turn.promptTokens), String(added), String(turn.reusedTokens ?? 0), String(turn.evaluatedTokens ?? 0),
+                       String(cold.evaluatedTokens ?? 0), Format.duration(turn.timeToFirstToken), Format.duration(cold.timeToFirstToken)])
         }
         print("\n" + turns.render(indent: "   "))
 
         let laterTurns = 1..<8
-        let evaluatedSession = pairs[0].session[laterTurns].reduce(0) { $0 + $1.evaluatedTokens }
-        let evaluatedCold = pairs[0].cold[laterTurns].reduce(0) { $0 + $1.evaluatedTokens }
+        let evaluatedSession = pairs[0].session[laterTurns].reduce(0) { $0 + ($1.evaluatedTokens ?? 0) }
+        let evaluatedCold = pairs[0].cold[laterTurns].reduce(0) { $0 + ($1.evaluatedTokens ?? 0) }
         func meanTTFT(_ turns: [TurnMetrics]) -> Double { turns[laterTurns].reduce(0) { $0 + $1.timeToFirstToken } / Double(laterTurns.count) }
         let ttftRatios = pairs.map { meanTTFT($0.cold) / meanTTFT($0.session) }
         var summary = TextTable([.init("turns 2–8", .left), .init("session"), .init("cold"), .init("cold / session"), .init("target")])

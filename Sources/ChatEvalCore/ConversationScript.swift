@@ -46,9 +46,12 @@ public struct ConversationVariables: Sendable {
         self.variables = variables
     }
 
-    public mutating func record(user: String, answer: String) {
-        userMessages.append(user)
-        answers.append(answer)
+    /// Makes `turn` the next one placeholders can quote: `{{turnN.user}}` is the user message as
+    /// sent, `{{turnN.answer}}` the answer, or empty text when the turn has none (it failed or
+    /// was skipped). The one definition the replayer, the grader and answer files share.
+    public mutating func record(_ turn: ReplayedTurn) {
+        userMessages.append(turn.user)
+        answers.append(turn.answer ?? "")
     }
 
     /// `vars.NAME`, `turnN.answer`, `turnN.user` (N from 1), or nil when unknown or not yet known.

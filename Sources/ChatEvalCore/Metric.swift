@@ -4,37 +4,54 @@ public enum Polarity: String, Codable, Sendable {
     case smallerIsBetter = "smaller_is_better"
 }
 
-/// A per-turn measurement that can be summarised, compared and gated on.
+/// A per-turn measurement that can be checked, gated, summarised and compared — the one
+/// vocabulary of metrics: a check `{type: decode-tps, min: 20}`, a gate
+/// `{metric: decode-tps, stat: median, min: 20}` and a comparison row all name it the same way.
 ///
 /// Every metric carries its polarity and unit, so code that compares runs never special-cases
 /// "is bigger better here?".
 public enum Metric: String, Codable, Sendable, CaseIterable {
     case timeToFirstToken = "ttft"
-    case prefillTokensPerSecond = "prefill_tps"
-    case decodeTokensPerSecond = "decode_tps"
-    case interTokenLatencyP50 = "itl_p50"
-    case interTokenLatencyP95 = "itl_p95"
-    case totalTime = "total_time"
-    case reuseRatio = "reuse_ratio"
-    case peakResidentMemory = "peak_rss"
+    case prefillTokensPerSecond = "prefill-tps"
+    case decodeTokensPerSecond = "decode-tps"
+    case interTokenLatencyP50 = "itl-p50"
+    case interTokenLatencyP95 = "itl-p95"
+    case totalTime = "total-time"
+    case peakMemory = "peak-memory"
+    case reuseRatio = "reuse-ratio"
+    case generatedTokens = "generated-tokens"
+
+    /// The name users write (`ttft`, `decode-tps`, ...).
+    public var name: String { rawValue }
 
     public var polarity: Polarity {
         switch self {
         case .prefillTokensPerSecond, .decodeTokensPerSecond, .reuseRatio: .biggerIsBetter
-        case .timeToFirstToken, .interTokenLatencyP50, .interTokenLatencyP95, .totalTime, .peakResidentMemory: .smallerIsBetter
+        case .timeToFirstToken, .interTokenLatencyP50, .interTokenLatencyP95, .totalTime, .peakMemory, .generatedTokens:
+            .smallerIsBetter
         }
     }
 
-    public enum Unit: String, Codable, Sendable { case seconds, tokensPerSecond = "tokens/s", ratio, bytes }
+    public enum Unit: String, Codable, Sendable {
+        case seconds, tokensPerSecond = "tokens/s", ratio, bytes, tokens
+    }
 
     public var unit: Unit {
         switch self {
         case .timeToFirstToken, .interTokenLatencyP50, .interTokenLatencyP95, .totalTime: .seconds
         case .prefillTokensPerSecond, .decodeTokensPerSecond: .tokensPerSecond
         case .reuseRatio: .ratio
-        case .peakResidentMemory: .bytes
+        case .peakMemory: .bytes
+        case .generatedTokens: .tokens
         }
     }
+
+    /// The metrics a comparison of two runs looks at by default: the runtime's speed, memory and
+    /// reuse. (`generated-tokens` follows from the answers, which the quality comparison covers.)
+    public static let compared: [Metric] = [
+        .timeToFirstToken, .prefillTokensPerSecond, .decodeTokensPerSecond, .interTokenLatencyP50,
+        .interTokenLatencyP95, .totalTime, .peakMemory, .reuseRatio,
+    ]
 
     /// A short column label for tables.
     public var label: String {
@@ -46,12 +63,28 @@ public enum Metric: String, Codable, Sendable, CaseIterable {
         case .interTokenLatencyP95: "ITL p95"
         case .totalTime: "total"
         case .reuseRatio: "reuse"
-        case .peakResidentMemory: "peak RSS"
+        case .peakMemory: "peak RSS"
+        case .generatedTokens: "generated"
+        }
+    }
+
+    /// One line for help texts and the check catalogue.
+    public var summary: String {
+        switch self {
+        case .timeToFirstToken: "time from the start of the turn to the first token's text, in seconds"
+        case .prefillTokensPerSecond: "prompt tokens evaluated anew per second of prefill"
+        case .decodeTokensPerSecond: "tokens after the first per second after the first"
+        case .interTokenLatencyP50: "median gap between consecutive tokens, in seconds"
+        case .interTokenLatencyP95: "95th percentile of the gaps between consecutive tokens, in seconds"
+        case .totalTime: "time from the start of the turn to the complete answer, in seconds"
+        case .reuseRatio: "share of the prompt served from the cache (0...1)"
+        case .peakMemory: "peak resident memory of the process during the turn, in bytes"
+        case .generatedTokens: "tokens generated for the answer"
         }
     }
 
     /// The value of this metric for one turn; nil when the turn does not define it
-    /// (decode rate of a one-token answer, memory over HTTP).
+    /// (decode rate of a one-token answer, memory over HTTP, reuse a server does not report).
     public func value(of turn: TurnMetrics) -> Double? {
         switch self {
         case .timeToFirstToken: turn.timeToFirstToken
@@ -61,7 +94,14 @@ public enum Metric: String, Codable, Sendable, CaseIterable {
         case .interTokenLatencyP95: turn.interTokenLatency?.p95
         case .totalTime: turn.totalTime
         case .reuseRatio: turn.reuseRatio
-        case .peakResidentMemory: turn.peakResidentBytes.map(Double.init)
+        case .peakMemory: turn.peakResidentBytes.map(Double.init)
+        case .generatedTokens: Double(turn.generatedTokens)
         }
     }
+
+    /// The metric named `name`, or nil. Names are exact (`decode-tps`); see `suggestions`.
+    public init?(name: String) { self.init(rawValue: name) }
+
+    /// Every metric name, for messages.
+    public static var names: [String] { allCases.map(\.rawValue) }
 }

@@ -16,14 +16,16 @@ public enum StopReason: String, Codable, Sendable, Hashable, CaseIterable {
 public struct TurnMetrics: Codable, Sendable, Hashable {
     /// Tokens of the whole rendered history sent for this turn (the prompt).
     public var promptTokens: Int
-    /// Prompt tokens served from the cache of the previous turn (not evaluated again).
-    public var reusedTokens: Int
+    /// Prompt tokens served from the cache of the previous turn (not evaluated again); nil when
+    /// the runtime cannot tell (a server that reports no cache figures) — unknown, never 0.
+    public var reusedTokens: Int?
     /// Tokens of the answer, including a final end-of-generation token if one was sampled.
     public var generatedTokens: Int
     /// Start of the turn → first generated token's text available (template, tokenize, prefill, first sample).
     public var timeToFirstToken: Double
-    /// Time spent evaluating the prompt tokens that were not reused.
-    public var prefillTime: Double
+    /// Time spent evaluating the prompt tokens that were not reused; nil when the runtime cannot
+    /// tell (a server that reports no timings).
+    public var prefillTime: Double?
     /// First generated token → last generated token.
     public var decodeTime: Double
     /// Start of the turn → answer complete.
@@ -36,8 +38,8 @@ public struct TurnMetrics: Codable, Sendable, Hashable {
     public var peakResidentBytes: Int?
 
     public init(
-        promptTokens: Int, reusedTokens: Int, generatedTokens: Int,
-        timeToFirstToken: Double, prefillTime: Double, decodeTime: Double, totalTime: Double,
+        promptTokens: Int, reusedTokens: Int?, generatedTokens: Int,
+        timeToFirstToken: Double, prefillTime: Double?, decodeTime: Double, totalTime: Double,
         interTokenLatencies: [Double], stopReason: StopReason, peakResidentBytes: Int? = nil
     ) {
         self.promptTokens = promptTokens
@@ -52,12 +54,14 @@ public struct TurnMetrics: Codable, Sendable, Hashable {
         self.peakResidentBytes = peakResidentBytes
     }
 
-    /// Prompt tokens evaluated anew for this turn.
-    public var evaluatedTokens: Int { promptTokens - reusedTokens }
+    /// Prompt tokens evaluated anew for this turn; nil when reuse is unknown.
+    public var evaluatedTokens: Int? { reusedTokens.map { promptTokens - $0 } }
 
-    /// Evaluated prompt tokens per second of prefill; nil when nothing was evaluated.
+    /// Evaluated prompt tokens per second of prefill; nil when nothing was evaluated or either
+    /// figure is unknown.
     public var prefillTokensPerSecond: Double? {
-        evaluatedTokens > 0 && prefillTime > 0 ? Double(evaluatedTokens) / prefillTime : nil
+        guard let evaluatedTokens, let prefillTime, evaluatedTokens > 0, prefillTime > 0 else { return nil }
+        return Double(evaluatedTokens) / prefillTime
     }
 
     /// Tokens after the first over the time after the first; nil with fewer than two tokens.
@@ -65,13 +69,22 @@ public struct TurnMetrics: Codable, Sendable, Hashable {
         generatedTokens > 1 && decodeTime > 0 ? Double(generatedTokens - 1) / decodeTime : nil
     }
 
-    /// Share of the prompt served from cache, in [0, 1].
-    public var reuseRatio: Double { promptTokens > 0 ? Double(reusedTokens) / Double(promptTokens) : 0 }
+    /// Share of the prompt served from cache, in [0, 1]; nil when reuse is unknown or the prompt empty.
+    public var reuseRatio: Double? {
+        guard let reusedTokens, promptTokens > 0 else { return nil }
+        return Double(reusedTokens) / Double(promptTokens)
+    }
 
     public var interTokenLatency: Distribution? { Distribution(interTokenLatencies) }
 }
 
 extension TurnMetrics {
+    /// Times are written at microsecond resolution: finer digits are clock noise, and a result
+    /// file (or a git note holding one) stays about half as large.
+    private static func microseconds(_ seconds: Double) -> Double {
+        seconds.isFinite ? (seconds * 1e6).rounded() / 1e6 : seconds
+    }
+
     private enum CodingKeys: String, CodingKey {
         case promptTokens, reusedTokens, generatedTokens, timeToFirstToken, prefillTime, decodeTime, totalTime
         case interTokenLatencies, stopReason, peakResidentBytes
@@ -83,10 +96,10 @@ extension TurnMetrics {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             promptTokens: try container.decode(Int.self, forKey: .promptTokens),
-            reusedTokens: try container.decode(Int.self, forKey: .reusedTokens),
+            reusedTokens: try container.decodeIfPresent(Int.self, forKey: .reusedTokens),
             generatedTokens: try container.decode(Int.self, forKey: .generatedTokens),
             timeToFirstToken: try container.decode(Double.self, forKey: .timeToFirstToken),
-            prefillTime: try container.decode(Double.self, forKey: .prefillTime),
+            prefillTime: try container.decodeIfPresent(Double.self, forKey: .prefillTime),
             decodeTime: try container.decode(Double.self, forKey: .decodeTime),
             totalTime: try container.decode(Double.self, forKey: .totalTime),
             interTokenLatencies: try container.decode([Double].self, forKey: .interTokenLatencies),
@@ -97,19 +110,19 @@ extension TurnMetrics {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(promptTokens, forKey: .promptTokens)
-        try container.encode(reusedTokens, forKey: .reusedTokens)
+        try container.encodeIfPresent(reusedTokens, forKey: .reusedTokens)
         try container.encode(generatedTokens, forKey: .generatedTokens)
-        try container.encode(timeToFirstToken, forKey: .timeToFirstToken)
-        try container.encode(prefillTime, forKey: .prefillTime)
-        try container.encode(decodeTime, forKey: .decodeTime)
-        try container.encode(totalTime, forKey: .totalTime)
-        try container.encode(interTokenLatencies, forKey: .interTokenLatencies)
+        try container.encode(Self.microseconds(timeToFirstToken), forKey: .timeToFirstToken)
+        try container.encodeIfPresent(prefillTime.map(Self.microseconds), forKey: .prefillTime)
+        try container.encode(Self.microseconds(decodeTime), forKey: .decodeTime)
+        try container.encode(Self.microseconds(totalTime), forKey: .totalTime)
+        try container.encode(interTokenLatencies.map(Self.microseconds), forKey: .interTokenLatencies)
         try container.encode(stopReason, forKey: .stopReason)
         try container.encodeIfPresent(peakResidentBytes, forKey: .peakResidentBytes)
-        try container.encode(evaluatedTokens, forKey: .evaluatedTokens)
+        try container.encodeIfPresent(evaluatedTokens, forKey: .evaluatedTokens)
         try container.encodeIfPresent(prefillTokensPerSecond, forKey: .prefillTokensPerSecond)
         try container.encodeIfPresent(decodeTokensPerSecond, forKey: .decodeTokensPerSecond)
-        try container.encode(reuseRatio, forKey: .reuseRatio)
+        try container.encodeIfPresent(reuseRatio, forKey: .reuseRatio)
         try container.encodeIfPresent(interTokenLatency, forKey: .interTokenLatency)
     }
 }

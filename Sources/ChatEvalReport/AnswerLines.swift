@@ -1,9 +1,9 @@
 import ChatEvalCore
-import ChatEvalRuntime
+import ChatEvalStore
 
 /// One line per turn: the user message and the answer (or what went wrong).
 public enum AnswerLines {
-    public static func render(_ turn: TurnResult, full: Bool, indent: String) -> String {
+    public static func render(_ turn: TurnRecord, full: Bool, indent: String) -> String {
         let number = "\(indent)\(turn.index + 1)."
         let user = "\(number) user:   \(Format.excerpt(turn.user))"
         var text: String

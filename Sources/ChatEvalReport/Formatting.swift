@@ -34,7 +34,8 @@ public enum Format {
         case .seconds: duration(value)
         case .tokensPerSecond: rate(value)
         case .ratio: percent(value)
-        case .bytes: bytes(value.map { Int($0) })
+        case .bytes: bytes(value.flatMap { Int(exactly: $0.rounded()) })
+        case .tokens: value.map { String(format: "%.0f", $0) } ?? "–"
         }
     }
 

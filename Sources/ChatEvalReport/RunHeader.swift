@@ -1,5 +1,4 @@
 import ChatEvalCore
-import ChatEvalRuntime
 
 /// The lines that open a run: what runs, on what, how.
 public enum RunHeader {

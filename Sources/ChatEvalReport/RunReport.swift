@@ -1,5 +1,4 @@
 import ChatEvalCore
-import ChatEvalRuntime
 import ChatEvalStore
 
 /// The readable summary of a finished (or interrupted) run.

@@ -2,7 +2,7 @@ import ChatEvalCore
 
 /// Medians and 95th percentiles of the key metrics over a suite's answered turns.
 public enum SuiteSummary {
-    public static let metrics: [Metric] = [.timeToFirstToken, .prefillTokensPerSecond, .decodeTokensPerSecond, .reuseRatio, .peakResidentMemory]
+    public static let metrics: [Metric] = [.timeToFirstToken, .prefillTokensPerSecond, .decodeTokensPerSecond, .reuseRatio, .peakMemory]
 
     public static func render(_ turns: [TurnMetrics], indent: String) -> String {
         var table = TextTable([.init("metric", .left), .init("median"), .init("p95"), .init("turns")])

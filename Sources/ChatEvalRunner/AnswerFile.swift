@@ -1,5 +1,4 @@
 import ChatEvalCore
-import ChatEvalRuntime
 import ChatEvalStore
 import ChatEvalSuites
 import Foundation
@@ -76,18 +75,18 @@ public enum AnswerGrader {
             let given = answers.filter { $0.conversation == conversation.id }
             guard !given.isEmpty else { continue }
             var variables = ConversationVariables(variables: conversation.script.variables)
-            var turns: [TurnResult] = []
+            var turns: [ReplayedTurn] = []
             for (index, template) in conversation.script.userMessages.enumerated() {
                 let user = (try? template.render { variables.value(of: $0) }) ?? template.source
+                let turn: ReplayedTurn
                 if let line = given.first(where: { $0.turn == index + 1 }) {
-                    let turn = line.failure.map { TurnResult(index: index, user: user, messagesSent: 0, status: .failed, failure: $0) }
-                        ?? TurnResult(index: index, user: user, messagesSent: 0, status: .answered, answer: line.answer, metrics: line.metrics)
-                    turns.append(turn)
-                    variables.record(user: user, answer: line.answer ?? "")
+                    turn = line.failure.map { ReplayedTurn(index: index, user: user, messagesSent: 0, status: .failed, failure: $0) }
+                        ?? ReplayedTurn(index: index, user: user, messagesSent: 0, status: .answered, answer: line.answer, metrics: line.metrics)
                 } else {
-                    turns.append(TurnResult(index: index, user: user, messagesSent: 0, status: .skipped, skipReason: "no answer in the answers file"))
-                    variables.record(user: user, answer: "")
+                    turn = ReplayedTurn(index: index, user: user, messagesSent: 0, status: .skipped, skipReason: "no answer in the answers file")
                 }
+                turns.append(turn)
+                variables.record(turn)
             }
             let graded = ConversationGrader.grade(conversation, turns: turns)
             record.conversations.append(ConversationRecord(

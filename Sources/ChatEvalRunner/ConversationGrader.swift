@@ -1,6 +1,5 @@
 import ChatEvalCore
 import ChatEvalGrading
-import ChatEvalRuntime
 import ChatEvalStore
 import ChatEvalSuites
 
@@ -10,27 +9,27 @@ import ChatEvalSuites
 /// far; placeholders are filled from the conversation as it ran. A turn that was not run fails all
 /// its checks (saying why). Conversation-level checks are graded with the last turn.
 public enum ConversationGrader {
-    public static func grade(_ conversation: SuiteConversation, turns: [TurnResult]) -> (turns: [TurnResult], checks: [Verdict]) {
-        var graded = turns
+    public static func grade(_ conversation: SuiteConversation, turns: [ReplayedTurn]) -> (turns: [TurnRecord], checks: [Verdict]) {
+        var graded = turns.map { TurnRecord($0) }
         var variables = ConversationVariables(variables: conversation.script.variables)
         var metricsSoFar: [TurnMetrics] = []
         for index in graded.indices {
-            let turn = graded[index]
+            let turn = turns[index]
             metricsSoFar += turn.metrics.map { [$0] } ?? []
-            variables.record(user: turn.user, answer: turn.answer ?? "")
+            variables.record(turn)
             let definitions = index < conversation.turnChecks.count ? conversation.turnChecks[index] : []
             guard !definitions.isEmpty else { continue }
             let verdicts = verdicts(definitions, for: turn, metrics: metricsSoFar, variables: variables)
             graded[index].checks = verdicts
             graded[index].score = Verdict.passRate(verdicts)
         }
-        guard !conversation.checks.isEmpty, let last = graded.last(where: { $0.status != .skipped }) ?? graded.last else {
+        guard !conversation.checks.isEmpty, let last = turns.last(where: { $0.status != .skipped }) ?? turns.last else {
             return (graded, [])
         }
         return (graded, verdicts(conversation.checks, for: last, metrics: metricsSoFar, variables: variables))
     }
 
-    private static func verdicts(_ definitions: [CheckDefinition], for turn: TurnResult, metrics: [TurnMetrics], variables: ConversationVariables) -> [Verdict] {
+    private static func verdicts(_ definitions: [CheckDefinition], for turn: ReplayedTurn, metrics: [TurnMetrics], variables: ConversationVariables) -> [Verdict] {
         let subject: GradingSubject?
         switch turn.status {
         case .answered: subject = GradingSubject(answer: turn.answer ?? "", metrics: turn.metrics, conversationMetrics: metrics)

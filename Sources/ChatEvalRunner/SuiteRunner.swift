@@ -35,7 +35,7 @@ public struct RunPlan: Sendable {
 /// Hears about a run's progress (a progress bar, CI log lines). Called from the run's task.
 public protocol RunObserver: Sendable {
     func conversationStarted(suite: String, conversation: String, repetition: Int, warmup: Bool, index: Int, of total: Int) async
-    func turnFinished(_ turn: TurnResult, conversation: String) async
+    func turnFinished(_ turn: ReplayedTurn, conversation: String) async
 }
 
 /// Replays a plan's suites against a runtime, recording as it goes: every finished turn is

@@ -1,4 +1,4 @@
-import ChatEvalRuntime
+import ChatEvalCore
 import Foundation
 import Synchronization
 
@@ -100,9 +100,9 @@ public struct JournalEntry: Codable, Sendable {
     public var conversation: String
     public var repetition: Int
     public var warmup: Bool
-    public var turn: TurnResult
+    public var turn: ReplayedTurn
 
-    public init(suite: String, conversation: String, repetition: Int, warmup: Bool, turn: TurnResult) {
+    public init(suite: String, conversation: String, repetition: Int, warmup: Bool, turn: ReplayedTurn) {
         self.suite = suite
         self.conversation = conversation
         self.repetition = repetition

@@ -1,5 +1,4 @@
 import ChatEvalCore
-import ChatEvalRuntime
 import Foundation
 
 /// Everything one `chateval run` measured, as written to its result file.
@@ -98,7 +97,7 @@ public struct ConversationRecord: Codable, Sendable {
     public var warmup: Bool
     public var systemPrompt: String?
     public var options: GenerationOptions
-    public var turns: [TurnResult]
+    public var turns: [TurnRecord]
     /// Verdicts of the conversation-level checks.
     public var checks: [Verdict]
 
@@ -106,7 +105,7 @@ public struct ConversationRecord: Codable, Sendable {
     public var verdicts: [Verdict] { turns.flatMap { $0.checks ?? [] } + checks }
 
     public init(id: String, repetition: Int, warmup: Bool, systemPrompt: String?, options: GenerationOptions,
-                turns: [TurnResult] = [], checks: [Verdict] = []) {
+                turns: [TurnRecord] = [], checks: [Verdict] = []) {
         self.id = id
         self.repetition = repetition
         self.warmup = warmup

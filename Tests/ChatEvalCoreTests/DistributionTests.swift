@@ -42,13 +42,22 @@ import Testing
     @Test func ratesAreUndefinedWithoutWork() {
         #expect(metrics(generated: 1).decodeTokensPerSecond == nil)
         #expect(metrics(prompt: 10, reused: 10).prefillTokensPerSecond == nil)
-        #expect(metrics(prompt: 0, reused: 0).reuseRatio == 0)
+        #expect(metrics(prompt: 0, reused: 0).reuseRatio == nil)
+    }
+
+    @Test func reuseARuntimeDoesNotReportIsUnknownNotZero() {
+        var turn = metrics(prompt: 100, reused: 40)
+        turn.reusedTokens = nil
+        #expect(turn.reuseRatio == nil)
+        #expect(turn.evaluatedTokens == nil)
+        #expect(turn.prefillTokensPerSecond == nil)
+        #expect(Metric.reuseRatio.value(of: turn) == nil)
     }
 
     @Test func everyMetricHasAPolarity() {
         #expect(Metric.timeToFirstToken.polarity == .smallerIsBetter)
         #expect(Metric.decodeTokensPerSecond.polarity == .biggerIsBetter)
         #expect(Metric.reuseRatio.value(of: metrics()) == 0.6)
-        #expect(Metric.peakResidentMemory.value(of: metrics()) == nil)
+        #expect(Metric.peakMemory.value(of: metrics()) == nil)
     }
 }

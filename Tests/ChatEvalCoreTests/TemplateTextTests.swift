@@ -21,7 +21,7 @@ import Testing
 
     @Test func conversationVariablesNameEarlierTurnsFromOne() {
         var variables = ConversationVariables(variables: ["city": "Lyon"])
-        variables.record(user: "hi", answer: "hello")
+        variables.record(ReplayedTurn(index: 0, user: "hi", messagesSent: 2, status: .answered, answer: "hello"))
         #expect(variables.value(of: "turn1.answer") == "hello")
         #expect(variables.value(of: "turn1.user") == "hi")
         #expect(variables.value(of: "turn2.answer") == nil)

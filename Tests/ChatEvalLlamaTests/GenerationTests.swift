@@ -42,7 +42,8 @@ extension SharedRuntimeTests {
         #expect(metrics.generatedTokens == 10)
         #expect(metrics.stopReason == .maxTokens)
         #expect(metrics.interTokenLatencies.count == 9)
-        #expect(metrics.prefillTime > 0 && metrics.prefillTime < metrics.timeToFirstToken)
+        let prefillTime = try #require(metrics.prefillTime)
+        #expect(prefillTime > 0 && prefillTime < metrics.timeToFirstToken)
         #expect(metrics.timeToFirstToken < metrics.totalTime)
         #expect(abs(metrics.interTokenLatencies.reduce(0, +) - metrics.decodeTime) < 1e-6)
     }

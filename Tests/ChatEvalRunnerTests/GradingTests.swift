@@ -32,8 +32,8 @@ import Testing
             """, file: "s.yaml")
     }
 
-    private func turn(_ index: Int, _ user: String, answer: String) -> TurnResult {
-        TurnResult(index: index, user: user, messagesSent: 2, status: .answered, answer: answer,
+    private func turn(_ index: Int, _ user: String, answer: String) -> ReplayedTurn {
+        ReplayedTurn(index: index, user: user, messagesSent: 2, status: .answered, answer: answer,
                    metrics: ScriptedRuntime.metrics(prompt: 10 * (index + 1)))
     }
 
@@ -41,7 +41,7 @@ import Testing
         let turns = [
             turn(0, "I live in Lyon.", answer: "Nice, LYON is lovely."),
             turn(1, "You said Nice, LYON is lovely.", answer: "I said: Nice, LYON is lovely."),
-            TurnResult(index: 2, user: "Where?", messagesSent: 6, status: .failed, failure: RuntimeFailure(.contextOverflow, "full")),
+            ReplayedTurn(index: 2, user: "Where?", messagesSent: 6, status: .failed, failure: RuntimeFailure(.contextOverflow, "full")),
         ]
         let graded = ConversationGrader.grade(suite.conversations[0], turns: turns)
         #expect(graded.turns[0].checks?.map(\.passed) == [true])
@@ -53,9 +53,9 @@ import Testing
 
     @Test func turnsThatDidNotRunFailTheirChecksAndSayWhy() throws {
         let turns = [
-            TurnResult(index: 0, user: "I live in Lyon.", messagesSent: 2, status: .failed, failure: RuntimeFailure(.unavailable, "server gone")),
-            TurnResult(index: 1, user: "x", messagesSent: 0, status: .skipped, skipReason: "turn 1 failed (unavailable)"),
-            TurnResult(index: 2, user: "y", messagesSent: 0, status: .skipped, skipReason: "turn 1 failed (unavailable)"),
+            ReplayedTurn(index: 0, user: "I live in Lyon.", messagesSent: 2, status: .failed, failure: RuntimeFailure(.unavailable, "server gone")),
+            ReplayedTurn(index: 1, user: "x", messagesSent: 0, status: .skipped, skipReason: "turn 1 failed (unavailable)"),
+            ReplayedTurn(index: 2, user: "y", messagesSent: 0, status: .skipped, skipReason: "turn 1 failed (unavailable)"),
         ]
         let graded = ConversationGrader.grade(suite.conversations[0], turns: turns)
         #expect(graded.turns[0].checks?.first?.passed == false)
@@ -68,7 +68,7 @@ import Testing
         let good = ConversationGrader.grade(suite.conversations[0], turns: [
             turn(0, "I live in Lyon.", answer: "Lyon!"),
             turn(1, "You said Lyon!", answer: "You said Lyon!"),
-            TurnResult(index: 2, user: "Where?", messagesSent: 6, status: .failed, failure: RuntimeFailure(.contextOverflow, "full")),
+            ReplayedTurn(index: 2, user: "Where?", messagesSent: 6, status: .failed, failure: RuntimeFailure(.contextOverflow, "full")),
         ])
         let record = ConversationRecord(id: "memory", repetition: 1, warmup: false, systemPrompt: nil, options: GenerationOptions(),
                                         turns: good.turns, checks: good.checks)

@@ -131,7 +131,7 @@ private actor StopAfterTurns: RunObserver {
 
     func conversationStarted(suite: String, conversation: String, repetition: Int, warmup: Bool, index: Int, of total: Int) {}
 
-    func turnFinished(_ turn: TurnResult, conversation: String) {
+    func turnFinished(_ turn: ReplayedTurn, conversation: String) {
         finished += 1
         if finished == count { stop.request() }
     }
@@ -146,7 +146,7 @@ private actor JournalWatcher: RunObserver {
 
     func conversationStarted(suite: String, conversation: String, repetition: Int, warmup: Bool, index: Int, of total: Int) {}
 
-    func turnFinished(_ turn: TurnResult, conversation: String) {
+    func turnFinished(_ turn: ReplayedTurn, conversation: String) {
         let text = (try? String(contentsOf: journal, encoding: .utf8)) ?? ""
         linesSeen.append(text.split(separator: "\n").count)
     }

@@ -83,5 +83,5 @@ import Testing
 
 private actor TurnRecorder {
     private(set) var indices: [Int] = []
-    func record(_ turn: TurnResult) { indices.append(turn.index) }
+    func record(_ turn: ReplayedTurn) { indices.append(turn.index) }
 }

@@ -28,10 +28,10 @@ import Testing
             machine: MachineInfo.current(), runtime: runtime, modelSha256: String(repeating: "0", count: 64),
             settings: RunSettings(cacheMode: .session, repetitions: 2, warmupConversations: 1))
         let turns = [
-            TurnResult(index: 0, user: "hi", messagesSent: 2, status: .answered, answer: "hello", metrics: metrics,
+            TurnRecord(ReplayedTurn(index: 0, user: "hi", messagesSent: 2, status: .answered, answer: "hello", metrics: metrics),
                        checks: [Verdict(check: "icontains", passed: true, score: 1, detail: "found", error: "none", weight: 2)], score: 1),
-            TurnResult(index: 1, user: "more", messagesSent: 4, status: .failed, failure: RuntimeFailure(.contextOverflow, "full")),
-            TurnResult(index: 2, user: "again", messagesSent: 0, status: .skipped, skipReason: "turn 2 failed"),
+            TurnRecord(ReplayedTurn(index: 1, user: "more", messagesSent: 4, status: .failed, failure: RuntimeFailure(.contextOverflow, "full"))),
+            TurnRecord(ReplayedTurn(index: 2, user: "again", messagesSent: 0, status: .skipped, skipReason: "turn 2 failed")),
         ]
         record.suites = [SuiteRecord(name: "s", path: "s.yaml", conversations: [
             ConversationRecord(id: "c", repetition: 1, warmup: false, systemPrompt: "sys",

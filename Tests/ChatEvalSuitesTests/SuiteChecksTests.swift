@@ -11,7 +11,7 @@ import Testing
               max_failed_turns: 1
               metrics:
                 - {metric: ttft, stat: p95, max: 2}
-                - {metric: decode_tps, min: 10}
+                - {metric: decode-tps, min: 10}
             conversations:
               - id: a
                 vars: {city: Lyon}

@@ -12,7 +12,7 @@ actor RunProgress: RunObserver {
     private let clock = ContinuousClock.now
     private var finishedTurns = 0
     private var current = ""
-    private var conversationTurns: [TurnResult] = []
+    private var conversationTurns: [ReplayedTurn] = []
 
     init(totalTurns: Int) {
         self.totalTurns = totalTurns
@@ -28,7 +28,7 @@ actor RunProgress: RunObserver {
         draw()
     }
 
-    func turnFinished(_ turn: TurnResult, conversation: String) {
+    func turnFinished(_ turn: ReplayedTurn, conversation: String) {
         finishedTurns += 1
         conversationTurns.append(turn)
         draw()

