@@ -1,4 +1,5 @@
 import CGit2
+import Foundation
 
 /// Who wrote a git object (a note, here).
 public struct GitSignature: Sendable, Equatable {
@@ -18,23 +19,85 @@ extension GitRepository {
     /// The notes ref ChatEval records runs under, kept apart from git's default `refs/notes/commits`.
     public static let chatEvalNotesRef = "refs/notes/chateval"
 
-    /// Attaches `text` as the note on `commit` under `notesRef`, replacing any note already there.
+    /// Appends `line` to the note on `commit` under `notesRef` (creating the note if there is
+    /// none), so that every run of a commit keeps its own line. Returns the note's new text.
     ///
-    /// `commit` is any revision git understands (`HEAD`, a full or abbreviated id, a tag).
-    /// The note is authored and committed by `author`, else by `user.name`/`user.email` from git
-    /// config, else by `GitSignature.fallback`. Throws `GitError` (`.notFound` for an unknown commit).
-    public func addNote(
-        _ text: String, to commit: String, notesRef: String = chatEvalNotesRef, author: GitSignature? = nil
-    ) throws {
-        try LibGit2.withLock {
-            var commitID = try commitID(for: commit)
-            let signature = try makeSignature(author)
-            defer { git_signature_free(signature) }
-            var noteID = git_oid()
-            try check(
-                git_note_create(&noteID, pointer, notesRef, signature, signature, &commitID, text, 1),
-                "git_note_create")
+    /// Safe against concurrent writers that compare before they swap, as ChatEval does (not
+    /// `git notes`, which moves the ref without checking it): the new notes commit is built on
+    /// the notes ref as read, and the ref moves to it only if nobody moved it meanwhile
+    /// (`git_reference_create_matching`); otherwise the append is redone on the newer notes, up
+    /// to `attempts` times. Line-oriented notes also merge cleanly across clones with
+    /// `git notes merge -s cat_sort_uniq`.
+    @discardableResult
+    public func appendNote(
+        _ line: String, to commit: String, notesRef: String = chatEvalNotesRef, author: GitSignature? = nil, attempts: Int = 100
+    ) throws -> String {
+        let trimmed = line.trimmingCharacters(in: .newlines)
+        var lastError: GitError?
+        for attempt in 0..<attempts {
+            // Two steps, each under the lock: other writers (in this process too) may move the ref
+            // in between, which the compare-and-swap of the second step detects.
+            let prepared = try LibGit2.withLock { try prepareAppend(trimmed, to: commit, notesRef: notesRef, author: author) }
+            do {
+                try LibGit2.withLock { try moveNotesRef(notesRef, to: prepared) }
+                return prepared.text
+            } catch let error as GitError where [GIT_EMODIFIED, GIT_ELOCKED, GIT_EEXISTS].contains(where: { error.code == .other($0.rawValue) }) {
+                lastError = error
+                usleep(useconds_t(500 * (1 + attempt % 8)))   // another writer got there first: read again
+            }
         }
+        throw lastError ?? GitError(code: .other(GIT_EMODIFIED.rawValue), pointOfFailure: "git_reference_create_matching",
+                                    message: "the notes ref kept changing", path: displayPath)
+    }
+
+    /// A notes commit holding the appended note, and the notes commit it was built on.
+    private struct PreparedAppend {
+        var newNotes: git_oid
+        var previousNotes: git_oid?
+        var text: String
+    }
+
+    private func prepareAppend(_ line: String, to commit: String, notesRef: String, author: GitSignature?) throws -> PreparedAppend {
+        var commitID = try commitID(for: commit)
+        let signature = try makeSignature(author)
+        defer { git_signature_free(signature) }
+
+        var currentNotes = git_oid()
+        let lookup = git_reference_name_to_id(&currentNotes, pointer, notesRef)
+        if lookup != 0 && lookup != GIT_ENOTFOUND.rawValue { try check(lookup, "git_reference_name_to_id") }
+        let hasNotes = lookup == 0
+        var parent: OpaquePointer?
+        if hasNotes { try check(git_commit_lookup(&parent, pointer, &currentNotes), "git_commit_lookup") }
+        defer { git_commit_free(parent) }
+
+        var existing = ""
+        if let parent {
+            var note: OpaquePointer?
+            let read = git_note_commit_read(&note, pointer, parent, &commitID)
+            if read != GIT_ENOTFOUND.rawValue {
+                try check(read, "git_note_commit_read")
+                existing = git_note_message(note).map { String(cString: $0) } ?? ""
+                git_note_free(note)
+            }
+        }
+        if !existing.isEmpty && !existing.hasSuffix("\n") { existing += "\n" }
+        let text = existing + line + "\n"
+        var newNotes = git_oid()
+        try check(git_note_commit_create(&newNotes, nil, pointer, parent, signature, signature, &commitID, text, 1), "git_note_commit_create")
+        return PreparedAppend(newNotes: newNotes, previousNotes: hasNotes ? currentNotes : nil, text: text)
+    }
+
+    /// Moves `notesRef` to the prepared notes commit if it still points where it did.
+    private func moveNotesRef(_ notesRef: String, to prepared: PreparedAppend) throws {
+        var reference: OpaquePointer?
+        var target = prepared.newNotes
+        if var previous = prepared.previousNotes {
+            try check(git_reference_create_matching(&reference, pointer, notesRef, &target, 1, &previous, "chateval: add a run"),
+                      "git_reference_create_matching")
+        } else {
+            try check(git_reference_create(&reference, pointer, notesRef, &target, 0, "chateval: first run"), "git_reference_create")
+        }
+        git_reference_free(reference)
     }
 
     /// The note on `commit` under `notesRef`, or nil if it has none. Throws `GitError`
@@ -49,27 +112,6 @@ extension GitRepository {
             defer { git_note_free(note) }
             return git_note_message(note).map { String(cString: $0) }
         }
-    }
-
-    /// Resolves a revision to the id of the commit it names. Throws `.unbornHead` for `HEAD`
-    /// before the first commit, `.notFound` for other unknown revisions.
-    private func commitID(for revision: String) throws -> git_oid {
-        var object: OpaquePointer?
-        let result = git_revparse_single(&object, pointer, "\(revision)^{commit}")
-        if result < 0 {
-            let error = GitError(result: result, pointOfFailure: "git_revparse_single", path: displayPath)
-            guard error.code == .notFound, revision == "HEAD", git_repository_head_unborn(pointer) == 1 else {
-                throw error
-            }
-            throw GitError(
-                code: .unbornHead, pointOfFailure: error.pointOfFailure, message: error.message,
-                path: displayPath, errorClass: error.errorClass)
-        }
-        defer { git_object_free(object) }
-        guard let id = git_object_id(object) else {
-            throw GitError(code: .notFound, pointOfFailure: "git_object_id", message: "no id for \(revision)", path: displayPath)
-        }
-        return id.pointee
     }
 
     /// A signature stamped now; the caller frees it with `git_signature_free`.

@@ -46,7 +46,11 @@ extension GitRepository {
         var commit: OpaquePointer?
         try check(git_revparse_single(&commit, pointer, "HEAD^{commit}"), "git_revparse_single")
         defer { git_object_free(commit) }
+        try describeCommit(commit, into: &snapshot)
+    }
 
+    /// Fills the commit fields of `snapshot` (id, short id, time, subject, describe) from `commit`.
+    func describeCommit(_ commit: OpaquePointer?, into snapshot: inout GitSnapshot) throws {
         snapshot.commit = git_commit_id(commit).map(hexString(of:))
         var shortID = git_buf()
         defer { git_buf_dispose(&shortID) }

@@ -28,22 +28,4 @@ public enum RunReport {
         if record.status == .incomplete { lines.append("\nINCOMPLETE: the run was interrupted; the results above are what was measured.") }
         return lines.joined(separator: "\n")
     }
-
-    /// The git note attached to the commit: one line per suite with the key medians.
-    public static func noteText(_ record: RunRecord, resultPath: String) -> String {
-        var lines = ["chateval run \(record.runId) (\(record.status.rawValue)) — \(record.runtime.model.description), \(record.runtime.engine) \(record.runtime.build)"]
-        for suite in record.suites {
-            let turns = suite.measuredTurns
-            let values = SuiteSummary.metrics.map { metric -> String in
-                let median = Distribution(turns.compactMap { metric.value(of: $0) })?.median
-                return "\(metric.rawValue)=\(Format.value(median, of: metric))"
-            }
-            let verdicts = suite.measuredVerdicts
-            let checks = verdicts.isEmpty ? "" : ", checks \(verdicts.filter(\.passed).count)/\(verdicts.count)"
-            let gates = suite.gates.isEmpty ? "" : ", gates " + (suite.gates.allSatisfy(\.passed) ? "passed" : "FAILED")
-            lines.append("\(suite.name): \(turns.count) turns, " + values.joined(separator: ", ") + checks + gates)
-        }
-        lines.append("result: \(resultPath)")
-        return lines.joined(separator: "\n")
-    }
 }

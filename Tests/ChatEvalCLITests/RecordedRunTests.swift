@@ -61,7 +61,7 @@ import Testing
         #expect(record["status"] as? String == "complete")
         #expect(record["schema_version"] as? Int == 1)
         #expect(outcome.stdout.contains("commit    \(head)"))
-        #expect(try self.git(["notes", "--ref=chateval", "show", "HEAD"], in: repository).contains("recorded: 2 turns"))
+        #expect(try self.git(["notes", "--ref=chateval", "show", "HEAD"], in: repository).contains("\"run_id\":"))
     }
 
     @Test func outsideARepositoryTheRunWarnsOrFailsWhenGitIsRequired() throws {

@@ -76,7 +76,7 @@ import Testing
         let commit = try directory.commit("a.txt", "1", message: "First")
 
         try withGlobalConfig("") {
-            try GitRepository.discover(startingAt: directory.url).addNote("hi", to: commit)
+            try GitRepository.discover(startingAt: directory.url).appendNote("hi", to: commit)
         }
         #expect(try directory.git("log", "-1", "--format=%an <%ae>", "refs/notes/chateval") == "chateval <chateval@localhost>")
     }

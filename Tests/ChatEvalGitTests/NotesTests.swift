@@ -3,7 +3,7 @@ import Testing
 import ChatEvalGit
 
 @Suite struct NotesTests {
-    @Test func noteRoundTripsAndOverwrites() throws {
+    @Test func laterRunsOfACommitAddLinesToItsNote() throws {
         let directory = try TestDirectory()
         try directory.initRepository()
         let first = try directory.commit("a.txt", "1", message: "First")
@@ -11,14 +11,44 @@ import ChatEvalGit
         let repository = try GitRepository.discover(startingAt: directory.url)
         #expect(try repository.note(for: second) == nil)
 
-        try repository.addNote("{\"run\":1}", to: second)
-        #expect(try repository.note(for: second) == "{\"run\":1}")
+        try repository.appendNote("{\"run\":1}", to: second)
+        #expect(try repository.note(for: second) == "{\"run\":1}\n")
         #expect(try directory.git("notes", "--ref=chateval", "show", second) == "{\"run\":1}")
 
-        try repository.addNote("{\"run\":2}", to: "HEAD")
-        #expect(try repository.note(for: second) == "{\"run\":2}")
+        try repository.appendNote("{\"run\":2}\n", to: "HEAD")
+        #expect(try repository.note(for: second) == "{\"run\":1}\n{\"run\":2}\n")
         #expect(try repository.note(for: first) == nil)
         #expect(try repository.note(for: second, notesRef: "refs/notes/commits") == nil)
+        // Two notes commits on the ref: the history of runs is kept.
+        #expect(try directory.git("rev-list", "--count", "refs/notes/chateval") == "2")
+    }
+
+    @Test func concurrentWritersLoseNoNote() async throws {
+        let directory = try TestDirectory()
+        try directory.initRepository()
+        let commit = try directory.commit("a.txt", "1", message: "First")
+        let path = directory.url
+
+        // Writers with their own repository handles interleave between building a notes commit
+        // and moving the ref; each must notice the others' moves and redo its append.
+        let written = await withTaskGroup(of: [String].self) { group in
+            for writer in 0..<4 {
+                group.addTask {
+                    guard let repository = try? GitRepository.discover(startingAt: path) else { return [] }
+                    return (0..<10).compactMap { line in
+                        let text = "run-\(writer)-\(line)"
+                        return (try? repository.appendNote(text, to: commit)) != nil ? text : nil
+                    }
+                }
+            }
+            var all: [String] = []
+            for await lines in group { all += lines }
+            return all
+        }
+        #expect(written.count == 40)
+        let note = try #require(try GitRepository.discover(startingAt: path).note(for: commit))
+        #expect(Set(note.split(separator: "\n").map(String.init)) == Set(written))
+        #expect(try directory.git("rev-list", "--count", "refs/notes/chateval") == "40")
     }
 
     @Test func noteUsesCustomRefAndAuthor() throws {
@@ -27,10 +57,10 @@ import ChatEvalGit
         let commit = try directory.commit("a.txt", "1", message: "First")
         let repository = try GitRepository.discover(startingAt: directory.url)
 
-        try repository.addNote(
+        try repository.appendNote(
             "hello", to: commit, notesRef: "refs/notes/bench", author: GitSignature(name: "Bench Bot", email: "bot@example.com"))
 
-        #expect(try repository.note(for: commit, notesRef: "refs/notes/bench") == "hello")
+        #expect(try repository.note(for: commit, notesRef: "refs/notes/bench") == "hello\n")
         #expect(try repository.note(for: commit) == nil)
         #expect(try directory.git("log", "-1", "--format=%an <%ae>", "refs/notes/bench") == "Bench Bot <bot@example.com>")
     }
@@ -42,7 +72,7 @@ import ChatEvalGit
         try directory.git("config", "user.name", "Local User")
         try directory.git("config", "user.email", "local@example.com")
 
-        try GitRepository.discover(startingAt: directory.url).addNote("hi", to: commit)
+        try GitRepository.discover(startingAt: directory.url).appendNote("hi", to: commit)
 
         #expect(try directory.git("log", "-1", "--format=%an <%ae>", "refs/notes/chateval") == "Local User <local@example.com>")
     }
@@ -54,10 +84,11 @@ import ChatEvalGit
         let repository = try GitRepository.discover(startingAt: directory.url)
 
         let error = try #require(throws: GitError.self) {
-            try repository.addNote("x", to: String(repeating: "0", count: 40))
+            try repository.appendNote("x", to: String(repeating: "0", count: 40))
         }
         #expect(error.code == .notFound)
         #expect(error.pointOfFailure == "git_revparse_single")
+        #expect(error.description.contains("names no commit"))
     }
 
     @Test func noteOnRepositoryWithoutCommitsThrows() throws {
@@ -65,7 +96,7 @@ import ChatEvalGit
         try directory.initRepository()
         let repository = try GitRepository.discover(startingAt: directory.url)
 
-        let error = try #require(throws: GitError.self) { try repository.addNote("x", to: "HEAD") }
+        let error = try #require(throws: GitError.self) { try repository.appendNote("x", to: "HEAD") }
         #expect(error.code == .unbornHead)
         #expect(error.description.contains("no commits yet"))
         #expect(error.description.contains(directory.path))

@@ -77,7 +77,7 @@ struct RunCommand: AsyncParsableCommand {
 
         if recording.gitNote, let (repository, snapshot) = git, let commit = snapshot.commit {
             do {
-                try repository.addNote(RunReport.noteText(final, resultPath: writer.resultURL.path), to: commit)
+                try repository.appendNote(try RunNote.line(for: final), to: commit)
                 print("note      added to \(snapshot.shortCommit ?? commit) under refs/notes/chateval (share it: git push origin 'refs/notes/*')")
             } catch {
                 warn("could not add the git note: \(error)")

@@ -1,0 +1,124 @@
+import CGit2
+import ChatEvalCore
+import Foundation
+
+extension GitRepository {
+    /// The full id of the commit `revision` names (`HEAD`, `HEAD~1`, `main`, `origin/main`, a tag,
+    /// an abbreviated id). Throws `.unbornHead` for `HEAD` before the first commit, `.notFound`
+    /// for a revision the repository does not know.
+    public func resolveCommit(_ revision: String) throws -> String {
+        try LibGit2.withLock {
+            var id = try commitID(for: revision)
+            return hexString(of: &id)
+        }
+    }
+
+    /// The state of an arbitrary commit, as a run recorded against it would show it: its id,
+    /// subject, time and `describe`; no branch (it may be on several), nothing modified.
+    public func snapshot(ofCommit revision: String) throws -> GitSnapshot {
+        try LibGit2.withLock {
+            var id = try commitID(for: revision)
+            var commit: OpaquePointer?
+            try check(git_commit_lookup(&commit, pointer, &id), "git_commit_lookup")
+            defer { git_commit_free(commit) }
+            var snapshot = GitSnapshot(
+                commit: nil, shortCommit: nil, branch: nil, isDetached: true, isUnborn: false, modifiedCount: 0, untrackedCount: 0,
+                commitTime: nil, commitTimeZoneOffsetMinutes: nil, subject: nil, describe: nil,
+                isShallow: git_repository_is_shallow(pointer) == 1, workdir: workdir)
+            try describeCommit(commit, into: &snapshot)
+            return snapshot
+        }
+    }
+
+    /// The content of the file at `path` (relative to the repository root, `/`-separated) in
+    /// `revision`'s tree, or nil when the commit has no such file. Reads the object database
+    /// only: the working tree is not touched.
+    public func file(_ path: String, at revision: String) throws -> Data? {
+        try LibGit2.withLock {
+            try withTreeEntry(path, at: revision) { entry in
+                guard git_tree_entry_type(entry) == GIT_OBJECT_BLOB else { return nil }
+                var blob: OpaquePointer?
+                try check(git_blob_lookup(&blob, pointer, git_tree_entry_id(entry)), "git_blob_lookup")
+                defer { git_blob_free(blob) }
+                let size = Int(git_blob_rawsize(blob))
+                guard size > 0, let bytes = git_blob_rawcontent(blob) else { return Data() }
+                return Data(bytes: bytes, count: size)
+            }
+        }
+    }
+
+    /// Names of the files (not folders) directly in the folder `path` of `revision`'s tree,
+    /// sorted; nil when there is no such folder. `""` is the root.
+    public func files(inFolder path: String, at revision: String) throws -> [String]? {
+        try LibGit2.withLock {
+            let list: (OpaquePointer?) throws -> [String] = { tree in
+                (0..<git_tree_entrycount(tree)).compactMap { index in
+                    guard let entry = git_tree_entry_byindex(tree, index), git_tree_entry_type(entry) == GIT_OBJECT_BLOB,
+                          let name = git_tree_entry_name(entry) else { return nil }
+                    return String(cString: name)
+                }.sorted()
+            }
+            if path.isEmpty || path == "." {
+                return try withTree(of: revision, list)
+            }
+            return try withTreeEntry(path, at: revision) { entry -> [String]? in
+                guard git_tree_entry_type(entry) == GIT_OBJECT_TREE else { return nil }
+                var tree: OpaquePointer?
+                try check(git_tree_lookup(&tree, pointer, git_tree_entry_id(entry)), "git_tree_lookup")
+                defer { git_tree_free(tree) }
+                return try list(tree)
+            }
+        }
+    }
+
+    // MARK: Helpers (inside the lock)
+
+    /// Resolves a revision to the id of the commit it names. Throws `.unbornHead` for `HEAD`
+    /// before the first commit, `.notFound` for other unknown revisions.
+    func commitID(for revision: String) throws -> git_oid {
+        var object: OpaquePointer?
+        let result = git_revparse_single(&object, pointer, "\(revision)^{commit}")
+        if result < 0 {
+            let error = GitError(result: result, pointOfFailure: "git_revparse_single", path: displayPath)
+            if revision == "HEAD", git_repository_head_unborn(pointer) == 1 {
+                throw GitError(code: .unbornHead, pointOfFailure: error.pointOfFailure, message: error.message,
+                               path: displayPath, errorClass: error.errorClass)
+            }
+            // An unknown or ambiguous name, or one that is not a commit: say which.
+            if error.code == .notFound || error.code == .other(GIT_EAMBIGUOUS.rawValue) || error.code == .other(GIT_EINVALIDSPEC.rawValue)
+                || error.code == .other(GIT_EPEEL.rawValue) {
+                throw GitError(code: .notFound, pointOfFailure: error.pointOfFailure,
+                               message: "'\(revision)' names no commit (\(error.message))", path: displayPath, errorClass: error.errorClass)
+            }
+            throw error
+        }
+        defer { git_object_free(object) }
+        guard let id = git_object_id(object) else {
+            throw GitError(code: .notFound, pointOfFailure: "git_object_id", message: "no id for \(revision)", path: displayPath)
+        }
+        return id.pointee
+    }
+
+    private func withTree<T>(of revision: String, _ body: (OpaquePointer?) throws -> T) throws -> T {
+        var id = try commitID(for: revision)
+        var commit: OpaquePointer?
+        try check(git_commit_lookup(&commit, pointer, &id), "git_commit_lookup")
+        defer { git_commit_free(commit) }
+        var tree: OpaquePointer?
+        try check(git_commit_tree(&tree, commit), "git_commit_tree")
+        defer { git_tree_free(tree) }
+        return try body(tree)
+    }
+
+    /// Runs `body` on the tree entry at `path`, or returns nil when there is none.
+    private func withTreeEntry<T>(_ path: String, at revision: String, _ body: (OpaquePointer?) throws -> T?) throws -> T? {
+        try withTree(of: revision) { tree in
+            var entry: OpaquePointer?
+            let result = git_tree_entry_bypath(&entry, tree, path)
+            if result == GIT_ENOTFOUND.rawValue { return nil }
+            try check(result, "git_tree_entry_bypath")
+            defer { git_tree_entry_free(entry) }
+            return try body(entry)
+        }
+    }
+}

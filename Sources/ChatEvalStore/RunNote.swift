@@ -1,0 +1,33 @@
+import Foundation
+
+/// Runs recorded in git notes (`refs/notes/chateval`): one line per run, each line the whole
+/// result file as compact JSON.
+///
+/// The whole result, not a summary, so that `compare` and `history` work from notes alone once
+/// `git fetch origin 'refs/notes/*:refs/notes/*'` has brought CI's baselines. Plain compact JSON
+/// rather than compressed text: git stores every blob zlib-compressed already, and lines stay
+/// readable (`git notes --ref=chateval show`) and mergeable (`git notes merge -s cat_sort_uniq`).
+public enum RunNote {
+    /// The note line for `record` (no newline inside: JSON escapes them).
+    public static func line(for record: RunRecord) throws -> String {
+        String(decoding: try ResultWriter.makeEncoder(pretty: false).encode(record), as: UTF8.self)
+    }
+
+    /// The runs in a note, in the order they were added, and the lines that are not runs
+    /// (written by something else, or a format this version does not read), 1-based.
+    public static func records(in note: String) -> (records: [RunRecord], unreadableLines: [Int]) {
+        let decoder = ResultWriter.makeDecoder()
+        var records: [RunRecord] = []
+        var unreadable: [Int] = []
+        for (index, line) in note.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty else { continue }
+            if let record = try? decoder.decode(RunRecord.self, from: Data(trimmed.utf8)) {
+                records.append(record)
+            } else {
+                unreadable.append(index + 1)
+            }
+        }
+        return (records, unreadable)
+    }
+}
