@@ -9,12 +9,11 @@ ENV_MK := $(CHATEVAL_CACHE)/env.mk
 # What the build needs from set-up: pkg-config finds llama.pc; the rpath lets the binaries find
 # libllama without LD_LIBRARY_PATH (SwiftPM drops -rpath from .pc files).
 export PKG_CONFIG_PATH := $(LLAMA_PKG_CONFIG_PATH)$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
-export CHATEVAL_MODEL := $(MODEL)
 export CHATEVAL_LLAMA_BUILD := $(LLAMA_BUILD)
 LINK := $(if $(LLAMA_LIBDIR),-Xlinker -rpath -Xlinker $(LLAMA_LIBDIR))
-TEMPLATE ?= gemma
-SUITES ?= suites
-RUN_ARGS ?=
+# The tests find the two shipped models here (make run takes its model from chateval.yaml).
+TEST_ENV := CHATEVAL_MODEL=$(MODEL) CHATEVAL_GEMMA_MODEL=$(GEMMA_MODEL)
+RUN_ARGS ?= --repeat 1
 
 .PHONY: all setup build run test bench clean
 all: run
@@ -30,21 +29,23 @@ _build:
 run: setup
 	@$(MAKE) --no-print-directory _run
 _run: _build
-	.build/release/chateval run $(SUITES) --chat-template $(TEMPLATE) $(RUN_ARGS)
+	.build/release/chateval run $(RUN_ARGS)
 
 test: setup
+	@bash scripts/setup.sh gemma-model
 	@$(MAKE) --no-print-directory _test
 _test:
 	swift build --build-tests $(LINK)
-	swift test --skip-build $(LINK)
+	$(TEST_ENV) swift test --skip-build $(LINK)
 
 bench: setup
+	@bash scripts/setup.sh gemma-model
 	@bash scripts/setup.sh llama-tools
 	@$(MAKE) --no-print-directory _bench
 _bench:
 	swift build -c release $(LINK) --product chateval-bench
 	swift build -c release $(LINK) --product chateval-grading-bench
-	.build/release/chateval-bench --llama-bench $(LLAMA_TOOLS)/llama-bench --model $(MODEL) --chat-template $(TEMPLATE)
+	.build/release/chateval-bench --llama-bench $(LLAMA_TOOLS)/llama-bench --model $(GEMMA_MODEL) --chat-template gemma
 	.build/release/chateval-grading-bench
 
 clean:

@@ -44,14 +44,14 @@ let package = Package(
         // Runs a plan of suites against a runtime, recording every turn as it goes.
         .target(name: "ChatEvalRunner", dependencies: ["ChatEvalSuites", "ChatEvalStore", "ChatEvalGrading", "ChatEvalRuntime"]),
         // Human-readable tables and summaries.
-        .target(name: "ChatEvalReport", dependencies: ["ChatEvalCore", "ChatEvalStore"]),
+        .target(name: "ChatEvalReport", dependencies: ["ChatEvalCore", "ChatEvalStore", "ChatEvalCompare"]),
         // Fakes shared by tests.
         .target(name: "ChatEvalTestKit", dependencies: ["ChatEvalRuntime"]),
 
         .executableTarget(
             name: "ChatEvalCLI",
             dependencies: [
-                "ChatEvalLlama", "ChatEvalRunner", "ChatEvalReport", "ChatEvalGit",
+                "ChatEvalLlama", "ChatEvalRunner", "ChatEvalReport", "ChatEvalGit", "ChatEvalCompare",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -71,8 +71,8 @@ let package = Package(
         .testTarget(name: "ChatEvalLlamaTests", dependencies: ["ChatEvalLlama"]),
         .testTarget(name: "ChatEvalGitTests", dependencies: ["ChatEvalGit", "ChatEvalCore"]),
         .testTarget(name: "ChatEvalRunnerTests", dependencies: ["ChatEvalRunner", "ChatEvalTestKit"]),
-        .testTarget(name: "ChatEvalStoreTests", dependencies: ["ChatEvalStore"]),
-        .testTarget(name: "ChatEvalCompareTests", dependencies: ["ChatEvalCompare", "ChatEvalStore"]),
+        .testTarget(name: "ChatEvalStoreTests", dependencies: ["ChatEvalStore", "ChatEvalTestKit"]),
+        .testTarget(name: "ChatEvalCompareTests", dependencies: ["ChatEvalCompare", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),
         .testTarget(name: "ChatEvalGradingTests", dependencies: ["ChatEvalGrading"]),
         .testTarget(name: "ChatEvalCLITests", dependencies: ["ChatEvalCLI"]),
     ],

@@ -1,16 +1,21 @@
 import ArgumentParser
 import Foundation
 
+
 /// `chateval`: replay prompt suites against a chat runtime, measure every turn, grade the answers.
 ///
-/// Exit codes: 0 success, 1 a gate failed, 2 bad input or usage, 3 the run could not complete.
+/// Exit codes: 0 success, 1 a gate failed or a regression, 2 bad input or usage (or sides not
+/// comparable), 3 the run could not complete, 5 no baseline run recorded, 130 stopped at once by
+/// a second Ctrl-C.
 @main
 struct ChatEval: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chateval",
         abstract: "Replay chat conversations against a model, measure every turn, grade the answers.",
-        discussion: "Exit codes: 0 success, 1 a gate failed, 2 bad input or usage, 3 the run could not complete.",
-        subcommands: [RunCommand.self, ValidateCommand.self, GradeCommand.self, TemplatesCommand.self],
+        discussion: """
+            Exit codes: 0 success; 1 a gate failed or a regression; 2 bad input or usage, or sides not comparable;             3 the run could not complete (interrupted, results not writable); 5 no baseline run recorded for a revision;             130 stopped at once by a second Ctrl-C (finished turns stay in the journal).
+            """,
+        subcommands: [RunCommand.self, CompareCommand.self, ValidateCommand.self, GradeCommand.self, TemplatesCommand.self],
         defaultSubcommand: RunCommand.self
     )
 
@@ -35,12 +40,21 @@ struct ChatEval: AsyncParsableCommand {
     }
 }
 
+/// Writes `text` and a line break to standard output at once. The command line writes through
+/// this, never `print`, whose C stream is block-buffered into a pipe: in a CI log the header and
+/// each result appear as they happen, in order with standard error. (Swift 6 does not let code
+/// name C's `stdout` to make it line-buffered.)
+func say(_ text: String = "") {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+}
+
 /// The documented exit codes.
 enum ExitStatus: Int32 {
     case success = 0
     case gateFailed = 1
     case badInput = 2
     case runIncomplete = 3
+    case baselineMissing = 5
 }
 
 /// Prints `message` as an error on stderr and returns the exit code to throw.

@@ -30,9 +30,18 @@ public struct ComparedRuns: Sendable {
 /// repetitions that would. When neither side varies at all (token counts, reuse of greedy
 /// replays), the difference is exact and the threshold alone decides.
 public enum RunComparator {
-    /// `turnDetail: false` leaves out the per-turn rows (they never gate; a calibration that runs
-    /// thousands of comparisons does not need them).
-    public static func compare(base: ComparedRuns, head: ComparedRuns, settings: ComparisonSettings, turnDetail: Bool = true) -> Comparison {
+    /// `settings` are the preset and project file's; each suite's own thresholds (recorded in
+    /// head's runs) come on top, then `commandLine`. `turnDetail: false` leaves out the per-turn
+    /// rows (they never gate; a calibration that runs thousands of comparisons needs none).
+    public static func compare(
+        base: ComparedRuns, head: ComparedRuns, settings projectSettings: ComparisonSettings,
+        commandLine: ComparisonOverrides = ComparisonOverrides(), turnDetail: Bool = true
+    ) -> Comparison {
+        let settings = projectSettings.applying(commandLine)
+        var suiteSettings: [String: ComparisonSettings] = [:]
+        for suite in head.runs.flatMap(\.suites) {
+            if let own = suite.comparison { suiteSettings[suite.name] = projectSettings.applying(own).applying(commandLine) }
+        }
         let baseSuites = measuredSuites(base.runs)
         let headSuites = measuredSuites(head.runs)
         let sharedSuites = headSuites.keys.filter { baseSuites[$0] != nil }
@@ -54,8 +63,8 @@ public enum RunComparator {
                 }
             }
         }
-        let suiteChanges = decide(suiteTests, settings: settings)
-        let turnChanges = decide(turnTests, settings: settings)
+        let suiteChanges = decide(suiteTests, settings: settings, suiteSettings: suiteSettings)
+        let turnChanges = decide(turnTests, settings: settings, suiteSettings: suiteSettings)
 
         let suites = suiteOrder.map { suite in
             let turnRows = Dictionary(grouping: zip(turnTests, turnChanges).filter { $0.0.suite == suite }, by: { $0.0.turn! })
@@ -124,12 +133,16 @@ public enum RunComparator {
         var strata: [(base: [Double], head: [Double])]
     }
 
-    /// Tests each pending change, adjusts the family's p-values together, and decides.
-    static func decide(_ family: [PendingChange], settings: ComparisonSettings) -> [MetricChange] {
+    /// Tests each pending change, adjusts the family's p-values together (at the comparison's
+    /// one false-alarm rate), and decides each with its suite's thresholds.
+    static func decide(_ family: [PendingChange], settings: ComparisonSettings, suiteSettings: [String: ComparisonSettings] = [:]) -> [MetricChange] {
         let tested = family.map { test($0, settings: settings) }
         let adjusted = Holm.adjust(tested.map { $0.shift?.pValue ?? 1 })
-        return zip(tested, adjusted).map { test, adjustedP in
-            verdict(for: test, adjustedPValue: adjustedP, settings: settings)
+        return zip(family, zip(tested, adjusted)).map { pending, result in
+            var local = suiteSettings[pending.suite] ?? settings
+            local.familyErrorRate = settings.familyErrorRate
+            local.confidence = settings.confidence
+            return verdict(for: result.0, adjustedPValue: result.1, settings: local)
         }
     }
 

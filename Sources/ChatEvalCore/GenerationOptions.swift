@@ -18,6 +18,10 @@ public struct GenerationOptions: Codable, Sendable, Hashable {
 
     public static let defaultMaxTokens = 128
     public static let defaultSeed: UInt32 = 42
+    /// Largest `maxTokens` and `topK` accepted: far beyond any context window or vocabulary in
+    /// use, and within the 32-bit integers llama.cpp takes.
+    public static let maximumTokens = 1 << 20
+    public static let maximumTopK = 1 << 20
 
     public init(
         maxTokens: Int = GenerationOptions.defaultMaxTokens,
@@ -44,9 +48,11 @@ public struct GenerationOptions: Codable, Sendable, Hashable {
     public var problems: [String] {
         var found: [String] = []
         if maxTokens < 1 { found.append("max_tokens must be at least 1 (got \(maxTokens))") }
+        if maxTokens > Self.maximumTokens { found.append("max_tokens must be at most \(Self.maximumTokens) (got \(maxTokens))") }
         if temperature < 0 || !temperature.isFinite { found.append("temperature must be 0 or more (got \(temperature))") }
         if !(topP > 0 && topP <= 1) { found.append("top_p must be in (0, 1] (got \(topP))") }
         if topK < 0 { found.append("top_k must be 0 (off) or more (got \(topK))") }
+        if topK > Self.maximumTopK { found.append("top_k must be at most \(Self.maximumTopK) (got \(topK))") }
         if stop.contains("") { found.append("stop strings must not be empty") }
         return found
     }

@@ -87,8 +87,12 @@ public enum GateEvaluator {
         return outcomes
     }
 
+    /// At most three decimals, no trailing ".0"; any finite or infinite value (never an `Int(...)`
+    /// conversion that a bound of 1e19 would trap).
     private static func decimal(_ value: Double) -> String {
-        let rounded = (value * 1000).rounded() / 1000
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        let rounded = abs(value) < 1e15 ? (value * 1000).rounded() / 1000 : value
+        var text = rounded.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return text
     }
 }

@@ -32,59 +32,93 @@ public struct RunPlan: Sendable {
     }
 }
 
+/// One conversation replay in a run's schedule.
+public struct ScheduledReplay: Sendable {
+    /// The arm it belongs to ("base" or "head" in a paired run; nil in an ordinary run).
+    public var arm: String?
+    public var suite: String
+    public var conversation: String
+    /// 1-based; 0 for a warm-up replay.
+    public var repetition: Int
+    public var warmup: Bool { repetition == 0 }
+}
+
 /// Hears about a run's progress (a progress bar, CI log lines). Called from the run's task.
 public protocol RunObserver: Sendable {
-    func conversationStarted(suite: String, conversation: String, repetition: Int, warmup: Bool, index: Int, of total: Int) async
+    func conversationStarted(_ replay: ScheduledReplay, index: Int, of total: Int) async
     func turnFinished(_ turn: ReplayedTurn, conversation: String) async
 }
 
-/// Replays a plan's suites against a runtime, recording as it goes: every finished turn is
-/// journaled (and synced) at once; the result file is rewritten atomically after a conversation
-/// when `rewriteInterval` has passed since it was last written, and at the end. Rewriting it after
+/// What one side of a run replays: a runtime and a plan, recorded into its own record and file.
+public struct RunArm: Sendable {
+    /// "base" or "head" in a paired run, for progress lines; nil in an ordinary run.
+    public var label: String?
+    public var runtime: any ChatRuntime
+    public var plan: RunPlan
+
+    public init(label: String? = nil, runtime: any ChatRuntime, plan: RunPlan) {
+        self.label = label
+        self.runtime = runtime
+        self.plan = plan
+    }
+}
+
+/// Replays plans against runtimes, recording as it goes: every finished turn is journaled (and
+/// synced) at once; each result file is rewritten atomically after a conversation when
+/// `rewriteInterval` has passed since it was last written, and at the end. Rewriting it after
 /// every conversation would re-encode the whole run each time (quadratic in its length) for
 /// nothing the journal does not already secure.
 ///
 /// Order: warm-up conversations first, then repetition 1 of every conversation of every suite,
 /// then repetition 2, ... — interleaved, so slow drift of the machine spreads over all of them.
+/// With two arms (`run --baseline`), the arms alternate conversation by conversation, and which
+/// goes first alternates too, so that drift and any order effect hit both alike.
 public struct SuiteRunner: Sendable {
-    public let runtime: any ChatRuntime
-    public let plan: RunPlan
-    /// Least time between two rewrites of the result file during the run, in seconds.
+    public let arms: [RunArm]
+    /// Least time between two rewrites of a result file during the run, in seconds.
     public let rewriteInterval: Double
 
-    public init(runtime: any ChatRuntime, plan: RunPlan, rewriteInterval: Double = 5) {
-        self.runtime = runtime
-        self.plan = plan
+    public init(arms: [RunArm], rewriteInterval: Double = 5) {
+        self.arms = arms
         self.rewriteInterval = rewriteInterval
     }
 
-    /// Runs the plan into `record` (which must list no suites yet) and returns it, complete or,
-    /// if `stop` was requested, incomplete. Throws only when the result cannot be written.
-    public func run(into record: RunRecord, writer: ResultWriter, stop: StopRequest, observer: (any RunObserver)? = nil) async throws -> RunRecord {
-        var record = record
-        record.suites = plan.suites.map { SuiteRecord(name: $0.name, path: $0.path) }
-        try writer.write(record)
-        var sinceWrite = Stopwatch()
+    /// An ordinary run: one runtime, one plan.
+    public init(runtime: any ChatRuntime, plan: RunPlan, rewriteInterval: Double = 5) {
+        self.init(arms: [RunArm(runtime: runtime, plan: plan)], rewriteInterval: rewriteInterval)
+    }
 
-        let replayer = ConversationReplayer(runtime: runtime, cacheMode: plan.settings.cacheMode)
-        var schedule: [(suite: Int, conversation: SuiteConversation, repetition: Int)] = plan.warmups.map { ($0.suite, $0.conversation, 0) }
-        for repetition in 1...max(plan.settings.repetitions, 1) {
-            for (index, suite) in plan.suites.enumerated() {
-                schedule += suite.conversations.map { (index, $0, repetition) }
-            }
+    /// An ordinary run into `record` (which must list no suites yet); see `run(into:writers:stop:observer:)`.
+    public func run(into record: RunRecord, writer: ResultWriter, stop: StopRequest, observer: (any RunObserver)? = nil) async throws -> RunRecord {
+        try await run(into: [record], writers: [writer], stop: stop, observer: observer)[0]
+    }
+
+    /// Runs every arm into its record (one per arm, listing no suites yet) and returns them,
+    /// complete or, if `stop` was requested, incomplete. Throws only when a result cannot be
+    /// written (the error names the file).
+    public func run(into records: [RunRecord], writers: [ResultWriter], stop: StopRequest, observer: (any RunObserver)? = nil) async throws -> [RunRecord] {
+        precondition(records.count == arms.count && writers.count == arms.count, "one record and one writer per arm")
+        var records = records
+        for (arm, index) in zip(arms, records.indices) {
+            records[index].suites = arm.plan.suites.map { SuiteRecord(name: $0.name, path: $0.path, comparison: $0.comparison) }
+            try writers[index].write(records[index])
         }
+        var sinceWrite = Array(repeating: Stopwatch(), count: arms.count)
+        let replayers = arms.map { ConversationReplayer(runtime: $0.runtime, cacheMode: $0.plan.settings.cacheMode) }
+        let schedule = Self.schedule(arms)
 
         for (position, item) in schedule.enumerated() {
             if stop.isRequested { break }
-            let suite = plan.suites[item.suite]
-            let warmup = item.repetition == 0
-            await observer?.conversationStarted(
-                suite: suite.name, conversation: item.conversation.id, repetition: item.repetition, warmup: warmup,
-                index: position + 1, of: schedule.count)
+            let arm = arms[item.arm]
+            let suite = arm.plan.suites[item.suite]
+            let replay = ScheduledReplay(arm: arm.label, suite: suite.name, conversation: item.conversation.id, repetition: item.repetition)
+            await observer?.conversationStarted(replay, index: position + 1, of: schedule.count)
             let journalingError = JournalingError()
-            let turns = await replayer.replay(item.conversation.script, stop: stop) { turn in
+            let writer = writers[item.arm]
+            let turns = await replayers[item.arm].replay(item.conversation.script, stop: stop) { turn in
                 do {
-                    try writer.journal(JournalEntry(suite: suite.name, conversation: item.conversation.id, repetition: item.repetition, warmup: warmup, turn: turn))
+                    try writer.journal(JournalEntry(suite: suite.name, conversation: item.conversation.id, repetition: item.repetition,
+                                                    warmup: replay.warmup, turn: turn))
                 } catch {
                     await journalingError.set(error)
                 }
@@ -93,25 +127,73 @@ public struct SuiteRunner: Sendable {
             if let error = await journalingError.error { throw error }
             let script = item.conversation.script
             let graded = ConversationGrader.grade(item.conversation, turns: turns)
-            record.suites[item.suite].conversations.append(ConversationRecord(
-                id: item.conversation.id, repetition: item.repetition, warmup: warmup,
+            records[item.arm].suites[item.suite].conversations.append(ConversationRecord(
+                id: item.conversation.id, repetition: item.repetition, warmup: replay.warmup,
                 systemPrompt: script.systemPrompt, options: script.options, turns: graded.turns, checks: graded.checks))
-            if sinceWrite.elapsed >= rewriteInterval {
-                try writer.write(record)
-                sinceWrite = Stopwatch()
+            if sinceWrite[item.arm].elapsed >= rewriteInterval {
+                try writer.write(records[item.arm])
+                sinceWrite[item.arm] = Stopwatch()
             }
         }
 
-        for index in record.suites.indices {
-            let measured = record.suites[index].conversations.filter { !$0.warmup }
-            record.suites[index].gates = GateEvaluator.evaluate(plan.suites[index].gates, conversations: measured)
+        for (arm, index) in zip(arms, records.indices) {
+            for suiteIndex in records[index].suites.indices {
+                let measured = records[index].suites[suiteIndex].conversations.filter { !$0.warmup }
+                records[index].suites[suiteIndex].gates = GateEvaluator.evaluate(arm.plan.suites[suiteIndex].gates, conversations: measured)
+            }
+            records[index].gatesPassed = records[index].suites.allSatisfy { $0.gates.allSatisfy(\.passed) }
+            records[index].status = stop.isRequested ? .incomplete : .complete
+            records[index].endedAt = Date()
+            try writers[index].write(records[index])
+            writers[index].finish()
         }
-        record.gatesPassed = record.suites.allSatisfy { $0.gates.allSatisfy(\.passed) }
-        record.status = stop.isRequested ? .incomplete : .complete
-        record.endedAt = Date()
-        try writer.write(record)
-        writer.finish()
-        return record
+        return records
+    }
+
+    struct ScheduleItem {
+        var arm: Int
+        var suite: Int
+        var conversation: SuiteConversation
+        /// 0 for warm-up.
+        var repetition: Int
+    }
+
+    /// Warm-ups of every arm (alternating), then each repetition of every conversation, the arms
+    /// that have a conversation replaying it one after the other, the first alternating with
+    /// each conversation and each repetition.
+    static func schedule(_ arms: [RunArm]) -> [ScheduleItem] {
+        var items: [ScheduleItem] = []
+        let warmups = arms.map(\.plan.warmups)
+        for index in 0..<(warmups.map(\.count).max() ?? 0) {
+            for (arm, list) in warmups.enumerated() where index < list.count {
+                items.append(ScheduleItem(arm: arm, suite: list[index].suite, conversation: list[index].conversation, repetition: 0))
+            }
+        }
+        // Conversations by (suite name, id), in the order the arms list them (first arm first).
+        struct Key: Hashable { var suite: String; var conversation: String }
+        var order: [Key] = []
+        var places: [Key: [Int: (suite: Int, conversation: SuiteConversation)]] = [:]
+        for (arm, runArm) in arms.enumerated() {
+            for (suiteIndex, suite) in runArm.plan.suites.enumerated() {
+                for conversation in suite.conversations {
+                    let key = Key(suite: suite.name, conversation: conversation.id)
+                    if places[key] == nil { order.append(key) }
+                    places[key, default: [:]][arm] = (suiteIndex, conversation)
+                }
+            }
+        }
+        let repetitions = arms.map { max($0.plan.settings.repetitions, 1) }
+        for repetition in 1...(repetitions.max() ?? 1) {
+            for (position, key) in order.enumerated() {
+                var armOrder = Array(arms.indices)
+                if (repetition + position) % 2 == 1 { armOrder.reverse() }
+                for arm in armOrder where repetition <= repetitions[arm] {
+                    guard let place = places[key]?[arm] else { continue }
+                    items.append(ScheduleItem(arm: arm, suite: place.suite, conversation: place.conversation, repetition: repetition))
+                }
+            }
+        }
+        return items
     }
 }
 

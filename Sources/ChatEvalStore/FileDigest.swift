@@ -11,6 +11,11 @@ public struct FileDigest: Sendable {
         self.cacheURL = cacheURL
     }
 
+    /// The hex SHA-256 of `data`.
+    public static func sha256(of data: Data) -> String {
+        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+
     /// The hex SHA-256 of the file at `path`.
     public func sha256(ofFileAt path: String) throws -> String {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -27,6 +32,7 @@ public struct FileDigest: Sendable {
             hasher.update(data: chunk)
         }
         let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+
         cache[key] = digest
         saveCache(cache)
         return digest

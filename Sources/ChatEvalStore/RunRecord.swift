@@ -115,12 +115,17 @@ public struct SuiteRecord: Codable, Sendable {
     public var conversations: [ConversationRecord]
     /// Outcomes of the suite's gates, evaluated at the end of the run over measured replays.
     public var gates: [GateOutcome]
+    /// The suite's own comparison thresholds (its `compare:` section), applied when this run
+    /// is the head of a comparison.
+    public var comparison: ComparisonOverrides?
 
-    public init(name: String, path: String, conversations: [ConversationRecord] = [], gates: [GateOutcome] = []) {
+    public init(name: String, path: String, conversations: [ConversationRecord] = [], gates: [GateOutcome] = [],
+                comparison: ComparisonOverrides? = nil) {
         self.name = name
         self.path = path
         self.conversations = conversations
         self.gates = gates
+        self.comparison = comparison
     }
 
     /// Verdicts of every check of the measured replays (turn and conversation checks).

@@ -153,8 +153,13 @@ struct CheckDefinitionReader {
         switch node {
         case .scalar(let scalar):
             guard scalar.style == .plain else { return .string(scalar.string) }
-            if let integer = Int(scalar.string) { return .integer(integer) }
-            if let number = Double(scalar.string), number.isFinite, scalar.string.rangeOfCharacter(from: .letters) == nil { return .number(number) }
+            switch NumberLiteral.parse(scalar.string) {
+            case .success(.integer(let integer))?: return .integer(integer)
+            case .success(.decimal(let number))?: return .number(number)
+            // Too large for an integer: a number the check's own range check refuses by name.
+            case .failure?: return .number(Double(scalar.string) ?? .infinity)
+            case nil: break
+            }
             switch scalar.string {
             case "true", "True", "TRUE", "yes", "on": return .bool(true)
             case "false", "False", "FALSE", "no", "off": return .bool(false)

@@ -9,13 +9,17 @@ public struct Suite: Sendable, Hashable {
     public var path: String
     public var conversations: [SuiteConversation]
     public var gates: SuiteGates
+    /// The suite's own comparison thresholds (`compare:`), over the project file's.
+    public var comparison: ComparisonOverrides?
 
-    public init(name: String, description: String? = nil, path: String, conversations: [SuiteConversation], gates: SuiteGates = SuiteGates()) {
+    public init(name: String, description: String? = nil, path: String, conversations: [SuiteConversation], gates: SuiteGates = SuiteGates(),
+                comparison: ComparisonOverrides? = nil) {
         self.name = name
         self.description = description
         self.path = path
         self.conversations = conversations
         self.gates = gates
+        self.comparison = comparison
     }
 
     public var checkCount: Int {

@@ -81,7 +81,7 @@ public enum SuiteLoader {
         return text
     }
 
-    private static func syntaxError(_ error: any Error, file: String) -> SuiteError {
+    static func syntaxError(_ error: any Error, file: String) -> SuiteError {
         guard let yaml = error as? YamlError else {
             return SuiteError(.syntax, file: file, "invalid YAML: \(error)")
         }
@@ -135,7 +135,7 @@ struct SuiteBuilder {
     let reader: YAMLReader
 
     func suite(from root: Node, path: String) -> Suite? {
-        guard let entries = reader.mapping(root, "the suite", allowed: ["name", "description", "defaults", "gates", "conversations"]) else { return nil }
+        guard let entries = reader.mapping(root, "the suite", allowed: ["name", "description", "defaults", "gates", "compare", "conversations"]) else { return nil }
         let name = required("name", in: entries, of: root, "the suite").flatMap { reader.string($0, "name") }
         let description = entries["description"].flatMap { reader.string($0, "description") }
         let defaults = entries["defaults"].map { settings(from: $0, "defaults", allowed: ConversationSettings.keys) } ?? ConversationSettings()
@@ -155,8 +155,9 @@ struct SuiteBuilder {
             }
         }
         let gates = entries["gates"].map(gates(from:)) ?? SuiteGates()
+        let comparison = entries["compare"].flatMap { ComparisonSection(reader: reader).overrides($0, allowed: ComparisonSection.suiteKeys) }
         guard let name else { return nil }
-        return Suite(name: name, description: description, path: path, conversations: conversations, gates: gates)
+        return Suite(name: name, description: description, path: path, conversations: conversations, gates: gates, comparison: comparison)
     }
 
     private func gates(from node: Node) -> SuiteGates {
@@ -299,10 +300,10 @@ struct SuiteBuilder {
         guard let entries = entries ?? reader.mapping(node, what, allowed: allowed) else { return ConversationSettings() }
         var settings = ConversationSettings()
         settings.system = entries["system"].flatMap { reader.string($0, "system") }
-        settings.maxTokens = entries["max_tokens"].flatMap { reader.integer($0, "max_tokens", minimum: 1) }
+        settings.maxTokens = entries["max_tokens"].flatMap { reader.integer($0, "max_tokens", minimum: 1, maximum: GenerationOptions.maximumTokens) }
         settings.temperature = entries["temperature"].flatMap { reader.number($0, "temperature") }
         settings.topP = entries["top_p"].flatMap { reader.number($0, "top_p") }
-        settings.topK = entries["top_k"].flatMap { reader.integer($0, "top_k", minimum: 0) }
+        settings.topK = entries["top_k"].flatMap { reader.integer($0, "top_k", minimum: 0, maximum: GenerationOptions.maximumTopK) }
         settings.seed = entries["seed"].flatMap { reader.integer($0, "seed", minimum: 0) }.flatMap { seed in
             guard let value = UInt32(exactly: seed) else {
                 reader.fail(.invalidValue, at: entries["seed"], "seed must be below 2^32, found \(seed)")
@@ -311,7 +312,7 @@ struct SuiteBuilder {
             return value
         }
         settings.stop = entries["stop"].flatMap { reader.strings($0, "stop") }
-        settings.maxMessages = entries["max_messages"].flatMap { reader.integer($0, "max_messages", minimum: 1) }
+        settings.maxMessages = entries["max_messages"].flatMap { reader.integer($0, "max_messages", minimum: 1, maximum: 1_000_000) }
         settings.variables = entries["vars"].flatMap { reader.stringMap($0, "vars") } ?? [:]
         return settings
     }

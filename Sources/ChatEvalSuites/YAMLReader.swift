@@ -56,8 +56,10 @@ final class YAMLReader {
         return scalar.string
     }
 
-    func integer(_ node: Node, _ what: String, minimum: Int? = nil) -> Int? {
-        guard case .scalar(let scalar) = node, scalar.style == .plain, let value = Int(scalar.string) else {
+    /// A whole number (`NumberLiteral`'s grammar, so `1e3` is 1000) within the bounds given.
+    func integer(_ node: Node, _ what: String, minimum: Int? = nil, maximum: Int? = nil) -> Int? {
+        guard let number = numberLiteral(node, what, expected: "a whole number") else { return nil }
+        guard let value = number.integerValue else {
             fail(.wrongType, at: node, "\(what) must be a whole number, found \(kind(of: node))")
             return nil
         }
@@ -65,15 +67,30 @@ final class YAMLReader {
             fail(.invalidValue, at: node, "\(what) must be at least \(minimum), found \(value)")
             return nil
         }
-        return value
-    }
-
-    func number(_ node: Node, _ what: String) -> Double? {
-        guard case .scalar(let scalar) = node, scalar.style == .plain, let value = Double(scalar.string), value.isFinite else {
-            fail(.wrongType, at: node, "\(what) must be a number, found \(kind(of: node))")
+        if let maximum, value > maximum {
+            fail(.invalidValue, at: node, "\(what) must be at most \(maximum), found \(value)")
             return nil
         }
         return value
+    }
+
+    /// A finite number (`NumberLiteral`'s grammar).
+    func number(_ node: Node, _ what: String) -> Double? {
+        numberLiteral(node, what, expected: "a number")?.doubleValue
+    }
+
+    private func numberLiteral(_ node: Node, _ what: String, expected: String) -> NumberLiteral? {
+        guard case .scalar(let scalar) = node, scalar.style == .plain, let parsed = NumberLiteral.parse(scalar.string) else {
+            fail(.wrongType, at: node, "\(what) must be \(expected), found \(kind(of: node))",
+                 hint: "write decimal digits, such as 42, 0.5 or 1e3")
+            return nil
+        }
+        switch parsed {
+        case .success(let number): return number
+        case .failure:
+            fail(.invalidValue, at: node, "\(what) is too large: \(scalar.string.prefix(40))")
+            return nil
+        }
     }
 
     func boolean(_ node: Node, _ what: String) -> Bool? {

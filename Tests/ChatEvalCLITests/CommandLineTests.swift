@@ -44,14 +44,14 @@ import Testing
     }
 
     @Test func missingModelIsBadInput() throws {
-        let outcome = try run(["run", "suites/smoke.yaml", "--model", "/no/such/model.gguf", "--chat-template", "gemma"])
+        let outcome = try run(["run", "suites/smoke.yaml", "--model", "/no/such/model.gguf"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("model file /no/such/model.gguf does not exist"))
         #expect(!outcome.stderr.contains("Fatal error"))
     }
 
     @Test func fileThatIsNotAModelIsBadInput() throws {
-        let outcome = try run(["run", "suites/smoke.yaml", "--model", "Package.swift", "--chat-template", "gemma"])
+        let outcome = try run(["run", "suites/smoke.yaml", "--model", "Package.swift"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("is not a GGUF model file"))
     }

@@ -46,7 +46,7 @@ import Testing
         let head = try git(["rev-parse", "HEAD"], in: repository)
         let reports = repository.appendingPathComponent("out")
 
-        let outcome = try cli.run(["run", repository.appendingPathComponent("s.yaml").path, "--chat-template", "gemma",
+        let outcome = try cli.run(["run", repository.appendingPathComponent("s.yaml").path,
                                    "--repo", repository.path, "--reports", reports.path, "--git-note"],
                                   environment: ["CI": "true"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
@@ -71,7 +71,7 @@ import Testing
         let suiteFile = directory.appendingPathComponent("s.yaml")
         try suite(conversations: 1, maxTokens: 2).write(to: suiteFile, atomically: true, encoding: .utf8)
 
-        let required = try cli.run(["run", suiteFile.path, "--chat-template", "gemma", "--repo", directory.path, "--require-git",
+        let required = try cli.run(["run", suiteFile.path, "--repo", directory.path, "--require-git",
                                     "--reports", directory.appendingPathComponent("out").path])
         #expect(required.status == 2)
         #expect(required.stderr.contains("not a git repository") || required.stderr.contains("could not find repository"))
@@ -83,7 +83,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         try suite(conversations: 1, maxTokens: 2).write(to: directory.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
 
-        let outcome = try cli.run(["run", "s.yaml", "--chat-template", "gemma", "--reports", "out"], environment: ["CI": "true"], in: directory)
+        let outcome = try cli.run(["run", "s.yaml", "--reports", "out"], environment: ["CI": "true"], in: directory)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("is not inside a git repository; the run is recorded without a commit"))
         let file = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path).first { $0.hasSuffix(".json") })
@@ -148,7 +148,7 @@ import Testing
     private func startRun(_ suiteFile: URL, reports: URL) throws -> Process {
         let process = Process()
         process.executableURL = CommandLineTests.binary
-        process.arguments = ["run", suiteFile.path, "--chat-template", "gemma", "--reports", reports.path]
+        process.arguments = ["run", suiteFile.path, "--reports", reports.path]
         process.currentDirectoryURL = suiteFile.deletingLastPathComponent()
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

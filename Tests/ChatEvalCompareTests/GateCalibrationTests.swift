@@ -1,4 +1,5 @@
 import ChatEvalCompare
+import ChatEvalCore
 import Testing
 
 /// The gate's own error rates, measured on seeded synthetic runs (the same figures `make bench`

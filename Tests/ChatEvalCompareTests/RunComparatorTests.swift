@@ -2,6 +2,7 @@ import ChatEvalCompare
 import ChatEvalCore
 import ChatEvalStore
 import Foundation
+import ChatEvalTestKit
 import Testing
 
 /// Builds run records turn by turn for comparison tests.
@@ -194,5 +195,28 @@ struct RecordBuilder {
         #expect(text.contains("\"schema_version\":1"))
         let decoded = try ResultWriter.makeDecoder().decode(Comparison.self, from: data)
         #expect(decoded.suites.count == 1)
+    }
+}
+
+/// reports/schema/comparison.schema.json documents every key `compare --format json` writes.
+@Suite struct ComparisonSchemaTests {
+    static let schemaURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("reports/schema/comparison.schema.json")
+
+    @Test func everyKeyTheEncoderWritesIsInTheSchema() throws {
+        // A comparison with every part filled: changes of every kind, check changes, a mismatch.
+        var base = RecordBuilder(cpu: "a"), head = RecordBuilder(cpu: "b")
+        for repetition in 1...4 {
+            base.replay(repetition: repetition, ttft: [0.1, 0.2], checks: [[true, true, false], [repetition % 2 == 0]])
+            head.replay(repetition: repetition, ttft: [0.1, 0.3], checks: [[false, true, true, true]], failedTurn: 1)
+        }
+        let comparison = RunComparator.compare(base: ComparedRuns(runs: [base.record], sources: ["b.json"]),
+                                               head: ComparedRuns(runs: [head.record], sources: ["h.json"]), settings: .default)
+        #expect(!comparison.quality.newlyFailing.isEmpty && !comparison.quality.newlyPassing.isEmpty && !comparison.quality.added.isEmpty)
+        #expect(!comparison.quality.newlyFailingTurns.isEmpty && !comparison.differences.isEmpty)
+        let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.schemaURL)) as? [String: Any])
+        let document = try JSONSerialization.jsonObject(with: try ResultWriter.makeEncoder(pretty: false).encode(comparison))
+        let undocumented = SchemaCoverage.undocumentedKeys(in: document, schema: schema, root: schema)
+        #expect(undocumented.isEmpty, "keys missing from comparison.schema.json: \(undocumented)")
     }
 }

@@ -4,25 +4,40 @@ import ChatEvalRuntime
 import Foundation
 import Testing
 
-/// Every suite that uses the shared runtime is nested here: one session, one test at a time.
+/// Every suite that uses the shared runtimes is nested here: one session, one test at a time.
 @Suite(.serialized) enum SharedRuntimeTests {}
 
-/// The default model, shared by the integration tests (loading it takes about a second).
-/// `make test` sets CHATEVAL_MODEL; without it these tests fail rather than pass vacuously.
+/// The two shipped models, shared by the integration tests (loading one takes about a second).
+/// `make test` sets CHATEVAL_MODEL (the default chat model, SmolLM2, template embedded) and
+/// CHATEVAL_GEMMA_MODEL (Gemma 3 270M base: no template, a sliding-window cache); without them
+/// these tests fail rather than pass vacuously.
 enum RealModel {
-    static var path: String? { ProcessInfo.processInfo.environment["CHATEVAL_MODEL"].flatMap { $0.isEmpty ? nil : $0 } }
+    static var path: String? { environment("CHATEVAL_MODEL") }
+    static var gemmaPath: String? { environment("CHATEVAL_GEMMA_MODEL") }
 
     static let shared: Result<LlamaChatRuntime, any Error> = Result {
-        guard let path else { throw MissingModel() }
-        return try LlamaChatRuntime(.init(modelPath: path, chatTemplate: "gemma", contextSize: 4096, threads: 2))
+        guard let path else { throw MissingModel(variable: "CHATEVAL_MODEL") }
+        return try LlamaChatRuntime(.init(modelPath: path, contextSize: 4096, threads: 2))
     }
 
-    static func runtime() throws -> LlamaChatRuntime {
-        try shared.get()
+    static let sharedGemma: Result<LlamaChatRuntime, any Error> = Result {
+        guard let gemmaPath else { throw MissingModel(variable: "CHATEVAL_GEMMA_MODEL") }
+        return try LlamaChatRuntime(.init(modelPath: gemmaPath, chatTemplate: "gemma", contextSize: 4096, threads: 2))
+    }
+
+    /// The default chat model.
+    static func runtime() throws -> LlamaChatRuntime { try shared.get() }
+
+    /// Gemma 3 270M with the built-in `gemma` template.
+    static func gemma() throws -> LlamaChatRuntime { try sharedGemma.get() }
+
+    private static func environment(_ name: String) -> String? {
+        ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     struct MissingModel: Error, CustomStringConvertible {
-        var description: String { "CHATEVAL_MODEL is not set: run the tests with `make test`, which fetches the default model" }
+        var variable: String
+        var description: String { "\(variable) is not set: run the tests with `make test`, which fetches the shipped models" }
     }
 }
 

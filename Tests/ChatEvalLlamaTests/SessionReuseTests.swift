@@ -13,8 +13,10 @@ extension SharedRuntimeTests {
         "Count from one to three.",
     ]
 
-    @Test func eachTurnReusesExactlyTheCommonPrefixOfTheCachedHistory() async throws {
-        let runtime = try RealModel.runtime()
+    /// On both models: Gemma 3's sliding-window cache must keep the prefix too.
+    @Test(arguments: ["chat", "gemma"])
+    func eachTurnReusesExactlyTheCommonPrefixOfTheCachedHistory(_ model: String) async throws {
+        let runtime = try model == "gemma" ? RealModel.gemma() : RealModel.runtime()
         await runtime.resetSession()
         var history: [ChatMessage] = [.system("Answer briefly.")]
         var previousPromptTokens: [Int32] = []

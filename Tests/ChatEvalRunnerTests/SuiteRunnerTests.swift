@@ -129,7 +129,7 @@ private actor StopAfterTurns: RunObserver {
         self.stop = stop
     }
 
-    func conversationStarted(suite: String, conversation: String, repetition: Int, warmup: Bool, index: Int, of total: Int) {}
+    func conversationStarted(_ replay: ScheduledReplay, index: Int, of total: Int) {}
 
     func turnFinished(_ turn: ReplayedTurn, conversation: String) {
         finished += 1
@@ -144,7 +144,7 @@ private actor JournalWatcher: RunObserver {
 
     init(journal: URL) { self.journal = journal }
 
-    func conversationStarted(suite: String, conversation: String, repetition: Int, warmup: Bool, index: Int, of total: Int) {}
+    func conversationStarted(_ replay: ScheduledReplay, index: Int, of total: Int) {}
 
     func turnFinished(_ turn: ReplayedTurn, conversation: String) {
         let text = (try? String(contentsOf: journal, encoding: .utf8)) ?? ""

@@ -1,6 +1,7 @@
 import ChatEvalCore
 import ChatEvalRuntime
 import ChatEvalStore
+import ChatEvalTestKit
 import Foundation
 import Testing
 
@@ -26,7 +27,11 @@ import Testing
         var record = RunRecord(
             runId: "abcdefgh", startedAt: Date(timeIntervalSince1970: 1_800_000_100), command: ["chateval", "run"], git: git,
             machine: MachineInfo.current(), runtime: runtime, modelSha256: String(repeating: "0", count: 64),
-            settings: RunSettings(cacheMode: .session, repetitions: 2, warmupConversations: 1))
+            settings: RunSettings(cacheMode: .session, repetitions: 2, warmupConversations: 1,
+                                  sources: ["model": .projectFile, "threads": .commandLine, "repetitions": .builtIn]))
+        record.project = ProjectFileRecord(path: "chateval.yaml", sha256: String(repeating: "c", count: 64))
+        record.role = .head
+        record.pairedRunId = "zyxwvuts"
         let turns = [
             TurnRecord(ReplayedTurn(index: 0, user: "hi", messagesSent: 2, status: .answered, answer: "hello", metrics: metrics),
                        checks: [Verdict(check: "icontains", passed: true, score: 1, detail: "found", error: "none", weight: 2)], score: 1),
@@ -37,7 +42,8 @@ import Testing
             ConversationRecord(id: "c", repetition: 1, warmup: false, systemPrompt: "sys",
                                options: GenerationOptions(stop: ["\n\n"]), turns: turns,
                                checks: [Verdict(check: "ttft", passed: false, detail: "slow")]),
-        ], gates: [GateOutcome(gate: "min_pass_rate", passed: true, expected: "≥ 0.5", found: "1")])]
+        ], gates: [GateOutcome(gate: "min_pass_rate", passed: true, expected: "≥ 0.5", found: "1")],
+           comparison: ComparisonOverrides(minimumSamples: 4, thresholds: [.timeToFirstToken: ThresholdOverride(relative: 0.1, absolute: 0.01)]))]
         record.gatesPassed = true
         record.status = .complete
         record.endedAt = Date(timeIntervalSince1970: 1_800_000_200)
@@ -48,7 +54,7 @@ import Testing
         let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.schemaURL)) as? [String: Any])
         let encoded = try ResultWriter.makeEncoder(pretty: false).encode(Self.fullRecord())
         let document = try JSONSerialization.jsonObject(with: encoded)
-        let undocumented = Self.undocumentedKeys(in: document, schema: schema, root: schema, path: "$")
+        let undocumented = SchemaCoverage.undocumentedKeys(in: document, schema: schema, root: schema)
         #expect(undocumented.isEmpty, "keys missing from run.schema.json: \(undocumented)")
     }
 
@@ -60,26 +66,5 @@ import Testing
         #expect(decoded.git == record.git)
         #expect(decoded.status == .complete)
         #expect(String(decoding: data, as: UTF8.self).contains("\"time_to_first_token\""))   // snake_case on disk
-    }
-
-    /// Key paths present in `value` that `schema` does not declare (following `$ref` and `items`).
-    static func undocumentedKeys(in value: Any, schema: [String: Any], root: [String: Any], path: String) -> [String] {
-        var schema = schema
-        if let reference = schema["$ref"] as? String, reference.hasPrefix("#/$defs/"),
-           let definitions = root["$defs"] as? [String: Any],
-           let target = definitions[String(reference.dropFirst("#/$defs/".count))] as? [String: Any] {
-            schema = target
-        }
-        if let object = value as? [String: Any] {
-            let properties = schema["properties"] as? [String: Any] ?? [:]
-            return object.keys.sorted().flatMap { key -> [String] in
-                guard let property = properties[key] as? [String: Any] else { return ["\(path).\(key)"] }
-                return undocumentedKeys(in: object[key] as Any, schema: property, root: root, path: "\(path).\(key)")
-            }
-        }
-        if let array = value as? [Any], let items = schema["items"] as? [String: Any] {
-            return array.flatMap { undocumentedKeys(in: $0, schema: items, root: root, path: "\(path)[]") }
-        }
-        return []
     }
 }

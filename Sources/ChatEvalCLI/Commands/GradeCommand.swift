@@ -21,7 +21,7 @@ struct GradeCommand: ParsableCommand {
     @Flag(name: .customLong("show-answers"), help: "Print every answer in full.") var showAnswers = false
 
     func run() throws {
-        let suite = try SuiteOptions(paths: [suitePath]).loadSuites()[0]
+        let suite = try SuiteFiles.load([suitePath])[0]
         let lines: [AnswerLine]
         do {
             lines = try AnswerGrader.read(answers, for: suite)
@@ -30,13 +30,13 @@ struct GradeCommand: ParsableCommand {
             throw failure("\(error.errors.count) problem(s) in \(answers); nothing was graded", .badInput)
         }
         let record = AnswerGrader.grade(suite, answers: lines)
-        print("suite \(suite.name) — \(suite.path), \(lines.count) answers from \(answers)")
+        say("suite \(suite.name) — \(suite.path), \(lines.count) answers from \(answers)")
         for conversation in record.conversations {
-            print("\n  \(conversation.id)")
-            conversation.turns.forEach { print(AnswerLines.render($0, full: showAnswers, indent: "    ")) }
-            conversation.checks.forEach { print(VerdictLine.render($0, indent: "    conversation ")) }
+            say("\n  \(conversation.id)")
+            conversation.turns.forEach { say(AnswerLines.render($0, full: showAnswers, indent: "    ")) }
+            conversation.checks.forEach { say(VerdictLine.render($0, indent: "    conversation ")) }
         }
-        print("\n" + GateReport.render(verdicts: record.measuredVerdicts, gates: record.gates, indent: "  "))
+        say("\n" + GateReport.render(verdicts: record.measuredVerdicts, gates: record.gates, indent: "  "))
         if let output {
             do {
                 try ResultWriter.makeEncoder(pretty: true).encode(record).write(to: URL(fileURLWithPath: output), options: .atomic)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChatEvalCompare
 import ChatEvalCore
 import ChatEvalGit
 import ChatEvalLlama
@@ -13,81 +14,213 @@ struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Replay suites against the model, measure every turn, record the run.",
-        discussion: "Writes a result file under the reports folder (see reports/schema/run.schema.json).")
+        discussion: """
+            Writes a result file under the reports folder (see reports/schema/run.schema.json). Settings come from the \
+            command line, else the project file (chateval.yaml), else built-in defaults; the record says which.
+
+            With --baseline REV, also replays REV's suites and project file (read from git, the working tree untouched) \
+            in the same process, interleaved conversation by conversation, then compares the two runs as `chateval compare` \
+            does: exit 1 on a regression. This is what a CI job should call.
+            """)
 
     @OptionGroup var suites: SuiteOptions
     @OptionGroup var runtime: RuntimeOptions
     @OptionGroup var recording: RecordingOptions
+    @OptionGroup var project: ProjectOptions
 
     @Option(name: .customLong("cache-mode"), help: "session: reuse the KV cache across turns, as a chat app does; cold: re-evaluate the whole history every turn.")
-    var cacheMode: CacheMode = .session
+    var cacheMode: CacheMode?
 
     @Option(name: .customLong("repeat"), help: "Measured repetitions of every conversation (raw samples of each are recorded).")
-    var repetitions: Int = 1
+    var repetitions: Int?
 
     @Option(name: .customLong("warmup"), help: "Conversations replayed first and not counted.")
-    var warmup: Int = 0
+    var warmup: Int?
+
+    @Option(help: ArgumentHelp("Also replay this revision's suites and project file, interleaved, and compare (exit 1 on a regression).", valueName: "rev"))
+    var baseline: String?
+
+    @OptionGroup var comparison: ComparisonOptions
 
     @Flag(name: .customLong("show-answers"), help: "Print every answer in full (default: an excerpt).")
     var showAnswers = false
 
+    @Flag(help: "With --baseline: print the per-turn comparison too.")
+    var verbose = false
+
     func validate() throws {
-        if repetitions < 1 { throw ValidationError("--repeat must be at least 1 (got \(repetitions))") }
-        if warmup < 0 { throw ValidationError("--warmup must be 0 or more (got \(warmup))") }
+        if let repetitions, !(1...10_000).contains(repetitions) { throw ValidationError("--repeat must be at least 1 and at most 10000 (got \(repetitions))") }
+        if let warmup, !(0...10_000).contains(warmup) { throw ValidationError("--warmup must be 0 or more and at most 10000 (got \(warmup))") }
     }
 
     func run() async throws {
-        let loaded = try suites.loadSuites()
-        let git = try recording.openRepository()
-        let engine = try runtime.loadRuntime()
-        let plan = RunPlan(suites: loaded, settings: RunSettings(cacheMode: cacheMode, repetitions: repetitions, warmupConversations: warmup))
+        let workspace = try Workspace.open(recording: recording, project: project)
+        let projectFolder = project.path.map { URL(fileURLWithPath: $0).deletingLastPathComponent() } ?? workspace.root
+        let head = try RunConfiguration.resolve(overrides, project: workspace.project, projectFolder: projectFolder, warn: warn)
 
-        let digests = FileDigest(cacheURL: URL(fileURLWithPath: RuntimeOptions.cacheFolder).appendingPathComponent("digests.json"))
-        let record = RunRecord(
-            runId: ResultWriter.newRunId(), startedAt: Date(), command: CommandLine.arguments, git: git?.snapshot,
-            machine: MachineInfo.current(), runtime: engine.identity,
-            modelSha256: try? digests.sha256(ofFileAt: engine.identity.model.path), settings: plan.settings)
-        let writer: ResultWriter
-        do {
-            writer = try ResultWriter(folder: URL(fileURLWithPath: recording.reportsFolder), record: record)
-        } catch {
-            throw failure("cannot write results into \(recording.reportsFolder): \(error.localizedDescription)", .runIncomplete)
+        if let baseline {
+            try await runAgainstBaseline(baseline, head: head, workspace: workspace, projectFolder: projectFolder)
+            return
         }
+        let loaded = try SuiteFiles.load(head.suitePaths)
+        let (engine, sha256) = try Workspace.loadRuntime(head)
+        let plan = RunPlan(suites: loaded, settings: head.settings)
+        let record = makeRecord(engine, sha256: sha256, configuration: head, git: workspace.snapshot)
+        let writer = try makeWriter(record, folder: head.reportsFolder)
 
-        print(RunHeader.render(engine.identity, cacheMode: cacheMode))
-        print("commit    \(RunHeader.describe(git?.snapshot))")
-        print("plan      \(loaded.count) suites, \(plan.conversationCount) conversations, \(plan.turnCount) turns (\(repetitions) repetitions, \(warmup) warm-up)\n")
+        printHeader(engine, head, git: workspace.snapshot, plan: plan)
+        let final = try await execute(SuiteRunner(runtime: engine, plan: plan), records: [record], writers: [writer])[0]
 
+        say(RunReport.render(final, showAnswers: showAnswers))
+        say("\nresult    \(writer.resultURL.path)")
+        say("commit    \(final.git?.commit ?? "none (not a git repository)")")
+        addNote(final, workspace: workspace)
+        if final.status == .incomplete { throw failure("the run was interrupted; what was measured is in \(writer.resultURL.path)", .runIncomplete) }
+        try checkGates(final)
+    }
+
+    private var overrides: RunConfiguration.Overrides {
+        RunConfiguration.Overrides(
+            model: runtime.model, chatTemplate: runtime.chatTemplate, contextSize: runtime.contextSize, threads: runtime.threads,
+            batchSize: runtime.batchSize, cacheMode: cacheMode, repetitions: repetitions, warmup: warmup,
+            suitePaths: suites.given, reportsFolder: recording.reportsFolder)
+    }
+
+    // MARK: Base and head in one job
+
+    private func runAgainstBaseline(_ revision: String, head: RunConfiguration, workspace: Workspace, projectFolder: URL) async throws {
+        guard let repository = workspace.repository else {
+            throw failure("--baseline \(revision) needs a git repository; run inside one or pass --repo", .badInput)
+        }
+        let commit: String
+        do {
+            commit = try repository.resolveCommit(revision)
+        } catch {
+            throw failure("--baseline \(revision): \(error)", .badInput)
+        }
+        let baseSnapshot = try repository.snapshot(ofCommit: commit)
+        let label = baseSnapshot.shortCommit ?? String(commit.prefix(7))
+        let tree = CommitTree(repository: repository, commit: commit, label: label, root: workspace.root)
+
+        // REV's project file, at the path the working tree's has; the command line applies to both sides.
+        let projectPath = project.ignore ? nil : tree.relativePath(project.path ?? workspace.root.appendingPathComponent(ProjectFile.fileName).path)
+        let baseProject = try projectPath.flatMap { try tree.projectFile(at: $0) }
+        var base = try RunConfiguration.resolve(overrides, project: baseProject, projectFolder: projectFolder, warn: warn)
+        base.reportsFolder = head.reportsFolder
+        let baseSuites = try tree.suites(base.suitePaths)
+        let headSuites = try SuiteFiles.load(head.suitePaths)
+
+        let (headEngine, headSha) = try Workspace.loadRuntime(head)
+        let sameRuntime = base.runtimeConfiguration == head.runtimeConfiguration && base.expectedModelSha256 == head.expectedModelSha256
+        let (baseEngine, baseSha) = sameRuntime ? (headEngine, headSha) : try Workspace.loadRuntime(base)
+
+        var headRecord = makeRecord(headEngine, sha256: headSha, configuration: head, git: workspace.snapshot)
+        var baseRecord = makeRecord(baseEngine, sha256: baseSha, configuration: base, git: baseSnapshot)
+        baseRecord.project = baseProject.map { ProjectFileRecord(path: $0.source, sha256: FileDigest.sha256(of: Data($0.text.utf8))) }
+        headRecord.role = .head
+        baseRecord.role = .baseline
+        headRecord.pairedRunId = baseRecord.runId
+        baseRecord.pairedRunId = headRecord.runId
+        let writers = [try makeWriter(baseRecord, folder: base.reportsFolder), try makeWriter(headRecord, folder: head.reportsFolder)]
+
+        let basePlan = RunPlan(suites: baseSuites, settings: base.settings)
+        let headPlan = RunPlan(suites: headSuites, settings: head.settings)
+        printHeader(headEngine, head, git: workspace.snapshot, plan: headPlan)
+        say("baseline  \(label) \"\(Terminal.safe(baseSnapshot.subject ?? ""))\": \(baseSuites.count) suites from git, "
+            + (sameRuntime ? "same model and settings" : "its own model or settings (\(Terminal.safe(baseEngine.identity.model.path)))")
+            + "; replayed interleaved with head\n")
+
+        let runner = SuiteRunner(arms: [RunArm(label: "base", runtime: baseEngine, plan: basePlan), RunArm(label: "head", runtime: headEngine, plan: headPlan)])
+        let finals = try await execute(runner, records: [baseRecord, headRecord], writers: writers)
+        let (finalBase, finalHead) = (finals[0], finals[1])
+
+        say(RunReport.render(finalHead, showAnswers: showAnswers))
+        say("\nresults   base \(writers[0].resultURL.path)\n          head \(writers[1].resultURL.path)")
+        addNote(finalHead, workspace: workspace)
+        if finalHead.status == .incomplete || finalBase.status == .incomplete {
+            throw failure("the run was interrupted; what was measured is in \(writers[0].resultURL.path) and \(writers[1].resultURL.path)", .runIncomplete)
+        }
+        let result = RunComparator.compare(
+            base: ComparedRuns(runs: [finalBase], sources: [writers[0].resultURL.path]),
+            head: ComparedRuns(runs: [finalHead], sources: [writers[1].resultURL.path]),
+            settings: head.comparison, commandLine: try comparison.overrides())
+        say("\n" + String(repeating: "─", count: 60) + "\ncomparison with \(label)\n")
+        say(ComparisonReport.render(result, verbose: verbose))
+        try CompareCommand.exit(for: result, allowMismatch: comparison.allowMismatch)
+        try checkGates(finalHead)
+    }
+
+    // MARK: Pieces
+
+    private func makeRecord(_ engine: LlamaChatRuntime, sha256: String?, configuration: RunConfiguration, git: GitSnapshot?) -> RunRecord {
+        var record = RunRecord(
+            runId: ResultWriter.newRunId(), startedAt: Date(), command: CommandLine.arguments, git: git,
+            machine: MachineInfo.current(), runtime: engine.identity, modelSha256: sha256, settings: configuration.settings)
+        record.project = Workspace.record(of: configuration.project)
+        return record
+    }
+
+    private func makeWriter(_ record: RunRecord, folder: String) throws -> ResultWriter {
+        do {
+            return try ResultWriter(folder: URL(fileURLWithPath: folder), record: record)
+        } catch {
+            throw failure("cannot write results into \(folder): \(error.localizedDescription)", .runIncomplete)
+        }
+    }
+
+    private func printHeader(_ engine: LlamaChatRuntime, _ configuration: RunConfiguration, git: GitSnapshot?, plan: RunPlan) {
+        say(RunHeader.render(engine.identity, cacheMode: configuration.cacheMode))
+        say("commit    \(RunHeader.describe(git))")
+        if let project = configuration.project { say("project   \(project.source)") }
+        say("plan      \(plan.suites.count) suites, \(plan.conversationCount) conversations, \(plan.turnCount) turns "
+            + "(\(configuration.repetitions) repetitions, \(configuration.warmup) warm-up)\n")
+    }
+
+    /// Runs with Ctrl-C and SIGTERM turned into a stop at the next turn boundary.
+    private func execute(_ runner: SuiteRunner, records: [RunRecord], writers: [ResultWriter]) async throws -> [RunRecord] {
         let stop = StopRequest()
         let trap = InterruptTrap(stop: stop)
-        let progress = RunProgress(totalTurns: plan.turnCount)
-        let final: RunRecord
+        defer { withExtendedLifetime(trap) {} }
+        let turns = zip(runner.arms, records).reduce(0) { $0 + $1.0.plan.turnCount }
+        let progress = RunProgress(totalTurns: turns)
         do {
-            final = try await SuiteRunner(runtime: engine, plan: plan).run(into: record, writer: writer, stop: stop, observer: progress)
+            let finals = try await runner.run(into: records, writers: writers, stop: stop, observer: progress)
+            await progress.finish()
+            return finals
         } catch {
             await progress.finish()
-            throw failure("could not write \(writer.resultURL.path): \(error.localizedDescription); finished turns are in \(writer.journalURL.path)", .runIncomplete)
+            let journals = writers.map(\.journalURL.path).joined(separator: " and ")
+            throw failure("could not write the results: \(error.localizedDescription); finished turns are in \(journals)", .runIncomplete)
         }
-        await progress.finish()
-        withExtendedLifetime(trap) {}
+    }
 
-        print(RunReport.render(final, showAnswers: showAnswers))
-        print("\nresult    \(writer.resultURL.path)")
-        print("commit    \(final.git?.commit ?? "none (not a git repository)")")
+    /// Adds the run to its commit's git note when asked, or says why it cannot.
+    private func addNote(_ record: RunRecord, workspace: Workspace) {
+        guard recording.gitNote else { return }
+        guard let repository = workspace.repository, let snapshot = workspace.snapshot else {
+            warn("no git note was added: not inside a git repository")
+            return
+        }
+        guard let commit = snapshot.commit else {
+            warn("no git note was added: the repository has no commits yet")
+            return
+        }
+        guard !snapshot.isDirty else {
+            warn("no git note was added: the working tree has \(snapshot.modifiedCount) uncommitted change(s), so the run does not measure \(snapshot.shortCommit ?? commit)")
+            return
+        }
+        do {
+            try repository.appendNote(try RunNote.line(for: record), to: commit)
+            say("note      added to \(snapshot.shortCommit ?? commit) under \(GitRepository.chatEvalNotesRef) (share it: git push origin 'refs/notes/*')")
+        } catch {
+            warn("could not add the git note: \(error)")
+        }
+    }
 
-        if recording.gitNote, let (repository, snapshot) = git, let commit = snapshot.commit {
-            do {
-                try repository.appendNote(try RunNote.line(for: final), to: commit)
-                print("note      added to \(snapshot.shortCommit ?? commit) under refs/notes/chateval (share it: git push origin 'refs/notes/*')")
-            } catch {
-                warn("could not add the git note: \(error)")
-            }
-        }
-        if final.status == .incomplete { throw failure("the run was interrupted; what was measured is in \(writer.resultURL.path)", .runIncomplete) }
-        if final.gatesPassed == false {
-            let failed = final.suites.flatMap { suite in suite.gates.filter { !$0.passed }.map { "\(suite.name): \($0.gate) \($0.expected), found \($0.found)" } }
-            throw failure("gate failed — " + failed.joined(separator: "; "), .gateFailed)
-        }
+    private func checkGates(_ record: RunRecord) throws {
+        guard record.gatesPassed == false else { return }
+        let failed = record.suites.flatMap { suite in suite.gates.filter { !$0.passed }.map { "\(suite.name): \($0.gate) \($0.expected), found \($0.found)" } }
+        throw failure("gate failed — " + failed.joined(separator: "; "), .gateFailed)
     }
 }
 

@@ -20,10 +20,10 @@ actor RunProgress: RunObserver {
         interactive = isatty(STDERR_FILENO) == 1 && !ci
     }
 
-    func conversationStarted(suite: String, conversation: String, repetition: Int, warmup: Bool, index: Int, of total: Int) {
+    func conversationStarted(_ replay: ScheduledReplay, index: Int, of total: Int) {
         finishPlainLine()
-        let label = warmup ? "warm-up" : "rep \(repetition)"
-        current = "[\(index)/\(total)] \(suite)/\(conversation) \(label)"
+        let label = replay.warmup ? "warm-up" : "rep \(replay.repetition)"
+        current = "[\(index)/\(total)] " + (replay.arm.map { "\($0) " } ?? "") + "\(Terminal.safe(replay.suite))/\(Terminal.safe(replay.conversation)) \(label)"
         conversationTurns = []
         draw()
     }

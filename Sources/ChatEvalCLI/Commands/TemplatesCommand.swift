@@ -6,6 +6,6 @@ struct TemplatesCommand: ParsableCommand {
         commandName: "templates", abstract: "List the chat templates llama.cpp can apply by name.")
 
     func run() throws {
-        print(LlamaChatRuntime.builtinChatTemplates.joined(separator: "\n"))
+        say(LlamaChatRuntime.builtinChatTemplates.joined(separator: "\n"))
     }
 }

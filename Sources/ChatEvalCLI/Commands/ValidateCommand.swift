@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChatEvalGit
 import ChatEvalSuites
 import Foundation
 
@@ -8,10 +9,17 @@ struct ValidateCommand: ParsableCommand {
         discussion: "Prints every problem as file:line:column and exits with 2 if there is any.")
 
     @OptionGroup var suites: SuiteOptions
+    @OptionGroup var project: ProjectOptions
 
     func run() throws {
-        for suite in try suites.loadSuites() {
-            print("\(suite.path): ok — suite '\(suite.name)', \(suite.conversations.count) conversations, \(suite.turnCount) turns, \(suite.checkCount) checks, \(suite.gates.isEmpty ? "no gates" : "gates")")
+        // The project file's suites when none are named (and the project file itself is validated).
+        let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let root = (try? GitRepository.discover(startingAt: folder))?.workdir.map { URL(fileURLWithPath: $0) } ?? folder
+        let projectFile = try project.load(root: root)
+        if let projectFile { say("\(projectFile.source): ok — project file") }
+        let paths = suites.given ?? projectFile?.suites.map { $0.map { $0.hasPrefix("/") ? $0 : root.appendingPathComponent($0).path } } ?? ["suites"]
+        for suite in try SuiteFiles.load(paths) {
+            say("\(suite.path): ok — suite '\(suite.name)', \(suite.conversations.count) conversations, \(suite.turnCount) turns, \(suite.checkCount) checks, \(suite.gates.isEmpty ? "no gates" : "gates")")
         }
     }
 }

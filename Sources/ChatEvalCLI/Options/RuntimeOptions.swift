@@ -1,31 +1,26 @@
 import ArgumentParser
-import ChatEvalLlama
+import ChatEvalSuites
 import Foundation
 
-/// Which model runs and how: shared by every command that loads a model.
+/// Which model runs and how, as given on the command line (unset options fall back to the
+/// environment, the project file, then built-in defaults: see `RunConfiguration`).
 struct RuntimeOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("GGUF model file.", valueName: "path"))
-    var model: String = RuntimeOptions.defaultModelPath
+    @Option(name: .long, help: ArgumentHelp("GGUF model file (default: the project file's, else $CHATEVAL_MODEL, else the default chat model).", valueName: "path"))
+    var model: String?
 
     @Option(name: .long, help: ArgumentHelp(
         "Built-in llama.cpp chat template (e.g. gemma, chatml, llama3); required when the model stores none. 'embedded' forces the model's own.",
         valueName: "name"))
     var chatTemplate: String?
 
-    @Option(name: .long, help: "Threads for prefill and decode (default: all cores).")
-    var threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(name: .long, help: "Threads for prefill and decode (default: all cores; at most the cores available).")
+    var threads: Int?
 
-    @Option(name: .customLong("ctx-size"), help: "Context window in tokens.")
-    var contextSize: Int = 4096
+    @Option(name: .customLong("ctx-size"), help: "Context window in tokens (default 4096).")
+    var contextSize: Int?
 
-    @Option(name: .customLong("batch-size"), help: "Most prompt tokens evaluated per llama_decode call.")
-    var batchSize: Int = 512
-
-    /// `$CHATEVAL_MODEL`, else the default model that `make run` fetches into the cache.
-    static var defaultModelPath: String {
-        if let path = ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], !path.isEmpty { return path }
-        return cacheFolder + "/models/gemma-3-270m-q4_k_m.gguf"
-    }
+    @Option(name: .customLong("batch-size"), help: "Most prompt tokens evaluated per llama_decode call (default 512).")
+    var batchSize: Int?
 
     /// `$CHATEVAL_CACHE`, else `~/.cache/chateval` (where scripts/setup.sh puts llama.cpp and models).
     static var cacheFolder: String {
@@ -33,23 +28,24 @@ struct RuntimeOptions: ParsableArguments {
             ?? FileManager.default.homeDirectoryForCurrentUser.path + "/.cache/chateval"
     }
 
+    /// The default chat model that `make run` fetches into the cache.
+    static var builtInModelPath: String { cacheFolder + "/models/SmolLM2-135M-Instruct.Q4_1.gguf" }
+
+    /// Cores this process may use.
+    static var availableCores: Int { ProcessInfo.processInfo.activeProcessorCount }
+
     func validate() throws {
-        let problems = configuration.problems
-        if !problems.isEmpty { throw ValidationError(problems.joined(separator: "; ")) }
-    }
-
-    var configuration: LlamaChatRuntime.Configuration {
-        LlamaChatRuntime.Configuration(
-            modelPath: model, chatTemplate: chatTemplate, contextSize: contextSize, batchSize: batchSize,
-            threads: threads, build: ProcessInfo.processInfo.environment["CHATEVAL_LLAMA_BUILD"])
-    }
-
-    /// Loads the model; a bad model is bad input (exit 2).
-    func loadRuntime() throws -> LlamaChatRuntime {
-        do {
-            return try LlamaChatRuntime(configuration)
-        } catch {
-            throw failure(error.description, error.code == .decodeFailed ? .runIncomplete : .badInput)
+        if let threads {
+            if threads < 1 { throw ValidationError("--threads must be at least 1 (got \(threads))") }
+            if threads > Self.availableCores {
+                throw ValidationError("--threads \(threads): this machine has \(Self.availableCores) cores available; more threads than cores only slow llama.cpp down")
+            }
+        }
+        if let contextSize, !RuntimeLimits.contextSize.contains(contextSize) {
+            throw ValidationError("--ctx-size must be at least \(RuntimeLimits.contextSize.lowerBound) and at most \(RuntimeLimits.contextSize.upperBound) tokens (got \(contextSize))")
+        }
+        if let batchSize, !(1...RuntimeLimits.contextSize.upperBound).contains(batchSize) {
+            throw ValidationError("--batch-size must be at least 1 and at most \(RuntimeLimits.contextSize.upperBound) (got \(batchSize))")
         }
     }
 }

@@ -2,17 +2,20 @@ import ArgumentParser
 import ChatEvalSuites
 import Foundation
 
-/// Which suites to use: files, or folders whose `*.yaml` files are taken in name order.
+/// Which suites to use: files, or folders whose `*.yaml` files are taken in name order
+/// (default: the project file's `suites`, else `suites`).
 struct SuiteOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("Suite files or folders of suites.", valueName: "suite"))
-    var paths: [String] = ["suites"]
+    @Argument(help: ArgumentHelp("Suite files or folders of suites (default: the project file's, else suites/).", valueName: "suite"))
+    var paths: [String] = []
 
-    init() {}
+    /// The paths given, or nil when none were (so the project file or the default applies).
+    var given: [String]? { paths.isEmpty ? nil : paths }
+}
 
-    init(paths: [String]) { self.paths = paths }
-
-    /// The suite files named, folders expanded; bad paths are bad input (exit 2).
-    func suiteFiles() throws -> [String] {
+/// Loading suites from disk, with every problem of every file printed before failing (exit 2).
+enum SuiteFiles {
+    /// The suite files named, folders expanded; bad paths are bad input.
+    static func files(_ paths: [String]) throws -> [String] {
         var files: [String] = []
         for path in paths {
             var isDirectory: ObjCBool = false
@@ -21,7 +24,7 @@ struct SuiteOptions: ParsableArguments {
             }
             if isDirectory.boolValue {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-                let yaml = names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
+                let yaml = names.filter(isSuiteName).sorted()
                 if yaml.isEmpty { throw failure("\(path): the folder holds no .yaml suites", .badInput) }
                 files += yaml.map { (path as NSString).appendingPathComponent($0) }
             } else {
@@ -31,15 +34,20 @@ struct SuiteOptions: ParsableArguments {
         return files
     }
 
-    /// Loads every suite, printing every problem of every file before failing with exit 2.
-    func loadSuites() throws -> [Suite] {
+    static func isSuiteName(_ name: String) -> Bool { name.hasSuffix(".yaml") || name.hasSuffix(".yml") }
+
+    static func load(_ paths: [String]) throws -> [Suite] {
+        try collect(files(paths).map { file in Result { () throws(SuiteErrors) in try SuiteLoader.load(path: file) } })
+    }
+
+    /// The suites loaded, or — after printing every problem of every file — bad input (exit 2).
+    static func collect(_ loaded: [Result<Suite, SuiteErrors>]) throws -> [Suite] {
         var suites: [Suite] = []
         var problems: [String] = []
-        for file in try suiteFiles() {
-            do {
-                suites.append(try SuiteLoader.load(path: file))
-            } catch {
-                problems += error.errors.map(\.description)
+        for result in loaded {
+            switch result {
+            case .success(let suite): suites.append(suite)
+            case .failure(let errors): problems += errors.errors.map(\.description)
             }
         }
         guard problems.isEmpty else {

@@ -1,4 +1,3 @@
-import ChatEvalCore
 
 /// The smallest change of a metric that matters in practice: a change must exceed both the
 /// relative and the absolute bound to count as a regression or improvement (5% of a 3 ms
@@ -109,5 +108,62 @@ extension ComparisonSettings {
             .reuseRatio: MetricThreshold(relative: relative, absolute: ratio),
             .generatedTokens: MetricThreshold(relative: relative, absolute: 1),
         ]
+    }
+}
+
+// MARK: - Overrides
+
+/// Changes to comparison settings as a project file, a suite or the command line writes them;
+/// unset fields keep what they override. Applied in the order preset → project file → suite →
+/// command line, later ones winning.
+public struct ComparisonOverrides: Codable, Sendable, Hashable {
+    /// A preset to start from instead (project file and command line only).
+    public var preset: String?
+    public var familyErrorRate: Double?
+    public var confidence: Double?
+    public var minimumSamples: Int?
+    public var thresholds: [Metric: ThresholdOverride]
+
+    public init(
+        preset: String? = nil, familyErrorRate: Double? = nil, confidence: Double? = nil, minimumSamples: Int? = nil,
+        thresholds: [Metric: ThresholdOverride] = [:]
+    ) {
+        self.preset = preset
+        self.familyErrorRate = familyErrorRate
+        self.confidence = confidence
+        self.minimumSamples = minimumSamples
+        self.thresholds = thresholds
+    }
+
+    public var isEmpty: Bool {
+        preset == nil && familyErrorRate == nil && confidence == nil && minimumSamples == nil && thresholds.isEmpty
+    }
+}
+
+/// One metric's threshold as an override writes it: either bound may be left as it was.
+public struct ThresholdOverride: Codable, Sendable, Hashable {
+    public var relative: Double?
+    public var absolute: Double?
+
+    public init(relative: Double? = nil, absolute: Double? = nil) {
+        self.relative = relative
+        self.absolute = absolute
+    }
+}
+
+extension ComparisonSettings {
+    /// These settings with `overrides` applied: its preset first (replacing everything), then
+    /// each field it sets. Unknown preset names are the caller's to refuse (see `preset(named:)`).
+    public func applying(_ overrides: ComparisonOverrides) -> ComparisonSettings {
+        var result = overrides.preset.flatMap(Self.preset(named:)) ?? self
+        if let value = overrides.familyErrorRate { result.familyErrorRate = value }
+        if let value = overrides.confidence { result.confidence = value }
+        if let value = overrides.minimumSamples { result.minimumSamples = value }
+        for (metric, threshold) in overrides.thresholds {
+            let current = result.thresholds[metric] ?? MetricThreshold(relative: 0, absolute: 0)
+            result.thresholds[metric] = MetricThreshold(
+                relative: threshold.relative ?? current.relative, absolute: threshold.absolute ?? current.absolute)
+        }
+        return result
     }
 }

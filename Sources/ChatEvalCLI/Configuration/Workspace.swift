@@ -1,0 +1,45 @@
+import ChatEvalCore
+import ChatEvalGit
+import ChatEvalLlama
+import ChatEvalStore
+import ChatEvalSuites
+import Foundation
+
+/// Where a command works: the repository (if any) and its state, the folder the project file
+/// and relative paths hang from, and the project file.
+struct Workspace {
+    var repository: GitRepository?
+    var snapshot: GitSnapshot?
+    /// The working tree's root inside a repository, else the current folder.
+    var root: URL
+    var project: ProjectFile?
+
+    static func open(recording: RecordingOptions, project: ProjectOptions) throws -> Workspace {
+        let git = try recording.openRepository()
+        let root = git?.repository.workdir.map { URL(fileURLWithPath: $0) } ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        return Workspace(repository: git?.repository, snapshot: git?.snapshot, root: root, project: try project.load(root: root))
+    }
+
+    /// Digests of model files, remembered in the cache by path, size and time.
+    static let digests = FileDigest(cacheURL: URL(fileURLWithPath: RuntimeOptions.cacheFolder).appendingPathComponent("digests.json"))
+
+    /// Loads the configuration's model after checking the digest the project file requires.
+    /// A wrong or missing model is bad input (exit 2).
+    static func loadRuntime(_ configuration: RunConfiguration) throws -> (runtime: LlamaChatRuntime, sha256: String?) {
+        let sha256 = try? digests.sha256(ofFileAt: configuration.modelPath)
+        if let expected = configuration.expectedModelSha256, FileManager.default.fileExists(atPath: configuration.modelPath), sha256 != expected {
+            throw failure("the model \(configuration.modelPath) has sha256 \(sha256 ?? "unreadable"), but \(configuration.project?.source ?? "the project file") "
+                + "requires \(expected); fetch the right file (make run does for the default model) or update model.sha256", .badInput)
+        }
+        do {
+            return (try LlamaChatRuntime(configuration.runtimeConfiguration), sha256)
+        } catch {
+            throw failure(error.description, error.code == .decodeFailed ? .runIncomplete : .badInput)
+        }
+    }
+
+    /// The project file as a run records it.
+    static func record(of project: ProjectFile?) -> ProjectFileRecord? {
+        project.map { ProjectFileRecord(path: $0.source, sha256: FileDigest.sha256(of: Data($0.text.utf8))) }
+    }
+}

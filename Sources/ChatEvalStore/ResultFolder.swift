@@ -1,0 +1,67 @@
+import Foundation
+
+/// A run read from somewhere: a result file, or a line of a git note.
+public struct LocatedRun: Sendable {
+    public var record: RunRecord
+    /// The file path, or `notes:<short commit>` for a run read from git notes.
+    public var source: String
+
+    public init(record: RunRecord, source: String) {
+        self.record = record
+        self.source = source
+    }
+}
+
+/// A problem reading a result file.
+public struct ResultReadError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var message: String
+    public var description: String { "\(path): \(message)" }
+}
+
+/// The result files of a reports folder (`<UTC time>-<short commit>-<run id>.json`).
+public enum ResultFolder {
+    /// Result files directly in `folder`, newest first (names sort in time); empty when the
+    /// folder does not exist.
+    public static func files(in folder: URL) -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted(by: >).map { folder.appendingPathComponent($0) }
+    }
+
+    /// Reads one result file.
+    public static func read(_ url: URL) throws(ResultReadError) -> RunRecord {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ResultReadError(path: url.path, message: "cannot be read (\(error.localizedDescription))")
+        }
+        do {
+            return try ResultWriter.makeDecoder().decode(RunRecord.self, from: data)
+        } catch {
+            throw ResultReadError(path: url.path, message: "is not a ChatEval result file (\(Self.describe(error)))")
+        }
+    }
+
+    /// The complete runs recorded in `folder` for `commit` (a full id), newest first. Only files
+    /// whose name carries an abbreviation of the commit are read; the record confirms it.
+    public static func runs(for commit: String, in folder: URL) -> [LocatedRun] {
+        files(in: folder).compactMap { url -> LocatedRun? in
+            let parts = url.deletingPathExtension().lastPathComponent.split(separator: "-")
+            guard parts.count >= 3, parts[1].count >= 7, commit.hasPrefix(parts[1]),
+                  let record = try? read(url), record.git?.commit == commit, record.status == .complete else { return nil }
+            return LocatedRun(record: record, source: url.path)
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            "missing '\((context.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: "."))'"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            "unexpected value at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
+        case DecodingError.dataCorrupted(let context): context.codingPath.isEmpty ? "not JSON" : "invalid value at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
+        default: String(describing: error)
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import ChatEvalCore
+import Foundation
+import Yams
+
+/// The project file (`chateval.yaml` at the repository root, optional): what a run uses when the
+/// command line does not say otherwise, committed with the suites so that a commit determines
+/// its run.
+///
+/// ```yaml
+/// model:
+///   path: ${CHATEVAL_CACHE}/models/SmolLM2-135M-Instruct.Q4_1.gguf
+///   sha256: b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53
+/// chat_template: embedded     # or a llama.cpp built-in name, for models that store none
+/// context_size: 4096
+/// threads: 2
+/// batch_size: 512
+/// cache_mode: session
+/// repetitions: 10
+/// warmup: 1
+/// suites: suites              # a folder or a list of files and folders
+/// reports: reports
+/// compare: {preset: default}  # see ComparisonSection
+/// ```
+///
+/// Paths are relative to the project file's folder. `${NAME}` in a path is the environment
+/// variable NAME; `${CHATEVAL_CACHE}` defaults to `~/.cache/chateval` and a leading `~` is the
+/// home folder.
+public struct ProjectFile: Sendable, Hashable {
+    /// The conventional name at the repository root.
+    public static let fileName = "chateval.yaml"
+
+    /// Where it was read from (a path, or `REV:chateval.yaml` for a commit's).
+    public var source: String
+    /// Its text, as read (for the record's digest).
+    public var text: String
+    public var model: ModelReference?
+    public var chatTemplate: String?
+    public var contextSize: Int?
+    public var threads: Int?
+    public var batchSize: Int?
+    public var cacheMode: CacheMode?
+    public var repetitions: Int?
+    public var warmup: Int?
+    /// As written (relative paths are relative to the project file's folder).
+    public var suites: [String]?
+    public var reports: String?
+    public var compare: ComparisonOverrides?
+
+    /// A model file, and the digest it must have.
+    public struct ModelReference: Sendable, Hashable {
+        /// With `${...}` and `~` expanded; relative paths are relative to the project folder.
+        public var path: String
+        /// Lowercase hex SHA-256; a run refuses a file with another digest.
+        public var sha256: String?
+    }
+
+    static let keys = ["model", "chat_template", "context_size", "threads", "batch_size", "cache_mode", "repetitions", "warmup",
+                       "suites", "reports", "compare"]
+
+    /// Parses a project file; `source` names it in errors, `environment` expands `${...}`.
+    public static func parse(_ text: String, source: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(SuiteErrors) -> ProjectFile
+    {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch {
+            throw SuiteErrors([SuiteLoader.syntaxError(error, file: source)])
+        }
+        var project = ProjectFile(source: source, text: text)
+        guard let root else { return project }                 // an empty file sets nothing
+        let reader = YAMLReader(file: source)
+        if let entries = reader.mapping(root, "the project file", allowed: keys) {
+            project.model = entries["model"].flatMap { modelReference($0, reader, environment) }
+            project.chatTemplate = entries["chat_template"].flatMap { reader.string($0, "chat_template") }
+            project.contextSize = entries["context_size"].flatMap { reader.integer($0, "context_size", minimum: RuntimeLimits.contextSize.lowerBound, maximum: RuntimeLimits.contextSize.upperBound) }
+            project.threads = entries["threads"].flatMap { reader.integer($0, "threads", minimum: 1, maximum: RuntimeLimits.maximumThreads) }
+            project.batchSize = entries["batch_size"].flatMap { reader.integer($0, "batch_size", minimum: 1, maximum: RuntimeLimits.contextSize.upperBound) }
+            project.cacheMode = entries["cache_mode"].flatMap { node in
+                reader.string(node, "cache_mode").flatMap { name in
+                    guard let mode = CacheMode(rawValue: name) else {
+                        reader.fail(.invalidValue, at: node, "unknown cache_mode '\(name)'", hint: "session or cold")
+                        return nil
+                    }
+                    return mode
+                }
+            }
+            project.repetitions = entries["repetitions"].flatMap { reader.integer($0, "repetitions", minimum: 1, maximum: 10_000) }
+            project.warmup = entries["warmup"].flatMap { reader.integer($0, "warmup", minimum: 0, maximum: 10_000) }
+            project.suites = entries["suites"].flatMap { reader.strings($0, "suites") }
+            project.reports = entries["reports"].flatMap { reader.string($0, "reports") }
+            project.compare = entries["compare"].flatMap { ComparisonSection(reader: reader).overrides($0, allowed: ComparisonSection.projectKeys) }
+        }
+        if !reader.errors.isEmpty { throw SuiteErrors(reader.errors) }
+        return project
+    }
+
+    /// Reads `path` if it exists; nil when there is no such file.
+    public static func load(path: String) throws(SuiteErrors) -> ProjectFile? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw SuiteErrors([SuiteError(.unreadable, file: path, "cannot read the project file as UTF-8 text", hint: "check its permissions and encoding")])
+        }
+        return try parse(text, source: path)
+    }
+
+    private static func modelReference(_ node: Node, _ reader: YAMLReader, _ environment: [String: String]) -> ModelReference? {
+        let pathNode: Node?
+        var sha256: String?
+        if case .scalar = node {
+            pathNode = node
+        } else {
+            guard let entries = reader.mapping(node, "model", allowed: ["path", "sha256"]) else { return nil }
+            pathNode = entries["path"]
+            if pathNode == nil { reader.fail(.missingKey, at: node, "model needs a 'path'") }
+            if let digestNode = entries["sha256"], let digest = reader.string(digestNode, "model.sha256") {
+                if digest.count == 64, digest.allSatisfy(\.isHexDigit) {
+                    sha256 = digest.lowercased()
+                } else {
+                    reader.fail(.invalidValue, at: digestNode, "model.sha256 must be 64 hexadecimal digits, found '\(digest.prefix(70))'",
+                                hint: "sha256sum MODEL prints it")
+                }
+            }
+        }
+        guard let pathNode, let written = reader.string(pathNode, "model.path") else { return nil }
+        do {
+            return ModelReference(path: try expandPath(written, environment: environment), sha256: sha256)
+        } catch {
+            reader.fail(.invalidValue, at: pathNode, error.message, hint: error.hint)
+            return nil
+        }
+    }
+
+    struct ExpansionError: Error {
+        var message: String
+        var hint: String?
+    }
+
+    /// `${NAME}` → the environment variable (`CHATEVAL_CACHE` defaults to ~/.cache/chateval),
+    /// a leading `~` → the home folder.
+    static func expandPath(_ path: String, environment: [String: String]) throws(ExpansionError) -> String {
+        var result = ""
+        var rest = Substring(path)
+        while let open = rest.range(of: "${") {
+            result += rest[..<open.lowerBound]
+            guard let close = rest[open.upperBound...].firstIndex(of: "}") else {
+                throw ExpansionError(message: "model.path has '${' without a closing '}'", hint: "write ${NAME}")
+            }
+            let name = String(rest[open.upperBound..<close])
+            if let value = environment[name], !value.isEmpty {
+                result += value
+            } else if name == "CHATEVAL_CACHE" {
+                result += homeDirectory(environment) + "/.cache/chateval"
+            } else {
+                throw ExpansionError(message: "model.path uses ${\(name)}, which is not set in the environment", hint: "set \(name) or write the path")
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        result += rest
+        if result == "~" || result.hasPrefix("~/") { result = homeDirectory(environment) + result.dropFirst() }
+        return result
+    }
+
+    private static func homeDirectory(_ environment: [String: String]) -> String {
+        environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
+    }
+}
+
+/// Bounds on runtime settings, wherever they are given (command line, project file): within
+/// what llama.cpp's 32-bit parameters hold and what a machine can run.
+public enum RuntimeLimits {
+    public static let contextSize = 16...(1 << 22)
+    /// Threads beyond this are refused outright; the command line further bounds them by the cores available.
+    public static let maximumThreads = 1024
+}

@@ -1,0 +1,88 @@
+import ChatEvalCore
+import ChatEvalSuites
+import Testing
+
+/// chateval.yaml: every setting, its expansions, and located errors.
+@Suite struct ProjectFileTests {
+    private func parse(_ text: String, environment: [String: String] = ["HOME": "/home/u"]) throws(SuiteErrors) -> ProjectFile {
+        try ProjectFile.parse(text, source: "chateval.yaml", environment: environment)
+    }
+
+    private func errors(_ text: String) -> [String] {
+        do {
+            _ = try parse(text)
+            return []
+        } catch {
+            return error.errors.map(\.description)
+        }
+    }
+
+    @Test func everySettingIsRead() throws {
+        let project = try parse("""
+            model:
+              path: ${CHATEVAL_CACHE}/models/m.gguf
+              sha256: B179C9523D0E6A0F98A330C7562B682750A6F8C8C15E5BC70EA373728110DB53
+            chat_template: chatml
+            context_size: 2048
+            threads: 2
+            batch_size: 256
+            cache_mode: cold
+            repetitions: 10
+            warmup: 1
+            suites: [suites/a.yaml, more]
+            reports: out
+            compare:
+              preset: relaxed
+              alpha: 0.005
+              thresholds:
+                ttft: {relative: 7.5%, absolute: 0.003}
+                peak-memory: {absolute: 8MiB}
+            """)
+        #expect(project.model?.path == "/home/u/.cache/chateval/models/m.gguf")
+        #expect(project.model?.sha256 == "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53")
+        #expect(project.chatTemplate == "chatml" && project.contextSize == 2048 && project.threads == 2 && project.batchSize == 256)
+        #expect(project.cacheMode == .cold && project.repetitions == 10 && project.warmup == 1)
+        #expect(project.suites == ["suites/a.yaml", "more"] && project.reports == "out")
+        let compare = try #require(project.compare)
+        #expect(compare.preset == "relaxed" && compare.familyErrorRate == 0.005)
+        #expect(compare.thresholds[.timeToFirstToken] == ThresholdOverride(relative: 0.075, absolute: 0.003))
+        #expect(compare.thresholds[.peakMemory] == ThresholdOverride(relative: nil, absolute: 8 * 1_048_576))
+        let settings = ComparisonSettings.default.applying(compare)
+        #expect(settings.preset == "relaxed" && settings.familyErrorRate == 0.005)
+        #expect(settings.thresholds[.timeToFirstToken]?.relative == 0.075)
+        #expect(settings.thresholds[.peakMemory]?.relative == ComparisonSettings.relaxed.thresholds[.peakMemory]?.relative)
+    }
+
+    @Test func anEmptyFileSetsNothing() throws {
+        let project = try parse("")
+        #expect(project.model == nil && project.suites == nil && project.compare == nil)
+    }
+
+    @Test func pathsExpandTheEnvironmentAndHome() throws {
+        #expect(try parse("model: ~/m.gguf").model?.path == "/home/u/m.gguf")
+        #expect(try parse("model: ${MODELS}/m.gguf", environment: ["MODELS": "/srv"]).model?.path == "/srv/m.gguf")
+        #expect(try parse("model: ${CHATEVAL_CACHE}/x", environment: ["CHATEVAL_CACHE": "/c"]).model?.path == "/c/x")
+        #expect(errors("model: ${NOT_SET}/m.gguf") == ["chateval.yaml:1:8: error: model.path uses ${NOT_SET}, which is not set in the environment; set NOT_SET or write the path"])
+    }
+
+    @Test(arguments: [
+        ("threads: 0", "chateval.yaml:1:10: error: threads must be at least 1, found 0"),
+        ("context_size: 99999999999", "chateval.yaml:1:15: error: context_size must be at most 4194304, found 99999999999"),
+        ("threads: 0x10", "chateval.yaml:1:10: error: threads must be a whole number, found '0x10'; write decimal digits, such as 42, 0.5 or 1e3"),
+        ("cache_mode: warm", "chateval.yaml:1:13: error: unknown cache_mode 'warm'; session or cold"),
+        ("repetition: 3", "chateval.yaml:1:1: error: unknown key 'repetition' in the project file; did you mean 'repetitions'?"),
+        ("model: {sha256: " + String(repeating: "a", count: 64) + "}", "chateval.yaml:1:8: error: model needs a 'path'"),
+        ("compare: {preset: strcit}", "chateval.yaml:1:19: error: unknown comparison preset 'strcit'; did you mean 'strict'?"),
+        ("compare: {alpha: 1}", "chateval.yaml:1:18: error: compare.alpha must be between 0 and 1, exclusive, found 1.0"),
+        ("compare: {thresholds: {tfft: {relative: 5%}}}", "chateval.yaml:1:24: error: unknown metric 'tfft' in compare.thresholds; did you mean 'ttft'?"),
+        ("compare: {thresholds: {ttft: {relative: five}}}", "chateval.yaml:1:41: error: compare.thresholds.ttft.relative must be a number, found 'five'; write decimal digits, such as 42, 0.5 or 1e3"),
+    ])
+    func badSettingsAreLocated(_ text: String, _ expected: String) {
+        #expect(errors(text) == [expected])
+    }
+
+    @Test func exponentsAreNumbersEverywhere() throws {
+        #expect(try parse("repetitions: 1e1").repetitions == 10)
+        #expect(errors("repetitions: 1.5").first?.contains("must be a whole number") == true)
+    }
+}
