@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChatEvalReport
 import Foundation
 
 
@@ -32,7 +33,7 @@ struct ChatEval: AsyncParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                FileHandle.standardError.write(Data((Terminal.safeLines(fullMessage(for: error)) + "\n").utf8))
                 exit(withError: ExitCode(ExitStatus.badInput.rawValue))
             }
             exit(withError: error)
@@ -40,12 +41,23 @@ struct ChatEval: AsyncParsableCommand {
     }
 }
 
-/// Writes `text` and a line break to standard output at once. The command line writes through
-/// this, never `print`, whose C stream is block-buffered into a pipe: in a CI log the header and
-/// each result appear as they happen, in order with standard error. (Swift 6 does not let code
-/// name C's `stdout` to make it line-buffered.)
+/// Writes `text` and a line break to standard output at once, control characters and escape
+/// sequences shown, not obeyed (`Terminal.safeLines`): model answers, user messages, suite names
+/// and commit subjects all pass here. The command line writes through this, never `print`, whose
+/// C stream is block-buffered into a pipe: in a CI log the header and each result appear as they
+/// happen, in order with standard error. (Swift 6 does not let code name C's `stdout`.)
 func say(_ text: String = "") {
-    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    FileHandle.standardOutput.write(Data((Terminal.safeLines(text) + "\n").utf8))
+}
+
+/// Writes lines to standard error, control characters shown escaped (as `say` does).
+func complain(_ text: String) {
+    FileHandle.standardError.write(Data((Terminal.safeLines(text) + "\n").utf8))
+}
+
+/// Writes JSON to standard output, still the same JSON, with nothing a terminal would obey.
+func sayJSON(_ json: String) {
+    FileHandle.standardOutput.write(Data((Terminal.safeJSON(json) + "\n").utf8))
 }
 
 /// The documented exit codes.
@@ -57,8 +69,9 @@ enum ExitStatus: Int32 {
     case baselineMissing = 5
 }
 
-/// Prints `message` as an error on stderr and returns the exit code to throw.
+/// Prints `message` as an error on stderr (control characters shown escaped) and returns the
+/// exit code to throw.
 func failure(_ message: String, _ status: ExitStatus) -> ExitCode {
-    FileHandle.standardError.write(Data("chateval: error: \(message)\n".utf8))
+    FileHandle.standardError.write(Data("chateval: error: \(Terminal.safeLines(message))\n".utf8))
     return ExitCode(status.rawValue)
 }

@@ -16,9 +16,16 @@ public func editDistance(_ a: String, _ b: String) -> Int {
     return previous[b.count]
 }
 
+/// The longest word `suggestions` compares: every name it suggests is far shorter, and the edit
+/// distance costs the product of the lengths, so a megabyte of misspelled "name" must not be
+/// compared with every candidate (validation stays linear in the input).
+public let longestSuggestedWord = 64
+
 /// The candidates closest to `word` (case-insensitively), best first: those within a third of the
-/// word's length in edits, or sharing a prefix with it. Empty when nothing is close.
+/// word's length in edits, or sharing a prefix with it. Empty when nothing is close, and for a
+/// word longer than `longestSuggestedWord` characters.
 public func suggestions(for word: String, among candidates: [String], limit: Int = 3) -> [String] {
+    guard word.utf8.count <= longestSuggestedWord * 4, word.count <= longestSuggestedWord else { return [] }
     let lowered = word.lowercased()
     let budget = max(2, lowered.count / 3)
     return candidates

@@ -13,6 +13,22 @@ public enum Terminal {
         escape(text, keepingNewlines: true)
     }
 
+    /// JSON text made safe to print while staying the same JSON: characters a terminal obeys
+    /// (C1 controls, bidirectional formatting) become `\uXXXX` escapes, which only occur inside
+    /// strings (JSON encoders already escape C0 controls there).
+    public static func safeJSON(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: needsEscape) else { return json }
+        var result = ""
+        for scalar in json.unicodeScalars {
+            if needsEscape(scalar) && scalar.value >= 0x20 {
+                result += "\\u" + hex(scalar.value, digits: 4)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
     private static func escape(_ text: String, keepingNewlines: Bool) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var result = ""

@@ -37,8 +37,11 @@ public enum AnswerGrader {
         var lines: [AnswerLine] = []
         var errors: [AnswerFileError] = []
         var seen = Set<String>()
-        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Split on LF with a CR before it removed: "\r\n" is one Character in Swift, so splitting
+        // characters on "\n" would read a CRLF file as a single line.
+        for (offset, rawLine) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let number = offset + 1
+            let raw = Substring(decoding: rawLine.last == UInt8(ascii: "\r") ? rawLine.dropLast() : rawLine[...], as: UTF8.self)
             guard !raw.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
             do {
                 let line = try decoder.decode(AnswerLine.self, from: Data(raw.utf8))
@@ -55,6 +58,10 @@ public enum AnswerGrader {
                     errors.append(AnswerFileError(file: path, line: number, message: "a line needs an 'answer' or a 'failure'"))
                     continue
                 }
+                if let metrics = line.metrics, let problem = Self.problem(with: metrics) {
+                    errors.append(AnswerFileError(file: path, line: number, message: "metrics: \(problem)"))
+                    continue
+                }
                 guard seen.insert("\(line.conversation)#\(line.turn)").inserted else {
                     errors.append(AnswerFileError(file: path, line: number, message: "turn \(line.turn) of '\(line.conversation)' is given twice"))
                     continue
@@ -66,6 +73,27 @@ public enum AnswerGrader {
         }
         if !errors.isEmpty { throw AnswerFileErrors(errors: errors) }
         return lines
+    }
+
+    /// What is impossible about measurements from a file, or nil: counts and times must be
+    /// possible ones, so that no later conversion or rate can trap or mislead.
+    static func problem(with metrics: TurnMetrics) -> String? {
+        let limit = 1 << 40
+        for (name, value) in [("prompt_tokens", metrics.promptTokens), ("generated_tokens", metrics.generatedTokens)] where !(0...limit).contains(value) {
+            return "\(name) must be between 0 and \(limit), found \(value)"
+        }
+        if let reused = metrics.reusedTokens, !(0...metrics.promptTokens).contains(reused) {
+            return "reused_tokens must be between 0 and prompt_tokens (\(metrics.promptTokens)), found \(reused)"
+        }
+        if let peak = metrics.peakResidentBytes, !(0...(1 << 50)).contains(peak) {
+            return "peak_resident_bytes must be between 0 and 2^50, found \(peak)"
+        }
+        let times = [("time_to_first_token", metrics.timeToFirstToken), ("prefill_time", metrics.prefillTime ?? 0),
+                     ("decode_time", metrics.decodeTime), ("total_time", metrics.totalTime)] + metrics.interTokenLatencies.map { ("inter_token_latencies", $0) }
+        for (name, value) in times where !(value.isFinite && value >= 0 && value < 1e9) {
+            return "\(name) must be a number of seconds, 0 or more, found \(value)"
+        }
+        return nil
     }
 
     /// The suite's conversations that have answers, graded, with the suite's gates.

@@ -105,7 +105,10 @@ public enum SuiteLoader {
         var depth = 0
         var lineNumber = 1
         var quote: Character?
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Lines split on LF by bytes: "\r\n" is one Character, so splitting characters would read
+        // a CRLF file as one line.
+        for bytes in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            let line = Substring(decoding: bytes, as: UTF8.self)
             let indentation = line.prefix { $0 == " " }.count
             if indentation / 2 > maximumNesting { return (lineNumber, indentation / 2) }
             characters: for character in line {

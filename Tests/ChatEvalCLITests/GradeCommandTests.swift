@@ -67,4 +67,55 @@ import Testing
         #expect(outcome.stderr.contains("\(answersPath):3: error: conversation 'capital' has turns 1...2, not 9"))
         #expect(outcome.stderr.contains("\(answersPath):4: error: not a valid answer line"))
     }
+
+    @Test func answersFilesWithCRLFLineEndingsAreRead() throws {
+        let (directory, suitePath, answersPath) = try files(suite: suite, answers:
+            "{\"conversation\": \"capital\", \"turn\": 1, \"answer\": \"Paris.\"}\r\n{\"conversation\": \"capital\", \"turn\": 2, \"answer\": \"Yes: Paris. is right.\"}\r\n")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outcome = try cli.run(["grade", suitePath, "--answers", answersPath])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("checks: 2 of 2 passed"))
+    }
+
+    /// Measurements no turn can have are refused by line, before any rate or conversion meets them.
+    @Test(arguments: [
+        ("\"prompt_tokens\": 9223372036854775807, \"reused_tokens\": 0", "prompt_tokens must be between 0 and"),
+        ("\"prompt_tokens\": -9223372036854775808, \"reused_tokens\": 0", "prompt_tokens must be between 0 and"),
+        ("\"prompt_tokens\": 10, \"reused_tokens\": 11", "reused_tokens must be between 0 and prompt_tokens (10), found 11"),
+    ])
+    func impossibleMetricsAreBadInput(_ counts: String, _ message: String) throws {
+        try checkMetrics(counts + ", \"time_to_first_token\": 0.1", message)
+    }
+
+    @Test func negativeTimesAreBadInput() throws {
+        try checkMetrics("\"prompt_tokens\": 10, \"reused_tokens\": 0, \"time_to_first_token\": -1", "time_to_first_token must be a number of seconds, 0 or more, found -1.0")
+    }
+
+    private func checkMetrics(_ fields: String, _ message: String) throws {
+        let metrics = "{\(fields), \"generated_tokens\": 3, \"prefill_time\": 0.1, \"decode_time\": 0.1, \"total_time\": 0.3, \"inter_token_latencies\": [0.05, 0.05], \"stop_reason\": \"eog\"}"
+        let (directory, suitePath, answersPath) = try files(suite: suite, answers: """
+            {"conversation": "capital", "turn": 1, "answer": "Paris.", "metrics": \(metrics)}
+            """)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outcome = try cli.run(["grade", suitePath, "--answers", answersPath])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("\(answersPath):1: error: metrics: \(message)"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("Fatal error"))
+    }
+
+    /// Model text is shown, not obeyed: no escape sequence, carriage return or bidi override
+    /// reaches the terminal raw, in the report or in JSON.
+    @Test func answersWithControlSequencesArePrintedEscaped() throws {
+        let hostile = "Paris\\u001b[2J\\u001b]8;;https://evil.example\\u0007click\\u001b]8;;\\u0007\\rFAKE ✓\\u202egnp.exe"
+        let (directory, suitePath, answersPath) = try files(suite: suite, answers: """
+            {"conversation": "capital", "turn": 1, "answer": "\(hostile)"}
+            """)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outcome = try cli.run(["grade", suitePath, "--answers", answersPath, "--show-answers"])
+        let raw: [Unicode.Scalar] = ["\u{1B}", "\r", "\u{07}", "\u{202E}"]
+        #expect(!outcome.stdout.unicodeScalars.contains { raw.contains($0) }, "\(outcome.stdout)")
+        #expect(!outcome.stderr.unicodeScalars.contains { raw.contains($0) })
+        #expect(outcome.stdout.contains("Paris\\e[2J\\e]8;;https://evil.example\\x07click"))
+        #expect(outcome.stdout.contains("\\rFAKE ✓\\u{202E}gnp.exe"))
+    }
 }

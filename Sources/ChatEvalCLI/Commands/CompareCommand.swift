@@ -63,7 +63,7 @@ struct CompareCommand: ParsableCommand {
         let result = RunComparator.compare(base: baseRuns, head: headRuns, settings: settings, commandLine: try comparison.overrides())
         switch format {
         case .terminal: say(ComparisonReport.render(result, verbose: verbose))
-        case .json: say(String(decoding: try ResultWriter.makeEncoder(pretty: true).encode(result), as: UTF8.self))
+        case .json: sayJSON(String(decoding: try ResultWriter.makeEncoder(pretty: true).encode(result), as: UTF8.self))
         }
         try Self.exit(for: result, allowMismatch: comparison.allowMismatch)
     }

@@ -26,7 +26,7 @@ struct GradeCommand: ParsableCommand {
         do {
             lines = try AnswerGrader.read(answers, for: suite)
         } catch {
-            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            complain(error.description)
             throw failure("\(error.errors.count) problem(s) in \(answers); nothing was graded", .badInput)
         }
         let record = AnswerGrader.grade(suite, answers: lines)

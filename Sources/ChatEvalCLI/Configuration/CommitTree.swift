@@ -30,7 +30,7 @@ struct CommitTree {
         do {
             return try ProjectFile.parse(text, source: source)
         } catch {
-            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            complain(error.description)
             throw failure("\(error.errors.count) problem(s) in the project file of \(label); fix it there or run with --no-project", .badInput)
         }
     }

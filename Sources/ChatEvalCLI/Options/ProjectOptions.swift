@@ -26,7 +26,7 @@ struct ProjectOptions: ParsableArguments {
             }
             return project
         } catch let errors as SuiteErrors {
-            FileHandle.standardError.write(Data((errors.description + "\n").utf8))
+            complain(errors.description)
             throw failure("\(errors.errors.count) problem(s) in the project file \(file); nothing was run", .badInput)
         }
     }

@@ -33,5 +33,5 @@ struct RecordingOptions: ParsableArguments {
 }
 
 func warn(_ message: String) {
-    FileHandle.standardError.write(Data("chateval: warning: \(message)\n".utf8))
+    complain("chateval: warning: \(message)")
 }

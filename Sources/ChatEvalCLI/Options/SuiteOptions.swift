@@ -51,7 +51,7 @@ enum SuiteFiles {
             }
         }
         guard problems.isEmpty else {
-            FileHandle.standardError.write(Data((problems.joined(separator: "\n") + "\n").utf8))
+            complain(problems.joined(separator: "\n"))
             throw failure("\(problems.count) problem(s) in the suites; nothing was run", .badInput)
         }
         return suites
