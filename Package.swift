@@ -17,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        // Tests only (ChatEvalTestKit): running programs without pipe deadlocks.
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
         // C modules: a module map over a system library, each imported by exactly one Swift target.
@@ -46,7 +48,7 @@ let package = Package(
         // Human-readable tables and summaries.
         .target(name: "ChatEvalReport", dependencies: ["ChatEvalCore", "ChatEvalStore", "ChatEvalCompare"]),
         // Fakes shared by tests.
-        .target(name: "ChatEvalTestKit", dependencies: ["ChatEvalRuntime"]),
+        .target(name: "ChatEvalTestKit", dependencies: ["ChatEvalRuntime", .product(name: "Subprocess", package: "swift-subprocess")]),
 
         .executableTarget(
             name: "ChatEvalCLI",
@@ -68,13 +70,13 @@ let package = Package(
         .testTarget(name: "ChatEvalCoreTests", dependencies: ["ChatEvalCore"]),
         .testTarget(name: "ChatEvalRuntimeTests", dependencies: ["ChatEvalRuntime", "ChatEvalTestKit"]),
         .testTarget(name: "ChatEvalSuitesTests", dependencies: ["ChatEvalSuites", "ChatEvalGrading"]),
-        .testTarget(name: "ChatEvalLlamaTests", dependencies: ["ChatEvalLlama"]),
-        .testTarget(name: "ChatEvalGitTests", dependencies: ["ChatEvalGit", "ChatEvalCore"]),
+        .testTarget(name: "ChatEvalLlamaTests", dependencies: ["ChatEvalLlama", "ChatEvalTestKit"]),
+        .testTarget(name: "ChatEvalGitTests", dependencies: ["ChatEvalGit", "ChatEvalCore", "ChatEvalTestKit"]),
         .testTarget(name: "ChatEvalRunnerTests", dependencies: ["ChatEvalRunner", "ChatEvalTestKit"]),
         .testTarget(name: "ChatEvalStoreTests", dependencies: ["ChatEvalStore", "ChatEvalTestKit"]),
         .testTarget(name: "ChatEvalCompareTests", dependencies: ["ChatEvalCompare", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),
         .testTarget(name: "ChatEvalGradingTests", dependencies: ["ChatEvalGrading"]),
-        .testTarget(name: "ChatEvalCLITests", dependencies: ["ChatEvalCLI"]),
+        .testTarget(name: "ChatEvalCLITests", dependencies: ["ChatEvalCLI", "ChatEvalTestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

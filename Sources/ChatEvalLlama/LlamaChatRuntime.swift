@@ -162,6 +162,8 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             throw RuntimeFailure(.contextOverflow, "the prompt has \(prompt.count) tokens and the context holds \(context.contextSize); no room to answer")
         }
 
+        context.abort(when: cancelled)
+        defer { context.abort(when: nil) }
         // Reuse the longest common prefix; at least one token is evaluated so there are logits.
         let reused = keepCachedPrefix(of: prompt)
         let prefillClock = Stopwatch()
@@ -247,6 +249,9 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         cachedTokens = []
         if status == 1 {
             return RuntimeFailure(.contextOverflow, "no room in the KV cache while \(what) (llama_decode returned 1)")
+        }
+        if status == 2 {
+            return RuntimeFailure(.cancelled, "the turn was cancelled while \(what)")
         }
         return RuntimeFailure(.decodeFailed, "llama_decode returned \(status) while \(what)")
     }

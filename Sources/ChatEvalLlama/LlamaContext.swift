@@ -79,6 +79,20 @@ final class LlamaContext {
         return llama_decode(pointer, llama_batch_get_one(&token, 1))
     }
 
+    /// Makes `llama_decode` stop between graph nodes — returning 2 — once `flag` is set, so that a
+    /// cancelled turn does not sit through a long prefill; nil to never stop. The caller keeps
+    /// `flag` alive while it is set (the context holds it unretained).
+    func abort(when flag: CancellationFlag?) {
+        guard let flag else {
+            llama_set_abort_callback(pointer, nil, nil)
+            return
+        }
+        llama_set_abort_callback(pointer, { data in
+            guard let data else { return false }
+            return Unmanaged<CancellationFlag>.fromOpaque(data).takeUnretainedValue().isCancelled
+        }, Unmanaged.passUnretained(flag).toOpaque())
+    }
+
     /// Waits until all submitted work is finished (so a clock reading after it is honest).
     func synchronize() { llama_synchronize(pointer) }
 

@@ -94,8 +94,9 @@ public struct SuiteRunner: Sendable {
     }
 
     /// Runs every arm into its record (one per arm, listing no suites yet) and returns them,
-    /// complete or, if `stop` was requested, incomplete. Throws only when a result cannot be
-    /// written (the error names the file).
+    /// complete or, if `stop` was requested, incomplete. Cancelling the task cancels the turn in
+    /// progress (recorded as `cancelled`), skips the rest, and still writes what was measured.
+    /// Throws only when a result cannot be written (a `ResultWriteError` naming the file).
     public func run(into records: [RunRecord], writers: [ResultWriter], stop: StopRequest, observer: (any RunObserver)? = nil) async throws -> [RunRecord] {
         precondition(records.count == arms.count && writers.count == arms.count, "one record and one writer per arm")
         var records = records
@@ -108,7 +109,7 @@ public struct SuiteRunner: Sendable {
         let schedule = Self.schedule(arms)
 
         for (position, item) in schedule.enumerated() {
-            if stop.isRequested { break }
+            if stop.isRequested || Task.isCancelled { break }
             let arm = arms[item.arm]
             let suite = arm.plan.suites[item.suite]
             let replay = ScheduledReplay(arm: arm.label, suite: suite.name, conversation: item.conversation.id, repetition: item.repetition)
@@ -142,7 +143,7 @@ public struct SuiteRunner: Sendable {
                 records[index].suites[suiteIndex].gates = GateEvaluator.evaluate(arm.plan.suites[suiteIndex].gates, conversations: measured)
             }
             records[index].gatesPassed = records[index].suites.allSatisfy { $0.gates.allSatisfy(\.passed) }
-            records[index].status = stop.isRequested ? .incomplete : .complete
+            records[index].status = stop.isRequested || Task.isCancelled ? .incomplete : .complete
             records[index].endedAt = Date()
             try writers[index].write(records[index])
             writers[index].finish()

@@ -4,8 +4,14 @@ import Synchronization
 
 /// Writes a run's result file so that nothing measured is lost.
 ///
-/// - Every finished turn is appended to a journal (`<name>.journal`, JSON Lines) and flushed to
-///   disk before the run goes on, so even a killed process leaves every finished turn behind.
+/// - The journal (`<name>.journal`, JSON Lines) starts with a header — the run's record without
+///   its suites, and the text of every suite it replays — and then gets one line per finished
+///   turn, each synced to disk before the run goes on. A killed process leaves a journal that
+///   `chateval recover` turns into a graded result file.
+/// - A line is written whole or not at all: a write that fails (a full disk) is cut back to
+///   where the line began, so the journal stays a sequence of whole lines.
+/// - While the run lives it holds an exclusive lock on its journal (`flock`): a journal nobody
+///   holds is left over from a run that died, and only such a journal is recovered.
 /// - The result file (`<name>.json`) is replaced atomically (written to a temporary file, then
 ///   renamed): a reader sees the old version or the new one, never half of one.
 /// - Names are unique per run (`<UTC time>-<short commit>-<run id>`), so concurrent runs in the
@@ -15,48 +21,91 @@ import Synchronization
 public final class ResultWriter: @unchecked Sendable {
     public let resultURL: URL
     public let journalURL: URL
-    private let journal: FileHandle
+    private let descriptor: Int32
     private let encoder: JSONEncoder
     private let lineEncoder: JSONEncoder
-    private let lock = Mutex(())
+    private let lock = Mutex(false)   // true once finished
 
-    /// Creates the folder if needed and opens the journal.
-    public init(folder: URL, record: RunRecord) throws {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    /// Creates the folder if needed, creates and locks the journal and writes its header.
+    public init(folder: URL, record: RunRecord, suites: [SuiteSource]) throws(ResultWriteError) {
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw ResultWriteError(path: folder.path, reason: "cannot create the folder (\(error.localizedDescription))")
+        }
         let name = Self.fileName(for: record)
         resultURL = folder.appendingPathComponent(name + ".json")
         journalURL = folder.appendingPathComponent(name + ".journal")
-        guard FileManager.default.createFile(atPath: journalURL.path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: journalURL.path) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: journalURL.path])
+        descriptor = open(journalURL.path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ResultWriteError(path: journalURL.path, reason: AtomicFile.lastError()) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            throw ResultWriteError(path: journalURL.path, reason: "cannot lock the journal (\(AtomicFile.lastError()))")
         }
-        journal = handle
         encoder = Self.makeEncoder(pretty: true)
         lineEncoder = Self.makeEncoder(pretty: false)
+        var header = record
+        header.suites = []
+        try appendLine(JournalHeader(record: header, suites: suites))
     }
 
-    deinit { try? journal.close() }
+    deinit { close(descriptor) }
 
     /// Appends one finished turn to the journal and syncs it to disk.
-    public func journal(_ entry: JournalEntry) throws {
-        try lock.withLock { _ in
-            var line = try lineEncoder.encode(entry)
-            line.append(0x0A)
-            try journal.write(contentsOf: line)
-            try journal.synchronize()
-        }
+    public func journal(_ entry: JournalEntry) throws(ResultWriteError) {
+        try appendLine(entry)
     }
 
     /// Replaces the result file with `record`, atomically.
-    public func write(_ record: RunRecord) throws {
-        try lock.withLock { _ in try encoder.encode(record).write(to: resultURL, options: .atomic) }
+    public func write(_ record: RunRecord) throws(ResultWriteError) {
+        let data: Data
+        do {
+            data = try encoder.encode(record)
+        } catch {
+            throw ResultWriteError(path: resultURL.path, reason: "cannot encode the record (\(error))")
+        }
+        try lock.withLock { _ throws(ResultWriteError) in try AtomicFile.write(data, to: resultURL) }
     }
 
     /// Removes the journal once the final result file holds everything it held.
     public func finish() {
-        lock.withLock { _ in
-            try? journal.close()
-            try? FileManager.default.removeItem(at: journalURL)
+        lock.withLock { finished in
+            guard !finished else { return }
+            finished = true
+            unlink(journalURL.path)
+        }
+    }
+
+    /// Writes `value` and a line break at the end of the journal, all of it or none of it.
+    private func appendLine(_ value: some Encodable) throws(ResultWriteError) {
+        var line: Data
+        do {
+            line = try lineEncoder.encode(value)
+        } catch {
+            throw ResultWriteError(path: journalURL.path, reason: "cannot encode a journal line (\(error))")
+        }
+        line.append(0x0A)
+        try lock.withLock { _ throws(ResultWriteError) in
+            let start = lseek(descriptor, 0, SEEK_END)
+            var failure: String?
+            line.withUnsafeBytes { bytes in
+                var written = 0
+                while written < bytes.count {
+                    let count = Glibc.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+                    if count < 0 && errno == EINTR { continue }
+                    guard count > 0 else {
+                        failure = AtomicFile.lastError()
+                        return
+                    }
+                    written += count
+                }
+            }
+            if failure == nil, fsync(descriptor) != 0 { failure = AtomicFile.lastError() }
+            if let failure {
+                // Cut the partial line back off, so the journal stays a sequence of whole lines.
+                if start >= 0 { _ = ftruncate(descriptor, start) }
+                throw ResultWriteError(path: journalURL.path, reason: failure)
+            }
         }
     }
 
@@ -94,6 +143,41 @@ public final class ResultWriter: @unchecked Sendable {
     }
 }
 
+/// A result file or journal that could not be written, naming it.
+public struct ResultWriteError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    public var description: String { "\(path): \(reason)" }
+}
+
+/// The first line of a journal: what `recover` needs to grade the turns that follow as the run
+/// would have.
+public struct JournalHeader: Codable, Sendable {
+    public static let currentVersion = 1
+    public var journal: Int
+    /// The run's record at its start, without suites.
+    public var record: RunRecord
+    /// Every suite the run replays, as the text it was parsed from.
+    public var suites: [SuiteSource]
+
+    public init(record: RunRecord, suites: [SuiteSource]) {
+        journal = Self.currentVersion
+        self.record = record
+        self.suites = suites
+    }
+}
+
+/// A suite's file and text, as a run read it.
+public struct SuiteSource: Codable, Sendable, Hashable {
+    public var path: String
+    public var text: String
+
+    public init(path: String, text: String) {
+        self.path = path
+        self.text = text
+    }
+}
+
 /// One line of a run's journal: a finished turn and where it belongs.
 public struct JournalEntry: Codable, Sendable {
     public var suite: String
@@ -108,5 +192,52 @@ public struct JournalEntry: Codable, Sendable {
         self.repetition = repetition
         self.warmup = warmup
         self.turn = turn
+    }
+}
+
+/// A journal as read back: its header, its whole entries, and whether its last line was cut.
+public struct Journal: Sendable {
+    public var header: JournalHeader
+    public var entries: [JournalEntry]
+    /// Lines after the header that could not be read (a line cut by a crash mid-write), 1-based.
+    public var unreadableLines: [Int]
+
+    /// Reads a journal. Throws when the file cannot be read or has no header (written by an
+    /// older version, or not a journal).
+    public static func read(_ url: URL) throws(ResultReadError) -> Journal {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw ResultReadError(path: url.path, message: "cannot be read")
+        }
+        let decoder = ResultWriter.makeDecoder()
+        let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
+        guard let first = lines.first, let header = try? decoder.decode(JournalHeader.self, from: Data(first)) else {
+            throw ResultReadError(path: url.path, message: "has no journal header (a journal of an older ChatEval, or not a journal); nothing can be recovered from it")
+        }
+        var entries: [JournalEntry] = []
+        var unreadable: [Int] = []
+        for (index, line) in lines.enumerated().dropFirst() where !line.isEmpty {
+            if let entry = try? decoder.decode(JournalEntry.self, from: Data(line)) {
+                entries.append(entry)
+            } else {
+                unreadable.append(index + 1)
+            }
+        }
+        return Journal(header: header, entries: entries, unreadableLines: unreadable)
+    }
+
+    /// Journals directly in `folder` that no live run holds (their run died), oldest first.
+    public static func abandoned(in folder: URL) -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".journal") }.sorted().map { folder.appendingPathComponent($0) }.filter(isAbandoned)
+    }
+
+    /// True when no process holds the journal's lock.
+    public static func isAbandoned(_ url: URL) -> Bool {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return false }
+        flock(descriptor, LOCK_UN)
+        return true
     }
 }

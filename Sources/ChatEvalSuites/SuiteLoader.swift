@@ -50,7 +50,10 @@ public enum SuiteLoader {
         }
         let reader = YAMLReader(file: file)
         let suite = SuiteBuilder(reader: reader).suite(from: root, path: file)
-        if let suite, reader.errors.isEmpty { return suite }
+        if var suite, reader.errors.isEmpty {
+            suite.text = text
+            return suite
+        }
         throw SuiteErrors(reader.errors.isEmpty ? [SuiteError(.invalidValue, file: file, "the suite is not valid")] : reader.errors)
     }
 

@@ -1,13 +1,10 @@
+import ChatEvalTestKit
 import Foundation
 import Testing
 
 /// The `chateval` binary as a user runs it: bad input gets one clear line and exit code 2.
 @Suite struct CommandLineTests {
-    struct Outcome {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Outcome = ProcessRunner.Outcome
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -17,20 +14,9 @@ import Testing
         return runner.deletingLastPathComponent().appendingPathComponent("chateval")
     }
 
-    func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL = packageRoot) throws -> Outcome {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    /// Runs `chateval` with `arguments` in `directory` (default: the package root).
+    func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL = packageRoot) async throws -> Outcome {
+        try await ProcessRunner.run(Self.binary, arguments, environment: environment, in: directory)
     }
 
     private func temporarySuite(_ text: String) throws -> String {
@@ -39,52 +25,52 @@ import Testing
         return path
     }
 
-    @Test func binaryIsBuilt() {
+    @Test func binaryIsBuilt() async {
         #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "\(Self.binary.path)")
     }
 
-    @Test func missingModelIsBadInput() throws {
-        let outcome = try run(["run", "suites/smoke.yaml", "--model", "/no/such/model.gguf"])
+    @Test func missingModelIsBadInput() async throws {
+        let outcome = try await run(["run", "suites/smoke.yaml", "--model", "/no/such/model.gguf"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("model file /no/such/model.gguf does not exist"))
         #expect(!outcome.stderr.contains("Fatal error"))
     }
 
-    @Test func fileThatIsNotAModelIsBadInput() throws {
-        let outcome = try run(["run", "suites/smoke.yaml", "--model", "Package.swift"])
+    @Test func fileThatIsNotAModelIsBadInput() async throws {
+        let outcome = try await run(["run", "suites/smoke.yaml", "--model", "Package.swift"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("is not a GGUF model file"))
     }
 
     @Test(arguments: [["--threads", "0"], ["--threads=-3"], ["--ctx-size", "0"]])
-    func nonsenseNumbersAreUsageErrors(_ option: [String]) throws {
-        let outcome = try run(["run", "suites/smoke.yaml"] + option)
+    func nonsenseNumbersAreUsageErrors(_ option: [String]) async throws {
+        let outcome = try await run(["run", "suites/smoke.yaml"] + option)
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("must be at least"))
     }
 
-    @Test func unreadableSuiteIsBadInputAndNamesThePath() throws {
-        let outcome = try run(["run", "/no/such/suite.yaml"])
+    @Test func unreadableSuiteIsBadInputAndNamesThePath() async throws {
+        let outcome = try await run(["run", "/no/such/suite.yaml"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("/no/such/suite.yaml: no such suite file or folder"))
     }
 
-    @Test func malformedSuiteIsReportedWithItsLine() throws {
+    @Test func malformedSuiteIsReportedWithItsLine() async throws {
         let path = try temporarySuite("name: broken\nconversations:\n  - id: a\n    turns: [hi]\n    max_tokns: 3\n")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let outcome = try run(["validate", path])
+        let outcome = try await run(["validate", path])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("\(path):5:5: error: unknown key 'max_tokns' in a conversation; did you mean 'max_tokens'?"))
     }
 
-    @Test func validSuitesValidate() throws {
-        let outcome = try run(["validate", "suites"])
+    @Test func validSuitesValidate() async throws {
+        let outcome = try await run(["validate", "suites"])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("smoke.yaml: ok"))
     }
 
-    @Test func unknownOptionIsAUsageError() throws {
-        let outcome = try run(["run", "--no-such-flag"])
+    @Test func unknownOptionIsAUsageError() async throws {
+        let outcome = try await run(["run", "--no-such-flag"])
         #expect(outcome.status == 2)
     }
 }

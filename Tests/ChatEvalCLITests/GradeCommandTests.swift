@@ -5,7 +5,7 @@ import Testing
 @Suite struct GradeCommandTests {
     let cli = CommandLineTests()
 
-    private func files(suite: String, answers: String) throws -> (URL, String, String) {
+    private func files(suite: String, answers: String) async throws -> (URL, String, String) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("grade-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try suite.write(to: directory.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
@@ -25,14 +25,14 @@ import Testing
                 checks: [{type: contains, value: "{{turn1.answer}}"}]
         """
 
-    @Test func goodAnswersPassAndTheJSONHoldsTheVerdicts() throws {
-        let (directory, suitePath, answersPath) = try files(suite: suite, answers: """
+    @Test func goodAnswersPassAndTheJSONHoldsTheVerdicts() async throws {
+        let (directory, suitePath, answersPath) = try await files(suite: suite, answers: """
             {"conversation": "capital", "turn": 1, "answer": "Paris."}
             {"conversation": "capital", "turn": 2, "answer": "Yes: Paris. is right."}
             """)
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("graded.json")
-        let outcome = try cli.run(["grade", suitePath, "--answers", answersPath, "--output", output.path])
+        let outcome = try await cli.run(["grade", suitePath, "--answers", answersPath, "--output", output.path])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("checks: 2 of 2 passed"))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any])
@@ -42,37 +42,37 @@ import Testing
         #expect(((turns[0]["checks"] as? [[String: Any]])?.first?["passed"] as? Bool) == true)
     }
 
-    @Test func aFailedGateExitsWithOne() throws {
-        let (directory, suitePath, answersPath) = try files(suite: suite, answers: """
+    @Test func aFailedGateExitsWithOne() async throws {
+        let (directory, suitePath, answersPath) = try await files(suite: suite, answers: """
             {"conversation": "capital", "turn": 1, "answer": "Lyon."}
             """)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let outcome = try cli.run(["grade", suitePath, "--answers", answersPath])
+        let outcome = try await cli.run(["grade", suitePath, "--answers", answersPath])
         #expect(outcome.status == 1)
         #expect(outcome.stdout.contains("✗ icontains"))
         #expect(outcome.stdout.contains("gate min_pass_rate"))
     }
 
-    @Test func malformedAnswerLinesAreReportedByLine() throws {
-        let (directory, suitePath, answersPath) = try files(suite: suite, answers: """
+    @Test func malformedAnswerLinesAreReportedByLine() async throws {
+        let (directory, suitePath, answersPath) = try await files(suite: suite, answers: """
             {"conversation": "capital", "turn": 1, "answer": "Paris."}
             {"conversation": "capitl", "turn": 1, "answer": "x"}
             {"conversation": "capital", "turn": 9, "answer": "x"}
             not json
             """)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let outcome = try cli.run(["grade", suitePath, "--answers", answersPath])
+        let outcome = try await cli.run(["grade", suitePath, "--answers", answersPath])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("\(answersPath):2: error: suite 'g' has no conversation 'capitl'; did you mean 'capital'?"))
         #expect(outcome.stderr.contains("\(answersPath):3: error: conversation 'capital' has turns 1...2, not 9"))
         #expect(outcome.stderr.contains("\(answersPath):4: error: not a valid answer line"))
     }
 
-    @Test func answersFilesWithCRLFLineEndingsAreRead() throws {
-        let (directory, suitePath, answersPath) = try files(suite: suite, answers:
+    @Test func answersFilesWithCRLFLineEndingsAreRead() async throws {
+        let (directory, suitePath, answersPath) = try await files(suite: suite, answers:
             "{\"conversation\": \"capital\", \"turn\": 1, \"answer\": \"Paris.\"}\r\n{\"conversation\": \"capital\", \"turn\": 2, \"answer\": \"Yes: Paris. is right.\"}\r\n")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let outcome = try cli.run(["grade", suitePath, "--answers", answersPath])
+        let outcome = try await cli.run(["grade", suitePath, "--answers", answersPath])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("checks: 2 of 2 passed"))
     }
@@ -83,21 +83,21 @@ import Testing
         ("\"prompt_tokens\": -9223372036854775808, \"reused_tokens\": 0", "prompt_tokens must be between 0 and"),
         ("\"prompt_tokens\": 10, \"reused_tokens\": 11", "reused_tokens must be between 0 and prompt_tokens (10), found 11"),
     ])
-    func impossibleMetricsAreBadInput(_ counts: String, _ message: String) throws {
-        try checkMetrics(counts + ", \"time_to_first_token\": 0.1", message)
+    func impossibleMetricsAreBadInput(_ counts: String, _ message: String) async throws {
+        try await checkMetrics(counts + ", \"time_to_first_token\": 0.1", message)
     }
 
-    @Test func negativeTimesAreBadInput() throws {
-        try checkMetrics("\"prompt_tokens\": 10, \"reused_tokens\": 0, \"time_to_first_token\": -1", "time_to_first_token must be a number of seconds, 0 or more, found -1.0")
+    @Test func negativeTimesAreBadInput() async throws {
+        try await checkMetrics("\"prompt_tokens\": 10, \"reused_tokens\": 0, \"time_to_first_token\": -1", "time_to_first_token must be a number of seconds, 0 or more, found -1.0")
     }
 
-    private func checkMetrics(_ fields: String, _ message: String) throws {
+    private func checkMetrics(_ fields: String, _ message: String) async throws {
         let metrics = "{\(fields), \"generated_tokens\": 3, \"prefill_time\": 0.1, \"decode_time\": 0.1, \"total_time\": 0.3, \"inter_token_latencies\": [0.05, 0.05], \"stop_reason\": \"eog\"}"
-        let (directory, suitePath, answersPath) = try files(suite: suite, answers: """
+        let (directory, suitePath, answersPath) = try await files(suite: suite, answers: """
             {"conversation": "capital", "turn": 1, "answer": "Paris.", "metrics": \(metrics)}
             """)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let outcome = try cli.run(["grade", suitePath, "--answers", answersPath])
+        let outcome = try await cli.run(["grade", suitePath, "--answers", answersPath])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("\(answersPath):1: error: metrics: \(message)"), "\(outcome.stderr)")
         #expect(!outcome.stderr.contains("Fatal error"))
@@ -105,13 +105,13 @@ import Testing
 
     /// Model text is shown, not obeyed: no escape sequence, carriage return or bidi override
     /// reaches the terminal raw, in the report or in JSON.
-    @Test func answersWithControlSequencesArePrintedEscaped() throws {
+    @Test func answersWithControlSequencesArePrintedEscaped() async throws {
         let hostile = "Paris\\u001b[2J\\u001b]8;;https://evil.example\\u0007click\\u001b]8;;\\u0007\\rFAKE ✓\\u202egnp.exe"
-        let (directory, suitePath, answersPath) = try files(suite: suite, answers: """
+        let (directory, suitePath, answersPath) = try await files(suite: suite, answers: """
             {"conversation": "capital", "turn": 1, "answer": "\(hostile)"}
             """)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let outcome = try cli.run(["grade", suitePath, "--answers", answersPath, "--show-answers"])
+        let outcome = try await cli.run(["grade", suitePath, "--answers", answersPath, "--show-answers"])
         let raw: [Unicode.Scalar] = ["\u{1B}", "\r", "\u{07}", "\u{202E}"]
         #expect(!outcome.stdout.unicodeScalars.contains { raw.contains($0) }, "\(outcome.stdout)")
         #expect(!outcome.stderr.unicodeScalars.contains { raw.contains($0) })

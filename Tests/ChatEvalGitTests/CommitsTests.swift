@@ -4,12 +4,12 @@ import Testing
 
 /// Reading commits other than HEAD: revisions, their description, and files from their tree.
 @Suite struct CommitsTests {
-    @Test func revisionsResolveToFullCommitIds() throws {
+    @Test func revisionsResolveToFullCommitIds() async throws {
         let directory = try TestDirectory()
-        try directory.initRepository()
-        let first = try directory.commit("a.txt", "1", message: "First")
-        let second = try directory.commit("a.txt", "2", message: "Second")
-        try directory.git("tag", "v1", first)
+        try await directory.initRepository()
+        let first = try await directory.commit("a.txt", "1", message: "First")
+        let second = try await directory.commit("a.txt", "2", message: "Second")
+        try await directory.git("tag", "v1", first)
         let repository = try GitRepository.discover(startingAt: directory.url)
 
         #expect(try repository.resolveCommit("HEAD") == second)
@@ -22,12 +22,12 @@ import Testing
         #expect(unknown.description.contains("'no-such-branch' names no commit"))
     }
 
-    @Test func anyCommitCanBeDescribed() throws {
+    @Test func anyCommitCanBeDescribed() async throws {
         let directory = try TestDirectory()
-        try directory.initRepository()
-        let first = try directory.commit("a.txt", "1", message: "First commit")
-        try directory.git("tag", "v1", first)
-        try directory.commit("a.txt", "2", message: "Second")
+        try await directory.initRepository()
+        let first = try await directory.commit("a.txt", "1", message: "First commit")
+        try await directory.git("tag", "v1", first)
+        try await directory.commit("a.txt", "2", message: "Second")
         let snapshot = try GitRepository.discover(startingAt: directory.url).snapshot(ofCommit: "HEAD~1")
         #expect(snapshot.commit == first)
         #expect(snapshot.subject == "First commit")
@@ -35,15 +35,15 @@ import Testing
         #expect(snapshot.branch == nil && !snapshot.isDirty)
     }
 
-    @Test func filesAreReadFromTheCommitNotTheWorkingTree() throws {
+    @Test func filesAreReadFromTheCommitNotTheWorkingTree() async throws {
         let directory = try TestDirectory()
-        try directory.initRepository()
+        try await directory.initRepository()
         _ = try directory.subdirectory("suites")
         try directory.write("name: old\n", to: "suites/a.yaml")
         try directory.write("x", to: "suites/b.yaml")
-        try directory.git("add", ".")
-        try directory.git("commit", "-q", "-m", "suites")
-        try directory.commit("suites/a.yaml", "name: new\n", message: "edit")
+        try await directory.git("add", ".")
+        try await directory.git("commit", "-q", "-m", "suites")
+        try await directory.commit("suites/a.yaml", "name: new\n", message: "edit")
         try directory.write("name: uncommitted\n", to: "suites/a.yaml")
         let repository = try GitRepository.discover(startingAt: directory.url)
 

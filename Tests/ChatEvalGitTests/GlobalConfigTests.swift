@@ -19,18 +19,18 @@ import Testing
     }
 
     /// A committed repository in `repo/`, then handed to another user (as in CI containers).
-    private func makeForeignOwnedRepository(in directory: TestDirectory) throws -> (path: String, commit: String) {
-        try directory.initRepository(in: "repo")
-        let commit = try directory.commit("a.txt", "1", message: "First", in: "repo")
+    private func makeForeignOwnedRepository(in directory: TestDirectory) async throws -> (path: String, commit: String) {
+        try await directory.initRepository(in: "repo")
+        let commit = try await directory.commit("a.txt", "1", message: "First", in: "repo")
         _ = try directory.subdirectory("repo/src")
-        try run("/usr/bin/env", ["chown", "-R", "\(Self.foreignOwner):\(Self.foreignOwner)", "repo"], in: directory.url)
+        try await run("/usr/bin/env", ["chown", "-R", "\(Self.foreignOwner):\(Self.foreignOwner)", "repo"], in: directory.url)
         return (directory.path + "/repo", commit)
     }
 
     @Test(.enabled(if: geteuid() == 0, "needs root to hand a repository to another user"))
-    func foreignOwnedRepositoryIsRefusedWithoutSafeDirectory() throws {
+    func foreignOwnedRepositoryIsRefusedWithoutSafeDirectory() async throws {
         let directory = try TestDirectory()
-        let repo = try makeForeignOwnedRepository(in: directory)
+        let repo = try await makeForeignOwnedRepository(in: directory)
 
         try withGlobalConfig("[safe]\n\tdirectory = /somewhere/else\n") {
             let error = try #require(throws: GitError.self) {
@@ -43,9 +43,9 @@ import Testing
     }
 
     @Test(.enabled(if: geteuid() == 0, "needs root to hand a repository to another user"))
-    func foreignOwnedRepositoryOpensWithExactSafeDirectory() throws {
+    func foreignOwnedRepositoryOpensWithExactSafeDirectory() async throws {
         let directory = try TestDirectory()
-        let repo = try makeForeignOwnedRepository(in: directory)
+        let repo = try await makeForeignOwnedRepository(in: directory)
 
         try withGlobalConfig("[safe]\n\tdirectory = \(repo.path)\n") {
             let repository = try GitRepository.discover(startingAt: URL(fileURLWithPath: repo.path + "/src"))
@@ -54,9 +54,9 @@ import Testing
     }
 
     @Test(.enabled(if: geteuid() == 0, "needs root to hand a repository to another user"))
-    func foreignOwnedRepositoryOpensWithWildcardAndValidationIsRestored() throws {
+    func foreignOwnedRepositoryOpensWithWildcardAndValidationIsRestored() async throws {
         let directory = try TestDirectory()
-        let repo = try makeForeignOwnedRepository(in: directory)
+        let repo = try await makeForeignOwnedRepository(in: directory)
 
         try withGlobalConfig("[safe]\n\tdirectory = *\n") {
             let repository = try GitRepository(path: URL(fileURLWithPath: repo.path))
@@ -70,14 +70,14 @@ import Testing
         }
     }
 
-    @Test func noteFallsBackToChatEvalSignatureWithoutConfiguredUser() throws {
+    @Test func noteFallsBackToChatEvalSignatureWithoutConfiguredUser() async throws {
         let directory = try TestDirectory()
-        try directory.initRepository()
-        let commit = try directory.commit("a.txt", "1", message: "First")
+        try await directory.initRepository()
+        let commit = try await directory.commit("a.txt", "1", message: "First")
 
         try withGlobalConfig("") {
             try GitRepository.discover(startingAt: directory.url).appendNote("hi", to: commit)
         }
-        #expect(try directory.git("log", "-1", "--format=%an <%ae>", "refs/notes/chateval") == "chateval <chateval@localhost>")
+        #expect(try await directory.git("log", "-1", "--format=%an <%ae>", "refs/notes/chateval") == "chateval <chateval@localhost>")
     }
 }

@@ -3,30 +3,30 @@ import Testing
 import ChatEvalGit
 
 @Suite struct NotesTests {
-    @Test func laterRunsOfACommitAddLinesToItsNote() throws {
+    @Test func laterRunsOfACommitAddLinesToItsNote() async throws {
         let directory = try TestDirectory()
-        try directory.initRepository()
-        let first = try directory.commit("a.txt", "1", message: "First")
-        let second = try directory.commit("a.txt", "2", message: "Second")
+        try await directory.initRepository()
+        let first = try await directory.commit("a.txt", "1", message: "First")
+        let second = try await directory.commit("a.txt", "2", message: "Second")
         let repository = try GitRepository.discover(startingAt: directory.url)
         #expect(try repository.note(for: second) == nil)
 
         try repository.appendNote("{\"run\":1}", to: second)
         #expect(try repository.note(for: second) == "{\"run\":1}\n")
-        #expect(try directory.git("notes", "--ref=chateval", "show", second) == "{\"run\":1}")
+        #expect(try await directory.git("notes", "--ref=chateval", "show", second) == "{\"run\":1}")
 
         try repository.appendNote("{\"run\":2}\n", to: "HEAD")
         #expect(try repository.note(for: second) == "{\"run\":1}\n{\"run\":2}\n")
         #expect(try repository.note(for: first) == nil)
         #expect(try repository.note(for: second, notesRef: "refs/notes/commits") == nil)
         // Two notes commits on the ref: the history of runs is kept.
-        #expect(try directory.git("rev-list", "--count", "refs/notes/chateval") == "2")
+        #expect(try await directory.git("rev-list", "--count", "refs/notes/chateval") == "2")
     }
 
     @Test func concurrentWritersLoseNoNote() async throws {
         let directory = try TestDirectory()
-        try directory.initRepository()
-        let commit = try directory.commit("a.txt", "1", message: "First")
+        try await directory.initRepository()
+        let commit = try await directory.commit("a.txt", "1", message: "First")
         let path = directory.url
 
         // Writers with their own repository handles interleave between building a notes commit
@@ -48,13 +48,13 @@ import ChatEvalGit
         #expect(written.count == 40)
         let note = try #require(try GitRepository.discover(startingAt: path).note(for: commit))
         #expect(Set(note.split(separator: "\n").map(String.init)) == Set(written))
-        #expect(try directory.git("rev-list", "--count", "refs/notes/chateval") == "40")
+        #expect(try await directory.git("rev-list", "--count", "refs/notes/chateval") == "40")
     }
 
-    @Test func noteUsesCustomRefAndAuthor() throws {
+    @Test func noteUsesCustomRefAndAuthor() async throws {
         let directory = try TestDirectory()
-        try directory.initRepository()
-        let commit = try directory.commit("a.txt", "1", message: "First")
+        try await directory.initRepository()
+        let commit = try await directory.commit("a.txt", "1", message: "First")
         let repository = try GitRepository.discover(startingAt: directory.url)
 
         try repository.appendNote(
@@ -62,25 +62,25 @@ import ChatEvalGit
 
         #expect(try repository.note(for: commit, notesRef: "refs/notes/bench") == "hello\n")
         #expect(try repository.note(for: commit) == nil)
-        #expect(try directory.git("log", "-1", "--format=%an <%ae>", "refs/notes/bench") == "Bench Bot <bot@example.com>")
+        #expect(try await directory.git("log", "-1", "--format=%an <%ae>", "refs/notes/bench") == "Bench Bot <bot@example.com>")
     }
 
-    @Test func noteAuthorComesFromRepositoryConfig() throws {
+    @Test func noteAuthorComesFromRepositoryConfig() async throws {
         let directory = try TestDirectory()
-        try directory.initRepository()
-        let commit = try directory.commit("a.txt", "1", message: "First")
-        try directory.git("config", "user.name", "Local User")
-        try directory.git("config", "user.email", "local@example.com")
+        try await directory.initRepository()
+        let commit = try await directory.commit("a.txt", "1", message: "First")
+        try await directory.git("config", "user.name", "Local User")
+        try await directory.git("config", "user.email", "local@example.com")
 
         try GitRepository.discover(startingAt: directory.url).appendNote("hi", to: commit)
 
-        #expect(try directory.git("log", "-1", "--format=%an <%ae>", "refs/notes/chateval") == "Local User <local@example.com>")
+        #expect(try await directory.git("log", "-1", "--format=%an <%ae>", "refs/notes/chateval") == "Local User <local@example.com>")
     }
 
-    @Test func noteOnUnknownCommitThrowsNotFound() throws {
+    @Test func noteOnUnknownCommitThrowsNotFound() async throws {
         let directory = try TestDirectory()
-        try directory.initRepository()
-        try directory.commit("a.txt", "1", message: "First")
+        try await directory.initRepository()
+        try await directory.commit("a.txt", "1", message: "First")
         let repository = try GitRepository.discover(startingAt: directory.url)
 
         let error = try #require(throws: GitError.self) {
@@ -91,9 +91,9 @@ import ChatEvalGit
         #expect(error.description.contains("names no commit"))
     }
 
-    @Test func noteOnRepositoryWithoutCommitsThrows() throws {
+    @Test func noteOnRepositoryWithoutCommitsThrows() async throws {
         let directory = try TestDirectory()
-        try directory.initRepository()
+        try await directory.initRepository()
         let repository = try GitRepository.discover(startingAt: directory.url)
 
         let error = try #require(throws: GitError.self) { try repository.appendNote("x", to: "HEAD") }

@@ -3,7 +3,7 @@ import Testing
 @testable import ChatEvalGit
 
 @Suite struct OpenRepositoryTests {
-    @Test func discoverOutsideAnyRepositoryThrowsNotARepository() throws {
+    @Test func discoverOutsideAnyRepositoryThrowsNotARepository() async throws {
         let directory = try TestDirectory()
         let error = try #require(throws: GitError.self) {
             try GitRepository.discover(startingAt: directory.url)
@@ -15,20 +15,20 @@ import Testing
         #expect(error.description.contains("git init"))
     }
 
-    @Test func discoverFromSubdirectoryFindsTheWorkingTree() throws {
+    @Test func discoverFromSubdirectoryFindsTheWorkingTree() async throws {
         let directory = try TestDirectory()
-        try directory.initRepository()
+        try await directory.initRepository()
         let nested = try directory.subdirectory("src/deep")
 
         let repository = try GitRepository.discover(startingAt: nested)
 
-        #expect(repository.workdir == (try directory.git("rev-parse", "--show-toplevel")))
+        #expect(repository.workdir == (try await directory.git("rev-parse", "--show-toplevel")))
         #expect(repository.gitDirectory == directory.path + "/.git")
     }
 
-    @Test func openingASubdirectoryByPathDoesNotSearchParents() throws {
+    @Test func openingASubdirectoryByPathDoesNotSearchParents() async throws {
         let directory = try TestDirectory()
-        try directory.initRepository()
+        try await directory.initRepository()
         let nested = try directory.subdirectory("src")
 
         let error = try #require(throws: GitError.self) { try GitRepository(path: nested) }

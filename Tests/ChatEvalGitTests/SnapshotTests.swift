@@ -4,9 +4,9 @@ import Testing
 import ChatEvalGit
 
 @Suite struct SnapshotTests {
-    @Test func repositoryWithoutCommitsReportsUnbornBranchAndCounts() throws {
+    @Test func repositoryWithoutCommitsReportsUnbornBranchAndCounts() async throws {
         let directory = try TestDirectory()
-        try directory.initRepository()
+        try await directory.initRepository()
         try directory.write("draft", to: "notes.txt")
         let repository = try GitRepository.discover(startingAt: directory.url)
 
@@ -22,7 +22,7 @@ import ChatEvalGit
         #expect(untracked.modifiedCount == 0)
         #expect(!untracked.isDirty)
 
-        try directory.git("add", "notes.txt")
+        try await directory.git("add", "notes.txt")
         let staged = try repository.snapshot()
         #expect(staged.untrackedCount == 0)
         #expect(staged.modifiedCount == 1)
@@ -30,19 +30,19 @@ import ChatEvalGit
     }
 
     @Test(arguments: [("2024-05-06T07:08:09+05:30", 330), ("2023-12-31T23:59:59-07:00", -420)])
-    func commitMatchesGit(date: String, offsetMinutes: Int) throws {
+    func commitMatchesGit(date: String, offsetMinutes: Int) async throws {
         let directory = try TestDirectory()
-        try directory.initRepository()
-        let commit = try directory.commit(
+        try await directory.initRepository()
+        let commit = try await directory.commit(
             "README.md", "hello\n", message: "Add greeting\n\nA body that is not the subject.", date: date)
 
         let snapshot = try GitRepository.discover(startingAt: directory.url).snapshot()
 
         #expect(snapshot.commit == commit)
         #expect(snapshot.commit?.count == 40)
-        #expect(snapshot.shortCommit == (try directory.git("rev-parse", "--short", "HEAD")))
+        #expect(snapshot.shortCommit == (try await directory.git("rev-parse", "--short", "HEAD")))
         #expect(snapshot.subject == "Add greeting")
-        let committerTime = try #require(TimeInterval(try directory.git("log", "-1", "--format=%ct")))
+        let committerTime = try #require(TimeInterval(try await directory.git("log", "-1", "--format=%ct")))
         #expect(snapshot.commitTime == Date(timeIntervalSince1970: committerTime))
         #expect(snapshot.commitTimeZoneOffsetMinutes == offsetMinutes)
         #expect(snapshot.branch == "main")
@@ -55,22 +55,22 @@ import ChatEvalGit
         #expect(snapshot.workdir == directory.path)
     }
 
-    @Test func snapshotSurvivesJSONRoundTrip() throws {
+    @Test func snapshotSurvivesJSONRoundTrip() async throws {
         let directory = try TestDirectory()
-        try directory.initRepository()
-        try directory.commit("a.txt", "a", message: "First")
+        try await directory.initRepository()
+        try await directory.commit("a.txt", "a", message: "First")
         let snapshot = try GitRepository.discover(startingAt: directory.url).snapshot()
 
         let decoded = try JSONDecoder().decode(GitSnapshot.self, from: try JSONEncoder().encode(snapshot))
         #expect(decoded == snapshot)
     }
 
-    @Test func detachedHeadHasNoBranch() throws {
+    @Test func detachedHeadHasNoBranch() async throws {
         let directory = try TestDirectory()
-        try directory.initRepository()
-        let first = try directory.commit("a.txt", "1", message: "First")
-        try directory.commit("a.txt", "2", message: "Second")
-        try directory.git("checkout", "-q", "--detach", first)
+        try await directory.initRepository()
+        let first = try await directory.commit("a.txt", "1", message: "First")
+        try await directory.commit("a.txt", "2", message: "Second")
+        try await directory.git("checkout", "-q", "--detach", first)
 
         let snapshot = try GitRepository.discover(startingAt: directory.url).snapshot()
 
@@ -80,18 +80,18 @@ import ChatEvalGit
         #expect(snapshot.subject == "First")
     }
 
-    @Test func dirtyTreeCountsTrackedAndUntrackedSeparately() throws {
+    @Test func dirtyTreeCountsTrackedAndUntrackedSeparately() async throws {
         let directory = try TestDirectory()
-        try directory.initRepository()
+        try await directory.initRepository()
         try directory.write("*.log\n", to: ".gitignore")
-        try directory.git("add", ".gitignore")
-        try directory.commit("tracked.txt", "v1", message: "Tracked")
-        try directory.commit("staged.txt", "v1", message: "Staged")
-        try directory.commit("deleted.txt", "v1", message: "Deleted")
+        try await directory.git("add", ".gitignore")
+        try await directory.commit("tracked.txt", "v1", message: "Tracked")
+        try await directory.commit("staged.txt", "v1", message: "Staged")
+        try await directory.commit("deleted.txt", "v1", message: "Deleted")
 
         try directory.write("v2", to: "tracked.txt")
         try directory.write("v2", to: "staged.txt")
-        try directory.git("add", "staged.txt")
+        try await directory.git("add", "staged.txt")
         try FileManager.default.removeItem(at: directory.url.appendingPathComponent("deleted.txt"))
         try directory.write("new", to: "new1.txt")
         try directory.write("new", to: "new2.txt")
@@ -105,15 +105,15 @@ import ChatEvalGit
         #expect(snapshot.modifiedCount == 3)
         #expect(snapshot.untrackedCount == 3)  // new1.txt, new2.txt, results/
         #expect(snapshot.isDirty)
-        let porcelain = try directory.git("status", "--porcelain").split(separator: "\n")
+        let porcelain = try await directory.git("status", "--porcelain").split(separator: "\n")
         #expect(snapshot.untrackedCount == porcelain.filter { $0.hasPrefix("??") }.count)
         #expect(snapshot.modifiedCount == porcelain.filter { !$0.hasPrefix("??") }.count)
     }
 
-    @Test func untrackedFilesAloneDoNotMakeTheTreeDirty() throws {
+    @Test func untrackedFilesAloneDoNotMakeTheTreeDirty() async throws {
         let directory = try TestDirectory()
-        try directory.initRepository()
-        try directory.commit("tracked.txt", "v1", message: "Tracked")
+        try await directory.initRepository()
+        try await directory.commit("tracked.txt", "v1", message: "Tracked")
         try directory.write("new", to: "report.json")
 
         let snapshot = try GitRepository.discover(startingAt: directory.url).snapshot()
@@ -123,43 +123,43 @@ import ChatEvalGit
         #expect(!snapshot.isDirty)
     }
 
-    @Test func describeUsesLightweightTags() throws {
+    @Test func describeUsesLightweightTags() async throws {
         let directory = try TestDirectory()
-        try directory.initRepository()
-        try directory.commit("a.txt", "1", message: "First")
-        try directory.git("tag", "v1.0")
+        try await directory.initRepository()
+        try await directory.commit("a.txt", "1", message: "First")
+        try await directory.git("tag", "v1.0")
         let repository = try GitRepository.discover(startingAt: directory.url)
 
         #expect(try repository.snapshot().describe == "v1.0")
 
-        try directory.commit("a.txt", "2", message: "Second")
+        try await directory.commit("a.txt", "2", message: "Second")
         let describe = try repository.snapshot().describe
-        #expect(describe == (try directory.git("describe", "--tags")))
+        #expect(describe == (try await directory.git("describe", "--tags")))
         #expect(describe?.hasPrefix("v1.0-1-g") == true)
     }
 
-    @Test func describeIsNilWhenNoTagReachesHead() throws {
+    @Test func describeIsNilWhenNoTagReachesHead() async throws {
         let directory = try TestDirectory()
-        try directory.initRepository()
-        try directory.commit("a.txt", "1", message: "First")
-        try directory.git("checkout", "-q", "-b", "side")
-        try directory.commit("b.txt", "1", message: "Side")
-        try directory.git("tag", "side-tag")
-        try directory.git("checkout", "-q", "main")
-        try directory.commit("a.txt", "2", message: "Second")
+        try await directory.initRepository()
+        try await directory.commit("a.txt", "1", message: "First")
+        try await directory.git("checkout", "-q", "-b", "side")
+        try await directory.commit("b.txt", "1", message: "Side")
+        try await directory.git("tag", "side-tag")
+        try await directory.git("checkout", "-q", "main")
+        try await directory.commit("a.txt", "2", message: "Second")
 
         #expect(try GitRepository.discover(startingAt: directory.url).snapshot().describe == nil)
-        #expect(throws: CommandFailed.self) { try directory.git("describe", "--tags") }
+        await await #expect(throws: CommandFailed.self) { try await directory.git("describe", "--tags") }
     }
 
-    @Test func shallowCloneIsReportedWithTheRightCommit() throws {
+    @Test func shallowCloneIsReportedWithTheRightCommit() async throws {
         let directory = try TestDirectory()
-        try directory.initRepository(in: "source")
-        try directory.commit("a.txt", "1", message: "First", in: "source")
-        try directory.git("tag", "v0.1", in: "source")
-        try directory.commit("a.txt", "2", message: "Second", in: "source")
-        let head = try directory.commit("a.txt", "3", message: "Third", in: "source")
-        try directory.git("clone", "-q", "--depth", "1", "file://\(directory.path)/source", "clone")
+        try await directory.initRepository(in: "source")
+        try await directory.commit("a.txt", "1", message: "First", in: "source")
+        try await directory.git("tag", "v0.1", in: "source")
+        try await directory.commit("a.txt", "2", message: "Second", in: "source")
+        let head = try await directory.commit("a.txt", "3", message: "Third", in: "source")
+        try await directory.git("clone", "-q", "--depth", "1", "file://\(directory.path)/source", "clone")
 
         let clone = try GitRepository.discover(startingAt: directory.url.appendingPathComponent("clone")).snapshot()
         let source = try GitRepository.discover(startingAt: directory.url.appendingPathComponent("source")).snapshot()
@@ -172,11 +172,11 @@ import ChatEvalGit
         #expect(source.describe == "v0.1-2-g\(head.prefix(7))")
     }
 
-    @Test func bareRepositoryHasNoWorkdirAndNoStatus() throws {
+    @Test func bareRepositoryHasNoWorkdirAndNoStatus() async throws {
         let directory = try TestDirectory()
-        try directory.initRepository(in: "source")
-        let head = try directory.commit("a.txt", "1", message: "First", in: "source")
-        try directory.git("clone", "-q", "--bare", "source", "bare.git")
+        try await directory.initRepository(in: "source")
+        let head = try await directory.commit("a.txt", "1", message: "First", in: "source")
+        try await directory.git("clone", "-q", "--bare", "source", "bare.git")
 
         let repository = try GitRepository(path: directory.url.appendingPathComponent("bare.git"))
         let snapshot = try repository.snapshot()

@@ -1,3 +1,4 @@
+import ChatEvalTestKit
 import Foundation
 import Testing
 
@@ -34,9 +35,9 @@ final class TestDirectory {
     /// ignored so the host's git setup cannot change the fixture.
     @discardableResult
     func git(_ arguments: String..., in relativePath: String = ".", date: String = "2024-05-06T07:08:09+05:30")
-        throws -> String
+        async throws -> String
     {
-        try run("/usr/bin/env", ["git"] + arguments, in: url.appendingPathComponent(relativePath), environment: [
+        try await run("/usr/bin/env", ["git"] + arguments, in: url.appendingPathComponent(relativePath), environment: [
             "GIT_CONFIG_NOSYSTEM": "1",
             "GIT_CONFIG_GLOBAL": "/dev/null",
             "GIT_AUTHOR_NAME": "Fixture Author",
@@ -49,9 +50,9 @@ final class TestDirectory {
     }
 
     /// Creates a repository on branch `main` in `relativePath`.
-    func initRepository(in relativePath: String = ".") throws {
+    func initRepository(in relativePath: String = ".") async throws {
         _ = try subdirectory(relativePath)
-        try git("init", "-q", "-b", "main", in: relativePath)
+        try await git("init", "-q", "-b", "main", in: relativePath)
     }
 
     /// Writes `file` and commits it with `message`; returns the new commit id.
@@ -59,11 +60,11 @@ final class TestDirectory {
     func commit(
         _ file: String, _ contents: String, message: String, in relativePath: String = ".",
         date: String = "2024-05-06T07:08:09+05:30"
-    ) throws -> String {
+    ) async throws -> String {
         try write(contents, to: "\(relativePath)/\(file)")
-        try git("add", file, in: relativePath)
-        try git("commit", "-q", "-m", message, in: relativePath, date: date)
-        return try git("rev-parse", "HEAD", in: relativePath)
+        try await git("add", file, in: relativePath)
+        try await git("commit", "-q", "-m", message, in: relativePath, date: date)
+        return try await git("rev-parse", "HEAD", in: relativePath)
     }
 }
 
@@ -74,25 +75,11 @@ struct CommandFailed: Error, CustomStringConvertible {
 /// Runs a program and returns its standard output, trimmed; throws if it exits non-zero.
 @discardableResult
 func run(_ executable: String, _ arguments: [String], in directory: URL, environment: [String: String] = [:])
-    throws -> String
+    async throws -> String
 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw CommandFailed(
-            description: "\(arguments.joined(separator: " ")) exited \(process.terminationStatus): "
-                + String(decoding: errorData, as: UTF8.self))
+    let outcome = try await ProcessRunner.run(URL(fileURLWithPath: executable), arguments, environment: environment, in: directory)
+    guard outcome.status == 0 else {
+        throw CommandFailed(description: "\(arguments.joined(separator: " ")) exited \(outcome.status): \(outcome.stderr)")
     }
-    return String(decoding: outputData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    return outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 }

@@ -1,10 +1,11 @@
 import ChatEvalCore
 import ChatEvalLlama
 import ChatEvalRuntime
+import ChatEvalTestKit
 import Foundation
 import Testing
 
-extension SharedRuntimeTests {
+extension RealModelTests {
 @Suite struct GenerationTests {
     /// On Gemma, which answers in Japanese (the small chat model answers in English).
     @Test func multibyteAnswersStreamIntactAndMatchTheTokens() async throws {
@@ -49,6 +50,27 @@ extension SharedRuntimeTests {
         #expect(abs(metrics.interTokenLatencies.reduce(0, +) - metrics.decodeTime) < 1e-6)
     }
 
+    /// A cancelled turn ends as `cancelled`, and a long prefill stops part-way: an empty session
+    /// afterwards shows it (a finished prefill leaves the prompt cached). The runtime stays usable.
+    @Test func cancellingATurnStopsEvenItsPrefill() async throws {
+        let runtime = try RealModel.runtime()
+        let long = String(repeating: "The river winds through the valley past old mills and orchards. ", count: 250)
+        let prompt = try #require(runtime.promptTokens(for: [.user(long)]))
+        try #require(prompt.count > 2_000 && prompt.count < runtime.identity.contextSize)
+        let script = ConversationScript(id: "long", options: GenerationOptions(maxTokens: 4), userMessages: [TemplateText(literal: long)])
+        let replay = Task { await ConversationReplayer(runtime: runtime).replay(script) }
+        try await Task.sleep(for: .milliseconds(300))
+        replay.cancel()
+        let turns = await replay.value
+        #expect(turns.first?.status == .failed)
+        #expect(turns.first?.failure?.code == .cancelled, "\(String(describing: turns.first?.failure))")
+        #expect(await runtime.sessionTokens().isEmpty)
+
+        await runtime.resetSession()
+        let after = try await respond(runtime, [.user("Hi")], options: GenerationOptions(maxTokens: 4))
+        #expect(after.metrics.generatedTokens > 0)
+    }
+
     @Test func identityDescribesTheModelAndItsCache() throws {
         let path = try #require(RealModel.path)
         let identity = try RealModel.runtime().identity
@@ -72,7 +94,8 @@ extension SharedRuntimeTests {
 }
 }
 
-@Suite(.serialized) struct ContextOverflowTests {
+extension RealModelTests {
+@Suite struct ContextOverflowTests {
     @Test func overflowIsATypedTurnFailureAndTheRuntimeStaysUsable() async throws {
         let path = try #require(RealModel.path, "CHATEVAL_MODEL is not set")
         let runtime = try LlamaChatRuntime(.init(modelPath: path, contextSize: 64, threads: 2))
@@ -102,23 +125,25 @@ extension SharedRuntimeTests {
         #expect(after.first?.status == .answered)
     }
 }
+}
+
+/// The error a configuration fails to load with, or nil when it loads.
+private func loadError(_ configuration: LlamaChatRuntime.Configuration) -> LlamaError? {
+    do {
+        _ = try LlamaChatRuntime(configuration)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+private func temporaryFile(_ name: String, _ data: Data) throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("chateval-\(UUID().uuidString)-\(name)").path
+    try data.write(to: URL(fileURLWithPath: path))
+    return path
+}
 
 @Suite struct BadModelTests {
-    private func loadError(_ configuration: LlamaChatRuntime.Configuration) -> LlamaError? {
-        do {
-            _ = try LlamaChatRuntime(configuration)
-            return nil
-        } catch {
-            return error
-        }
-    }
-
-    private func temporaryFile(_ name: String, _ data: Data) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("chateval-\(UUID().uuidString)-\(name)").path
-        try data.write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
     @Test func missingFile() throws {
         let error = try #require(loadError(.init(modelPath: "/nonexistent/model.gguf")))
         #expect(error.code == .modelNotFound)
@@ -132,6 +157,17 @@ extension SharedRuntimeTests {
         #expect(error.code == .notGGUF)
     }
 
+    @Test(arguments: [0, -2])
+    func threadsMustBePositive(_ threads: Int) throws {
+        let error = try #require(loadError(.init(modelPath: "/unused.gguf", threads: threads)))
+        #expect(error.code == .invalidParameter)
+        #expect(error.message.contains("threads"))
+    }
+}
+
+extension RealModelTests {
+/// Model files that load wrongly, cut from a real model or without a template.
+@Suite struct BadModelFileTests {
     @Test func truncatedGGUF() throws {
         let model = try #require(RealModel.path, "CHATEVAL_MODEL is not set")
         let handle = try #require(FileHandle(forReadingAtPath: model))
@@ -158,11 +194,5 @@ extension SharedRuntimeTests {
         #expect(error.code == .unknownChatTemplate)
         #expect(error.message.contains("--chat-template gemma"))
     }
-
-    @Test(arguments: [0, -2])
-    func threadsMustBePositive(_ threads: Int) throws {
-        let error = try #require(loadError(.init(modelPath: "/unused.gguf", threads: threads)))
-        #expect(error.code == .invalidParameter)
-        #expect(error.message.contains("threads"))
-    }
+}
 }

@@ -1,11 +1,12 @@
 import ChatEvalCore
 import ChatEvalLlama
 import ChatEvalRuntime
+import ChatEvalTestKit
 import Foundation
 import Testing
 
-/// Every suite that uses the shared runtimes is nested here: one session, one test at a time.
-@Suite(.serialized) enum SharedRuntimeTests {}
+/// Every suite that loads a real model is nested here: one session, one test at a time.
+@Suite(.serialized, .tags(.realModel)) enum RealModelTests {}
 
 /// The two shipped models, shared by the integration tests (loading one takes about a second).
 /// `make test` sets CHATEVAL_MODEL (the default chat model, SmolLM2, template embedded) and

@@ -4,7 +4,7 @@ import ChatEvalRuntime
 import Testing
 
 /// On the real model: the KV cache carries over exactly what it should between turns.
-extension SharedRuntimeTests {
+extension RealModelTests {
 @Suite struct SessionReuseTests {
     let userTurns = [
         "Name a fruit that is yellow.",

@@ -38,7 +38,7 @@ import Testing
         let plan = RunPlan(suites: [try suite(conversations: 1, turns: 2)], settings: settings)
         let directory = folder()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let writer = try ResultWriter(folder: directory, record: record(runtime, settings))
+        let writer = try ResultWriter(folder: directory, record: record(runtime, settings), suites: [])
 
         let final = try await SuiteRunner(runtime: runtime, plan: plan).run(into: record(runtime, settings), writer: writer, stop: StopRequest())
 
@@ -59,7 +59,7 @@ import Testing
         let plan = RunPlan(suites: [try suite(conversations: 4, turns: 3)], settings: settings)
         let directory = folder()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let writer = try ResultWriter(folder: directory, record: record(runtime, settings))
+        let writer = try ResultWriter(folder: directory, record: record(runtime, settings), suites: [])
         let stop = StopRequest()
         let observer = StopAfterTurns(5, stop: stop)
 
@@ -81,7 +81,7 @@ import Testing
         let plan = RunPlan(suites: [try suite(conversations: 2, turns: 3)], settings: settings)
         let directory = folder()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let writer = try ResultWriter(folder: directory, record: record(runtime, settings))
+        let writer = try ResultWriter(folder: directory, record: record(runtime, settings), suites: [])
         let observer = JournalWatcher(journal: writer.journalURL)
 
         _ = try await SuiteRunner(runtime: runtime, plan: plan).run(into: record(runtime, settings), writer: writer, stop: StopRequest(), observer: observer)
@@ -112,7 +112,7 @@ import Testing
 
     private func runInto(_ directory: URL, plan: RunPlan, settings: RunSettings) async throws -> URL {
         let runtime = ScriptedRuntime(replies: replies(12))
-        let writer = try ResultWriter(folder: directory, record: record(runtime, settings))
+        let writer = try ResultWriter(folder: directory, record: record(runtime, settings), suites: [])
         _ = try await SuiteRunner(runtime: runtime, plan: plan).run(into: record(runtime, settings), writer: writer, stop: StopRequest())
         return writer.resultURL
     }
@@ -137,7 +137,7 @@ private actor StopAfterTurns: RunObserver {
     }
 }
 
-/// Counts the journal's lines each time a turn is reported.
+/// Counts the journal's turn lines (after its header) each time a turn is reported.
 private actor JournalWatcher: RunObserver {
     let journal: URL
     private(set) var linesSeen: [Int] = []
@@ -148,6 +148,6 @@ private actor JournalWatcher: RunObserver {
 
     func turnFinished(_ turn: ReplayedTurn, conversation: String) {
         let text = (try? String(contentsOf: journal, encoding: .utf8)) ?? ""
-        linesSeen.append(text.split(separator: "\n").count)
+        linesSeen.append(text.split(separator: "\n").count - 1)
     }
 }

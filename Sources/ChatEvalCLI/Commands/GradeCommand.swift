@@ -39,9 +39,9 @@ struct GradeCommand: ParsableCommand {
         say("\n" + GateReport.render(verdicts: record.measuredVerdicts, gates: record.gates, indent: "  "))
         if let output {
             do {
-                try ResultWriter.makeEncoder(pretty: true).encode(record).write(to: URL(fileURLWithPath: output), options: .atomic)
+                try AtomicFile.write(try ResultWriter.makeEncoder(pretty: true).encode(record), to: URL(fileURLWithPath: output))
             } catch {
-                throw failure("cannot write \(output): \(error.localizedDescription)", .runIncomplete)
+                throw failure("cannot write \(error)", .runIncomplete)
             }
         }
         if record.gates.contains(where: { !$0.passed }) { throw failure("gate failed", .gateFailed) }

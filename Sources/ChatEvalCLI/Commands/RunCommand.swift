@@ -62,19 +62,22 @@ struct RunCommand: AsyncParsableCommand {
             try await runAgainstBaseline(baseline, head: head, workspace: workspace, projectFolder: projectFolder)
             return
         }
+        Recovery.recoverAbandonedJournals(in: head.reportsFolder)
         let loaded = try SuiteFiles.load(head.suitePaths)
         let (engine, sha256) = try Workspace.loadRuntime(head)
         let plan = RunPlan(suites: loaded, settings: head.settings)
         let record = makeRecord(engine, sha256: sha256, configuration: head, git: workspace.snapshot)
-        let writer = try makeWriter(record, folder: head.reportsFolder)
+        let writer = try makeWriter(record, suites: loaded, folder: head.reportsFolder)
 
         printHeader(engine, head, git: workspace.snapshot, plan: plan)
-        let final = try await execute(SuiteRunner(runtime: engine, plan: plan), records: [record], writers: [writer])[0]
+        let (finals, cancelled) = try await execute(SuiteRunner(runtime: engine, plan: plan), records: [record], writers: [writer])
+        let final = finals[0]
 
         say(RunReport.render(final, showAnswers: showAnswers))
         say("\nresult    \(writer.resultURL.path)")
         say("commit    \(final.git?.commit ?? "none (not a git repository)")")
         addNote(final, workspace: workspace)
+        if cancelled { throw failure("stopped: the turn in progress was cancelled; what was measured is in \(writer.resultURL.path)", .stoppedAtOnce) }
         if final.status == .incomplete { throw failure("the run was interrupted; what was measured is in \(writer.resultURL.path)", .runIncomplete) }
         try checkGates(final)
     }
@@ -121,7 +124,9 @@ struct RunCommand: AsyncParsableCommand {
         baseRecord.role = .baseline
         headRecord.pairedRunId = baseRecord.runId
         baseRecord.pairedRunId = headRecord.runId
-        let writers = [try makeWriter(baseRecord, folder: base.reportsFolder), try makeWriter(headRecord, folder: head.reportsFolder)]
+        Recovery.recoverAbandonedJournals(in: head.reportsFolder)
+        let writers = [try makeWriter(baseRecord, suites: baseSuites, folder: base.reportsFolder),
+                       try makeWriter(headRecord, suites: headSuites, folder: head.reportsFolder)]
 
         let basePlan = RunPlan(suites: baseSuites, settings: base.settings)
         let headPlan = RunPlan(suites: headSuites, settings: head.settings)
@@ -131,12 +136,15 @@ struct RunCommand: AsyncParsableCommand {
             + "; replayed interleaved with head\n")
 
         let runner = SuiteRunner(arms: [RunArm(label: "base", runtime: baseEngine, plan: basePlan), RunArm(label: "head", runtime: headEngine, plan: headPlan)])
-        let finals = try await execute(runner, records: [baseRecord, headRecord], writers: writers)
+        let (finals, cancelled) = try await execute(runner, records: [baseRecord, headRecord], writers: writers)
         let (finalBase, finalHead) = (finals[0], finals[1])
 
         say(RunReport.render(finalHead, showAnswers: showAnswers))
         say("\nresults   base \(writers[0].resultURL.path)\n          head \(writers[1].resultURL.path)")
         addNote(finalHead, workspace: workspace)
+        if cancelled {
+            throw failure("stopped: the turn in progress was cancelled; what was measured is in \(writers[0].resultURL.path) and \(writers[1].resultURL.path)", .stoppedAtOnce)
+        }
         if finalHead.status == .incomplete || finalBase.status == .incomplete {
             throw failure("the run was interrupted; what was measured is in \(writers[0].resultURL.path) and \(writers[1].resultURL.path)", .runIncomplete)
         }
@@ -160,11 +168,11 @@ struct RunCommand: AsyncParsableCommand {
         return record
     }
 
-    private func makeWriter(_ record: RunRecord, folder: String) throws -> ResultWriter {
+    private func makeWriter(_ record: RunRecord, suites: [Suite], folder: String) throws -> ResultWriter {
         do {
-            return try ResultWriter(folder: URL(fileURLWithPath: folder), record: record)
+            return try ResultWriter(folder: URL(fileURLWithPath: folder), record: record, suites: suites.map { SuiteSource(path: $0.path, text: $0.text) })
         } catch {
-            throw failure("cannot write results into \(folder): \(error.localizedDescription)", .runIncomplete)
+            throw failure("cannot write results: \(error.description)", .runIncomplete)
         }
     }
 
@@ -176,21 +184,26 @@ struct RunCommand: AsyncParsableCommand {
             + "(\(configuration.repetitions) repetitions, \(configuration.warmup) warm-up)\n")
     }
 
-    /// Runs with Ctrl-C and SIGTERM turned into a stop at the next turn boundary.
-    private func execute(_ runner: SuiteRunner, records: [RunRecord], writers: [ResultWriter]) async throws -> [RunRecord] {
+    /// Runs with Ctrl-C and SIGTERM handled (see `InterruptTrap`); returns the records and whether
+    /// the run was cancelled by a second signal. A result that cannot be written ends the run
+    /// with exit 3, naming the file and how to recover what the journal kept.
+    private func execute(_ runner: SuiteRunner, records: [RunRecord], writers: [ResultWriter]) async throws -> ([RunRecord], Bool) {
         let stop = StopRequest()
-        let trap = InterruptTrap(stop: stop)
-        defer { withExtendedLifetime(trap) {} }
         let turns = zip(runner.arms, records).reduce(0) { $0 + $1.0.plan.turnCount }
         let progress = RunProgress(totalTurns: turns)
+        let task = Task { try await runner.run(into: records, writers: writers, stop: stop, observer: progress) }
+        let trap = InterruptTrap(stop: stop) { task.cancel() }
+        defer { withExtendedLifetime(trap) {} }
         do {
-            let finals = try await runner.run(into: records, writers: writers, stop: stop, observer: progress)
+            let finals = try await task.value
             await progress.finish()
-            return finals
+            return (finals, task.isCancelled)
         } catch {
             await progress.finish()
             let journals = writers.map(\.journalURL.path).joined(separator: " and ")
-            throw failure("could not write the results: \(error.localizedDescription); finished turns are in \(journals)", .runIncomplete)
+            let what = (error as? ResultWriteError)?.description ?? error.localizedDescription
+            throw failure("could not write \(what); the turns finished before are kept in \(journals): once there is room, "
+                + "`chateval recover` turns it into a result file", .runIncomplete)
         }
     }
 

@@ -3,6 +3,7 @@ import ChatEvalReport
 import ChatEvalRunner
 import ChatEvalRuntime
 import Foundation
+import Synchronization
 
 /// Shows a run's progress on stderr: a redrawn bar with counts and ETA on a terminal; in CI (no
 /// terminal, or `CI` set) one plain line per conversation, which logs read well.
@@ -69,28 +70,47 @@ actor RunProgress: RunObserver {
     }
 }
 
-/// Turns SIGINT and SIGTERM into a stop request: the turn in progress finishes, what was measured
-/// is written, and the run ends as incomplete. A second signal ends the process at once (the
-/// journal keeps every finished turn).
+/// Turns SIGINT and SIGTERM into an orderly stop. The first finishes the turn in progress,
+/// writes what was measured and ends the run as incomplete (exit 3). The second cancels the turn
+/// in progress — even a long prefill — and still writes what was measured (exit 130). A third
+/// ends the process at once (exit 130; the journal keeps every finished turn for `recover`).
+/// When the trap is released, both signals get back the handling they had.
 final class InterruptTrap {
     private let sources: [any DispatchSourceSignal]
+    private let previous: [(signal: Int32, handler: __sighandler_t?)]
 
-    init(stop: StopRequest) {
+    init(stop: StopRequest, cancel: @escaping @Sendable () -> Void) {
+        let count = SignalCount()
+        var previous: [(Int32, __sighandler_t?)] = []
         sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
+            previous.append((number, signal(number, SIG_IGN)))
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
-                if stop.isRequested {
-                    FileHandle.standardError.write(Data("\nchateval: stopped at once; finished turns are in the journal\n".utf8))
+                switch count.increment() {
+                case 1:
+                    stop.request()
+                    FileHandle.standardError.write(Data("\nchateval: interrupted — finishing the current turn, then writing the results (again: stop the turn now)\n".utf8))
+                case 2:
+                    cancel()
+                    FileHandle.standardError.write(Data("\nchateval: stopping the current turn now, then writing the results (again: quit at once)\n".utf8))
+                default:
+                    FileHandle.standardError.write(Data("\nchateval: stopped at once; finished turns are in the journal (chateval recover turns it into a result)\n".utf8))
                     _exit(130)
                 }
-                stop.request()
-                FileHandle.standardError.write(Data("\nchateval: interrupted — finishing the current turn, then writing the results\n".utf8))
             }
             source.resume()
             return source
         }
+        self.previous = previous
     }
 
-    deinit { sources.forEach { $0.cancel() } }
+    deinit {
+        sources.forEach { $0.cancel() }
+        for (number, handler) in previous { signal(number, handler) }
+    }
+}
+
+private final class SignalCount: Sendable {
+    private let value = Atomic<Int>(0)
+    func increment() -> Int { value.add(1, ordering: .relaxed).newValue }
 }

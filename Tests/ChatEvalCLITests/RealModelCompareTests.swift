@@ -1,9 +1,10 @@
+import ChatEvalTestKit
 import Foundation
 import Testing
 
 /// `compare` and `run --baseline` end to end on the real model, in a temporary repository of two
 /// commits: the second lengthens the system prompt and makes a check fail.
-@Suite(.serialized) struct CompareEndToEndTests {
+@Suite(.serialized, .tags(.realModel)) struct RealModelCompareTests {
     let cli = CommandLineTests()
 
     /// A repository whose HEAD~1 passes every check and whose HEAD fails one.
@@ -11,19 +12,19 @@ import Testing
         let root: URL
         let cli: CommandLineTests
 
-        init(cli: CommandLineTests) throws {
+        init(cli: CommandLineTests) async throws {
             self.cli = cli
             root = FileManager.default.temporaryDirectory.appendingPathComponent("chateval-compare-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: root.appendingPathComponent("suites"), withIntermediateDirectories: true)
-            try git("init", "-q", "-b", "main")
+            try await git("init", "-q", "-b", "main")
             try write(".gitignore", "reports/\n")
             try write("chateval.yaml", "repetitions: 3\nthreads: 1\n")
             try write("suites/capitals.yaml", suite(system: "You are a concise assistant.", expected: "Paris"))
-            try commit("capitals suite")
+            try await commit("capitals suite")
             try write("suites/capitals.yaml", suite(
                 system: "You are a concise assistant. You answer questions about geography and history accurately, in one short sentence, without preamble.",
                 expected: "Zanzibar"))
-            try commit("longer system prompt; a check that fails")
+            try await commit("longer system prompt; a check that fails")
         }
 
         deinit { try? FileManager.default.removeItem(at: root) }
@@ -47,33 +48,25 @@ import Testing
         }
 
         @discardableResult
-        func git(_ arguments: String...) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-            process.arguments = ["-C", root.path, "-c", "user.name=t", "-c", "user.email=t@t"] + arguments
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        func git(_ arguments: String...) async throws -> String {
+            let outcome = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/git"), ["-C", root.path, "-c", "user.name=t", "-c", "user.email=t@t"] + arguments)
+            return outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
 
-        func commit(_ message: String) throws {
-            try git("add", "-A")
-            try git("commit", "-q", "-m", message)
+        func commit(_ message: String) async throws {
+            try await git("add", "-A")
+            try await git("commit", "-q", "-m", message)
         }
 
-        func chateval(_ arguments: [String]) throws -> CommandLineTests.Outcome {
-            try cli.run(arguments, environment: ["CI": "true"], in: root)
+        func chateval(_ arguments: [String]) async throws -> CommandLineTests.Outcome {
+            try await cli.run(arguments, environment: ["CI": "true"], in: root)
         }
 
         /// Records a run of `revision` (checked out, then back to main) with a git note.
-        func record(_ revision: String) throws {
-            try git("checkout", "-q", revision)
-            defer { _ = try? git("checkout", "-q", "main") }
-            let outcome = try chateval(["run", "--git-note"])
+        func record(_ revision: String) async throws {
+            try await git("checkout", "-q", revision)
+            let outcome = try await chateval(["run", "--git-note"])
+            try await git("checkout", "-q", "main")
             guard outcome.status == 0 else { throw Failure(description: "run of \(revision) exited \(outcome.status): \(outcome.stderr)") }
         }
     }
@@ -84,13 +77,13 @@ import Testing
         _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
     }
 
-    @Test func revisionsAreComparedFromRecordedRunsAndFromNotesAlone() throws {
+    @Test func revisionsAreComparedFromRecordedRunsAndFromNotesAlone() async throws {
         try requireModel()
-        let fixture = try Fixture(cli: cli)
-        try fixture.record("HEAD~1")
-        try fixture.record("HEAD")
+        let fixture = try await Fixture(cli: cli)
+        try await fixture.record("HEAD~1")
+        try await fixture.record("HEAD")
 
-        let compared = try fixture.chateval(["compare", "HEAD~1", "HEAD"])
+        let compared = try await fixture.chateval(["compare", "HEAD~1", "HEAD"])
         #expect(compared.status == 1, "\(compared.stderr)")
         #expect(compared.stdout.contains("REGRESSION"))
         #expect(compared.stdout.contains("Checks that passed on base and fail on head (1):"))
@@ -100,7 +93,7 @@ import Testing
 
         // The reports folder gone, the same comparison works from git notes alone.
         try FileManager.default.removeItem(at: fixture.root.appendingPathComponent("reports"))
-        let fromNotes = try fixture.chateval(["compare", "HEAD~1", "HEAD", "--format", "json"])
+        let fromNotes = try await fixture.chateval(["compare", "HEAD~1", "HEAD", "--format", "json"])
         #expect(fromNotes.status == 1, "\(fromNotes.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(fromNotes.stdout.utf8)) as? [String: Any])
         let base = try #require(json["base"] as? [String: Any])
@@ -109,29 +102,29 @@ import Testing
         #expect((quality["newly_failing"] as? [[String: Any]])?.count == 1)
 
         // The same commit against itself: nothing changed.
-        let same = try fixture.chateval(["compare", "HEAD", "HEAD"])
+        let same = try await fixture.chateval(["compare", "HEAD", "HEAD"])
         #expect(same.status == 0, "\(same.stdout)\n\(same.stderr)")
         #expect(same.stdout.contains("No regression."))
     }
 
-    @Test func aRevisionWithoutARecordedRunIsAMissingBaseline() throws {
+    @Test func aRevisionWithoutARecordedRunIsAMissingBaseline() async throws {
         try requireModel()
-        let fixture = try Fixture(cli: cli)
-        try fixture.record("HEAD")
-        let missing = try fixture.chateval(["compare", "HEAD~1", "HEAD"])
+        let fixture = try await Fixture(cli: cli)
+        try await fixture.record("HEAD")
+        let missing = try await fixture.chateval(["compare", "HEAD~1", "HEAD"])
         #expect(missing.status == 5)
         #expect(missing.stderr.contains("no complete run recorded for"))
         #expect(missing.stderr.contains("chateval run --baseline"))
 
-        let unknown = try fixture.chateval(["compare", "no-such-branch", "HEAD"])
+        let unknown = try await fixture.chateval(["compare", "no-such-branch", "HEAD"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("'no-such-branch' is not a result file, a folder of results, or a revision"))
     }
 
-    @Test func baseAndHeadInOneJob() throws {
+    @Test func baseAndHeadInOneJob() async throws {
         try requireModel()
-        let fixture = try Fixture(cli: cli)
-        let outcome = try fixture.chateval(["run", "--baseline", "HEAD~1", "--repeat", "2"])
+        let fixture = try await Fixture(cli: cli)
+        let outcome = try await fixture.chateval(["run", "--baseline", "HEAD~1", "--repeat", "2"])
         #expect(outcome.status == 1, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("baseline  "))
         #expect(outcome.stdout.contains("comparison with"))
@@ -149,18 +142,18 @@ import Testing
             return record["role"] as? String ?? ""
         }
         #expect(Set(roles) == ["baseline", "head"])
-        #expect(try fixture.git("status", "--porcelain") == "")
+        #expect(try await fixture.git("status", "--porcelain") == "")
     }
 
-    @Test func sidesMeasuredDifferentlyAreNotGated() throws {
+    @Test func sidesMeasuredDifferentlyAreNotGated() async throws {
         try requireModel()
-        let fixture = try Fixture(cli: cli)
-        let one = try fixture.chateval(["run", "--threads", "1", "--repeat", "1", "--reports", "a"])
-        let other = try fixture.chateval(["run", "--threads", "2", "--repeat", "1", "--reports", "b"])
+        let fixture = try await Fixture(cli: cli)
+        let one = try await fixture.chateval(["run", "--threads", "1", "--repeat", "1", "--reports", "a"])
+        let other = try await fixture.chateval(["run", "--threads", "2", "--repeat", "1", "--reports", "b"])
         try #require(one.status == 1 && other.status == 1 || one.status == 0 && other.status == 0, "\(one.stderr)\(other.stderr)")
-        let mismatch = try fixture.chateval(["compare", "a", "b"])
+        let mismatch = try await fixture.chateval(["compare", "a", "b"])
         #expect(mismatch.status == 2)
         #expect(mismatch.stderr.contains("not measured alike: threads (1 → 2)"))
-        #expect(try fixture.chateval(["compare", "a", "b", "--allow-mismatch"]).status != 2)
+        #expect(try await fixture.chateval(["compare", "a", "b", "--allow-mismatch"]).status != 2)
     }
 }

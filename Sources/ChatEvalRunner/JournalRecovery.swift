@@ -1,0 +1,63 @@
+import ChatEvalCore
+import ChatEvalStore
+import ChatEvalSuites
+import Foundation
+
+/// Turns a journal left by a run that died (SIGKILL, a crash, a full disk, a second Ctrl-C) into
+/// the result the run would have written: its header's record, every journaled turn graded with
+/// the suites the run used (kept in the header), the suites' gates, and status `incomplete`.
+public enum JournalRecovery {
+    public struct Problem: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    public static func record(from journal: Journal) throws(Problem) -> RunRecord {
+        var suites: [Suite] = []
+        for source in journal.header.suites {
+            do {
+                suites.append(try SuiteLoader.parse(source.text, file: source.path))
+            } catch {
+                throw Problem(description: "the journal's copy of \(source.path) no longer loads: \(error.description)")
+            }
+        }
+        var record = journal.header.record
+        record.suites = suites.map { SuiteRecord(name: $0.name, path: $0.path, comparison: $0.comparison) }
+
+        // Replays in the order their first turn was journaled.
+        struct ReplayKey: Hashable { var suite: String; var conversation: String; var repetition: Int; var warmup: Bool }
+        var order: [ReplayKey] = []
+        var turns: [ReplayKey: [ReplayedTurn]] = [:]
+        for entry in journal.entries {
+            let key = ReplayKey(suite: entry.suite, conversation: entry.conversation, repetition: entry.repetition, warmup: entry.warmup)
+            if turns[key] == nil { order.append(key) }
+            turns[key, default: []].append(entry.turn)
+        }
+        for key in order {
+            guard let suiteIndex = suites.firstIndex(where: { $0.name == key.suite }),
+                  let conversation = suites[suiteIndex].conversations.first(where: { $0.id == key.conversation }),
+                  var replayed = turns[key] else {
+                throw Problem(description: "the journal has turns of \(key.suite)/\(key.conversation), which its suites do not define")
+            }
+            // Turns the run never reached count as not run, as an interrupted run records them.
+            replayed.sort { $0.index < $1.index }
+            for (index, template) in conversation.script.userMessages.enumerated() where !replayed.contains(where: { $0.index == index }) {
+                replayed.append(ReplayedTurn(index: index, user: template.source, messagesSent: 0, status: .skipped,
+                                             skipReason: "the run stopped before this turn"))
+            }
+            replayed.sort { $0.index < $1.index }
+            let graded = ConversationGrader.grade(conversation, turns: replayed)
+            let script = conversation.script
+            record.suites[suiteIndex].conversations.append(ConversationRecord(
+                id: conversation.id, repetition: key.repetition, warmup: key.warmup, systemPrompt: script.systemPrompt,
+                options: script.options, turns: graded.turns, checks: graded.checks))
+        }
+        for index in record.suites.indices {
+            let measured = record.suites[index].conversations.filter { !$0.warmup }
+            record.suites[index].gates = GateEvaluator.evaluate(suites[index].gates, conversations: measured)
+        }
+        record.gatesPassed = record.suites.allSatisfy { $0.gates.allSatisfy(\.passed) }
+        record.status = .incomplete
+        record.endedAt = Date()
+        return record
+    }
+}

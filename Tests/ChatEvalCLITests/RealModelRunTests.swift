@@ -1,0 +1,249 @@
+import ChatEvalTestKit
+import Foundation
+import Synchronization
+import Testing
+
+/// `chateval run` end to end on the real model: the result file, its commit, and what survives an
+/// interruption. Needs CHATEVAL_MODEL (set by `make test`).
+@Suite(.serialized, .tags(.realModel)) struct RealModelRunTests {
+    let cli = CommandLineTests()
+
+    private func scratch() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chateval-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    private func git(_ arguments: [String], in directory: URL) async throws -> String {
+        let outcome = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/git"), ["-C", directory.path, "-c", "user.name=t", "-c", "user.email=t@t"] + arguments)
+        return outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private func suite(conversations: Int, maxTokens: Int) -> String {
+        "name: recorded\ndefaults: {max_tokens: \(maxTokens)}\nconversations:\n" + (1...conversations).map {
+            "  - id: c\($0)\n    turns:\n      - user: Name a colour.\n        checks: [{type: icontains, value: blue}, {type: length, unit: words, max: 5}]\n"
+                + "      - user: Name another one.\n        checks: [{type: icontains, value: red}]\n"
+        }.joined()
+    }
+
+    private func json(_ url: URL) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+    }
+
+    @Test func theResultFileRecordsTheCommitOfTheRepository() async throws {
+        _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let repository = try scratch()
+        defer { try? FileManager.default.removeItem(at: repository) }
+        _ = try await git(["init", "-q", "-b", "main"], in: repository)
+        try suite(conversations: 1, maxTokens: 4).write(to: repository.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+        _ = try await git(["add", "s.yaml"], in: repository)
+        _ = try await git(["commit", "-q", "-m", "a suite"], in: repository)
+        let head = try await git(["rev-parse", "HEAD"], in: repository)
+        let reports = repository.appendingPathComponent("out")
+
+        let outcome = try await cli.run(["run", repository.appendingPathComponent("s.yaml").path,
+                                   "--repo", repository.path, "--reports", reports.path, "--git-note"],
+                                  environment: ["CI": "true"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: reports.path).filter { $0.hasSuffix(".json") }
+        let file = try #require(files.first)
+        #expect(file.contains("-\(head.prefix(7))"))
+        let record = try json(reports.appendingPathComponent(file))
+        let git = try #require(record["git"] as? [String: Any])
+        #expect(git["commit"] as? String == head)
+        #expect(git["branch"] as? String == "main")
+        #expect(git["is_dirty"] as? Bool == false)
+        #expect(record["status"] as? String == "complete")
+        #expect(record["schema_version"] as? Int == 1)
+        #expect(outcome.stdout.contains("commit    \(head)"))
+        #expect(try await self.git(["notes", "--ref=chateval", "show", "HEAD"], in: repository).contains("\"run_id\":"))
+    }
+
+    @Test func outsideARepositoryTheRunWarnsOrFailsWhenGitIsRequired() async throws {
+        _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let suiteFile = directory.appendingPathComponent("s.yaml")
+        try suite(conversations: 1, maxTokens: 2).write(to: suiteFile, atomically: true, encoding: .utf8)
+
+        // Found from the current folder, as a user runs it: only --require-git makes this an error.
+        let required = try await cli.run(["run", suiteFile.path, "--require-git", "--reports", "out"], in: directory)
+        #expect(required.status == 2)
+        #expect(required.stderr.contains("no git repository at or above \(directory.path)"), "\(required.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out").path))   // nothing was run
+    }
+
+    @Test func outsideARepositoryTheRunStillWorksAndRecordsNoCommit() async throws {
+        _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try suite(conversations: 1, maxTokens: 2).write(to: directory.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+
+        let outcome = try await cli.run(["run", "s.yaml", "--reports", "out"], environment: ["CI": "true"], in: directory)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("is not inside a git repository; the run is recorded without a commit"))
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path).first { $0.hasSuffix(".json") })
+        #expect(file.contains("-nogit-"))
+        let record = try json(directory.appendingPathComponent("out").appendingPathComponent(file))
+        #expect(record["git"] == nil)
+        #expect((record["runtime"] as? [String: Any])?["chat_template_hash"] as? String != nil)
+    }
+
+    @Test(arguments: ["TERM", "INT"])
+    func anInterruptedRunKeepsEveryFinishedTurn(_ signalName: String) async throws {
+        _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let (directory, suiteFile, reports) = try longSuite()
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        // Wait until three turns are journaled, then interrupt.
+        let (outcome, journal, journaled) = try await interruptedRun(suiteFile, reports: reports, afterTurns: 3,
+                                                                     signals: [signalName == "TERM" ? SIGTERM : SIGINT])
+        #expect(outcome.status == 3)
+        let result = URL(fileURLWithPath: journal.path.replacingOccurrences(of: ".journal", with: ".json"))
+        let record = try json(result)
+        #expect(record["status"] as? String == "incomplete")
+        let suites = try #require(record["suites"] as? [[String: Any]])
+        let turns = (suites.first?["conversations"] as? [[String: Any]] ?? []).flatMap { $0["turns"] as? [[String: Any]] ?? [] }
+        let answered = turns.filter { $0["status"] as? String == "answered" }.count
+        #expect(answered >= journaled)          // every turn finished before the signal, and the one in progress
+        #expect(answered < 24)                  // the run really stopped early
+    }
+
+    @Test func aKilledRunIsRecoveredAsTheRunWouldHaveGradedIt() async throws {
+        _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let (directory, suiteFile, reports) = try longSuite()
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let (_, journal, _) = try await interruptedRun(suiteFile, reports: reports, afterTurns: 5, signals: [SIGKILL])
+
+        let lines = try String(contentsOf: journal, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count >= 6)
+        for line in lines.dropFirst() {
+            let entry = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect((entry["turn"] as? [String: Any])?["status"] as? String == "answered")
+        }
+
+        let recovered = try await cli.run(["recover", journal.path])
+        #expect(recovered.status == 0, "\(recovered.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: journal.path))
+        let record = try json(URL(fileURLWithPath: journal.path.replacingOccurrences(of: ".journal", with: ".json")))
+        #expect(record["status"] as? String == "incomplete")
+
+        // The same suite run to the end: every recovered replay was graded as that run graded it.
+        let complete = try await cli.run(["run", suiteFile.path, "--reports", directory.appendingPathComponent("complete").path], environment: ["CI": "true"])
+        #expect(complete.status == 0, "\(complete.stderr)")
+        let completeFile = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("complete").path).first { $0.hasSuffix(".json") })
+        let full = try json(directory.appendingPathComponent("complete/\(completeFile)"))
+        func verdicts(_ record: [String: Any]) -> [String: [[Bool]]] {
+            let conversations = ((record["suites"] as? [[String: Any]])?.first?["conversations"] as? [[String: Any]]) ?? []
+            var result: [String: [[Bool]]] = [:]
+            for conversation in conversations {
+                let turns = conversation["turns"] as? [[String: Any]] ?? []
+                guard turns.allSatisfy({ $0["status"] as? String == "answered" }) else { continue }   // replays the kill cut short
+                result[conversation["id"] as? String ?? ""] = turns.map { ($0["checks"] as? [[String: Any]] ?? []).map { $0["passed"] as? Bool ?? false } }
+            }
+            return result
+        }
+        let recoveredVerdicts = verdicts(record), fullVerdicts = verdicts(full)
+        #expect(recoveredVerdicts.count >= 2)
+        for (conversation, turns) in recoveredVerdicts {
+            #expect(turns == fullVerdicts[conversation], "\(conversation)")
+        }
+    }
+
+    @Test func theNextRunRecoversAJournalLeftBehind() async throws {
+        _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let (directory, suiteFile, reports) = try longSuite()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (_, journal, _) = try await interruptedRun(suiteFile, reports: reports, afterTurns: 2, signals: [SIGKILL])
+
+        let small = directory.appendingPathComponent("small.yaml")
+        try suite(conversations: 1, maxTokens: 2).write(to: small, atomically: true, encoding: .utf8)
+        let next = try await cli.run(["run", small.path, "--reports", reports.path], environment: ["CI": "true"])
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(next.stderr.contains("recovered \(journal.lastPathComponent), left by a run that died"))
+        #expect(!FileManager.default.fileExists(atPath: journal.path))
+        #expect(try json(URL(fileURLWithPath: journal.path.replacingOccurrences(of: ".journal", with: ".json")))["status"] as? String == "incomplete")
+    }
+
+    @Test func aSecondInterruptStopsTheTurnAndStillWritesTheResult() async throws {
+        _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let (directory, suiteFile, reports) = try longSuite()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (outcome, journal, _) = try await interruptedRun(suiteFile, reports: reports, afterTurns: 2, signals: [SIGINT, SIGINT])
+        #expect(outcome.status == 130, "\(outcome.stderr)")
+        let record = try json(URL(fileURLWithPath: journal.path.replacingOccurrences(of: ".journal", with: ".json")))
+        #expect(record["status"] as? String == "incomplete")
+        #expect(!FileManager.default.fileExists(atPath: journal.path))   // the result holds everything
+    }
+
+    /// A full disk (here: a file size limit, so that writes fail as they would): earlier turns stay
+    /// intact in the journal, the message names the file, the run stops with 3, and `recover`
+    /// turns the journal into a result once writes succeed again.
+    @Test func aWriteThatFailsLosesNothingWritten() async throws {
+        _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let (directory, suiteFile, reports) = try longSuite()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let command = "trap '' XFSZ; ulimit -f 24; exec '\(CommandLineTests.binary.path)' run '\(suiteFile.path)' --reports '\(reports.path)'"
+        let limited = try await ProcessRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", command], environment: ["CI": "true"], in: directory)
+        #expect(limited.status == 3, "\(limited.stderr)")
+        #expect(limited.stderr.contains("could not write \(reports.path)/"), "\(limited.stderr)")
+        #expect(limited.stderr.contains("File too large"))
+        #expect(!limited.stderr.contains("Fatal error"))
+
+        let journal = try #require(try FileManager.default.contentsOfDirectory(atPath: reports.path).first { $0.hasSuffix(".journal") })
+        let lines = try String(contentsOf: reports.appendingPathComponent(journal), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.last == "")                                   // ends with a whole line
+        for line in lines.dropLast() {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "a torn line: \(line.prefix(80))")
+        }
+        #expect(lines.count >= 3)                                   // the header and at least one turn
+        let recovered = try await cli.run(["recover", reports.appendingPathComponent(journal).path])
+        #expect(recovered.status == 0, "\(recovered.stderr)")
+    }
+
+    /// A scratch folder with a 12-conversation suite (long enough to interrupt) and its reports folder.
+    private func longSuite() throws -> (directory: URL, suite: URL, reports: URL) {
+        let directory = try scratch()
+        let suiteFile = directory.appendingPathComponent("s.yaml")
+        try suite(conversations: 12, maxTokens: 24).write(to: suiteFile, atomically: true, encoding: .utf8)
+        return (directory, suiteFile, directory.appendingPathComponent("out"))
+    }
+
+    /// Runs the suite, sends `signals` once `turns` turns are journaled, and returns how the run
+    /// ended, its journal, and how many turns the journal held when the first signal went.
+    private func interruptedRun(_ suiteFile: URL, reports: URL, afterTurns turns: Int, signals: [Int32])
+        async throws -> (outcome: CommandLineTests.Outcome, journal: URL, journaledTurns: Int)
+    {
+        let seen = Mutex<(URL, Int)?>(nil)
+        let outcome = try await ProcessRunner.run(CommandLineTests.binary, ["run", suiteFile.path, "--reports", reports.path],
+                                                  environment: ["CI": "true"], in: suiteFile.deletingLastPathComponent()) { running in
+            let journal = try await Self.waitForJournal(in: reports, turns: turns)
+            let count = try String(contentsOf: journal, encoding: .utf8).split(separator: "\n").count - 1
+            seen.withLock { $0 = (journal, count) }
+            for signal in signals { running.send(signal) }
+        }
+        let (journal, count) = try #require(seen.withLock { $0 })
+        return (outcome, journal, count)
+    }
+
+    /// The run's journal once it holds `turns` turns (after its header line).
+    /// Waits — however long the machine takes — until the run's journal holds `turns` turns;
+    /// fails if the run ends first (its result file is no longer `running`).
+    private static func waitForJournal(in folder: URL, turns: Int) async throws -> URL {
+        while true {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            if let name = names.first(where: { $0.hasSuffix(".journal") }) {
+                let url = folder.appendingPathComponent(name)
+                if ((try? String(contentsOf: url, encoding: .utf8)) ?? "").split(separator: "\n").count >= turns + 1 { return url }
+            }
+            if let result = names.first(where: { $0.hasSuffix(".json") }),
+               let data = FileManager.default.contents(atPath: folder.appendingPathComponent(result).path),
+               let record = try? JSONSerialization.jsonObject(with: data) as? [String: Any], record["status"] as? String != "running" {
+                Issue.record("the run ended before its journal held \(turns) turns")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+}
