@@ -1,10 +1,12 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Dependency direction (arrows point at what a target uses):
-//   ChatEvalCLI → {Runner, Report, Llama, Git} → {Suites, Store, Runtime} → ChatEvalCore
-//   ChatEvalLlama → CLlama, ChatEvalGit → CGit2, ChatEvalGrading → CTextCat (one importer each);
-//   ChatEvalCore imports Foundation only.
+// Dependency direction (arrows point at what a target uses; every import is declared):
+//   ChatEvalCLI → {Runner, Compare, Report, Llama, Git, Suites, Store, Runtime, Core}
+//   ChatEvalRunner → {Suites, Store, Grading, Runtime, Core}   ChatEvalReport → {Compare, Store, Core}
+//   ChatEvalCompare → {Store, Core}   ChatEvalSuites → {Grading, Core}   ChatEvalStore → Core
+//   ChatEvalLlama → {Runtime, Core, CLlama}   ChatEvalGit → {Core, CGit2}   ChatEvalGrading → {Core, CTextCat}
+//   C modules have one importer each; ChatEvalCore imports Foundation only.
 let package = Package(
     name: "ChatEval",
     platforms: [.macOS(.v15)],
@@ -19,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         // Tests only (ChatEvalTestKit): running programs without pipe deadlocks.
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
     ],
     targets: [
         // C modules: a module map over a system library, each imported by exactly one Swift target.
@@ -32,35 +35,39 @@ let package = Package(
         // process-memory probes.
         .target(name: "ChatEvalRuntime", dependencies: ["ChatEvalCore"]),
         // llama.cpp in-process runtime: owns every llama.cpp pointer.
-        .target(name: "ChatEvalLlama", dependencies: ["ChatEvalRuntime", "CLlama", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "ChatEvalLlama", dependencies: ["ChatEvalRuntime", "ChatEvalCore", "CLlama", .product(name: "Crypto", package: "swift-crypto")]),
         // libgit2: the commit, branch and dirty state a run is recorded against; git notes.
         .target(name: "ChatEvalGit", dependencies: ["ChatEvalCore", "CGit2"]),
         // Deterministic rule-based checks (text, JSON, IFEval, performance) and their catalogue.
         .target(name: "ChatEvalGrading", dependencies: ["ChatEvalCore", "CTextCat"]),
         // YAML suites → Core values and check definitions, with file/line/column errors.
-        .target(name: "ChatEvalSuites", dependencies: ["ChatEvalGrading", .product(name: "Yams", package: "Yams")]),
+        .target(name: "ChatEvalSuites", dependencies: ["ChatEvalGrading", "ChatEvalCore", .product(name: "Yams", package: "Yams")]),
         // Result files: the run record schema, the journal, atomic writes, machine fingerprint.
         .target(name: "ChatEvalStore", dependencies: ["ChatEvalCore", .product(name: "Crypto", package: "swift-crypto")]),
         // Compares runs: per-metric rank tests with Holm's adjustment, thresholds, check changes.
         .target(name: "ChatEvalCompare", dependencies: ["ChatEvalCore", "ChatEvalStore"]),
         // Runs a plan of suites against a runtime, recording every turn as it goes.
-        .target(name: "ChatEvalRunner", dependencies: ["ChatEvalSuites", "ChatEvalStore", "ChatEvalGrading", "ChatEvalRuntime"]),
+        .target(name: "ChatEvalRunner", dependencies: ["ChatEvalSuites", "ChatEvalStore", "ChatEvalGrading", "ChatEvalRuntime", "ChatEvalCore"]),
         // Human-readable tables and summaries.
         .target(name: "ChatEvalReport", dependencies: ["ChatEvalCore", "ChatEvalStore", "ChatEvalCompare"]),
         // Fakes shared by tests.
-        .target(name: "ChatEvalTestKit", dependencies: ["ChatEvalRuntime", .product(name: "Subprocess", package: "swift-subprocess")]),
+        .target(name: "ChatEvalTestKit", dependencies: [
+            "ChatEvalRuntime", "ChatEvalCore", .product(name: "Subprocess", package: "swift-subprocess"),
+            .product(name: "SystemPackage", package: "swift-system"),
+        ]),
 
         .executableTarget(
             name: "ChatEvalCLI",
             dependencies: [
                 "ChatEvalLlama", "ChatEvalRunner", "ChatEvalReport", "ChatEvalGit", "ChatEvalCompare",
+                "ChatEvalSuites", "ChatEvalStore", "ChatEvalRuntime", "ChatEvalCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "ChatEvalBench",
             dependencies: [
-                "ChatEvalLlama", "ChatEvalReport",
+                "ChatEvalLlama", "ChatEvalReport", "ChatEvalRuntime", "ChatEvalCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -68,12 +75,14 @@ let package = Package(
         .executableTarget(name: "ChatEvalGradingBench", dependencies: ["ChatEvalGrading"]),
 
         .testTarget(name: "ChatEvalCoreTests", dependencies: ["ChatEvalCore"]),
-        .testTarget(name: "ChatEvalRuntimeTests", dependencies: ["ChatEvalRuntime", "ChatEvalTestKit"]),
-        .testTarget(name: "ChatEvalSuitesTests", dependencies: ["ChatEvalSuites", "ChatEvalGrading"]),
-        .testTarget(name: "ChatEvalLlamaTests", dependencies: ["ChatEvalLlama", "ChatEvalTestKit"]),
+        .testTarget(name: "ChatEvalRuntimeTests", dependencies: ["ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit"]),
+        .testTarget(name: "ChatEvalSuitesTests", dependencies: ["ChatEvalSuites", "ChatEvalGrading", "ChatEvalCore"]),
+        .testTarget(name: "ChatEvalLlamaTests", dependencies: ["ChatEvalLlama", "ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit"]),
         .testTarget(name: "ChatEvalGitTests", dependencies: ["ChatEvalGit", "ChatEvalCore", "ChatEvalTestKit"]),
-        .testTarget(name: "ChatEvalRunnerTests", dependencies: ["ChatEvalRunner", "ChatEvalTestKit"]),
-        .testTarget(name: "ChatEvalStoreTests", dependencies: ["ChatEvalStore", "ChatEvalTestKit"]),
+        .testTarget(name: "ChatEvalRunnerTests", dependencies: [
+            "ChatEvalRunner", "ChatEvalSuites", "ChatEvalStore", "ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit",
+        ]),
+        .testTarget(name: "ChatEvalStoreTests", dependencies: ["ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),
         .testTarget(name: "ChatEvalCompareTests", dependencies: ["ChatEvalCompare", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),
         .testTarget(name: "ChatEvalGradingTests", dependencies: ["ChatEvalGrading"]),
         .testTarget(name: "ChatEvalCLITests", dependencies: ["ChatEvalCLI", "ChatEvalTestKit"]),

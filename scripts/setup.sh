@@ -42,8 +42,19 @@ packages() {
   command -v python3 >/dev/null || need+=(python3 python3-pip)
   [ ${#need[@]} -eq 0 ] && return 0
   say "installing system packages: ${need[*]}"
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  quietly "$CACHE/apt.log" as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  quietly "$CACHE/apt.log" as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}"
+}
+
+# quietly LOG COMMAND...: runs COMMAND with its output in LOG; on failure shows the log's end and stops.
+quietly() {
+  local log="$1"; shift
+  mkdir -p "$(dirname "$log")"
+  if ! "$@" >"$log" 2>&1; then
+    printf '[setup] error: %s failed; the end of %s:\n' "$*" "$log" >&2
+    tail -n 40 "$log" >&2
+    exit 1
+  fi
 }
 
 pip_download() { # pip_download DEST SPEC...
@@ -73,8 +84,8 @@ llama_configure() {
     -DBUILD_SHARED_LIBS=ON -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_BUILD_TESTS=OFF \
     -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_APP=OFF -DLLAMA_BUILD_TOOLS="$tools" -DLLAMA_BUILD_SERVER="$tools" \
     -DLLAMA_BUILD_COMMON="$tools" -DLLAMA_TOOLS_INSTALL=OFF -DGGML_NATIVE=ON \
-    -DCMAKE_INSTALL_PREFIX="$LLAMA_ROOT/prefix" -DCMAKE_INSTALL_RPATH="$LLAMA_ROOT/prefix/lib" >/dev/null 2>&1 \
-    || die "cmake could not configure llama.cpp in $LLAMA_ROOT/build"
+    -DCMAKE_INSTALL_PREFIX="$LLAMA_ROOT/prefix" -DCMAKE_INSTALL_RPATH="$LLAMA_ROOT/prefix/lib" >"$LLAMA_ROOT/configure.log" 2>&1 \
+    || { tail -n 40 "$LLAMA_ROOT/configure.log" >&2; die "cmake could not configure llama.cpp in $LLAMA_ROOT/build (log: $LLAMA_ROOT/configure.log)"; }
 }
 
 # The library: system llama.cpp when pkg-config finds one, else ours, built once.
@@ -89,9 +100,9 @@ llama() {
   [ -f "$LLAMA_ROOT/prefix/.installed" ] && return 0
   llama_source
   llama_configure OFF
-  say "building libllama (about 5 minutes on 2 cores; cached in $LLAMA_ROOT)"
-  cmake --build "$LLAMA_ROOT/build" --target llama -j "$JOBS" >/dev/null
-  cmake --install "$LLAMA_ROOT/build" >/dev/null
+  say "building libllama (about 5 minutes on 2 cores; cached in $LLAMA_ROOT; compiler output in build.log)"
+  quietly "$LLAMA_ROOT/build.log" cmake --build "$LLAMA_ROOT/build" --target llama -j "$JOBS"
+  quietly "$LLAMA_ROOT/install.log" cmake --install "$LLAMA_ROOT/build"
   [ -f "$LLAMA_ROOT/prefix/lib/pkgconfig/llama.pc" ] || die "llama.cpp install wrote no llama.pc"
   touch "$LLAMA_ROOT/prefix/.installed"
 }
@@ -103,8 +114,8 @@ llama_tools() {
   for t in llama-bench llama-server; do [ -x "$LLAMA_ROOT/build/bin/$t" ] || missing+=("$t"); done
   [ ${#missing[@]} -eq 0 ] && return 0
   llama_configure ON
-  say "building ${missing[*]} from the same tree (several minutes on 2 cores)"
-  cmake --build "$LLAMA_ROOT/build" --target "${missing[@]}" -j "$JOBS" >/dev/null
+  say "building ${missing[*]} from the same tree (several minutes on 2 cores; compiler output in tools-build.log)"
+  quietly "$LLAMA_ROOT/tools-build.log" cmake --build "$LLAMA_ROOT/build" --target "${missing[@]}" -j "$JOBS"
 }
 
 # verify FILE SHA256: moves FILE.partial into place when its digest is right.

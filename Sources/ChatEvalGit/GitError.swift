@@ -1,4 +1,4 @@
-import CGit2
+internal import CGit2
 
 /// A failed libgit2 call, or a repository ChatEval refuses to open.
 public struct GitError: Error, Sendable, CustomStringConvertible {

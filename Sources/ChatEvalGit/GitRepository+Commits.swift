@@ -1,4 +1,4 @@
-import CGit2
+internal import CGit2
 import ChatEvalCore
 import Foundation
 

@@ -1,4 +1,4 @@
-import CGit2
+internal import CGit2
 import Foundation
 
 /// An open git repository, read and annotated through libgit2.

@@ -1,4 +1,4 @@
-import CGit2
+internal import CGit2
 import Foundation
 
 /// Process-wide libgit2 state: one-time initialisation and the lock that serialises ChatEvalGit's calls.

@@ -1,4 +1,4 @@
-import CGit2
+internal import CGit2
 import Foundation
 
 /// git's `safe.directory` rule for repositories owned by another user (git 2.39 semantics).

@@ -1,6 +1,6 @@
-import CLlama
+internal import CLlama
 import ChatEvalCore
-import Crypto
+internal import Crypto
 import Foundation
 
 /// A chat template as llama.cpp's template API applies it: a built-in template by name

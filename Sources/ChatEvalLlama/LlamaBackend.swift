@@ -1,4 +1,4 @@
-import CLlama
+internal import CLlama
 
 /// Process-wide llama.cpp initialisation, done once before the first model is loaded.
 enum LlamaBackend {

@@ -1,4 +1,4 @@
-import CLlama
+internal import CLlama
 import ChatEvalCore
 import ChatEvalRuntime
 import Foundation

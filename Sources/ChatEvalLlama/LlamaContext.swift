@@ -1,4 +1,4 @@
-import CLlama
+internal import CLlama
 
 /// An inference context over a model: the KV cache and the compute graph. Owns its
 /// `llama_context *` (freed in deinit) and keeps its model alive.

@@ -1,4 +1,4 @@
-import CLlama
+internal import CLlama
 import Foundation
 import Synchronization
 

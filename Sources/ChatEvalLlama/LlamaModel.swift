@@ -1,4 +1,4 @@
-import CLlama
+internal import CLlama
 import Foundation
 
 /// A loaded GGUF model. Owns its `llama_model *` (freed in deinit).

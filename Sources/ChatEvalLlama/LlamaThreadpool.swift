@@ -1,4 +1,4 @@
-import CLlama
+internal import CLlama
 
 /// A persistent CPU threadpool for a context, created the way llama-bench creates its own.
 ///

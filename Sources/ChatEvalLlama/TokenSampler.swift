@@ -1,4 +1,4 @@
-import CLlama
+internal import CLlama
 import ChatEvalCore
 
 /// Picks the next token from the last logits: greedy (argmax) or llama.cpp's sampler chain.

@@ -1,4 +1,4 @@
-import Crypto
+internal import Crypto
 import Foundation
 
 /// SHA-256 of files, remembered in a small cache keyed by path, size and modification time, so a

@@ -1,6 +1,6 @@
 import ChatEvalCore
 import ChatEvalGrading
-import Yams
+internal import Yams
 
 /// A check as written in a suite: its type and arguments, validated when the suite is loaded.
 ///

@@ -1,5 +1,5 @@
 import ChatEvalCore
-import Yams
+internal import Yams
 
 /// Reads a `compare:` section, in a project file or a suite:
 ///

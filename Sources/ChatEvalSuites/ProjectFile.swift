@@ -1,6 +1,6 @@
 import ChatEvalCore
 import Foundation
-import Yams
+internal import Yams
 
 /// The project file (`chateval.yaml` at the repository root, optional): what a run uses when the
 /// command line does not say otherwise, committed with the suites so that a commit determines

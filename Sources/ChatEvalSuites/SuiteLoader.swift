@@ -1,6 +1,6 @@
 import ChatEvalCore
 import Foundation
-import Yams
+internal import Yams
 
 /// Loads and validates suite files.
 ///

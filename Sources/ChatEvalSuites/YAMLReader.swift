@@ -1,5 +1,5 @@
 import ChatEvalCore
-import Yams
+internal import Yams
 
 /// Reads typed values out of a composed YAML document and collects every problem with its
 /// position, so that validation reports all errors of a file at once.

@@ -1,5 +1,4 @@
 import ChatEvalCore
-import ChatEvalRuntime
 import ChatEvalStore
 import ChatEvalTestKit
 import Foundation
