@@ -15,7 +15,9 @@ LINK := $(if $(LLAMA_LIBDIR),-Xlinker -rpath -Xlinker $(LLAMA_LIBDIR))
 TEST_ENV := CHATEVAL_MODEL=$(MODEL) CHATEVAL_GEMMA_MODEL=$(GEMMA_MODEL)
 RUN_ARGS ?= --repeat 1
 
-.PHONY: all setup build run test bench clean
+FUZZ_SECONDS ?= 300
+
+.PHONY: all setup build run test bench fuzz clean
 all: run
 
 setup:
@@ -37,7 +39,23 @@ test: setup
 _test:
 	swift build --build-tests $(LINK)
 	$(TEST_ENV) swift test --skip-build $(LINK)
+	.build/debug/chateval-fuzz --seconds 60
 
+# Coverage-guided fuzzing (libFuzzer + AddressSanitizer) of suites, answers files and project
+# files, FUZZ_SECONDS per target; any crash or input over 5 s stops it with the input saved.
+fuzz: setup
+	@$(MAKE) --no-print-directory _fuzz
+_fuzz:
+	@mkdir -p .build-fuzz
+	@printf '{"schemaVersion": "1.0", "linker": {"path": "%s"}}\n' "$$(dirname "$$(readlink -f "$$(command -v swift)")")/ld.lld" > .build-fuzz/toolset.json
+	swift build -c release --scratch-path .build-fuzz --toolset .build-fuzz/toolset.json -Xswiftc -sanitize=fuzzer,address \
+		-Xswiftc -DCHATEVAL_LIBFUZZER $(LINK) --product chateval-fuzz
+	swift build $(LINK) --product chateval-fuzz
+	.build/debug/chateval-fuzz --seeds .build-fuzz/corpus
+	for target in suite answers project; do \
+		CHATEVAL_FUZZ_TARGET=$$target .build-fuzz/release/chateval-fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=5 \
+			-rss_limit_mb=4096 -artifact_prefix=.build-fuzz/$$target- .build-fuzz/corpus/$$target || exit 1; \
+	done
 bench: setup
 	@bash scripts/setup.sh gemma-model
 	@bash scripts/setup.sh llama-tools

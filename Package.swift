@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "chateval", targets: ["ChatEvalCLI"]),
         .executable(name: "chateval-bench", targets: ["ChatEvalBench"]),
         .executable(name: "chateval-grading-bench", targets: ["ChatEvalGradingBench"]),
+        .executable(name: "chateval-fuzz", targets: ["ChatEvalFuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -71,6 +72,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Fuzzing what users and models control: suites, answers files, project files. A bounded
+        // mutational fuzzer by default (make test); libFuzzer with -DCHATEVAL_LIBFUZZER (make fuzz).
+        .executableTarget(name: "ChatEvalFuzz", dependencies: ["ChatEvalSuites", "ChatEvalRunner", "ChatEvalGrading", "ChatEvalCore"]),
         // Grading throughput: 10,000 answers against a 20-check turn.
         .executableTarget(name: "ChatEvalGradingBench", dependencies: ["ChatEvalGrading"]),
 

@@ -32,6 +32,11 @@ public enum AnswerGrader {
         guard let text = String(data: data, encoding: .utf8) else {
             throw AnswerFileErrors(errors: [AnswerFileError(file: path, message: "the answers file is not UTF-8 text")])
         }
+        return try parse(text, file: path, for: suite)
+    }
+
+    /// Parses answers-file text; `file` names it in errors.
+    public static func parse(_ text: String, file path: String, for suite: Suite) throws(AnswerFileErrors) -> [AnswerLine] {
         let decoder = ResultWriter.makeDecoder()
         let known = Dictionary(uniqueKeysWithValues: suite.conversations.map { ($0.id, $0.script.userMessages.count) })
         var lines: [AnswerLine] = []

@@ -95,9 +95,16 @@ public struct ProjectFile: Sendable, Hashable {
         return project
     }
 
+    /// Largest project file accepted (a real one is a few hundred bytes).
+    public static let maximumFileBytes = 1 << 20
+
     /// Reads `path` if it exists; nil when there is no such file.
     public static func load(path: String) throws(SuiteErrors) -> ProjectFile? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumFileBytes {
+            throw SuiteErrors([SuiteError(.tooComplex, file: path, "the project file is \(size) bytes; at most \(maximumFileBytes) are read",
+                                          hint: "a project file names a model and a few settings")])
+        }
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw SuiteErrors([SuiteError(.unreadable, file: path, "cannot read the project file as UTF-8 text", hint: "check its permissions and encoding")])
         }
@@ -141,18 +148,26 @@ public struct ProjectFile: Sendable, Hashable {
     static func expandPath(_ path: String, environment: [String: String]) throws(ExpansionError) -> String {
         var result = ""
         var rest = Substring(path)
-        while let open = rest.range(of: "${") {
-            result += rest[..<open.lowerBound]
-            guard let close = rest[open.upperBound...].firstIndex(of: "}") else {
+        // Scanned by characters, linear in the path (Foundation's range(of:) is not, on substrings).
+        while let dollar = rest.firstIndex(of: "$") {
+            let afterDollar = rest.index(after: dollar)
+            guard afterDollar != rest.endIndex, rest[afterDollar] == "{" else {
+                result += rest[...dollar]
+                rest = rest[afterDollar...]
+                continue
+            }
+            result += rest[..<dollar]
+            let nameStart = rest.index(after: afterDollar)
+            guard let close = rest[nameStart...].firstIndex(of: "}") else {
                 throw ExpansionError(message: "model.path has '${' without a closing '}'", hint: "write ${NAME}")
             }
-            let name = String(rest[open.upperBound..<close])
+            let name = String(rest[nameStart..<close])
             if let value = environment[name], !value.isEmpty {
                 result += value
             } else if name == "CHATEVAL_CACHE" {
                 result += homeDirectory(environment) + "/.cache/chateval"
             } else {
-                throw ExpansionError(message: "model.path uses ${\(name)}, which is not set in the environment", hint: "set \(name) or write the path")
+                throw ExpansionError(message: "model.path uses ${\(name.prefix(60))}, which is not set in the environment", hint: "set \(name.prefix(60)) or write the path")
             }
             rest = rest[rest.index(after: close)...]
         }

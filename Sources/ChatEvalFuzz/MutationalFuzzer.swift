@@ -1,0 +1,127 @@
+import ChatEvalCore
+import Foundation
+
+/// A bounded, reproducible mutational fuzzer: from seed inputs (the shipped suites and project
+/// file, answers for them), it applies random edits — byte flips, insertions, deletions,
+/// duplications, splices, YAML and JSON tokens, deep nesting, large repetitions — and feeds each
+/// result to every target, for a fixed time, from a fixed seed.
+///
+/// A crash ends the process: the input that caused it is left in
+/// `$CHATEVAL_CACHE/fuzz/<target>.last` (written before each run). An input slower than the
+/// limit is saved beside it and fails the run.
+struct MutationalFuzzer {
+    let seed: UInt64
+    let seconds: Double
+    let limitPerInput: Double
+
+    private static let tokens = [
+        "{", "}", "[", "]", ":", ": ", "- ", "\n", "\n  ", "\n    - ", "&a ", "*a", "<<: *a", "!!str ", "!!binary ", "? ", "|", ">",
+        "\"", "'", "#", "%YAML 1.2\n", "---\n", "...\n", "\t", "\r\n", "\u{0}", "\u{FEFF}", "{{turn1.answer}}", "{{vars.x}}", "{{",
+        "}}", "1e999", "-1", "0x10", "9223372036854775808", "1e19", ".nan", "null", "~", "true", "type: ", "regex", "(", ")", "(?:",
+        "\\", "*", "+", "{1000000}", "checks: ", "turns: ", "user: ", "conversations: ", "gates: ", "metrics: ", "compare: ",
+        "\"conversation\": ", "\"turn\": ", "\"answer\": ", "\"metrics\": ", "\"failure\": ",
+    ]
+
+    /// Runs every target in turn for its share of the time. Returns false when an input was too slow.
+    func run() -> Bool {
+        let folder = URL(fileURLWithPath: ProcessInfo.processInfo.environment["CHATEVAL_CACHE"]
+            ?? FileManager.default.homeDirectoryForCurrentUser.path + "/.cache/chateval").appendingPathComponent("fuzz")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var random = SeededRandom(seed: seed)
+        var slow = 0
+        print("fuzzing for \(Int(seconds)) s from seed \(seed); the input in progress is kept in \(folder.path)/<target>.last")
+        for target in FuzzTarget.allCases {
+            let seeds = Self.seeds(for: target)
+            let budget = seconds / Double(FuzzTarget.allCases.count)
+            let last = folder.appendingPathComponent("\(target.rawValue).last")
+            let start = ContinuousClock.now
+            var runs = 0, longest = 0.0, largest = 0
+            while (ContinuousClock.now - start).seconds < budget {
+                let input = mutate(seeds[Int(random.next() % UInt64(seeds.count))], seeds: seeds, &random)
+                try? input.write(to: last)
+                let began = ContinuousClock.now
+                target.exercise(input)
+                let took = (ContinuousClock.now - began).seconds
+                runs += 1
+                longest = max(longest, took)
+                largest = max(largest, input.count)
+                if took > limitPerInput {
+                    slow += 1
+                    let saved = folder.appendingPathComponent("\(target.rawValue).slow-\(slow)")
+                    try? input.write(to: saved)
+                    print("  \(target.rawValue): an input took \(String(format: "%.2f", took)) s (limit \(limitPerInput) s): \(saved.path)")
+                }
+            }
+            try? FileManager.default.removeItem(at: last)
+            print(String(format: "  %-8@ %6d inputs, 0 crashes, slowest %.3f s, largest %d bytes", target.rawValue as NSString, runs, longest, largest))
+        }
+        print(slow == 0 ? "fuzz: 0 crashes, 0 inputs over \(limitPerInput) s" : "fuzz: \(slow) input(s) over \(limitPerInput) s")
+        return slow == 0
+    }
+
+    private func mutate(_ seed: Data, seeds: [Data], _ random: inout SeededRandom) -> Data {
+        var bytes = [UInt8](seed)
+        let edits = 1 + Int(random.next() % 8)
+        for _ in 0..<edits {
+            let position = bytes.isEmpty ? 0 : Int(random.next() % UInt64(bytes.count + 1))
+            switch random.next() % 9 {
+            case 0 where !bytes.isEmpty:                                       // flip a byte
+                bytes[min(position, bytes.count - 1)] ^= UInt8(truncatingIfNeeded: 1 << (random.next() % 8))
+            case 1:                                                            // insert a random byte
+                bytes.insert(UInt8(truncatingIfNeeded: random.next()), at: position)
+            case 2 where !bytes.isEmpty:                                       // delete a range
+                let end = min(bytes.count, position + 1 + Int(random.next() % 32))
+                bytes.removeSubrange(min(position, bytes.count - 1)..<end)
+            case 3 where !bytes.isEmpty:                                       // duplicate a range
+                let start = min(position, bytes.count - 1)
+                let chunk = bytes[start..<min(bytes.count, start + 1 + Int(random.next() % 256))]
+                bytes.insert(contentsOf: chunk, at: start)
+            case 4, 5:                                                         // a token
+                bytes.insert(contentsOf: Array(Self.tokens[Int(random.next() % UInt64(Self.tokens.count))].utf8), at: position)
+            case 6:                                                            // splice another seed
+                let other = [UInt8](seeds[Int(random.next() % UInt64(seeds.count))])
+                let from = other.isEmpty ? 0 : Int(random.next() % UInt64(other.count))
+                bytes.insert(contentsOf: other[from..<min(other.count, from + 200)], at: position)
+            case 7:                                                            // deep nesting
+                let depth = 1 + Int(random.next() % 5_000)
+                let (open, close) = random.next() % 2 == 0 ? ("[", "]") : ("(", ")")
+                bytes.insert(contentsOf: Array(String(repeating: open, count: depth).utf8) + Array(String(repeating: close, count: depth).utf8), at: position)
+            case 8 where !bytes.isEmpty:                                       // a large repetition
+                let start = min(position, bytes.count - 1)
+                let chunk = Array(bytes[start..<min(bytes.count, start + 1 + Int(random.next() % 64))])
+                let copies = min(1 + Int(random.next() % 4_000), max(1, (256 << 10) / chunk.count))
+                bytes.insert(contentsOf: Array(repeating: chunk, count: copies).flatMap { $0 }, at: start)
+            default:
+                bytes.append(UInt8(truncatingIfNeeded: random.next()))
+            }
+            if bytes.count > 1 << 20 { bytes.removeLast(bytes.count - (1 << 20)) }
+        }
+        return Data(bytes)
+    }
+
+    /// Seed inputs for a target.
+    static func seeds(for target: FuzzTarget) -> [Data] {
+        switch target {
+        case .suite:
+            return FuzzInputs.shippedSuites.map { Data($0.text.utf8) }
+                + [Data("name: s\nconversations: [{id: c, turns: [{user: \"{{vars.x}}\", checks: [{type: regex, value: \"{{turn1.answer}}\"}]}], vars: {x: y}}]\n".utf8)]
+        case .answers:
+            return FuzzInputs.shippedSuites.flatMap { suite in
+                suite.conversations.map { conversation in
+                    let lines = conversation.script.userMessages.indices.map { index in
+                        "{\"conversation\": \"\(conversation.id)\", \"turn\": \(index + 1), \"answer\": \"Paris, Lyon; 42 words.\", \"metrics\": "
+                            + "{\"prompt_tokens\": 40, \"reused_tokens\": 10, \"generated_tokens\": 5, \"time_to_first_token\": 0.2, \"prefill_time\": 0.1, "
+                            + "\"decode_time\": 0.2, \"total_time\": 0.4, \"inter_token_latencies\": [0.05, 0.05, 0.05, 0.05], \"stop_reason\": \"eog\"}}"
+                    }
+                    return Data((lines + ["{\"conversation\": \"\(conversation.id)\", \"turn\": 1, \"failure\": {\"code\": \"timeout\", \"message\": \"slow\"}}"])
+                        .joined(separator: "\n").utf8)
+                }
+            }
+        case .project:
+            return [
+                Data("model:\n  path: ${CHATEVAL_CACHE}/m.gguf\n  sha256: \(String(repeating: "a", count: 64))\nthreads: 2\nrepetitions: 10\nsuites: [a, b]\n".utf8),
+                Data("compare:\n  preset: default\n  alpha: 0.01\n  thresholds:\n    ttft: {relative: 5%, absolute: 0.002}\n    peak-memory: {absolute: 8MiB}\n".utf8),
+            ]
+        }
+    }
+}
