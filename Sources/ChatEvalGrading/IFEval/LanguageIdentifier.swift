@@ -14,9 +14,9 @@ import Foundation
 ///    639-1 as langdetect reports it: `zh-cn`, `zh-tw`, `no` for Bokmål/Nynorsk).
 ///
 /// Short or mixed-language texts are where detectors disagree; langdetect itself is random there.
-final class LanguageIdentifier: @unchecked Sendable {
+package final class LanguageIdentifier: @unchecked Sendable {
     /// The shared identifier; nil when libexttextcat or its data is not installed.
-    static let shared: LanguageIdentifier? = LanguageIdentifier()
+    package static let shared: LanguageIdentifier? = LanguageIdentifier()
 
     static let fingerprintDirectories = ["/usr/share/libexttextcat/", "/usr/local/share/libexttextcat/"]
 
@@ -42,6 +42,9 @@ final class LanguageIdentifier: @unchecked Sendable {
     }
 
     deinit { textcat_Done(handle) }
+
+    /// `detect` of the text's code points (for the grading benchmark's agreement with langdetect).
+    package func detect(_ text: String) -> String? { detect(text.scalars) }
 
     /// The language code langdetect would most likely report, or nil when langdetect would
     /// raise (no features) — callers treat nil as IFEval does.
