@@ -3,7 +3,7 @@ import PackageDescription
 
 // Dependency direction (arrows point at what a target uses):
 //   ChatEvalCLI → {Runner, Report, Llama, Git} → {Suites, Store, Runtime} → ChatEvalCore
-//   ChatEvalLlama → CLlama, ChatEvalGit → CGit2, ChatEvalGrading → CTextCat (one importer each);
+//   ChatEvalLlama → CLlama, ChatEvalGit → CGit2, ChatEvalGrading → {CTextCat, CPCRE2} (one importer each);
 //   ChatEvalCore imports Foundation only.
 let package = Package(
     name: "ChatEval",
@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(name: "CLlama", pkgConfig: "llama"),
         .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
         .systemLibrary(name: "CTextCat", pkgConfig: "libexttextcat", providers: [.apt(["libexttextcat-dev", "libexttextcat-data"])]),
+        // PCRE2's 32-bit library: grading matches on code points, which are UTF-32 code units.
+        .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-32", providers: [.apt(["libpcre2-dev"])]),
 
         // Pure value types and algorithms: messages, options, metrics, statistics. No I/O.
         .target(name: "ChatEvalCore"),
@@ -34,7 +36,7 @@ let package = Package(
         // libgit2: the commit, branch and dirty state a run is recorded against; git notes.
         .target(name: "ChatEvalGit", dependencies: ["ChatEvalCore", "CGit2"]),
         // Deterministic rule-based checks (text, JSON, IFEval, performance) and their catalogue.
-        .target(name: "ChatEvalGrading", dependencies: ["ChatEvalCore", "CTextCat"]),
+        .target(name: "ChatEvalGrading", dependencies: ["ChatEvalCore", "CTextCat", "CPCRE2"]),
         // YAML suites → Core values and check definitions, with file/line/column errors.
         .target(name: "ChatEvalSuites", dependencies: ["ChatEvalGrading", .product(name: "Yams", package: "Yams")]),
         // Result files: the run record schema, the journal, atomic writes, machine fingerprint.

@@ -28,7 +28,7 @@ as_root() {
 
 packages() {
   local need=()
-  for p in cmake pkg-config libgit2-dev libexttextcat-dev libexttextcat-data; do
+  for p in cmake pkg-config libgit2-dev libpcre2-dev libexttextcat-dev libexttextcat-data; do
     dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
   done
   command -v python3 >/dev/null || need+=(python3 python3-pip)

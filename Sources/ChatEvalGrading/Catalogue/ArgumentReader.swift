@@ -143,7 +143,7 @@ struct ArgumentReader {
             return try PythonRegex(pattern, flags: flags)
         } catch {
             throw self.error(.invalidRegex, key, "is not a valid regex: \(error.message) at position \(error.offset) of \"\(Excerpt.clip(pattern, to: 60))\"",
-                             expected: "a Python-style regex without back-references or look-around",
+                             expected: "a Python `re` regex",
                              at: index.map { [.index($0)] } ?? [])
         }
     }

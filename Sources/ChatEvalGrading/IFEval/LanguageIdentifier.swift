@@ -1,4 +1,4 @@
-import CTextCat
+internal import CTextCat
 import Foundation
 
 /// Language identification for IFEval's language checks, standing in for Python's langdetect.

@@ -22,7 +22,7 @@ enum TextChecks {
                      arguments: [valueArgument("string"), trimArgument]) { r throws(CheckDefinitionError) in
             AffixCheck(affix: try r.string("value"), atStart: false, trim: try r.bool("trim", default: false))
         },
-        CheckFactory("regex", .text, "The regex matches somewhere in the answer (Python `re` syntax, linear-time engine).",
+        CheckFactory("regex", .text, "The regex matches somewhere in the answer (Python `re` syntax).",
                      arguments: [valueArgument("string (regex)"),
                                   ArgumentInfo("flags", "string of i, m, s", required: false,
                                                "i: ignore case, m: ^ and $ match at line breaks, s: . matches newlines.")]) { r throws(CheckDefinitionError) in
@@ -182,26 +182,31 @@ struct AffixCheck: CheckEvaluator {
     }
 }
 
-/// `regex`: a search anywhere in the answer.
+/// `regex`: a search anywhere in the answer, under `limits`.
 struct RegexCheck: CheckEvaluator {
     let pattern: String
     let regex: PythonRegex?
-    var stepBudget = PythonRegex.defaultStepBudget
+    var limits = RegexLimits.standard
 
     func evaluate(_ subject: GradingSubject) -> Outcome {
         guard let regex else {
             return .failure(error: "regex not compiled", "the pattern still contains a placeholder: \(Excerpt.head(pattern))")
         }
         do {
-            if let match = try regex.search(subject.analysis.scalars, budget: stepBudget) {
+            if let match = try regex.search(subject.analysis.scalars, limits: limits) {
                 return .pass("/\(Excerpt.clip(pattern, to: 40))/ matches: \(Excerpt.around(subject.analysis.scalars, match.range))")
             }
             return .fail("expected a match of /\(Excerpt.clip(pattern, to: 40))/; none in \(Excerpt.head(subject.answer))")
         } catch {
-            return .failure(error: "regex exceeded its budget",
-                            "/\(Excerpt.clip(pattern, to: 40))/ needed more than \(stepBudget) steps on a \(subject.analysis.scalars.count)-character answer")
+            return .failure(error: error.verdictError,
+                            "/\(Excerpt.clip(pattern, to: 40))/ gave up on a \(subject.analysis.scalars.count)-character answer: \(error)")
         }
     }
+}
+
+extension PCRE2Error {
+    /// The `error` of a verdict this failure decides: `regex exceeded its match limit`…
+    var verdictError: String { limitName.map { "regex exceeded its \($0)" } ?? "regex search failed" }
 }
 
 /// `one-of`: the trimmed answer equals one of the choices (exactly).
