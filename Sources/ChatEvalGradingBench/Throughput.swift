@@ -72,6 +72,20 @@ enum Throughput {
         ].compactMap { $0 }
     }
 
+    /// `change_case:capital_word_frequency` (NLTK's word tokenizer: Punkt, then 33 regex
+    /// substitutions per sentence) on a 5 MB answer.
+    static func timeLargeAnswer(_ clock: ContinuousClock) {
+        let unit = "The café serves crème brûlée. 日本語の文。 Emoji 🎉 here, and NUMBERS like 3.14! I CAN'T GO, Mr. Smith said. "
+        let answer = GradingSubject(answer: String(repeating: unit, count: 5_000_000 / unit.utf8.count + 1))
+        guard let check = make("change_case:capital_word_frequency", ["capital_frequency": 3, "capital_relation": "at least"]) else { return }
+        var verdict: Verdict?
+        let cpuStart = cpuSeconds()
+        let elapsed = clock.measure { verdict = check.evaluate(answer) }
+        let cpu = cpuSeconds() - cpuStart
+        print("change_case:capital_word_frequency on a \(answer.answer.utf8.count / 1_000_000) MB answer in \(elapsed) wall, "
+              + "\(cpu) s CPU (\(verdict?.passed == true ? "passed" : "failed"))")
+    }
+
     /// Grades `answerCount` answers and prints the time taken; `only` times one check type 20
     /// times over, `perCheck` each check separately.
     static func run(answerCount: Int, only: String?, perCheck: Bool) {
@@ -97,6 +111,7 @@ enum Throughput {
         print("graded \(subjects.count) answers (\(characters / subjects.count) characters on average) × \(checks.count) checks "
               + "in \(seconds) s wall, \(cpu) s CPU (\(passed) verdicts passed)")
 
+        timeLargeAnswer(clock)
         if let only, let check = checks.first(where: { $0.type == only }) {
             let t = clock.measure { for _ in 0..<20 { for subject in subjects { _ = check.evaluate(subject) } } }
             print(only, "×20", t)
