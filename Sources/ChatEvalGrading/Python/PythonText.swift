@@ -219,17 +219,12 @@ enum PythonText {
     /// `s.split(sep)` with a non-empty literal separator.
     static func split(_ s: ArraySlice<Unicode.Scalar>, separator: Scalars) -> [ArraySlice<Unicode.Scalar>] {
         precondition(!separator.isEmpty, "empty separator")
+        let search = ScalarSearch(separator)
         var parts: [ArraySlice<Unicode.Scalar>] = []
         var start = s.startIndex
-        var i = s.startIndex
-        while i + separator.count <= s.endIndex {
-            if s[i] == separator[0] && s[i..<(i + separator.count)].elementsEqual(separator) {
-                parts.append(s[start..<i])
-                i += separator.count
-                start = i
-            } else {
-                i += 1
-            }
+        while let found = search.firstIndex(in: s, from: start) {
+            parts.append(s[start..<found])
+            start = found + separator.count
         }
         parts.append(s[start..<s.endIndex])
         return parts
@@ -257,25 +252,10 @@ enum PythonText {
         s.count >= suffix.count && s.suffix(suffix.count).elementsEqual(suffix)
     }
 
-    /// `s in t` for code-point sequences (naive search; patterns are short).
-    static func contains<C: Collection>(_ haystack: C, _ needle: Scalars) -> Bool where C.Element == Unicode.Scalar, C.Index == Int {
-        firstIndex(of: needle, in: haystack) != nil
-    }
-
-    static func firstIndex<C: Collection>(of needle: Scalars, in haystack: C) -> Int? where C.Element == Unicode.Scalar, C.Index == Int {
-        guard let first = needle.first else { return haystack.startIndex }
-        guard haystack.count >= needle.count else { return nil }
-        var i = haystack.startIndex
-        let last = haystack.endIndex - needle.count
-        while i <= last {
-            if haystack[i] == first {
-                var k = 1
-                while k < needle.count && haystack[i + k] == needle[k] { k += 1 }
-                if k == needle.count { return i }
-            }
-            i += 1
-        }
-        return nil
+    /// `needle in haystack` for code-point sequences.
+    static func contains<C: RandomAccessCollection>(_ haystack: C, _ needle: Scalars) -> Bool
+    where C.Element == Unicode.Scalar, C.Index == Int {
+        ScalarSearch(needle).firstIndex(in: haystack) != nil
     }
 }
 
