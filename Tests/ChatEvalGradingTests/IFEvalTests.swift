@@ -1,4 +1,6 @@
 import ChatEvalCore
+import ChatEvalPunktModel
+import Crypto
 import Testing
 @testable import ChatEvalGrading
 
@@ -215,6 +217,23 @@ struct PunktTests {
     func sentences(_ text: String) -> [String] {
         let scalars = text.scalars
         return PunktSentenceTokenizer.english.sentenceSpans(scalars).map { String(scalars: scalars[$0]) }
+    }
+
+    /// The tables are generated (scripts/generate-punkt-model.py), which records their digest:
+    /// an edit by hand changes them and not the digest.
+    @Test func embeddedTablesAreTheGeneratedOnes() {
+        var digest = SHA256()
+        for table in [PunktEnglishModel.abbreviations, PunktEnglishModel.collocations,
+                      PunktEnglishModel.sentenceStarters, PunktEnglishModel.orthographicContext] {
+            digest.update(data: Array(table.utf8) + [0])
+        }
+        let hex = digest.finalize().map { byte in
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined()
+        #expect(hex == PunktEnglishModel.tablesSHA256)
+        #expect(PunktParameters.english.abbreviations.count == 156)
+        #expect(PunktParameters.english.orthographicContext.count == 20_366)
     }
 
     // Expected values from nltk.sent_tokenize (nltk 3.10.4, punkt_tab English).
