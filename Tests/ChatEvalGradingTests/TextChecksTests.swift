@@ -133,6 +133,18 @@ struct TextChecksTests {
         #expect((far.score ?? 1) < 0.01)
     }
 
+    @Test func levenshteinThresholdIsRangeChecked() throws {
+        let tooLarge = definitionError("levenshtein", ["value": "a", "threshold": .integer(Int.max)])
+        #expect(tooLarge?.kind == .invalidValue)
+        #expect(tooLarge?.expected == "an integer from 0 to 1000000000")
+        #expect(definitionError("levenshtein", ["value": "a", "threshold": 1e300])?.kind == .wrongType)
+        // The largest threshold reaches the banded comparison's arithmetic without overflow.
+        let reference = CheckArgument.string(String(repeating: "abc", count: 400))
+        let v = try verdict("levenshtein", ["value": reference, "threshold": 1_000_000_000], on: String(repeating: "x", count: 60_000))
+        #expect(v.error == "texts too long to compare")
+        #expect(try verdict("levenshtein", ["value": "abc", "threshold": 1_000_000_000], on: "abd").passed)
+    }
+
     @Test func levenshteinBandedDistanceIsExactWithinTheBand() {
         let a = Array(String(repeating: "abcdefghij", count: 10).unicodeScalars)
         var b = a

@@ -35,7 +35,7 @@ enum PerformanceChecks {
         LimitMetric(name: "reuse-ratio", summary: "At least `min` of the prompt (0...1) is served from cache.", limitKey: "min", unit: "ratio",
                     read: { $0.reuseRatio }, format: { Format.decimal($0, places: 3) }),
         LimitMetric(name: "generated-tokens", summary: "At most `max` tokens are generated.", limitKey: "max", unit: "tokens",
-                    read: { Double($0.generatedTokens) }, format: { "\(Int($0)) tokens" }),
+                    read: { Double($0.generatedTokens) }, format: { "\(Format.decimal($0, places: 0)) tokens" }),
     ]
 
     static let factories: [CheckFactory] = limitMetrics.map(limitFactory) + [
@@ -50,7 +50,13 @@ enum PerformanceChecks {
     ]
 
     private static func limitFactory(_ metric: LimitMetric) -> CheckFactory {
-        var arguments = [ArgumentInfo(metric.limitKey, metric.name == "peak-memory" ? "bytes (integer) or size string" : "number ≥ 0", required: true,
+        let valueType = switch metric.name {
+        case "peak-memory": "bytes (integer) or size string"
+        case "generated-tokens": "integer ≥ 0"
+        case "reuse-ratio": "number in 0...1"
+        default: "number ≥ 0"
+        }
+        var arguments = [ArgumentInfo(metric.limitKey, valueType, required: true,
                                       "\(metric.limitKey == "max" ? "Largest" : "Smallest") value allowed, in \(metric.unit).")]
         arguments.append(ArgumentInfo("aggregate", aggregates.joined(separator: " | "), required: false,
                                       "Check this statistic over all turns of the conversation instead of this turn."))
@@ -58,6 +64,8 @@ enum PerformanceChecks {
             let limit: Double
             if metric.name == "peak-memory" {
                 limit = try byteSize(r, metric.limitKey)
+            } else if metric.name == "generated-tokens" {
+                limit = Double(try r.integer(metric.limitKey, minimum: 0))
             } else if metric.name == "reuse-ratio" {
                 limit = try r.number(metric.limitKey, minimum: 0, maximum: 1)
             } else {
@@ -77,7 +85,7 @@ enum PerformanceChecks {
         case .integer, .number:
             return try r.number(key, minimum: 0)
         case .string(let text):
-            guard let bytes = parseByteSize(text) else {
+            guard let bytes = parseByteSize(text), bytes.isFinite else {
                 throw r.error(.invalidValue, key, "is \"\(text)\"", expected: expected)
             }
             return bytes

@@ -52,11 +52,12 @@ enum TextChecks {
         },
         CheckFactory("levenshtein", .text, "The answer is within `threshold` edits of the value; score = similarity.",
                      arguments: [valueArgument("string (reference)"),
-                                 ArgumentInfo("threshold", "integer ≥ 0", required: false, "Most edits allowed (default 5), as in promptfoo."),
+                                 ArgumentInfo("threshold", "integer in 0...1000000000", required: false, "Most edits allowed (default 5), as in promptfoo."),
                                  ArgumentInfo("min-similarity", "number in 0...1", required: false, "Alternatively: pass when similarity ≥ this.")],
                      hasScore: true) { r throws(CheckDefinitionError) in
             LevenshteinCheck(reference: try r.string("value"),
-                             maxDistance: try r.optionalInteger("threshold", minimum: 0) ?? (r.has("min-similarity") ? nil : 5),
+                             maxDistance: try r.optionalInteger("threshold", minimum: 0, maximum: LevenshteinCheck.maximumThreshold)
+                                ?? (r.has("min-similarity") ? nil : 5),
                              minSimilarity: try r.optionalNumber("min-similarity", minimum: 0, maximum: 1))
         },
         CheckFactory("refusal", .text, "The answer is a refusal (empty, or contains a refusal phrase; see RefusalCheck).",
@@ -281,6 +282,9 @@ struct LevenshteinCheck: CheckEvaluator {
 
     /// Most DP cells computed for one comparison.
     static let cellBudget = 50_000_000
+    /// Largest `threshold` accepted: the band arithmetic (answer length × (2 × threshold + 1))
+    /// stays far from overflow with it, and no comparison within the cell budget needs more.
+    static let maximumThreshold = 1_000_000_000
 
     init(reference: String, maxDistance: Int?, minSimilarity: Double?) {
         self.reference = reference
