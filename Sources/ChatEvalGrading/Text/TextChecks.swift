@@ -390,8 +390,9 @@ struct RefusalCheck: CheckEvaluator {
     func evaluate(_ subject: GradingSubject) -> Outcome {
         let scalars = subject.analysis.scalars
         if PythonText.isBlank(scalars) { return .pass("empty answer counts as a refusal") }
-        // Already simple-lowercased: only ’ remains to map.
-        let text = subject.analysis.simpleLowered.map { $0 == "\u{2019}" ? "'" : $0 }
+        // Already simple-lowercased: only ’ remains to map (copying only when there is one).
+        let lowered = subject.analysis.simpleLowered
+        let text = lowered.contains("\u{2019}") ? lowered.map { $0 == "\u{2019}" ? "'" : $0 } : lowered
         // The earliest phrase in the answer (the first listed, at equal positions).
         var earliest: (position: Int, phrase: Int)?
         for (k, search) in searches.enumerated() {
