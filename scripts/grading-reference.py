@@ -175,6 +175,13 @@ class Texts:
     def near(self, target, spread=2):
         return max(0, target + self.rng.randint(-spread, spread))
 
+    def sprinkled(self, target, choices, sentences=(1, 4), spread=2):
+        """A few sentences with about `target` items of `choices` inserted at random places."""
+        pieces = [self.sentence() for _ in range(self.rng.randint(*sentences))]
+        for _ in range(self.near(target, spread)):
+            pieces.insert(self.rng.randrange(len(pieces) + 1), self.rng.choice(choices))
+        return " ".join(pieces)
+
 
 def cases(rng, util, faker_texts):
     """(instruction id, kwargs, response) triples, CASES_PER_INSTRUCTION per instruction."""
@@ -197,11 +204,8 @@ def cases(rng, util, faker_texts):
 
         keyword = rng.choice(util.WORD_LIST)
         frequency = rng.randint(1, 5)
-        pieces = [t.sentence() for _ in range(rng.randint(1, 4))]
-        for _ in range(t.near(frequency)):
-            pieces.insert(rng.randrange(len(pieces) + 1), rng.choice([keyword, keyword.upper(), keyword + "ing"]))
-        add("keywords:frequency", {"keyword": keyword, "frequency": frequency, "relation": rng.choice(relations)},
-            " ".join(pieces))
+        text = t.sprinkled(frequency, [keyword, keyword.upper(), keyword + "ing"])
+        add("keywords:frequency", {"keyword": keyword, "frequency": frequency, "relation": rng.choice(relations)}, text)
 
         forbidden = rng.sample(util.WORD_LIST, rng.randint(1, 3))
         pieces = [t.sentence() for _ in range(rng.randint(1, 4))]
@@ -250,11 +254,8 @@ def cases(rng, util, faker_texts):
             rng.choice(["\n\n", "\n\n", "\n\n\n\n", "\n"]).join(pieces))
 
         placeholders = rng.randint(1, 5)
-        pieces = [t.sentence() for _ in range(rng.randint(1, 4))]
-        for _ in range(t.near(placeholders)):
-            pieces.insert(rng.randrange(len(pieces) + 1),
-                          rng.choice(["[name]", "[address]", "[ ]", "[[nested]]", "[a\nb]", "[date] and [time]"]))
-        add("detectable_content:number_placeholders", {"num_placeholders": placeholders}, " ".join(pieces))
+        text = t.sprinkled(placeholders, ["[name]", "[address]", "[ ]", "[[nested]]", "[a\nb]", "[date] and [time]"])
+        add("detectable_content:number_placeholders", {"num_placeholders": placeholders}, text)
 
         marker = rng.choice(["P.S.", "P.P.S", "Note:", "PS"])
         ending = rng.choice(["P.S. see you", "p.s. bye", "P. S. later", "P.P.S. more", "P. P. S one more",
@@ -276,11 +277,8 @@ def cases(rng, util, faker_texts):
                                                                       option + " " + t.sentence()]))
 
         highlights = rng.randint(1, 5)
-        pieces = [t.sentence() for _ in range(rng.randint(1, 3))]
-        for _ in range(t.near(highlights)):
-            pieces.insert(rng.randrange(len(pieces) + 1),
-                          rng.choice(["*important*", "**bold**", "* *", "*a\nb*", "***x***", "*one* *two*"]))
-        add("detectable_format:number_highlighted_sections", {"num_highlights": highlights}, " ".join(pieces))
+        text = t.sprinkled(highlights, ["*important*", "**bold**", "* *", "*a\nb*", "***x***", "*one* *two*"], sentences=(1, 3))
+        add("detectable_format:number_highlighted_sections", {"num_highlights": highlights}, text)
 
         splitter = rng.choice(["Section", "SECTION", "Part", "Chapter"])
         sections = rng.randint(1, 5)
@@ -316,12 +314,9 @@ def cases(rng, util, faker_texts):
         add("startend:end_checker", {"end_phrase": phrase}, t.paragraph() + " " + closing)
 
         capitals = rng.randint(1, 20)
-        pieces = [t.sentence() for _ in range(rng.randint(1, 4))]
-        for _ in range(t.near(capitals, 3)):
-            pieces.insert(rng.randrange(len(pieces) + 1),
-                          rng.choice(["NASA", "I", "CAN'T", "U.S.", "NASA-LED", "OK?", "\"WOW\"", "A", "WON'T", "GONNA"]))
+        text = t.sprinkled(capitals, ["NASA", "I", "CAN'T", "U.S.", "NASA-LED", "OK?", "\"WOW\"", "A", "WON'T", "GONNA"], spread=3)
         add("change_case:capital_word_frequency", {"capital_frequency": capitals, "capital_relation": rng.choice(relations)},
-            " ".join(pieces))
+            text)
 
         english = " ".join(text for code, text in rng.sample(faker_texts, 1)) if rng.random() < 0.2 else t.paragraph()
         add("change_case:english_capital", {}, rng.choice([english.upper(), english.upper(), english]))
