@@ -24,16 +24,7 @@ enum PythonText {
         return v == 0x20 || (v >= 9 && v <= 13)
     }
 
-    /// `re`'s `\w` for `str` patterns: `str.isalnum()` or `_` (letters L*, and characters with a
-    /// numeric value). Combining marks are not word characters in Python.
-    static func isWord(_ c: Unicode.Scalar) -> Bool {
-        let v = c.value
-        if v < 0x80 { return isASCIIWord(v) }
-        if isIdeographOrSyllable(v) { return true }
-        if (0x1F300..<0x1FB00).contains(v) { return false }   // emoji and pictographs (So, Sk)
-        return isAlpha(c) || c.properties.numericType != nil
-    }
-
+    /// ASCII letters, digits and `_`.
     @inline(__always) static func isASCIIWord(_ v: UInt32) -> Bool {
         (v >= 0x61 && v <= 0x7A) || (v >= 0x41 && v <= 0x5A) || (v >= 0x30 && v <= 0x39) || v == 0x5F
     }

@@ -15,7 +15,6 @@ struct PCRE2Error: Error, Sendable, Hashable, CustomStringConvertible {
         static let heapLimit = Code(rawValue: PCRE2_ERROR_HEAPLIMIT)
         /// The operation spent its `RegexLimits.stepBudget` (our callout's answer).
         static let stepBudget = Code(rawValue: PCRE2_ERROR_CALLOUT)
-        static let noMemory = Code(rawValue: PCRE2_ERROR_NOMEMORY)
     }
 
     let code: Code

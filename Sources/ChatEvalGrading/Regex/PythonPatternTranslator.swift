@@ -88,8 +88,8 @@ struct PythonPatternTranslator {
         atStart = false
     }
 
-    /// An assertion (`^`, `$`, `\b`…): Python refuses to repeat it.
-    private mutating func assertionDone() {
+    /// An assertion (`^`, `$`, `\b`…) or `|` was emitted: Python refuses a quantifier after it.
+    private mutating func unrepeatableDone() {
         quantifiable = false
         lastWasQuantifier = false
         atStart = false
@@ -120,9 +120,7 @@ struct PythonPatternTranslator {
             case "|":
                 i += 1
                 emit("|", from: start)
-                quantifiable = false
-                lastWasQuantifier = false
-                atStart = false
+                unrepeatableDone()
             case "*", "+", "?":
                 i += 1
                 try quantifier(String(c), at: start)
@@ -141,7 +139,7 @@ struct PythonPatternTranslator {
             case "^", "$":
                 i += 1
                 emit(c, from: start)
-                assertionDone()
+                unrepeatableDone()
             default:
                 i += 1
                 emitLiteral(c, from: start)
@@ -256,15 +254,15 @@ struct PythonPatternTranslator {
         case "b", "B":
             i += 2
             emit(c == "b" ? wordBoundary : notWordBoundary, from: start)
-            assertionDone()
+            unrepeatableDone()
         case "A":
             i += 2
             emit(#"\A"#, from: start)
-            assertionDone()
+            unrepeatableDone()
         case "Z":
             i += 2
             emit(#"\z"#, from: start)
-            assertionDone()
+            unrepeatableDone()
         case "1"..."9":
             try numberedEscape(start)
         default:

@@ -43,20 +43,14 @@ struct RegexMatch: Sendable, Hashable {
 /// Patterns are compiled once per process and shared (`PatternCache`): a check built anew for
 /// every turn finds its pattern compiled.
 struct PythonRegex: Sendable {
-    let pattern: String
-    let flags: RegexFlags
     let code: PCRE2Code
 
     /// Compiles `pattern`. `linearTime` is for the library's own patterns that are known to run
     /// in time linear in the text (NLTK's tokenizer rules): they are JIT-compiled and run without
     /// the step budget, which would cost them half their speed; PCRE2's own limits still apply.
     init(_ pattern: String, flags: RegexFlags = [], linearTime: Bool = false) throws(RegexSyntaxError) {
-        self.pattern = pattern
-        self.flags = flags
         code = try PatternCache.shared.code(for: PatternCache.Key(pattern: pattern, flags: flags, linearTime: linearTime))
     }
-
-    var groupCount: Int { code.captureCount }
 
     /// `re.search`: the first match at or after `start`.
     func search(_ text: Scalars, from start: Int = 0, limits: RegexLimits = .standard) throws(PCRE2Error) -> RegexMatch? {
