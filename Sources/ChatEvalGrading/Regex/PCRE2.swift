@@ -79,8 +79,6 @@ let regexParenthesesNestLimit: UInt32 = 250
 /// of threads at once.
 final class PCRE2Code: @unchecked Sendable {
     let pointer: OpaquePointer
-    /// Whether `RegexMatcher` must count steps (the pattern was compiled with auto-callouts).
-    let countsSteps: Bool
     /// Capturing groups in the pattern.
     let captureCount: Int
     /// PCRE2's own start analysis: units a match can begin with, and a unit every match contains.
@@ -108,7 +106,6 @@ final class PCRE2Code: @unchecked Sendable {
             throw PCRE2CompileFailure(error: PCRE2Error(errorCode, in: "pcre2_compile_32"), offset: errorOffset)
         }
         pointer = compiled
-        self.countsSteps = countsSteps
         var captures: UInt32 = 0
         pcre2_pattern_info_32(compiled, UInt32(PCRE2_INFO_CAPTURECOUNT), &captures)
         captureCount = Int(captures)

@@ -1,6 +1,8 @@
 /// Substring search over code points in guaranteed linear time (Knuth–Morris–Pratt), so a
 /// megabyte answer and an adversarial needle cost the same as any other. The one substring
-/// search of grading: checks, Python's `str.split`/`in`, and refusal phrases all use it.
+/// search of grading: checks, Python's `str.split`/`in`, and refusal phrases all use it. Written
+/// here because a literal needle needs no regex engine, and KMP keeps the search linear whatever
+/// the needle.
 struct ScalarSearch: Sendable {
     let needle: Scalars
     private let failure: [Int]
