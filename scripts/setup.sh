@@ -32,6 +32,8 @@ packages() {
     dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
   done
   command -v python3 >/dev/null || need+=(python3 python3-pip)
+  # make bench's grading references run in a virtual environment (Debian splits venv out).
+  python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
   [ ${#need[@]} -eq 0 ] && return 0
   say "installing system packages: ${need[*]}"
   as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
