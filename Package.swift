@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(name: "ChatEvalStoreTests", dependencies: ["ChatEvalStore"]),
         .testTarget(name: "ChatEvalGradingTests", dependencies: [
             "ChatEvalGrading", "ChatEvalPunktModel", .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        ], exclude: ["Fixtures"]),
         .testTarget(name: "ChatEvalCLITests", dependencies: ["ChatEvalCLI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import Foundation
 import ChatEvalCore
 import Testing
 @testable import ChatEvalGrading
@@ -182,6 +183,29 @@ struct RegexEngineTests {
         let second = try PythonRegex("compiled once: [a-z]+")
         #expect(first.code === second.code)
         #expect(try PythonRegex("compiled once: [a-z]+", flags: .ignoreCase).code !== first.code)
+        // Canonically equivalent patterns are different patterns to Python: KELVIN SIGN is not K.
+        #expect(try spans("\u{212A}", "K\u{212A}") == [[1, 2]])
+        #expect(try spans("K", "K\u{212A}") == [[0, 1]])
+        #expect(try spans("e\u{301}", "\u{E9}e\u{301}") == [[1, 3]])
+    }
+
+    /// 3,000 random patterns, flags and texts (scripts/regex-reference.py) with the spans Python
+    /// 3.11's `re.finditer` gives: look-around, back-references, conditionals, verbose mode,
+    /// possessive and atomic forms, Unicode classes and case folding.
+    @Test func agreesWithPythonOnGeneratedPatterns() throws {
+        struct Case: Decodable { let pattern: String; let flags: Int; let text: String; let spans: [[Int]] }
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/python-re.jsonl")
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 3_000)
+        let decoder = JSONDecoder()
+        for line in lines {
+            let c = try decoder.decode(Case.self, from: Data(line.utf8))
+            var flags: RegexFlags = []
+            if c.flags & 2 != 0 { flags.insert(.ignoreCase) }    // re.I, re.M, re.S
+            if c.flags & 8 != 0 { flags.insert(.multiline) }
+            if c.flags & 16 != 0 { flags.insert(.dotAll) }
+            #expect(try spans(c.pattern, c.text, flags) == c.spans, "\(c.pattern.debugDescription) flags \(c.flags) on \(c.text.debugDescription)")
+        }
     }
 
     @Test func placeholdersAreDetected() {

@@ -11,6 +11,7 @@
 ///   become look-arounds over the class above otherwise (and for the `regex` module flavour).
 /// - With `RegexFlags.regexModule` (nltk ≥ 3.10 compiles its patterns with the `regex` module)
 ///   `\w` is Unicode's word class (Alphabetic, marks, `Nd`, `Pc`, joiners) and `\s` White_Space.
+/// - `\B` gets `(?!\A\z)` in front: Python's never matches in an empty text (until 3.14).
 /// - `\Z` (end of text only) becomes PCRE2's `\z`; `\v` is VT (U+000B), not a class;
 ///   `\uXXXX`, `\UXXXXXXXX`, `\xXX` and octal escapes become `\x{…}`; every other literal that is
 ///   not a letter or digit is written `\x{…}`, so nothing is special by accident.
@@ -25,6 +26,8 @@
 /// `\p`, `\K`…), global flags after the start, repeated quantifiers ("multiple repeat") and
 /// quantifiers with nothing to repeat. Also refused: the flags `a` and `L` and `\N{…}` escapes.
 /// Left to PCRE2 (and reported with its message): look-behind width, quantifier ranges.
+/// Known difference: case-insensitive matching is PCRE2's Unicode simple case folding, in which
+/// İ (U+0130) and ı (U+0131) have no partner; Python's `re.IGNORECASE` equates both with i.
 struct PythonPatternTranslator {
     /// The PCRE2 pattern, and for each of its code units the offset in the Python pattern it came from.
     struct Translation {
@@ -236,9 +239,10 @@ struct PythonPatternTranslator {
     }
 
     private var notWordBoundary: String {
-        if nativeWordBoundary { return #"\B"# }
+        let notEmptyText = #"(?!\A\z)"#
+        if nativeWordBoundary { return notEmptyText + #"\B"# }
         let word = "[" + classBody("w") + "]"
-        return "(?:(?<=\(word))(?=\(word))|(?<!\(word))(?!\(word)))"
+        return notEmptyText + "(?:(?<=\(word))(?=\(word))|(?<!\(word))(?!\(word)))"
     }
 
     private mutating func translateEscape() throws(RegexSyntaxError) {

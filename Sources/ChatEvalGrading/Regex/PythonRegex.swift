@@ -49,7 +49,7 @@ struct PythonRegex: Sendable {
     /// in time linear in the text (NLTK's tokenizer rules): they are JIT-compiled and run without
     /// the step budget, which would cost them half their speed; PCRE2's own limits still apply.
     init(_ pattern: String, flags: RegexFlags = [], linearTime: Bool = false) throws(RegexSyntaxError) {
-        code = try PatternCache.shared.code(for: PatternCache.Key(pattern: pattern, flags: flags, linearTime: linearTime))
+        code = try PatternCache.shared.code(for: PatternCache.Key(pattern: pattern.scalars, flags: flags, linearTime: linearTime))
     }
 
     /// `re.search`: the first match at or after `start`.
@@ -121,7 +121,9 @@ struct PythonRegex: Sendable {
 /// patterns are far fewer than the bound).
 final class PatternCache: Sendable {
     struct Key: Hashable, Sendable {
-        let pattern: String
+        /// The pattern's code points: Swift's `String` equality would make canonically equivalent
+        /// patterns (KELVIN SIGN and K, precomposed and combining accents) one key; Python does not.
+        let pattern: Scalars
         let flags: RegexFlags
         let linearTime: Bool
     }
@@ -142,7 +144,7 @@ final class PatternCache: Sendable {
     }
 
     private static func compile(_ key: Key) throws(RegexSyntaxError) -> PCRE2Code {
-        let source = key.pattern.scalars
+        let source = key.pattern
         let translation = try PythonPatternTranslator.translate(source, flags: key.flags,
                                                                 nativeWordBoundary: PCRE2Code.unicodeWordIsPythons)
         do {
