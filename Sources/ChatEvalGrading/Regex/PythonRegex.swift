@@ -52,6 +52,16 @@ struct PythonRegex: Sendable {
         code = try PatternCache.shared.code(for: PatternCache.Key(pattern: pattern.scalars, flags: flags, linearTime: linearTime))
     }
 
+    /// `re.escape`: a pattern matching `text` literally (ASCII punctuation and spaces escaped).
+    static func escape(_ text: Scalars) -> String {
+        var pattern = String.UnicodeScalarView()
+        for c in text {
+            if c.isASCII && !PythonText.isASCIIWord(c.value) { pattern.append("\\") }
+            pattern.append(c)
+        }
+        return String(pattern)
+    }
+
     /// `re.search`: the first match at or after `start`.
     func search(_ text: Scalars, from start: Int = 0, limits: RegexLimits = .standard) throws(PCRE2Error) -> RegexMatch? {
         let matcher = try RegexMatcher(limits: limits)

@@ -1,6 +1,7 @@
 /// Substring search over code points in guaranteed linear time (Knuth–Morris–Pratt), so a
 /// megabyte answer and an adversarial needle cost the same as any other. The one substring
-/// search of grading: checks, Python's `str.split`/`in`, and refusal phrases all use it. Written
+/// search of grading: checks and Python's `str.split`/`in` use it (a set of phrases is one PCRE2
+/// alternation, see `RefusalCheck`). Written
 /// here because a literal needle needs no regex engine, and KMP keeps the search linear whatever
 /// the needle.
 struct ScalarSearch: Sendable {
