@@ -198,7 +198,6 @@ private let chargeStep: @convention(c) (UnsafeMutablePointer<pcre2_callout_block
 /// callout), its step counter and match data. Reuse one for many operations on one thread; it is
 /// not thread-safe.
 final class RegexMatcher {
-    let limits: RegexLimits
     private let context: OpaquePointer
     private let counter: UnsafeMutablePointer<StepCounter>
     private var matchData: OpaquePointer
@@ -213,7 +212,6 @@ final class RegexMatcher {
             pcre2_match_context_free_32(context)
             throw PCRE2Error(PCRE2_ERROR_NOMEMORY, in: "pcre2_match_data_create_32")
         }
-        self.limits = limits
         self.context = context
         matchData = data
         matchDataPairs = pairs
@@ -255,6 +253,7 @@ final class RegexMatcher {
             matchDataPairs = pairs
         }
         matchCalls += 1
+        matchedPairs = 0
         let options = UInt32(PCRE2_NO_UTF_CHECK) | (notEmptyAtStart ? UInt32(PCRE2_NOTEMPTY_ATSTART) : 0)
         // Unicode.Scalar is a UInt32 of a valid code point: the text is valid UTF-32 as it is.
         let result = text.withMemoryRebound(to: UInt32.self) { units in
