@@ -65,6 +65,8 @@ _bench:
 	swift build -c release $(LINK) --product chateval-grading-bench
 	.build/release/chateval-bench --llama-bench $(LLAMA_TOOLS)/llama-bench --model $(GEMMA_MODEL) --chat-template gemma
 	.build/release/chateval-grading-bench
+	python3 scripts/grading-reference.py $(CHATEVAL_CACHE)/grading-reference/verdicts
+	.build/release/chateval-grading-bench --agreement $(CHATEVAL_CACHE)/grading-reference/verdicts
 
 clean:
 	rm -rf .build

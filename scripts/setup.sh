@@ -36,10 +36,12 @@ as_root() {
 
 packages() {
   local need=()
-  for p in cmake pkg-config libgit2-dev libexttextcat-dev libexttextcat-data; do
+  for p in cmake pkg-config libgit2-dev libpcre2-dev libexttextcat-dev libexttextcat-data; do
     dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
   done
   command -v python3 >/dev/null || need+=(python3 python3-pip)
+  # make bench's grading references run in a virtual environment (Debian splits venv out).
+  python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
   [ ${#need[@]} -eq 0 ] && return 0
   say "installing system packages: ${need[*]}"
   quietly "$CACHE/apt.log" as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq

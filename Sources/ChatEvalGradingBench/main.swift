@@ -1,106 +1,24 @@
-import ChatEvalCore
-import ChatEvalGrading
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
-/// CPU time of this process (user + system), in seconds: less sensitive than wall time to other
-/// processes sharing the machine.
-func cpuSeconds() -> Double {
-    var usage = rusage()
-    #if os(Linux)
-    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-    #else
-    getrusage(RUSAGE_SELF, &usage)
-    #endif
-    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+// The grading benchmark behind `make bench`. Run in release mode.
+//
+//   chateval-grading-bench [ANSWERS] [--only TYPE] [--per-check]
+//       grades ANSWERS (default 10,000) synthetic answers against a 20-check turn and prints the time;
+//   chateval-grading-bench --agreement DIR [--show-disagreements]
+//       grades the reference files scripts/grading-reference.py wrote to DIR and prints how often
+//       ChatEval agrees with lm-evaluation-harness (IFEval) and with langdetect.
+
+let arguments = CommandLine.arguments
+func value(after flag: String) -> String? {
+    arguments.firstIndex(of: flag).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
 }
 
-// Grades 10,000 synthetic answers against a 20-check turn and prints the time taken.
-// Run in release mode: swift run -c release ChatEvalGradingBench
-
-let sentences = [
-    "The quick brown fox jumps over the lazy dog.", "Dr. Smith arrived at 3.30 p.m. yesterday.",
-    "Here is a list of things to consider:", "* First, the *important* point.", "- Second, a dash item.",
-    "Is this really what you meant?", "I think the answer is 42, but let me check.", "Café au lait costs €3.50.",
-    "P.S. Don't forget the milk.", "Section 2 covers the details.", "Overall, **performance** matters!",
-    "日本語の文も少しあります。", "Emoji are fine too 🎉.", "The U.S. economy grew by 2.5% last year.",
-]
-
-func answer(_ seed: Int) -> String {
-    var generator = seed &* 2_654_435_761 & 0x7fff_ffff
-    var parts: [String] = []
-    let count = 8 + generator % 16
-    for _ in 0..<count {
-        generator = (generator &* 1_103_515_245 &+ 12_345) & 0x7fff_ffff
-        parts.append(sentences[generator % sentences.count])
-        if generator % 5 == 0 { parts.append("\n\n") }
-    }
-    return parts.joined(separator: " ")
-}
-
-func make(_ type: String, _ arguments: CheckArgument.Map = [:]) -> Check? {
-    do { return try CheckCatalogue.make(type: type, arguments: arguments) } catch {
-        print("definition error: \(error)")
-        return nil
-    }
-}
-
-let checks = [
-    make("contains", ["value": "answer"]),
-    make("icontains", ["value": "THE QUICK"]),
-    make("not-contains", ["value": "As an AI"]),
-    make("contains-any", ["value": ["fox", "dog", "cat"]]),
-    make("regex", ["value": #"\b\d+(\.\d+)?%"#]),
-    make("not-regex", ["value": #"(?i)lorem\s+ipsum"#]),
-    make("starts-with", ["value": "The", "trim": true]),
-    make("length", ["unit": "words", "min": 20, "max": 400]),
-    make("not-refusal"),
-    make("is-json"),
-    make("keywords:existence", ["keywords": ["fox", "milk"]]),
-    make("keywords:frequency", ["keyword": "the", "frequency": 3, "relation": "at least"]),
-    make("length_constraints:number_sentences", ["num_sentences": 5, "relation": "at least"]),
-    make("detectable_format:number_bullet_lists", ["num_bullets": 2]),
-    make("detectable_format:number_highlighted_sections", ["num_highlights": 1]),
-    make("punctuation:no_comma"),
-    make("detectable_content:postscript", ["postscript_marker": "P.S."]),
-    make("ttft", ["max": 0.5]),
-    make("decode-tps", ["min": 20]),
-    make("all", ["checks": [["type": "stop-reason", "value": "eog"], ["type": "generated-tokens", "max": 512]]]),
-].compactMap { $0 }
-
-let metrics = TurnMetrics(promptTokens: 900, reusedTokens: 600, generatedTokens: 200, timeToFirstToken: 0.21,
-                          prefillTime: 0.18, decodeTime: 4.2, totalTime: 4.45, interTokenLatencies: [],
-                          stopReason: .endOfGeneration, peakResidentBytes: 700_000_000)
-let answerCount = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 10_000 : 10_000
-let subjects = (0..<answerCount).map { GradingSubject(answer: answer($0), metrics: metrics) }
-let characters = subjects.reduce(0) { $0 + $1.answer.count }
-
-let clock = ContinuousClock()
-var passed = 0
-// Build lazily initialised tables (Punkt model, NLTK rules) before timing.
-_ = Check.grade(checks, subjects[0])
-let cpuStart = cpuSeconds()
-let elapsed = clock.measure {
-    for subject in subjects {
-        passed += Check.grade(checks, subject).verdicts.filter(\.passed).count
-    }
-}
-let cpu = cpuSeconds() - cpuStart
-let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-print("graded \(subjects.count) answers (\(characters / subjects.count) characters on average) × \(checks.count) checks "
-      + "in \(seconds) s wall, \(cpu) s CPU (\(passed) verdicts passed)")
-
-if let only = CommandLine.arguments.firstIndex(of: "--only").map({ CommandLine.arguments[$0 + 1] }),
-   let check = checks.first(where: { $0.type == only }) {
-    let t = clock.measure { for _ in 0..<20 { for subject in subjects { _ = check.evaluate(subject) } } }
-    print(only, "×20", t)
-}
-if CommandLine.arguments.contains("--per-check") {
-    for check in checks {
-        let t = clock.measure { for subject in subjects { _ = check.evaluate(subject) } }
-        print(check.type, t)
-    }
+if let directory = value(after: "--agreement") {
+    let showDisagreements = arguments.contains("--show-disagreements")
+    let ok = Agreement.ifeval(file: directory + "/ifeval.jsonl", showDisagreements: showDisagreements)
+        && Agreement.languages(file: directory + "/langdetect.jsonl", showDisagreements: showDisagreements)
+    if !ok { exit(1) }
+} else {
+    let answerCount = arguments.count > 1 ? Int(arguments[1]) ?? 10_000 : 10_000
+    Throughput.run(answerCount: answerCount, only: value(after: "--only"), perCheck: arguments.contains("--per-check"))
 }

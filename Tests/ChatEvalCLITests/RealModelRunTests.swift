@@ -166,14 +166,24 @@ import Testing
         #expect(try json(URL(fileURLWithPath: journal.path.replacingOccurrences(of: ".journal", with: ".json")))["status"] as? String == "incomplete")
     }
 
+    /// Two presses, as a person makes them: the second lands during a long prefill and cancels it.
     @Test func aSecondInterruptStopsTheTurnAndStillWritesTheResult() async throws {
         _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
-        let (directory, suiteFile, reports) = try longSuite()
+        let directory = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (outcome, journal, _) = try await interruptedRun(suiteFile, reports: reports, afterTurns: 2, signals: [SIGINT, SIGINT])
+        let passage = String(repeating: "The river winds through the valley past old mills and orchards. ", count: 160)
+        let suiteFile = directory.appendingPathComponent("long.yaml")
+        try ("name: long\ndefaults: {max_tokens: 4}\nconversations:\n" + (1...3).map { "  - {id: c\($0), turns: [\"\(passage)\"]}\n" }.joined())
+            .write(to: suiteFile, atomically: true, encoding: .utf8)
+        let reports = directory.appendingPathComponent("out")
+        let (outcome, journal, _) = try await interruptedRun(suiteFile, reports: reports, afterTurns: 1, signals: [SIGINT, SIGINT],
+                                                             pause: .milliseconds(300))
         #expect(outcome.status == 130, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("stopping the current turn now"))
         let record = try json(URL(fileURLWithPath: journal.path.replacingOccurrences(of: ".journal", with: ".json")))
         #expect(record["status"] as? String == "incomplete")
+        let turns = ((record["suites"] as? [[String: Any]])?.first?["conversations"] as? [[String: Any]] ?? []).flatMap { $0["turns"] as? [[String: Any]] ?? [] }
+        #expect(turns.contains { ($0["failure"] as? [String: Any])?["code"] as? String == "cancelled" })
         #expect(!FileManager.default.fileExists(atPath: journal.path))   // the result holds everything
     }
 
@@ -212,7 +222,7 @@ import Testing
 
     /// Runs the suite, sends `signals` once `turns` turns are journaled, and returns how the run
     /// ended, its journal, and how many turns the journal held when the first signal went.
-    private func interruptedRun(_ suiteFile: URL, reports: URL, afterTurns turns: Int, signals: [Int32])
+    private func interruptedRun(_ suiteFile: URL, reports: URL, afterTurns turns: Int, signals: [Int32], pause: Duration = .zero)
         async throws -> (outcome: CommandLineTests.Outcome, journal: URL, journaledTurns: Int)
     {
         let seen = Mutex<(URL, Int)?>(nil)
@@ -221,7 +231,10 @@ import Testing
             let journal = try await Self.waitForJournal(in: reports, turns: turns)
             let count = try String(contentsOf: journal, encoding: .utf8).split(separator: "\n").count - 1
             seen.withLock { $0 = (journal, count) }
-            for signal in signals { running.send(signal) }
+            for (index, signal) in signals.enumerated() {
+                if index > 0 { try await Task.sleep(for: pause) }
+                running.send(signal)
+            }
         }
         let (journal, count) = try #require(seen.withLock { $0 })
         return (outcome, journal, count)

@@ -68,6 +68,35 @@ struct CatalogueTests {
         }
     }
 
+    /// 40,000 nested groups overflowed the stack of the former regex parser. They now reach PCRE2's
+    /// nesting limit, through both ways a user has: a suite's regex, and a regex quoting an answer.
+    @Test func fortyThousandNestedGroupsAreAnErrorNotACrash() throws {
+        let nested = String(repeating: "(", count: 40_000) + "x" + String(repeating: ")", count: 40_000)
+        let written = try #require(throws: CheckDefinitionError.self) {
+            try CheckCatalogue.make(definition: ["type": "regex", "value": .string(nested), "weight": 2])
+        }
+        #expect(written.kind == .invalidRegex)
+        #expect(written.path == [.key("value")])
+        #expect(written.problem.contains("parentheses are too deeply nested at position 251"))
+
+        // The suite's check validates (its placeholder is filled in at grading time)…
+        let definition: CheckArgument.Map = ["keywords": ["{{turn1.answer}}"], "mode": "loose"]
+        try CheckCatalogue.validate(type: "keywords:existence", arguments: definition)
+        try CheckCatalogue.validate(type: "regex", arguments: ["value": "^{{turn1.answer}}$"])
+        // …then the answer fills it in, as the runner does before building the check.
+        let answer = nested
+        let keyword = try TemplateText("{{turn1.answer}}").render { $0 == "turn1.answer" ? answer : nil }
+        let quoted = try #require(throws: CheckDefinitionError.self) {
+            try CheckCatalogue.make(type: "keywords:existence", arguments: ["keywords": [.string(keyword)], "mode": "loose"])
+        }
+        #expect(quoted.kind == .invalidRegex)
+        #expect(quoted.path == [.key("keywords"), .index(0)])
+        let pattern = try TemplateText("^{{turn1.answer}}$").render { $0 == "turn1.answer" ? answer : nil }
+        #expect(throws: CheckDefinitionError.self) { try CheckCatalogue.make(type: "regex", arguments: ["value": .string(pattern)]) }
+        // The same text as an answer is just text.
+        #expect(try verdict("regex", ["value": #"^\(+x\)+$"#], on: nested).passed)
+    }
+
     @Test func allTypesDescribeEveryType() {
         let types = CheckCatalogue.allTypes
         #expect(Set(types.map(\.name)).count == types.count)

@@ -34,8 +34,8 @@ struct CombinatorsTests {
     }
 
     @Test func nestedErrorsAreNotInverted() throws {
-        let subject = GradingSubject(answer: String(repeating: "ab", count: 5_000))
-        let tight = RegexCheck(pattern: "(a|b)*c", regex: try PythonRegex("(a|b)*c"), stepBudget: 100)
+        let subject = GradingSubject(answer: String(repeating: "ab", count: 5_000) + "c")
+        let tight = RegexCheck(pattern: "(a|b)*c", regex: try PythonRegex("(a|b)*c"), limits: RegexLimits(stepBudget: 100))
         let inner = Check(type: "regex", weight: 1, threshold: nil, isNegated: false, evaluator: tight)
         let v = Check(type: "not", weight: 1, threshold: nil, isNegated: false, evaluator: NotCheck(check: inner)).evaluate(subject)
         #expect(v.isError && !v.passed)

@@ -89,4 +89,17 @@ struct PerformanceChecksTests {
         #expect(definitionError("stop-reason", ["value": "eos"])?.suggestions == ["eog"])
         #expect(definitionError("ttft", ["max": 1, "aggregate": "p99"])?.kind == .invalidValue)
     }
+
+    /// Whatever number a suite gives, building and evaluating never traps.
+    @Test func extremeLimitsAreRangeCheckedOrHarmless() throws {
+        #expect(definitionError("generated-tokens", ["max": 1e300])?.kind == .wrongType)
+        #expect(definitionError("generated-tokens", ["max": 2.5])?.kind == .wrongType)
+        #expect(definitionError("generated-tokens", ["max": -1])?.kind == .invalidValue)
+        let huge = try makeCheck("generated-tokens", ["max": .integer(Int.max)]).evaluate(GradingSubject(answer: "a", metrics: metrics()))
+        #expect(huge.passed)
+        #expect(huge.detail.contains("measured 101 tokens"))
+        #expect(try makeCheck("ttft", ["max": 1e300]).evaluate(GradingSubject(answer: "a", metrics: metrics())).passed)
+        // 10^308 TB is not a finite number of bytes.
+        #expect(definitionError("peak-memory", ["max": .string("1" + String(repeating: "0", count: 308) + "TB")])?.kind == .invalidValue)
+    }
 }

@@ -74,19 +74,21 @@ struct TextChecksTests {
         #expect(found.detail.contains("3.14159"))
     }
 
-    @Test func pathologicalRegexEndsQuicklyAndBudgetOverrunIsAnError() throws {
+    @Test func aRegexThatReachesALimitIsAnErrorVerdict() throws {
+        // Exponential backtracking at one start position: PCRE2's match limit.
         let answer = String(repeating: "a", count: 30_000) + "b"
         let v = try verdict("regex", ["value": "(a+)+$"], on: answer)
         #expect(!v.passed)
-        #expect(!v.isError)   // linear-time engine: a real answer, not a timeout
-        // A search that does exceed its step budget gives an error verdict, never a pass.
-        let subject = GradingSubject(answer: String(repeating: "ab", count: 5_000))
-        let pattern = #"(a|b)*c"#
-        let tight = RegexCheck(pattern: pattern, regex: try PythonRegex(pattern), stepBudget: 1_000)
+        #expect(v.error == "regex exceeded its match limit")
+        #expect(v.detail.contains("gave up on a 30001-character answer"))
+        // A search that spends its step budget over many start positions.
+        let subject = GradingSubject(answer: String(repeating: String(repeating: "a", count: 14) + "c", count: 300) + "b")
+        let pattern = #"(a+)+b"#
+        let tight = RegexCheck(pattern: pattern, regex: try PythonRegex(pattern), limits: RegexLimits(stepBudget: 1_000_000))
         let heavy = Check(type: "regex", weight: 1, threshold: nil, isNegated: false, evaluator: tight).evaluate(subject)
         #expect(heavy.isError)
         #expect(!heavy.passed)
-        #expect(heavy.error == "regex exceeded its budget")
+        #expect(heavy.error == "regex exceeded its step budget")
         let negated = Check(type: "not-regex", weight: 1, threshold: nil, isNegated: true, evaluator: tight).evaluate(subject)
         #expect(negated.isError && !negated.passed)
     }
@@ -129,6 +131,18 @@ struct TextChecksTests {
         let far = try verdict("levenshtein", ["value": "short reference"], on: megabyteAnswer)
         #expect(!far.passed)
         #expect((far.score ?? 1) < 0.01)
+    }
+
+    @Test func levenshteinThresholdIsRangeChecked() throws {
+        let tooLarge = definitionError("levenshtein", ["value": "a", "threshold": .integer(Int.max)])
+        #expect(tooLarge?.kind == .invalidValue)
+        #expect(tooLarge?.expected == "an integer from 0 to 1000000000")
+        #expect(definitionError("levenshtein", ["value": "a", "threshold": 1e300])?.kind == .wrongType)
+        // The largest threshold reaches the banded comparison's arithmetic without overflow.
+        let reference = CheckArgument.string(String(repeating: "abc", count: 400))
+        let v = try verdict("levenshtein", ["value": reference, "threshold": 1_000_000_000], on: String(repeating: "x", count: 60_000))
+        #expect(v.error == "texts too long to compare")
+        #expect(try verdict("levenshtein", ["value": "abc", "threshold": 1_000_000_000], on: "abd").passed)
     }
 
     @Test func levenshteinBandedDistanceIsExactWithinTheBand() {

@@ -86,14 +86,17 @@ final class InterruptTrap {
             previous.append((number, signal(number, SIG_IGN)))
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
-                switch count.increment() {
-                case 1:
+                // Signals arriving together come as one event: `data` says how many there were.
+                let (before, after) = count.add(Int(source.data))
+                if before < 1 && after >= 1 {
                     stop.request()
                     FileHandle.standardError.write(Data("\nchateval: interrupted — finishing the current turn, then writing the results (again: stop the turn now)\n".utf8))
-                case 2:
+                }
+                if before < 2 && after >= 2 {
                     cancel()
                     FileHandle.standardError.write(Data("\nchateval: stopping the current turn now, then writing the results (again: quit at once)\n".utf8))
-                default:
+                }
+                if after >= 3 {
                     FileHandle.standardError.write(Data("\nchateval: stopped at once; finished turns are in the journal (chateval recover turns it into a result)\n".utf8))
                     _exit(130)
                 }
@@ -112,5 +115,9 @@ final class InterruptTrap {
 
 private final class SignalCount: Sendable {
     private let value = Atomic<Int>(0)
-    func increment() -> Int { value.add(1, ordering: .relaxed).newValue }
+    /// Adds `count` signals; returns the totals before and after.
+    func add(_ count: Int) -> (before: Int, after: Int) {
+        let after = value.add(count, ordering: .relaxed).newValue
+        return (after - count, after)
+    }
 }

@@ -81,9 +81,16 @@ struct ArgumentReader {
 
     // MARK: numbers
 
-    func integer(_ key: String, minimum: Int? = nil) throws(CheckDefinitionError) -> Int {
+    /// An integer (a whole number written as a float is accepted) in `minimum...maximum`.
+    func integer(_ key: String, minimum: Int? = nil, maximum: Int? = nil) throws(CheckDefinitionError) -> Int {
         let v = try value(key)
-        let expected = minimum.map { "an integer of \($0) or more" } ?? "an integer"
+        let expected: String
+        switch (minimum, maximum) {
+        case let (lo?, hi?): expected = "an integer from \(lo) to \(hi)"
+        case let (lo?, nil): expected = "an integer of \(lo) or more"
+        case let (nil, hi?): expected = "an integer of at most \(hi)"
+        case (nil, nil): expected = "an integer"
+        }
         let n: Int
         switch v {
         case .integer(let i): n = i
@@ -93,11 +100,12 @@ struct ArgumentReader {
         if let minimum, n < minimum {
             throw error(.invalidValue, key, n < 0 ? "is negative (\(n))" : "is \(n)", expected: expected)
         }
+        if let maximum, n > maximum { throw error(.invalidValue, key, "is \(n)", expected: expected) }
         return n
     }
 
-    func optionalInteger(_ key: String, minimum: Int? = nil) throws(CheckDefinitionError) -> Int? {
-        has(key) ? try integer(key, minimum: minimum) : nil
+    func optionalInteger(_ key: String, minimum: Int? = nil, maximum: Int? = nil) throws(CheckDefinitionError) -> Int? {
+        has(key) ? try integer(key, minimum: minimum, maximum: maximum) : nil
     }
 
     func number(_ key: String, minimum: Double? = nil, maximum: Double? = nil) throws(CheckDefinitionError) -> Double {
@@ -143,7 +151,7 @@ struct ArgumentReader {
             return try PythonRegex(pattern, flags: flags)
         } catch {
             throw self.error(.invalidRegex, key, "is not a valid regex: \(error.message) at position \(error.offset) of \"\(Excerpt.clip(pattern, to: 60))\"",
-                             expected: "a Python-style regex without back-references or look-around",
+                             expected: "a Python `re` regex",
                              at: index.map { [.index($0)] } ?? [])
         }
     }

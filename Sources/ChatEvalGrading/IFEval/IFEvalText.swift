@@ -45,7 +45,10 @@ struct FixedPattern: Sendable {
 struct IFEvalEvaluationError: Error, Sendable {
     var message: String
 
-    static let budget = IFEvalEvaluationError(message: "regex exceeded its budget")
+    static func regex(_ error: PCRE2Error) -> IFEvalEvaluationError {
+        IFEvalEvaluationError(message: error.verdictError + " (\(error))")
+    }
+
     static func pattern(_ p: FixedPattern) -> IFEvalEvaluationError {
         IFEvalEvaluationError(message: "internal pattern \(p.pattern) did not compile")
     }
@@ -58,22 +61,22 @@ extension FixedPattern {
 
     func firstMatch(_ s: Scalars) throws(IFEvalEvaluationError) -> RegexMatch? {
         guard let regex else { throw .pattern(self) }
-        do { return try regex.search(s) } catch { throw .budget }
+        do { return try regex.search(s) } catch { throw .regex(error) }
     }
 
     func matches(_ s: Scalars) throws(IFEvalEvaluationError) -> [RegexMatch] {
         guard let regex else { throw .pattern(self) }
-        do { return try regex.matches(s) } catch { throw .budget }
+        do { return try regex.matches(s) } catch { throw .regex(error) }
     }
 }
 
 extension PythonRegex {
-    /// `re.search` for IFEval: a budget overrun becomes an evaluation error.
+    /// `re.search` for IFEval: a limit reached becomes an evaluation error.
     func ifevalSearch(_ s: Scalars) throws(IFEvalEvaluationError) -> RegexMatch? {
-        do { return try search(s) } catch { throw .budget }
+        do { return try search(s) } catch { throw .regex(error) }
     }
 
     func ifevalMatches(_ s: Scalars) throws(IFEvalEvaluationError) -> [RegexMatch] {
-        do { return try matches(s) } catch { throw .budget }
+        do { return try matches(s) } catch { throw .regex(error) }
     }
 }

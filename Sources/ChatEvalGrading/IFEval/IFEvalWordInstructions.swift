@@ -112,14 +112,20 @@ struct CapitalWordFrequency: IFEvalInstruction {
     let relation: IFEvalRelation
 
     func check(_ value: Scalars) throws(IFEvalEvaluationError) -> IFEvalResult {
-        let tokens: [ArraySlice<Unicode.Scalar>]
-        do { tokens = try NLTKWordTokenizer.tokenize(value) } catch { throw .budget }
-        let capitals = tokens.filter { PythonText.isUpper($0) }
-        var detail = "expected all-capital words \(relation.describe(frequency, "times")), found \(capitals.count)"
-        if !capitals.isEmpty {
-            detail += ": " + capitals.prefix(5).map { String(scalars: $0) }.joined(separator: ", ") + (capitals.count > 5 ? ", …" : "")
+        var count = 0
+        var shown: [String] = []
+        do {
+            try NLTKWordTokenizer.forEachToken(in: value) { token in
+                guard PythonText.isUpper(token) else { return }
+                count += 1
+                if shown.count < 5 { shown.append(String(scalars: token)) }
+            }
+        } catch {
+            throw .regex(error)
         }
-        return IFEvalResult(followed: relation.holds(capitals.count, frequency), detail: detail)
+        var detail = "expected all-capital words \(relation.describe(frequency, "times")), found \(count)"
+        if !shown.isEmpty { detail += ": " + shown.joined(separator: ", ") + (count > 5 ? ", …" : "") }
+        return IFEvalResult(followed: relation.holds(count, frequency), detail: detail)
     }
 }
 

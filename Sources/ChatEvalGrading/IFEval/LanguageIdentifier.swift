@@ -1,4 +1,4 @@
-import CTextCat
+internal import CTextCat
 import Foundation
 
 /// Language identification for IFEval's language checks, standing in for Python's langdetect.
@@ -9,14 +9,21 @@ import Foundation
 /// 2. Scripts used by one langdetect language decide alone (Hangul → ko, kana → ja, Thai,
 ///    Greek, Hebrew, Telugu, Tamil, Kannada, Malayalam, Gujarati, Gurmukhi, Bengali), as
 ///    langdetect's profiles effectively do.
-/// 3. Otherwise libexttextcat (n-gram fingerprints, Debian's libexttextcat-data) classifies the
-///    lowercased text; its best candidate among langdetect's 55 languages wins (mapped to ISO
-///    639-1 as langdetect reports it: `zh-cn`, `zh-tw`, `no` for Bokmål/Nynorsk).
+/// 3. Otherwise the lowercased text's n-gram fingerprint (libexttextcat, Debian's
+///    libexttextcat-data) is compared with those of langdetect's 55 languages only, and the
+///    nearest wins (mapped to ISO 639-1 as langdetect reports it: `zh-cn`, `zh-tw`, `no` for
+///    Bokmål/Nynorsk). libexttextcat knows many more languages (Scots, Latin, Esperanto…), and
+///    plain English could come out as one of them; langdetect never names those.
+///
+/// The ranking is done here with the library's own fingerprints and distance (`fp_Create`,
+/// `fp_Compare`) rather than by `textcat_ClassifyFull`, which offers every fingerprint of its
+/// configuration and answers "unknown" when more than five score within 3% of the best, where
+/// langdetect always names its most likely language.
 ///
 /// Short or mixed-language texts are where detectors disagree; langdetect itself is random there.
-final class LanguageIdentifier: @unchecked Sendable {
-    /// The shared identifier; nil when libexttextcat or its data is not installed.
-    static let shared: LanguageIdentifier? = LanguageIdentifier()
+package final class LanguageIdentifier: Sendable {
+    /// The shared identifier; nil when libexttextcat's data is not installed.
+    package static let shared: LanguageIdentifier? = LanguageIdentifier()
 
     static let fingerprintDirectories = ["/usr/share/libexttextcat/", "/usr/local/share/libexttextcat/"]
 
@@ -28,20 +35,31 @@ final class LanguageIdentifier: @unchecked Sendable {
         "zh-cn", "zh-tw",
     ]
 
-    private let handle: UnsafeMutableRawPointer
-    private let lock = NSLock()
+    /// The fingerprints of langdetect's languages that libexttextcat-data has, in the order of its
+    /// `fpdb.conf` (most spoken first: the first of equal distances wins).
+    private let languages: [(code: String, fingerprint: Fingerprint)]
 
     private init?() {
-        var opened: UnsafeMutableRawPointer?
-        for directory in Self.fingerprintDirectories where FileManager.default.fileExists(atPath: directory + "fpdb.conf") {
-            opened = special_textcat_Init(directory + "fpdb.conf", directory)
-            if opened != nil { break }
+        for directory in Self.fingerprintDirectories {
+            guard let configuration = try? String(contentsOfFile: directory + "fpdb.conf", encoding: .utf8) else { continue }
+            var languages: [(String, Fingerprint)] = []
+            for line in configuration.split(separator: "\n") where !line.hasPrefix("#") {
+                let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+                guard fields.count >= 2 else { continue }
+                let code = Self.code(fromFingerprint: String(fields[1]))
+                guard Self.langdetectLanguages.contains(code),
+                      let fingerprint = Fingerprint(reading: directory + fields[0], name: String(fields[1])) else { continue }
+                languages.append((code, fingerprint))
+            }
+            guard !languages.isEmpty else { continue }
+            self.languages = languages
+            return
         }
-        guard let opened else { return nil }
-        handle = opened
+        return nil
     }
 
-    deinit { textcat_Done(handle) }
+    /// `detect` of the text's code points (for the grading benchmark's agreement with langdetect).
+    package func detect(_ text: String) -> String? { detect(text.scalars) }
 
     /// The language code langdetect would most likely report, or nil when langdetect would
     /// raise (no features) — callers treat nil as IFEval does.
@@ -49,30 +67,20 @@ final class LanguageIdentifier: @unchecked Sendable {
         let cleaned = Self.langdetectText(text)
         guard cleaned.contains(where: PythonText.isAlpha) else { return nil }
         if let byScript = Self.languageByScript(cleaned) { return byScript }
-        return classify(String(scalars: cleaned).lowercased()) ?? "unknown"
+        return nearest(String(scalars: cleaned).lowercased()) ?? "unknown"
     }
 
-    private func classify(_ text: String) -> String? {
-        let utf8 = Array(text.utf8)
-        lock.lock()
-        defer { lock.unlock() }
-        // The library sizes the candidate array (one slot per fingerprint) and frees it.
-        guard let candidates = textcat_GetClassifyFullOutput(handle) else { return nil }
-        defer { textcat_ReleaseClassifyFullOutput(handle, candidates) }
-        let count = utf8.withUnsafeBufferPointer { buffer -> Int32 in
-            buffer.baseAddress.map { base in
-                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                    textcat_ClassifyFull(handle, $0, buffer.count, candidates)
-                }
-            } ?? 0
+    /// The language whose fingerprint is nearest to the text's; nil when the text has too few
+    /// n-grams for a fingerprint.
+    private func nearest(_ text: String) -> String? {
+        guard let unknown = Fingerprint(of: text) else { return nil }
+        var best: (distance: Int32, code: String?) = (.max, nil)
+        for (code, fingerprint) in languages {
+            // fp_Compare stops (returning INT_MAX) once the distance exceeds the best so far.
+            let distance = fp_Compare(fingerprint.handle, unknown.handle, best.distance)
+            if distance < best.distance { best = (distance, code) }
         }
-        guard count > 0 else { return nil }
-        var codes: [String] = []
-        for k in 0..<Int(count) {
-            guard let name = candidates[k].name else { continue }
-            codes.append(Self.code(fromFingerprint: String(cString: name)))
-        }
-        return codes.first(where: Self.langdetectLanguages.contains) ?? codes.first
+        return best.code
     }
 
     /// `en--utf8` → `en`, `zh-CN-utf8` → `zh-cn`, `nb--utf8` → `no`.
@@ -190,4 +198,42 @@ final class LanguageIdentifier: @unchecked Sendable {
         guard let (language, count) = counts.max(by: { $0.value < $1.value }), count * 2 > letters else { return nil }
         return language
     }
+}
+
+/// One libexttextcat n-gram fingerprint (`fp_*`), freed with its owner. Read-only once made, so
+/// one serves any number of threads.
+private final class Fingerprint: Sendable {
+    /// Most n-grams kept, as libexttextcat's own classifier uses (MAXNGRAMS).
+    static let maximumNGrams: UInt32 = 400
+
+    nonisolated(unsafe) let handle: UnsafeMutableRawPointer
+
+    /// A language's fingerprint from its `.lm` file; nil when it cannot be read.
+    init?(reading path: String, name: String) {
+        guard let handle = fp_Init(name) else { return nil }
+        guard fp_Read(handle, path, Int32(Self.maximumNGrams)) != 0 else {
+            fp_Done(handle)
+            return nil
+        }
+        self.handle = handle
+    }
+
+    /// The fingerprint of `text` (UTF-8 aware, as libexttextcat's classifier makes it); nil
+    /// when the text yields no n-gram.
+    init?(of text: String) {
+        guard let handle = fp_Init(nil) else { return nil }
+        fp_SetProperty(handle, TCPROP_UTF8AWARE, Int32(TC_TRUE.rawValue))
+        fp_SetProperty(handle, TCPROP_MINIMUM_DOCUMENT_SIZE, 1)
+        var utf8 = Array(text.utf8CString)
+        let created = utf8.withUnsafeMutableBufferPointer { buffer in
+            fp_Create(handle, buffer.baseAddress, UInt32(buffer.count - 1), Self.maximumNGrams)
+        }
+        guard created != 0 else {
+            fp_Done(handle)
+            return nil
+        }
+        self.handle = handle
+    }
+
+    deinit { fp_Done(handle) }
 }

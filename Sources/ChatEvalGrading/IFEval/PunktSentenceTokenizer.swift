@@ -1,3 +1,5 @@
+internal import ChatEvalPunktModel
+
 /// The Punkt model's learned tables (NLTK's `PunktParameters`).
 struct PunktParameters: Sendable {
     let abbreviations: Set<String>
@@ -16,12 +18,12 @@ struct PunktParameters: Sendable {
         _collocationStarts = Set(collocations.compactMap(\.first))
     }
 
-    /// NLTK's English model, parsed from the embedded tables on first use.
+    /// NLTK's English model, parsed from the generated tables (`ChatEvalPunktModel`) on first use.
     static let english = PunktParameters(
-        abbreviations: Set(lines(englishAbbreviations)),
-        collocations: Set(lines(englishCollocations).map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }),
-        sentenceStarters: Set(lines(englishSentenceStarters)),
-        orthographicContext: Dictionary(lines(englishOrthographicContext).compactMap { line -> (String, Int)? in
+        abbreviations: Set(lines(PunktEnglishModel.abbreviations)),
+        collocations: Set(lines(PunktEnglishModel.collocations).map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }),
+        sentenceStarters: Set(lines(PunktEnglishModel.sentenceStarters)),
+        orthographicContext: Dictionary(lines(PunktEnglishModel.orthographicContext).compactMap { line -> (String, Int)? in
             guard let tab = line.lastIndex(of: "\t"), let flags = Int(line[line.index(after: tab)...]) else { return nil }
             return (String(line[..<tab]), flags)
         }, uniquingKeysWith: { a, _ in a }))

@@ -49,7 +49,13 @@ enum PerformanceChecks {
     ]
 
     private static func limitFactory(_ metric: LimitMetric) -> CheckFactory {
-        var arguments = [ArgumentInfo(metric.limitKey, metric.metric == .peakMemory ? "bytes (integer) or size string" : "number ≥ 0", required: true,
+        let valueType = switch metric.metric {
+        case .peakMemory: "bytes (integer) or size string"
+        case .generatedTokens: "integer ≥ 0"
+        case .reuseRatio: "number in 0...1"
+        default: "number ≥ 0"
+        }
+        var arguments = [ArgumentInfo(metric.limitKey, valueType, required: true,
                                       "\(metric.limitKey == "max" ? "Largest" : "Smallest") value allowed, in \(metric.metric.unit.rawValue).")]
         arguments.append(ArgumentInfo("aggregate", aggregates.joined(separator: " | "), required: false,
                                       "Check this statistic over all turns of the conversation instead of this turn."))
@@ -57,6 +63,8 @@ enum PerformanceChecks {
             let limit: Double
             if metric.metric == .peakMemory {
                 limit = try byteSize(r, metric.limitKey)
+            } else if metric.metric == .generatedTokens {
+                limit = Double(try r.integer(metric.limitKey, minimum: 0))
             } else if metric.metric == .reuseRatio {
                 limit = try r.number(metric.limitKey, minimum: 0, maximum: 1)
             } else {
@@ -76,7 +84,7 @@ enum PerformanceChecks {
         case .integer, .number:
             return try r.number(key, minimum: 0)
         case .string(let text):
-            guard let bytes = parseByteSize(text) else {
+            guard let bytes = parseByteSize(text), bytes.isFinite else {
                 throw r.error(.invalidValue, key, "is \"\(text)\"", expected: expected)
             }
             return bytes

@@ -24,16 +24,7 @@ enum PythonText {
         return v == 0x20 || (v >= 9 && v <= 13)
     }
 
-    /// `re`'s `\w` for `str` patterns: `str.isalnum()` or `_` (letters L*, and characters with a
-    /// numeric value). Combining marks are not word characters in Python.
-    static func isWord(_ c: Unicode.Scalar) -> Bool {
-        let v = c.value
-        if v < 0x80 { return isASCIIWord(v) }
-        if isIdeographOrSyllable(v) { return true }
-        if (0x1F300..<0x1FB00).contains(v) { return false }   // emoji and pictographs (So, Sk)
-        return isAlpha(c) || c.properties.numericType != nil
-    }
-
+    /// ASCII letters, digits and `_`.
     @inline(__always) static func isASCIIWord(_ v: UInt32) -> Bool {
         (v >= 0x61 && v <= 0x7A) || (v >= 0x41 && v <= 0x5A) || (v >= 0x30 && v <= 0x39) || v == 0x5F
     }
@@ -219,17 +210,12 @@ enum PythonText {
     /// `s.split(sep)` with a non-empty literal separator.
     static func split(_ s: ArraySlice<Unicode.Scalar>, separator: Scalars) -> [ArraySlice<Unicode.Scalar>] {
         precondition(!separator.isEmpty, "empty separator")
+        let search = ScalarSearch(separator)
         var parts: [ArraySlice<Unicode.Scalar>] = []
         var start = s.startIndex
-        var i = s.startIndex
-        while i + separator.count <= s.endIndex {
-            if s[i] == separator[0] && s[i..<(i + separator.count)].elementsEqual(separator) {
-                parts.append(s[start..<i])
-                i += separator.count
-                start = i
-            } else {
-                i += 1
-            }
+        while let found = search.firstIndex(in: s, from: start) {
+            parts.append(s[start..<found])
+            start = found + separator.count
         }
         parts.append(s[start..<s.endIndex])
         return parts
@@ -257,25 +243,10 @@ enum PythonText {
         s.count >= suffix.count && s.suffix(suffix.count).elementsEqual(suffix)
     }
 
-    /// `s in t` for code-point sequences (naive search; patterns are short).
-    static func contains<C: Collection>(_ haystack: C, _ needle: Scalars) -> Bool where C.Element == Unicode.Scalar, C.Index == Int {
-        firstIndex(of: needle, in: haystack) != nil
-    }
-
-    static func firstIndex<C: Collection>(of needle: Scalars, in haystack: C) -> Int? where C.Element == Unicode.Scalar, C.Index == Int {
-        guard let first = needle.first else { return haystack.startIndex }
-        guard haystack.count >= needle.count else { return nil }
-        var i = haystack.startIndex
-        let last = haystack.endIndex - needle.count
-        while i <= last {
-            if haystack[i] == first {
-                var k = 1
-                while k < needle.count && haystack[i + k] == needle[k] { k += 1 }
-                if k == needle.count { return i }
-            }
-            i += 1
-        }
-        return nil
+    /// `needle in haystack` for code-point sequences.
+    static func contains<C: RandomAccessCollection>(_ haystack: C, _ needle: Scalars) -> Bool
+    where C.Element == Unicode.Scalar, C.Index == Int {
+        ScalarSearch(needle).firstIndex(in: haystack) != nil
     }
 }
 

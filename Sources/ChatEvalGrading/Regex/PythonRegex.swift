@@ -1,135 +1,173 @@
-/// A compiled pattern with Python `re` semantics (code-point positions, Unicode `\w \d \s`,
-/// Python's `^ $ \b`, leftmost-first alternation, lazy quantifiers, `findall`/`sub` iteration
-/// over empty matches), run by a linear-time engine under a deterministic step budget.
+internal import CPCRE2
+import Synchronization
+
+/// Pattern options, as Python's `re` flags name them.
+struct RegexFlags: OptionSet, Sendable, Hashable {
+    let rawValue: UInt8
+    static let ignoreCase = RegexFlags(rawValue: 1)
+    static let multiline = RegexFlags(rawValue: 2)
+    static let dotAll = RegexFlags(rawValue: 4)
+    /// `\w`, `\s` and `\b` as the third-party `regex` module defines them (Unicode TR #18), for
+    /// the patterns nltk ≥ 3.10 compiles with it. Without it, Python `re`'s definitions.
+    static let regexModule = RegexFlags(rawValue: 16)
+
+    var pcre2Options: UInt32 {
+        (contains(.ignoreCase) ? UInt32(PCRE2_CASELESS) : 0) | (contains(.multiline) ? UInt32(PCRE2_MULTILINE) : 0)
+            | (contains(.dotAll) ? UInt32(PCRE2_DOTALL) : 0)
+    }
+}
+
+/// Why a pattern cannot be compiled; `offset` counts code points from the pattern's start.
+struct RegexSyntaxError: Error, Sendable, Hashable {
+    var message: String
+    var offset: Int
+}
+
+/// One match: the code-point ranges of the whole match (group 0) and of each group.
+struct RegexMatch: Sendable, Hashable {
+    let groups: [Range<Int>?]
+    var range: Range<Int> { groups[0] ?? 0..<0 }
+
+    func group(_ index: Int) -> Range<Int>? { index < groups.count ? groups[index] : nil }
+}
+
+/// A compiled pattern with Python `re` semantics, run by PCRE2 (see `PythonPatternTranslator`
+/// for the translation, `RegexLimits` for what one operation may use).
 ///
-/// Why an engine of our own:
-/// - Swift `Regex` backtracks and has no limiter or cancellation check (swift-experimental-
-///   string-processing issue #262 is still open): `(a+)+$` on "aaa…ab" cannot be stopped, and a
-///   thread left running it would burn a core forever.
-/// - `NSRegularExpression` (ICU) on Linux exposes no time or step limit (`uregex_setTimeLimit` is
-///   not surfaced); `.reportProgress` does call back during a long match and `stop` ends it
-///   (measured: stopped after 0.2 s), but the limit is wall-clock (verdicts would depend on
-///   machine load) and ICU's `\w`, `\s`, `.` and `$` differ from Python's, which IFEval needs.
-/// - This engine has no backtracking features (back-references, look-around, atomic groups and
-///   possessive quantifiers are refused at construction for user patterns), so matching is
-///   O(text × pattern) by construction: a bounded backtracker with a visited bitmap (RE2's
-///   BitState) for small inputs, a Pike VM otherwise. Counted repetitions are capped (1000) and
-///   programs limited to 20,000 instructions, and every search also runs under a step budget
-///   (`defaultStepBudget`) that turns a pathological size × pattern product into an error
-///   verdict ("regex exceeded its budget") instead of a stall. No thread is ever left running.
-/// - Known difference from Python: nested quantifiers over sub-patterns that can match empty
-///   (e.g. `(a*)*b`, `(x?|y)*`) may choose different empty iterations, so match boundaries of
-///   such patterns can differ; whether a match exists does not.
+/// Matching follows Python on code points: positions count code points (PCRE2 runs on UTF-32,
+/// so its offsets are Python's), `^` also matches after a final `\n` with MULTILINE
+/// (PCRE2_ALT_CIRCUMFLEX), `$` matches before a final `\n`, `.` excludes only `\n`, and case-
+/// insensitive matching uses Unicode simple case folding. `findall`/`sub` iterate as Python 3.7+
+/// does: after an empty match the next one may not be empty at the same position.
+///
+/// Patterns are compiled once per process and shared (`PatternCache`): a check built anew for
+/// every turn finds its pattern compiled.
 struct PythonRegex: Sendable {
-    let pattern: String
-    let flags: RegexFlags
-    let program: RegexProgram
-    let groupCount: Int
-    let groupNames: [String: Int]
-    /// Set when the pattern is a plain string (optionally caseless, optionally within `\b`).
-    let literal: LiteralMatcher?
+    let code: PCRE2Code
 
-    /// Steps one search may take before it is abandoned: enough for any sane pattern over a
-    /// megabyte of text (about a second of work at worst).
-    static let defaultStepBudget = 200_000_000
-
-    init(_ pattern: String, flags: RegexFlags = [], allowLookaround: Bool = false,
-         instructionLimit: Int = RegexCompiler.defaultInstructionLimit) throws(RegexSyntaxError) {
-        let parsed = try RegexParser.parse(pattern, flags: flags, allowLookaround: allowLookaround)
-        self.pattern = pattern
-        self.flags = flags
-        self.program = try RegexCompiler.compile(parsed, instructionLimit: instructionLimit)
-        self.groupCount = parsed.groupCount
-        self.groupNames = parsed.groupNames
-        self.literal = LiteralMatcher(parsed.root)
+    /// Compiles `pattern`. `linearTime` is for the library's own patterns that are known to run
+    /// in time linear in the text (NLTK's tokenizer rules): they are JIT-compiled and run without
+    /// the step budget, which would cost them half their speed; PCRE2's own limits still apply.
+    init(_ pattern: String, flags: RegexFlags = [], linearTime: Bool = false) throws(RegexSyntaxError) {
+        code = try PatternCache.shared.code(for: PatternCache.Key(pattern: pattern.scalars, flags: flags, linearTime: linearTime))
     }
 
-    /// `re.escape`: a pattern that matches `text` literally.
-    static func escape(_ text: String) -> String {
-        var out = String.UnicodeScalarView()
-        for c in text.unicodeScalars {
-            if c.isASCII && !PythonText.isWord(c) && c != "_" {
-                out.append("\\")
-            }
-            out.append(c)
+    /// `re.escape`: a pattern matching `text` literally (ASCII punctuation and spaces escaped).
+    static func escape(_ text: Scalars) -> String {
+        var pattern = String.UnicodeScalarView()
+        for c in text {
+            if c.isASCII && !PythonText.isASCIIWord(c.value) { pattern.append("\\") }
+            pattern.append(c)
         }
-        return String(out)
+        return String(pattern)
     }
 
     /// `re.search`: the first match at or after `start`.
-    func search(_ text: Scalars, from start: Int = 0, budget: Int = defaultStepBudget) throws(RegexBudgetExceeded) -> RegexMatch? {
-        if let literal {
-            return literal.firstMatch(in: text, from: start).map { RegexMatch(slots: [$0.lowerBound, $0.upperBound]) }
-        }
-        var budget = budget
-        return try text.withUnsafeBufferPointer { buffer throws(RegexBudgetExceeded) in
-            try RegexEngine.run(program, buffer, from: start, anchored: false, budget: &budget)?.match
+    func search(_ text: Scalars, from start: Int = 0, limits: RegexLimits = .standard) throws(PCRE2Error) -> RegexMatch? {
+        let matcher = try RegexMatcher(limits: limits)
+        return try search(text, from: start, with: matcher)
+    }
+
+    func search(_ text: Scalars, from start: Int = 0, with matcher: RegexMatcher) throws(PCRE2Error) -> RegexMatch? {
+        matcher.beginOperation()
+        return try text.withUnsafeBufferPointer { buffer throws(PCRE2Error) in
+            try matcher.match(code, buffer, from: start) ? RegexMatch(groups: matcher.groups) : nil
         }
     }
 
-    /// `re.match`: a match starting exactly at `start`.
-    func matchPrefix(_ text: Scalars, at start: Int = 0, budget: Int = defaultStepBudget) throws(RegexBudgetExceeded) -> RegexMatch? {
-        var budget = budget
-        return try text.withUnsafeBufferPointer { buffer throws(RegexBudgetExceeded) in
-            try RegexEngine.run(program, buffer, from: start, anchored: true, budget: &budget)?.match
+    /// `re.finditer`: successive non-overlapping matches, at most `limit`.
+    func matches(_ text: Scalars, limits: RegexLimits = .standard, limit: Int = .max) throws(PCRE2Error) -> [RegexMatch] {
+        var found: [RegexMatch] = []
+        try forEachMatch(in: text, with: try RegexMatcher(limits: limits)) { matcher in
+            found.append(RegexMatch(groups: matcher.groups))
+            return found.count < limit
         }
+        return found
     }
 
-    /// `re.finditer`: successive non-overlapping matches; after an empty match the next one may
-    /// not be empty at the same position (Python 3.7+ rules).
-    func matches(_ text: Scalars, budget: Int = defaultStepBudget, limit: Int = .max) throws(RegexBudgetExceeded) -> [RegexMatch] {
-        if let literal {
-            var found: [RegexMatch] = []
+    /// Calls `body` for each match of `re.finditer` order, as one operation; `body` reads the
+    /// match from the matcher and returns false to stop.
+    func forEachMatch(in text: Scalars, with matcher: RegexMatcher, _ body: (RegexMatcher) -> Bool) throws(PCRE2Error) {
+        matcher.beginOperation()
+        try text.withUnsafeBufferPointer { buffer throws(PCRE2Error) in
             var position = 0
-            while found.count < limit, let range = literal.firstMatch(in: text, from: position) {
-                found.append(RegexMatch(slots: [range.lowerBound, range.upperBound]))
+            var afterEmpty = false
+            while position <= buffer.count, try matcher.match(code, buffer, from: position, notEmptyAtStart: afterEmpty),
+                  let range = matcher.group(0) {
+                guard body(matcher) else { return }
                 position = range.upperBound
+                afterEmpty = range.isEmpty
             }
-            return found
         }
-        return try text.withUnsafeBufferPointer { buffer throws(RegexBudgetExceeded) in
-            let searcher = RegexSearcher(program, buffer, budget: budget)
-            var found: [RegexMatch] = []
-            var position = 0
-            var rejectEmptyAt: Int?
-            while position <= buffer.count, found.count < limit,
-                  let (match, _) = try searcher.search(from: position, anchored: false, rejectEmptyAt: rejectEmptyAt) {
-                found.append(match)
-                position = match.range.upperBound
-                rejectEmptyAt = match.range.isEmpty ? position : nil
-            }
-            return found
-        }
-    }
-
-    /// `len(re.findall(...))`.
-    func count(in text: Scalars, budget: Int = defaultStepBudget) throws(RegexBudgetExceeded) -> Int {
-        try matches(text, budget: budget).count
     }
 
     /// `re.sub(pattern, template, text)`; `template` uses `\1` and `\g<0>` group references.
-    func substitute(_ text: Scalars, with template: ReplacementTemplate, budget: Int = defaultStepBudget) throws(RegexBudgetExceeded) -> Scalars {
-        let found = try matches(text, budget: budget)
-        guard !found.isEmpty else { return text }
+    func substitute(_ text: Scalars, with template: ReplacementTemplate, using matcher: RegexMatcher) throws(PCRE2Error) -> Scalars {
         var out = Scalars()
-        out.reserveCapacity(text.count + found.count * 4)
+        var matched = false
         var last = 0
-        for match in found {
-            out.append(contentsOf: text[last..<match.range.lowerBound])
+        try forEachMatch(in: text, with: matcher) { matcher in
+            guard let range = matcher.group(0) else { return false }
+            if !matched { matched = true; out.reserveCapacity(text.count + 16) }
+            out.append(contentsOf: text[last..<range.lowerBound])
             for piece in template.pieces {
                 switch piece {
                 case .literal(let s): out.append(contentsOf: s)
-                case .group(let g): if let r = match.group(g) { out.append(contentsOf: text[r]) }
+                case .group(let g): if let r = matcher.group(g) { out.append(contentsOf: text[r]) }
                 }
             }
-            last = match.range.upperBound
+            last = range.upperBound
+            return true
         }
+        guard matched else { return text }
         out.append(contentsOf: text[last...])
         return out
     }
 }
 
-/// A `re.sub` replacement: literal text and group references (`\1`, `\g<2>`, `\g<0>`).
+/// Compiled patterns by pattern, flags and kind, shared by every check of the process, so that
+/// a check rebuilt for every turn (its placeholders filled anew) compiles its pattern once.
+/// Bounded: when full it is emptied (patterns quoting answers are new every turn; a suite's own
+/// patterns are far fewer than the bound).
+final class PatternCache: Sendable {
+    struct Key: Hashable, Sendable {
+        /// The pattern's code points: Swift's `String` equality would make canonically equivalent
+        /// patterns (KELVIN SIGN and K, precomposed and combining accents) one key; Python does not.
+        let pattern: Scalars
+        let flags: RegexFlags
+        let linearTime: Bool
+    }
+
+    static let shared = PatternCache()
+    static let capacity = 1024
+
+    private let compiled = Mutex<[Key: PCRE2Code]>([:])
+
+    func code(for key: Key) throws(RegexSyntaxError) -> PCRE2Code {
+        if let code = compiled.withLock({ $0[key] }) { return code }
+        let code = try Self.compile(key)
+        compiled.withLock { table in
+            if table.count >= Self.capacity { table.removeAll(keepingCapacity: true) }
+            table[key] = code
+        }
+        return code
+    }
+
+    private static func compile(_ key: Key) throws(RegexSyntaxError) -> PCRE2Code {
+        let source = key.pattern
+        let translation = try PythonPatternTranslator.translate(source, flags: key.flags,
+                                                                nativeWordBoundary: PCRE2Code.unicodeWordIsPythons)
+        do {
+            return try PCRE2Code(translation.units, options: key.flags.pcre2Options, countsSteps: !key.linearTime)
+        } catch {
+            let offset = error.offset < translation.sourceOffsets.count ? translation.sourceOffsets[error.offset] : source.count
+            throw RegexSyntaxError(message: error.error.message, offset: offset)
+        }
+    }
+}
+
+/// A `re.sub` replacement: literal text and group references (`\1`, `\g<2>`, `\g<0>`). Written
+/// here because PCRE2's substitution syntax (`$1`) is not Python's.
 struct ReplacementTemplate: Sendable {
     enum Piece: Sendable { case literal(Scalars), group(Int) }
     let pieces: [Piece]

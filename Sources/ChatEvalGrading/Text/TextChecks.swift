@@ -22,7 +22,7 @@ enum TextChecks {
                      arguments: [valueArgument("string"), trimArgument]) { r throws(CheckDefinitionError) in
             AffixCheck(affix: try r.string("value"), atStart: false, trim: try r.bool("trim", default: false))
         },
-        CheckFactory("regex", .text, "The regex matches somewhere in the answer (Python `re` syntax, linear-time engine).",
+        CheckFactory("regex", .text, "The regex matches somewhere in the answer (Python `re` syntax).",
                      arguments: [valueArgument("string (regex)"),
                                   ArgumentInfo("flags", "string of i, m, s", required: false,
                                                "i: ignore case, m: ^ and $ match at line breaks, s: . matches newlines.")]) { r throws(CheckDefinitionError) in
@@ -52,16 +52,22 @@ enum TextChecks {
         },
         CheckFactory("levenshtein", .text, "The answer is within `threshold` edits of the value; score = similarity.",
                      arguments: [valueArgument("string (reference)"),
-                                 ArgumentInfo("threshold", "integer ≥ 0", required: false, "Most edits allowed (default 5), as in promptfoo."),
+                                 ArgumentInfo("threshold", "integer in 0...1000000000", required: false, "Most edits allowed (default 5), as in promptfoo."),
                                  ArgumentInfo("min-similarity", "number in 0...1", required: false, "Alternatively: pass when similarity ≥ this.")],
                      hasScore: true) { r throws(CheckDefinitionError) in
             LevenshteinCheck(reference: try r.string("value"),
-                             maxDistance: try r.optionalInteger("threshold", minimum: 0) ?? (r.has("min-similarity") ? nil : 5),
+                             maxDistance: try r.optionalInteger("threshold", minimum: 0, maximum: LevenshteinCheck.maximumThreshold)
+                                ?? (r.has("min-similarity") ? nil : 5),
                              minSimilarity: try r.optionalNumber("min-similarity", minimum: 0, maximum: 1))
         },
         CheckFactory("refusal", .text, "The answer is a refusal (empty, or contains a refusal phrase; see RefusalCheck).",
                      arguments: [ArgumentInfo("phrases", "list of strings", required: false, "Extra refusal phrases (case-insensitive).")]) { r throws(CheckDefinitionError) in
-            RefusalCheck(extraPhrases: r.has("phrases") ? try r.stringList("phrases", allowSingle: false) : [])
+            let extra = r.has("phrases") ? try r.stringList("phrases", allowSingle: false) : []
+            do throws(RegexSyntaxError) {
+                return try RefusalCheck(extraPhrases: extra)
+            } catch {
+                throw r.error(.invalidValue, "phrases", "cannot be searched: \(error.message)", expected: "fewer or shorter phrases")
+            }
         },
     ]
 
@@ -182,26 +188,31 @@ struct AffixCheck: CheckEvaluator {
     }
 }
 
-/// `regex`: a search anywhere in the answer.
+/// `regex`: a search anywhere in the answer, under `limits`.
 struct RegexCheck: CheckEvaluator {
     let pattern: String
     let regex: PythonRegex?
-    var stepBudget = PythonRegex.defaultStepBudget
+    var limits = RegexLimits.standard
 
     func evaluate(_ subject: GradingSubject) -> Outcome {
         guard let regex else {
             return .failure(error: "regex not compiled", "the pattern still contains a placeholder: \(Excerpt.head(pattern))")
         }
         do {
-            if let match = try regex.search(subject.analysis.scalars, budget: stepBudget) {
+            if let match = try regex.search(subject.analysis.scalars, limits: limits) {
                 return .pass("/\(Excerpt.clip(pattern, to: 40))/ matches: \(Excerpt.around(subject.analysis.scalars, match.range))")
             }
             return .fail("expected a match of /\(Excerpt.clip(pattern, to: 40))/; none in \(Excerpt.head(subject.answer))")
         } catch {
-            return .failure(error: "regex exceeded its budget",
-                            "/\(Excerpt.clip(pattern, to: 40))/ needed more than \(stepBudget) steps on a \(subject.analysis.scalars.count)-character answer")
+            return .failure(error: error.verdictError,
+                            "/\(Excerpt.clip(pattern, to: 40))/ gave up on a \(subject.analysis.scalars.count)-character answer: \(error)")
         }
     }
+}
+
+extension PCRE2Error {
+    /// The `error` of a verdict this failure decides: `regex exceeded its match limit`…
+    var verdictError: String { limitName.map { "regex exceeded its \($0)" } ?? "regex search failed" }
 }
 
 /// `one-of`: the trimmed answer equals one of the choices (exactly).
@@ -276,6 +287,9 @@ struct LevenshteinCheck: CheckEvaluator {
 
     /// Most DP cells computed for one comparison.
     static let cellBudget = 50_000_000
+    /// Largest `threshold` accepted: the band arithmetic (answer length × (2 × threshold + 1))
+    /// stays far from overflow with it, and no comparison within the cell budget needs more.
+    static let maximumThreshold = 1_000_000_000
 
     init(reference: String, maxDistance: Int?, minSimilarity: Double?) {
         self.reference = reference
@@ -364,34 +378,18 @@ struct RefusalCheck: CheckEvaluator {
         "i have to decline", "i'm not comfortable", "i am not comfortable", "against my guidelines",
         "i'm not allowed to", "i am not allowed to", "i'm not permitted to",
     ]
-    /// All phrases (simple-lowercased, ’ as '), concatenated; `ranges[k]` is phrase k.
-    private let flat: Scalars
-    private let ranges: [Range<Int>]
+    /// The phrases as written, and one pattern finding any of them (each simple-lowercased, ’ as ',
+    /// in its own group) in the answer lowercased the same way.
     private let names: [String]
-    /// For each ASCII first character, the phrases starting with it; `otherStarts` for the rest.
-    private let asciiStarts: [[Int]]
-    private let asciiHasStart: [Bool]
-    private let otherStarts: [Int]
+    private let anyPhrase: PythonRegex
 
-    init(extraPhrases: [String]) {
-        var flat = Scalars(), ranges: [Range<Int>] = [], names: [String] = []
-        var ascii = [[Int]](repeating: [], count: 128)
-        var others: [Int] = []
-        for phrase in Self.phrases + extraPhrases {
-            let normalized = phrase.scalars.map(Self.normalize)
-            guard let first = normalized.first else { continue }
-            let k = ranges.count
-            ranges.append(flat.count..<(flat.count + normalized.count))
-            flat.append(contentsOf: normalized)
-            names.append(phrase)
-            if first.value < 128 { ascii[Int(first.value)].append(k) } else { others.append(k) }
-        }
-        self.flat = flat
-        self.ranges = ranges
-        self.names = names
-        asciiStarts = ascii
-        asciiHasStart = ascii.map { !$0.isEmpty }
-        otherStarts = others
+    /// Throws when PCRE2 cannot compile the alternation (its size is the suite's to choose).
+    init(extraPhrases: [String]) throws(RegexSyntaxError) {
+        names = (Self.phrases + extraPhrases).filter { !$0.isEmpty }
+        let alternatives = names.map { "(" + PythonRegex.escape($0.scalars.map(Self.normalize)) + ")" }
+        // The built-in phrases are literals whose alternation runs in time linear in the answer
+        // (JIT, no step budget); extra phrases, whose number the suite decides, are budgeted.
+        anyPhrase = try PythonRegex(alternatives.joined(separator: "|"), linearTime: extraPhrases.isEmpty)
     }
 
     private static func normalize(_ c: Unicode.Scalar) -> Unicode.Scalar {
@@ -401,23 +399,16 @@ struct RefusalCheck: CheckEvaluator {
     func evaluate(_ subject: GradingSubject) -> Outcome {
         let scalars = subject.analysis.scalars
         if PythonText.isBlank(scalars) { return .pass("empty answer counts as a refusal") }
-        let text = subject.analysis.simpleLowered
-        let n = text.count
-        // `text` is already simple-lowercased: only ’ remains to map.
-        @inline(__always) func at(_ i: Int) -> Unicode.Scalar { text[i] == "\u{2019}" ? "'" : text[i] }
-        for p in 0..<n {
-            let first = at(p)
-            if first.value < 128 ? !asciiHasStart[Int(first.value)] : otherStarts.isEmpty { continue }
-            let candidates = first.value < 128 ? asciiStarts[Int(first.value)] : otherStarts
-            for k in candidates {
-                let range = ranges[k]
-                guard p + range.count <= n, flat[range.lowerBound] == first else { continue }
-                var i = 1
-                while i < range.count && at(p + i) == flat[range.lowerBound + i] { i += 1 }
-                if i == range.count {
-                    return .pass("refusal phrase \"\(names[k])\": \(Excerpt.around(scalars, p..<(p + i)))")
-                }
+        // Already simple-lowercased: only ’ remains to map (copying only when there is one).
+        let lowered = subject.analysis.simpleLowered
+        let text = lowered.contains("\u{2019}") ? lowered.map { $0 == "\u{2019}" ? "'" : $0 } : lowered
+        do {
+            // The earliest phrase, and the first listed among those starting there.
+            if let match = try anyPhrase.search(text), let phrase = (1..<match.groups.count).first(where: { match.group($0) != nil }) {
+                return .pass("refusal phrase \"\(names[phrase - 1])\": \(Excerpt.around(scalars, match.range))")
             }
+        } catch {
+            return .failure(error: error.verdictError, "refusal phrases gave up on a \(scalars.count)-character answer: \(error)")
         }
         return .fail("expected a refusal; no refusal phrase in \(Excerpt.head(subject.answer))")
     }
