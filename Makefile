@@ -17,7 +17,7 @@ RUN_ARGS ?= --repeat 1
 
 FUZZ_SECONDS ?= 300
 
-.PHONY: all setup build run test bench fuzz clean
+.PHONY: all setup build run test bench bench-gate fuzz clean
 all: run
 
 setup:
@@ -56,6 +56,8 @@ _fuzz:
 		CHATEVAL_FUZZ_TARGET=$$target .build-fuzz/release/chateval-fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=5 \
 			-rss_limit_mb=4096 -artifact_prefix=.build-fuzz/$$target- .build-fuzz/corpus/$$target || exit 1; \
 	done
+# Let nothing else run meanwhile: every figure is a ratio measured side by side, but a compile on
+# the same cores still drowns them.
 bench: setup
 	@bash scripts/setup.sh gemma-model
 	@bash scripts/setup.sh llama-tools
@@ -63,10 +65,21 @@ bench: setup
 _bench:
 	swift build -c release $(LINK) --product chateval-bench
 	swift build -c release $(LINK) --product chateval-grading-bench
-	.build/release/chateval-bench --llama-bench $(LLAMA_TOOLS)/llama-bench --model $(GEMMA_MODEL) --chat-template gemma
+	.build/release/chateval-bench throughput --llama-bench $(LLAMA_TOOLS)/llama-bench --model $(GEMMA_MODEL) --chat-template gemma
+	.build/release/chateval-bench throughput --llama-bench $(LLAMA_TOOLS)/llama-bench --model $(MODEL)
+	.build/release/chateval-bench reuse --model $(GEMMA_MODEL) --chat-template gemma
+	.build/release/chateval-bench gate
 	.build/release/chateval-grading-bench
 	python3 scripts/grading-reference.py $(CHATEVAL_CACHE)/grading-reference/verdicts
 	.build/release/chateval-grading-bench --agreement $(CHATEVAL_CACHE)/grading-reference/verdicts
+
+# The gate on the real model: 20 comparisons of identical builds and 20 with a slower head,
+# interleaved as `run --baseline` runs them (about half an hour).
+bench-gate: setup
+	@$(MAKE) --no-print-directory _bench-gate
+_bench-gate:
+	swift build -c release $(LINK) --product chateval-bench
+	.build/release/chateval-bench gate --model $(MODEL) --real-comparisons 20
 
 clean:
 	rm -rf .build

@@ -72,7 +72,8 @@ let package = Package(
         .executableTarget(
             name: "ChatEvalBench",
             dependencies: [
-                "ChatEvalLlama", "ChatEvalReport", "ChatEvalRuntime", "ChatEvalCore",
+                "ChatEvalLlama", "ChatEvalReport", "ChatEvalRuntime", "ChatEvalCore", "ChatEvalCompare", "ChatEvalRunner",
+                "ChatEvalStore", "ChatEvalSuites",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -80,7 +81,7 @@ let package = Package(
         // mutational fuzzer by default (make test); libFuzzer with -DCHATEVAL_LIBFUZZER (make fuzz).
         .executableTarget(name: "ChatEvalFuzz", dependencies: ["ChatEvalSuites", "ChatEvalRunner", "ChatEvalGrading", "ChatEvalCore"]),
         // Grading throughput: 10,000 answers against a 20-check turn.
-        .executableTarget(name: "ChatEvalGradingBench", dependencies: ["ChatEvalGrading"]),
+        .executableTarget(name: "ChatEvalGradingBench", dependencies: ["ChatEvalGrading", "ChatEvalCore"]),
 
         .testTarget(name: "ChatEvalCoreTests", dependencies: ["ChatEvalCore"]),
         .testTarget(name: "ChatEvalRuntimeTests", dependencies: ["ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit"]),

@@ -33,15 +33,27 @@ public struct TurnMetrics: Codable, Sendable, Hashable {
     /// Gaps between consecutive generated tokens, in seconds (count = generatedTokens - 1).
     public var interTokenLatencies: [Double]
     public var stopReason: StopReason
-    /// Peak resident memory of the measuring process during the turn, in bytes; nil when the
-    /// runtime does not run in this process (an HTTP server) or the platform cannot tell.
+    /// Peak resident memory of the process during the turn, in bytes — the model, the KV cache,
+    /// llama.cpp's buffers and the harness together (Linux VmHWM, reset at the turn's start); nil
+    /// when the runtime does not run in this process (an HTTP server) or the platform cannot tell.
     public var peakResidentBytes: Int?
+    /// The same over the prefill (template, tokenizing, evaluating the prompt) and over the
+    /// decode (the generated tokens); `peakResidentBytes` is the larger of the two.
+    public var prefillPeakResidentBytes: Int?
+    public var decodePeakResidentBytes: Int?
+    /// Bytes of the KV cache holding this conversation's tokens at the end of the turn (the
+    /// prompt and the answer): what the session occupies of the whole cache.
+    public var kvCacheBytesInUse: Int?
 
     public init(
         promptTokens: Int, reusedTokens: Int?, generatedTokens: Int,
         timeToFirstToken: Double, prefillTime: Double?, decodeTime: Double, totalTime: Double,
-        interTokenLatencies: [Double], stopReason: StopReason, peakResidentBytes: Int? = nil
+        interTokenLatencies: [Double], stopReason: StopReason, peakResidentBytes: Int? = nil,
+        prefillPeakResidentBytes: Int? = nil, decodePeakResidentBytes: Int? = nil, kvCacheBytesInUse: Int? = nil
     ) {
+        self.prefillPeakResidentBytes = prefillPeakResidentBytes
+        self.decodePeakResidentBytes = decodePeakResidentBytes
+        self.kvCacheBytesInUse = kvCacheBytesInUse
         self.promptTokens = promptTokens
         self.reusedTokens = reusedTokens
         self.generatedTokens = generatedTokens
@@ -87,7 +99,7 @@ extension TurnMetrics {
 
     private enum CodingKeys: String, CodingKey {
         case promptTokens, reusedTokens, generatedTokens, timeToFirstToken, prefillTime, decodeTime, totalTime
-        case interTokenLatencies, stopReason, peakResidentBytes
+        case interTokenLatencies, stopReason, peakResidentBytes, prefillPeakResidentBytes, decodePeakResidentBytes, kvCacheBytesInUse
         // Derived, written for readers of result files; ignored when decoding.
         case evaluatedTokens, prefillTokensPerSecond, decodeTokensPerSecond, reuseRatio, interTokenLatency
     }
@@ -104,7 +116,10 @@ extension TurnMetrics {
             totalTime: try container.decode(Double.self, forKey: .totalTime),
             interTokenLatencies: try container.decode([Double].self, forKey: .interTokenLatencies),
             stopReason: try container.decode(StopReason.self, forKey: .stopReason),
-            peakResidentBytes: try container.decodeIfPresent(Int.self, forKey: .peakResidentBytes))
+            peakResidentBytes: try container.decodeIfPresent(Int.self, forKey: .peakResidentBytes),
+            prefillPeakResidentBytes: try container.decodeIfPresent(Int.self, forKey: .prefillPeakResidentBytes),
+            decodePeakResidentBytes: try container.decodeIfPresent(Int.self, forKey: .decodePeakResidentBytes),
+            kvCacheBytesInUse: try container.decodeIfPresent(Int.self, forKey: .kvCacheBytesInUse))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -119,6 +134,9 @@ extension TurnMetrics {
         try container.encode(interTokenLatencies.map(Self.microseconds), forKey: .interTokenLatencies)
         try container.encode(stopReason, forKey: .stopReason)
         try container.encodeIfPresent(peakResidentBytes, forKey: .peakResidentBytes)
+        try container.encodeIfPresent(prefillPeakResidentBytes, forKey: .prefillPeakResidentBytes)
+        try container.encodeIfPresent(decodePeakResidentBytes, forKey: .decodePeakResidentBytes)
+        try container.encodeIfPresent(kvCacheBytesInUse, forKey: .kvCacheBytesInUse)
         try container.encodeIfPresent(evaluatedTokens, forKey: .evaluatedTokens)
         try container.encodeIfPresent(prefillTokensPerSecond, forKey: .prefillTokensPerSecond)
         try container.encodeIfPresent(decodeTokensPerSecond, forKey: .decodeTokensPerSecond)

@@ -8,10 +8,12 @@ import Synchronization
 /// persists from turn to turn and each turn evaluates only the tokens after the longest common
 /// token prefix with what is cached.
 ///
-/// Threading: the llama.cpp context is not reentrant, so every use of it runs on one private
-/// serial queue (a dedicated thread, so the token loop never blocks Swift's cooperative pool).
-/// State marked "queue only" must not be touched elsewhere; that is what makes the
-/// `@unchecked Sendable` sound.
+/// Threading: the context is created, used and freed on `LlamaThread.shared`, the one thread that
+/// makes the process's llama.cpp calls (one OpenMP team; see there), so the token loop never
+/// blocks Swift's cooperative pool and the non-reentrant context is never used concurrently.
+/// State marked "llama thread only" must not be touched elsewhere; that is what makes the
+/// `@unchecked Sendable` sound. The model's read-only calls (tokenizing, templates) are safe
+/// from any thread.
 public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
     public struct Configuration: Sendable, Hashable {
         public var modelPath: String
@@ -48,21 +50,69 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
     public let identity: RuntimeIdentity
     public var runsInProcess: Bool { true }
 
-    private let queue = DispatchQueue(label: "chateval.llama.context", qos: .userInitiated)
     private let model: LlamaModel
-    private let context: LlamaContext                 // queue only
+    private let context: LlamaContext                   // llama thread only
     private let template: ChatTemplate
-    private var cachedTokens: [llama_token] = []      // queue only: tokens whose KV entries are in the cache
-    private var lastGeneratedTokens: [llama_token] = [] // queue only
+    private var cachedTokens: [llama_token] = []        // llama thread only: tokens whose KV entries are in the cache
+    private var lastGeneratedTokens: [llama_token] = [] // llama thread only
+    /// KV cache bytes per cached token (all layers, keys and values).
+    private let bytesPerCachedToken: Int?
 
-    /// Loads the model, creates the context and warms it up (the one-time cost of the first
-    /// evaluation is paid here, not by the first turn). Load and warm-up times are recorded.
+    /// Loads the model, creates the context and warms it up, on the llama.cpp thread (the one-time
+    /// cost of the first evaluation is paid here, not by the first turn). Load and warm-up times
+    /// are recorded.
     public init(_ configuration: Configuration) throws(LlamaError) {
         if let problem = configuration.problems.first { throw LlamaError(.invalidParameter, problem) }
+        let loaded = try LlamaThread.shared.sync { () throws(LlamaError) -> Loaded in try Self.load(configuration) }
+        model = loaded.model
+        template = loaded.template
+        context = loaded.context
+        let build = configuration.build ?? "llama.cpp"
+        identity = RuntimeIdentity(
+            engine: "llama.cpp",
+            build: "\(build) (ggml \(String(cString: ggml_version())))",
+            model: ModelIdentity(
+                path: configuration.modelPath, fileBytes: model.fileBytes,
+                description: model.summary, parameters: model.parameterCount),
+            chatTemplate: template.name, chatTemplateSource: template.origin, chatTemplateHash: template.fingerprint,
+            contextSize: context.contextSize, batchSize: context.batchSize, threads: context.threads,
+            kvCacheBytes: model.kvCacheBytes(contextSize: context.contextSize),
+            loadSeconds: loaded.loadSeconds, warmupSeconds: loaded.warmupSeconds, memory: loaded.memory)
+        let contextSize = max(loaded.context.contextSize, 1)
+        bytesPerCachedToken = identity.kvCacheBytes.map { $0 / contextSize }
+    }
+
+    /// The context and model are freed on the llama.cpp thread, like every other call.
+    deinit {
+        let owned = Owned(model: model, context: context)
+        LlamaThread.shared.async { withExtendedLifetime(owned) {} }
+    }
+
+    private struct Loaded: @unchecked Sendable {
+        let model: LlamaModel
+        let template: ChatTemplate
+        let context: LlamaContext
+        let loadSeconds: Double
+        let warmupSeconds: Double
+        let memory: EngineMemory
+    }
+
+    /// What a runtime owns, handed to the llama.cpp thread to be released there.
+    private struct Owned: @unchecked Sendable {
+        let model: LlamaModel
+        let context: LlamaContext
+    }
+
+    /// On the llama.cpp thread: load, create the context, warm up.
+    private static func load(_ configuration: Configuration) throws(LlamaError) -> Loaded {
+        let residentBefore = ProcessMemory.residentBytes()
+        let window = PeakMemoryWindow()
+        defer { window.finish() }
+        let mark = LlamaLog.mark()
         let loading = Stopwatch()
-        model = try LlamaModel(path: configuration.modelPath)
-        template = try ChatTemplate.resolve(requested: configuration.chatTemplate, model: model)
-        context = try LlamaContext(
+        let model = try LlamaModel(path: configuration.modelPath)
+        let template = try ChatTemplate.resolve(requested: configuration.chatTemplate, model: model)
+        let context = try LlamaContext(
             model: model, contextSize: configuration.contextSize,
             batchSize: configuration.batchSize, threads: configuration.threads)
         let loadSeconds = loading.elapsed
@@ -78,18 +128,10 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         }
         context.clearMemory()
         let warmupSeconds = warming.elapsed
-
-        let build = configuration.build ?? "llama.cpp"
-        identity = RuntimeIdentity(
-            engine: "llama.cpp",
-            build: "\(build) (ggml \(String(cString: ggml_version())))",
-            model: ModelIdentity(
-                path: configuration.modelPath, fileBytes: model.fileBytes,
-                description: model.summary, parameters: model.parameterCount),
-            chatTemplate: template.name, chatTemplateSource: template.origin, chatTemplateHash: template.fingerprint,
-            contextSize: context.contextSize, batchSize: context.batchSize, threads: context.threads,
-            kvCacheBytes: model.kvCacheBytes(contextSize: context.contextSize),
-            loadSeconds: loadSeconds, warmupSeconds: warmupSeconds)
+        var memory = LlamaMemoryReport.parse(LlamaLog.bufferReports(since: mark))
+        memory.residentBytesBeforeLoad = residentBefore
+        memory.loadPeakResidentBytes = window.close()
+        return Loaded(model: model, template: template, context: context, loadSeconds: loadSeconds, warmupSeconds: warmupSeconds, memory: memory)
     }
 
     public func respond(to messages: [ChatMessage], options: GenerationOptions) -> AsyncThrowingStream<ChatEvent, any Error> {
@@ -98,7 +140,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             continuation.onTermination = { termination in
                 if case .cancelled = termination { flag.cancel() }
             }
-            queue.async {
+            LlamaThread.shared.async {
                 do {
                     var coalescer = ChunkCoalescer { continuation.yield(.chunk($0)) }
                     let metrics = try self.runTurn(messages, options: options, cancelled: flag) { coalescer.add($0) }
@@ -113,12 +155,9 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
     }
 
     public func resetSession() async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            queue.async {
-                self.context.clearMemory()
-                self.cachedTokens = []
-                done.resume()
-            }
+        await LlamaThread.shared.run {
+            self.context.clearMemory()
+            self.cachedTokens = []
         }
     }
 
@@ -131,27 +170,25 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
 
     /// The tokens whose KV entries are cached now (what the next turn can reuse).
     public func sessionTokens() async -> [Int32] {
-        await onQueue { self.cachedTokens }
+        await LlamaThread.shared.run { self.cachedTokens }
     }
 
     /// The tokens generated in the last turn, a final end-of-generation token included.
     public func lastTurnTokens() async -> [Int32] {
-        await onQueue { self.lastGeneratedTokens }
+        await LlamaThread.shared.run { self.lastGeneratedTokens }
     }
 
     /// Text of `tokens` as llama.cpp detokenizes them at once.
     public func detokenize(_ tokens: [Int32]) -> String { model.detokenize(tokens) }
 
-    private func onQueue<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: work()) } }
-    }
-
-    // MARK: The turn (queue only)
+    // MARK: The turn (llama thread only)
 
     private func runTurn(
         _ messages: [ChatMessage], options: GenerationOptions, cancelled: CancellationFlag, emit: (String) -> Void
     ) throws(RuntimeFailure) -> TurnMetrics {
         let clock = Stopwatch()
+        let memory = PeakMemoryWindow()
+        defer { memory.finish() }
         guard let text = template.render(messages) else {
             throw RuntimeFailure(.templateFailed, "the \(template.name) chat template could not render \(messages.count) messages")
         }
@@ -173,6 +210,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         guard status == 0 else { throw evaluationFailure(status, during: "evaluating the \(prompt.count - reused) new prompt tokens") }
         cachedTokens = prompt
         let prefillTime = prefillClock.elapsed
+        let prefillPeak = memory.close()
 
         let sampler = TokenSampler(options: options, vocabularySize: model.vocabularySize)
         var assembler = UTF8Assembler()
@@ -221,12 +259,17 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         }
 
         let firstTokenTime = tokenTimes.first ?? clock.elapsed
+        let totalTime = clock.elapsed
+        let decodePeak = memory.close()
         return TurnMetrics(
             promptTokens: prompt.count, reusedTokens: reused, generatedTokens: generated.count,
             timeToFirstToken: firstTokenTime, prefillTime: prefillTime,
-            decodeTime: (tokenTimes.last ?? firstTokenTime) - firstTokenTime, totalTime: clock.elapsed,
+            decodeTime: (tokenTimes.last ?? firstTokenTime) - firstTokenTime, totalTime: totalTime,
             interTokenLatencies: zip(tokenTimes.dropFirst(), tokenTimes).map { $0 - $1 },
-            stopReason: stopReason ?? .maxTokens)
+            stopReason: stopReason ?? .maxTokens,
+            peakResidentBytes: [prefillPeak, decodePeak].compactMap { $0 }.max(),
+            prefillPeakResidentBytes: prefillPeak, decodePeakResidentBytes: decodePeak,
+            kvCacheBytesInUse: bytesPerCachedToken.map { $0 * cachedTokens.count })
     }
 
     /// Drops cache entries after the longest common prefix of `prompt` and the cached tokens

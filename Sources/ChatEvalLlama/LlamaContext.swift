@@ -3,9 +3,9 @@ internal import CLlama
 /// An inference context over a model: the KV cache and the compute graph. Owns its
 /// `llama_context *` (freed in deinit) and keeps its model alive.
 ///
-/// Not thread-safe: llama.cpp contexts are not reentrant. `LlamaChatRuntime` touches it from
-/// one serial queue only.
-final class LlamaContext {
+/// Not thread-safe: llama.cpp contexts are not reentrant. It is created, used and freed on
+/// `LlamaThread.shared` only, which is what makes the `@unchecked Sendable` sound.
+final class LlamaContext: @unchecked Sendable {
     let pointer: OpaquePointer
     let model: LlamaModel
     let contextSize: Int

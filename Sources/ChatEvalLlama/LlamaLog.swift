@@ -11,6 +11,9 @@ enum LlamaLog {
         var recent: [String] = []
         /// Lines received since start; `recent` holds the last of them.
         var total = 0
+        /// Every line reporting a buffer's size (a handful per model), with its line number:
+        /// kept apart, since a model load logs thousands of lines before the last of them.
+        var bufferReports: [(number: Int, line: String)] = []
     }
 
     private static let state = Mutex(State())
@@ -36,6 +39,7 @@ enum LlamaLog {
                 guard !line.isEmpty, line != "." else { continue }
                 state.recent.append(line)
                 state.total += 1
+                if line.contains(" buffer size = ") { state.bufferReports.append((state.total, line)) }
                 if state.recent.count > maximumLines { state.recent.removeFirst(state.recent.count - maximumLines) }
             }
         }
@@ -43,6 +47,11 @@ enum LlamaLog {
 
     /// A marker for "now"; `lines(since:)` returns what was logged after it.
     static func mark() -> Int { state.withLock { $0.total } }
+
+    /// The buffer-size lines logged since `mark`, in order.
+    static func bufferReports(since mark: Int) -> [String] {
+        state.withLock { state in state.bufferReports.filter { $0.number > mark }.map(\.line) }
+    }
 
     /// The last `limit` lines logged since `mark`, most recent last.
     static func lines(since mark: Int, limit: Int = 4) -> [String] {

@@ -2,8 +2,7 @@ import ChatEvalCore
 
 /// Replays scripted conversations against a runtime, one turn after another, and measures them.
 ///
-/// Each conversation starts from an empty session (its first turn evaluates everything) and, for an
-/// in-process runtime, with its own peak-memory window. A failed turn is recorded as a value and
+/// Each conversation starts from an empty session (its first turn evaluates everything). A failed turn is recorded as a value and
 /// ends its conversation (later turns are recorded as skipped: their history would be missing an
 /// answer); the caller moves on to the next conversation.
 public struct ConversationReplayer: Sendable {
@@ -24,7 +23,6 @@ public struct ConversationReplayer: Sendable {
         onTurn: @Sendable (ReplayedTurn) async -> Void = { _ in }
     ) async -> [ReplayedTurn] {
         await runtime.resetSession()
-        if runtime.runsInProcess { ProcessMemory.resetPeak() }
 
         var history: [ChatMessage] = []
         var variables = ConversationVariables(variables: script.variables)
@@ -75,15 +73,12 @@ public struct ConversationReplayer: Sendable {
             let failure = error as? RuntimeFailure ?? RuntimeFailure(.invalidResponse, String(describing: error))
             return ReplayedTurn(index: index, user: user, messagesSent: messages.count, status: .failed, failure: failure)
         }
-        guard var metrics else {
+        guard let metrics else {
             // A cancelled consumer sees the stream end early, without the runtime's own failure.
             let failure = Task.isCancelled
                 ? RuntimeFailure(.cancelled, "the turn was cancelled after \(text.count) characters of answer")
                 : RuntimeFailure(.invalidResponse, "the runtime finished the turn without reporting its measurements")
             return ReplayedTurn(index: index, user: user, messagesSent: messages.count, status: .failed, failure: failure)
-        }
-        if runtime.runsInProcess, let peak = ProcessMemory.peakResidentBytes() {
-            metrics.peakResidentBytes = peak
         }
         return ReplayedTurn(index: index, user: user, messagesSent: messages.count, status: .answered, answer: text, metrics: metrics)
     }

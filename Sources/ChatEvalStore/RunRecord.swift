@@ -23,6 +23,8 @@ public struct RunRecord: Codable, Sendable {
     /// The commit the run measured; nil outside a git repository.
     public var git: GitSnapshot?
     public var machine: MachineInfo
+    /// How busy the machine was when the run started and ended (absent in older records).
+    public var environment: RunEnvironment?
     public var runtime: RuntimeIdentity
     /// sha256 of the model file.
     public var modelSha256: String?

@@ -44,10 +44,18 @@ extension RealModelTests {
         #expect(metrics.generatedTokens == 10)
         #expect(metrics.stopReason == .maxTokens)
         #expect(metrics.interTokenLatencies.count == 9)
+        // The phases add up: prefill inside the time to the first token, then the decode.
         let prefillTime = try #require(metrics.prefillTime)
         #expect(prefillTime > 0 && prefillTime < metrics.timeToFirstToken)
         #expect(metrics.timeToFirstToken < metrics.totalTime)
+        #expect(metrics.timeToFirstToken + metrics.decodeTime <= metrics.totalTime)
         #expect(abs(metrics.interTokenLatencies.reduce(0, +) - metrics.decodeTime) < 1e-6)
+        // The turn's peak is the larger of its phases'; the cache holds the prompt and the answer.
+        let prefillPeak = try #require(metrics.prefillPeakResidentBytes), decodePeak = try #require(metrics.decodePeakResidentBytes)
+        #expect(metrics.peakResidentBytes == max(prefillPeak, decodePeak))
+        let identity = try RealModel.runtime().identity
+        let perToken = try #require(identity.kvCacheBytes) / identity.contextSize
+        #expect(metrics.kvCacheBytesInUse == perToken * (metrics.promptTokens + metrics.generatedTokens - 1))
     }
 
     /// A cancelled turn ends as `cancelled`, and a long prefill stops part-way: an empty session
@@ -79,6 +87,12 @@ extension RealModelTests {
         #expect(identity.model.fileBytes == (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int))
         #expect(!identity.model.description.isEmpty && (identity.model.parameters ?? 0) > 0)
         #expect((identity.loadSeconds ?? 0) > 0 && (identity.warmupSeconds ?? 0) > 0)
+        // llama.cpp's own report of its buffers: the weights, the cache (as computed from the
+        // model's geometry), the compute buffers.
+        let memory = try #require(identity.memory)
+        #expect((memory.modelBytes ?? 0) > 0 && (memory.computeBytes ?? 0) > 0)
+        #expect(memory.kvCacheBytes == identity.kvCacheBytes)
+        #expect((memory.loadPeakResidentBytes ?? 0) > (memory.residentBytesBeforeLoad ?? .max))
         // The cache holds every layer's keys and values for every position: twice the context, twice the bytes.
         let half = try LlamaChatRuntime(.init(modelPath: path, contextSize: 2048, threads: 1)).identity
         let full = try #require(identity.kvCacheBytes)

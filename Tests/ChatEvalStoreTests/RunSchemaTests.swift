@@ -14,7 +14,8 @@ import Testing
     static func fullRecord() -> RunRecord {
         let metrics = TurnMetrics(
             promptTokens: 90, reusedTokens: 60, generatedTokens: 5, timeToFirstToken: 0.1, prefillTime: 0.08, decodeTime: 0.08,
-            totalTime: 0.2, interTokenLatencies: [0.02, 0.02, 0.02, 0.02], stopReason: .endOfGeneration, peakResidentBytes: 400 << 20)
+            totalTime: 0.2, interTokenLatencies: [0.02, 0.02, 0.02, 0.02], stopReason: .endOfGeneration, peakResidentBytes: 400 << 20,
+            prefillPeakResidentBytes: 390 << 20, decodePeakResidentBytes: 400 << 20, kvCacheBytesInUse: 3 << 20)
         let git = GitSnapshot(
             commit: String(repeating: "a", count: 40), shortCommit: "aaaaaaa", branch: "main", isDetached: false, isUnborn: false,
             modifiedCount: 1, untrackedCount: 2, commitTime: Date(timeIntervalSince1970: 1_800_000_000), commitTimeZoneOffsetMinutes: 60,
@@ -22,12 +23,17 @@ import Testing
         let runtime = RuntimeIdentity(
             engine: "llama.cpp", build: "b", model: ModelIdentity(path: "/m.gguf", fileBytes: 1, description: "d", parameters: 2),
             chatTemplate: "gemma", chatTemplateSource: "builtin", chatTemplateHash: String(repeating: "b", count: 64), contextSize: 4096, batchSize: 512, threads: 2,
-            kvCacheBytes: 3, loadSeconds: 0.5, warmupSeconds: 0.03)
+            kvCacheBytes: 3, loadSeconds: 0.5, warmupSeconds: 0.03,
+            memory: EngineMemory(residentBytesBeforeLoad: 1, loadPeakResidentBytes: 2, modelBytes: 3, kvCacheBytes: 4, computeBytes: 5, outputBytes: 6))
         var record = RunRecord(
             runId: "abcdefgh", startedAt: Date(timeIntervalSince1970: 1_800_000_100), command: ["chateval", "run"], git: git,
             machine: MachineInfo.current(), runtime: runtime, modelSha256: String(repeating: "0", count: 64),
             settings: RunSettings(cacheMode: .session, repetitions: 2, warmupConversations: 1,
                                   sources: ["model": .projectFile, "threads": .commandLine, "repetitions": .builtIn]))
+        record.environment = RunEnvironment(
+            start: MachineLoad(loadAverage1: 0.1, loadAverage5: 0.2, otherProcessesCores: 0.3,
+                               busiest: [.init(pid: 7, name: "swift-frontend", cores: 0.3)], frequencyGovernor: "performance"),
+            end: MachineLoad(loadAverage1: 0.1, loadAverage5: 0.2, otherProcessesCores: 0, busiest: [], frequencyGovernor: nil))
         record.project = ProjectFileRecord(path: "chateval.yaml", sha256: String(repeating: "c", count: 64))
         record.role = .head
         record.pairedRunId = "zyxwvuts"

@@ -45,6 +45,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .customLong("show-answers"), help: "Print every answer in full (default: an excerpt).")
     var showAnswers = false
 
+    @Flag(name: .customLong("require-quiet"), help: "Refuse to run (exit 3) when other processes keep the machine busy; by default a busy machine is a warning.")
+    var requireQuiet = false
+
     @Flag(help: "With --baseline: print the per-turn comparison too.")
     var verbose = false
 
@@ -54,22 +57,27 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let machineLoad = MachineLoad.sample()
+        if machineLoad.isBusy {
+            if requireQuiet { throw failure("the machine is \(machineLoad.summary); timings taken now would carry their noise (--require-quiet)", .runIncomplete) }
+            warn("the machine is \(machineLoad.summary): timings taken now carry their noise (--require-quiet refuses to run)")
+        }
         let workspace = try Workspace.open(recording: recording, project: project)
         let projectFolder = project.path.map { URL(fileURLWithPath: $0).deletingLastPathComponent() } ?? workspace.root
         let head = try RunConfiguration.resolve(overrides, project: workspace.project, projectFolder: projectFolder, warn: warn)
 
         if let baseline {
-            try await runAgainstBaseline(baseline, head: head, workspace: workspace, projectFolder: projectFolder)
+            try await runAgainstBaseline(baseline, head: head, workspace: workspace, projectFolder: projectFolder, machineLoad: machineLoad)
             return
         }
         Recovery.recoverAbandonedJournals(in: head.reportsFolder)
         let loaded = try SuiteFiles.load(head.suitePaths)
         let (engine, sha256) = try Workspace.loadRuntime(head)
         let plan = RunPlan(suites: loaded, settings: head.settings)
-        let record = makeRecord(engine, sha256: sha256, configuration: head, git: workspace.snapshot)
+        let record = makeRecord(engine, sha256: sha256, configuration: head, git: workspace.snapshot, machineLoad: machineLoad)
         let writer = try makeWriter(record, suites: loaded, folder: head.reportsFolder)
 
-        printHeader(engine, head, git: workspace.snapshot, plan: plan)
+        printHeader(engine, head, git: workspace.snapshot, plan: plan, machineLoad: machineLoad)
         let (finals, cancelled) = try await execute(SuiteRunner(runtime: engine, plan: plan), records: [record], writers: [writer])
         let final = finals[0]
 
@@ -91,7 +99,8 @@ struct RunCommand: AsyncParsableCommand {
 
     // MARK: Base and head in one job
 
-    private func runAgainstBaseline(_ revision: String, head: RunConfiguration, workspace: Workspace, projectFolder: URL) async throws {
+    private func runAgainstBaseline(_ revision: String, head: RunConfiguration, workspace: Workspace, projectFolder: URL,
+                                    machineLoad: MachineLoad) async throws {
         guard let repository = workspace.repository else {
             throw failure("--baseline \(revision) needs a git repository; run inside one or pass --repo", .badInput)
         }
@@ -117,8 +126,8 @@ struct RunCommand: AsyncParsableCommand {
         let sameRuntime = base.runtimeConfiguration == head.runtimeConfiguration && base.expectedModelSha256 == head.expectedModelSha256
         let (baseEngine, baseSha) = sameRuntime ? (headEngine, headSha) : try Workspace.loadRuntime(base)
 
-        var headRecord = makeRecord(headEngine, sha256: headSha, configuration: head, git: workspace.snapshot)
-        var baseRecord = makeRecord(baseEngine, sha256: baseSha, configuration: base, git: baseSnapshot)
+        var headRecord = makeRecord(headEngine, sha256: headSha, configuration: head, git: workspace.snapshot, machineLoad: machineLoad)
+        var baseRecord = makeRecord(baseEngine, sha256: baseSha, configuration: base, git: baseSnapshot, machineLoad: machineLoad)
         baseRecord.project = baseProject.map { ProjectFileRecord(path: $0.source, sha256: FileDigest.sha256(of: Data($0.text.utf8))) }
         headRecord.role = .head
         baseRecord.role = .baseline
@@ -130,7 +139,7 @@ struct RunCommand: AsyncParsableCommand {
 
         let basePlan = RunPlan(suites: baseSuites, settings: base.settings)
         let headPlan = RunPlan(suites: headSuites, settings: head.settings)
-        printHeader(headEngine, head, git: workspace.snapshot, plan: headPlan)
+        printHeader(headEngine, head, git: workspace.snapshot, plan: headPlan, machineLoad: machineLoad)
         say("baseline  \(label) \"\(Terminal.safe(baseSnapshot.subject ?? ""))\": \(baseSuites.count) suites from git, "
             + (sameRuntime ? "same model and settings" : "its own model or settings (\(Terminal.safe(baseEngine.identity.model.path)))")
             + "; replayed interleaved with head\n")
@@ -160,11 +169,13 @@ struct RunCommand: AsyncParsableCommand {
 
     // MARK: Pieces
 
-    private func makeRecord(_ engine: LlamaChatRuntime, sha256: String?, configuration: RunConfiguration, git: GitSnapshot?) -> RunRecord {
+    private func makeRecord(_ engine: LlamaChatRuntime, sha256: String?, configuration: RunConfiguration, git: GitSnapshot?,
+                            machineLoad: MachineLoad) -> RunRecord {
         var record = RunRecord(
             runId: ResultWriter.newRunId(), startedAt: Date(), command: CommandLine.arguments, git: git,
             machine: MachineInfo.current(), runtime: engine.identity, modelSha256: sha256, settings: configuration.settings)
         record.project = Workspace.record(of: configuration.project)
+        record.environment = RunEnvironment(start: machineLoad)
         return record
     }
 
@@ -176,8 +187,9 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
-    private func printHeader(_ engine: LlamaChatRuntime, _ configuration: RunConfiguration, git: GitSnapshot?, plan: RunPlan) {
+    private func printHeader(_ engine: LlamaChatRuntime, _ configuration: RunConfiguration, git: GitSnapshot?, plan: RunPlan, machineLoad: MachineLoad) {
         say(RunHeader.render(engine.identity, cacheMode: configuration.cacheMode))
+        say("machine   \(machineLoad.summary)")
         say("commit    \(RunHeader.describe(git))")
         if let project = configuration.project { say("project   \(project.source)") }
         say("plan      \(plan.suites.count) suites, \(plan.conversationCount) conversations, \(plan.turnCount) turns "
@@ -195,8 +207,14 @@ struct RunCommand: AsyncParsableCommand {
         let trap = InterruptTrap(stop: stop) { task.cancel() }
         defer { withExtendedLifetime(trap) {} }
         do {
-            let finals = try await task.value
+            var finals = try await task.value
             await progress.finish()
+            // How busy the machine was at the end, added once the run is over.
+            let end = MachineLoad.sample()
+            for index in finals.indices {
+                finals[index].environment?.end = end
+                try? writers[index].write(finals[index])
+            }
             return (finals, task.isCancelled)
         } catch {
             await progress.finish()

@@ -1,0 +1,121 @@
+import ArgumentParser
+import ChatEvalCore
+import ChatEvalLlama
+import ChatEvalReport
+import ChatEvalRuntime
+import Foundation
+
+/// ChatEval's prefill and decode against llama-bench on the same model, threads and depth.
+///
+/// A ChatEval turn renders a chat prompt of P tokens, evaluates it, then decodes N tokens (the
+/// end-of-generation token ignored), each at depth P + i. llama-bench's matching tests are
+/// `pp P` (P tokens evaluated into an empty context) and `tg N @ d P` (N tokens decoded after P
+/// already in the context). Runs alternate, which goes first alternating too; every ratio is the
+/// median of per-pair ratios; beside it, each side's run-to-run spread.
+struct ThroughputBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "throughput", abstract: "Prefill and decode against llama-bench at the same depth.")
+
+    @OptionGroup var options: ModelOptions
+    @Option(help: "Path of llama-bench built from the same llama.cpp tree.") var llamaBench: String
+    @Option(help: "Prompt tokens (about; the rendered chat prompt's real length is used).") var promptTokens: Int = 512
+    @Option(help: "Generated tokens.") var generatedTokens: Int = 128
+    @Option(help: "Alternating pairs.") var repetitions: Int = 7
+    @Option(help: "The ratio a figure must reach.") var goal: Double = 0.97
+
+    func validate() throws {
+        guard FileManager.default.isExecutableFile(atPath: llamaBench) else { throw ValidationError("no llama-bench at \(llamaBench); `make bench` builds it") }
+        guard repetitions >= 1, promptTokens >= 16, generatedTokens >= 2 else { throw ValidationError("repetitions ≥ 1, prompt ≥ 16, generated ≥ 2") }
+    }
+
+    func run() async throws {
+        options.announce("Throughput against llama-bench")
+        let before = MemoryAttribution.mappings()
+        let runtime = try options.runtime()
+        let engineRegions = MemoryAttribution.newLargeAnonymousRegions(since: before, now: MemoryAttribution.mappings())
+        let messages = try promptOfAbout(promptTokens, runtime)
+        let depth = runtime.promptTokens(for: messages)?.count ?? promptTokens
+        let turnOptions = GenerationOptions(maxTokens: generatedTokens, ignoreEndOfGeneration: true)
+        print("a \(depth)-token chat prompt, then \(generatedTokens) tokens; llama-bench pp\(depth) and tg\(generatedTokens) @ d\(depth); \(repetitions) alternating pairs")
+
+        var pairs: [(reference: (prompt: Double, decode: Double), turn: TurnMetrics)] = []
+        for pair in 1...repetitions {
+            var reference: (Double, Double)?
+            var turn: TurnMetrics?
+            for side in pair % 2 == 0 ? [0, 1] : [1, 0] {
+                if side == 0 {
+                    reference = try referenceRun(depth: depth)
+                } else {
+                    await runtime.resetSession()
+                    turn = try await measuredTurn(runtime, messages, turnOptions)
+                }
+            }
+            guard let reference, let turn else { continue }
+            pairs.append((reference, turn))
+            print(String(format: "   pair %d: llama-bench pp %.1f, tg@d %.1f | ChatEval prefill %.1f, decode %.1f tokens/s",
+                         pair, reference.0, reference.1, turn.prefillTokensPerSecond ?? 0, turn.decodeTokensPerSecond ?? 0))
+        }
+        let prefill = pairs.map { ($0.reference.prompt, $0.turn.prefillTokensPerSecond ?? 0) }
+        let decode = pairs.map { ($0.reference.decode, $0.turn.decodeTokensPerSecond ?? 0) }
+        var table = TextTable([.init("tokens/s", .left), .init("llama-bench"), .init("spread"), .init("ChatEval"), .init("spread"),
+                               .init("ratio (median of pairs)"), .init("goal"), .init("", .left)])
+        for (name, values) in [("prefill, pp\(depth)", prefill), ("decode, tg\(generatedTokens) @ d\(depth)", decode)] {
+            let ratio = median(values.map { $0.1 / $0.0 })
+            table.add([name, Format.rate(median(values.map(\.0))), spread(values.map(\.0)), Format.rate(median(values.map(\.1))),
+                       spread(values.map(\.1)), String(format: "%.3f×", ratio), String(format: "≥ %.2f×", goal), ratio >= goal ? "met" : "MISSED"])
+        }
+        print("\n" + table.render(indent: "   "))
+
+        let split = MemoryAttribution.split(modelPath: options.model, engineRegions: engineRegions)
+        let memory = runtime.identity.memory
+        print("\n   memory after the last turn (resident, attributed by mapping; llama.cpp reserves more than it touches):")
+        var memoryTable = TextTable([.init("", .left), .init("MiB")])
+        let mib = { (bytes: Int?) in bytes.map { String(format: "%.1f", Double($0) / 1_048_576) } ?? "–" }
+        memoryTable.add(["process (VmRSS)", mib(split.total)])
+        memoryTable.add(["  model file, mapped", mib(split.modelFile)])
+        memoryTable.add(["  llama.cpp buffers (KV cache, compute)", mib(split.engineBuffers)])
+        memoryTable.add(["  llama.cpp and OpenMP libraries", mib(split.engineCode)])
+        memoryTable.add(["  harness: libraries' code (Swift, Foundation, libgit2...)", mib(split.harnessCode)])
+        memoryTable.add(["  harness: data (heap, stacks)", mib(split.harnessData)])
+        memoryTable.add(["harness total (goal ≤ 30 MB = 28.6 MiB)", mib(split.harness)])
+        memoryTable.add(["llama.cpp's report: model + KV + compute + output", mib(memory?.engineBytes)])
+        memoryTable.add(["peak RSS − that report (the issue's formula; reserved ≠ resident)",
+                         mib(pairs.compactMap(\.turn.peakResidentBytes).max().flatMap { peak in memory?.engineBytes.map { peak - $0 } })])
+        print(memoryTable.render(indent: "   "))
+    }
+
+    /// One llama-bench run of each matching test: pp at depth 0, tg at the prompt's depth.
+    private func referenceRun(depth: Int) throws -> (prompt: Double, decode: Double) {
+        let prompt = try llamaBenchRate(["-p", String(depth), "-n", "0", "-d", "0"])
+        let decode = try llamaBenchRate(["-p", "0", "-n", String(generatedTokens), "-d", String(depth)])
+        return (prompt, decode)
+    }
+
+    private func llamaBenchRate(_ test: [String]) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: llamaBench)
+        process.arguments = ["-m", options.model, "-t", String(options.threads), "-r", "1", "-o", "json"] + test
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+              let rows = try? JSONDecoder().decode([LlamaBenchRow].self, from: data), let rate = rows.first?.avg_ts else {
+            throw BenchError("llama-bench \(test.joined(separator: " ")) failed (status \(process.terminationStatus))")
+        }
+        return rate
+    }
+
+    /// A single user message whose rendered prompt has about `target` tokens.
+    private func promptOfAbout(_ target: Int, _ runtime: LlamaChatRuntime) throws -> [ChatMessage] {
+        let sentence = "The river winds through the valley past old mills, orchards and quiet stone villages. "
+        var text = ""
+        while (runtime.promptTokens(for: [.user(text + sentence)])?.count ?? .max) <= target { text += sentence }
+        return [.user(text)]
+    }
+}
+
+private struct LlamaBenchRow: Decodable {
+    let avg_ts: Double
+}
