@@ -2,10 +2,10 @@
 import PackageDescription
 
 // Dependency direction (arrows point at what a target uses; every import is declared):
-//   ChatEvalCLI → {Runner, Compare, Report, Llama, Git, Suites, Store, Runtime, Core}
+//   ChatEvalCLI → {Runner, Compare, Report, Llama, OpenAI, Git, Suites, Store, Runtime, Core}
 //   ChatEvalRunner → {Suites, Store, Grading, Runtime, Core}   ChatEvalReport → {Compare, Store, Core}
 //   ChatEvalCompare → {Store, Core}   ChatEvalSuites → {Grading, Core}   ChatEvalStore → Core
-//   ChatEvalLlama → {Runtime, Core, CLlama}   ChatEvalGit → {Core, CGit2}   ChatEvalGrading → {Core, PunktModel, CTextCat, CPCRE2}
+//   ChatEvalLlama → {Runtime, Core, CLlama}   ChatEvalOpenAI → {Runtime, Core, AsyncHTTPClient, NIO}   ChatEvalGit → {Core, CGit2}   ChatEvalGrading → {Core, PunktModel, CTextCat, CPCRE2}
 //   C modules have one importer each; ChatEvalCore imports Foundation only.
 let package = Package(
     name: "ChatEval",
@@ -20,6 +20,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        // The served runtime's HTTP client (ChatEvalOpenAI) and, for tests, a loopback fake server.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // Tests only (ChatEvalTestKit): running programs without pipe deadlocks.
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
@@ -39,6 +42,13 @@ let package = Package(
         .target(name: "ChatEvalRuntime", dependencies: ["ChatEvalCore"]),
         // llama.cpp in-process runtime: owns every llama.cpp pointer.
         .target(name: "ChatEvalLlama", dependencies: ["ChatEvalRuntime", "ChatEvalCore", "CLlama", .product(name: "Crypto", package: "swift-crypto")]),
+        // An OpenAI-compatible server (llama-server, vLLM, Ollama, mlx_lm.server, hosted APIs) as a
+        // runtime: streamed /v1/chat/completions, the server's own figures, typed failures, retries.
+        .target(name: "ChatEvalOpenAI", dependencies: [
+            "ChatEvalRuntime", "ChatEvalCore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // libgit2: the commit, branch and dirty state a run is recorded against; git notes.
         .target(name: "ChatEvalGit", dependencies: ["ChatEvalCore", "CGit2"]),
         // Deterministic rule-based checks (text, JSON, IFEval, performance) and their catalogue.
@@ -59,6 +69,8 @@ let package = Package(
         .target(name: "ChatEvalTestKit", dependencies: [
             "ChatEvalRuntime", "ChatEvalCore", .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system"),
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
 
         .executableTarget(
@@ -90,6 +102,9 @@ let package = Package(
         .testTarget(name: "ChatEvalGitTests", dependencies: ["ChatEvalGit", "ChatEvalCore", "ChatEvalTestKit"]),
         .testTarget(name: "ChatEvalRunnerTests", dependencies: [
             "ChatEvalRunner", "ChatEvalSuites", "ChatEvalStore", "ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit",
+        ]),
+        .testTarget(name: "ChatEvalOpenAITests", dependencies: [
+            "ChatEvalOpenAI", "ChatEvalRunner", "ChatEvalSuites", "ChatEvalStore", "ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit",
         ]),
         .testTarget(name: "ChatEvalStoreTests", dependencies: ["ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),
         .testTarget(name: "ChatEvalCompareTests", dependencies: ["ChatEvalCompare", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),

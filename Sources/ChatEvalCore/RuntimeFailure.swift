@@ -1,7 +1,6 @@
 /// A turn that could not be answered, as a value: recorded in the results, the run goes on.
 ///
-/// Built like an error with a nested code so that new codes do not break callers; equality
-/// compares code and message.
+/// Built like an error with a nested code so that new codes do not break callers.
 public struct RuntimeFailure: Error, Codable, Sendable, Hashable, CustomStringConvertible {
     public struct Code: RawRepresentable, Codable, Sendable, Hashable, CustomStringConvertible {
         public var rawValue: String
@@ -24,16 +23,56 @@ public struct RuntimeFailure: Error, Codable, Sendable, Hashable, CustomStringCo
         public static let cancelled = Code(rawValue: "cancelled")
         /// The runtime answered something the harness cannot use.
         public static let invalidResponse = Code(rawValue: "invalid_response")
+        /// The server refused the request for now (HTTP 429), after any retries.
+        public static let rateLimited = Code(rawValue: "rate_limited")
+        /// The server's event stream could not be read (not server-sent events, a chunk that is
+        /// not the JSON it should be).
+        public static let malformedStream = Code(rawValue: "malformed_stream")
+        /// The server's answer stopped mid-stream (the connection closed before the turn finished).
+        public static let streamInterrupted = Code(rawValue: "stream_interrupted")
+        /// The model declined to answer and the API marked it so (`refusal`, `content_filter`).
+        public static let refused = Code(rawValue: "refused")
+        /// The server did not accept the credentials (HTTP 401 or 403).
+        public static let unauthorized = Code(rawValue: "unauthorized")
+        /// The server rejected the request with another HTTP error.
+        public static let httpError = Code(rawValue: "http_error")
     }
 
     public var code: Code
     /// One sentence: what happened, with the numbers that matter.
     public var message: String
+    /// Attempts that failed before this final failure and were retried (a served runtime's
+    /// transient failures); nil when the turn was tried once.
+    public var retries: [RetryAttempt]?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, retries: [RetryAttempt]? = nil) {
         self.code = code
         self.message = message
+        self.retries = retries
     }
 
     public var description: String { "\(code): \(message)" }
+}
+
+/// One failed attempt at a turn that was tried again: what failed and how long the runtime waited.
+public struct RetryAttempt: Codable, Sendable, Hashable {
+    /// 1-based number of the attempt that failed.
+    public var attempt: Int
+    public var code: RuntimeFailure.Code
+    public var message: String
+    /// Seconds from the start of that attempt to its failure.
+    public var elapsed: Double
+    /// Seconds waited before the next attempt (backoff with jitter, or the server's Retry-After).
+    public var delay: Double
+    /// The server's `Retry-After`, in seconds, when it sent one.
+    public var retryAfter: Double?
+
+    public init(attempt: Int, code: RuntimeFailure.Code, message: String, elapsed: Double, delay: Double, retryAfter: Double? = nil) {
+        self.attempt = attempt
+        self.code = code
+        self.message = message
+        self.elapsed = elapsed
+        self.delay = delay
+        self.retryAfter = retryAfter
+    }
 }

@@ -26,12 +26,20 @@ public struct RuntimeIdentity: Codable, Sendable, Hashable {
     /// Memory the runtime's loading cost and what the engine reports allocating; nil for a
     /// runtime in another process.
     public var memory: EngineMemory?
+    /// False for a runtime in another process (a server): this process's memory is not its
+    /// memory. nil in records of in-process runs written before the field existed.
+    public var inProcess: Bool?
+    /// The server's base URL (without credentials) for a served runtime; nil in process.
+    public var endpoint: String?
 
     public init(
         engine: String, build: String, model: ModelIdentity, chatTemplate: String, chatTemplateSource: String,
         chatTemplateHash: String? = nil, contextSize: Int, batchSize: Int, threads: Int, kvCacheBytes: Int? = nil,
-        loadSeconds: Double? = nil, warmupSeconds: Double? = nil, memory: EngineMemory? = nil
+        loadSeconds: Double? = nil, warmupSeconds: Double? = nil, memory: EngineMemory? = nil,
+        inProcess: Bool? = nil, endpoint: String? = nil
     ) {
+        self.inProcess = inProcess
+        self.endpoint = endpoint
         self.memory = memory
         self.engine = engine
         self.build = build

@@ -44,13 +44,22 @@ public struct TurnMetrics: Codable, Sendable, Hashable {
     /// Bytes of the KV cache holding this conversation's tokens at the end of the turn (the
     /// prompt and the answer): what the session occupies of the whole cache.
     public var kvCacheBytesInUse: Int?
+    /// What a server reported about the turn itself (its own timings, cache use, the backend
+    /// that served it); nil for an in-process runtime.
+    public var server: ServerFigures?
+    /// Attempts that failed transiently and were retried before this one answered; nil when the
+    /// turn was answered at the first attempt. The times above are the answering attempt's.
+    public var retries: [RetryAttempt]?
 
     public init(
         promptTokens: Int, reusedTokens: Int?, generatedTokens: Int,
         timeToFirstToken: Double, prefillTime: Double?, decodeTime: Double, totalTime: Double,
         interTokenLatencies: [Double], stopReason: StopReason, peakResidentBytes: Int? = nil,
-        prefillPeakResidentBytes: Int? = nil, decodePeakResidentBytes: Int? = nil, kvCacheBytesInUse: Int? = nil
+        prefillPeakResidentBytes: Int? = nil, decodePeakResidentBytes: Int? = nil, kvCacheBytesInUse: Int? = nil,
+        server: ServerFigures? = nil, retries: [RetryAttempt]? = nil
     ) {
+        self.server = server
+        self.retries = retries
         self.prefillPeakResidentBytes = prefillPeakResidentBytes
         self.decodePeakResidentBytes = decodePeakResidentBytes
         self.kvCacheBytesInUse = kvCacheBytesInUse
@@ -100,6 +109,7 @@ extension TurnMetrics {
     private enum CodingKeys: String, CodingKey {
         case promptTokens, reusedTokens, generatedTokens, timeToFirstToken, prefillTime, decodeTime, totalTime
         case interTokenLatencies, stopReason, peakResidentBytes, prefillPeakResidentBytes, decodePeakResidentBytes, kvCacheBytesInUse
+        case server, retries
         // Derived, written for readers of result files; ignored when decoding.
         case evaluatedTokens, prefillTokensPerSecond, decodeTokensPerSecond, reuseRatio, interTokenLatency
     }
@@ -119,7 +129,9 @@ extension TurnMetrics {
             peakResidentBytes: try container.decodeIfPresent(Int.self, forKey: .peakResidentBytes),
             prefillPeakResidentBytes: try container.decodeIfPresent(Int.self, forKey: .prefillPeakResidentBytes),
             decodePeakResidentBytes: try container.decodeIfPresent(Int.self, forKey: .decodePeakResidentBytes),
-            kvCacheBytesInUse: try container.decodeIfPresent(Int.self, forKey: .kvCacheBytesInUse))
+            kvCacheBytesInUse: try container.decodeIfPresent(Int.self, forKey: .kvCacheBytesInUse),
+            server: try container.decodeIfPresent(ServerFigures.self, forKey: .server),
+            retries: try container.decodeIfPresent([RetryAttempt].self, forKey: .retries))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -137,10 +149,56 @@ extension TurnMetrics {
         try container.encodeIfPresent(prefillPeakResidentBytes, forKey: .prefillPeakResidentBytes)
         try container.encodeIfPresent(decodePeakResidentBytes, forKey: .decodePeakResidentBytes)
         try container.encodeIfPresent(kvCacheBytesInUse, forKey: .kvCacheBytesInUse)
+        try container.encodeIfPresent(server, forKey: .server)
+        try container.encodeIfPresent(retries, forKey: .retries)
         try container.encodeIfPresent(evaluatedTokens, forKey: .evaluatedTokens)
         try container.encodeIfPresent(prefillTokensPerSecond, forKey: .prefillTokensPerSecond)
         try container.encodeIfPresent(decodeTokensPerSecond, forKey: .decodeTokensPerSecond)
         try container.encodeIfPresent(reuseRatio, forKey: .reuseRatio)
         try container.encodeIfPresent(interTokenLatency, forKey: .interTokenLatency)
+    }
+}
+
+/// A server's own account of one turn, as far as it gives one (llama-server's `timings`, the
+/// OpenAI `usage` block, a load balancer's response header). Absent figures are unknown, never 0.
+public struct ServerFigures: Codable, Sendable, Hashable {
+    /// Prompt tokens the server evaluated (llama-server `timings.prompt_n`).
+    public var promptEvaluatedTokens: Int?
+    /// Prompt tokens the server served from its cache (`timings.cache_n`, else
+    /// `usage.prompt_tokens_details.cached_tokens`).
+    public var cachedTokens: Int?
+    /// Server-side prompt evaluation time, in seconds (`timings.prompt_ms`).
+    public var prefillTime: Double?
+    /// Server-side prompt evaluation rate (`timings.prompt_per_second`).
+    public var prefillTokensPerSecond: Double?
+    /// Tokens the server generated (`timings.predicted_n`).
+    public var generatedTokens: Int?
+    /// Server-side generation time, in seconds (`timings.predicted_ms`).
+    public var decodeTime: Double?
+    /// Server-side generation rate (`timings.predicted_per_second`).
+    public var decodeTokensPerSecond: Double?
+    /// The backend that served the turn, as the response named it (a load balancer's header).
+    public var backend: String?
+    /// False when the server sent no `usage`: the generated-token count is then the number of
+    /// streamed text pieces and the prompt-token count is unknown (recorded as 0).
+    public var usageReported: Bool
+    /// Streamed pieces of text (content deltas): the inter-token latencies are the gaps between them.
+    public var contentDeltas: Int
+
+    public init(
+        promptEvaluatedTokens: Int? = nil, cachedTokens: Int? = nil, prefillTime: Double? = nil, prefillTokensPerSecond: Double? = nil,
+        generatedTokens: Int? = nil, decodeTime: Double? = nil, decodeTokensPerSecond: Double? = nil, backend: String? = nil,
+        usageReported: Bool, contentDeltas: Int
+    ) {
+        self.promptEvaluatedTokens = promptEvaluatedTokens
+        self.cachedTokens = cachedTokens
+        self.prefillTime = prefillTime
+        self.prefillTokensPerSecond = prefillTokensPerSecond
+        self.generatedTokens = generatedTokens
+        self.decodeTime = decodeTime
+        self.decodeTokensPerSecond = decodeTokensPerSecond
+        self.backend = backend
+        self.usageReported = usageReported
+        self.contentDeltas = contentDeltas
     }
 }

@@ -300,32 +300,6 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
     }
 }
 
-/// Gathers streamed text into chunks at most `interval` apart (plus a final one).
-///
-/// Yielding every token wakes the consumer's task once per token; on a machine whose cores all
-/// run llama.cpp's workers that wake-up competes with decoding (measured: 3–5% of decode speed
-/// on 2 cores). Timings are taken in the token loop, so coalescing changes none of them.
-struct ChunkCoalescer {
-    static let interval = 0.05
-    private let send: (String) -> Void
-    private var pending = ""
-    private var sinceLastSend = Stopwatch()
-
-    init(send: @escaping (String) -> Void) { self.send = send }
-
-    mutating func add(_ text: String) {
-        pending += text
-        if sinceLastSend.elapsed >= Self.interval { flush() }
-    }
-
-    mutating func flush() {
-        guard !pending.isEmpty else { return }
-        send(pending)
-        pending = ""
-        sinceLastSend = Stopwatch()
-    }
-}
-
 /// Set from any thread when the consumer of a turn goes away; read by the token loop.
 final class CancellationFlag: Sendable {
     private let value = Atomic<Bool>(false)

@@ -8,9 +8,24 @@ public enum SuiteSummary {
         var table = TextTable([.init("metric", .left), .init("median"), .init("p95"), .init("turns")])
         for metric in metrics {
             let values = turns.compactMap { metric.value(of: $0) }
-            let distribution = Distribution(values)
-            table.add([metric.label, Format.value(distribution?.median, of: metric), Format.value(distribution?.p95, of: metric), String(values.count)])
+            guard let distribution = Distribution(values) else {
+                // A runtime that cannot tell (a server that reports no cache figures): say so, not "–".
+                let unknown = !turns.isEmpty && Self.unknown(metric, turns)
+                table.add([metric.label, unknown ? "unknown" : "–", unknown ? "unknown" : "–", "0"])
+                continue
+            }
+            table.add([metric.label, Format.value(distribution.median, of: metric), Format.value(distribution.p95, of: metric), String(values.count)])
         }
         return table.render(indent: indent)
+    }
+
+    /// True when no turn has `metric` because the runtime does not report it.
+    static func unknown(_ metric: Metric, _ turns: [TurnMetrics]) -> Bool {
+        switch metric {
+        case .reuseRatio: turns.allSatisfy { $0.reusedTokens == nil }
+        case .prefillTokensPerSecond: turns.allSatisfy { $0.reusedTokens == nil || $0.prefillTime == nil }
+        case .peakMemory: turns.allSatisfy { $0.peakResidentBytes == nil }
+        default: false
+        }
     }
 }

@@ -31,4 +31,13 @@ public protocol ChatRuntime: AnyObject, Sendable {
 
     /// Forgets all session state: the next turn evaluates its whole prompt.
     func resetSession() async
+
+    /// Starts a new conversation (named `id` in its suite): forgets the session, as
+    /// `resetSession` does, and lets a served runtime give the conversation its own affinity key.
+    /// The default calls `resetSession()`.
+    func beginConversation(id: String) async
+}
+
+extension ChatRuntime {
+    public func beginConversation(id: String) async { await resetSession() }
 }

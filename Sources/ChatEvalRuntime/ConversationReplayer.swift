@@ -22,7 +22,7 @@ public struct ConversationReplayer: Sendable {
         stop: StopRequest? = nil,
         onTurn: @Sendable (ReplayedTurn) async -> Void = { _ in }
     ) async -> [ReplayedTurn] {
-        await runtime.resetSession()
+        await runtime.beginConversation(id: script.id)
 
         var history: [ChatMessage] = []
         var variables = ConversationVariables(variables: script.variables)

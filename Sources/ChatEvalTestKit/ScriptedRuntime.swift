@@ -20,11 +20,25 @@ public actor ScriptedRuntime: ChatRuntime {
     public nonisolated var runsInProcess: Bool { false }
     public private(set) var events: [Event] = []
     private var replies: [Reply]
+    private let answering: (@Sendable ([ChatMessage], GenerationOptions) -> Reply)?
 
     /// `replies` are used in order, one per turn; a turn beyond them fails with `invalidResponse`.
     public init(replies: [Reply]) {
         self.replies = replies
-        identity = RuntimeIdentity(
+        answering = nil
+        identity = Self.scriptedIdentity
+    }
+
+    /// Answers every turn with `answer(messages, options)`: the same conversation gets the same
+    /// replies whatever ran before it.
+    public init(answering answer: @escaping @Sendable ([ChatMessage], GenerationOptions) -> Reply) {
+        replies = []
+        answering = answer
+        identity = Self.scriptedIdentity
+    }
+
+    private static var scriptedIdentity: RuntimeIdentity {
+        RuntimeIdentity(
             engine: "scripted", build: "test", model: ModelIdentity(path: "/dev/null", fileBytes: 0, description: "scripted"),
             chatTemplate: "none", chatTemplateSource: "builtin", contextSize: 4096, batchSize: 512, threads: 1)
     }
@@ -50,6 +64,7 @@ public actor ScriptedRuntime: ChatRuntime {
 
     private func nextReply(messages: [ChatMessage], options: GenerationOptions) -> Reply {
         events.append(.respond(messages: messages, options: options))
+        if let answering { return answering(messages, options) }
         guard !replies.isEmpty else { return .failure(RuntimeFailure(.invalidResponse, "the script has no more replies")) }
         return replies.removeFirst()
     }

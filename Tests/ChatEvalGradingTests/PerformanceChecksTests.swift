@@ -64,6 +64,20 @@ struct PerformanceChecksTests {
         #expect(!v.passed && v.detail.contains("at least 2"))
     }
 
+    @Test func reuseARuntimeDoesNotReportIsUnknownNotAPassOrAPlainFailure() throws {
+        var served = metrics()
+        served.reusedTokens = nil
+        let subject = GradingSubject(answer: "ok", metrics: served, conversationMetrics: [served, served])
+        for arguments in [["min": 0] as CheckArgument.Map, ["min": 0, "aggregate": "median"]] {
+            let v = try grade("reuse-ratio", arguments, subject)
+            #expect(!v.passed)
+            #expect(v.isError)
+            #expect(v.error?.hasPrefix("unknown:") == true, "\(v.error ?? "")")
+        }
+        #expect(try grade("prefill-tps", ["min": 1], subject).error?.hasPrefix("unknown:") == true)
+        #expect(try grade("not-reuse-ratio", ["min": 0.9], subject).passed == false)   // negation does not turn unknown into a pass
+    }
+
     @Test func conversationAggregates() throws {
         let turns = [metrics(ttft: 0.1), metrics(ttft: 0.2), metrics(ttft: 0.3), metrics(ttft: 2.0)]
         let subject = GradingSubject(answer: "ok", metrics: turns.last, conversationMetrics: turns)

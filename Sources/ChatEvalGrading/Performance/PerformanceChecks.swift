@@ -121,7 +121,11 @@ struct LimitCheck: CheckEvaluator {
         if let aggregate {
             let values = subject.conversationMetrics.compactMap(metric.read)
             guard let distribution = Distribution(values) else {
-                return .fail("expected \(metric.name) over the conversation; no turn has it (\(subject.conversationMetrics.count) turns with metrics)")
+                let detail = "expected \(metric.name) over the conversation; no turn has it (\(subject.conversationMetrics.count) turns with metrics)"
+                if let unknown = subject.conversationMetrics.lazy.compactMap({ Self.unknown(metric.metric, $0) }).first {
+                    return .failure(error: unknown, detail)
+                }
+                return .fail(detail)
             }
             switch aggregate {
             case "max": value = distribution.max
@@ -137,13 +141,30 @@ struct LimitCheck: CheckEvaluator {
                 return .fail("expected \(metric.name) \(isMaximum ? "≤" : "≥") \(metric.format(limit)); \(why)")
             }
             guard let v = metric.read(metrics) else {
-                return .fail("expected \(metric.name) \(isMaximum ? "≤" : "≥") \(metric.format(limit)); not measured for this turn (\(Self.whyUndefined(metric.name, metrics)))")
+                let detail = "expected \(metric.name) \(isMaximum ? "≤" : "≥") \(metric.format(limit)); not measured for this turn (\(Self.whyUndefined(metric.name, metrics)))"
+                if let unknown = Self.unknown(metric.metric, metrics) { return .failure(error: unknown, detail) }
+                return .fail(detail)
             }
             value = v
             what = metric.name
         }
         let ok = isMaximum ? value <= limit : value >= limit
         return .judge(ok, "expected \(what) \(isMaximum ? "≤" : "≥") \(metric.format(limit)), measured \(metric.format(value))")
+    }
+
+    /// Why the runtime cannot tell this metric, when that is why it is missing: the verdict is then
+    /// "unknown" (an error verdict, not a judgement of the answer). nil when the metric is simply
+    /// undefined for the turn (a one-token answer has no decode rate).
+    private static func unknown(_ metric: Metric, _ m: TurnMetrics) -> String? {
+        switch metric {
+        case .reuseRatio where m.reusedTokens == nil:
+            "unknown: the runtime does not report how much of the prompt came from its cache"
+        case .prefillTokensPerSecond where m.reusedTokens == nil || m.prefillTime == nil:
+            "unknown: the runtime does not report prefill"
+        case .peakMemory where m.peakResidentBytes == nil:
+            "unknown: memory is not measured for this runtime (it does not run in this process)"
+        default: nil
+        }
     }
 
     private static func whyUndefined(_ name: String, _ m: TurnMetrics) -> String {

@@ -1,0 +1,75 @@
+/// A JSON value as data: what a user adds to a served runtime's requests (`extra_fields` in the
+/// project file, `--request-field` on the command line) and what the runtime sends.
+public enum JSONValue: Codable, Sendable, Hashable, CustomStringConvertible {
+    case null
+    case bool(Bool)
+    case integer(Int)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int.self) {
+            self = .integer(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    /// Compact JSON text, keys sorted (for messages and the record).
+    public var description: String {
+        switch self {
+        case .null: "null"
+        case .bool(let value): value ? "true" : "false"
+        case .integer(let value): String(value)
+        case .number(let value): value.isFinite ? String(value) : "null"
+        case .string(let value): Self.quoted(value)
+        case .array(let values): "[" + values.map(\.description).joined(separator: ",") + "]"
+        case .object(let members):
+            "{" + members.keys.sorted().map { "\(Self.quoted($0)):\(members[$0]?.description ?? "null")" }.joined(separator: ",") + "}"
+        }
+    }
+
+    private static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,283 @@
+import AsyncHTTPClient
+import ChatEvalCore
+import Crypto
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// A connection to one OpenAI-compatible server: the HTTP client (a pool of keep-alive
+/// connections), the API key, and what the server said about itself. Runtimes made from it share
+/// the pool; one runtime per conversation in flight (`makeRuntime()`), as many as needed.
+///
+/// Call `shutdown()` once every runtime is done (AsyncHTTPClient requires it before release).
+/// The API key is read once from the environment variable the configuration names and is kept
+/// here only, to be sent in the `Authorization` header: it is in no identity, record, message or
+/// description.
+public final class OpenAIConnection: Sendable {
+    public let configuration: OpenAIConfiguration
+    public let endpoint: Endpoint
+    /// What the server said about itself when the connection was opened.
+    public let server: ServerInfo
+    let client: HTTPClient
+    private let apiKey: String?
+
+    /// Opens a connection and asks the server what it is (llama-server's `/props`, else
+    /// `/v1/models`). Throws when the configuration is unusable, the API key variable is not set,
+    /// or the server cannot be reached at all.
+    public static func open(
+        _ configuration: OpenAIConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws(OpenAIConnectionError) -> OpenAIConnection {
+        if let problem = configuration.problems.first { throw OpenAIConnectionError(.invalidConfiguration, problem) }
+        guard let endpoint = Endpoint(configuration.baseURL) else {
+            throw OpenAIConnectionError(.invalidConfiguration, "the base URL \(Endpoint.redacted(configuration.baseURL)) is not usable")
+        }
+        var apiKey: String?
+        if let variable = configuration.apiKeyVariable {
+            guard let value = environment[variable], !value.isEmpty else {
+                throw OpenAIConnectionError(.missingAPIKey, "the API key variable \(variable) is not set (or empty) in the environment")
+            }
+            apiKey = value
+        }
+        var http = HTTPClient.Configuration()
+        http.timeout = .init(connect: .milliseconds(Int64(configuration.connectTimeout * 1000)),
+                             read: .milliseconds(Int64(configuration.requestTimeout * 1000)))
+        http.decompression = .disabled
+        http.redirectConfiguration = .disallow
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: http)
+        let probe = ServerProbe(client: client, endpoint: endpoint, apiKey: apiKey, timeout: min(configuration.requestTimeout, 30))
+        let server: ServerInfo
+        do {
+            server = try await probe.identify(modelName: configuration.modelName, retry: configuration.retry)
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+        return OpenAIConnection(configuration: configuration, endpoint: endpoint, server: server, client: client, apiKey: apiKey)
+    }
+
+    private init(configuration: OpenAIConfiguration, endpoint: Endpoint, server: ServerInfo, client: HTTPClient, apiKey: String?) {
+        self.configuration = configuration
+        self.endpoint = endpoint
+        self.server = server
+        self.client = client
+        self.apiKey = apiKey
+    }
+
+    /// Waits until the server at `baseURL` answers: llama-server's and vLLM's `/health` with 200
+    /// (503 while a model loads), else `/v1/models` with 200. Throws `unreachable` after `timeout`
+    /// seconds, naming what it last saw.
+    public static func waitUntilReady(baseURL: String, timeout: Double) async throws(OpenAIConnectionError) {
+        guard let endpoint = Endpoint(baseURL) else {
+            throw OpenAIConnectionError(.invalidConfiguration, "the base URL \(Endpoint.redacted(baseURL)) is not usable")
+        }
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+        defer { Task { try? await client.shutdown() } }
+        let clock = ContinuousClock.now
+        var last = "no answer yet"
+        while ContinuousClock.now - clock < .seconds(timeout) {
+            for url in [endpoint.health, endpoint.models] {
+                do {
+                    let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(2))
+                    _ = try? await response.body.collect(upTo: 1 << 20)
+                    if response.status == .ok { return }
+                    last = "\(Endpoint.redacted(url)) answered \(response.status.code)"
+                    if response.status != .notFound { break }
+                } catch {
+                    last = "\(Endpoint.redacted(url)): \(TransportFailure.describe(error))"
+                    break
+                }
+            }
+            do { try await Task.sleep(for: .milliseconds(200)) } catch { break }
+        }
+        throw OpenAIConnectionError(.unreachable, "the server at \(endpoint.recorded) was not ready within \(ServerFailures.format(timeout)) s (\(last))")
+    }
+
+    /// A runtime for one conversation at a time over this connection.
+    public func makeRuntime() -> OpenAIChatRuntime { OpenAIChatRuntime(connection: self) }
+
+    /// Closes the pool's connections. Runtimes made from this connection fail afterwards.
+    public func shutdown() async {
+        try? await client.shutdown()
+    }
+
+    /// The identity recorded with a run over this connection.
+    public var identity: RuntimeIdentity {
+        RuntimeIdentity(
+            engine: server.engine, build: server.build ?? "unknown",
+            model: ModelIdentity(path: configuration.modelName, fileBytes: server.modelBytes ?? 0,
+                                 description: server.modelDescription, parameters: server.parameters),
+            chatTemplate: "server", chatTemplateSource: "server", chatTemplateHash: server.chatTemplateHash,
+            contextSize: server.contextSize ?? 0, batchSize: 0, threads: 0, inProcess: false, endpoint: endpoint.recorded)
+    }
+
+    /// Whether turns that must not reuse the server's cache send `cache_prompt: false`.
+    var sendsCacheControl: Bool { configuration.cacheControl ?? server.isLlamaServer }
+
+    /// Headers every request carries: JSON, and the API key when there is one.
+    func headers() -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json")
+        headers.add(name: "Accept", value: "text/event-stream")
+        if let apiKey { headers.add(name: "Authorization", value: "Bearer \(apiKey)") }
+        return headers
+    }
+}
+
+/// Why a connection could not be opened.
+public struct OpenAIConnectionError: Error, Sendable, CustomStringConvertible {
+    public struct Code: RawRepresentable, Sendable, Hashable {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// A setting is unusable (the message names it).
+        public static let invalidConfiguration = Code(rawValue: "invalid_configuration")
+        /// The named API key variable is not set.
+        public static let missingAPIKey = Code(rawValue: "missing_api_key")
+        /// Nothing answered at the base URL.
+        public static let unreachable = Code(rawValue: "unreachable")
+        /// The server refused the API key.
+        public static let unauthorized = Code(rawValue: "unauthorized")
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+/// What a server says about itself.
+public struct ServerInfo: Sendable, Hashable {
+    /// "llama-server", "vLLM", "Ollama", or "openai-compatible" when the server does not say.
+    public var engine: String
+    /// llama-server's `build_info`.
+    public var build: String?
+    public var isLlamaServer: Bool
+    /// The context window per request (llama-server `n_ctx`, vLLM `max_model_len`).
+    public var contextSize: Int?
+    /// Parallel slots (llama-server `total_slots`).
+    public var slots: Int?
+    public var modelBytes: Int?
+    public var parameters: Int?
+    /// The model as the server describes it (its id, file type).
+    public var modelDescription: String
+    /// SHA-256 of the chat template the server applies, when it shows it (llama-server `/props`).
+    public var chatTemplateHash: String?
+    /// Model ids `/v1/models` lists (empty when it lists none or is not served).
+    public var models: [String]
+
+    public init(engine: String, build: String? = nil, isLlamaServer: Bool = false, contextSize: Int? = nil, slots: Int? = nil,
+                modelBytes: Int? = nil, parameters: Int? = nil, modelDescription: String, chatTemplateHash: String? = nil, models: [String] = []) {
+        self.engine = engine
+        self.build = build
+        self.isLlamaServer = isLlamaServer
+        self.contextSize = contextSize
+        self.slots = slots
+        self.modelBytes = modelBytes
+        self.parameters = parameters
+        self.modelDescription = modelDescription
+        self.chatTemplateHash = chatTemplateHash
+        self.models = models
+    }
+}
+
+/// Asks a server what it is: llama-server's `/props` (build, context, slots, chat template) and
+/// the OpenAI `/v1/models` list (llama-server adds `meta`: parameters, size, n_ctx; vLLM
+/// `max_model_len` and `owned_by: vllm`; Ollama `owned_by: library`). Either may be missing.
+struct ServerProbe {
+    let client: HTTPClient
+    let endpoint: Endpoint
+    let apiKey: String?
+    let timeout: Double
+
+    private struct Props: Decodable {
+        struct Settings: Decodable { var nCtx: Int? }
+        var buildInfo: String?
+        var totalSlots: Int?
+        var modelPath: String?
+        var chatTemplate: String?
+        var defaultGenerationSettings: Settings?
+    }
+
+    private struct Models: Decodable {
+        struct Model: Decodable {
+            struct Meta: Decodable {
+                var nCtx: Int?
+                var nParams: Int?
+                var size: Int?
+                var ftype: String?
+            }
+            var id: String
+            var ownedBy: String?
+            var maxModelLen: Int?
+            var meta: Meta?
+        }
+        var data: [Model]?
+    }
+
+    /// `identify(modelName:)`, tried again per `retry` while the server is unreachable or still
+    /// loading its model (llama-server answers 503 meanwhile).
+    func identify(modelName: String, retry: RetryPolicy) async throws(OpenAIConnectionError) -> ServerInfo {
+        var attempt = 1
+        while true {
+            do {
+                return try await identify(modelName: modelName)
+            } catch {
+                guard error.code == .unreachable,
+                      let delay = retry.delay(beforeRetry: attempt, after: .unavailable, retryAfter: nil, uniform: { Double.random(in: 0..<1) }),
+                      (try? await Task.sleep(for: .seconds(delay))) != nil else { throw error }
+                attempt += 1
+            }
+        }
+    }
+
+    func identify(modelName: String) async throws(OpenAIConnectionError) -> ServerInfo {
+        let props: Props? = try await fetch(endpoint.props)
+        let models: Models? = try await fetch(endpoint.models)
+        let listed = models?.data ?? []
+        let model = listed.first { $0.id == modelName } ?? (listed.count == 1 ? listed.first : nil)
+        let isLlamaServer = props?.buildInfo != nil || model?.ownedBy == "llamacpp"
+        let engine: String
+        switch (isLlamaServer, model?.ownedBy) {
+        case (true, _): engine = "llama-server"
+        case (_, "vllm"): engine = "vLLM"
+        case (_, "library"), (_, "ollama"): engine = "Ollama"
+        default: engine = "openai-compatible"
+        }
+        let description = [model?.id ?? modelName, model?.meta?.ftype].compactMap { $0 }.joined(separator: ", ")
+        return ServerInfo(
+            engine: engine, build: props?.buildInfo, isLlamaServer: isLlamaServer,
+            contextSize: props?.defaultGenerationSettings?.nCtx ?? model?.meta?.nCtx ?? model?.maxModelLen,
+            slots: props?.totalSlots, modelBytes: model?.meta?.size, parameters: model?.meta?.nParams,
+            modelDescription: "served by \(engine): \(description)",
+            chatTemplateHash: props?.chatTemplate.map { SHA256.hash(data: Data($0.utf8)).map { String(format: "%02x", $0) }.joined() },
+            models: listed.map(\.id))
+    }
+
+    /// GETs `url` and decodes it; nil when the server has no such endpoint or answers something
+    /// else. Throws only when the server cannot be reached or refuses the key.
+    private func fetch<T: Decodable>(_ url: String) async throws(OpenAIConnectionError) -> T? {
+        var request = HTTPClientRequest(url: url)
+        if let apiKey { request.headers.add(name: "Authorization", value: "Bearer \(apiKey)") }
+        do {
+            let response = try await client.execute(request, timeout: .milliseconds(Int64(timeout * 1000)))
+            let body = try await response.body.collect(upTo: 8 << 20)
+            if response.status == .unauthorized || response.status == .forbidden {
+                throw OpenAIConnectionError(.unauthorized, "\(Endpoint.redacted(url)) answered \(response.status.code) \(response.status.reasonPhrase): the server does not accept the API key")
+            }
+            if response.status == .serviceUnavailable {
+                // llama-server answers 503 to everything while its model loads: what it is cannot be told yet.
+                throw OpenAIConnectionError(.unreachable, "\(Endpoint.redacted(url)) answered 503: the server is not ready (a model still loading?)")
+            }
+            guard response.status == .ok else { return nil }
+            return try? ChatCompletionChunk.decoder.decode(T.self, from: Data(body.readableBytesView))
+        } catch let error as OpenAIConnectionError {
+            throw error
+        } catch {
+            throw OpenAIConnectionError(.unreachable, "cannot reach \(Endpoint.redacted(url)): \(TransportFailure.describe(error))")
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import AsyncHTTPClient
+import ChatEvalCore
+import NIOCore
+
+/// Server answers and transport errors as typed `RuntimeFailure`s.
+enum ServerFailures {
+    /// The failure an HTTP error status stands for, from the status and the server's error body.
+    static func http(status: Int, reason: String, body: [UInt8], retryAfter: Double?) -> RuntimeFailure {
+        let detail = ServerErrorBody.parse(body)
+        let said = detail?.message.map { ": \(excerpt($0))" } ?? (body.isEmpty ? "" : ": \(excerpt(String(decoding: body.prefix(400), as: UTF8.self)))")
+        if let detail, let overflow = contextOverflow(detail) { return overflow }
+        let wait = retryAfter.map { " (Retry-After \(format($0)) s)" } ?? ""
+        switch status {
+        case 429: return RuntimeFailure(.rateLimited, "the server is rate limiting (HTTP 429\(wait))\(said)")
+        case 502, 503, 504: return RuntimeFailure(.unavailable, "the server cannot take the request now (HTTP \(status) \(reason)\(wait))\(said)")
+        case 401, 403: return RuntimeFailure(.unauthorized, "the server refused the credentials (HTTP \(status) \(reason))\(said)")
+        case 408: return RuntimeFailure(.timeout, "the server timed the request out (HTTP 408)\(said)")
+        default: return RuntimeFailure(.httpError, "the server rejected the request (HTTP \(status) \(reason))\(said)")
+        }
+    }
+
+    /// An error the server reported inside the stream, after the answer had begun.
+    static func inStream(_ detail: ServerErrorBody.Detail) -> RuntimeFailure {
+        if let overflow = contextOverflow(detail) { return overflow }
+        let code = detail.code.map { " \($0)" } ?? ""
+        return RuntimeFailure(.httpError, "the server reported an error mid-stream\(code): \(excerpt(detail.message ?? detail.type ?? "no message"))")
+    }
+
+    /// A context-window error in any of the servers' shapes: llama-server's
+    /// `exceed_context_size_error` (with `n_prompt_tokens`, `n_ctx`), OpenAI's
+    /// `context_length_exceeded`, vLLM's "maximum context length" sentence.
+    static func contextOverflow(_ detail: ServerErrorBody.Detail) -> RuntimeFailure? {
+        let message = detail.message ?? ""
+        let lowered = message.lowercased()
+        let matches = detail.type == "exceed_context_size_error" || detail.code == "context_length_exceeded"
+            || lowered.contains("maximum context length") || lowered.contains("exceeds the available context size")
+            || lowered.contains("context length exceeded") || lowered.contains("context window")
+        guard matches else { return nil }
+        if let prompt = detail.nPromptTokens, let context = detail.nCtx {
+            return RuntimeFailure(.contextOverflow, "the prompt has \(prompt) tokens and the server's context holds \(context)")
+        }
+        return RuntimeFailure(.contextOverflow, "the server's context window is too small: \(excerpt(message))")
+    }
+
+    static func excerpt(_ text: String, limit: Int = 300) -> String {
+        let flat = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return flat.count > limit ? String(flat.prefix(limit - 1)) + "…" : flat
+    }
+
+    static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.2f", seconds)
+    }
+}
+
+/// Transport errors (no HTTP answer, or the body broke off) in words and as failures.
+enum TransportFailure {
+    /// The failure for an error raised before the response head arrived: the server could not be
+    /// reached (transient), or time ran out.
+    static func beforeResponse(_ error: any Error, url: String) -> RuntimeFailure {
+        if let client = error as? HTTPClientError {
+            switch client {
+            case .deadlineExceeded, .readTimeout:
+                return RuntimeFailure(.timeout, "no answer from \(url) in time (\(describe(error)))")
+            case .cancelled:
+                return RuntimeFailure(.cancelled, "the turn was cancelled before the server answered")
+            default: break
+            }
+        }
+        return RuntimeFailure(.unavailable, "cannot reach \(url): \(describe(error))")
+    }
+
+    /// The failure for an error raised while the answer streamed.
+    static func duringStream(_ error: any Error, received: Int) -> RuntimeFailure {
+        if let client = error as? HTTPClientError {
+            switch client {
+            case .readTimeout, .deadlineExceeded:
+                return RuntimeFailure(.timeout, "the server stopped sending after \(received) pieces of the answer (\(describe(error)))")
+            case .cancelled:
+                return RuntimeFailure(.cancelled, "the turn was cancelled after \(received) pieces of the answer")
+            default: break
+            }
+        }
+        return RuntimeFailure(.streamInterrupted, "the answer broke off after \(received) pieces: \(describe(error))")
+    }
+
+    /// A short description of a transport error (NIO's are long and nested).
+    static func describe(_ error: any Error) -> String {
+        if let client = error as? HTTPClientError {
+            switch client {
+            case .connectTimeout: return "connect timeout"
+            case .remoteConnectionClosed: return "the server closed the connection"
+            case .readTimeout: return "read timeout"
+            case .deadlineExceeded: return "deadline exceeded"
+            default: return String(describing: client)
+            }
+        }
+        let text = String(describing: error)
+        if text.contains("Connection refused") { return "connection refused" }
+        if text.contains("Connection reset") { return "connection reset" }
+        return ServerFailures.excerpt(text, limit: 200)
+    }
+}

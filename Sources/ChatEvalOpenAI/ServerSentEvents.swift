@@ -1,0 +1,97 @@
+/// One event of a `text/event-stream` body.
+struct ServerSentEvent: Sendable, Hashable {
+    /// The `event:` field; nil for the default type ("message").
+    var type: String?
+    /// The `data:` lines joined by line feeds.
+    var data: String
+}
+
+/// An incremental parser of server-sent events, after the WHATWG HTML standard, §9.2.6
+/// "Interpreting an event stream": lines end with CRLF, LF or CR; a blank line dispatches the
+/// event; `data:` lines accumulate; lines starting with `:` are comments; a BOM at the start is
+/// skipped; an event left unfinished when the stream ends is dropped.
+///
+/// Written here rather than taken from the mirror: mattt/EventSource 1.1.1 does not compile on
+/// Linux (its client calls `URLSession.bytes(for:)`, which swift-corelibs-foundation lacks), and
+/// its parser is an actor fed one byte per `await`, an actor hop per byte inside the timed loop.
+/// This one takes whole buffers as AsyncHTTPClient delivers them and runs synchronously.
+struct ServerSentEventParser: Sendable {
+    /// Longest line accepted; a longer one means the body is not an event stream.
+    static let maximumLineBytes = 16 << 20
+
+    private var line: [UInt8] = []
+    private var afterCarriageReturn = false
+    private var atStart = true
+    private var data: [UInt8] = []
+    private var hasData = false
+    private var type: String?
+
+    struct LineTooLong: Error {}
+
+    /// Bytes not yet dispatched as an event (an event cut by the end of the stream).
+    var hasPendingEvent: Bool { hasData || !line.isEmpty }
+
+    /// Feeds the next bytes of the body; returns the events they complete, in order.
+    mutating func feed(_ bytes: some Sequence<UInt8>) throws(LineTooLong) -> [ServerSentEvent] {
+        var events: [ServerSentEvent] = []
+        for byte in bytes {
+            if afterCarriageReturn {
+                afterCarriageReturn = false
+                if byte == 0x0A { continue }          // the LF of a CRLF
+            }
+            switch byte {
+            case 0x0A:
+                if let event = endLine() { events.append(event) }
+            case 0x0D:
+                afterCarriageReturn = true
+                if let event = endLine() { events.append(event) }
+            default:
+                guard line.count < Self.maximumLineBytes else { throw LineTooLong() }
+                line.append(byte)
+            }
+        }
+        return events
+    }
+
+    /// Handles one complete line; returns an event when the line is blank and one is pending.
+    private mutating func endLine() -> ServerSentEvent? {
+        defer { line.removeAll(keepingCapacity: true) }
+        if atStart {
+            atStart = false
+            if line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
+        }
+        guard !line.isEmpty else { return dispatch() }
+        if line[0] == UInt8(ascii: ":") { return nil }
+        let field: ArraySlice<UInt8>
+        var value: ArraySlice<UInt8>
+        if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+            field = line[..<colon]
+            value = line[(colon + 1)...]
+            if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
+        } else {
+            field = line[...]
+            value = []
+        }
+        switch String(decoding: field, as: UTF8.self) {
+        case "data":
+            if hasData { data.append(0x0A) }
+            data.append(contentsOf: value)
+            hasData = true
+        case "event":
+            type = String(decoding: value, as: UTF8.self)
+        default:
+            break                                         // id, retry and unknown fields: not used here
+        }
+        return nil
+    }
+
+    private mutating func dispatch() -> ServerSentEvent? {
+        defer {
+            data.removeAll(keepingCapacity: true)
+            hasData = false
+            type = nil
+        }
+        guard hasData else { return nil }
+        return ServerSentEvent(type: type, data: String(decoding: data, as: UTF8.self))
+    }
+}

@@ -1,0 +1,35 @@
+@testable import ChatEvalOpenAI
+import Testing
+
+@Suite struct ServerSentEventParserTests {
+    private func parse(_ pieces: [String]) throws -> [ServerSentEvent] {
+        var parser = ServerSentEventParser()
+        return try pieces.flatMap { try parser.feed(Array($0.utf8)) }
+    }
+
+    @Test func eventsEndAtABlankLineWhicheverLineEndingsTheServerUses() throws {
+        let events = try parse(["data: one\n\ndata: two\r\n\r\ndata: three\r\rdata: four\n\n"])
+        #expect(events.map(\.data) == ["one", "two", "three", "four"])
+    }
+
+    @Test func anEventSplitAcrossBuffersIsDeliveredWhole() throws {
+        let events = try parse(["da", "ta: {\"a\":", "1}\r", "\n", "\r\n"])
+        #expect(events == [ServerSentEvent(type: nil, data: "{\"a\":1}")])
+    }
+
+    @Test func dataLinesJoinWithLineFeedsCommentsAndOtherFieldsAreSkipped() throws {
+        let events = try parse([": keep-alive\nid: 7\nretry: 100\nevent: error\ndata: first\ndata:second\n\n"])
+        #expect(events == [ServerSentEvent(type: "error", data: "first\nsecond")])
+    }
+
+    @Test func aByteOrderMarkAtTheStartIsSkippedAndAnUnfinishedEventIsNotDelivered() throws {
+        var parser = ServerSentEventParser()
+        let events = try parser.feed([0xEF, 0xBB, 0xBF] + Array("data: x\n\ndata: cut".utf8))
+        #expect(events.map(\.data) == ["x"])
+        #expect(parser.hasPendingEvent)
+    }
+
+    @Test func aBlankLineWithoutDataDispatchesNothing() throws {
+        #expect(try parse(["\n\nevent: ping\n\n"]).isEmpty)
+    }
+}
