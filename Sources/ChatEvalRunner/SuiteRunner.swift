@@ -101,7 +101,7 @@ public struct SuiteRunner: Sendable {
         precondition(records.count == arms.count && writers.count == arms.count, "one record and one writer per arm")
         var records = records
         for (arm, index) in zip(arms, records.indices) {
-            records[index].suites = arm.plan.suites.map { SuiteRecord(name: $0.name, path: $0.path, comparison: $0.comparison) }
+            records[index].suites = Self.suiteRecords(arm.plan, for: records[index])
             try writers[index].write(records[index])
         }
         var sinceWrite = Array(repeating: Stopwatch(), count: arms.count)
@@ -114,41 +114,63 @@ public struct SuiteRunner: Sendable {
             let suite = arm.plan.suites[item.suite]
             let replay = ScheduledReplay(arm: arm.label, suite: suite.name, conversation: item.conversation.id, repetition: item.repetition)
             await observer?.conversationStarted(replay, index: position + 1, of: schedule.count)
-            let journalingError = JournalingError()
-            let writer = writers[item.arm]
-            let turns = await replayers[item.arm].replay(item.conversation.script, stop: stop) { turn in
-                do {
-                    try writer.journal(JournalEntry(suite: suite.name, conversation: item.conversation.id, repetition: item.repetition,
-                                                    warmup: replay.warmup, turn: turn))
-                } catch {
-                    await journalingError.set(error)
-                }
-                await observer?.turnFinished(turn, conversation: item.conversation.id)
-            }
-            if let error = await journalingError.error { throw error }
-            let script = item.conversation.script
-            let graded = ConversationGrader.grade(item.conversation, turns: turns)
-            records[item.arm].suites[item.suite].conversations.append(ConversationRecord(
-                id: item.conversation.id, repetition: item.repetition, warmup: replay.warmup,
-                systemPrompt: script.systemPrompt, options: script.options, turns: graded.turns, checks: graded.checks))
+            records[item.arm].suites[item.suite].conversations.append(try await Self.replay(
+                item.conversation, of: suite.name, repetition: item.repetition, with: replayers[item.arm],
+                writer: writers[item.arm], stop: stop, observer: observer))
             if sinceWrite[item.arm].elapsed >= rewriteInterval {
-                try writer.write(records[item.arm])
+                try writers[item.arm].write(records[item.arm])
                 sinceWrite[item.arm] = Stopwatch()
             }
         }
 
         for (arm, index) in zip(arms, records.indices) {
-            for suiteIndex in records[index].suites.indices {
-                let measured = records[index].suites[suiteIndex].conversations.filter { !$0.warmup }
-                records[index].suites[suiteIndex].gates = GateEvaluator.evaluate(arm.plan.suites[suiteIndex].gates, conversations: measured)
-            }
-            records[index].gatesPassed = records[index].suites.allSatisfy { $0.gates.allSatisfy(\.passed) }
-            records[index].status = stop.isRequested || Task.isCancelled ? .incomplete : .complete
-            records[index].endedAt = Date()
-            try writers[index].write(records[index])
-            writers[index].finish()
+            try Self.finish(&records[index], plan: arm.plan, writer: writers[index], interrupted: stop.isRequested || Task.isCancelled)
         }
         return records
+    }
+
+    /// The records of `plan`'s suites before anything ran; a shard's keep their suite's text
+    /// (for `chateval merge`).
+    static func suiteRecords(_ plan: RunPlan, for record: RunRecord) -> [SuiteRecord] {
+        plan.suites.map { SuiteRecord(name: $0.name, path: $0.path, comparison: $0.comparison, text: record.shard == nil ? nil : $0.text) }
+    }
+
+    /// Replays one conversation, journaling every turn as it finishes, and grades it. Throws only
+    /// when the journal cannot be written.
+    static func replay(
+        _ conversation: SuiteConversation, of suite: String, repetition: Int, with replayer: ConversationReplayer,
+        writer: ResultWriter, stop: StopRequest, observer: (any RunObserver)?
+    ) async throws -> ConversationRecord {
+        let journalingError = JournalingError()
+        let turns = await replayer.replay(conversation.script, stop: stop) { turn in
+            do {
+                try writer.journal(JournalEntry(suite: suite, conversation: conversation.id, repetition: repetition,
+                                                warmup: repetition == 0, turn: turn))
+            } catch {
+                await journalingError.set(error)
+            }
+            await observer?.turnFinished(turn, conversation: conversation.id)
+        }
+        if let error = await journalingError.error { throw error }
+        let script = conversation.script
+        let graded = ConversationGrader.grade(conversation, turns: turns)
+        return ConversationRecord(
+            id: conversation.id, repetition: repetition, warmup: repetition == 0,
+            systemPrompt: script.systemPrompt, options: script.options, turns: graded.turns, checks: graded.checks)
+    }
+
+    /// Evaluates the gates over the measured replays, sets the status, writes the result file
+    /// and removes the journal.
+    static func finish(_ record: inout RunRecord, plan: RunPlan, writer: ResultWriter, interrupted: Bool) throws {
+        for suiteIndex in record.suites.indices {
+            let measured = record.suites[suiteIndex].conversations.filter { !$0.warmup }
+            record.suites[suiteIndex].gates = GateEvaluator.evaluate(plan.suites[suiteIndex].gates, conversations: measured)
+        }
+        record.gatesPassed = record.suites.allSatisfy { $0.gates.allSatisfy(\.passed) }
+        record.status = interrupted ? .incomplete : .complete
+        record.endedAt = Date()
+        try writer.write(record)
+        writer.finish()
     }
 
     struct ScheduleItem {

@@ -38,6 +38,10 @@ public struct RunRecord: Codable, Sendable {
     public var suites: [SuiteRecord]
     /// True when every gate of every suite passed; nil until the run ends.
     public var gatesPassed: Bool?
+    /// The part of the run this record holds, for `run --shard I/N`; nil for a whole run.
+    public var shard: RunShard?
+    /// Throughput, latency under load and goodput, for `run --concurrency N`; nil otherwise.
+    public var load: LoadSummary?
 
     public init(
         runId: String, startedAt: Date, command: [String], git: GitSnapshot?, machine: MachineInfo,
@@ -102,6 +106,29 @@ public struct ProjectFileRecord: Codable, Sendable, Hashable {
     }
 }
 
+/// Shard `index` of `count` (1-based): a deterministic, conversation-atomic part of a run, made
+/// to be joined with the other parts by `chateval merge`.
+public struct RunShard: Codable, Sendable, Hashable, CustomStringConvertible {
+    public var index: Int
+    public var count: Int
+
+    public init(index: Int, count: Int) {
+        self.index = index
+        self.count = count
+    }
+
+    /// `I/N` with 1 ≤ I ≤ N ≤ 1000; nil otherwise.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0].trimmingCharacters(in: .whitespaces)),
+              let count = Int(parts[1].trimmingCharacters(in: .whitespaces)), (1...1000).contains(count), (1...count).contains(index)
+        else { return nil }
+        self.init(index: index, count: count)
+    }
+
+    public var description: String { "\(index)/\(count)" }
+}
+
 /// Why a run was made, when it is not an ordinary run.
 public enum RunRole: String, Codable, Sendable, Hashable {
     /// The base side of `chateval run --baseline REV`: REV's suites and project file, replayed by
@@ -120,14 +147,18 @@ public struct SuiteRecord: Codable, Sendable {
     /// The suite's own comparison thresholds (its `compare:` section), applied when this run
     /// is the head of a comparison.
     public var comparison: ComparisonOverrides?
+    /// The suite file's text, kept in a shard's record so that `chateval merge` can grade the
+    /// whole run's gates without the files; nil otherwise.
+    public var text: String?
 
     public init(name: String, path: String, conversations: [ConversationRecord] = [], gates: [GateOutcome] = [],
-                comparison: ComparisonOverrides? = nil) {
+                comparison: ComparisonOverrides? = nil, text: String? = nil) {
         self.name = name
         self.path = path
         self.conversations = conversations
         self.gates = gates
         self.comparison = comparison
+        self.text = text
     }
 
     /// Verdicts of every check of the measured replays (turn and conversation checks).

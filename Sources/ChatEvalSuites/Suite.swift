@@ -11,13 +11,16 @@ public struct Suite: Sendable, Hashable {
     public var gates: SuiteGates
     /// The suite's own comparison thresholds (`compare:`), over the project file's.
     public var comparison: ComparisonOverrides?
+    /// Latency objectives under load (`slo:`), for goodput (`run --concurrency`).
+    public var slo: ServiceLevelObjectives?
     /// The YAML it was parsed from, as read (kept in a run's journal so that `recover` grades
     /// with the very suite the run used).
     public var text: String
 
     public init(name: String, description: String? = nil, path: String, conversations: [SuiteConversation], gates: SuiteGates = SuiteGates(),
-                comparison: ComparisonOverrides? = nil, text: String = "") {
+                comparison: ComparisonOverrides? = nil, slo: ServiceLevelObjectives? = nil, text: String = "") {
         self.text = text
+        self.slo = slo
         self.name = name
         self.description = description
         self.path = path

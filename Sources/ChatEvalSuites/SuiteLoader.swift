@@ -141,7 +141,7 @@ struct SuiteBuilder {
     let reader: YAMLReader
 
     func suite(from root: Node, path: String) -> Suite? {
-        guard let entries = reader.mapping(root, "the suite", allowed: ["name", "description", "defaults", "gates", "compare", "conversations"]) else { return nil }
+        guard let entries = reader.mapping(root, "the suite", allowed: ["name", "description", "defaults", "gates", "compare", "slo", "conversations"]) else { return nil }
         let name = required("name", in: entries, of: root, "the suite").flatMap { reader.string($0, "name") }
         let description = entries["description"].flatMap { reader.string($0, "description") }
         let defaults = entries["defaults"].map { settings(from: $0, "defaults", allowed: ConversationSettings.keys) } ?? ConversationSettings()
@@ -162,8 +162,9 @@ struct SuiteBuilder {
         }
         let gates = entries["gates"].map(gates(from:)) ?? SuiteGates()
         let comparison = entries["compare"].flatMap { ComparisonSection(reader: reader).overrides($0, allowed: ComparisonSection.suiteKeys) }
+        let slo = entries["slo"].flatMap { SLOSection(reader: reader).objectives($0) }
         guard let name else { return nil }
-        return Suite(name: name, description: description, path: path, conversations: conversations, gates: gates, comparison: comparison)
+        return Suite(name: name, description: description, path: path, conversations: conversations, gates: gates, comparison: comparison, slo: slo)
     }
 
     private func gates(from node: Node) -> SuiteGates {
