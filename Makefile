@@ -11,8 +11,8 @@ ENV_MK := $(CHATEVAL_CACHE)/env.mk
 export PKG_CONFIG_PATH := $(LLAMA_PKG_CONFIG_PATH)$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 export CHATEVAL_LLAMA_BUILD := $(LLAMA_BUILD)
 LINK := $(if $(LLAMA_LIBDIR),-Xlinker -rpath -Xlinker $(LLAMA_LIBDIR))
-# The tests find the two shipped models here (make run takes its model from chateval.yaml).
-TEST_ENV := CHATEVAL_MODEL=$(MODEL) CHATEVAL_GEMMA_MODEL=$(GEMMA_MODEL)
+# The tests find the two shipped models and llama-server here (make run takes its model from chateval.yaml).
+TEST_ENV := CHATEVAL_MODEL=$(MODEL) CHATEVAL_GEMMA_MODEL=$(GEMMA_MODEL) CHATEVAL_LLAMA_SERVER=$(LLAMA_TOOLS)/llama-server
 RUN_ARGS ?= --repeat 1
 
 FUZZ_SECONDS ?= 300
@@ -35,6 +35,7 @@ _run: _build
 
 test: setup
 	@bash scripts/setup.sh gemma-model
+	@bash scripts/setup.sh llama-server
 	@$(MAKE) --no-print-directory _test
 _test:
 	swift build --build-tests $(LINK)

@@ -6,8 +6,9 @@
 #   LLAMA_PKG_CONFIG_PATH, LLAMA_LIBDIR, LLAMA_BUILD (what we built against), LLAMA_TOOLS,
 #   MODEL (the default chat model), GEMMA_MODEL (the second, benchmark model).
 #
-# Steps can be run alone: setup.sh packages | llama | llama-tools | chat-model | gemma-model | all
-# (`all` is everything `make run` needs; `make test` and `make bench` add the second model.)
+# Steps can be run alone: setup.sh packages | llama | llama-tools | llama-server | chat-model | gemma-model | all
+# (`all` is everything `make run` needs; `make test` adds the second model and llama-server,
+# `make bench` the second model, llama-bench and llama-server.)
 set -euo pipefail
 
 CACHE="${CHATEVAL_CACHE:-$HOME/.cache/chateval}"
@@ -109,11 +110,12 @@ llama() {
   touch "$LLAMA_ROOT/prefix/.installed"
 }
 
-# The reference tools (llama-bench, llama-server) from the same tree, for benchmarks and HTTP tests.
+# Reference tools from the same tree: llama-bench for benchmarks, llama-server for the served
+# runtime's integration test and benchmark. Builds only the ones missing.
 llama_tools() {
   llama_source
   local missing=()
-  for t in llama-bench llama-server; do [ -x "$LLAMA_ROOT/build/bin/$t" ] || missing+=("$t"); done
+  for t in "$@"; do [ -x "$LLAMA_ROOT/build/bin/$t" ] || missing+=("$t"); done
   [ ${#missing[@]} -eq 0 ] && return 0
   llama_configure ON
   say "building ${missing[*]} from the same tree (several minutes on 2 cores; compiler output in tools-build.log)"
@@ -183,9 +185,10 @@ MK
 case "${1:-all}" in
   packages) packages ;;
   llama) packages; llama; write_env ;;
-  llama-tools) packages; llama_tools ;;
+  llama-tools) packages; llama_tools llama-bench llama-server ;;
+  llama-server) packages; llama_tools llama-server ;;
   chat-model) chat_model ;;
   gemma-model) gemma_model ;;
   all) packages; llama; chat_model; write_env ;;
-  *) die "usage: setup.sh [packages|llama|llama-tools|chat-model|gemma-model|all]" ;;
+  *) die "usage: setup.sh [packages|llama|llama-tools|llama-server|chat-model|gemma-model|all]" ;;
 esac

@@ -1,0 +1,77 @@
+import Foundation
+
+/// A real llama-server for integration tests and benchmarks: started on 127.0.0.1 with a free
+/// port, its output in a log file, and stopped by its process id when the body returns or throws
+/// (SIGTERM, then SIGKILL after 5 s).
+///
+/// The executable is `$CHATEVAL_LLAMA_SERVER`, which `make test` sets to the llama-server that
+/// scripts/setup.sh builds from the same llama.cpp tree as the in-process runtime.
+public enum LlamaServerProcess {
+    public static var executable: String? {
+        ProcessInfo.processInfo.environment["CHATEVAL_LLAMA_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// A started server.
+    public struct Running: Sendable {
+        public var processIdentifier: Int32
+        public var port: Int
+        /// `http://127.0.0.1:PORT/v1`.
+        public var baseURL: String { "http://127.0.0.1:\(port)/v1" }
+        /// Where its output goes.
+        public var log: URL
+    }
+
+    public struct Unavailable: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Starts `llama-server -m MODEL --host 127.0.0.1 --port FREE ARGUMENTS`, runs `body`, stops it.
+    public static func run<T>(model: String, arguments: [String] = [], executable: String? = LlamaServerProcess.executable,
+                              body: (Running) async throws -> T) async throws -> T {
+        guard let executable else {
+            throw Unavailable(description: "CHATEVAL_LLAMA_SERVER is not set: run the tests with `make test`, which builds llama-server (scripts/setup.sh llama-server)")
+        }
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw Unavailable(description: "CHATEVAL_LLAMA_SERVER=\(executable) is not an executable file")
+        }
+        let port = try await FakeChatServer.closedPort()
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("llama-server-\(port)-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let output = try FileHandle(forWritingTo: log)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["-m", model, "--host", "127.0.0.1", "--port", String(port)] + arguments
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let running = Running(processIdentifier: process.processIdentifier, port: port, log: log)
+        do {
+            let result = try await body(running)
+            stop(process)
+            try? output.close()
+            try? FileManager.default.removeItem(at: log)
+            return result
+        } catch {
+            stop(process)
+            try? output.close()
+            throw error
+        }
+    }
+
+    /// The end of the server's log, for a failure message.
+    public static func tail(of running: Running, lines: Int = 20) -> String {
+        let text = (try? String(contentsOf: running.log, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
+    }
+
+    /// SIGTERM by process id, SIGKILL if it is still running 5 s later; waits for it to end.
+    private static func stop(_ process: Process) {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+}

@@ -1,0 +1,64 @@
+import ChatEvalCore
+import ChatEvalOpenAI
+import ChatEvalRuntime
+import ChatEvalTestKit
+import Foundation
+import Testing
+
+/// A real llama-server, built from the same llama.cpp tree as the in-process runtime, serving the
+/// default chat model: a multi-turn conversation streams, is measured, and reuses the server's
+/// cache from turn 2 in session mode and not at all in cold mode. The server is stopped by its
+/// process id whatever happens.
+@Suite("RealModel llama-server", .serialized, .tags(.realModel), .timeLimit(.minutes(5)))
+struct RealLlamaServerTests {
+    static var model: String? { ProcessInfo.processInfo.environment["CHATEVAL_MODEL"].flatMap { $0.isEmpty ? nil : $0 } }
+
+    static let script = ConversationScript(
+        id: "chat", systemPrompt: "You are a helpful assistant. Answer in one sentence.",
+        options: GenerationOptions(maxTokens: 24, temperature: 0, seed: 42),
+        userMessages: ["What is the capital of France?", "And what river flows through it?", "Name one famous museum there."]
+            .map { TemplateText(literal: $0) })
+
+    @Test func aConversationStreamsIsMeasuredAndReusesTheServersCacheOnlyInSessionMode() async throws {
+        let model = try #require(Self.model, "CHATEVAL_MODEL is not set: run the tests with `make test`")
+        try await LlamaServerProcess.run(model: model, arguments: ["-c", "2048", "-np", "1", "-t", "2"]) { server in
+            do {
+                try await OpenAIConnection.waitUntilReady(baseURL: server.baseURL, timeout: 120)
+            } catch {
+                Issue.record("llama-server did not start: \(error)\n\(LlamaServerProcess.tail(of: server))")
+                return
+            }
+            let connection = try await OpenAIConnection.open(OpenAIConfiguration(baseURL: server.baseURL, modelName: "smollm2", requestTimeout: 120))
+            let runtime = connection.makeRuntime()
+            #expect(connection.server.engine == "llama-server")
+            #expect(connection.server.contextSize == 2048)
+            #expect(runtime.identity.inProcess == false)
+
+            let session = await ConversationReplayer(runtime: runtime, cacheMode: .session).replay(Self.script)
+            let cold = await ConversationReplayer(runtime: runtime, cacheMode: .cold).replay(Self.script)
+            await connection.shutdown()
+
+            for turn in session + cold {
+                #expect(turn.status == .answered, "\(turn.failure?.description ?? "")")
+                #expect(turn.answer?.isEmpty == false)
+                let metrics = try #require(turn.metrics)
+                #expect((metrics.server?.contentDeltas ?? 0) > 1, "the answer arrived in pieces")
+                #expect(metrics.interTokenLatencies.count == (metrics.server?.contentDeltas ?? 0) - 1)
+                #expect(metrics.timeToFirstToken > 0 && metrics.timeToFirstToken < metrics.totalTime)
+                #expect(metrics.generatedTokens > 0 && metrics.promptTokens > 0)
+                #expect(metrics.prefillTime != nil)
+                #expect(metrics.server?.promptEvaluatedTokens != nil)
+                #expect(metrics.peakResidentBytes == nil)
+            }
+            let sessionReuse = session.map { $0.metrics?.reusedTokens }
+            let coldReuse = cold.map { $0.metrics?.reusedTokens }
+            #expect(sessionReuse.first == 0, "turn 1 of a conversation evaluates everything: \(sessionReuse)")
+            #expect(sessionReuse.dropFirst().allSatisfy { ($0 ?? 0) > 0 }, "turns 2 and 3 reuse the server's cache: \(sessionReuse)")
+            #expect(coldReuse.allSatisfy { $0 == 0 }, "cold mode reuses nothing: \(coldReuse)")
+            // Reused tokens are the earlier turns' prompt and answer: most of a later prompt.
+            if let third = session.last?.metrics, let reused = third.reusedTokens {
+                #expect(Double(reused) / Double(third.promptTokens) > 0.5)
+            }
+        }
+    }
+}
