@@ -76,7 +76,7 @@ let package = Package(
         .executableTarget(
             name: "ChatEvalCLI",
             dependencies: [
-                "ChatEvalLlama", "ChatEvalRunner", "ChatEvalReport", "ChatEvalGit", "ChatEvalCompare",
+                "ChatEvalLlama", "ChatEvalOpenAI", "ChatEvalRunner", "ChatEvalReport", "ChatEvalGit", "ChatEvalCompare",
                 "ChatEvalSuites", "ChatEvalStore", "ChatEvalRuntime", "ChatEvalCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -9,7 +9,7 @@ public struct OpenAIConfiguration: Sendable, Hashable {
     /// `<base>/chat/completions`. A URL without a path gets `/v1`.
     public var baseURL: String
     /// The `model` field of every request (llama-server ignores it; vLLM, Ollama and hosted APIs
-    /// route by it).
+    /// route by it). Empty: the one model the server lists (an error when it lists several).
     public var modelName: String
     /// Name of the environment variable holding the API key, sent as `Authorization: Bearer`;
     /// nil sends none.
@@ -73,7 +73,6 @@ public struct OpenAIConfiguration: Sendable, Hashable {
         if Endpoint(baseURL) == nil {
             found.append("the base URL must be an http:// or https:// URL with a host, like http://127.0.0.1:8080/v1 (got \"\(Endpoint.redacted(baseURL))\")")
         }
-        if modelName.isEmpty { found.append("the model name must not be empty (llama-server accepts any; vLLM and Ollama need the served model's name)") }
         if let apiKeyVariable, apiKeyVariable.isEmpty || apiKeyVariable.contains("=") {
             found.append("the API key variable must be the name of an environment variable (got \"\(apiKeyVariable)\")")
         }

@@ -46,8 +46,16 @@ public final class OpenAIConnection: Sendable {
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: http)
         let probe = ServerProbe(client: client, endpoint: endpoint, apiKey: apiKey, timeout: min(configuration.requestTimeout, 30))
         let server: ServerInfo
-        do {
+        var configuration = configuration
+        do throws(OpenAIConnectionError) {
             server = try await probe.identify(modelName: configuration.modelName, retry: configuration.retry)
+            if configuration.modelName.isEmpty {
+                guard server.models.count == 1, let only = server.models.first else {
+                    let listed = server.models.isEmpty ? "lists none at /v1/models" : "lists \(server.models.prefix(10).joined(separator: ", "))"
+                    throw OpenAIConnectionError(.invalidConfiguration, "name the model to request (--model-name): the server \(listed)")
+                }
+                configuration.modelName = only
+            }
         } catch {
             try? await client.shutdown()
             throw error

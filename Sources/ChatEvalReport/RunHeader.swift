@@ -3,6 +3,14 @@ import ChatEvalCore
 /// The lines that open a run: what runs, on what, how.
 public enum RunHeader {
     public static func render(_ identity: RuntimeIdentity, cacheMode: CacheMode) -> String {
+        if identity.inProcess == false {
+            return [
+                "\(identity.engine) \(identity.build), served at \(identity.endpoint ?? "?")",
+                "model     \(identity.model.path) — \(identity.model.description)",
+                "context   \(identity.contextSize > 0 ? "\(identity.contextSize) tokens" : "not reported by the server"), cache mode \(cacheMode.rawValue)"
+                    + " (reuse as the server reports it; memory is the server's, not measured here)",
+            ].joined(separator: "\n")
+        }
         var lines = ["\(identity.engine) \(identity.build)"]
         lines.append("model     \(identity.model.path) — \(identity.model.description), \(Format.bytes(identity.model.fileBytes))")
         lines.append("template  \(identity.chatTemplate) (\(identity.chatTemplateSource))")

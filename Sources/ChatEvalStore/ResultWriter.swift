@@ -127,7 +127,7 @@ public final class ResultWriter: @unchecked Sendable {
     }
 
     /// `20261122T210412Z-03797f5-k3j9x2` (or `nogit` outside a repository).
-    static func fileName(for record: RunRecord) -> String {
+    public static func fileName(for record: RunRecord) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")

@@ -45,6 +45,8 @@ public struct ProjectFile: Sendable, Hashable {
     public var suites: [String]?
     public var reports: String?
     public var compare: ComparisonOverrides?
+    /// A served runtime (`runtime:`; see `ServedRuntime`).
+    public var runtime: ServedRuntime?
 
     /// A model file, and the digest it must have.
     public struct ModelReference: Sendable, Hashable {
@@ -55,7 +57,7 @@ public struct ProjectFile: Sendable, Hashable {
     }
 
     static let keys = ["model", "chat_template", "context_size", "threads", "batch_size", "cache_mode", "repetitions", "warmup",
-                       "suites", "reports", "compare"]
+                       "suites", "reports", "compare", "runtime"]
 
     /// Parses a project file; `source` names it in errors, `environment` expands `${...}`.
     public static func parse(_ text: String, source: String, environment: [String: String] = ProcessInfo.processInfo.environment)
@@ -90,6 +92,7 @@ public struct ProjectFile: Sendable, Hashable {
             project.suites = entries["suites"].flatMap { reader.strings($0, "suites") }
             project.reports = entries["reports"].flatMap { reader.string($0, "reports") }
             project.compare = entries["compare"].flatMap { ComparisonSection(reader: reader).overrides($0, allowed: ComparisonSection.projectKeys) }
+            project.runtime = entries["runtime"].flatMap { servedRuntime($0, reader) }
         }
         if !reader.errors.isEmpty { throw SuiteErrors(reader.errors) }
         return project

@@ -298,7 +298,7 @@ import Testing
         let bad = OpenAIConfiguration(baseURL: "ftp://x", modelName: "", apiKeyVariable: "A=B", requestTimeout: 0,
                                       extraFields: ["stream": .bool(false)], affinity: .init(header: "bad header"))
         let problems = bad.problems.joined(separator: "\n")
-        for word in ["base URL", "model name", "API key variable", "request timeout", "stream", "bad header"] {
+        for word in ["base URL", "API key variable", "request timeout", "stream", "bad header"] {
             #expect(problems.contains(word), "\(word)")
         }
         #expect(Endpoint("http://127.0.0.1:8080")?.chatCompletions == "http://127.0.0.1:8080/v1/chat/completions")

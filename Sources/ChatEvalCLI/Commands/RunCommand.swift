@@ -25,6 +25,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var suites: SuiteOptions
     @OptionGroup var runtime: RuntimeOptions
+    @OptionGroup var served: ServedRuntimeOptions
+    @OptionGroup var load: LoadOptions
     @OptionGroup var recording: RecordingOptions
     @OptionGroup var project: ProjectOptions
 
@@ -65,20 +67,36 @@ struct RunCommand: AsyncParsableCommand {
         let workspace = try Workspace.open(recording: recording, project: project)
         let projectFolder = project.path.map { URL(fileURLWithPath: $0).deletingLastPathComponent() } ?? workspace.root
         let head = try RunConfiguration.resolve(overrides, project: workspace.project, projectFolder: projectFolder, warn: warn)
+        let servedConfiguration = try ServedConfiguration.resolve(served, project: workspace.project)
+        try checkLoadAndShard(servedConfiguration)
 
         if let baseline {
             try await runAgainstBaseline(baseline, head: head, workspace: workspace, projectFolder: projectFolder, machineLoad: machineLoad)
             return
         }
         Recovery.recoverAbandonedJournals(in: head.reportsFolder)
-        let loaded = try SuiteFiles.load(head.suitePaths)
-        let (engine, sha256) = try Workspace.loadRuntime(head)
+        let loaded = try shardOf(SuiteFiles.load(head.suitePaths))
+        let opened = try await openRuntime(head, servedConfiguration)
         let plan = RunPlan(suites: loaded, settings: head.settings)
-        let record = makeRecord(engine, sha256: sha256, configuration: head, git: workspace.snapshot, machineLoad: machineLoad)
+        if let levels = load.levels {
+            defer { if let connection = opened.connection { Task { await connection.shutdown() } } }
+            try await runLoad(levels, opened: opened, plan: plan, configuration: head, served: servedConfiguration,
+                              workspace: workspace, machineLoad: machineLoad)
+            return
+        }
+        let engine = opened.runtime
+        var record = makeRecord(engine, sha256: opened.sha256, configuration: head, git: workspace.snapshot, machineLoad: machineLoad)
+        record.settings.sources = sources(head, servedConfiguration)
+        record.shard = load.parsedShard
         let writer = try makeWriter(record, suites: loaded, folder: head.reportsFolder)
 
         printHeader(engine, head, git: workspace.snapshot, plan: plan, machineLoad: machineLoad)
-        let (finals, cancelled) = try await execute(SuiteRunner(runtime: engine, plan: plan), records: [record], writers: [writer])
+        let runner = SuiteRunner(runtime: engine, plan: plan)
+        let start = record
+        let (finals, cancelled) = try await execute(records: [record], writers: [writer], turns: plan.turnCount) { stop, progress in
+            try await runner.run(into: [start], writers: [writer], stop: stop, observer: progress)
+        }
+        await opened.connection?.shutdown()
         let final = finals[0]
 
         say(RunReport.render(final, showAnswers: showAnswers))
@@ -87,6 +105,10 @@ struct RunCommand: AsyncParsableCommand {
         addNote(final, workspace: workspace)
         if cancelled { throw failure("stopped: the turn in progress was cancelled; what was measured is in \(writer.resultURL.path)", .stoppedAtOnce) }
         if final.status == .incomplete { throw failure("the run was interrupted; what was measured is in \(writer.resultURL.path)", .runIncomplete) }
+        if let shard = final.shard {
+            say("shard     \(shard): gates are decided when the shards are joined (`chateval merge`)")
+            return
+        }
         try checkGates(final)
     }
 
@@ -145,7 +167,10 @@ struct RunCommand: AsyncParsableCommand {
             + "; replayed interleaved with head\n")
 
         let runner = SuiteRunner(arms: [RunArm(label: "base", runtime: baseEngine, plan: basePlan), RunArm(label: "head", runtime: headEngine, plan: headPlan)])
-        let (finals, cancelled) = try await execute(runner, records: [baseRecord, headRecord], writers: writers)
+        let records = [baseRecord, headRecord]
+        let (finals, cancelled) = try await execute(records: records, writers: writers, turns: basePlan.turnCount + headPlan.turnCount) { stop, progress in
+            try await runner.run(into: records, writers: writers, stop: stop, observer: progress)
+        }
         let (finalBase, finalHead) = (finals[0], finals[1])
 
         say(RunReport.render(finalHead, showAnswers: showAnswers))
@@ -169,7 +194,7 @@ struct RunCommand: AsyncParsableCommand {
 
     // MARK: Pieces
 
-    private func makeRecord(_ engine: LlamaChatRuntime, sha256: String?, configuration: RunConfiguration, git: GitSnapshot?,
+    func makeRecord(_ engine: any ChatRuntime, sha256: String?, configuration: RunConfiguration, git: GitSnapshot?,
                             machineLoad: MachineLoad) -> RunRecord {
         var record = RunRecord(
             runId: ResultWriter.newRunId(), startedAt: Date(), command: CommandLine.arguments, git: git,
@@ -179,7 +204,7 @@ struct RunCommand: AsyncParsableCommand {
         return record
     }
 
-    private func makeWriter(_ record: RunRecord, suites: [Suite], folder: String) throws -> ResultWriter {
+    func makeWriter(_ record: RunRecord, suites: [Suite], folder: String) throws -> ResultWriter {
         do {
             return try ResultWriter(folder: URL(fileURLWithPath: folder), record: record, suites: suites.map { SuiteSource(path: $0.path, text: $0.text) })
         } catch {
@@ -187,7 +212,7 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
-    private func printHeader(_ engine: LlamaChatRuntime, _ configuration: RunConfiguration, git: GitSnapshot?, plan: RunPlan, machineLoad: MachineLoad) {
+    func printHeader(_ engine: any ChatRuntime, _ configuration: RunConfiguration, git: GitSnapshot?, plan: RunPlan, machineLoad: MachineLoad) {
         say(RunHeader.render(engine.identity, cacheMode: configuration.cacheMode))
         say("machine   \(machineLoad.summary)")
         say("commit    \(RunHeader.describe(git))")
@@ -199,11 +224,13 @@ struct RunCommand: AsyncParsableCommand {
     /// Runs with Ctrl-C and SIGTERM handled (see `InterruptTrap`); returns the records and whether
     /// the run was cancelled by a second signal. A result that cannot be written ends the run
     /// with exit 3, naming the file and how to recover what the journal kept.
-    private func execute(_ runner: SuiteRunner, records: [RunRecord], writers: [ResultWriter]) async throws -> ([RunRecord], Bool) {
+    func execute(
+        records: [RunRecord], writers: [ResultWriter], turns: Int,
+        _ run: @escaping @Sendable (StopRequest, RunProgress) async throws -> [RunRecord]
+    ) async throws -> ([RunRecord], Bool) {
         let stop = StopRequest()
-        let turns = zip(runner.arms, records).reduce(0) { $0 + $1.0.plan.turnCount }
         let progress = RunProgress(totalTurns: turns)
-        let task = Task { try await runner.run(into: records, writers: writers, stop: stop, observer: progress) }
+        let task = Task { try await run(stop, progress) }
         let trap = InterruptTrap(stop: stop) { task.cancel() }
         defer { withExtendedLifetime(trap) {} }
         do {
@@ -226,7 +253,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     /// Adds the run to its commit's git note when asked, or says why it cannot.
-    private func addNote(_ record: RunRecord, workspace: Workspace) {
+    func addNote(_ record: RunRecord, workspace: Workspace) {
         guard recording.gitNote else { return }
         guard let repository = workspace.repository, let snapshot = workspace.snapshot else {
             warn("no git note was added: not inside a git repository")
@@ -248,7 +275,7 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
-    private func checkGates(_ record: RunRecord) throws {
+    func checkGates(_ record: RunRecord) throws {
         guard record.gatesPassed == false else { return }
         let failed = record.suites.flatMap { suite in suite.gates.filter { !$0.passed }.map { "\(suite.name): \($0.gate) \($0.expected), found \($0.found)" } }
         throw failure("gate failed — " + failed.joined(separator: "; "), .gateFailed)

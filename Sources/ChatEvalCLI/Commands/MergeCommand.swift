@@ -1,0 +1,63 @@
+import ArgumentParser
+import ChatEvalReport
+import ChatEvalRunner
+import ChatEvalStore
+import Foundation
+
+/// `chateval merge`: joins the result files of a sharded run into one run record.
+struct MergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Join the result files of `run --shard I/N` (one per CI job) into the record of the whole run.",
+        discussion: """
+            Every shard of one run is needed, each once, all of the same commit, settings, runtime and suites; otherwise \
+            the merge is refused (exit 2) naming the difference. The merged record lists conversations in the order an \
+            unsharded run replays them and evaluates the suites' gates over all of them (exit 1 when one fails), so it \
+            equals an unsharded run of the commit but for timings. It is written to the reports folder like a run.
+            """)
+
+    @Argument(help: ArgumentHelp("Result files of the shards, in any order.", valueName: "result")) var results: [String]
+
+    @Option(name: .customLong("reports"), help: ArgumentHelp("Folder for the merged result file.", valueName: "dir"))
+    var reportsFolder: String = "reports"
+
+    @Flag(name: .customLong("show-answers"), help: "Print every answer in full (default: an excerpt).")
+    var showAnswers = false
+
+    func validate() throws {
+        if results.isEmpty { throw ValidationError("give the result files of every shard: chateval merge reports/*-shard-*.json") }
+    }
+
+    func run() throws {
+        var records: [RunRecord] = []
+        for path in results {
+            do {
+                records.append(try ResultFolder.read(URL(fileURLWithPath: path)))
+            } catch {
+                throw failure("\(path): \(error.message)", .badInput)
+            }
+        }
+        let merged: RunRecord
+        do {
+            merged = try ShardMerge.merge(records, command: CommandLine.arguments)
+        } catch {
+            throw failure("cannot merge: \(error.message)", .badInput)
+        }
+        let folder = URL(fileURLWithPath: reportsFolder)
+        let url = folder.appendingPathComponent(ResultWriter.fileName(for: merged) + ".json")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try AtomicFile.write(try ResultWriter.makeEncoder(pretty: true).encode(merged), to: url)
+        } catch {
+            throw failure("cannot write \(url.path): \(error)", .runIncomplete)
+        }
+        say(RunReport.render(merged, showAnswers: showAnswers))
+        say("\nmerged    \(records.count) shards of commit \(merged.git?.shortCommit ?? "none")")
+        say("result    \(url.path)")
+        if merged.status == .incomplete { throw failure("a shard was interrupted: the merged run is incomplete", .runIncomplete) }
+        if merged.gatesPassed == false {
+            let failed = merged.suites.flatMap { suite in suite.gates.filter { !$0.passed }.map { "\(suite.name): \($0.gate) \($0.expected), found \($0.found)" } }
+            throw failure("gate failed — " + failed.joined(separator: "; "), .gateFailed)
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import ChatEvalTestKit
+import Foundation
+import Testing
+
+/// `chateval run --runtime openai`, `--shard`, `--concurrency` and `chateval merge` as a user
+/// runs them, against a scripted loopback server.
+@Suite(.timeLimit(.minutes(2))) struct ServedCommandTests {
+    static let suite = """
+        name: served
+        gates: {max_failed_turns: 0}
+        conversations:
+          - {id: a, turns: ["one", "two"]}
+          - {id: b, turns: ["three"]}
+          - {id: c, turns: ["four", "five", "six"]}
+        """
+
+    static let answer = FakeChatServer.Reply.events(FakeChatServer.llamaServerEvents(["fine", "."]))
+
+    /// A suite file and a reports folder in a fresh temporary folder.
+    static func workspace() throws -> (suite: String, reports: String, folder: URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("served-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let suite = folder.appendingPathComponent("served.yaml").path
+        try Self.suite.write(toFile: suite, atomically: true, encoding: .utf8)
+        return (suite, folder.appendingPathComponent("reports").path, folder)
+    }
+
+    func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessRunner.Outcome {
+        try await ProcessRunner.run(CommandLineTests.binary, arguments, environment: environment, in: CommandLineTests.packageRoot)
+    }
+
+    static func results(in folder: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.sorted().map { folder + "/" + $0 }
+    }
+
+    @Test func aServedRunIsRecordedWithoutItsAPIKey() async throws {
+        let (suite, reports, folder) = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let key = "sk-cli-\(UUID().uuidString)"
+        try await FakeChatServer.run(replies: Array(repeating: Self.answer, count: 6)) { server in
+            let outcome = try await run(["run", suite, "--no-project", "--reports", reports, "--runtime", "openai", "--base-url", server.baseURL,
+                                         "--model-name", "m", "--api-key-env", "SERVED_TEST_KEY"], environment: ["SERVED_TEST_KEY": key])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stdout.contains("served at \(server.baseURL)"))
+            #expect(!outcome.stdout.contains(key) && !outcome.stderr.contains(key))
+            let files = try Self.results(in: reports)
+            #expect(files.count == 1)
+            let text = try String(contentsOfFile: files[0], encoding: .utf8)
+            #expect(!text.contains(key))
+            #expect(text.contains("\"in_process\" : false"))
+            #expect(text.contains("\"base_url\" : \"command_line\""))
+            #expect(await server.chatRequests.allSatisfy { $0.headers["authorization"] == "Bearer \(key)" })
+        }
+    }
+
+    @Test func theProjectFileNamesTheServerAndTheCommandLineWins() async throws {
+        let (suite, reports, folder) = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await FakeChatServer.run(replies: Array(repeating: Self.answer, count: 6)) { server in
+            let project = folder.appendingPathComponent("chateval.yaml").path
+            try "runtime:\n  kind: openai\n  base_url: \(server.baseURL)\n  model_name: from-project\n  retries: 1\n"
+                .write(toFile: project, atomically: true, encoding: .utf8)
+            let outcome = try await run(["run", suite, "--project", project, "--reports", reports, "--model-name", "from-cli"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(await server.chatRequests.allSatisfy { $0.json?["model"] as? String == "from-cli" })
+            let text = try String(contentsOfFile: try #require(try Self.results(in: reports).first), encoding: .utf8)
+            #expect(text.contains("\"base_url\" : \"project_file\""))
+            #expect(text.contains("\"model_name\" : \"command_line\""))
+            #expect(text.contains("\"runtime\" : \"project_file\""))
+            #expect(!text.contains("\"threads\" : \"default\""))           // the in-process model's settings are not this run's
+        }
+    }
+
+    @Test func shardsRunSeparatelyAndMergeIntoOneRun() async throws {
+        let (suite, reports, folder) = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await FakeChatServer.run(replies: Array(repeating: Self.answer, count: 6)) { server in
+            var shardFiles: [String] = []
+            for shard in ["1/2", "2/2"] {
+                let shardReports = reports + "-" + shard.replacingOccurrences(of: "/", with: "of")
+                let outcome = try await run(["run", suite, "--no-project", "--reports", shardReports, "--runtime", "openai",
+                                             "--base-url", server.baseURL, "--model-name", "m", "--shard", shard])
+                #expect(outcome.status == 0, "\(outcome.stderr)")
+                #expect(outcome.stdout.contains("gates are decided when the shards are joined"))
+                shardFiles += try Self.results(in: shardReports)
+            }
+            #expect(shardFiles.count == 2)
+
+            let missing = try await run(["merge", shardFiles[0], "--reports", reports])
+            #expect(missing.status == 2)
+            #expect(missing.stderr.contains("2/2 is missing"))
+
+            let merged = try await run(["merge"] + shardFiles.reversed() + ["--reports", reports])
+            #expect(merged.status == 0, "\(merged.stderr)")
+            #expect(merged.stdout.contains("merged    2 shards"))
+            let files = try Self.results(in: reports)
+            #expect(files.count == 1)
+            let text = try String(contentsOfFile: files[0], encoding: .utf8)
+            for id in ["\"id\" : \"a\"", "\"id\" : \"b\"", "\"id\" : \"c\""] { #expect(text.contains(id)) }
+            #expect(!text.contains("\"shard\""))
+        }
+    }
+
+    @Test func aSweepWritesOneResultPerLevelATableAndAChart() async throws {
+        let (suite, reports, folder) = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await FakeChatServer.run(replies: Array(repeating: Self.answer, count: 12)) { server in
+            let chart = folder.appendingPathComponent("sweep.svg").path
+            let outcome = try await run(["run", suite, "--no-project", "--reports", reports, "--runtime", "openai", "--base-url", server.baseURL,
+                                         "--model-name", "m", "--concurrency", "1,2", "--sweep-chart", chart])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stdout.contains("concurrency  requests"))
+            #expect(try Self.results(in: reports).count == 2)
+            let svg = try String(contentsOfFile: chart, encoding: .utf8)
+            #expect(svg.hasPrefix("<svg") && svg.contains("c=2"))
+        }
+    }
+
+    @Test(arguments: [
+        (["--concurrency", "2"], "needs a served runtime"),
+        (["--concurrency", "0"], "give a number from 1 to 1024"),
+        (["--shard", "5/4"], "write I/N"),
+        (["--runtime", "openai"], "needs the server's base URL"),
+        (["--runtime", "openai", "--base-url", "ftp://x"], "http:// or https://"),
+        (["--base-url", "http://127.0.0.1:9/v1", "--runtime", "llama"], "need --runtime openai"),
+    ])
+    func nonsenseIsBadInput(_ options: [String], _ message: String) async throws {
+        let outcome = try await run(["run", "suites/smoke.yaml", "--no-project"] + options)
+        #expect(outcome.status == 2, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+    }
+
+    @Test func aServerThatIsNotThereMeansTheRunCannotHappen() async throws {
+        let port = try await FakeChatServer.closedPort()
+        let outcome = try await run(["run", "suites/smoke.yaml", "--no-project", "--runtime", "openai", "--base-url", "http://127.0.0.1:\(port)/v1",
+                                     "--connect-timeout", "0.5", "--retries", "0"])
+        #expect(outcome.status == 3, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("cannot reach"))
+    }
+}
