@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "ChatEvalOpenAI", dependencies: [
             "ChatEvalRuntime", "ChatEvalCore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // libgit2: the commit, branch and dirty state a run is recorded against; git notes.
         .target(name: "ChatEvalGit", dependencies: ["ChatEvalCore", "CGit2"]),
@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(name: "ChatEvalGradingTests", dependencies: [
             "ChatEvalGrading", "ChatEvalPunktModel", "ChatEvalCore", .product(name: "Crypto", package: "swift-crypto"),
         ], exclude: ["Fixtures"]),
-        .testTarget(name: "ChatEvalCLITests", dependencies: ["ChatEvalCLI", "ChatEvalTestKit"]),
+        .testTarget(name: "ChatEvalCLITests", dependencies: ["ChatEvalCLI", "ChatEvalOpenAI", "ChatEvalTestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -102,15 +102,6 @@ public actor FakeChatServer {
         }
     }
 
-    /// A port on 127.0.0.1 that nothing listens on (bound, then released).
-    public static func closedPort() async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0).get()
-        let port = channel.localAddress?.port ?? 9
-        try await channel.close()
-        return port
-    }
-
     private func record(_ request: Request) -> Reply {
         requests.append(request)
         guard request.path.hasSuffix("/chat/completions") else { return routes[request.path] ?? .status(404, body: "not found") }

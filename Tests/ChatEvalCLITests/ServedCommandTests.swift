@@ -1,3 +1,4 @@
+import ChatEvalOpenAI
 import ChatEvalTestKit
 import Foundation
 import Testing
@@ -131,7 +132,7 @@ import Testing
     }
 
     @Test func aServerThatIsNotThereMeansTheRunCannotHappen() async throws {
-        let port = try await FakeChatServer.closedPort()
+        let port = try await LocalLlamaServer.freePort()
         let outcome = try await run(["run", "suites/smoke.yaml", "--no-project", "--runtime", "openai", "--base-url", "http://127.0.0.1:\(port)/v1",
                                      "--connect-timeout", "0.5", "--retries", "0"])
         #expect(outcome.status == 3, "\(outcome.stderr)")

@@ -261,7 +261,7 @@ import Testing
     }
 
     @Test func aServerThatIsNotThereCannotBeOpened() async throws {
-        let port = try await FakeChatServer.closedPort()
+        let port = try await LocalLlamaServer.freePort()
         let configuration = OpenAIConfiguration(baseURL: "http://127.0.0.1:\(port)", modelName: "m", connectTimeout: 0.5)
         await #expect(throws: OpenAIConnectionError.self) { try await OpenAIConnection.open(configuration) }
     }

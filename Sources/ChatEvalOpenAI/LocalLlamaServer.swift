@@ -1,12 +1,14 @@
 import Foundation
+import NIOCore
+import NIOPosix
 
-/// A real llama-server for integration tests and benchmarks: started on 127.0.0.1 with a free
-/// port, its output in a log file, and stopped by its process id when the body returns or throws
-/// (SIGTERM, then SIGKILL after 5 s).
+/// A llama-server of this machine, started for the length of a body (integration tests,
+/// benchmarks): on 127.0.0.1 with a free port, its output in a log file, stopped by its process
+/// id when the body returns or throws (SIGTERM, then SIGKILL after 5 s).
 ///
-/// The executable is `$CHATEVAL_LLAMA_SERVER`, which `make test` sets to the llama-server that
-/// scripts/setup.sh builds from the same llama.cpp tree as the in-process runtime.
-public enum LlamaServerProcess {
+/// The default executable is `$CHATEVAL_LLAMA_SERVER`, which `make test` sets to the
+/// llama-server that scripts/setup.sh builds from the same llama.cpp tree as the in-process runtime.
+public enum LocalLlamaServer {
     public static var executable: String? {
         ProcessInfo.processInfo.environment["CHATEVAL_LLAMA_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
     }
@@ -26,7 +28,7 @@ public enum LlamaServerProcess {
     }
 
     /// Starts `llama-server -m MODEL --host 127.0.0.1 --port FREE ARGUMENTS`, runs `body`, stops it.
-    public static func run<T>(model: String, arguments: [String] = [], executable: String? = LlamaServerProcess.executable,
+    public static func run<T>(model: String, arguments: [String] = [], executable: String? = LocalLlamaServer.executable,
                               body: (Running) async throws -> T) async throws -> T {
         guard let executable else {
             throw Unavailable(description: "CHATEVAL_LLAMA_SERVER is not set: run the tests with `make test`, which builds llama-server (scripts/setup.sh llama-server)")
@@ -34,9 +36,11 @@ public enum LlamaServerProcess {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw Unavailable(description: "CHATEVAL_LLAMA_SERVER=\(executable) is not an executable file")
         }
-        let port = try await FakeChatServer.closedPort()
+        let port = try await freePort()
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("llama-server-\(port)-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
+            throw Unavailable(description: "cannot create the server's log file \(log.path)")
+        }
         let output = try FileHandle(forWritingTo: log)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -57,6 +61,15 @@ public enum LlamaServerProcess {
             try? output.close()
             throw error
         }
+    }
+
+    /// A TCP port on 127.0.0.1 that nothing listens on now: the system's pick, bound and
+    /// released at once (for a server about to start, or a test that needs a closed port).
+    public static func freePort() async throws -> Int {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        defer { channel.close(promise: nil) }
+        guard let port = channel.localAddress?.port else { throw Unavailable(description: "the system gave no port on 127.0.0.1") }
+        return port
     }
 
     /// The end of the server's log, for a failure message.
