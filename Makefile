@@ -69,6 +69,7 @@ _bench:
 	.build/release/chateval-bench throughput --llama-bench $(LLAMA_TOOLS)/llama-bench --model $(GEMMA_MODEL) --chat-template gemma
 	.build/release/chateval-bench throughput --llama-bench $(LLAMA_TOOLS)/llama-bench --model $(MODEL)
 	.build/release/chateval-bench reuse --model $(GEMMA_MODEL) --chat-template gemma
+	.build/release/chateval-bench served --llama-server $(LLAMA_TOOLS)/llama-server --model $(MODEL)
 	.build/release/chateval-bench gate
 	.build/release/chateval-grading-bench
 	python3 scripts/grading-reference.py $(CHATEVAL_CACHE)/grading-reference/verdicts

@@ -84,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "ChatEvalBench",
             dependencies: [
-                "ChatEvalLlama", "ChatEvalReport", "ChatEvalRuntime", "ChatEvalCore", "ChatEvalCompare", "ChatEvalRunner",
+                "ChatEvalLlama", "ChatEvalOpenAI", "ChatEvalReport", "ChatEvalRuntime", "ChatEvalCore", "ChatEvalCompare", "ChatEvalRunner",
                 "ChatEvalStore", "ChatEvalSuites",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
