@@ -118,8 +118,9 @@ public final class OpenAIConnection: Sendable {
             contextSize: server.contextSize ?? 0, batchSize: 0, threads: 0, inProcess: false, endpoint: endpoint.recorded)
     }
 
-    /// Whether turns that must not reuse the server's cache send `cache_prompt: false`.
-    var sendsCacheControl: Bool { configuration.cacheControl ?? server.isLlamaServer }
+    /// Whether turns that must not reuse the server's cache send `cache_prompt: false`
+    /// (llama-server, or as the configuration says); other servers decide their caching alone.
+    public var sendsCacheControl: Bool { configuration.cacheControl ?? server.isLlamaServer }
 
     /// Headers every request carries: JSON, and the API key when there is one.
     func headers() -> HTTPHeaders {

@@ -117,6 +117,25 @@ import Testing
         }
     }
 
+    /// `/props` as llama-server answers it: the server is llama-server and takes `cache_prompt`.
+    static let llamaServerProps = FakeChatServer.Reply.status(200, body: #"{"build_info":"b1-test","default_generation_settings":{"n_ctx":2048}}"#)
+
+    @Test(arguments: [false, true])
+    func coldModeTurnsOffLlamaServersCacheAndSaysWhenAServerCannotBeTold(_ isLlamaServer: Bool) async throws {
+        let (suite, reports, folder) = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let routes = isLlamaServer ? ["/props": Self.llamaServerProps] : [:]
+        try await FakeChatServer.run(replies: Array(repeating: Self.answer, count: 6), routes: routes) { server in
+            let outcome = try await run(["run", suite, "--no-project", "--reports", reports, "--runtime", "openai", "--base-url", server.baseURL,
+                                         "--model-name", "m", "--cache-mode", "cold"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("cannot be told to skip its prompt cache") == !isLlamaServer, "\(outcome.stderr)")
+            let requests = await server.chatRequests
+            #expect(requests.count == 6)
+            #expect(requests.allSatisfy { ($0.json?["cache_prompt"] as? Bool) == (isLlamaServer ? false : nil) })
+        }
+    }
+
     @Test(arguments: [
         (["--concurrency", "2"], "needs a served runtime"),
         (["--concurrency", "0"], "give a number from 1 to 1024"),

@@ -40,6 +40,9 @@ extension RunCommand {
             let (runtime, sha256) = try Workspace.loadRuntime(configuration)
             return OpenedRuntime(runtime: runtime, sha256: sha256, connection: nil)
         }
+        if configuration.cacheMode == .cold, !connection.sendsCacheControl {
+            warn("--cache-mode cold: \(connection.server.engine) at \(connection.endpoint.recorded) cannot be told to skip its prompt cache; turns may still reuse it (reuse is what the server reports)")
+        }
         return OpenedRuntime(runtime: connection.makeRuntime(), sha256: nil, connection: connection)
     }
 
