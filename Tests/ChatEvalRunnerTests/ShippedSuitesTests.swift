@@ -17,6 +17,12 @@ import Testing
         return try names.map { try SuiteLoader.load(path: folder.appendingPathComponent($0).path) }
     }
 
+    @Test func shippedSuitesLoadWithoutWarnings() throws {
+        let suites = try Self.shippedSuites()
+        #expect(suites.count >= 5)
+        #expect(suites.flatMap(\.warnings).map(\.description) == [])
+    }
+
     /// How a model that does not answer might still produce text from its prompt.
     enum Echo: String, CaseIterable, CustomTestStringConvertible {
         /// The user message of the turn, repeated.
