@@ -47,6 +47,12 @@ public struct ScheduledReplay: Sendable {
 public protocol RunObserver: Sendable {
     func conversationStarted(_ replay: ScheduledReplay, index: Int, of total: Int) async
     func turnFinished(_ turn: ReplayedTurn, conversation: String) async
+    /// Every replay of a suite is done (its gates are evaluated when the whole run ends).
+    func suiteFinished(_ suite: SuiteRecord, arm: String?) async
+}
+
+extension RunObserver {
+    public func suiteFinished(_ suite: SuiteRecord, arm: String?) async {}
 }
 
 /// What one side of a run replays: a runtime and a plan, recorded into its own record and file.
@@ -77,15 +83,18 @@ public struct SuiteRunner: Sendable {
     public let arms: [RunArm]
     /// Least time between two rewrites of a result file during the run, in seconds.
     public let rewriteInterval: Double
+    /// Keep every turn's rendered prompt in the record (`run --print-prompt`).
+    public let keepsPrompts: Bool
 
-    public init(arms: [RunArm], rewriteInterval: Double = 5) {
+    public init(arms: [RunArm], rewriteInterval: Double = 5, keepsPrompts: Bool = false) {
         self.arms = arms
         self.rewriteInterval = rewriteInterval
+        self.keepsPrompts = keepsPrompts
     }
 
     /// An ordinary run: one runtime, one plan.
-    public init(runtime: any ChatRuntime, plan: RunPlan, rewriteInterval: Double = 5) {
-        self.init(arms: [RunArm(runtime: runtime, plan: plan)], rewriteInterval: rewriteInterval)
+    public init(runtime: any ChatRuntime, plan: RunPlan, rewriteInterval: Double = 5, keepsPrompts: Bool = false) {
+        self.init(arms: [RunArm(runtime: runtime, plan: plan)], rewriteInterval: rewriteInterval, keepsPrompts: keepsPrompts)
     }
 
     /// An ordinary run into `record` (which must list no suites yet); see `run(into:writers:stop:observer:)`.
@@ -105,8 +114,10 @@ public struct SuiteRunner: Sendable {
             try writers[index].write(records[index])
         }
         var sinceWrite = Array(repeating: Stopwatch(), count: arms.count)
-        let replayers = arms.map { ConversationReplayer(runtime: $0.runtime, cacheMode: $0.plan.settings.cacheMode) }
+        let replayers = arms.map { ConversationReplayer(runtime: $0.runtime, cacheMode: $0.plan.settings.cacheMode, keepsPrompts: keepsPrompts) }
         let schedule = Self.schedule(arms)
+        struct SuiteKey: Hashable { var arm: Int; var suite: Int }
+        let lastReplay = Dictionary(schedule.enumerated().map { (SuiteKey(arm: $1.arm, suite: $1.suite), $0) }, uniquingKeysWith: max)
 
         for (position, item) in schedule.enumerated() {
             if stop.isRequested || Task.isCancelled { break }
@@ -117,6 +128,9 @@ public struct SuiteRunner: Sendable {
             records[item.arm].suites[item.suite].conversations.append(try await Self.replay(
                 item.conversation, of: suite.name, repetition: item.repetition, with: replayers[item.arm],
                 writer: writers[item.arm], stop: stop, observer: observer))
+            if lastReplay[SuiteKey(arm: item.arm, suite: item.suite)] == position {
+                await observer?.suiteFinished(records[item.arm].suites[item.suite], arm: arm.label)
+            }
             if sinceWrite[item.arm].elapsed >= rewriteInterval {
                 try writers[item.arm].write(records[item.arm])
                 sinceWrite[item.arm] = Stopwatch()
@@ -132,7 +146,7 @@ public struct SuiteRunner: Sendable {
     /// The records of `plan`'s suites before anything ran; a shard's keep their suite's text
     /// (for `chateval merge`).
     static func suiteRecords(_ plan: RunPlan, for record: RunRecord) -> [SuiteRecord] {
-        plan.suites.map { SuiteRecord(name: $0.name, path: $0.path, comparison: $0.comparison, text: record.shard == nil ? nil : $0.text) }
+        plan.suites.map { SuiteRecord(of: $0, keepingText: record.shard != nil) }
     }
 
     /// Replays one conversation, journaling every turn as it finishes, and grades it. Throws only
@@ -152,21 +166,13 @@ public struct SuiteRunner: Sendable {
             await observer?.turnFinished(turn, conversation: conversation.id)
         }
         if let error = await journalingError.error { throw error }
-        let script = conversation.script
-        let graded = ConversationGrader.grade(conversation, turns: turns)
-        return ConversationRecord(
-            id: conversation.id, repetition: repetition, warmup: repetition == 0,
-            systemPrompt: script.systemPrompt, options: script.options, turns: graded.turns, checks: graded.checks)
+        return .graded(conversation, turns: turns, repetition: repetition, warmup: repetition == 0)
     }
 
     /// Evaluates the gates over the measured replays, sets the status, writes the result file
     /// and removes the journal.
     static func finish(_ record: inout RunRecord, plan: RunPlan, writer: ResultWriter, interrupted: Bool) throws {
-        for suiteIndex in record.suites.indices {
-            let measured = record.suites[suiteIndex].conversations.filter { !$0.warmup }
-            record.suites[suiteIndex].gates = GateEvaluator.evaluate(plan.suites[suiteIndex].gates, conversations: measured)
-        }
-        record.gatesPassed = record.suites.allSatisfy { $0.gates.allSatisfy(\.passed) }
+        GateEvaluator.evaluate(&record, suites: plan.suites)
         record.status = interrupted ? .incomplete : .complete
         record.endedAt = Date()
         try writer.write(record)

@@ -36,8 +36,13 @@ public protocol ChatRuntime: AnyObject, Sendable {
     /// `resetSession` does, and lets a served runtime give the conversation its own affinity key.
     /// The default calls `resetSession()`.
     func beginConversation(id: String) async
+
+    /// The exact prompt `respond` would send for `messages` (a chat template's rendering, or a
+    /// request body), for people checking what a model saw; nil when the runtime cannot say.
+    func renderedPrompt(for messages: [ChatMessage]) -> String?
 }
 
 extension ChatRuntime {
     public func beginConversation(id: String) async { await resetSession() }
+    public func renderedPrompt(for messages: [ChatMessage]) -> String? { nil }
 }

@@ -14,7 +14,7 @@ extension ProjectFile {
     /// runtime:
     ///   kind: openai                        # llama (default) or openai
     ///   base_url: http://127.0.0.1:8080/v1
-    ///   model_name: smollm2                 # the request's model field
+    ///   model_name: smollm2                 # the request's model field; a list runs several side by side
     ///   api_key_env: OPENAI_API_KEY         # the NAME of the variable holding the key
     ///   request_timeout: 600                # seconds, request to last byte
     ///   connect_timeout: 10
@@ -26,7 +26,8 @@ extension ProjectFile {
     public struct ServedRuntime: Sendable, Hashable {
         public var kind: RuntimeKind?
         public var baseURL: String?
-        public var modelName: String?
+        /// The served models by the name requests carry (several: side by side).
+        public var modelNames: [String]?
         public var apiKeyVariable: String?
         public var requestTimeout: Double?
         public var connectTimeout: Double?
@@ -52,7 +53,15 @@ extension ProjectFile {
             }
         }
         runtime.baseURL = entries["base_url"].flatMap { reader.string($0, "runtime.base_url") }
-        runtime.modelName = entries["model_name"].flatMap { reader.string($0, "runtime.model_name") }
+        if let node = entries["model_name"], let names = reader.strings(node, "runtime.model_name") {
+            if names.isEmpty || names.contains(where: \.isEmpty) {
+                reader.fail(.invalidValue, at: node, "runtime.model_name needs a name (or a list of names) of the server's models")
+            } else if Set(names).count < names.count {
+                reader.fail(.invalidValue, at: node, "runtime.model_name lists a model twice")
+            } else {
+                runtime.modelNames = names
+            }
+        }
         runtime.apiKeyVariable = entries["api_key_env"].flatMap { reader.string($0, "runtime.api_key_env") }
         runtime.requestTimeout = entries["request_timeout"].flatMap { positive($0, "runtime.request_timeout", reader) }
         runtime.connectTimeout = entries["connect_timeout"].flatMap { positive($0, "runtime.connect_timeout", reader) }

@@ -117,6 +117,37 @@ import Testing
         }
     }
 
+    @Test func severalServedModelsRunSideBySideOneRecordEachInOneGroup() async throws {
+        let (suite, reports, folder) = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await FakeChatServer.run(replies: Array(repeating: Self.answer, count: 12)) { server in
+            let outcome = try await run(["run", suite, "--no-project", "--reports", reports, "--runtime", "openai", "--base-url", server.baseURL,
+                                         "--model-name", "small", "--model-name", "large"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stdout.contains("model 1 of 2: small") && outcome.stdout.contains("model 2 of 2: large"), "\(outcome.stdout)")
+            // Each model's six turns in turn, named in the requests' model field.
+            let models = await server.chatRequests.map { $0.json?["model"] as? String }
+            #expect(models == Array(repeating: "small", count: 6) + Array(repeating: "large", count: 6))
+            let records = try Self.results(in: reports).map { path in
+                try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+            }
+            let groups = records.compactMap { $0["group"] as? [String: Any] }
+            #expect(groups.count == 2 && Set(groups.compactMap { $0["id"] as? String }).count == 1)
+            #expect(Set(groups.compactMap { $0["label"] as? String }) == ["small", "large"])
+        }
+    }
+
+    @Test(arguments: [
+        (["--model", "x.gguf"], "name a served model with --model-name"),
+        (["--model-name", "a", "--model-name", "b", "--shard", "1/2"], "--shard runs one model"),
+        (["--model-name", "a", "--model-name", "a"], "repeats a model"),
+    ])
+    func servedModelOptionsThatCannotWorkAreBadInput(_ options: [String], _ message: String) async throws {
+        let outcome = try await run(["run", "suites/smoke.yaml", "--no-project", "--runtime", "openai", "--base-url", "http://127.0.0.1:9/v1"] + options)
+        #expect(outcome.status == 2, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+    }
+
     /// `/props` as llama-server answers it: the server is llama-server and takes `cache_prompt`.
     static let llamaServerProps = FakeChatServer.Reply.status(200, body: #"{"build_info":"b1-test","default_generation_settings":{"n_ctx":2048}}"#)
 

@@ -21,7 +21,7 @@ import Testing
         let runtime = try #require(project.runtime)
         #expect(runtime.kind == .openai)
         #expect(runtime.baseURL == "http://127.0.0.1:8080/v1")
-        #expect(runtime.modelName == "smollm2")
+        #expect(runtime.modelNames == ["smollm2"])
         #expect(runtime.apiKeyVariable == "OPENAI_API_KEY")
         #expect(runtime.requestTimeout == 120)
         #expect(runtime.connectTimeout == 2.5)
@@ -33,6 +33,16 @@ import Testing
         #expect(runtime.affinityHeader == "X-Session-Id")
         #expect(runtime.affinityUserField == true)
         #expect(runtime.backendHeader == "X-Backend")
+    }
+
+    @Test func aListOfModelNamesRunsThemSideBySide() throws {
+        let project = try ProjectFile.parse("runtime:\n  kind: openai\n  model_name: [qwen2.5:1.5b, llama3.2]\n", source: "chateval.yaml")
+        #expect(project.runtime?.modelNames == ["qwen2.5:1.5b", "llama3.2"])
+        for bad in ["[a, a]", "[]", "\"\""] {
+            #expect(throws: SuiteErrors.self, "model_name: \(bad)") {
+                try ProjectFile.parse("runtime:\n  model_name: \(bad)\n", source: "chateval.yaml")
+            }
+        }
     }
 
     @Test func badValuesAreLocated() {

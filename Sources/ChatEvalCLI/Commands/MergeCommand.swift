@@ -21,8 +21,7 @@ struct MergeCommand: ParsableCommand {
     @Option(name: .customLong("reports"), help: ArgumentHelp("Folder for the merged result file.", valueName: "dir"))
     var reportsFolder: String = "reports"
 
-    @Flag(name: .customLong("show-answers"), help: "Print every answer in full (default: an excerpt).")
-    var showAnswers = false
+    @OptionGroup var report: ReportOptions
 
     func validate() throws {
         if results.isEmpty { throw ValidationError("give the result files of every shard: chateval merge reports/*-shard-*.json") }
@@ -51,13 +50,10 @@ struct MergeCommand: ParsableCommand {
         } catch {
             throw failure("cannot write \(url.path): \(error)", .runIncomplete)
         }
-        say(RunReport.render(merged, showAnswers: showAnswers))
+        say(RunReport.render([merged], options: report.options()), styled: true)
         say("\nmerged    \(records.count) shards of commit \(merged.git?.shortCommit ?? "none")")
         say("result    \(url.path)")
         if merged.status == .incomplete { throw failure("a shard was interrupted: the merged run is incomplete", .runIncomplete) }
-        if merged.gatesPassed == false {
-            let failed = merged.suites.flatMap { suite in suite.gates.filter { !$0.passed }.map { "\(suite.name): \($0.gate) \($0.expected), found \($0.found)" } }
-            throw failure("gate failed — " + failed.joined(separator: "; "), .gateFailed)
-        }
+        try RunCommand.checkGates([merged])
     }
 }

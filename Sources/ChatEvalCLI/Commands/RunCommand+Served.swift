@@ -11,22 +11,46 @@ import Foundation
 /// `run` with a served runtime (`--runtime openai`), under load (`--concurrency`), or as a shard
 /// (`--shard I/N`).
 extension RunCommand {
-    /// The runtime a run replays against, and what owns it.
+    /// One model a run replays the suites against: a GGUF file in this process, or a model of the
+    /// served runtime (by the name requests carry).
+    struct RunVariant {
+        var label: String
+        var inProcess: RunConfiguration.ModelVariant?
+        /// The served model's name ("" for the one model the server lists).
+        var modelName: String?
+    }
+
+    /// The runtime a variant replays against, and what owns it.
     struct OpenedRuntime {
         var runtime: any ChatRuntime
         /// The model file's digest (in process only).
         var sha256: String?
-        /// The served runtime's connection, to shut down when the run ends.
+        /// The served runtime's connection, to shut down when the variant is done.
         var connection: OpenAIConnection?
     }
 
-    /// Refuses combinations that cannot work, before anything is loaded (exit 2).
-    func checkLoadAndShard(_ served: ServedConfiguration) throws {
+    /// What one variant's run left: its records (one per concurrency level under load), their
+    /// result files, and whether a second signal cancelled it.
+    struct RunOutcome {
+        var records: [RunRecord]
+        var results: [URL]
+        var cancelled: Bool
+    }
+
+    /// Refuses combinations that cannot work, before anything is loaded (exit 2). `models` is the
+    /// number of models run side by side.
+    func checkLoadAndShard(_ served: ServedConfiguration, models: Int) throws {
         if baseline != nil, served.kind == .openai || load.levels != nil || load.shard != nil {
             throw failure("--baseline replays two commits in this process with the in-process runtime; it does not combine with --runtime openai, --concurrency or --shard", .badInput)
         }
+        if served.kind == .openai, !runtime.models.isEmpty {
+            throw failure("--model is a GGUF file for the in-process runtime; name a served model with --model-name (repeat it for several side by side)", .badInput)
+        }
         if let levels = load.levels, served.kind == .llama, levels.contains(where: { $0 > 1 }) {
             throw failure("--concurrency \(load.concurrency ?? "") needs a served runtime (--runtime openai --base-url URL): the in-process runtime answers one conversation at a time", .badInput)
+        }
+        if load.shard != nil, models > 1 {
+            throw failure("--shard runs one model: give each CI job one model (the shards of each model are merged apart)", .badInput)
         }
     }
 
@@ -35,11 +59,19 @@ extension RunCommand {
         load.parsedShard.map { Sharding.select(suites, shard: $0) } ?? suites
     }
 
-    func openRuntime(_ configuration: RunConfiguration, _ served: ServedConfiguration) async throws -> OpenedRuntime {
-        guard let connection = try await served.connect() else {
-            let (runtime, sha256) = try Workspace.loadRuntime(configuration)
+    /// The models of the run, side by side when there are several: the in-process variants, or
+    /// the served runtime's model names.
+    func runVariants(_ configuration: RunConfiguration, _ served: ServedConfiguration) -> [RunVariant] {
+        guard served.kind == .openai else { return configuration.variants.map { RunVariant(label: $0.label, inProcess: $0) } }
+        return served.modelNames.map { RunVariant(label: $0.isEmpty ? "served model" : $0, modelName: $0) }
+    }
+
+    func openRuntime(_ variant: RunVariant, _ configuration: RunConfiguration, _ served: ServedConfiguration) async throws -> OpenedRuntime {
+        if let inProcess = variant.inProcess {
+            let (runtime, sha256) = try Workspace.loadRuntime(configuration, inProcess)
             return OpenedRuntime(runtime: runtime, sha256: sha256, connection: nil)
         }
+        let connection = try await served.connect(modelName: variant.modelName ?? "")
         if configuration.cacheMode == .cold, !connection.sendsCacheControl {
             warn("--cache-mode cold: \(connection.server.engine) at \(connection.endpoint.recorded) cannot be told to skip its prompt cache; turns may still reuse it (reuse is what the server reports)")
         }
@@ -58,19 +90,19 @@ extension RunCommand {
 
     /// Replays the plan at each concurrency level in turn, one result file per level (tied by a
     /// sweep id), then prints the levels side by side and, for a sweep, writes the SVG chart.
-    func runLoad(_ levels: [Int], opened: OpenedRuntime, plan: RunPlan, configuration: RunConfiguration,
-                 served: ServedConfiguration, workspace: Workspace, machineLoad: MachineLoad) async throws {
+    /// Stops at a level that was interrupted; notes, gates and exit codes are the caller's.
+    func runLoad(_ levels: [Int], opened: OpenedRuntime, plan: RunPlan, configuration: RunConfiguration, served: ServedConfiguration,
+                 group: RunGroup?, workspace: Workspace, machineLoad: MachineLoad) async throws -> RunOutcome {
         let sweepId = levels.count > 1 ? ResultWriter.newRunId() : nil
-        printHeader(opened.runtime, configuration, git: workspace.snapshot, plan: plan, machineLoad: machineLoad)
-        var finals: [RunRecord] = []
-        var files: [String] = []
+        var outcome = RunOutcome(records: [], results: [], cancelled: false)
         for level in levels {
             // One runtime per conversation in flight: new ones over the connection, or the one
             // in-process runtime at concurrency 1 (checkLoadAndShard refused more).
             let runtimes: [any ChatRuntime] = opened.connection.map { connection in (0..<level).map { _ in connection.makeRuntime() } } ?? [opened.runtime]
-            var record = makeRecord(runtimes[0], sha256: opened.sha256, configuration: configuration, git: workspace.snapshot, machineLoad: machineLoad)
+            var record = makeRecord(runtimes[0], sha256: opened.sha256, configuration: configuration, plan: plan, git: workspace.snapshot, machineLoad: machineLoad)
             record.settings.sources = sources(configuration, served)
             record.shard = load.parsedShard
+            record.group = group
             let writer = try makeWriter(record, suites: plan.suites, folder: configuration.reportsFolder)
             let runner: LoadRunner
             do {
@@ -78,35 +110,34 @@ extension RunCommand {
             } catch {
                 throw failure(error.description, .badInput)
             }
-            say("load      concurrency \(level): \(plan.conversationCount) conversations, \(plan.turnCount) turns")
+            say("load      concurrency \(level): \(Format.count(plan.conversationCount, "conversation")), \(Format.count(plan.turnCount, "turn"))")
             let start = record
             let (results, cancelled) = try await execute(records: [record], writers: [writer], turns: plan.turnCount) { stop, progress in
                 [try await runner.run(into: start, writer: writer, stop: stop, observer: progress)]
             }
-            finals.append(results[0])
-            files.append(writer.resultURL.path)
-            addNote(results[0], workspace: workspace)
-            if cancelled { throw failure("stopped: the turn in progress was cancelled; what was measured is in \(writer.resultURL.path)", .stoppedAtOnce) }
-            if results[0].status == .incomplete {
-                say(LoadReport.table(finals.compactMap(\.load)))
-                throw failure("the run was interrupted at concurrency \(level); what was measured is in \(writer.resultURL.path)", .runIncomplete)
-            }
+            outcome.records.append(results[0])
+            outcome.results.append(writer.resultURL)
+            outcome.cancelled = cancelled
+            if cancelled || results[0].status == .incomplete { break }
         }
 
-        if levels.count == 1, let only = finals.first { say(RunReport.render(only, showAnswers: showAnswers)) }
-        say("\n" + LoadReport.table(finals.compactMap(\.load)))
-        say("\nresults   " + files.joined(separator: "\n          "))
-        if levels.count > 1 {
-            let chart = load.sweepChart ?? URL(fileURLWithPath: files[0]).deletingPathExtension().path + "-sweep.svg"
+        if levels.count == 1, let only = outcome.records.first {
+            say("\n" + RunReport.render([only], options: report.options(showPrompts: printPrompt)), styled: true)
+        }
+        say("\n" + LoadReport.table(outcome.records.compactMap(\.load)) + "\n")
+        if levels.count > 1, outcome.records.count > 1, let first = outcome.results.first {
+            let chart = load.sweepChart.map { path in
+                // Several models side by side: one chart each, numbered as their result files are.
+                group.map { URL(fileURLWithPath: path).deletingPathExtension().path + "-\($0.index)." + URL(fileURLWithPath: path).pathExtension } ?? path
+            } ?? first.deletingPathExtension().path + "-sweep.svg"
             let title = "\(opened.runtime.identity.engine) \(opened.runtime.identity.model.path): TTFT p95 against output tokens/s"
             do {
-                try Data(LoadReport.chart(finals.compactMap(\.load), title: title).utf8).write(to: URL(fileURLWithPath: chart), options: .atomic)
+                try Data(LoadReport.chart(outcome.records.compactMap(\.load), title: title).utf8).write(to: URL(fileURLWithPath: chart), options: .atomic)
                 say("chart     \(chart)")
             } catch {
                 warn("could not write the sweep chart \(chart): \(error.localizedDescription)")
             }
         }
-        guard load.parsedShard == nil else { return }
-        for final in finals { try checkGates(final) }
+        return outcome
     }
 }

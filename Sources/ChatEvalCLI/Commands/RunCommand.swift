@@ -18,12 +18,30 @@ struct RunCommand: AsyncParsableCommand {
             Writes a result file under the reports folder (see reports/schema/run.schema.json). Settings come from the \
             command line, else the project file (chateval.yaml), else built-in defaults; the record says which.
 
+            With several --model options (or models: in the project file), the suites run against each model in \
+            turn, loaded one at a time; each model gets its own result file, tied by a group id, and the report \
+            shows them side by side. With --runtime openai the suites run against an OpenAI-compatible server \
+            instead (llama-server, vLLM, Ollama, mlx_lm.server, a hosted API); several --model-name options are \
+            that server's models side by side.
+
+            --concurrency N replays N conversations at once against a served model (a list sweeps); --shard I/N \
+            runs one part of the suites for one CI job, joined by `chateval merge`.
+
             With --baseline REV, also replays REV's suites and project file (read from git, the working tree untouched) \
             in the same process, interleaved conversation by conversation, then compares the two runs as `chateval compare` \
             does: exit 1 on a regression. This is what a CI job should call.
+
+            Examples:
+              chateval run                                        # the project file's suites and model
+              chateval run suites/memory.yaml#pet-name --repeat 5 # one conversation, five times
+              chateval run --filter 'memory/*' --tag '!hard'      # a subset by pattern and tag
+              chateval run --model a.gguf --model b.gguf --chat-template embedded --chat-template gemma
+              chateval run --baseline origin/main                 # the CI gate
+              chateval run --runtime openai --base-url http://127.0.0.1:8080/v1 --concurrency 1,2,4
             """)
 
     @OptionGroup var suites: SuiteOptions
+    @OptionGroup var selection: SelectionOptions
     @OptionGroup var runtime: RuntimeOptions
     @OptionGroup var served: ServedRuntimeOptions
     @OptionGroup var load: LoadOptions
@@ -43,15 +61,13 @@ struct RunCommand: AsyncParsableCommand {
     var baseline: String?
 
     @OptionGroup var comparison: ComparisonOptions
+    @OptionGroup var report: ReportOptions
 
-    @Flag(name: .customLong("show-answers"), help: "Print every answer in full (default: an excerpt).")
-    var showAnswers = false
+    @Flag(name: .customLong("print-prompt"), help: "Keep each turn's exact prompt (the chat template's rendering) in the result and print it.")
+    var printPrompt = false
 
     @Flag(name: .customLong("require-quiet"), help: "Refuse to run (exit 3) when other processes keep the machine busy; by default a busy machine is a warning.")
     var requireQuiet = false
-
-    @Flag(help: "With --baseline: print the per-turn comparison too.")
-    var verbose = false
 
     func validate() throws {
         if let repetitions, !(1...10_000).contains(repetitions) { throw ValidationError("--repeat must be at least 1 and at most 10000 (got \(repetitions))") }
@@ -66,63 +82,101 @@ struct RunCommand: AsyncParsableCommand {
         }
         let workspace = try Workspace.open(recording: recording, project: project)
         let projectFolder = project.path.map { URL(fileURLWithPath: $0).deletingLastPathComponent() } ?? workspace.root
-        let head = try RunConfiguration.resolve(overrides, project: workspace.project, projectFolder: projectFolder, warn: warn)
+        let head = try resolve(project: workspace.project, projectFolder: projectFolder)
+        let picked = selection.selection(suites)
         let servedConfiguration = try ServedConfiguration.resolve(served, project: workspace.project)
-        try checkLoadAndShard(servedConfiguration)
+        try checkLoadAndShard(servedConfiguration, models: servedConfiguration.kind == .openai ? servedConfiguration.modelNames.count : head.variants.count)
 
         if let baseline {
-            try await runAgainstBaseline(baseline, head: head, workspace: workspace, projectFolder: projectFolder, machineLoad: machineLoad)
+            guard head.variants.count == 1 else {
+                throw failure("--baseline compares one model; \(head.variants.count) are given (run the gate once per model)", .badInput)
+            }
+            try await runAgainstBaseline(baseline, head: head, selection: picked, workspace: workspace, projectFolder: projectFolder, machineLoad: machineLoad)
             return
         }
         Recovery.recoverAbandonedJournals(in: head.reportsFolder)
-        let loaded = try shardOf(SuiteFiles.load(head.suitePaths))
-        let opened = try await openRuntime(head, servedConfiguration)
-        let plan = RunPlan(suites: loaded, settings: head.settings)
-        if let levels = load.levels {
-            defer { if let connection = opened.connection { Task { await connection.shutdown() } } }
-            try await runLoad(levels, opened: opened, plan: plan, configuration: head, served: servedConfiguration,
-                              workspace: workspace, machineLoad: machineLoad)
-            return
-        }
-        let engine = opened.runtime
-        var record = makeRecord(engine, sha256: opened.sha256, configuration: head, git: workspace.snapshot, machineLoad: machineLoad)
-        record.settings.sources = sources(head, servedConfiguration)
-        record.shard = load.parsedShard
-        let writer = try makeWriter(record, suites: loaded, folder: head.reportsFolder)
+        let loaded = try shardOf(SuiteFiles.select(SuiteFiles.load(head.suitePaths), picked))
+        let plan = RunPlan(suites: loaded, settings: head.settings(selection: picked))
+        let variants = runVariants(head, servedConfiguration)
+        printPlan(head, variants: variants.map(\.label), git: workspace.snapshot, plan: plan, machineLoad: machineLoad)
 
-        printHeader(engine, head, git: workspace.snapshot, plan: plan, machineLoad: machineLoad)
-        let runner = SuiteRunner(runtime: engine, plan: plan)
-        let start = record
-        let (finals, cancelled) = try await execute(records: [record], writers: [writer], turns: plan.turnCount) { stop, progress in
-            try await runner.run(into: [start], writers: [writer], stop: stop, observer: progress)
+        let group = variants.count > 1 ? String(ResultWriter.newRunId().suffix(8)) : nil
+        var finals: [RunRecord] = []
+        var results: [URL] = []
+        var stoppedAtOnce = false
+        var variantsDone = 0
+        for (index, variant) in variants.enumerated() {
+            if variants.count > 1 { say("\nmodel \(index + 1) of \(variants.count): \(variant.label)") }
+            // Loaded (or connected) one at a time: the previous model is freed before the next is loaded.
+            let opened = try await openRuntime(variant, head, servedConfiguration)
+            let runGroup = group.map { RunGroup(id: $0, index: index + 1, count: variants.count, label: variant.label) }
+            say(RunHeader.render(opened.runtime.identity, cacheMode: head.cacheMode) + "\n")
+            let outcome: RunOutcome
+            if let levels = load.levels {
+                outcome = try await runLoad(levels, opened: opened, plan: plan, configuration: head, served: servedConfiguration,
+                                            group: runGroup, workspace: workspace, machineLoad: machineLoad)
+            } else {
+                var record = makeRecord(opened.runtime, sha256: opened.sha256, configuration: head, plan: plan, git: workspace.snapshot, machineLoad: machineLoad)
+                record.settings.sources = sources(head, servedConfiguration)
+                record.shard = load.parsedShard
+                record.group = runGroup
+                let writer = try makeWriter(record, suites: loaded, folder: head.reportsFolder)
+                let runner = SuiteRunner(runtime: opened.runtime, plan: plan, keepsPrompts: printPrompt)
+                let start = record
+                let (recorded, cancelled) = try await execute(records: [record], writers: [writer], turns: plan.turnCount) { stop, progress in
+                    try await runner.run(into: [start], writers: [writer], stop: stop, observer: progress)
+                }
+                outcome = RunOutcome(records: recorded, results: [writer.resultURL], cancelled: cancelled)
+            }
+            await opened.connection?.shutdown()
+            finals += outcome.records
+            results += outcome.results
+            stoppedAtOnce = outcome.cancelled
+            if outcome.cancelled || outcome.records.contains(where: { $0.status == .incomplete }) { break }
+            variantsDone += 1
         }
-        await opened.connection?.shutdown()
-        let final = finals[0]
 
-        say(RunReport.render(final, showAnswers: showAnswers))
-        say("\nresult    \(writer.resultURL.path)")
-        say("commit    \(final.git?.commit ?? "none (not a git repository)")")
-        addNote(final, workspace: workspace)
-        if cancelled { throw failure("stopped: the turn in progress was cancelled; what was measured is in \(writer.resultURL.path)", .stoppedAtOnce) }
-        if final.status == .incomplete { throw failure("the run was interrupted; what was measured is in \(writer.resultURL.path)", .runIncomplete) }
-        if let shard = final.shard {
+        if load.levels == nil {
+            say("\n" + RunReport.render(finals, options: report.options(showPrompts: printPrompt)), styled: true)
+            say("")
+        }
+        for (index, url) in results.enumerated() {
+            say((results.count > 1 ? "result \(index + 1)  " : "result    ") + url.path)
+        }
+        say("commit    \(finals.first?.git?.commit ?? "none (not a git repository)")")
+        finals.forEach { addNote($0, workspace: workspace) }
+        let paths = results.map(\.path).joined(separator: " and ")
+        if stoppedAtOnce { throw failure("stopped: the turn in progress was cancelled; what was measured is in \(paths)", .stoppedAtOnce) }
+        if finals.contains(where: { $0.status == .incomplete }) || variantsDone < variants.count {
+            throw failure("the run was interrupted; what was measured is in \(paths)", .runIncomplete)
+        }
+        if let shard = load.parsedShard {
             say("shard     \(shard): gates are decided when the shards are joined (`chateval merge`)")
             return
         }
-        try checkGates(final)
+        try Self.checkGates(finals)
+    }
+
+    private func resolve(project: ProjectFile?, projectFolder: URL) throws -> RunConfiguration {
+        do {
+            return try RunConfiguration.resolve(overrides, project: project, projectFolder: projectFolder, warn: warn)
+        } catch {
+            throw failure(error.description, .badInput)
+        }
     }
 
     private var overrides: RunConfiguration.Overrides {
         RunConfiguration.Overrides(
-            model: runtime.model, chatTemplate: runtime.chatTemplate, contextSize: runtime.contextSize, threads: runtime.threads,
+            models: runtime.models.isEmpty ? nil : runtime.models, chatTemplates: runtime.chatTemplates.isEmpty ? nil : runtime.chatTemplates,
+            contextSizes: runtime.contextSizes.isEmpty ? nil : runtime.contextSizes, threads: runtime.threads,
             batchSize: runtime.batchSize, cacheMode: cacheMode, repetitions: repetitions, warmup: warmup,
             suitePaths: suites.given, reportsFolder: recording.reportsFolder)
     }
 
     // MARK: Base and head in one job
 
-    private func runAgainstBaseline(_ revision: String, head: RunConfiguration, workspace: Workspace, projectFolder: URL,
-                                    machineLoad: MachineLoad) async throws {
+    private func runAgainstBaseline(_ revision: String, head: RunConfiguration, selection picked: SuiteSelection, workspace: Workspace,
+                                    projectFolder: URL, machineLoad: MachineLoad) async throws {
         guard let repository = workspace.repository else {
             throw failure("--baseline \(revision) needs a git repository; run inside one or pass --repo", .badInput)
         }
@@ -139,17 +193,31 @@ struct RunCommand: AsyncParsableCommand {
         // REV's project file, at the path the working tree's has; the command line applies to both sides.
         let projectPath = project.ignore ? nil : tree.relativePath(project.path ?? workspace.root.appendingPathComponent(ProjectFile.fileName).path)
         let baseProject = try projectPath.flatMap { try tree.projectFile(at: $0) }
-        var base = try RunConfiguration.resolve(overrides, project: baseProject, projectFolder: projectFolder, warn: warn)
+        var base = try resolve(project: baseProject, projectFolder: projectFolder)
         base.reportsFolder = head.reportsFolder
-        let baseSuites = try tree.suites(base.suitePaths)
-        let headSuites = try SuiteFiles.load(head.suitePaths)
+        guard base.variants.count == 1 else {
+            throw failure("\(label)'s project file lists \(base.variants.count) models; --baseline compares one (name it with --model)", .badInput)
+        }
+        let headSuites = try SuiteFiles.select(SuiteFiles.load(head.suitePaths), picked)
+        // The same conversations on both sides: those picked on the head, by suite name and id.
+        let baseSuites = try tree.suites(base.suitePaths).compactMap { suite -> Suite? in
+            guard !picked.isEmpty else { return suite }
+            var kept = suite
+            let ids = Set(headSuites.first { $0.name == suite.name }?.conversations.map(\.id) ?? [])
+            kept.conversations = suite.conversations.filter { ids.contains($0.id) }
+            return kept.conversations.isEmpty ? nil : kept
+        }
 
-        let (headEngine, headSha) = try Workspace.loadRuntime(head)
-        let sameRuntime = base.runtimeConfiguration == head.runtimeConfiguration && base.expectedModelSha256 == head.expectedModelSha256
-        let (baseEngine, baseSha) = sameRuntime ? (headEngine, headSha) : try Workspace.loadRuntime(base)
+        let headPlan = RunPlan(suites: headSuites, settings: head.settings(selection: picked))
+        let basePlan = RunPlan(suites: baseSuites, settings: base.settings(selection: picked))
+        printPlan(head, variants: head.variants.map(\.label), git: workspace.snapshot, plan: headPlan, machineLoad: machineLoad)
+        let (headEngine, headSha) = try Workspace.loadRuntime(head, head.primary)
+        let sameRuntime = head.runtimeConfiguration(head.primary) == base.runtimeConfiguration(base.primary)
+            && base.primary.expectedSha256 == head.primary.expectedSha256
+        let (baseEngine, baseSha) = sameRuntime ? (headEngine, headSha) : try Workspace.loadRuntime(base, base.primary)
 
-        var headRecord = makeRecord(headEngine, sha256: headSha, configuration: head, git: workspace.snapshot, machineLoad: machineLoad)
-        var baseRecord = makeRecord(baseEngine, sha256: baseSha, configuration: base, git: baseSnapshot, machineLoad: machineLoad)
+        var headRecord = makeRecord(headEngine, sha256: headSha, configuration: head, plan: headPlan, git: workspace.snapshot, machineLoad: machineLoad)
+        var baseRecord = makeRecord(baseEngine, sha256: baseSha, configuration: base, plan: basePlan, git: baseSnapshot, machineLoad: machineLoad)
         baseRecord.project = baseProject.map { ProjectFileRecord(path: $0.source, sha256: FileDigest.sha256(of: Data($0.text.utf8))) }
         headRecord.role = .head
         baseRecord.role = .baseline
@@ -159,21 +227,20 @@ struct RunCommand: AsyncParsableCommand {
         let writers = [try makeWriter(baseRecord, suites: baseSuites, folder: base.reportsFolder),
                        try makeWriter(headRecord, suites: headSuites, folder: head.reportsFolder)]
 
-        let basePlan = RunPlan(suites: baseSuites, settings: base.settings)
-        let headPlan = RunPlan(suites: headSuites, settings: head.settings)
-        printHeader(headEngine, head, git: workspace.snapshot, plan: headPlan, machineLoad: machineLoad)
-        say("baseline  \(label) \"\(Terminal.safe(baseSnapshot.subject ?? ""))\": \(baseSuites.count) suites from git, "
-            + (sameRuntime ? "same model and settings" : "its own model or settings (\(Terminal.safe(baseEngine.identity.model.path)))")
+        say(RunHeader.render(headEngine.identity, cacheMode: head.cacheMode))
+        say("baseline  \(label) \"\(baseSnapshot.subject ?? "")\": \(baseSuites.count) suites from git, "
+            + (sameRuntime ? "same model and settings" : "its own model or settings (\(baseEngine.identity.model.path))")
             + "; replayed interleaved with head\n")
 
-        let runner = SuiteRunner(arms: [RunArm(label: "base", runtime: baseEngine, plan: basePlan), RunArm(label: "head", runtime: headEngine, plan: headPlan)])
+        let runner = SuiteRunner(arms: [RunArm(label: "base", runtime: baseEngine, plan: basePlan), RunArm(label: "head", runtime: headEngine, plan: headPlan)],
+                                 keepsPrompts: printPrompt)
         let records = [baseRecord, headRecord]
         let (finals, cancelled) = try await execute(records: records, writers: writers, turns: basePlan.turnCount + headPlan.turnCount) { stop, progress in
             try await runner.run(into: records, writers: writers, stop: stop, observer: progress)
         }
         let (finalBase, finalHead) = (finals[0], finals[1])
 
-        say(RunReport.render(finalHead, showAnswers: showAnswers))
+        say("\n" + RunReport.render([finalHead], options: report.options(showPrompts: printPrompt)), styled: true)
         say("\nresults   base \(writers[0].resultURL.path)\n          head \(writers[1].resultURL.path)")
         addNote(finalHead, workspace: workspace)
         if cancelled {
@@ -187,18 +254,18 @@ struct RunCommand: AsyncParsableCommand {
             head: ComparedRuns(runs: [finalHead], sources: [writers[1].resultURL.path]),
             settings: head.comparison, commandLine: try comparison.overrides())
         say("\n" + String(repeating: "─", count: 60) + "\ncomparison with \(label)\n")
-        say(ComparisonReport.render(result, verbose: verbose))
+        say(ComparisonReport.render(result, verbose: report.verbose), styled: true)
         try CompareCommand.exit(for: result, allowMismatch: comparison.allowMismatch)
-        try checkGates(finalHead)
+        try Self.checkGates([finalHead])
     }
 
     // MARK: Pieces
 
-    func makeRecord(_ engine: any ChatRuntime, sha256: String?, configuration: RunConfiguration, git: GitSnapshot?,
+    func makeRecord(_ engine: any ChatRuntime, sha256: String?, configuration: RunConfiguration, plan: RunPlan, git: GitSnapshot?,
                             machineLoad: MachineLoad) -> RunRecord {
         var record = RunRecord(
             runId: ResultWriter.newRunId(), startedAt: Date(), command: CommandLine.arguments, git: git,
-            machine: MachineInfo.current(), runtime: engine.identity, modelSha256: sha256, settings: configuration.settings)
+            machine: MachineInfo.current(), runtime: engine.identity, modelSha256: sha256, settings: plan.settings)
         record.project = Workspace.record(of: configuration.project)
         record.environment = RunEnvironment(start: machineLoad)
         return record
@@ -212,13 +279,25 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
-    func printHeader(_ engine: any ChatRuntime, _ configuration: RunConfiguration, git: GitSnapshot?, plan: RunPlan, machineLoad: MachineLoad) {
-        say(RunHeader.render(engine.identity, cacheMode: configuration.cacheMode))
-        say("machine   \(machineLoad.summary)")
-        say("commit    \(RunHeader.describe(git))")
+    /// What will run, printed before any model loads (a CI log shows it at once); `variants`
+    /// are the labels of the models run side by side.
+    private func printPlan(_ configuration: RunConfiguration, variants: [String], git: GitSnapshot?, plan: RunPlan, machineLoad: MachineLoad) {
+        let models = variants.count > 1 ? " × \(variants.count) models" : ""
+        say("plan      \(Format.count(plan.suites.count, "suite")), \(Format.count(plan.conversationCount, "conversation")), \(Format.count(plan.turnCount, "turn")) "
+            + "(\(Format.count(configuration.repetitions, "repetition")), \(configuration.warmup) warm-up)\(models)")
+        if variants.count > 1 {
+            for (index, label) in variants.enumerated() {
+                say(Format.clip((index == 0 ? "models    " : "          ") + "\(index + 1). \(label)", RunReport.width))
+            }
+        }
+        if let picked = plan.settings.selection {
+            let parts = picked.patterns.map { "--filter \($0)" } + picked.tags.map { "--tag \($0)" }
+                + picked.conversations.sorted { $0.key < $1.key }.map { "\($0.key)#\($0.value.joined(separator: ","))" }
+            say("selected  \(parts.joined(separator: " "))")
+        }
+        say(Format.clip("commit    \(RunHeader.describe(git))", RunReport.width))
         if let project = configuration.project { say("project   \(project.source)") }
-        say("plan      \(plan.suites.count) suites, \(plan.conversationCount) conversations, \(plan.turnCount) turns "
-            + "(\(configuration.repetitions) repetitions, \(configuration.warmup) warm-up)\n")
+        say(Format.clip("machine   \(machineLoad.summary)", RunReport.width))
     }
 
     /// Runs with Ctrl-C and SIGTERM handled (see `InterruptTrap`); returns the records and whether
@@ -229,7 +308,7 @@ struct RunCommand: AsyncParsableCommand {
         _ run: @escaping @Sendable (StopRequest, RunProgress) async throws -> [RunRecord]
     ) async throws -> ([RunRecord], Bool) {
         let stop = StopRequest()
-        let progress = RunProgress(totalTurns: turns)
+        let progress = RunProgress(totalTurns: turns, repetitions: records.first?.settings.repetitions ?? 1)
         let task = Task { try await run(stop, progress) }
         let trap = InterruptTrap(stop: stop) { task.cancel() }
         defer { withExtendedLifetime(trap) {} }
@@ -275,10 +354,14 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
-    func checkGates(_ record: RunRecord) throws {
-        guard record.gatesPassed == false else { return }
-        let failed = record.suites.flatMap { suite in suite.gates.filter { !$0.passed }.map { "\(suite.name): \($0.gate) \($0.expected), found \($0.found)" } }
-        throw failure("gate failed — " + failed.joined(separator: "; "), .gateFailed)
+    /// Exit 1 naming every failed gate of `records` (with the model where several ran side by side).
+    static func checkGates(_ records: [RunRecord]) throws {
+        let failed = records.flatMap { record in
+            record.suites.flatMap { suite in
+                suite.gates.filter { !$0.passed }.map { "\(suite.name)\(record.group.map { " [\($0.label)]" } ?? ""): \($0.gate) \($0.expected), found \($0.found)" }
+            }
+        }
+        guard failed.isEmpty else { throw failure("gate failed — " + failed.joined(separator: "; "), .gateFailed) }
     }
 }
 

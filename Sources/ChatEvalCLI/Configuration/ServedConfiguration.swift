@@ -10,8 +10,11 @@ import Foundation
 /// file's key names.
 struct ServedConfiguration {
     var kind: RuntimeKind
-    /// Set when `kind` is `.openai`.
+    /// Set when `kind` is `.openai`; its model name is empty (see `modelNames`).
     var openAI: OpenAIConfiguration?
+    /// The served models to run, side by side when several; `[""]` when none is named (the
+    /// server's only model). Empty for the in-process runtime.
+    var modelNames: [String]
     var sources: [String: SettingSource]
 
     static func resolve(
@@ -38,10 +41,10 @@ struct ServedConfiguration {
         let kind = pick("runtime", options.runtime, environmentKind, section?.kind) ?? (baseURL == nil ? .llama : .openai)
         if sources["runtime"] == nil { sources["runtime"] = baseURL == nil ? .builtIn : sources["base_url"] }
         guard kind == .openai else {
-            if options.baseURL != nil || options.modelName != nil {
+            if options.baseURL != nil || !options.modelNames.isEmpty {
                 throw failure("--base-url and --model-name need --runtime openai (the in-process runtime takes --model PATH)", .badInput)
             }
-            return ServedConfiguration(kind: .llama, openAI: nil, sources: sources)
+            return ServedConfiguration(kind: .llama, openAI: nil, modelNames: [], sources: sources)
         }
         guard let baseURL else {
             throw failure("--runtime openai needs the server's base URL: --base-url http://127.0.0.1:8080/v1 (or CHATEVAL_BASE_URL, or runtime.base_url in the project file)", .badInput)
@@ -50,7 +53,7 @@ struct ServedConfiguration {
         if let retries = pick("retries", options.retries, nil, section?.retries) { retry.maximumRetries = retries }
         let configuration = OpenAIConfiguration(
             baseURL: baseURL,
-            modelName: pick("model_name", options.modelName, nil, section?.modelName) ?? "",
+            modelName: "",
             apiKeyVariable: pick("api_key_env", options.apiKeyVariable, nil, section?.apiKeyVariable),
             requestTimeout: pick("request_timeout", options.requestTimeout, nil, section?.requestTimeout) ?? OpenAIConfiguration.defaultRequestTimeout,
             connectTimeout: pick("connect_timeout", options.connectTimeout, nil, section?.connectTimeout) ?? OpenAIConfiguration.defaultConnectTimeout,
@@ -63,13 +66,16 @@ struct ServedConfiguration {
         if let problem = configuration.problems.first {
             throw failure("the served runtime: \(problem)", .badInput)
         }
-        return ServedConfiguration(kind: .openai, openAI: configuration, sources: sources)
+        let modelNames = pick("model_name", options.modelNames.isEmpty ? nil : options.modelNames, nil, section?.modelNames) ?? [""]
+        return ServedConfiguration(kind: .openai, openAI: configuration, modelNames: modelNames, sources: sources)
     }
 
-    /// Opens the connection: bad settings or a missing API key are bad input (exit 2); a server
-    /// that cannot be reached means the run cannot happen (exit 3).
-    func connect() async throws -> OpenAIConnection? {
-        guard let openAI else { return nil }
+    /// Opens a connection for the served model `modelName` ("" for the server's only model): bad
+    /// settings or a missing API key are bad input (exit 2); a server that cannot be reached
+    /// means the run cannot happen (exit 3).
+    func connect(modelName: String) async throws -> OpenAIConnection {
+        guard var openAI else { throw failure("no served runtime is configured (--runtime openai --base-url URL)", .badInput) }
+        openAI.modelName = modelName
         do {
             return try await OpenAIConnection.open(openAI)
         } catch {

@@ -14,8 +14,8 @@ struct ServedRuntimeOptions: ParsableArguments {
     @Option(name: .customLong("base-url"), help: ArgumentHelp("The server's base URL, as OpenAI clients take it (http://127.0.0.1:8080/v1).", valueName: "url"))
     var baseURL: String?
 
-    @Option(name: .customLong("model-name"), help: ArgumentHelp("The model field of every request (the served model's name; llama-server ignores it).", valueName: "name"))
-    var modelName: String?
+    @Option(name: .customLong("model-name"), help: ArgumentHelp("The model field of every request (the served model's name; llama-server ignores it); repeat it to run several of the server's models side by side.", valueName: "name"))
+    var modelNames: [String] = []
 
     @Option(name: .customLong("api-key-env"), help: ArgumentHelp("Name of the environment variable holding the API key (sent as a bearer token, never recorded).", valueName: "variable"))
     var apiKeyVariable: String?
@@ -63,6 +63,8 @@ struct ServedRuntimeOptions: ParsableArguments {
             throw ValidationError("--connect-timeout must be more than 0 seconds (got \(connectTimeout))")
         }
         if let retries, !(0...100).contains(retries) { throw ValidationError("--retries must be between 0 and 100 (got \(retries))") }
+        if modelNames.contains(where: \.isEmpty) { throw ValidationError("--model-name needs a name (the model field of the requests)") }
+        if Set(modelNames).count < modelNames.count { throw ValidationError("--model-name repeats a model; give each once") }
         _ = try extraFields()
     }
 }

@@ -20,7 +20,7 @@ enum PerformanceChecks {
             return "The \(metric.summary) is \(bound) `\(limitKey)`" + (metric == .peakMemory ? " (\"600MB\", \"1.5GiB\" accepted)." : ".")
         }
 
-        func read(_ turn: TurnMetrics) -> Double? { metric.value(of: turn) }
+        func read(_ readings: MetricReadings) -> Double? { readings[metric] }
 
         func format(_ value: Double) -> String {
             switch metric.unit {
@@ -122,7 +122,7 @@ struct LimitCheck: CheckEvaluator {
             let values = subject.conversationMetrics.compactMap(metric.read)
             guard let distribution = Distribution(values) else {
                 let detail = "expected \(metric.name) over the conversation; no turn has it (\(subject.conversationMetrics.count) turns with metrics)"
-                if let unknown = subject.conversationMetrics.lazy.compactMap({ Self.unknown(metric.metric, $0) }).first {
+                if let unknown = subject.conversationMetrics.lazy.compactMap({ $0.unknown[metric.metric] }).first {
                     return .failure(error: unknown, detail)
                 }
                 return .fail(detail)
@@ -141,8 +141,9 @@ struct LimitCheck: CheckEvaluator {
                 return .fail("expected \(metric.name) \(isMaximum ? "≤" : "≥") \(metric.format(limit)); \(why)")
             }
             guard let v = metric.read(metrics) else {
-                let detail = "expected \(metric.name) \(isMaximum ? "≤" : "≥") \(metric.format(limit)); not measured for this turn (\(Self.whyUndefined(metric.name, metrics)))"
-                if let unknown = Self.unknown(metric.metric, metrics) { return .failure(error: unknown, detail) }
+                let why = metrics.reasons[metric.metric] ?? "not given"
+                let detail = "expected \(metric.name) \(isMaximum ? "≤" : "≥") \(metric.format(limit)); not measured for this turn (\(why))"
+                if let unknown = metrics.unknown[metric.metric] { return .failure(error: unknown, detail) }
                 return .fail(detail)
             }
             value = v
@@ -150,31 +151,6 @@ struct LimitCheck: CheckEvaluator {
         }
         let ok = isMaximum ? value <= limit : value >= limit
         return .judge(ok, "expected \(what) \(isMaximum ? "≤" : "≥") \(metric.format(limit)), measured \(metric.format(value))")
-    }
-
-    /// Why the runtime cannot tell this metric, when that is why it is missing: the verdict is then
-    /// "unknown" (an error verdict, not a judgement of the answer). nil when the metric is simply
-    /// undefined for the turn (a one-token answer has no decode rate).
-    private static func unknown(_ metric: Metric, _ m: TurnMetrics) -> String? {
-        switch metric {
-        case .reuseRatio where m.reusedTokens == nil:
-            "unknown: the runtime does not report how much of the prompt came from its cache"
-        case .prefillTokensPerSecond where m.reusedTokens == nil || m.prefillTime == nil:
-            "unknown: the runtime does not report prefill"
-        case .peakMemory where m.peakResidentBytes == nil:
-            "unknown: memory is not measured for this runtime (it does not run in this process)"
-        default: nil
-        }
-    }
-
-    private static func whyUndefined(_ name: String, _ m: TurnMetrics) -> String {
-        switch name {
-        case "decode-tps": "\(m.generatedTokens) generated tokens; a rate needs at least 2"
-        case "prefill-tps": m.evaluatedTokens.map { "\($0) prompt tokens evaluated" } ?? "the runtime does not report prefill"
-        case "peak-memory": "memory is not measured for this runtime"
-        case "reuse-ratio": "the runtime does not report how much of the prompt came from its cache"
-        default: "undefined"
-        }
     }
 }
 
@@ -185,7 +161,10 @@ struct StopReasonCheck: CheckEvaluator {
         guard let metrics = subject.metrics else {
             return .fail("expected stop reason \(expected.rawValue); \(subject.failure.map { "the turn failed (\($0))" } ?? "the turn has no metrics")")
         }
-        return .judge(metrics.stopReason == expected, "expected stop reason \(expected.rawValue), got \(metrics.stopReason.rawValue)")
+        guard let stopReason = metrics.stopReason else {
+            return .fail("expected stop reason \(expected.rawValue); not given for this turn")
+        }
+        return .judge(stopReason == expected, "expected stop reason \(expected.rawValue), got \(stopReason.rawValue)")
     }
 }
 
