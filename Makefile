@@ -65,10 +65,12 @@ bench: setup
 _bench:
 	swift build -c release $(LINK) --product chateval-bench
 	swift build -c release $(LINK) --product chateval-grading-bench
+	swift build -c release $(LINK) --product chateval
 	.build/release/chateval-bench throughput --llama-bench $(LLAMA_TOOLS)/llama-bench --model $(GEMMA_MODEL) --chat-template gemma
 	.build/release/chateval-bench throughput --llama-bench $(LLAMA_TOOLS)/llama-bench --model $(MODEL)
 	.build/release/chateval-bench reuse --model $(GEMMA_MODEL) --chat-template gemma
 	.build/release/chateval-bench gate
+	.build/release/chateval-bench history --chateval .build/release/chateval
 	.build/release/chateval-grading-bench
 	python3 scripts/grading-reference.py $(CHATEVAL_CACHE)/grading-reference/verdicts
 	.build/release/chateval-grading-bench --agreement $(CHATEVAL_CACHE)/grading-reference/verdicts

@@ -81,7 +81,7 @@ let package = Package(
             name: "ChatEvalBench",
             dependencies: [
                 "ChatEvalLlama", "ChatEvalReport", "ChatEvalRuntime", "ChatEvalCore", "ChatEvalCompare", "ChatEvalRunner",
-                "ChatEvalStore", "ChatEvalSuites",
+                "ChatEvalStore", "ChatEvalSuites", "ChatEvalTestKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

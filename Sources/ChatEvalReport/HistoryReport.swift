@@ -51,7 +51,7 @@ public enum HistoryReport {
     /// "▲ TTFT +20.1% [+15.2%, +24.8%] (200 ms → 240 ms) at 3f2a9c1 "Bump llama.cpp" — smoke"
     static func stepLine(_ step: HistoryStep, series: HistorySeries, history: History) -> String {
         let suspect = history.commit(at: step.suspectPosition)
-        var text = "\(step.isWorse ? "WORSE " : "better") \(series.metric.label) \(describe(step, metric: series.metric)) at \(suspect?.shortId ?? String(step.suspect.prefix(7)))"
+        var text = "\(step.isWorse ? "WORSE" : "better") \(series.metric.label) \(describe(step, metric: series.metric)) at \(suspect?.shortId ?? String(step.suspect.prefix(7)))"
         if let subject = suspect?.subject { text += " \"\(Terminal.safe(subject))\"" }
         if step.firstMeasured != step.suspect, let measured = history.commit(at: step.firstMeasuredPosition) {
             text += " (or a commit up to \(measured.shortId): none between has results)"
