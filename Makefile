@@ -35,6 +35,7 @@ _run: _build
 
 test: setup
 	@bash scripts/setup.sh gemma-model
+	@bash scripts/setup.sh report-tools
 	@$(MAKE) --no-print-directory _test
 _test:
 	swift build --build-tests $(LINK)
