@@ -17,7 +17,7 @@ RUN_ARGS ?= --repeat 1
 
 FUZZ_SECONDS ?= 300
 
-.PHONY: all setup build run test bench bench-gate fuzz clean
+.PHONY: all setup build run test test-html bench bench-gate fuzz clean
 all: run
 
 setup:
@@ -41,6 +41,16 @@ _test:
 	swift build --build-tests $(LINK)
 	$(TEST_ENV) swift test --skip-build $(LINK)
 	.build/debug/chateval-fuzz --seconds 60
+
+# The HTML reports opened in headless Chromium (Debian's package, installed on first use): the
+# DOM checked, screenshots left in .build/report-screenshots/ to look at.
+test-html: setup
+	@bash scripts/setup.sh chromium
+	@$(MAKE) --no-print-directory _test-html
+_test-html:
+	swift build --build-tests $(LINK)
+	CHATEVAL_CHROMIUM=$$(command -v chromium) swift test --skip-build $(LINK) --filter BrowserTests
+	@echo "screenshots: $$(pwd)/.build/report-screenshots/"
 
 # Coverage-guided fuzzing (libFuzzer + AddressSanitizer) of suites, answers files and project
 # files, FUZZ_SECONDS per target; any crash or input over 5 s stops it with the input saved.

@@ -66,10 +66,11 @@ public enum HTMLReport {
             body += SVGChart.lines(title: "TTFT per turn", unit: "ms", lines: line { $0.timeToFirstToken * 1000 }, xLabels: labels) { String(format: "%.0f", $0) }
             body += SVGChart.lines(title: "Decode tokens/s per turn", unit: "tokens/s", lines: line(\.decodeTokensPerSecond), xLabels: labels) { String(format: "%.0f", $0) }
             body += SVGChart.lines(title: "Prefill tokens/s per turn", unit: "tokens/s", lines: line(\.prefillTokensPerSecond), xLabels: labels) { String(format: "%.0f", $0) }
-            body += SVGChart.lines(title: "Cache reuse per turn", unit: "% of the prompt", lines: line { $0.reuseRatio.map { $0 * 100 } }, xLabels: labels) { String(format: "%.0f", $0) }
+            body += SVGChart.lines(title: "Cache reuse per turn", unit: "% of the prompt", lines: line { $0.reuseRatio.map { $0 * 100 } }, xLabels: labels, bounds: 0...100) { String(format: "%.0f", $0) }
             body += "</div>"
             for (record, suite) in sides {
-                body += "<details\(sides.count == 1 ? " open" : "")><summary>Turns — \(Markup.html(modelName(record)))</summary>"
+                let turnCount = suite.conversations.reduce(0) { $0 + $1.turns.count }
+                body += "<details\(turnCount <= 100 ? " open" : "")><summary>Turns — \(Markup.html(modelName(record)))</summary>"
                 body += "<table class=\"turns\"><tr><th>conversation</th><th>turn</th><th>TTFT</th><th>prefill t/s</th><th>decode t/s</th><th>reuse</th><th>checks</th><th>user</th><th>answer</th></tr>"
                 for conversation in suite.conversations where !conversation.warmup {
                     for turn in conversation.turns {
@@ -175,7 +176,7 @@ public enum HTMLReport {
             body += SVGChart.lines(title: "\(series.metric.label): median per commit, band 25th–75th percentile", unit: unit,
                                    lines: [SVGChart.Line(name: series.metric.label, values: values.map { $0.map { $0 * scale } },
                                                          band: band.map { $0.map { ($0.0 * scale, $0.1 * scale) } })],
-                                   xLabels: labels, markers: markers) { String(format: "%.1f", $0) }
+                                   xLabels: labels, markers: markers, bounds: unit == "%" ? 0...100 : nil) { String(format: "%.1f", $0) }
             if !series.steps.isEmpty {
                 body += "<table><tr><th></th><th>change [interval]</th><th>suspect</th><th>subject</th><th>p</th></tr>"
                 for step in series.steps {
@@ -215,7 +216,7 @@ public enum HTMLReport {
         th{background:#f1f5f9}.verdict{font-weight:600;padding:8px 12px;border-radius:4px}.good{background:#dcfce7}.bad{background:#fee2e2}
         .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(460px,1fr));gap:8px}
         svg.chart{width:100%;height:auto;background:#fff;border:1px solid #e2e8f0}
-        .chart .title{font-size:13px;font-weight:600;fill:#0f172a}.chart .tick,.chart .label,.chart .legend,.chart .marker{font-size:11px;fill:#475569}
+        .chart .title{font-size:13px;font-weight:600;fill:#0f172a}.chart .tick,.chart .label{font-size:11px;fill:#475569}.chart .legend,.chart .marker{font-size:11px}
         .chart .grid{stroke:#e2e8f0}.chart .axis{stroke:#64748b}.chart .band{fill:#e2e8f0}
         .text{white-space:pre-wrap;max-width:420px;overflow-wrap:anywhere}.pass{color:#15803d}.fail{color:#b91c1c}
         tr.regression td{background:#fef2f2}tr.improvement td{background:#f0fdf4}.note{color:#64748b;font-size:12px}

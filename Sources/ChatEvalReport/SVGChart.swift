@@ -22,7 +22,8 @@ enum SVGChart {
 
     /// A line chart over x = 0..<count: one polyline per line (gaps split it), optional bands,
     /// vertical markers, a y axis with three ticks and x labels at the ends.
-    static func lines(title: String, unit: String, lines: [Line], xLabels: [String], markers: [Marker] = [],
+    /// `bounds`: the values' possible range (0...100 for a percentage), which the axis never exceeds.
+    static func lines(title: String, unit: String, lines: [Line], xLabels: [String], markers: [Marker] = [], bounds: ClosedRange<Double>? = nil,
                       format: (Double) -> String) -> String {
         let count = max(xLabels.count, lines.map(\.values.count).max() ?? 0)
         let all = lines.flatMap { line in line.values.compactMap { $0 } + (line.band ?? []).compactMap { $0 }.flatMap { [$0.0, $0.1] } }
@@ -30,8 +31,13 @@ enum SVGChart {
         guard count > 0, let low = all.min(), let high = all.max() else {
             return "<p class=\"empty\">\(Markup.html(title)): no values.</p>"
         }
-        let minimum = low == high ? low - max(abs(low) * 0.1, 1e-9) : low - (high - low) * 0.05
-        let maximum = low == high ? high + max(abs(high) * 0.1, 1e-9) : high + (high - low) * 0.05
+        var minimum = low == high ? low - max(abs(low) * 0.1, 1e-9) : low - (high - low) * 0.05
+        var maximum = low == high ? high + max(abs(high) * 0.1, 1e-9) : high + (high - low) * 0.05
+        if let bounds {
+            minimum = max(minimum, bounds.lowerBound)
+            maximum = min(maximum, bounds.upperBound)
+            if minimum >= maximum { (minimum, maximum) = (bounds.lowerBound, bounds.upperBound) }
+        }
         let plotWidth = width - left - right, plotHeight = height - top - bottom
         func x(_ index: Int) -> Double { left + (count == 1 ? plotWidth / 2 : plotWidth * Double(index) / Double(count - 1)) }
         func y(_ value: Double) -> Double { top + plotHeight * (1 - (value - minimum) / (maximum - minimum)) }

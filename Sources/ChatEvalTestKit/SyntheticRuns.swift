@@ -78,6 +78,6 @@ public struct SyntheticRuns {
     /// A 40-hex-digit commit id made from `number` (for histories without a repository).
     public static func commitID(_ number: Int) -> String {
         let hex = String(number, radix: 16)
-        return String(repeating: "c", count: 40 - hex.count) + hex
+        return hex + String(repeating: "c", count: 40 - hex.count)
     }
 }

@@ -77,3 +77,23 @@ import Testing
         #expect(history.series.map(\.key.suite) == ["b"])
     }
 }
+
+/// The history JSON and its published schema agree.
+@Suite struct HistorySchemaTests {
+    static let schemaURL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("reports/schema/history.schema.json")
+
+    @Test func everyKeyTheEncoderWritesIsInTheSchema() throws {
+        let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.schemaURL)) as? [String: Any])
+        var runs = HistoryBuilderTests.runs(60, stepAt: 40, seed: 4, skip: [38, 39])
+        runs[0].hostname = "other-host"
+        let history = HistoryBuilder.build(commits: HistoryBuilderTests.commits(60), runs: runs, metrics: HistoryMetric.defaults)
+        #expect(history.series.contains { !$0.steps.isEmpty }, "a step, so that its keys are written")
+        let encoded = try ResultWriter.makeEncoder(pretty: false).encode(history)
+        let json = try JSONSerialization.jsonObject(with: encoded)
+        #expect(SchemaCoverage.undocumentedKeys(in: json, schema: schema, root: schema) == [])
+        let decoded = try ResultWriter.makeDecoder().decode(History.self, from: encoded)
+        #expect(decoded.series.map(\.steps.count) == history.series.map(\.steps.count))
+    }
+}
