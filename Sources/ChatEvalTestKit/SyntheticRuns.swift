@@ -75,9 +75,11 @@ public struct SyntheticRuns {
         return record
     }
 
-    /// A 40-hex-digit commit id made from `number` (for histories without a repository).
+    /// A 40-hex-digit commit id made from `number` (for histories without a repository), its
+    /// first 7 digits the number in hex.
     public static func commitID(_ number: Int) -> String {
+        // Fixed width, so that ids never collide and their first 7 digits differ.
         let hex = String(number, radix: 16)
-        return hex + String(repeating: "c", count: 40 - hex.count)
+        return String(repeating: "0", count: max(0, 7 - hex.count)) + hex + String(repeating: "c", count: max(0, 33 - max(0, hex.count - 7)))
     }
 }
