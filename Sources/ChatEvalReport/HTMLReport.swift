@@ -16,7 +16,13 @@ public enum HTMLReport {
 
     // MARK: Runs
 
-    public static func render(runs records: [RunRecord]) -> String {
+    /// A run; with `comparison` (`run --baseline`), the comparison follows on the same page.
+    public static func render(runs records: [RunRecord], comparison: Comparison? = nil) -> String {
+        let commit = records.first?.git
+        return page(title: "ChatEval run \(commit?.shortCommit ?? "")", body: runsBody(records) + (comparison.map(comparisonBody) ?? ""))
+    }
+
+    private static func runsBody(_ records: [RunRecord]) -> String {
         let commit = records.first?.git
         var body = "<h1>ChatEval run — \(Markup.html(commit?.shortCommit ?? "no commit"))\(commit?.subject.map { " " + Markup.html($0) } ?? "")</h1>"
         let failedGates = records.flatMap { $0.suites.flatMap { $0.gates.filter { !$0.passed } } }.count
@@ -96,12 +102,16 @@ public enum HTMLReport {
         }
         body += "<p class=\"note\">" + records.map { "run \(Markup.html($0.runId)): \(Markup.html(modelName($0))) (\(Markup.html($0.runtime.engine)) \(Markup.html($0.runtime.build))) on \(Markup.html($0.machine.performanceClass))" }
             .joined(separator: "<br>") + "</p>"
-        return page(title: "ChatEval run \(commit?.shortCommit ?? "")", body: body)
+        return body
     }
 
     // MARK: Comparison
 
     public static func render(comparison: Comparison) -> String {
+        page(title: "ChatEval comparison", body: comparisonBody(comparison))
+    }
+
+    private static func comparisonBody(_ comparison: Comparison) -> String {
         var body = "<h1>ChatEval comparison — \(Markup.html(comparison.base.shortCommit ?? "base")) → \(Markup.html(comparison.head.shortCommit ?? "head"))</h1>"
         body += verdict(ComparisonReport.headline(comparison), good: !comparison.hasRegression && comparison.mismatches.isEmpty)
         body += "<p>base: \(Markup.html(comparison.base.subject ?? "")) — \(comparison.base.runs.count) run(s); head: \(Markup.html(comparison.head.subject ?? "")) — "
@@ -145,7 +155,7 @@ public enum HTMLReport {
                 "<li>\(Markup.html($0.field)): \(Markup.html($0.base)) → \(Markup.html($0.head))\($0.isCommitDetermined ? " (the commits' project files)" : " <strong>mismatch</strong>")</li>"
             }.joined() + "</ul>"
         }
-        return page(title: "ChatEval comparison", body: body)
+        return body
     }
 
     // MARK: History

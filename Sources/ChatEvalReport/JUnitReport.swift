@@ -24,9 +24,24 @@ public enum JUnitReport {
     /// Most test cases written; the rest are counted in the last suite's `system-out`.
     public static let maximumTestCases = 50_000
 
-    /// A run (several when models ran side by side): a test suite per record and suite.
-    public static func render(runs records: [RunRecord]) -> String {
+    /// A run (several when models ran side by side): a test suite per record and suite; with
+    /// `comparison` (`run --baseline`), the comparison's suites follow.
+    public static func render(runs records: [RunRecord], comparison: Comparison? = nil, at date: Date = Date()) -> String {
         var document = Document()
+        add(runs: records, to: &document)
+        if let comparison { add(comparison, at: date, to: &document) }
+        return document.render()
+    }
+
+    /// A comparison: per suite, each metric a case (a regression fails it) and each check or turn
+    /// that newly fails a failing case.
+    public static func render(comparison: Comparison, at date: Date = Date()) -> String {
+        var document = Document()
+        add(comparison, at: date, to: &document)
+        return document.render()
+    }
+
+    private static func add(runs records: [RunRecord], to document: inout Document) {
         let multipleModels = records.count > 1
         for record in records {
             let model = URL(fileURLWithPath: record.runtime.model.path).lastPathComponent
@@ -71,13 +86,9 @@ public enum JUnitReport {
                     cases: cases, output: "status \(record.status.rawValue)"))
             }
         }
-        return document.render()
     }
 
-    /// A comparison: per suite, each metric a case (a regression fails it) and each check or turn
-    /// that newly fails a failing case.
-    public static func render(comparison: Comparison, at date: Date = Date()) -> String {
-        var document = Document()
+    private static func add(_ comparison: Comparison, at date: Date, to document: inout Document) {
         for suite in comparison.suites {
             var cases = suite.metrics.map { change -> Case in
                 let outcome: Case.Outcome = switch change.verdict {
@@ -97,11 +108,10 @@ public enum JUnitReport {
                                   outcome: .failure(type: "newly failing turn", message: turn.headOutcome, body: "")))
             }
             document.add(Suite(
-                name: suite.name, hostname: comparison.head.machine, timestamp: date,
+                name: "\(suite.name) (head vs base)", hostname: comparison.head.machine, timestamp: date,
                 properties: [("base", comparison.base.commit ?? "none"), ("head", comparison.head.commit ?? "none"), ("preset", comparison.settings.preset)],
                 cases: cases, output: ComparisonReport.headline(comparison)))
         }
-        return document.render()
     }
 
     /// A history: per series, each metric a case that fails when its latest step made it worse.

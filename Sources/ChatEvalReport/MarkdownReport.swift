@@ -18,8 +18,11 @@ public enum MarkdownReport {
 
     enum Detail: CaseIterable { case full, summary, headline }
 
-    public static func render(runs records: [RunRecord], budget: Int = defaultBudget) -> String {
-        fitted(budget) { renderRuns(records, detail: $0) }
+    /// A run; with `comparison` (`run --baseline`), the comparison follows, summarised alike.
+    public static func render(runs records: [RunRecord], comparison: Comparison? = nil, budget: Int = defaultBudget) -> String {
+        fitted(budget) { detail in
+            renderRuns(records, detail: detail) + (comparison.map { "\n" + renderComparison($0, detail: detail) } ?? "")
+        }
     }
 
     public static func render(comparison: Comparison, budget: Int = defaultBudget) -> String {

@@ -22,7 +22,7 @@ struct HistoryCommand: ParsableCommand {
             commit after the last one measured at the old level.
 
             Exit codes: 0 shown (steps are reported, not failed on; the JUnit report fails a series whose latest step made it worse), \
-            2 bad input (an unknown revision or metric, not a repository).
+            2 bad input (an unknown revision or metric, not a repository), 3 a report file (--output) could not be written.
             """)
 
     @Option(help: ArgumentHelp("Stop at this commit (included); it must be on HEAD's first-parent line.", valueName: "rev"))
@@ -48,7 +48,7 @@ struct HistoryCommand: ParsableCommand {
     var rebuildIndex = false
 
     @OptionGroup var project: ProjectOptions
-    @OptionGroup var report: ReportOptions
+    @OptionGroup var output: OutputOptions
 
     func validate() throws {
         guard maxCount >= 1 else { throw ValidationError("--max-count must be at least 1 (got \(maxCount))") }
@@ -93,7 +93,7 @@ struct HistoryCommand: ParsableCommand {
                 warn("--suite \(suite): no run of these commits has a suite of that name")
             }
         }
-        try report.write(.history(history)) { HistoryReport.render(history) }
+        try output.write(.history(history)) { HistoryReport.render(history) }
     }
 }
 

@@ -41,6 +41,8 @@ struct RunCommand: AsyncParsableCommand {
     var baseline: String?
 
     @OptionGroup var comparison: ComparisonOptions
+    /// --format / --output: the run's report (with --baseline, followed by the comparison) as terminal, json, markdown, junit, html.
+    @OptionGroup var output: OutputOptions
 
     @Flag(name: .customLong("show-answers"), help: "Print every answer in full (default: an excerpt).")
     var showAnswers = false
@@ -81,10 +83,12 @@ struct RunCommand: AsyncParsableCommand {
         let (finals, cancelled) = try await execute(SuiteRunner(runtime: engine, plan: plan), records: [record], writers: [writer])
         let final = finals[0]
 
-        say(RunReport.render(final, showAnswers: showAnswers))
-        say("\nresult    \(writer.resultURL.path)")
-        say("commit    \(final.git?.commit ?? "none (not a git repository)")")
+        // The report is written before the note, and its failure (exit 3) thrown after it: the run is recorded either way.
+        let reported = Result { try output.write(.runs([final])) { RunReport.render(final, showAnswers: showAnswers) } }
+        output.info("\nresult    \(writer.resultURL.path)")
+        output.info("commit    \(final.git?.commit ?? "none (not a git repository)")")
         addNote(final, workspace: workspace)
+        try reported.get()
         if cancelled { throw failure("stopped: the turn in progress was cancelled; what was measured is in \(writer.resultURL.path)", .stoppedAtOnce) }
         if final.status == .incomplete { throw failure("the run was interrupted; what was measured is in \(writer.resultURL.path)", .runIncomplete) }
         try checkGates(final)
@@ -140,7 +144,7 @@ struct RunCommand: AsyncParsableCommand {
         let basePlan = RunPlan(suites: baseSuites, settings: base.settings)
         let headPlan = RunPlan(suites: headSuites, settings: head.settings)
         printHeader(headEngine, head, git: workspace.snapshot, plan: headPlan, machineLoad: machineLoad)
-        say("baseline  \(label) \"\(Terminal.safe(baseSnapshot.subject ?? ""))\": \(baseSuites.count) suites from git, "
+        output.info("baseline  \(label) \"\(Terminal.safe(baseSnapshot.subject ?? ""))\": \(baseSuites.count) suites from git, "
             + (sameRuntime ? "same model and settings" : "its own model or settings (\(Terminal.safe(baseEngine.identity.model.path)))")
             + "; replayed interleaved with head\n")
 
@@ -148,8 +152,23 @@ struct RunCommand: AsyncParsableCommand {
         let (finals, cancelled) = try await execute(runner, records: [baseRecord, headRecord], writers: writers)
         let (finalBase, finalHead) = (finals[0], finals[1])
 
-        say(RunReport.render(finalHead, showAnswers: showAnswers))
-        say("\nresults   base \(writers[0].resultURL.path)\n          head \(writers[1].resultURL.path)")
+        let finished = !cancelled && finalHead.status != .incomplete && finalBase.status != .incomplete
+        var result: Comparison?
+        if finished {
+            result = RunComparator.compare(
+                base: ComparedRuns(runs: [finalBase], sources: [writers[0].resultURL.path]),
+                head: ComparedRuns(runs: [finalHead], sources: [writers[1].resultURL.path]),
+                settings: head.comparison, commandLine: try comparison.overrides())
+        }
+        // The head's report, then the comparison (when both sides finished); written before the note, its failure thrown after.
+        let reported = Result {
+            try output.write(.runs([finalHead], comparison: result)) {
+                RunReport.render(finalHead, showAnswers: showAnswers) + (result.map {
+                    "\n\n" + String(repeating: "─", count: 60) + "\ncomparison with \(label)\n\n" + ComparisonReport.render($0, verbose: verbose)
+                } ?? "")
+            }
+        }
+        output.info("\nresults   base \(writers[0].resultURL.path)\n          head \(writers[1].resultURL.path)")
         addNote(finalHead, workspace: workspace)
         if cancelled {
             throw failure("stopped: the turn in progress was cancelled; what was measured is in \(writers[0].resultURL.path) and \(writers[1].resultURL.path)", .stoppedAtOnce)
@@ -157,12 +176,8 @@ struct RunCommand: AsyncParsableCommand {
         if finalHead.status == .incomplete || finalBase.status == .incomplete {
             throw failure("the run was interrupted; what was measured is in \(writers[0].resultURL.path) and \(writers[1].resultURL.path)", .runIncomplete)
         }
-        let result = RunComparator.compare(
-            base: ComparedRuns(runs: [finalBase], sources: [writers[0].resultURL.path]),
-            head: ComparedRuns(runs: [finalHead], sources: [writers[1].resultURL.path]),
-            settings: head.comparison, commandLine: try comparison.overrides())
-        say("\n" + String(repeating: "─", count: 60) + "\ncomparison with \(label)\n")
-        say(ComparisonReport.render(result, verbose: verbose))
+        try reported.get()
+        guard let result else { return }
         try CompareCommand.exit(for: result, allowMismatch: comparison.allowMismatch)
         try checkGates(finalHead)
     }
@@ -188,11 +203,11 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     private func printHeader(_ engine: LlamaChatRuntime, _ configuration: RunConfiguration, git: GitSnapshot?, plan: RunPlan, machineLoad: MachineLoad) {
-        say(RunHeader.render(engine.identity, cacheMode: configuration.cacheMode))
-        say("machine   \(machineLoad.summary)")
-        say("commit    \(RunHeader.describe(git))")
-        if let project = configuration.project { say("project   \(project.source)") }
-        say("plan      \(plan.suites.count) suites, \(plan.conversationCount) conversations, \(plan.turnCount) turns "
+        output.info(RunHeader.render(engine.identity, cacheMode: configuration.cacheMode))
+        output.info("machine   \(machineLoad.summary)")
+        output.info("commit    \(RunHeader.describe(git))")
+        if let project = configuration.project { output.info("project   \(project.source)") }
+        output.info("plan      \(plan.suites.count) suites, \(plan.conversationCount) conversations, \(plan.turnCount) turns "
             + "(\(configuration.repetitions) repetitions, \(configuration.warmup) warm-up)\n")
     }
 
@@ -242,7 +257,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         do {
             try repository.appendNote(try RunNote.line(for: record), to: commit)
-            say("note      added to \(snapshot.shortCommit ?? commit) under \(GitRepository.chatEvalNotesRef) (share it: git push origin 'refs/notes/*')")
+            output.info("note      added to \(snapshot.shortCommit ?? commit) under \(GitRepository.chatEvalNotesRef) (share it: git push origin 'refs/notes/*')")
         } catch {
             warn("could not add the git note: \(error)")
         }

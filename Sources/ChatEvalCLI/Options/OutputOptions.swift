@@ -13,8 +13,11 @@ extension ReportFormat: ExpressibleByArgument {}
 ///   which goes to `$GITHUB_STEP_SUMMARY` when that is set (the job summary), appended and kept
 ///   under GitHub's 1 MiB limit. At most one format can take standard output.
 /// - `--output FILE` (repeatable) writes a file, atomically, its format from the extension.
-/// - With neither, the terminal report goes to standard output; `--output` alone adds files to it.
-struct ReportOptions: ParsableArguments {
+/// - The terminal report goes to standard output whenever no other format does (with neither
+///   option, with `--output` alone, or with the Markdown going to the job summary).
+///
+/// (Named apart from `ReportOptions`, which says how much a terminal report shows.)
+struct OutputOptions: ParsableArguments {
     @Option(name: .customLong("format"), help: ArgumentHelp(
         "Report format on standard output: terminal, json, markdown (to $GITHUB_STEP_SUMMARY when set), junit or html. Repeatable.",
         valueName: "format"))
@@ -57,18 +60,29 @@ struct ReportOptions: ParsableArguments {
             }
             result.append((format, .file(path)))
         }
-        if formats.isEmpty { result.insert((.terminal, .standardOutput), at: 0) }
+        if !result.contains(where: { $0.1 == .standardOutput }) { result.insert((.terminal, .standardOutput), at: 0) }
         return result
     }
 
-    /// True when the terminal report is among the outputs on standard output (progress and
-    /// headers may then go there too; otherwise standard output holds only the chosen format).
-    var terminalOnStandardOutput: Bool { formats.isEmpty || formats.contains(.terminal) }
+    /// True when standard output carries the terminal report (headers may then go there too;
+    /// otherwise standard output holds only the chosen format).
+    func terminalOnStandardOutput(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        ((try? destinations(environment: environment)) ?? []).contains { $0.0 == .terminal && $0.1 == .standardOutput }
+    }
+
+    /// Prints a line that is not part of the report (a header, where the result file went): on
+    /// standard output beside the terminal report, else on standard error, so that `--format json`
+    /// (or junit, html) leaves standard output to that format alone.
+    func info(_ text: String) {
+        if terminalOnStandardOutput() { say(text) } else { complain(text) }
+    }
 }
 
 /// What a report is about.
 enum ReportSubject {
-    case runs([RunRecord])
+    /// A run's records (one per model); with the comparison `run --baseline` made, whose JSON is
+    /// then the comparison (its `sources` name the two result files).
+    case runs([RunRecord], comparison: Comparison? = nil)
     case comparison(Comparison)
     case history(History)
 
@@ -76,25 +90,31 @@ enum ReportSubject {
     func render(_ format: ReportFormat, markdownBudget: Int = MarkdownReport.defaultBudget, terminal: () -> String) throws -> String {
         switch (format, self) {
         case (.terminal, _): return terminal()
-        case (.json, .runs(let records)):
-            let encoder = ResultWriter.makeEncoder(pretty: true)
-            return String(decoding: records.count == 1 ? try encoder.encode(records[0]) : try encoder.encode(records), as: UTF8.self)
-        case (.json, .comparison(let comparison)): return String(decoding: try ResultWriter.makeEncoder(pretty: true).encode(comparison), as: UTF8.self)
-        case (.json, .history(let history)): return String(decoding: try ResultWriter.makeEncoder(pretty: true).encode(history), as: UTF8.self)
-        case (.markdown, .runs(let records)): return MarkdownReport.render(runs: records, budget: markdownBudget)
+        case (.json, _): return String(decoding: try json(), as: UTF8.self)
+        case (.markdown, .runs(let records, let comparison)): return MarkdownReport.render(runs: records, comparison: comparison, budget: markdownBudget)
         case (.markdown, .comparison(let comparison)): return MarkdownReport.render(comparison: comparison, budget: markdownBudget)
         case (.markdown, .history(let history)): return MarkdownReport.render(history: history, budget: markdownBudget)
-        case (.junit, .runs(let records)): return JUnitReport.render(runs: records)
+        case (.junit, .runs(let records, let comparison)): return JUnitReport.render(runs: records, comparison: comparison)
         case (.junit, .comparison(let comparison)): return JUnitReport.render(comparison: comparison)
         case (.junit, .history(let history)): return JUnitReport.render(history: history)
-        case (.html, .runs(let records)): return HTMLReport.render(runs: records)
+        case (.html, .runs(let records, let comparison)): return HTMLReport.render(runs: records, comparison: comparison)
         case (.html, .comparison(let comparison)): return HTMLReport.render(comparison: comparison)
         case (.html, .history(let history)): return HTMLReport.render(history: history)
         }
     }
+
+    /// The documented records: a run's record (an array of them for several models), a comparison, a history.
+    private func json() throws -> Data {
+        let encoder = ResultWriter.makeEncoder(pretty: true)
+        switch self {
+        case .runs(_, let comparison?), .comparison(let comparison): return try encoder.encode(comparison)
+        case .runs(let records, nil): return records.count == 1 ? try encoder.encode(records[0]) : try encoder.encode(records)
+        case .history(let history): return try encoder.encode(history)
+        }
+    }
 }
 
-extension ReportOptions {
+extension OutputOptions {
     /// Writes `subject` in every format asked for. Files are replaced atomically; the job summary
     /// is appended to (GitHub gathers every step's), within what is left of its 1 MiB. A file
     /// that cannot be written is exit 3 (the run itself is recorded already).
