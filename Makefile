@@ -43,7 +43,8 @@ _test:
 	.build/debug/chateval-fuzz --seconds 60
 
 # The HTML reports opened in headless Chromium (Debian's package, installed on first use): the
-# DOM checked, screenshots left in .build/report-screenshots/ to look at.
+# DOM checked, screenshots left in .build/report-screenshots/ to look at. (make test runs these
+# too where Chromium is installed, and leaves them out where it is not.)
 test-html: setup
 	@bash scripts/setup.sh chromium
 	@$(MAKE) --no-print-directory _test-html
