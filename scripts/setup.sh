@@ -35,18 +35,23 @@ as_root() {
   fi
 }
 
-packages() {
+# apt_install PACKAGE...: installs the Debian packages not installed yet, quietly.
+apt_install() {
   local need=()
-  for p in cmake pkg-config libgit2-dev libpcre2-dev libexttextcat-dev libexttextcat-data libsqlite3-dev; do
-    dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
-  done
-  command -v python3 >/dev/null || need+=(python3 python3-pip)
-  # make bench's grading references run in a virtual environment (Debian splits venv out).
-  python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
+  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
   [ ${#need[@]} -eq 0 ] && return 0
   say "installing system packages: ${need[*]}"
   quietly "$CACHE/apt.log" as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
   quietly "$CACHE/apt.log" as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}"
+}
+
+packages() {
+  local need=(cmake pkg-config libgit2-dev libpcre2-dev libexttextcat-dev libexttextcat-data libsqlite3-dev)
+  command -v python3 >/dev/null || need+=(python3 python3-pip)
+  # make bench's grading references and make test's junitparser run in virtual environments
+  # (Debian splits venv out).
+  python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
+  apt_install "${need[@]}"
 }
 
 # quietly LOG COMMAND...: runs COMMAND with its output in LOG; on failure shows the log's end and stops.
@@ -160,16 +165,6 @@ gemma_model() {
   cat $parts > "$file.partial"
   verify_model "$file" "$GEMMA_MODEL_SHA256"
   rm -rf "$tmp"
-}
-
-# apt_install PACKAGE...: installs the Debian packages not installed yet, quietly.
-apt_install() {
-  local need=()
-  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
-  [ ${#need[@]} -eq 0 ] && return 0
-  say "installing system packages: ${need[*]}"
-  quietly "$CACHE/apt.log" as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  quietly "$CACHE/apt.log" as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}"
 }
 
 # What the report tests check ChatEval's reports with: xmllint (the JUnit XML against its

@@ -28,10 +28,10 @@ public enum HistoryBuilder {
             }
         }
         var series: [HistorySeries] = []
-        for key in grouped.keys.sorted() {
-            let byCommit = grouped[key]!
+        for (key, byCommit) in grouped.sorted(by: { $0.key < $1.key }) {
+            let positions = byCommit.sorted { $0.key < $1.key }
             for metric in metrics {
-                let points = byCommit.keys.sorted().compactMap { point(metric, position: $0, commit: commits[$0].id, runs: byCommit[$0]!) }
+                let points = positions.compactMap { point(metric, position: $0.key, commit: commits[$0.key].id, runs: $0.value) }
                 guard !points.isEmpty else { continue }
                 series.append(HistorySeries(key: key, metric: metric, points: points, steps: steps(in: points, metric: metric, commits: commits, detector: detector)))
             }

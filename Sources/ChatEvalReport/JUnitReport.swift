@@ -119,8 +119,8 @@ public enum JUnitReport {
         var document = Document()
         var bySuite: [SeriesKey: [HistorySeries]] = [:]
         for series in history.series { bySuite[series.key, default: []].append(series) }
-        for key in bySuite.keys.sorted() {
-            let cases = bySuite[key]!.map { series -> Case in
+        for (key, seriesOfKey) in bySuite.sorted(by: { $0.key < $1.key }) {
+            let cases = seriesOfKey.map { series -> Case in
                 guard let last = series.steps.last, last.isWorse else {
                     return Case(classname: "chateval.history.\(key.suite)", name: series.metric.name, time: 0, outcome: .passed)
                 }
@@ -178,8 +178,9 @@ public enum JUnitReport {
             var seen: [String: Int] = [:]
             for index in suite.cases.indices {
                 let key = suite.cases[index].classname + "\u{0}" + suite.cases[index].name
-                seen[key, default: 0] += 1
-                if seen[key]! > 1 { suite.cases[index].name += " #\(seen[key]!)" }
+                let count = seen[key, default: 0] + 1
+                seen[key] = count
+                if count > 1 { suite.cases[index].name += " #\(count)" }
             }
             let room = max(0, JUnitReport.maximumTestCases - caseCount)
             if suite.cases.count > room {

@@ -89,9 +89,10 @@ public struct ChangePointDetector: Sendable {
                 let start = position == 0 ? 0 : splits[position - 1].index
                 let end = position + 1 < splits.count ? splits[position + 1].index : values.count
                 let before = Array(values[start..<split.index]), after = Array(values[split.index..<end])
-                guard let shift = RankShift(strata: [(before, after)]), shift.pValue < alpha else {
-                    let p = RankShift(strata: [(before, after)])?.pValue ?? 1
-                    if weakest == nil || p > weakest!.p { weakest = (position, p) }
+                let tested = RankShift(strata: [(before, after)])
+                guard let shift = tested, shift.pValue < alpha else {
+                    let p = tested?.pValue ?? 1
+                    if p > (weakest?.p ?? -1) { weakest = (position, p) }
                     continue
                 }
                 points.append(ChangePoint(
@@ -155,7 +156,7 @@ struct EnergyStatistic {
             let cross = total - within - withinRight
             let energy = 2 * cross / (a * b) - 2 * within / (a * (a - 1)) - 2 * withinRight / (b * (b - 1))
             let q = a * b / (a + b) * energy
-            if best == nil || q > best!.1 { best = (tau, q) }
+            if q > (best?.1 ?? -.infinity) { best = (tau, q) }
         }
         return best
     }
