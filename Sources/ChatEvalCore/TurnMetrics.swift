@@ -71,20 +71,27 @@ public struct TurnMetrics: Codable, Sendable, Hashable {
 
     /// Evaluated prompt tokens per second of prefill; nil when nothing was evaluated or either
     /// figure is unknown.
-    public var prefillTokensPerSecond: Double? {
-        guard let evaluatedTokens, let prefillTime, evaluatedTokens > 0, prefillTime > 0 else { return nil }
-        return Double(evaluatedTokens) / prefillTime
-    }
+    public var prefillTokensPerSecond: Double? { Self.prefillRate(evaluated: evaluatedTokens, prefillTime: prefillTime) }
 
     /// Tokens after the first over the time after the first; nil with fewer than two tokens.
-    public var decodeTokensPerSecond: Double? {
-        generatedTokens > 1 && decodeTime > 0 ? Double(generatedTokens - 1) / decodeTime : nil
-    }
+    public var decodeTokensPerSecond: Double? { Self.decodeRate(generated: generatedTokens, decodeTime: decodeTime) }
 
     /// Share of the prompt served from cache, in [0, 1]; nil when reuse is unknown or the prompt empty.
-    public var reuseRatio: Double? {
-        guard let reusedTokens, promptTokens > 0 else { return nil }
-        return Double(reusedTokens) / Double(promptTokens)
+    public var reuseRatio: Double? { Self.reuseRatio(reused: reusedTokens, prompt: promptTokens) }
+
+    /// The rates' rules, also for measurements that come in parts (an answers file).
+    public static func prefillRate(evaluated: Int?, prefillTime: Double?) -> Double? {
+        guard let evaluated, let prefillTime, evaluated > 0, prefillTime > 0 else { return nil }
+        return Double(evaluated) / prefillTime
+    }
+
+    public static func decodeRate(generated: Int, decodeTime: Double) -> Double? {
+        generated > 1 && decodeTime > 0 ? Double(generated - 1) / decodeTime : nil
+    }
+
+    public static func reuseRatio(reused: Int?, prompt: Int) -> Double? {
+        guard let reused, prompt > 0 else { return nil }
+        return Double(reused) / Double(prompt)
     }
 
     public var interTokenLatency: Distribution? { Distribution(interTokenLatencies) }

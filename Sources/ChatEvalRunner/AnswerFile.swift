@@ -5,12 +5,20 @@ import Foundation
 
 /// One line of an answers file (JSON Lines), for grading without a model:
 /// `{"conversation": "capital", "turn": 1, "answer": "Paris.", "metrics": {...}, "failure": {...}}`.
-/// `turn` is 1-based; `metrics` (as in result files) and `failure` (`code`, `message`) are optional.
-public struct AnswerLine: Decodable, Sendable {
+///
+/// `turn` is 1-based. `metrics` uses the result files' names (`time_to_first_token`,
+/// `total_time`, `generated_tokens`...) and may give only some of them: a tool that knows only
+/// the time to the first token can still be graded on it. `finish_reason` (OpenAI's `stop` or
+/// `length`, or ChatEval's stop reasons) may stand at the line's top level, as in an OpenAI
+/// choice, or as `stop_reason` inside `metrics`. `failure` is `{code, message}`.
+public struct AnswerLine: Sendable {
     public var conversation: String
     public var turn: Int
     public var answer: String?
+    /// The measurements, when the line gives all of them (they are then recorded with the turn).
     public var metrics: TurnMetrics?
+    /// What the line says of the turn's metrics, all or some.
+    public var readings: MetricReadings?
     public var failure: RuntimeFailure?
 }
 
@@ -37,7 +45,6 @@ public enum AnswerGrader {
 
     /// Parses answers-file text; `file` names it in errors.
     public static func parse(_ text: String, file path: String, for suite: Suite) throws(AnswerFileErrors) -> [AnswerLine] {
-        let decoder = ResultWriter.makeDecoder()
         let known = Dictionary(uniqueKeysWithValues: suite.conversations.map { ($0.id, $0.script.userMessages.count) })
         var lines: [AnswerLine] = []
         var errors: [AnswerFileError] = []
@@ -48,57 +55,31 @@ public enum AnswerGrader {
             let number = offset + 1
             let raw = Substring(decoding: rawLine.last == UInt8(ascii: "\r") ? rawLine.dropLast() : rawLine[...], as: UTF8.self)
             guard !raw.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
-            do {
-                let line = try decoder.decode(AnswerLine.self, from: Data(raw.utf8))
-                guard let turns = known[line.conversation] else {
-                    let near = suggestions(for: line.conversation, among: Array(known.keys)).first.map { "; did you mean '\($0)'?" } ?? ""
-                    errors.append(AnswerFileError(file: path, line: number, message: "suite '\(suite.name)' has no conversation '\(line.conversation)'\(near)"))
-                    continue
-                }
-                guard (1...turns).contains(line.turn) else {
-                    errors.append(AnswerFileError(file: path, line: number, message: "conversation '\(line.conversation)' has turns 1...\(turns), not \(line.turn)"))
-                    continue
-                }
-                guard line.answer != nil || line.failure != nil else {
-                    errors.append(AnswerFileError(file: path, line: number, message: "a line needs an 'answer' or a 'failure'"))
-                    continue
-                }
-                if let metrics = line.metrics, let problem = Self.problem(with: metrics) {
-                    errors.append(AnswerFileError(file: path, line: number, message: "metrics: \(problem)"))
-                    continue
-                }
-                guard seen.insert("\(line.conversation)#\(line.turn)").inserted else {
-                    errors.append(AnswerFileError(file: path, line: number, message: "turn \(line.turn) of '\(line.conversation)' is given twice"))
-                    continue
-                }
-                lines.append(line)
-            } catch {
-                errors.append(AnswerFileError(file: path, line: number, message: "not a valid answer line (\(describe(error))); expected {\"conversation\": ID, \"turn\": N, \"answer\": TEXT}"))
+            let line: AnswerLine
+            switch AnswerLineReader.read(Data(raw.utf8)) {
+            case .failure(let message):
+                errors.append(AnswerFileError(file: path, line: number, message: message))
+                continue
+            case .success(let read):
+                line = read
             }
+            guard let turns = known[line.conversation] else {
+                let near = suggestions(for: line.conversation, among: Array(known.keys)).first.map { "; did you mean '\($0)'?" } ?? ""
+                errors.append(AnswerFileError(file: path, line: number, message: "suite '\(suite.name)' has no conversation '\(line.conversation)'\(near)"))
+                continue
+            }
+            guard (1...turns).contains(line.turn) else {
+                errors.append(AnswerFileError(file: path, line: number, message: "conversation '\(line.conversation)' has turns 1...\(turns), not \(line.turn)"))
+                continue
+            }
+            guard seen.insert("\(line.conversation)#\(line.turn)").inserted else {
+                errors.append(AnswerFileError(file: path, line: number, message: "turn \(line.turn) of '\(line.conversation)' is given twice"))
+                continue
+            }
+            lines.append(line)
         }
         if !errors.isEmpty { throw AnswerFileErrors(errors: errors) }
         return lines
-    }
-
-    /// What is impossible about measurements from a file, or nil: counts and times must be
-    /// possible ones, so that no later conversion or rate can trap or mislead.
-    static func problem(with metrics: TurnMetrics) -> String? {
-        let limit = 1 << 40
-        for (name, value) in [("prompt_tokens", metrics.promptTokens), ("generated_tokens", metrics.generatedTokens)] where !(0...limit).contains(value) {
-            return "\(name) must be between 0 and \(limit), found \(value)"
-        }
-        if let reused = metrics.reusedTokens, !(0...metrics.promptTokens).contains(reused) {
-            return "reused_tokens must be between 0 and prompt_tokens (\(metrics.promptTokens)), found \(reused)"
-        }
-        if let peak = metrics.peakResidentBytes, !(0...(1 << 50)).contains(peak) {
-            return "peak_resident_bytes must be between 0 and 2^50, found \(peak)"
-        }
-        let times = [("time_to_first_token", metrics.timeToFirstToken), ("prefill_time", metrics.prefillTime ?? 0),
-                     ("decode_time", metrics.decodeTime), ("total_time", metrics.totalTime)] + metrics.interTokenLatencies.map { ("inter_token_latencies", $0) }
-        for (name, value) in times where !(value.isFinite && value >= 0 && value < 1e9) {
-            return "\(name) must be a number of seconds, 0 or more, found \(value)"
-        }
-        return nil
     }
 
     /// The suite's conversations that have answers, graded, with the suite's gates.
@@ -109,35 +90,25 @@ public enum AnswerGrader {
             guard !given.isEmpty else { continue }
             var variables = ConversationVariables(variables: conversation.script.variables)
             var turns: [ReplayedTurn] = []
+            var readings: [MetricReadings?] = []
             for (index, template) in conversation.script.userMessages.enumerated() {
                 let user = (try? template.render { variables.value(of: $0) }) ?? template.source
                 let turn: ReplayedTurn
-                if let line = given.first(where: { $0.turn == index + 1 }) {
+                let line = given.first(where: { $0.turn == index + 1 })
+                if let line {
                     turn = line.failure.map { ReplayedTurn(index: index, user: user, messagesSent: 0, status: .failed, failure: $0) }
                         ?? ReplayedTurn(index: index, user: user, messagesSent: 0, status: .answered, answer: line.answer, metrics: line.metrics)
                 } else {
                     turn = ReplayedTurn(index: index, user: user, messagesSent: 0, status: .skipped, skipReason: "no answer in the answers file")
                 }
                 turns.append(turn)
+                readings.append(line?.readings)
                 variables.record(turn)
             }
-            let graded = ConversationGrader.grade(conversation, turns: turns)
-            record.conversations.append(ConversationRecord(
-                id: conversation.id, repetition: 1, warmup: false, systemPrompt: conversation.script.systemPrompt,
-                options: conversation.script.options, turns: graded.turns, checks: graded.checks))
+            record.conversations.append(.graded(conversation, turns: turns, repetition: 1, warmup: false, readings: readings))
         }
         record.gates = GateEvaluator.evaluate(suite.gates, conversations: record.conversations)
         return record
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.keyNotFound(let key, _): "missing '\(key.stringValue)'"
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            "wrong type at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
-        case DecodingError.dataCorrupted: "invalid JSON"
-        default: String(describing: error)
-        }
     }
 }
 
@@ -145,4 +116,242 @@ public enum AnswerGrader {
 public struct AnswerFileErrors: Error, Sendable, CustomStringConvertible {
     public var errors: [AnswerFileError]
     public var description: String { errors.map(\.description).joined(separator: "\n") }
+}
+
+/// Reads one answers-file line, naming keys as the file spells them: every missing key at once,
+/// unknown keys with the nearest known one, wrong types by key. (JSONDecoder stops at the first
+/// missing key and names it in Swift's spelling, `promptTokens`; this reads the decoded JSON
+/// values itself.)
+enum AnswerLineReader {
+    enum Outcome {
+        case success(AnswerLine)
+        case failure(String)
+    }
+
+    static let lineKeys = ["conversation", "turn", "answer", "failure", "metrics", "finish_reason"]
+    /// The result files' metric names; the derived ones (rates, ratios) are accepted and ignored,
+    /// so that a result file's `metrics` object can be pasted as it is.
+    static let metricKeys = [
+        "prompt_tokens", "reused_tokens", "generated_tokens", "time_to_first_token", "prefill_time", "decode_time",
+        "total_time", "inter_token_latencies", "stop_reason", "peak_resident_bytes", "prefill_peak_resident_bytes",
+        "decode_peak_resident_bytes", "kv_cache_bytes_in_use",
+    ]
+    static let derivedKeys = ["evaluated_tokens", "prefill_tokens_per_second", "decode_tokens_per_second", "reuse_ratio", "inter_token_latency"]
+    /// Names other tools use for the same figures.
+    static let foreignKeys = ["completion_tokens": "generated_tokens (OpenAI's completion_tokens)", "ttft": "time_to_first_token (seconds)",
+                              "latency": "total_time (seconds)", "finish_reason": "stop_reason (or finish_reason on the line itself)"]
+
+    static func read(_ data: Data) -> Outcome {
+        guard let object = try? JSONDecoder().decode(JSONAny.self, from: data) else {
+            return .failure("not a valid answer line (invalid JSON); expected {\"conversation\": ID, \"turn\": N, \"answer\": TEXT}")
+        }
+        guard case .object(let fields) = object else {
+            return .failure("not a valid answer line (a JSON \(object.kind), not an object); expected {\"conversation\": ID, \"turn\": N, \"answer\": TEXT}")
+        }
+        var problems: [String] = []
+        problems += unknownKeys(fields, allowed: lineKeys, what: "")
+        let missing = ["conversation", "turn"].filter { fields[$0] == nil }
+            + (fields["answer"] == nil && fields["failure"] == nil ? ["answer (or failure)"] : [])
+        if !missing.isEmpty { problems.append("missing " + missing.map { "'\($0)'" }.joined(separator: ", ")) }
+
+        let conversation = text(fields["conversation"], "conversation", &problems)
+        let turn = integer(fields["turn"], "turn", in: 1...1_000_000, &problems)
+        let answer = text(fields["answer"], "answer", &problems)
+        let failure = fields["failure"].flatMap { readFailure($0, &problems) }
+        var stopReason = fields["finish_reason"].flatMap { readStopReason($0, "finish_reason", &problems) }
+        var measured: PartialMetrics?
+        if let metrics = fields["metrics"] {
+            if case .object(let metricFields) = metrics {
+                measured = readMetrics(metricFields, &problems)
+                if let given = measured?.stopReason {
+                    if let stopReason, stopReason != given {
+                        problems.append("finish_reason (\(stopReason.rawValue)) and metrics.stop_reason (\(given.rawValue)) disagree")
+                    }
+                    stopReason = given
+                }
+            } else {
+                problems.append("'metrics' must be an object, found \(metrics.kind)")
+            }
+        }
+        guard problems.isEmpty, let conversation, let turn else { return .failure(problems.joined(separator: "; ")) }
+        var partial = measured ?? PartialMetrics()
+        partial.stopReason = stopReason
+        let readings = partial.isEmpty ? nil : partial.readings
+        return .success(AnswerLine(conversation: conversation, turn: turn, answer: answer, metrics: partial.complete,
+                                   readings: readings, failure: failure))
+    }
+
+    private static func unknownKeys(_ fields: [String: JSONAny], allowed: [String], what: String) -> [String] {
+        fields.keys.sorted().filter { !allowed.contains($0) }.map { key in
+            let near = foreignKeys[key].map { "; write \($0)" }
+                ?? suggestions(for: key, among: allowed).first.map { "; did you mean '\($0)'?" } ?? "; known: \(allowed.joined(separator: ", "))"
+            return "unknown key '\(what)\(key)'\(near)"
+        }
+    }
+
+    private static func text(_ value: JSONAny?, _ key: String, _ problems: inout [String]) -> String? {
+        guard let value else { return nil }
+        guard case .string(let text) = value else { problems.append("'\(key)' must be text, found \(value.kind)"); return nil }
+        return text
+    }
+
+    private static func integer(_ value: JSONAny?, _ key: String, in range: ClosedRange<Int>, _ problems: inout [String]) -> Int? {
+        guard let value else { return nil }
+        guard case .number(let number) = value, number.isFinite, number == number.rounded() else {
+            problems.append("'\(key)' must be a whole number, found \(value.kind)")
+            return nil
+        }
+        guard number >= Double(range.lowerBound), number <= Double(range.upperBound) else {
+            problems.append("\(key) must be between \(range.lowerBound) and \(range.upperBound), found \(value.text)")
+            return nil
+        }
+        return Int(number)
+    }
+
+    private static func seconds(_ value: JSONAny?, _ key: String, _ problems: inout [String]) -> Double? {
+        guard let value else { return nil }
+        guard case .number(let number) = value, number.isFinite, number >= 0, number < 1e9 else {
+            problems.append("\(key) must be a number of seconds, 0 or more, found \(value.text)")
+            return nil
+        }
+        return number
+    }
+
+    private static func readFailure(_ value: JSONAny, _ problems: inout [String]) -> RuntimeFailure? {
+        guard case .object(let fields) = value else { problems.append("'failure' must be an object {code, message}, found \(value.kind)"); return nil }
+        problems += unknownKeys(fields, allowed: ["code", "message"], what: "failure.")
+        guard let code = text(fields["code"], "failure.code", &problems) else {
+            if fields["code"] == nil { problems.append("missing 'failure.code'") }
+            return nil
+        }
+        return RuntimeFailure(RuntimeFailure.Code(rawValue: code), text(fields["message"], "failure.message", &problems) ?? "")
+    }
+
+    /// ChatEval's stop reasons, or OpenAI's `finish_reason` values that mean one of them.
+    private static func readStopReason(_ value: JSONAny, _ key: String, _ problems: inout [String]) -> StopReason? {
+        guard let name = text(value, key, &problems) else { return nil }
+        switch name {
+        case "stop": return .endOfGeneration       // OpenAI: a natural end or a stop sequence
+        case "length": return .maxTokens
+        default:
+            if let reason = StopReason(rawValue: name) { return reason }
+            let accepted = StopReason.allCases.map(\.rawValue) + ["stop", "length"]
+            let why = ["tool_calls", "function_call"].contains(name) ? " (tool calls are out of scope)" : ""
+            problems.append("\(key) '\(name)' is not one ChatEval grades\(why); accepted: \(accepted.joined(separator: ", "))")
+            return nil
+        }
+    }
+
+    private static func readMetrics(_ fields: [String: JSONAny], _ problems: inout [String]) -> PartialMetrics {
+        problems += unknownKeys(fields, allowed: metricKeys + derivedKeys, what: "metrics.")
+        var metrics = PartialMetrics()
+        let countLimit = 1 << 40
+        metrics.promptTokens = integer(fields["prompt_tokens"], "metrics: prompt_tokens", in: 0...countLimit, &problems)
+        metrics.generatedTokens = integer(fields["generated_tokens"], "metrics: generated_tokens", in: 0...countLimit, &problems)
+        metrics.reusedTokens = integer(fields["reused_tokens"], "metrics: reused_tokens", in: 0...countLimit, &problems)
+        if let reused = metrics.reusedTokens, let prompt = metrics.promptTokens, reused > prompt {
+            problems.append("metrics: reused_tokens must be between 0 and prompt_tokens (\(prompt)), found \(reused)")
+        }
+        metrics.timeToFirstToken = seconds(fields["time_to_first_token"], "metrics: time_to_first_token", &problems)
+        metrics.prefillTime = seconds(fields["prefill_time"], "metrics: prefill_time", &problems)
+        metrics.decodeTime = seconds(fields["decode_time"], "metrics: decode_time", &problems)
+        metrics.totalTime = seconds(fields["total_time"], "metrics: total_time", &problems)
+        if let latencies = fields["inter_token_latencies"] {
+            if case .array(let items) = latencies {
+                let values = items.compactMap { seconds($0, "metrics: inter_token_latencies", &problems) }
+                if values.count == items.count { metrics.interTokenLatencies = values }
+            } else {
+                problems.append("'metrics.inter_token_latencies' must be a list of seconds, found \(latencies.kind)")
+            }
+        }
+        metrics.peakResidentBytes = integer(fields["peak_resident_bytes"], "metrics: peak_resident_bytes", in: 0...(1 << 50), &problems)
+        metrics.stopReason = fields["stop_reason"].flatMap { readStopReason($0, "metrics.stop_reason", &problems) }
+        return metrics
+    }
+}
+
+/// Measurements as an answers file gives them: any subset of the result files' fields.
+struct PartialMetrics {
+    var promptTokens: Int?
+    var reusedTokens: Int?
+    var generatedTokens: Int?
+    var timeToFirstToken: Double?
+    var prefillTime: Double?
+    var decodeTime: Double?
+    var totalTime: Double?
+    var interTokenLatencies: [Double]?
+    var peakResidentBytes: Int?
+    var stopReason: StopReason?
+
+    var isEmpty: Bool {
+        promptTokens == nil && reusedTokens == nil && generatedTokens == nil && timeToFirstToken == nil && prefillTime == nil
+            && decodeTime == nil && totalTime == nil && interTokenLatencies == nil && peakResidentBytes == nil && stopReason == nil
+    }
+
+    /// All of a turn's measurements, when every field a replayed turn always has is given.
+    var complete: TurnMetrics? {
+        guard let promptTokens, let generatedTokens, let timeToFirstToken, let decodeTime, let totalTime,
+              let interTokenLatencies, let stopReason else { return nil }
+        return TurnMetrics(
+            promptTokens: promptTokens, reusedTokens: reusedTokens, generatedTokens: generatedTokens,
+            timeToFirstToken: timeToFirstToken, prefillTime: prefillTime, decodeTime: decodeTime, totalTime: totalTime,
+            interTokenLatencies: interTokenLatencies, stopReason: stopReason, peakResidentBytes: peakResidentBytes)
+    }
+
+    /// The metrics these fields define, computed as for a replayed turn (`TurnMetrics`' rules);
+    /// the others are "not given".
+    var readings: MetricReadings {
+        if let complete { return MetricReadings(complete) }
+        var values: [Metric: Double] = [:]
+        values[.timeToFirstToken] = timeToFirstToken
+        values[.totalTime] = totalTime
+        values[.generatedTokens] = generatedTokens.map(Double.init)
+        values[.peakMemory] = peakResidentBytes.map(Double.init)
+        values[.reuseRatio] = promptTokens.flatMap { TurnMetrics.reuseRatio(reused: reusedTokens, prompt: $0) }
+        values[.prefillTokensPerSecond] = promptTokens.flatMap { prompt in
+            TurnMetrics.prefillRate(evaluated: reusedTokens.map { prompt - $0 }, prefillTime: prefillTime)
+        }
+        values[.decodeTokensPerSecond] = generatedTokens.flatMap { TurnMetrics.decodeRate(generated: $0, decodeTime: decodeTime ?? 0) }
+        let latencies = interTokenLatencies.flatMap(Distribution.init)
+        values[.interTokenLatencyP50] = latencies?.p50
+        values[.interTokenLatencyP95] = latencies?.p95
+        let reasons = Dictionary(uniqueKeysWithValues: Metric.allCases.filter { values[$0] == nil }.map { ($0, "not given in the answers file") })
+        return MetricReadings(values: values, stopReason: stopReason, reasons: reasons)
+    }
+}
+
+/// Any JSON value, decoded by JSONDecoder (which, unlike JSONSerialization, keeps `true` apart
+/// from 1).
+enum JSONAny: Decodable {
+    case null, bool(Bool), number(Double), string(String), array([JSONAny]), object([String: JSONAny])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([JSONAny].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: JSONAny].self)) }
+    }
+
+    var kind: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "text"
+        case .array: "a list"
+        case .object: "an object"
+        }
+    }
+
+    /// The value as it would be written, for messages (numbers as written when whole).
+    var text: String {
+        switch self {
+        case .number(let value): value == value.rounded() && abs(value) < 1e18 ? String(Int64(value)) : String(value)
+        case .string(let value): "\"\(value)\""
+        default: kind
+        }
+    }
 }

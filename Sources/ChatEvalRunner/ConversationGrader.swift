@@ -9,31 +9,39 @@ import ChatEvalSuites
 /// far; placeholders are filled from the conversation as it ran. A turn that was not run fails all
 /// its checks (saying why). Conversation-level checks are graded with the last turn.
 public enum ConversationGrader {
-    public static func grade(_ conversation: SuiteConversation, turns: [ReplayedTurn]) -> (turns: [TurnRecord], checks: [Verdict]) {
+    /// `readings` stands in for turns' measurements where they are partial (an answers file
+    /// that gives only some metrics); by default each turn's `metrics` are read.
+    public static func grade(_ conversation: SuiteConversation, turns: [ReplayedTurn],
+                             readings: [MetricReadings?]? = nil) -> (turns: [TurnRecord], checks: [Verdict]) {
         var graded = turns.map { TurnRecord($0) }
         var variables = ConversationVariables(variables: conversation.script.variables)
-        var metricsSoFar: [TurnMetrics] = []
+        var metricsSoFar: [MetricReadings] = []
+        var turnReadings: [MetricReadings?] = []
         for index in graded.indices {
             let turn = turns[index]
-            metricsSoFar += turn.metrics.map { [$0] } ?? []
+            let reading = readings.flatMap { index < $0.count ? $0[index] : nil } ?? turn.metrics.map(MetricReadings.init)
+            turnReadings.append(reading)
+            metricsSoFar += reading.map { [$0] } ?? []
             variables.record(turn)
             let definitions = index < conversation.turnChecks.count ? conversation.turnChecks[index] : []
             guard !definitions.isEmpty else { continue }
-            let verdicts = verdicts(definitions, for: turn, metrics: metricsSoFar, variables: variables)
+            let verdicts = verdicts(definitions, for: turn, readings: reading, metrics: metricsSoFar, variables: variables)
             graded[index].checks = verdicts
             graded[index].score = Verdict.passRate(verdicts)
         }
-        guard !conversation.checks.isEmpty, let last = turns.last(where: { $0.status != .skipped }) ?? turns.last else {
+        guard !conversation.checks.isEmpty,
+              let lastIndex = turns.lastIndex(where: { $0.status != .skipped }) ?? (turns.isEmpty ? nil : turns.count - 1) else {
             return (graded, [])
         }
-        return (graded, verdicts(conversation.checks, for: last, metrics: metricsSoFar, variables: variables))
+        return (graded, verdicts(conversation.checks, for: turns[lastIndex], readings: turnReadings[lastIndex], metrics: metricsSoFar, variables: variables))
     }
 
-    private static func verdicts(_ definitions: [CheckDefinition], for turn: ReplayedTurn, metrics: [TurnMetrics], variables: ConversationVariables) -> [Verdict] {
+    private static func verdicts(_ definitions: [CheckDefinition], for turn: ReplayedTurn, readings: MetricReadings?,
+                                 metrics: [MetricReadings], variables: ConversationVariables) -> [Verdict] {
         let subject: GradingSubject?
         switch turn.status {
-        case .answered: subject = GradingSubject(answer: turn.answer ?? "", metrics: turn.metrics, conversationMetrics: metrics)
-        case .failed: subject = turn.failure.map { GradingSubject.failed($0, conversationMetrics: metrics) }
+        case .answered: subject = GradingSubject(answer: turn.answer ?? "", readings: readings, conversationReadings: metrics)
+        case .failed: subject = turn.failure.map { GradingSubject.failed($0, conversationReadings: metrics) }
         case .skipped: subject = nil
         }
         return definitions.map { definition in
@@ -54,8 +62,29 @@ public enum ConversationGrader {
     }
 }
 
+extension ConversationRecord {
+    /// One replay of `conversation`, graded (see `ConversationGrader.grade`).
+    public static func graded(_ conversation: SuiteConversation, turns: [ReplayedTurn], repetition: Int, warmup: Bool,
+                              readings: [MetricReadings?]? = nil) -> ConversationRecord {
+        let graded = ConversationGrader.grade(conversation, turns: turns, readings: readings)
+        let script = conversation.script
+        return ConversationRecord(id: conversation.id, repetition: repetition, warmup: warmup, systemPrompt: script.systemPrompt,
+                                  options: script.options, turns: graded.turns, checks: graded.checks)
+    }
+}
+
 /// Evaluates a suite's gates over its measured (not warm-up) replays.
 public enum GateEvaluator {
+    /// Every suite's gates over its measured replays, and whether all passed; `suites` are the
+    /// definitions of `record.suites`, in the same order.
+    public static func evaluate(_ record: inout RunRecord, suites: [Suite]) {
+        for (index, suite) in zip(record.suites.indices, suites) {
+            let measured = record.suites[index].conversations.filter { !$0.warmup }
+            record.suites[index].gates = evaluate(suite.gates, conversations: measured)
+        }
+        record.gatesPassed = record.suites.allSatisfy { $0.gates.allSatisfy(\.passed) }
+    }
+
     public static func evaluate(_ gates: SuiteGates, conversations: [ConversationRecord]) -> [GateOutcome] {
         var outcomes: [GateOutcome] = []
         let verdicts = conversations.flatMap(\.verdicts)

@@ -45,17 +45,9 @@ public enum JournalRecovery {
                                              skipReason: "the run stopped before this turn"))
             }
             replayed.sort { $0.index < $1.index }
-            let graded = ConversationGrader.grade(conversation, turns: replayed)
-            let script = conversation.script
-            record.suites[suiteIndex].conversations.append(ConversationRecord(
-                id: conversation.id, repetition: key.repetition, warmup: key.warmup, systemPrompt: script.systemPrompt,
-                options: script.options, turns: graded.turns, checks: graded.checks))
+            record.suites[suiteIndex].conversations.append(.graded(conversation, turns: replayed, repetition: key.repetition, warmup: key.warmup))
         }
-        for index in record.suites.indices {
-            let measured = record.suites[index].conversations.filter { !$0.warmup }
-            record.suites[index].gates = GateEvaluator.evaluate(suites[index].gates, conversations: measured)
-        }
-        record.gatesPassed = record.suites.allSatisfy { $0.gates.allSatisfy(\.passed) }
+        GateEvaluator.evaluate(&record, suites: suites)
         record.status = .incomplete
         record.endedAt = Date()
         return record

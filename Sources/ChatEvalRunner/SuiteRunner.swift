@@ -126,11 +126,8 @@ public struct SuiteRunner: Sendable {
                 await observer?.turnFinished(turn, conversation: item.conversation.id)
             }
             if let error = await journalingError.error { throw error }
-            let script = item.conversation.script
-            let graded = ConversationGrader.grade(item.conversation, turns: turns)
-            records[item.arm].suites[item.suite].conversations.append(ConversationRecord(
-                id: item.conversation.id, repetition: item.repetition, warmup: replay.warmup,
-                systemPrompt: script.systemPrompt, options: script.options, turns: graded.turns, checks: graded.checks))
+            records[item.arm].suites[item.suite].conversations.append(
+                .graded(item.conversation, turns: turns, repetition: item.repetition, warmup: replay.warmup))
             if sinceWrite[item.arm].elapsed >= rewriteInterval {
                 try writer.write(records[item.arm])
                 sinceWrite[item.arm] = Stopwatch()
@@ -138,11 +135,7 @@ public struct SuiteRunner: Sendable {
         }
 
         for (arm, index) in zip(arms, records.indices) {
-            for suiteIndex in records[index].suites.indices {
-                let measured = records[index].suites[suiteIndex].conversations.filter { !$0.warmup }
-                records[index].suites[suiteIndex].gates = GateEvaluator.evaluate(arm.plan.suites[suiteIndex].gates, conversations: measured)
-            }
-            records[index].gatesPassed = records[index].suites.allSatisfy { $0.gates.allSatisfy(\.passed) }
+            GateEvaluator.evaluate(&records[index], suites: arm.plan.suites)
             records[index].status = stop.isRequested || Task.isCancelled ? .incomplete : .complete
             records[index].endedAt = Date()
             try writers[index].write(records[index])

@@ -98,7 +98,14 @@ struct CheckDefinitionReader {
         } else if mapping.count == 1, let (key, value) = mapping.first, let name = key.string {
             type = name
             guard let argument = argument(value, depth: 1, budget: &budget, what) else { return nil }
-            if case .map(let map) = argument { arguments = map.fields } else { arguments = [.init(key: "value", value: argument)] }
+            if case .map(let map) = argument {
+                arguments = map.fields
+            } else if let hint = Self.shortFormHint(type: name, value: value) {
+                reader.fail(.invalidValue, at: node, "\(what): '\(Self.clip(name)): \(Self.clip(value.string ?? "[…]"))' is not a form \(Self.clip(name)) takes", hint: hint)
+                return nil
+            } else {
+                arguments = [.init(key: "value", value: argument)]
+            }
         } else {
             reader.fail(.missingKey, at: node, "\(what) has no 'type'", hint: "write {type: NAME, ...} or NAME: VALUE")
             return nil
@@ -113,6 +120,32 @@ struct CheckDefinitionReader {
         }
         return definition
     }
+
+    /// What to write instead of `TYPE: VALUE` when TYPE is a known check that takes no `value`
+    /// (`ttft: 2`, `is-json: true`); nil when the short form fits or the type is unknown.
+    static func shortFormHint(type: String, value: Node) -> String? {
+        let negated = type.hasPrefix(CheckCatalogue.negationPrefix)
+        let base = negated ? String(type.dropFirst(CheckCatalogue.negationPrefix.count)) : type
+        guard let info = CheckCatalogue.info(for: base) ?? (negated ? nil : CheckCatalogue.info(for: type)),
+              !info.arguments.contains(where: { $0.name == "value" }) else { return nil }
+        let written = clip(value.string ?? "…")
+        let required = info.arguments.filter(\.required)
+        if case .scalar(let scalar) = value, scalar.style == .plain, ["true", "false", "yes", "no"].contains(scalar.string.lowercased()) {
+            let wanted = ["true", "yes"].contains(scalar.string.lowercased())
+            let name = wanted ? type : (negated ? base : CheckCatalogue.negationPrefix + type)
+            if required.isEmpty { return "write '- \(name): {}' (or {type: \(name)})" }
+        }
+        if required.count == 1, let only = required.first {
+            return "write {type: \(type), \(only.name): \(written)} (\(only.name): \(only.valueType))"
+        }
+        if required.isEmpty {
+            let optional = info.arguments.map(\.name)
+            return "write '- \(type): {}' (or {type: \(type)})" + (optional.isEmpty ? "" : "; its arguments, all optional: \(optional.joined(separator: ", "))")
+        }
+        return "write {type: \(type), " + required.map { "\($0.name): …" }.joined(separator: ", ") + "}"
+    }
+
+    private static func clip(_ text: String) -> String { text.count > 40 ? String(text.prefix(39)) + "…" : text }
 
     /// Reports a definition error at the node its path names (or the check itself).
     private func report(_ error: CheckDefinitionError, in node: Node, _ what: String) {
@@ -135,6 +168,7 @@ struct CheckDefinitionReader {
         }
         var hint = error.expected.map { "expected \($0)" }
         if let first = error.suggestions.first { hint = "did you mean '\(first)'?" }
+        if let written = error.hint { hint = written }
         let argument = error.path.isEmpty ? "" : "argument '\(error.pathDescription)' "
         reader.fail(error.kind == .unknownType || error.kind == .unknownArgument ? .unknownKey : .invalidValue,
                     at: target, "\(what): \(argument)\(error.problem)", hint: hint)

@@ -14,6 +14,9 @@ public struct Suite: Sendable, Hashable {
     /// The YAML it was parsed from, as read (kept in a run's journal so that `recover` grades
     /// with the very suite the run used).
     public var text: String
+    /// Valid but suspicious definitions (a check that can never fail, a bound whose unit looks
+    /// mistaken), located; the suite runs as written.
+    public var warnings: [SuiteError] = []
 
     public init(name: String, description: String? = nil, path: String, conversations: [SuiteConversation], gates: SuiteGates = SuiteGates(),
                 comparison: ComparisonOverrides? = nil, text: String = "") {

@@ -14,9 +14,18 @@ public struct SuiteError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let duplicate = Code(rawValue: "duplicate")
         public static let invalidValue = Code(rawValue: "invalid_value")
         public static let tooComplex = Code(rawValue: "too_complex")
+        /// A warning: valid, but almost certainly not what was meant.
+        public static let suspicious = Code(rawValue: "suspicious")
+    }
+
+    /// Errors stop a suite from loading; warnings (a check that can never fail, a bound in a
+    /// unit that looks mistaken) are reported and the suite still runs.
+    public enum Severity: String, Sendable, Hashable {
+        case error, warning
     }
 
     public var code: Code
+    public var severity: Severity = .error
     public var file: String
     public var line: Int?
     public var column: Int?
@@ -37,7 +46,7 @@ public struct SuiteError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         var location = file
         if let line { location += ":\(line)" + (column.map { ":\($0)" } ?? "") }
-        return "\(location): error: \(message)" + (hint.map { "; \($0)" } ?? "")
+        return "\(location): \(severity.rawValue): \(message)" + (hint.map { "; \($0)" } ?? "")
     }
 }
 

@@ -52,6 +52,7 @@ public enum SuiteLoader {
         let suite = SuiteBuilder(reader: reader).suite(from: root, path: file)
         if var suite, reader.errors.isEmpty {
             suite.text = text
+            suite.warnings = reader.warnings.sorted { ($0.line ?? 0, $0.column ?? 0) < ($1.line ?? 0, $1.column ?? 0) }
             return suite
         }
         throw SuiteErrors(reader.errors.isEmpty ? [SuiteError(.invalidValue, file: file, "the suite is not valid")] : reader.errors)
@@ -175,6 +176,9 @@ struct SuiteBuilder {
                     reader.fail(.invalidValue, at: node, "min_pass_rate must be between 0 and 1, found \(rate)")
                     return nil
                 }
+                if rate == 0 {
+                    reader.warn(line: node.mark?.line, column: node.mark?.column, "min_pass_rate: 0 can never fail", hint: "set the share of checks the suite must pass, or remove the gate")
+                }
                 return rate
             }
         }
@@ -209,7 +213,11 @@ struct SuiteBuilder {
                 reader.fail(.invalidValue, at: item, "min (\(minimum)) is above max (\(maximum))")
             }
             if let metric, let statistic {
-                gates.metrics.append(MetricGate(metric: metric, statistic: statistic, minimum: minimum, maximum: maximum))
+                let gate = MetricGate(metric: metric, statistic: statistic, minimum: minimum, maximum: maximum)
+                for finding in SuiteLint.findings(gate) {
+                    reader.warn(line: item.mark?.line, column: item.mark?.column, finding.message, hint: finding.hint)
+                }
+                gates.metrics.append(gate)
             }
         }
         return gates
@@ -244,6 +252,11 @@ struct SuiteBuilder {
             }
             return definitions
         } ?? []
+        for definition in turnChecks.joined() + checks {
+            for finding in SuiteLint.findings(definition, options: resolved.options) {
+                reader.warn(line: definition.line, column: definition.column, "\(what): \(finding.message)", hint: finding.hint)
+            }
+        }
         guard let id else { return nil }
         let script = ConversationScript(
             id: id, systemPrompt: resolved.system, options: resolved.options, maxMessages: resolved.maxMessages,

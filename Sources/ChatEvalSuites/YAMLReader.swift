@@ -6,6 +6,7 @@ internal import Yams
 final class YAMLReader {
     let file: String
     private(set) var errors: [SuiteError] = []
+    private(set) var warnings: [SuiteError] = []
 
     init(file: String) {
         self.file = file
@@ -13,6 +14,13 @@ final class YAMLReader {
 
     func fail(_ code: SuiteError.Code, at node: Node?, _ message: String, hint: String? = nil) {
         errors.append(SuiteError(code, file: file, line: node?.mark?.line, column: node?.mark?.column, message, hint: hint))
+    }
+
+    /// Records a warning at `line`/`column` (the suite still loads).
+    func warn(line: Int?, column: Int?, _ message: String, hint: String? = nil) {
+        var warning = SuiteError(.suspicious, file: file, line: line, column: column, message, hint: hint)
+        warning.severity = .warning
+        warnings.append(warning)
     }
 
     /// The entries of a mapping by key, after reporting keys not in `allowed` (with suggestions).

@@ -88,7 +88,7 @@ import Testing
     }
 
     @Test func negativeTimesAreBadInput() async throws {
-        try await checkMetrics("\"prompt_tokens\": 10, \"reused_tokens\": 0, \"time_to_first_token\": -1", "time_to_first_token must be a number of seconds, 0 or more, found -1.0")
+        try await checkMetrics("\"prompt_tokens\": 10, \"reused_tokens\": 0, \"time_to_first_token\": -1", "time_to_first_token must be a number of seconds, 0 or more, found -1")
     }
 
     private func checkMetrics(_ fields: String, _ message: String) async throws {
@@ -117,5 +117,85 @@ import Testing
         #expect(!outcome.stderr.unicodeScalars.contains { raw.contains($0) })
         #expect(outcome.stdout.contains("Paris\\e[2J\\e]8;;https://evil.example\\x07click"))
         #expect(outcome.stdout.contains("\\rFAKE ✓\\u{202E}gnp.exe"))
+    }
+
+    let performanceSuite = """
+        name: p
+        conversations:
+          - id: timed
+            turns:
+              - user: Hello
+                checks:
+                  - {type: ttft, max: 0.5}
+                  - {type: decode-tps, min: 10}
+                  - {type: stop-reason, value: max_tokens}
+        """
+
+    /// A tool that only knows the time to the first token and OpenAI's finish_reason is graded on
+    /// those; a check on a metric it does not give fails, saying so.
+    @Test func partialMetricsAndOpenAIFinishReasonsAreGraded() async throws {
+        let (directory, suitePath, answersPath) = try await files(suite: performanceSuite, answers: """
+            {"conversation": "timed", "turn": 1, "answer": "Hi!", "finish_reason": "length", "metrics": {"time_to_first_token": 0.25}}
+            """)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outcome = try await cli.run(["grade", suitePath, "--answers", answersPath])
+        #expect(outcome.stdout.contains("✓ ttft: expected ttft ≤ 500 ms, measured 250 ms"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("✗ decode-tps: expected decode-tps ≥ 10 tokens/s; not measured for this turn (not given in the answers file)"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("✓ stop-reason: expected stop reason max_tokens, got max_tokens"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("checks: 2 of 3 passed"))
+    }
+
+    @Test func everyMissingOrUnknownKeyIsNamedAsTheFileSpellsIt() async throws {
+        let (directory, suitePath, answersPath) = try await files(suite: performanceSuite, answers: """
+            {"turn": "one"}
+            {"conversation": "timed", "turn": 1, "answer": "Hi", "metrics": {"ttft": 0.2, "completion_tokens": 3, "prompt_token": 4}}
+            {"conversation": "timed", "turn": 1, "answer": "Hi", "finish_reason": "tool_calls"}
+            """)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outcome = try await cli.run(["grade", suitePath, "--answers", answersPath])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("\(answersPath):1: error: missing 'conversation', 'answer (or failure)'; 'turn' must be a whole number, found text"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("\(answersPath):2: error: unknown key 'metrics.completion_tokens'; write generated_tokens (OpenAI's completion_tokens); unknown key 'metrics.prompt_token'; did you mean 'prompt_tokens'?; unknown key 'metrics.ttft'; write time_to_first_token (seconds)"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("\(answersPath):3: error: finish_reason 'tool_calls' is not one ChatEval grades (tool calls are out of scope); accepted: eog, max_tokens, stop_string, stop, length"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("promptTokens") && !outcome.stderr.contains("timeToFirstToken"))
+    }
+
+    /// A recorded run graded again with a suite edited since: answers kept, verdicts new.
+    @Test func aResultFileIsGradedAgainWithTheSuitesAsTheyAreNow() async throws {
+        let (directory, suitePath, answersPath) = try await files(suite: suite, answers: """
+            {"conversation": "capital", "turn": 1, "answer": "Paris."}
+            {"conversation": "capital", "turn": 2, "answer": "Yes: Paris. is right."}
+            """)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A result file as a run writes it, from the graded answers.
+        let graded = directory.appendingPathComponent("graded.json")
+        _ = try await cli.run(["grade", suitePath, "--answers", answersPath, "--output", graded.path])
+        let suiteRecord = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: graded)) as? [String: Any])
+        let record: [String: Any] = [
+            "schema_version": 1, "run_id": "r1", "status": "complete", "started_at": "2026-11-23T10:00:00Z", "command": ["chateval", "run"],
+            "machine": ["hostname": "h", "cpu_model": "cpu", "logical_cores": 2, "memory_bytes": 1, "operating_system": "Linux", "kernel": "6", "architecture": "x86_64"],
+            "runtime": ["engine": "llama.cpp", "build": "b", "model": ["path": "m.gguf", "file_bytes": 1, "description": "m"],
+                        "chat_template": "embedded", "chat_template_source": "model", "context_size": 4096, "batch_size": 512, "threads": 2],
+            "settings": ["cache_mode": "session", "repetitions": 1, "warmup_conversations": 0],
+            "suites": [suiteRecord], "gates_passed": true,
+        ]
+        let result = directory.appendingPathComponent("run.json")
+        try JSONSerialization.data(withJSONObject: record).write(to: result)
+
+        // The suite now wants "Lyon" in turn 1.
+        try suite.replacingOccurrences(of: "value: paris", with: "value: lyon").write(toFile: suitePath, atomically: true, encoding: .utf8)
+        let regradedPath = directory.appendingPathComponent("regraded.json")
+        let outcome = try await cli.run(["grade", result.path, "--output", regradedPath.path])
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("✗ icontains: expected \"lyon\" in the answer"), "\(outcome.stdout)")
+        let regraded = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: regradedPath)) as? [String: Any])
+        #expect(regraded["gates_passed"] as? Bool == false)
+        #expect(regraded["run_id"] as? String == "r1")
+    }
+
+    @Test func aSuiteWithoutAnswersSaysWhatGradeNeeds() async throws {
+        let outcome = try await cli.run(["grade", "suites/smoke.yaml"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("suites/smoke.yaml is a suite: grade it with --answers FILE"), "\(outcome.stderr)")
     }
 }

@@ -46,7 +46,9 @@ enum SuiteFiles {
         var problems: [String] = []
         for result in loaded {
             switch result {
-            case .success(let suite): suites.append(suite)
+            case .success(let suite):
+                suites.append(suite)
+                if !suite.warnings.isEmpty { complain(suite.warnings.map(\.description).joined(separator: "\n")) }
             case .failure(let errors): problems += errors.errors.map(\.description)
             }
         }

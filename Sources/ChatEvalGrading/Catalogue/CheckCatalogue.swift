@@ -142,6 +142,9 @@ public enum CheckCatalogue {
         if type.hasPrefix(negationPrefix), let factory = byName[String(type.dropFirst(negationPrefix.count))] {
             return (factory, true)
         }
+        if let hint = ForeignCheckNames.hint(for: type) {
+            throw CheckDefinitionError(kind: .unknownType, checkType: type, path: path, problem: "unknown check type \(Excerpt.head(type, width: 60))", hint: hint)
+        }
         let names = factories.map(\.info.name)
         var near: [String]
         if type.hasPrefix(negationPrefix) {
@@ -150,8 +153,8 @@ public enum CheckCatalogue {
             near = suggestions(for: type, among: names)
         }
         if near.isEmpty { near = suggestions(for: type, among: names.map { negationPrefix + $0 }) }
-        throw CheckDefinitionError(kind: .unknownType, checkType: type, path: path, problem: "unknown check type",
-                                   expected: "one of the \(names.count) types of CheckCatalogue.allTypes, optionally prefixed with \"not-\"",
+        throw CheckDefinitionError(kind: .unknownType, checkType: type, path: path, problem: "unknown check type \(Excerpt.head(type, width: 60))",
+                                   expected: "one of the \(names.count) check types of the catalogue (suites/README.md), optionally prefixed with \"not-\"",
                                    suggestions: near)
     }
 }

@@ -32,9 +32,13 @@ public struct CheckDefinitionError: Error, Sendable, Hashable, CustomStringConve
     public var expected: String?
     /// Nearest valid names for an unknown type or key, best first.
     public var suggestions: [String]
+    /// What to write instead, when it can be said in a sentence (a promptfoo assertion's
+    /// ChatEval equivalent); shown in place of `expected` and `suggestions`.
+    public var hint: String?
 
     public init(kind: Kind, checkType: String, path: [PathComponent], problem: String,
-                expected: String? = nil, suggestions: [String] = []) {
+                expected: String? = nil, suggestions: [String] = [], hint: String? = nil) {
+        self.hint = hint
         self.kind = kind
         self.checkType = checkType
         self.path = path
@@ -60,6 +64,7 @@ public struct CheckDefinitionError: Error, Sendable, Hashable, CustomStringConve
         var text = "check \"\(checkType)\""
         if !path.isEmpty { text += ", argument \(pathDescription)" }
         text += ": \(problem)"
+        if let hint { return text + "; \(hint)" }
         if let expected { text += "; expected \(expected)" }
         if !suggestions.isEmpty {
             text += "; did you mean " + suggestions.map { "\"\($0)\"" }.joined(separator: " or ") + "?"

@@ -6,27 +6,34 @@ import Foundation
 public struct GradingSubject: Sendable {
     /// The answer text; empty when the turn failed.
     public let answer: String
-    /// Measurements of this turn; nil when it failed before answering.
-    public let metrics: TurnMetrics?
+    /// Measurements of this turn; nil when it failed before answering or none were given.
+    public let metrics: MetricReadings?
     /// Why the turn produced no answer, if it did not.
     public let failure: RuntimeFailure?
-    /// Metrics of all the conversation's turns that have them, in order (this one included).
-    public let conversationMetrics: [TurnMetrics]
+    /// Measurements of all the conversation's turns that have them, in order (this one included).
+    public let conversationMetrics: [MetricReadings]
     /// Derived forms of the answer, computed once on first use and shared by all checks.
     let analysis: AnswerAnalysis
 
-    public init(answer: String, metrics: TurnMetrics? = nil, failure: RuntimeFailure? = nil,
-                conversationMetrics: [TurnMetrics]? = nil) {
+    public init(answer: String, readings: MetricReadings?, failure: RuntimeFailure? = nil,
+                conversationReadings: [MetricReadings]? = nil) {
         self.answer = answer
-        self.metrics = metrics
+        self.metrics = readings
         self.failure = failure
-        self.conversationMetrics = conversationMetrics ?? metrics.map { [$0] } ?? []
+        self.conversationMetrics = conversationReadings ?? readings.map { [$0] } ?? []
         self.analysis = AnswerAnalysis(answer)
     }
 
+    /// A subject for a turn ChatEval measured.
+    public init(answer: String, metrics: TurnMetrics? = nil, failure: RuntimeFailure? = nil,
+                conversationMetrics: [TurnMetrics]? = nil) {
+        self.init(answer: answer, readings: metrics.map(MetricReadings.init), failure: failure,
+                  conversationReadings: conversationMetrics?.map(MetricReadings.init))
+    }
+
     /// A subject for a turn that failed.
-    public static func failed(_ failure: RuntimeFailure, conversationMetrics: [TurnMetrics] = []) -> GradingSubject {
-        GradingSubject(answer: "", metrics: nil, failure: failure, conversationMetrics: conversationMetrics)
+    public static func failed(_ failure: RuntimeFailure, conversationReadings: [MetricReadings] = []) -> GradingSubject {
+        GradingSubject(answer: "", readings: nil, failure: failure, conversationReadings: conversationReadings)
     }
 }
 

@@ -20,7 +20,7 @@ enum PerformanceChecks {
             return "The \(metric.summary) is \(bound) `\(limitKey)`" + (metric == .peakMemory ? " (\"600MB\", \"1.5GiB\" accepted)." : ".")
         }
 
-        func read(_ turn: TurnMetrics) -> Double? { metric.value(of: turn) }
+        func read(_ readings: MetricReadings) -> Double? { readings[metric] }
 
         func format(_ value: Double) -> String {
             switch metric.unit {
@@ -137,23 +137,14 @@ struct LimitCheck: CheckEvaluator {
                 return .fail("expected \(metric.name) \(isMaximum ? "≤" : "≥") \(metric.format(limit)); \(why)")
             }
             guard let v = metric.read(metrics) else {
-                return .fail("expected \(metric.name) \(isMaximum ? "≤" : "≥") \(metric.format(limit)); not measured for this turn (\(Self.whyUndefined(metric.name, metrics)))")
+                let why = metrics.reasons[metric.metric] ?? "not given"
+                return .fail("expected \(metric.name) \(isMaximum ? "≤" : "≥") \(metric.format(limit)); not measured for this turn (\(why))")
             }
             value = v
             what = metric.name
         }
         let ok = isMaximum ? value <= limit : value >= limit
         return .judge(ok, "expected \(what) \(isMaximum ? "≤" : "≥") \(metric.format(limit)), measured \(metric.format(value))")
-    }
-
-    private static func whyUndefined(_ name: String, _ m: TurnMetrics) -> String {
-        switch name {
-        case "decode-tps": "\(m.generatedTokens) generated tokens; a rate needs at least 2"
-        case "prefill-tps": m.evaluatedTokens.map { "\($0) prompt tokens evaluated" } ?? "the runtime does not report prefill"
-        case "peak-memory": "memory is not measured for this runtime"
-        case "reuse-ratio": "the runtime does not report how much of the prompt came from its cache"
-        default: "undefined"
-        }
     }
 }
 
@@ -164,7 +155,10 @@ struct StopReasonCheck: CheckEvaluator {
         guard let metrics = subject.metrics else {
             return .fail("expected stop reason \(expected.rawValue); \(subject.failure.map { "the turn failed (\($0))" } ?? "the turn has no metrics")")
         }
-        return .judge(metrics.stopReason == expected, "expected stop reason \(expected.rawValue), got \(metrics.stopReason.rawValue)")
+        guard let stopReason = metrics.stopReason else {
+            return .fail("expected stop reason \(expected.rawValue); not given for this turn")
+        }
+        return .judge(stopReason == expected, "expected stop reason \(expected.rawValue), got \(stopReason.rawValue)")
     }
 }
 

@@ -1,0 +1,39 @@
+import ChatEvalCore
+import ChatEvalStore
+import ChatEvalSuites
+
+/// Grades a recorded run again with the suites as they are now (a check fixed or added after the
+/// run): the answers and measurements stay, every verdict and gate is computed anew.
+public enum ResultRegrading {
+    /// The record re-graded, and what could not be matched (a conversation the suite no longer
+    /// has, a suite not given), as sentences. `suites` are matched to the record's by name.
+    public static func regrade(_ record: RunRecord, with suites: [Suite]) -> (record: RunRecord, notes: [String]) {
+        var regraded = record
+        var notes: [String] = []
+        var definitions: [Suite] = []
+        regraded.suites = []
+        for suiteRecord in record.suites {
+            guard let suite = suites.first(where: { $0.name == suiteRecord.name }) else {
+                notes.append("suite '\(suiteRecord.name)' was left out: no suite of that name was loaded (it was \(suiteRecord.path))")
+                continue
+            }
+            var graded = SuiteRecord(name: suite.name, path: suite.path, comparison: suite.comparison)
+            for replay in suiteRecord.conversations {
+                guard let conversation = suite.conversations.first(where: { $0.id == replay.id }) else {
+                    notes.append("\(suite.name)/\(replay.id) was left out: the suite no longer has that conversation")
+                    continue
+                }
+                var turns = replay.turns.map(\.replayed)
+                for (index, template) in conversation.script.userMessages.enumerated() where index >= turns.count {
+                    turns.append(ReplayedTurn(index: index, user: template.source, messagesSent: 0, status: .skipped,
+                                              skipReason: "the suite has this turn; the recorded run did not"))
+                }
+                graded.conversations.append(.graded(conversation, turns: turns, repetition: replay.repetition, warmup: replay.warmup))
+            }
+            regraded.suites.append(graded)
+            definitions.append(suite)
+        }
+        GateEvaluator.evaluate(&regraded, suites: definitions)
+        return (regraded, notes)
+    }
+}
