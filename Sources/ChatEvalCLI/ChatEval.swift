@@ -1,5 +1,7 @@
 import ArgumentParser
 import ChatEvalReport
+import ChatEvalGit
+import ChatEvalLlama
 import Foundation
 
 
@@ -14,8 +16,19 @@ struct ChatEval: AsyncParsableCommand {
         commandName: "chateval",
         abstract: "Replay chat conversations against a model, measure every turn, grade the answers.",
         discussion: """
-            Exit codes: 0 success; 1 a gate failed or a regression; 2 bad input or usage, or sides not comparable;             3 the run could not complete (interrupted, results not writable); 5 no baseline run recorded for a revision;             130 stopped at once by a second Ctrl-C (finished turns stay in the journal).
+            Examples:
+              chateval                                   run the suites of chateval.yaml (or suites/)
+              chateval run suites/memory.yaml#pet-name   one conversation of one suite
+              chateval run --model a.gguf --model b.gguf two models side by side
+              chateval compare main HEAD                 this commit against main's latest run
+              chateval grade suite.yaml --answers a.jsonl grade answers another tool produced
+
+            Exit codes: 0 success; 1 a gate failed or a regression; 2 bad input or usage, or sides not \
+            comparable; 3 the run could not complete (interrupted, results or a report file not writable); 5 no baseline \
+            run recorded for a revision; 130 stopped at once by a second Ctrl-C (finished turns stay in \
+            the journal).
             """,
+        version: ChatEvalVersion.description,
         subcommands: [RunCommand.self, CompareCommand.self, HistoryCommand.self, IndexCommand.self, ValidateCommand.self, GradeCommand.self, RecoverCommand.self, TemplatesCommand.self],
         defaultSubcommand: RunCommand.self
     )
@@ -41,14 +54,34 @@ struct ChatEval: AsyncParsableCommand {
     }
 }
 
+/// What `chateval --version` prints: ChatEval's version and the native libraries it runs on.
+enum ChatEvalVersion {
+    /// ChatEval's own version (semantic versioning; raised with each tagged release).
+    static let number = "0.1.0"
+
+    static var description: String {
+        let build = ProcessInfo.processInfo.environment["CHATEVAL_LLAMA_BUILD"].map { "\($0), " } ?? ""
+        return "chateval \(number) (llama.cpp: \(build)\(llamaLibraryVersion); libgit2 \(libgit2Version))"
+    }
+}
+
 /// Writes `text` and a line break to standard output at once, control characters and escape
 /// sequences shown, not obeyed (`Terminal.safeLines`): model answers, user messages, suite names
 /// and commit subjects all pass here. The command line writes through this, never `print`, whose
 /// C stream is block-buffered into a pipe: in a CI log the header and each result appear as they
 /// happen, in order with standard error. (Swift 6 does not let code name C's `stdout`.)
-func say(_ text: String = "") {
-    FileHandle.standardOutput.write(Data((Terminal.safeLines(text) + "\n").utf8))
+func say(_ text: String = "", styled: Bool = false) {
+    var safe = Terminal.safeLines(text)
+    if styled && colorsWanted { safe = Terminal.colorMarks(safe) }
+    FileHandle.standardOutput.write(Data((safe + "\n").utf8))
 }
+
+/// Colour for ✓ and ✗ only on a terminal, and never when `NO_COLOR` is set (no-color.org) or
+/// the terminal is dumb: a CI log or a file gets plain text.
+let colorsWanted: Bool = {
+    let environment = ProcessInfo.processInfo.environment
+    return isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+}()
 
 /// Writes lines to standard error, control characters shown escaped (as `say` does).
 func complain(_ text: String) {

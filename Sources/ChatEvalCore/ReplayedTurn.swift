@@ -21,6 +21,9 @@ public struct ReplayedTurn: Codable, Sendable, Hashable {
     public var metrics: TurnMetrics?
     public var failure: RuntimeFailure?
     public var skipReason: String?
+    /// The exact prompt sent (the chat template's rendering), when the run was asked to keep it
+    /// (`run --print-prompt`).
+    public var prompt: String?
 
     public init(
         index: Int, user: String, messagesSent: Int, status: Status, answer: String? = nil,

@@ -48,3 +48,10 @@ enum LibGit2 {
         }
     }
 }
+
+/// The libgit2 this process is linked with, as "1.5.1" (for `chateval --version`).
+public var libgit2Version: String {
+    var major: Int32 = 0, minor: Int32 = 0, revision: Int32 = 0
+    guard git_libgit2_version(&major, &minor, &revision) == 0 else { return "unknown" }
+    return "\(major).\(minor).\(revision)"
+}

@@ -20,7 +20,10 @@ struct ChatTemplate: Sendable {
         switch requested {
         case let name? where name != "embedded":
             guard builtins.contains(name) else {
-                throw LlamaError(.unknownChatTemplate, "unknown chat template '\(name)'; llama.cpp knows: \(builtins.joined(separator: ", "))")
+                let near = suggestions(for: name, among: builtins + ["embedded"]).first
+                throw LlamaError(.unknownChatTemplate, "unknown chat template '\(name)'; "
+                    + (near.map { "did you mean '\($0)'? (" } ?? "(") + "`chateval templates` lists the \(builtins.count) llama.cpp knows, "
+                    + "and 'embedded' is the model's own)")
             }
             return ChatTemplate(source: name, name: name, origin: "builtin")
         default:

@@ -19,3 +19,9 @@ enum LlamaBackend {
         return names.prefix(written).compactMap { $0.map { String(cString: $0) } }
     }
 }
+
+/// The ggml library llama.cpp runs on, as "ggml 0.26.0" (for `chateval --version`); the llama.cpp
+/// build itself has no version call, so set-up names it in CHATEVAL_LLAMA_BUILD.
+public var llamaLibraryVersion: String {
+    "ggml \(String(cString: ggml_version()))"
+}

@@ -67,10 +67,10 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         model = loaded.model
         template = loaded.template
         context = loaded.context
-        let build = configuration.build ?? "llama.cpp"
+        let ggml = "ggml \(String(cString: ggml_version()))"
         identity = RuntimeIdentity(
             engine: "llama.cpp",
-            build: "\(build) (ggml \(String(cString: ggml_version())))",
+            build: configuration.build.map { "\($0) (\(ggml))" } ?? ggml,
             model: ModelIdentity(
                 path: configuration.modelPath, fileBytes: model.fileBytes,
                 description: model.summary, parameters: model.parameterCount),
@@ -81,6 +81,9 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         let contextSize = max(loaded.context.contextSize, 1)
         bytesPerCachedToken = identity.kvCacheBytes.map { $0 / contextSize }
     }
+
+    /// The chat template's rendering of `messages`: the text that is tokenized and evaluated.
+    public func renderedPrompt(for messages: [ChatMessage]) -> String? { template.render(messages) }
 
     /// The context and model are freed on the llama.cpp thread, like every other call.
     deinit {

@@ -3,21 +3,20 @@ import ChatEvalStore
 
 /// One line per turn: the user message and the answer (or what went wrong).
 public enum AnswerLines {
+    /// The turn's user message and answer — one-line excerpts, or with `full` whole, later lines
+    /// indented under the first — then its checks (wrapped to `RunReport.width`).
     public static func render(_ turn: TurnRecord, full: Bool, indent: String) -> String {
         let number = "\(indent)\(turn.index + 1)."
-        let user = "\(number) user:   \(Format.excerpt(turn.user))"
-        var text: String
+        let hanging = String(repeating: " ", count: indent.count + 11)
+        func shown(_ text: String) -> String { full ? RunReport.indented(text, by: hanging) : Format.excerpt(text) }
+        var text = "\(number) user:   \(shown(turn.user))"
         switch turn.status {
-        case .answered:
-            let answer = turn.answer ?? ""
-            text = user + "\n\(indent)   model:  " + (full ? answer : Format.excerpt(answer))
-        case .failed:
-            text = user + "\n\(indent)   FAILED: \(turn.failure?.description ?? "unknown failure")"
-        case .skipped:
-            text = user + "\n\(indent)   skipped: \(turn.skipReason ?? "")"
+        case .answered: text += "\n\(indent)   model:  " + shown(turn.answer ?? "")
+        case .failed: text += "\n\(indent)   FAILED: \(turn.failure?.description ?? "unknown failure")"
+        case .skipped: text += "\n\(indent)   skipped: \(turn.skipReason ?? "")"
         }
         for verdict in turn.checks ?? [] {
-            text += "\n" + VerdictLine.render(verdict, indent: indent + "   ")
+            text += "\n" + VerdictLine.render(verdict, indent: indent + "   ", width: RunReport.width)
         }
         return text
     }
@@ -25,10 +24,13 @@ public enum AnswerLines {
 
 /// `✓ icontains: found "Paris" …` — one line per check verdict.
 public enum VerdictLine {
-    public static func render(_ verdict: Verdict, indent: String) -> String {
+    /// With a `width`, the line is wrapped to it, continuing under the check's name.
+    public static func render(_ verdict: Verdict, indent: String, width: Int? = nil) -> String {
         let mark = verdict.isError ? "!" : (verdict.passed ? "✓" : "✗")
         let error = verdict.error.map { " [error: \($0)]" } ?? ""
-        return "\(indent)\(mark) \(verdict.check): \(Format.excerpt(verdict.detail, limit: 140))\(error)"
+        let line = "\(indent)\(mark) \(verdict.check): \(Format.excerpt(verdict.detail, limit: 140))\(error)"
+        guard let width else { return line }
+        return Format.wrap(line, width: width, hanging: String(repeating: " ", count: indent.count + 2))
     }
 }
 

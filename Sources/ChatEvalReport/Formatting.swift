@@ -39,9 +39,46 @@ public enum Format {
         }
     }
 
-    /// The first `limit` characters of `text` on one line, with an ellipsis when cut.
+    /// Two durations in one cell, their shared unit written once: "20/24 ms", "0.91/1.20 s";
+    /// "12 ms/1.20 s" when the units differ.
+    public static func durationPair(_ first: Double?, _ second: Double?) -> String {
+        let (a, b) = (duration(first), duration(second))
+        for unit in [" ms", " µs", " s"] where a.hasSuffix(unit) && b.hasSuffix(unit) {
+            return "\(a.dropLast(unit.count))/\(b)"
+        }
+        return "\(a)/\(b)"
+    }
+
+    /// `line` broken at spaces into lines of at most `width` columns, the later ones starting
+    /// with `hanging` (a word longer than a line is cut); the line's own indentation is kept.
+    /// For messages that must be read whole.
+    public static func wrap(_ line: String, width: Int, hanging: String) -> String {
+        guard DisplayWidth.of(line) > width else { return line }
+        let indentation = String(line.prefix { $0 == " " })
+        var lines: [String] = []
+        var current = indentation
+        for word in line.dropFirst(indentation.count).split(separator: " ") {
+            let start = lines.isEmpty ? indentation : hanging
+            let candidate = current == start ? current + word : current + " " + word
+            if DisplayWidth.of(candidate) <= width || current == start {
+                current = candidate
+            } else {
+                lines.append(current)
+                current = hanging + word
+            }
+        }
+        lines.append(current)
+        return lines.map { clip($0, width) }.joined(separator: "\n")
+    }
+
+    /// `text` cut to `limit` terminal columns (an ellipsis marks the cut), for table cells.
+    public static func clip(_ text: String, _ limit: Int) -> String {
+        let fitting = DisplayWidth.prefix(text, columns: limit)
+        return fitting.utf8.count == text.utf8.count ? text : DisplayWidth.prefix(fitting, columns: limit - 1) + "…"
+    }
+
+    /// The first `limit` columns of `text` on one line, with an ellipsis when cut.
     public static func excerpt(_ text: String, limit: Int = 72) -> String {
-        let flat = text.replacingOccurrences(of: "\n", with: "⏎").trimmingCharacters(in: .whitespaces)
-        return flat.count > limit ? String(flat.prefix(limit - 1)) + "…" : flat
+        clip(text.replacingOccurrences(of: "\n", with: "⏎").trimmingCharacters(in: .whitespaces), limit)
     }
 }

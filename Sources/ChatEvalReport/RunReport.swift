@@ -1,31 +1,193 @@
 import ChatEvalCore
 import ChatEvalStore
 
-/// The readable summary of a finished (or interrupted) run.
+/// How much of a run the terminal report shows.
+public struct RunReportOptions: Sendable {
+    /// Per-turn tables and every check, passing ones too.
+    public var verbose: Bool
+    /// Whole answers and user messages (default: one-line excerpts).
+    public var showAnswers: Bool
+    /// Each turn's rendered prompt, where the run kept it (`run --print-prompt`).
+    public var showPrompts: Bool
+
+    public init(verbose: Bool = false, showAnswers: Bool = false, showPrompts: Bool = false) {
+        self.verbose = verbose
+        self.showAnswers = showAnswers
+        self.showPrompts = showPrompts
+    }
+}
+
+/// The readable summary of a finished (or interrupted) run, verdict first: whether it passed,
+/// the gates that failed, one line per suite (and per model, side by side), the checks that
+/// failed and the runtime failures; then, for several models, every turn side by side; and,
+/// behind `verbose`, the per-turn tables and passing checks. Lines fit 100 columns, apart from
+/// answers shown whole.
 public enum RunReport {
+    public static let width = 100
+
+    public static func render(_ record: RunRecord, options: RunReportOptions = RunReportOptions()) -> String {
+        render([record], options: options)
+    }
+
+    /// Kept for callers that only choose whether answers are whole.
     public static func render(_ record: RunRecord, showAnswers: Bool) -> String {
-        var lines: [String] = []
-        for suite in record.suites {
-            let measured = suite.conversations.filter { !$0.warmup }
-            lines.append("\nsuite \(suite.name) — \(suite.path)")
-            // Per-turn tables for the first measured repetition; the summary covers all of them.
-            for conversation in measured where conversation.repetition == 1 {
-                lines.append("\n  \(conversation.id)")
-                lines.append(TurnTable.render(conversation.turns, indent: "    "))
-                lines += conversation.turns.map { AnswerLines.render($0, full: showAnswers, indent: "    ") }
-                lines += conversation.checks.map { VerdictLine.render($0, indent: "    conversation ") }
+        render([record], options: RunReportOptions(showAnswers: showAnswers))
+    }
+
+    public static func render(_ records: [RunRecord], options: RunReportOptions = RunReportOptions()) -> String {
+        let labels = records.map { records.count > 1 ? ($0.group?.label ?? $0.runtime.model.description) : nil }
+        let summary = RunSummary(records, labels: labels)
+        var sections = [verdict(summary, records)]
+        if summary.failedGateCount > 0 { sections.append(failedGates(summary)) }
+        sections.append(suiteTable(summary, sideBySide: records.count > 1))
+        if !summary.runtimeFailures.isEmpty { sections.append(runtimeFailures(summary, options)) }
+        if !summary.failedChecks.isEmpty { sections.append(failedChecks(summary, options)) }
+        if records.count > 1 { sections.append(SideBySide.render(records, labels: labels.map { $0 ?? "" }, options: options)) }
+        if options.verbose || options.showPrompts {
+            for (record, label) in zip(records, labels) { sections.append(details(record, label: label, options: options)) }
+        } else {
+            sections.append("more: --verbose (per-turn tables, every check) · --show-answers (whole texts) · --print-prompt")
+        }
+        if summary.incomplete { sections.append("INCOMPLETE: the run was interrupted; the results above are what was measured.") }
+        return sections.joined(separator: "\n\n")
+    }
+
+    // MARK: Sections
+
+    private static func verdict(_ summary: RunSummary, _ records: [RunRecord]) -> String {
+        let turns = records.map { $0.suites.flatMap { $0.conversations.filter { !$0.warmup }.flatMap(\.turns) }.count }.reduce(0, +)
+        let repetitions = records.map(\.settings.repetitions).max() ?? 1
+        let gates = summary.failedGateCount == 0
+            ? (summary.gateCount == 0 ? "no gates" : "all \(summary.gateCount) gates passed")
+            : "\(summary.failedGateCount) of \(summary.gateCount) gates failed"
+        let mark = summary.passed ? "✓ PASS" : (summary.incomplete && summary.failedGateCount == 0 ? "✗ INCOMPLETE" : "✗ FAIL")
+        let models = records.count > 1 ? " on \(records.count) models" : ""
+        return "\(mark): \(gates) · \(summary.checksPassed)/\(summary.checksTotal) checks passed · "
+            + "\(plural(summary.runtimeFailures.count, "runtime failure")) · \(turns) turns\(models), \(plural(repetitions, "rep"))"
+    }
+
+    private static func failedGates(_ summary: RunSummary) -> String {
+        var lines = ["gates failed"]
+        for line in summary.lines {
+            for gate in line.failedGates {
+                let who = line.label.map { "\(line.suite) [\($0)]" } ?? line.suite
+                lines.append(Format.clip("  ✗ \(who): \(gate.gate) \(gate.expected) — found \(gate.found)", width))
             }
-            let turns = measured.flatMap(\.turns)
-            let answered = turns.filter { $0.status == .answered }.count
-            let failed = turns.filter { $0.status == .failed }.count
-            let skipped = turns.filter { $0.status == .skipped }.count
-            lines.append("\n  \(measured.count) conversation replays, \(answered) turns answered, \(failed) failed, \(skipped) skipped")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func suiteTable(_ summary: RunSummary, sideBySide: Bool) -> String {
+        var columns: [TextTable.Column] = [.init("suite", .left)]
+        if sideBySide { columns.append(.init("model", .left)) }
+        columns += [.init("checks"), .init("pass"), .init("TTFT p50"), .init("TTFT p95"), .init("decode t/s"), .init("spread"), .init("failures")]
+        var table = TextTable(columns)
+        var previous: String?
+        for line in summary.lines {
+            let mark = line.failedGates.isEmpty ? "✓" : "✗"
+            var cells = [previous == line.suite && sideBySide ? "" : "\(mark) \(Format.clip(line.suite, 22))"]
+            if sideBySide { cells = ["\(mark) \(previous == line.suite ? "" : Format.clip(line.suite, 14))", Format.clip(line.label ?? "", 15)] }
+            previous = line.suite
+            cells += [
+                "\(line.checksPassed)/\(line.checksTotal)", Format.percent(line.passRate),
+                Format.duration(line.timeToFirstToken?.p50), Format.duration(line.timeToFirstToken?.p95),
+                Format.rate(line.decodeTokensPerSecond?.p50),
+                line.repetitions < 2 ? "1 rep" : "\(Format.percent(line.timeToFirstTokenSpread)) of \(line.repetitions)",
+                String(line.unexpectedFailures),
+            ]
+            table.add(cells)
+        }
+        let legend = "(spread: range of the repetitions' TTFT medians ÷ their median; failures: turns failed unexpectedly)"
+        return table.render() + "\n" + legend
+    }
+
+    private static func runtimeFailures(_ summary: RunSummary, _ options: RunReportOptions) -> String {
+        var lines = ["runtime failures (\(summary.runtimeFailures.count))"]
+        for failure in summary.runtimeFailures {
+            lines.append("  " + place(failure.suite, failure.label, failure.conversation, turn: failure.turn.index, repetition: failure.repetition))
+            lines.append("    user   " + text(failure.turn.user, options, indent: "           "))
+            lines.append("    ✗ \(failure.turn.failure?.description ?? "failed")")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func failedChecks(_ summary: RunSummary, _ options: RunReportOptions) -> String {
+        var lines = ["failed checks (\(summary.failedChecks.count))"]
+        var lastTurn: String?
+        for failed in summary.failedChecks {
+            let where_ = place(failed.suite, failed.label, failed.conversation, turn: failed.turn?.index, repetition: failed.repetition)
+            if where_ != lastTurn {
+                lines.append("  " + where_)
+                if let turn = failed.turn {
+                    lines.append("    user   " + text(turn.user, options, indent: "           "))
+                    switch turn.status {
+                    case .answered: lines.append("    model  " + text(turn.answer ?? "", options, indent: "           "))
+                    case .failed: lines.append("    failed \(turn.failure?.description ?? "")")
+                    case .skipped: lines.append("    skipped: \(turn.skipReason ?? "")")
+                    }
+                }
+                lastTurn = where_
+            }
+            let times = failed.repetitions > 1 ? " (failed in \(failed.failedIn) of \(failed.repetitions) repetitions\(failed.isFlaky ? ": flaky" : ""))" : ""
+            lines.append(Format.wrap(VerdictLine.render(failed.verdict, indent: "    ") + times, width: width, hanging: "      "))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Per suite and conversation: the per-turn table and every turn's checks, for the first
+    /// measured repetition (the summary above covers all of them).
+    private static func details(_ record: RunRecord, label: String?, options: RunReportOptions) -> String {
+        var lines: [String] = []
+        let repetitions = record.settings.repetitions
+        for suite in record.suites {
+            lines.append(Format.clip("suite \(suite.name)\(label.map { " [\($0)]" } ?? "") — \(suite.path)", width)
+                + (suite.description.map { "\n" + Format.clip("  \($0)", width) } ?? ""))
+            for conversation in suite.conversations where !conversation.warmup && conversation.repetition == 1 {
+                let tags = conversation.tags.map { " [\($0.joined(separator: ", "))]" } ?? ""
+                let which = repetitions > 1 ? " — repetition 1 of \(repetitions)" : ""
+                lines.append("\n" + Format.clip("  \(conversation.id)\(tags)\(which)" + (conversation.description.map { ": \($0)" } ?? ""), width))
+                lines.append(TurnTable.render(conversation.turns, indent: "    "))
+                for turn in conversation.turns {
+                    lines.append(AnswerLines.render(turn, full: options.showAnswers, indent: "    "))
+                    if options.showPrompts, let prompt = turn.replayed.prompt {
+                        lines.append("       prompt  " + indented(prompt, by: "               "))
+                    }
+                }
+                lines += conversation.checks.map { VerdictLine.render($0, indent: "    conversation ", width: width) }
+            }
+            lines.append("")
             lines.append(SuiteSummary.render(suite.measuredTurns, indent: "  "))
             let gates = GateReport.render(verdicts: suite.measuredVerdicts, gates: suite.gates, indent: "  ")
             if !gates.isEmpty { lines.append("\n" + gates) }
+            lines.append("")
         }
-        if let passed = record.gatesPassed { lines.append("\n" + (passed ? "All gates passed." : "A GATE FAILED.")) }
-        if record.status == .incomplete { lines.append("\nINCOMPLETE: the run was interrupted; the results above are what was measured.") }
-        return lines.joined(separator: "\n")
+        return lines.joined(separator: "\n").trimmingSuffix()
+    }
+
+    // MARK: Pieces
+
+    /// "suite/conversation · turn 2 · rep 1 · label", the names clipped so that the line fits.
+    static func place(_ suite: String, _ label: String?, _ conversation: String, turn: Int?, repetition: Int) -> String {
+        let rest = (turn.map { " · turn \($0 + 1)" } ?? " · conversation") + " · rep \(repetition)" + (label.map { " · \(Format.clip($0, 28))" } ?? "")
+        return Format.clip("\(suite)/\(conversation)", width - 2 - rest.count) + rest
+    }
+
+    /// A message or answer: one excerpt line, or the whole text with later lines indented.
+    static func text(_ text: String, _ options: RunReportOptions, indent: String) -> String {
+        options.showAnswers ? indented(text, by: indent) : Format.excerpt(text, limit: width - indent.count)
+    }
+
+    static func indented(_ text: String, by indent: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n" + indent)
+    }
+
+    private static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+}
+
+private extension String {
+    func trimmingSuffix() -> String {
+        var copy = self
+        while copy.last == "\n" { copy.removeLast() }
+        return copy
     }
 }

@@ -47,6 +47,13 @@ public enum Terminal {
         return result
     }
 
+    /// Text already made safe (`safe`, `safeLines`) with its pass and fail marks coloured:
+    /// ✓ green, ✗ red. The only escape sequences added are these two colours and their reset,
+    /// after escaping, so nothing from a model can ride along.
+    public static func colorMarks(_ safeText: String) -> String {
+        safeText.replacingOccurrences(of: "✓", with: "\u{1B}[32m✓\u{1B}[0m").replacingOccurrences(of: "✗", with: "\u{1B}[31m✗\u{1B}[0m")
+    }
+
     /// C0 and C1 controls, DEL, and the bidirectional formatting characters.
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {

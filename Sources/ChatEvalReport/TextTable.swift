@@ -23,11 +23,11 @@ public struct TextTable: Sendable {
 
     public func render(indent: String = "") -> String {
         let widths = columns.indices.map { index in
-            max(columns[index].title.count, rows.map { $0[index].count }.max() ?? 0)
+            max(DisplayWidth.of(columns[index].title), rows.map { DisplayWidth.of($0[index]) }.max() ?? 0)
         }
         func line(_ cells: [String]) -> String {
             let padded = cells.enumerated().map { index, cell in
-                let padding = String(repeating: " ", count: widths[index] - cell.count)
+                let padding = String(repeating: " ", count: max(0, widths[index] - DisplayWidth.of(cell)))
                 return columns[index].alignment == .right ? padding + cell : cell + padding
             }
             return indent + padded.joined(separator: "  ").replacing(/\s+$/, with: "")

@@ -84,7 +84,7 @@ public enum AnswerGrader {
 
     /// The suite's conversations that have answers, graded, with the suite's gates.
     public static func grade(_ suite: Suite, answers: [AnswerLine]) -> SuiteRecord {
-        var record = SuiteRecord(name: suite.name, path: suite.path)
+        var record = SuiteRecord(of: suite)
         for conversation in suite.conversations {
             let given = answers.filter { $0.conversation == conversation.id }
             guard !given.isEmpty else { continue }

@@ -62,6 +62,13 @@ public enum ConversationGrader {
     }
 }
 
+extension SuiteRecord {
+    /// The record of `suite` before any replay: its name, path, description and comparison settings.
+    public init(of suite: Suite) {
+        self.init(name: suite.name, path: suite.path, description: suite.description, comparison: suite.comparison)
+    }
+}
+
 extension ConversationRecord {
     /// One replay of `conversation`, graded (see `ConversationGrader.grade`).
     public static func graded(_ conversation: SuiteConversation, turns: [ReplayedTurn], repetition: Int, warmup: Bool,
@@ -69,7 +76,8 @@ extension ConversationRecord {
         let graded = ConversationGrader.grade(conversation, turns: turns, readings: readings)
         let script = conversation.script
         return ConversationRecord(id: conversation.id, repetition: repetition, warmup: warmup, systemPrompt: script.systemPrompt,
-                                  options: script.options, turns: graded.turns, checks: graded.checks)
+                                  options: script.options, description: conversation.description,
+                                  tags: conversation.tags.isEmpty ? nil : conversation.tags, turns: graded.turns, checks: graded.checks)
     }
 }
 

@@ -21,7 +21,7 @@ public enum JournalRecovery {
             }
         }
         var record = journal.header.record
-        record.suites = suites.map { SuiteRecord(name: $0.name, path: $0.path, comparison: $0.comparison) }
+        record.suites = suites.map(SuiteRecord.init(of:))
 
         // Replays in the order their first turn was journaled.
         struct ReplayKey: Hashable { var suite: String; var conversation: String; var repetition: Int; var warmup: Bool }

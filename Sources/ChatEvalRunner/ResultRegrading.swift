@@ -17,7 +17,7 @@ public enum ResultRegrading {
                 notes.append("suite '\(suiteRecord.name)' was left out: no suite of that name was loaded (it was \(suiteRecord.path))")
                 continue
             }
-            var graded = SuiteRecord(name: suite.name, path: suite.path, comparison: suite.comparison)
+            var graded = SuiteRecord(of: suite)
             for replay in suiteRecord.conversations {
                 guard let conversation = suite.conversations.first(where: { $0.id == replay.id }) else {
                     notes.append("\(suite.name)/\(replay.id) was left out: the suite no longer has that conversation")

@@ -47,6 +47,12 @@ public struct ScheduledReplay: Sendable {
 public protocol RunObserver: Sendable {
     func conversationStarted(_ replay: ScheduledReplay, index: Int, of total: Int) async
     func turnFinished(_ turn: ReplayedTurn, conversation: String) async
+    /// Every replay of a suite is done (its gates are evaluated when the whole run ends).
+    func suiteFinished(_ suite: SuiteRecord, arm: String?) async
+}
+
+extension RunObserver {
+    public func suiteFinished(_ suite: SuiteRecord, arm: String?) async {}
 }
 
 /// What one side of a run replays: a runtime and a plan, recorded into its own record and file.
@@ -77,15 +83,18 @@ public struct SuiteRunner: Sendable {
     public let arms: [RunArm]
     /// Least time between two rewrites of a result file during the run, in seconds.
     public let rewriteInterval: Double
+    /// Keep every turn's rendered prompt in the record (`run --print-prompt`).
+    public let keepsPrompts: Bool
 
-    public init(arms: [RunArm], rewriteInterval: Double = 5) {
+    public init(arms: [RunArm], rewriteInterval: Double = 5, keepsPrompts: Bool = false) {
         self.arms = arms
         self.rewriteInterval = rewriteInterval
+        self.keepsPrompts = keepsPrompts
     }
 
     /// An ordinary run: one runtime, one plan.
-    public init(runtime: any ChatRuntime, plan: RunPlan, rewriteInterval: Double = 5) {
-        self.init(arms: [RunArm(runtime: runtime, plan: plan)], rewriteInterval: rewriteInterval)
+    public init(runtime: any ChatRuntime, plan: RunPlan, rewriteInterval: Double = 5, keepsPrompts: Bool = false) {
+        self.init(arms: [RunArm(runtime: runtime, plan: plan)], rewriteInterval: rewriteInterval, keepsPrompts: keepsPrompts)
     }
 
     /// An ordinary run into `record` (which must list no suites yet); see `run(into:writers:stop:observer:)`.
@@ -101,12 +110,14 @@ public struct SuiteRunner: Sendable {
         precondition(records.count == arms.count && writers.count == arms.count, "one record and one writer per arm")
         var records = records
         for (arm, index) in zip(arms, records.indices) {
-            records[index].suites = arm.plan.suites.map { SuiteRecord(name: $0.name, path: $0.path, comparison: $0.comparison) }
+            records[index].suites = arm.plan.suites.map(SuiteRecord.init(of:))
             try writers[index].write(records[index])
         }
         var sinceWrite = Array(repeating: Stopwatch(), count: arms.count)
-        let replayers = arms.map { ConversationReplayer(runtime: $0.runtime, cacheMode: $0.plan.settings.cacheMode) }
+        let replayers = arms.map { ConversationReplayer(runtime: $0.runtime, cacheMode: $0.plan.settings.cacheMode, keepsPrompts: keepsPrompts) }
         let schedule = Self.schedule(arms)
+        struct SuiteKey: Hashable { var arm: Int; var suite: Int }
+        let lastReplay = Dictionary(schedule.enumerated().map { (SuiteKey(arm: $1.arm, suite: $1.suite), $0) }, uniquingKeysWith: max)
 
         for (position, item) in schedule.enumerated() {
             if stop.isRequested || Task.isCancelled { break }
@@ -128,6 +139,9 @@ public struct SuiteRunner: Sendable {
             if let error = await journalingError.error { throw error }
             records[item.arm].suites[item.suite].conversations.append(
                 .graded(item.conversation, turns: turns, repetition: item.repetition, warmup: replay.warmup))
+            if lastReplay[SuiteKey(arm: item.arm, suite: item.suite)] == position {
+                await observer?.suiteFinished(records[item.arm].suites[item.suite], arm: arm.label)
+            }
             if sinceWrite[item.arm].elapsed >= rewriteInterval {
                 try writer.write(records[item.arm])
                 sinceWrite[item.arm] = Stopwatch()

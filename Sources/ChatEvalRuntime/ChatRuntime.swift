@@ -31,4 +31,12 @@ public protocol ChatRuntime: AnyObject, Sendable {
 
     /// Forgets all session state: the next turn evaluates its whole prompt.
     func resetSession() async
+
+    /// The exact prompt `respond` would send for `messages` (a chat template's rendering, or a
+    /// request body), for people checking what a model saw; nil when the runtime cannot say.
+    func renderedPrompt(for messages: [ChatMessage]) -> String?
+}
+
+extension ChatRuntime {
+    public func renderedPrompt(for messages: [ChatMessage]) -> String? { nil }
 }

@@ -8,10 +8,13 @@ import ChatEvalCore
 public struct ConversationReplayer: Sendable {
     public let runtime: any ChatRuntime
     public let cacheMode: CacheMode
+    /// Keep each turn's rendered prompt in its result (`ReplayedTurn.prompt`).
+    public let keepsPrompts: Bool
 
-    public init(runtime: any ChatRuntime, cacheMode: CacheMode = .session) {
+    public init(runtime: any ChatRuntime, cacheMode: CacheMode = .session, keepsPrompts: Bool = false) {
         self.runtime = runtime
         self.cacheMode = cacheMode
+        self.keepsPrompts = keepsPrompts
     }
 
     /// Replays `script`, calling `onTurn` as soon as each turn is finished (to record it
@@ -43,7 +46,9 @@ public struct ConversationReplayer: Sendable {
                 let user = try template.render { variables.value(of: $0) }
                 let messages = script.messagesToSend(history: history + [.user(user)])
                 if cacheMode == .cold { await runtime.resetSession() }
-                result = await answer(index: index, user: user, messages: messages, options: script.options)
+                var answered = await answer(index: index, user: user, messages: messages, options: script.options)
+                if keepsPrompts { answered.prompt = runtime.renderedPrompt(for: messages) }
+                result = answered
                 if let answer = result.answer { history += [.user(user), .assistant(answer)] }
                 variables.record(result)
             } catch {

@@ -35,6 +35,9 @@ public struct RunRecord: Codable, Sendable {
     public var role: RunRole?
     /// The other run of a `run --baseline` pair.
     public var pairedRunId: String?
+    /// Set when one command ran the suites against several models (or templates, or context
+    /// sizes) side by side: each writes its own record, one model per record, tied by the group.
+    public var group: RunGroup?
     public var suites: [SuiteRecord]
     /// True when every gate of every suite passed; nil until the run ends.
     public var gatesPassed: Bool?
@@ -64,17 +67,54 @@ public struct RunSettings: Codable, Sendable, Hashable {
     public var repetitions: Int
     /// Conversations replayed before measuring and not counted.
     public var warmupConversations: Int
+    /// The conversations picked (`--filter`, `--tag`, `suite.yaml#id`); nil when all ran.
+    public var selection: SuiteSelectionRecord?
     /// Where each setting's value came from, keyed by its name in the project file (`model`,
     /// `chat_template`, `context_size`, `threads`, `batch_size`, `cache_mode`, `repetitions`,
     /// `warmup`, `suites`, `compare`). A comparison trusts a difference both sides took from
     /// their commit's project file as the commit's own change. Absent in older records.
     public var sources: [String: SettingSource]?
 
-    public init(cacheMode: CacheMode, repetitions: Int, warmupConversations: Int, sources: [String: SettingSource]? = nil) {
+    public init(cacheMode: CacheMode, repetitions: Int, warmupConversations: Int, sources: [String: SettingSource]? = nil,
+                selection: SuiteSelectionRecord? = nil) {
+        self.selection = selection
         self.cacheMode = cacheMode
         self.repetitions = repetitions
         self.warmupConversations = warmupConversations
         self.sources = sources
+    }
+}
+
+/// The side-by-side run a record belongs to.
+public struct RunGroup: Codable, Sendable, Hashable {
+    /// Shared by every record of the group.
+    public var id: String
+    /// This record's place (1-based) among `count`.
+    public var index: Int
+    public var count: Int
+    /// What sets this record apart in the group's report (the model's file name, with the chat
+    /// template or context size where those differ).
+    public var label: String
+
+    public init(id: String, index: Int, count: Int, label: String) {
+        self.id = id
+        self.index = index
+        self.count = count
+        self.label = label
+    }
+}
+
+/// The selection a run was limited to, as given.
+public struct SuiteSelectionRecord: Codable, Sendable, Hashable {
+    public var patterns: [String]
+    public var tags: [String]
+    /// Suite path → conversation ids (`suite.yaml#id`).
+    public var conversations: [String: [String]]
+
+    public init(patterns: [String], tags: [String], conversations: [String: [String]]) {
+        self.patterns = patterns
+        self.tags = tags
+        self.conversations = conversations
     }
 }
 
@@ -114,6 +154,8 @@ public enum RunRole: String, Codable, Sendable, Hashable {
 public struct SuiteRecord: Codable, Sendable {
     public var name: String
     public var path: String
+    /// The suite's one-line description.
+    public var description: String?
     public var conversations: [ConversationRecord]
     /// Outcomes of the suite's gates, evaluated at the end of the run over measured replays.
     public var gates: [GateOutcome]
@@ -121,9 +163,10 @@ public struct SuiteRecord: Codable, Sendable {
     /// is the head of a comparison.
     public var comparison: ComparisonOverrides?
 
-    public init(name: String, path: String, conversations: [ConversationRecord] = [], gates: [GateOutcome] = [],
-                comparison: ComparisonOverrides? = nil) {
+    public init(name: String, path: String, description: String? = nil, conversations: [ConversationRecord] = [],
+                gates: [GateOutcome] = [], comparison: ComparisonOverrides? = nil) {
         self.name = name
+        self.description = description
         self.path = path
         self.conversations = conversations
         self.gates = gates
@@ -149,6 +192,9 @@ public struct ConversationRecord: Codable, Sendable {
     public var warmup: Bool
     public var systemPrompt: String?
     public var options: GenerationOptions
+    /// The conversation's description and tags in its suite.
+    public var description: String?
+    public var tags: [String]?
     public var turns: [TurnRecord]
     /// Verdicts of the conversation-level checks.
     public var checks: [Verdict]
@@ -157,7 +203,9 @@ public struct ConversationRecord: Codable, Sendable {
     public var verdicts: [Verdict] { turns.flatMap { $0.checks ?? [] } + checks }
 
     public init(id: String, repetition: Int, warmup: Bool, systemPrompt: String?, options: GenerationOptions,
-                turns: [TurnRecord] = [], checks: [Verdict] = []) {
+                description: String? = nil, tags: [String]? = nil, turns: [TurnRecord] = [], checks: [Verdict] = []) {
+        self.description = description
+        self.tags = tags
         self.id = id
         self.repetition = repetition
         self.warmup = warmup

@@ -10,6 +10,10 @@ internal import Yams
 /// model:
 ///   path: ${CHATEVAL_CACHE}/models/SmolLM2-135M-Instruct.Q4_1.gguf
 ///   sha256: b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53
+/// # or, to run the suites against several models side by side (one result record each):
+/// # models:
+/// #   - {path: models/a.gguf, sha256: ...}
+/// #   - {path: models/b.gguf, chat_template: gemma, label: gemma-270m}
 /// chat_template: embedded     # or a llama.cpp built-in name, for models that store none
 /// context_size: 4096
 /// threads: 2
@@ -33,7 +37,8 @@ public struct ProjectFile: Sendable, Hashable {
     public var source: String
     /// Its text, as read (for the record's digest).
     public var text: String
-    public var model: ModelReference?
+    /// The models a run uses, side by side when there are several (`model:` is one, `models:` a list).
+    public var models: [ModelReference]?
     public var chatTemplate: String?
     public var contextSize: Int?
     public var threads: Int?
@@ -46,15 +51,29 @@ public struct ProjectFile: Sendable, Hashable {
     public var reports: String?
     public var compare: ComparisonOverrides?
 
-    /// A model file, and the digest it must have.
+    /// A model file, the digest it must have, and what is particular to it in a side-by-side run.
     public struct ModelReference: Sendable, Hashable {
         /// With `${...}` and `~` expanded; relative paths are relative to the project folder.
         public var path: String
         /// Lowercase hex SHA-256; a run refuses a file with another digest.
         public var sha256: String?
+        /// This model's chat template, over the file's `chat_template`.
+        public var chatTemplate: String?
+        /// This model's context size, over the file's `context_size`.
+        public var contextSize: Int?
+        /// Its name in reports (default: the file name without `.gguf`).
+        public var label: String?
+
+        public init(path: String, sha256: String? = nil, chatTemplate: String? = nil, contextSize: Int? = nil, label: String? = nil) {
+            self.path = path
+            self.sha256 = sha256
+            self.chatTemplate = chatTemplate
+            self.contextSize = contextSize
+            self.label = label
+        }
     }
 
-    static let keys = ["model", "chat_template", "context_size", "threads", "batch_size", "cache_mode", "repetitions", "warmup",
+    static let keys = ["model", "models", "chat_template", "context_size", "threads", "batch_size", "cache_mode", "repetitions", "warmup",
                        "suites", "reports", "compare"]
 
     /// Parses a project file; `source` names it in errors, `environment` expands `${...}`.
@@ -71,7 +90,16 @@ public struct ProjectFile: Sendable, Hashable {
         guard let root else { return project }                 // an empty file sets nothing
         let reader = YAMLReader(file: source)
         if let entries = reader.mapping(root, "the project file", allowed: keys) {
-            project.model = entries["model"].flatMap { modelReference($0, reader, environment) }
+            if let single = entries["model"], let list = entries["models"] {
+                reader.fail(.invalidValue, at: list, "the project file has both 'model' and 'models'", hint: "list every model under models: (or keep one model:)")
+                _ = single
+            } else if let single = entries["model"] {
+                project.models = modelReference(single, reader, environment, perModel: false).map { [$0] }
+            } else if let list = entries["models"], let items = reader.sequence(list, "models") {
+                if items.isEmpty { reader.fail(.invalidValue, at: list, "models is empty", hint: "list at least one model file") }
+                let models = items.compactMap { modelReference($0, reader, environment, perModel: true) }
+                project.models = models.isEmpty ? nil : models
+            }
             project.chatTemplate = entries["chat_template"].flatMap { reader.string($0, "chat_template") }
             project.contextSize = entries["context_size"].flatMap { reader.integer($0, "context_size", minimum: RuntimeLimits.contextSize.lowerBound, maximum: RuntimeLimits.contextSize.upperBound) }
             project.threads = entries["threads"].flatMap { reader.integer($0, "threads", minimum: 1, maximum: RuntimeLimits.maximumThreads) }
@@ -111,14 +139,21 @@ public struct ProjectFile: Sendable, Hashable {
         return try parse(text, source: path)
     }
 
-    private static func modelReference(_ node: Node, _ reader: YAMLReader, _ environment: [String: String]) -> ModelReference? {
+    private static func modelReference(_ node: Node, _ reader: YAMLReader, _ environment: [String: String], perModel: Bool) -> ModelReference? {
         let pathNode: Node?
         var sha256: String?
+        var reference = ModelReference(path: "")
         if case .scalar = node {
             pathNode = node
         } else {
-            guard let entries = reader.mapping(node, "model", allowed: ["path", "sha256"]) else { return nil }
+            let allowed = perModel ? ["path", "sha256", "chat_template", "context_size", "label"] : ["path", "sha256"]
+            guard let entries = reader.mapping(node, "model", allowed: allowed) else { return nil }
             pathNode = entries["path"]
+            reference.chatTemplate = entries["chat_template"].flatMap { reader.string($0, "chat_template") }
+            reference.contextSize = entries["context_size"].flatMap {
+                reader.integer($0, "context_size", minimum: RuntimeLimits.contextSize.lowerBound, maximum: RuntimeLimits.contextSize.upperBound)
+            }
+            reference.label = entries["label"].flatMap { reader.string($0, "label") }
             if pathNode == nil { reader.fail(.missingKey, at: node, "model needs a 'path'") }
             if let digestNode = entries["sha256"], let digest = reader.string(digestNode, "model.sha256") {
                 if digest.count == 64, digest.allSatisfy(\.isHexDigit) {
@@ -131,7 +166,9 @@ public struct ProjectFile: Sendable, Hashable {
         }
         guard let pathNode, let written = reader.string(pathNode, "model.path") else { return nil }
         do {
-            return ModelReference(path: try expandPath(written, environment: environment), sha256: sha256)
+            reference.path = try expandPath(written, environment: environment)
+            reference.sha256 = sha256
+            return reference
         } catch {
             reader.fail(.invalidValue, at: pathNode, error.message, hint: error.hint)
             return nil

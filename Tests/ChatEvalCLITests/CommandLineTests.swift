@@ -73,4 +73,59 @@ import Testing
         let outcome = try await run(["run", "--no-such-flag"])
         #expect(outcome.status == 2)
     }
+
+    @Test func versionNamesChatEvalAndItsNativeLibraries() async throws {
+        let outcome = try await run(["--version"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.hasPrefix("chateval 0."), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("ggml ") && outcome.stdout.contains("libgit2 1."), "\(outcome.stdout)")
+    }
+
+    @Test func helpShowsExamples() async throws {
+        let root = try await run(["--help"])
+        #expect(root.stdout.contains("chateval run --model a.gguf --model b.gguf"))
+        let run = try await run(["run", "--help"])
+        #expect(run.stdout.contains("Examples:") && run.stdout.contains("--filter"))
+    }
+
+    @Test func aSelectionThatPicksNothingIsBadInputBeforeAnyModelLoads() async throws {
+        let outcome = try await run(["run", "suites", "--filter", "no-such-thing", "--model", "/no/such/model.gguf"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("no conversation matches --filter no-such-thing; there are: "), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("smoke/capitals"))
+        let id = try await run(["run", "suites/memory.yaml#pet-nam"])
+        #expect(id.status == 2)
+        #expect(id.stderr.contains("suites/memory.yaml has no conversation 'pet-nam'; did you mean 'pet-name'?"), "\(id.stderr)")
+    }
+
+    @Test func aMisspelledChatTemplateSuggestsTheNearestName() async throws {
+        let model = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let outcome = try await run(["run", "suites/smoke.yaml", "--model", model, "--chat-template", "gema", "--reports", "/tmp/unused"],
+                                    environment: ["CI": "true"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("unknown chat template 'gema'; did you mean 'gemma'?"), "\(outcome.stderr)")
+    }
+
+    /// ✓ and ✗ are coloured on a terminal (`script` gives the command one), never in a pipe or
+    /// with NO_COLOR set.
+    @Test func marksAreColouredOnATerminalOnly() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("colour-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "name: c\nconversations:\n  - id: a\n    turns:\n      - user: hi\n        checks: [{type: icontains, value: hello}]\n"
+            .write(to: directory.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+        try #"{"conversation": "a", "turn": 1, "answer": "hello"}"#.write(to: directory.appendingPathComponent("a.jsonl"), atomically: true, encoding: .utf8)
+        let grade = [Self.binary.path, "grade", directory.appendingPathComponent("s.yaml").path, "--answers", directory.appendingPathComponent("a.jsonl").path]
+        let green = "\u{1B}[32m✓\u{1B}[0m"
+
+        let piped = try await run(Array(grade.dropFirst()))
+        #expect(piped.stdout.contains("✓") && !piped.stdout.contains("\u{1B}["))
+        let command = grade.map { "'\($0)'" }.joined(separator: " ")
+        let onTerminal = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/script"), ["-q", "-e", "-c", command, "/dev/null"],
+                                                     environment: ["TERM": "xterm", "NO_COLOR": ""])
+        #expect(onTerminal.stdout.contains(green), "\(onTerminal.stdout)")
+        let noColour = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/script"), ["-q", "-e", "-c", command, "/dev/null"],
+                                                   environment: ["TERM": "xterm", "NO_COLOR": "1"])
+        #expect(noColour.stdout.contains("✓") && !noColour.stdout.contains("\u{1B}[32m"), "\(noColour.stdout)")
+    }
 }

@@ -59,6 +59,37 @@ import Testing
         #expect(try await self.git(["notes", "--ref=chateval", "show", "HEAD"], in: repository).contains("\"run_id\":"))
     }
 
+    /// The two shipped models from one command: one result file each, one group, and a report
+    /// that shows them side by side per suite and per turn.
+    @Test func twoModelsRunSideBySideFromOneCommand() async throws {
+        let chat = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let gemma = try #require(ProcessInfo.processInfo.environment["CHATEVAL_GEMMA_MODEL"], "CHATEVAL_GEMMA_MODEL is not set")
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try suite(conversations: 1, maxTokens: 4).write(to: directory.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+        let reports = directory.appendingPathComponent("out")
+
+        let outcome = try await cli.run(["run", "s.yaml", "--model", chat, "--model", gemma, "--chat-template", "embedded",
+                                         "--chat-template", "gemma", "--ctx-size", "512", "--reports", reports.path],
+                                        environment: ["CI": "true"], in: directory)
+        #expect(outcome.status == 0 || outcome.status == 1, "\(outcome.stderr)")   // checks may fail; the run must complete
+        #expect(outcome.stdout.contains("plan      1 suite, 1 conversation, 2 turns (1 repetition, 0 warm-up) × 2 models\n"
+                                        + "models    1. SmolLM2-135M-Instruct.Q4_1\n"
+                                        + "          2. gemma-3-270m-q4_k_m\n"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("on 2 models"))
+        #expect(outcome.stdout.contains("side by side (repetition 1 of each model)"))
+        let perTurn = outcome.stdout.split(separator: "\n").filter { $0.hasPrefix("      SmolLM2") || $0.hasPrefix("      gemma-3") }
+        #expect(perTurn.count == 4, "\(outcome.stdout)")                                // 2 turns × 2 models
+        let files = try FileManager.default.contentsOfDirectory(atPath: reports.path).filter { $0.hasSuffix(".json") }.sorted()
+        #expect(files.count == 2)
+        let records = try files.map { try json(reports.appendingPathComponent($0)) }
+        let groups = records.compactMap { $0["group"] as? [String: Any] }
+        #expect(groups.count == 2 && Set(groups.compactMap { $0["id"] as? String }).count == 1)
+        #expect(Set(groups.compactMap { $0["index"] as? Int }) == [1, 2])
+        let templates = records.compactMap { ($0["runtime"] as? [String: Any])?["chat_template"] as? String }
+        #expect(Set(templates) == ["embedded", "gemma"])
+    }
+
     @Test func outsideARepositoryTheRunWarnsOrFailsWhenGitIsRequired() async throws {
         _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
         let directory = try scratch()
@@ -195,8 +226,12 @@ import Testing
         try ("name: long\ndefaults: {max_tokens: 4}\nconversations:\n" + (1...3).map { "  - {id: c\($0), turns: [\"\(passage)\"]}\n" }.joined())
             .write(to: suiteFile, atomically: true, encoding: .utf8)
         let reports = directory.appendingPathComponent("out")
-        let (outcome, journal, _) = try await interruptedRun(suiteFile, reports: reports, afterTurns: 1, signals: [SIGINT, SIGINT],
-                                                             pause: .milliseconds(300))
+        // The journal's header is written just before the first turn starts: a moment later that
+        // turn is in its prefill of about 2,000 tokens, which both signals arrive during. (Waiting
+        // for a finished turn instead would race the next conversation's start: a first signal
+        // between conversations ends the run with no turn to cancel.)
+        let (outcome, journal, _) = try await interruptedRun(suiteFile, reports: reports, afterTurns: 0, signals: [SIGINT, SIGINT],
+                                                             pause: .milliseconds(300), delay: .milliseconds(100))
         #expect(outcome.status == 130, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("stopping the current turn now"))
         let record = try json(URL(fileURLWithPath: journal.path.replacingOccurrences(of: ".journal", with: ".json")))
@@ -241,7 +276,8 @@ import Testing
 
     /// Runs the suite, sends `signals` once `turns` turns are journaled, and returns how the run
     /// ended, its journal, and how many turns the journal held when the first signal went.
-    private func interruptedRun(_ suiteFile: URL, reports: URL, afterTurns turns: Int, signals: [Int32], pause: Duration = .zero)
+    private func interruptedRun(_ suiteFile: URL, reports: URL, afterTurns turns: Int, signals: [Int32], pause: Duration = .zero,
+                                delay: Duration = .zero)
         async throws -> (outcome: CommandLineTests.Outcome, journal: URL, journaledTurns: Int)
     {
         let seen = Mutex<(URL, Int)?>(nil)
@@ -250,6 +286,7 @@ import Testing
             let journal = try await Self.waitForJournal(in: reports, turns: turns)
             let count = try String(contentsOf: journal, encoding: .utf8).split(separator: "\n").count - 1
             seen.withLock { $0 = (journal, count) }
+            try await Task.sleep(for: delay)
             for (index, signal) in signals.enumerated() {
                 if index > 0 { try await Task.sleep(for: pause) }
                 running.send(signal)

@@ -38,8 +38,8 @@ import Testing
                 ttft: {relative: 7.5%, absolute: 0.003}
                 peak-memory: {absolute: 8MiB}
             """)
-        #expect(project.model?.path == "/home/u/.cache/chateval/models/m.gguf")
-        #expect(project.model?.sha256 == "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53")
+        #expect(project.models?.first?.path == "/home/u/.cache/chateval/models/m.gguf")
+        #expect(project.models?.first?.sha256 == "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53")
         #expect(project.chatTemplate == "chatml" && project.contextSize == 2048 && project.threads == 2 && project.batchSize == 256)
         #expect(project.cacheMode == .cold && project.repetitions == 10 && project.warmup == 1)
         #expect(project.suites == ["suites/a.yaml", "more"] && project.reports == "out")
@@ -53,15 +53,31 @@ import Testing
         #expect(settings.thresholds[.peakMemory]?.relative == ComparisonSettings.relaxed.thresholds[.peakMemory]?.relative)
     }
 
+    @Test func modelsListTheVariantsOfASideBySideRun() throws {
+        let project = try parse("""
+            models:
+              - {path: a.gguf, sha256: b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53}
+              - path: b.gguf
+                chat_template: gemma
+                context_size: 2048
+                label: gemma-270m
+            """)
+        let models = try #require(project.models)
+        #expect(models.map(\.label) == [nil, "gemma-270m"])
+        #expect(models[1].chatTemplate == "gemma" && models[1].contextSize == 2048 && models[0].sha256?.hasPrefix("b179") == true)
+        #expect(errors("model: a.gguf\nmodels: [b.gguf]").first?.contains("the project file has both 'model' and 'models'") == true)
+        #expect(errors("models: []").first?.contains("models is empty") == true)
+    }
+
     @Test func anEmptyFileSetsNothing() throws {
         let project = try parse("")
-        #expect(project.model == nil && project.suites == nil && project.compare == nil)
+        #expect(project.models == nil && project.suites == nil && project.compare == nil)
     }
 
     @Test func pathsExpandTheEnvironmentAndHome() throws {
-        #expect(try parse("model: ~/m.gguf").model?.path == "/home/u/m.gguf")
-        #expect(try parse("model: ${MODELS}/m.gguf", environment: ["MODELS": "/srv"]).model?.path == "/srv/m.gguf")
-        #expect(try parse("model: ${CHATEVAL_CACHE}/x", environment: ["CHATEVAL_CACHE": "/c"]).model?.path == "/c/x")
+        #expect(try parse("model: ~/m.gguf").models?.first?.path == "/home/u/m.gguf")
+        #expect(try parse("model: ${MODELS}/m.gguf", environment: ["MODELS": "/srv"]).models?.first?.path == "/srv/m.gguf")
+        #expect(try parse("model: ${CHATEVAL_CACHE}/x", environment: ["CHATEVAL_CACHE": "/c"]).models?.first?.path == "/c/x")
         #expect(errors("model: ${NOT_SET}/m.gguf") == ["chateval.yaml:1:8: error: model.path uses ${NOT_SET}, which is not set in the environment; set NOT_SET or write the path"])
     }
 

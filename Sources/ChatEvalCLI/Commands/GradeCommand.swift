@@ -32,7 +32,7 @@ struct GradeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("JSON Lines file of answers to grade against the suite.", valueName: "file")) var answers: String?
     @Option(help: ArgumentHelp("Also write the graded result as JSON: the suite part of a result file with --answers, a whole result file when grading a run again.", valueName: "file"))
     var output: String?
-    @Flag(name: .customLong("show-answers"), help: "Print every answer in full.") var showAnswers = false
+    @OptionGroup var report: ReportOptions
 
     func validate() throws {
         guard let first = inputs.first else { throw ValidationError("name a suite file (with --answers FILE) or a result file to grade again") }
@@ -59,8 +59,8 @@ struct GradeCommand: ParsableCommand {
         say("suite \(suite.name) — \(suite.path), \(lines.count) answers from \(answers)")
         for conversation in record.conversations {
             say("\n  \(conversation.id)")
-            conversation.turns.forEach { say(AnswerLines.render($0, full: showAnswers, indent: "    ")) }
-            conversation.checks.forEach { say(VerdictLine.render($0, indent: "    conversation ")) }
+            conversation.turns.forEach { say(AnswerLines.render($0, full: report.showAnswers, indent: "    "), styled: true) }
+            conversation.checks.forEach { say(VerdictLine.render($0, indent: "    conversation "), styled: true) }
         }
         say("\n" + GateReport.render(verdicts: record.measuredVerdicts, gates: record.gates, indent: "  "))
         try write(record)
@@ -81,7 +81,7 @@ struct GradeCommand: ParsableCommand {
         let (regraded, notes) = ResultRegrading.regrade(recorded, with: try SuiteFiles.load(paths))
         notes.forEach { warn($0) }
         say("graded again: \(path) (\(regraded.suites.count) suites, answers and measurements as recorded)")
-        say(RunReport.render(regraded, showAnswers: showAnswers))
+        say(RunReport.render([regraded], options: report.options()), styled: true)
         try write(regraded)
         if regraded.gatesPassed == false { throw failure("gate failed", .gateFailed) }
     }

@@ -18,12 +18,24 @@ struct RunCommand: AsyncParsableCommand {
             Writes a result file under the reports folder (see reports/schema/run.schema.json). Settings come from the \
             command line, else the project file (chateval.yaml), else built-in defaults; the record says which.
 
+            With several --model options (or models: in the project file), the suites run against each model in \
+            turn, loaded one at a time; each model gets its own result file, tied by a group id, and the report \
+            shows them side by side.
+
             With --baseline REV, also replays REV's suites and project file (read from git, the working tree untouched) \
             in the same process, interleaved conversation by conversation, then compares the two runs as `chateval compare` \
             does: exit 1 on a regression. This is what a CI job should call.
+
+            Examples:
+              chateval run                                        # the project file's suites and model
+              chateval run suites/memory.yaml#pet-name --repeat 5 # one conversation, five times
+              chateval run --filter 'memory/*' --tag '!hard'      # a subset by pattern and tag
+              chateval run --model a.gguf --model b.gguf --chat-template embedded --chat-template gemma
+              chateval run --baseline origin/main                 # the CI gate
             """)
 
     @OptionGroup var suites: SuiteOptions
+    @OptionGroup var selection: SelectionOptions
     @OptionGroup var runtime: RuntimeOptions
     @OptionGroup var recording: RecordingOptions
     @OptionGroup var project: ProjectOptions
@@ -41,17 +53,15 @@ struct RunCommand: AsyncParsableCommand {
     var baseline: String?
 
     @OptionGroup var comparison: ComparisonOptions
+    @OptionGroup var report: ReportOptions
     /// --format / --output: the run's report (with --baseline, followed by the comparison) as terminal, json, markdown, junit, html.
     @OptionGroup var output: OutputOptions
 
-    @Flag(name: .customLong("show-answers"), help: "Print every answer in full (default: an excerpt).")
-    var showAnswers = false
+    @Flag(name: .customLong("print-prompt"), help: "Keep each turn's exact prompt (the chat template's rendering) in the result and print it.")
+    var printPrompt = false
 
     @Flag(name: .customLong("require-quiet"), help: "Refuse to run (exit 3) when other processes keep the machine busy; by default a busy machine is a warning.")
     var requireQuiet = false
-
-    @Flag(help: "With --baseline: print the per-turn comparison too.")
-    var verbose = false
 
     func validate() throws {
         if let repetitions, !(1...10_000).contains(repetitions) { throw ValidationError("--repeat must be at least 1 and at most 10000 (got \(repetitions))") }
@@ -66,45 +76,77 @@ struct RunCommand: AsyncParsableCommand {
         }
         let workspace = try Workspace.open(recording: recording, project: project)
         let projectFolder = project.path.map { URL(fileURLWithPath: $0).deletingLastPathComponent() } ?? workspace.root
-        let head = try RunConfiguration.resolve(overrides, project: workspace.project, projectFolder: projectFolder, warn: warn)
+        let head = try resolve(project: workspace.project, projectFolder: projectFolder)
+        let picked = selection.selection(suites)
 
         if let baseline {
-            try await runAgainstBaseline(baseline, head: head, workspace: workspace, projectFolder: projectFolder, machineLoad: machineLoad)
+            guard head.variants.count == 1 else {
+                throw failure("--baseline compares one model; \(head.variants.count) are given (run the gate once per model)", .badInput)
+            }
+            try await runAgainstBaseline(baseline, head: head, selection: picked, workspace: workspace, projectFolder: projectFolder, machineLoad: machineLoad)
             return
         }
         Recovery.recoverAbandonedJournals(in: head.reportsFolder)
-        let loaded = try SuiteFiles.load(head.suitePaths)
-        let (engine, sha256) = try Workspace.loadRuntime(head)
-        let plan = RunPlan(suites: loaded, settings: head.settings)
-        let record = makeRecord(engine, sha256: sha256, configuration: head, git: workspace.snapshot, machineLoad: machineLoad)
-        let writer = try makeWriter(record, suites: loaded, folder: head.reportsFolder)
+        let loaded = try SuiteFiles.select(SuiteFiles.load(head.suitePaths), picked)
+        let plan = RunPlan(suites: loaded, settings: head.settings(selection: picked))
+        printPlan(head, git: workspace.snapshot, plan: plan, machineLoad: machineLoad)
 
-        printHeader(engine, head, git: workspace.snapshot, plan: plan, machineLoad: machineLoad)
-        let (finals, cancelled) = try await execute(SuiteRunner(runtime: engine, plan: plan), records: [record], writers: [writer])
-        let final = finals[0]
+        let group = head.variants.count > 1 ? String(ResultWriter.newRunId().suffix(8)) : nil
+        var finals: [RunRecord] = []
+        var results: [URL] = []
+        var stoppedAtOnce = false
+        for (index, variant) in head.variants.enumerated() {
+            if head.variants.count > 1 { output.info("\nmodel \(index + 1) of \(head.variants.count): \(variant.label)") }
+            // Loaded one at a time: the previous model is freed before the next is loaded.
+            let (engine, sha256) = try Workspace.loadRuntime(head, variant)
+            output.info(RunHeader.render(engine.identity, cacheMode: head.cacheMode) + "\n")
+            var record = makeRecord(engine, sha256: sha256, configuration: head, plan: plan, git: workspace.snapshot, machineLoad: machineLoad)
+            record.group = group.map { RunGroup(id: $0, index: index + 1, count: head.variants.count, label: variant.label) }
+            let writer = try makeWriter(record, suites: loaded, folder: head.reportsFolder)
+            let (recorded, cancelled) = try await execute(SuiteRunner(runtime: engine, plan: plan, keepsPrompts: printPrompt), records: [record], writers: [writer])
+            finals.append(recorded[0])
+            results.append(writer.resultURL)
+            stoppedAtOnce = cancelled
+            if cancelled || recorded[0].status == .incomplete { break }
+        }
 
-        // The report is written before the note, and its failure (exit 3) thrown after it: the run is recorded either way.
-        let reported = Result { try output.write(.runs([final])) { RunReport.render(final, showAnswers: showAnswers) } }
-        output.info("\nresult    \(writer.resultURL.path)")
-        output.info("commit    \(final.git?.commit ?? "none (not a git repository)")")
-        addNote(final, workspace: workspace)
+        // The report is written before the notes, and its failure (exit 3) thrown after them: the run is recorded either way.
+        let reported = Result { try output.write(.runs(finals)) { "\n" + RunReport.render(finals, options: report.options(showPrompts: printPrompt)) } }
+        output.info("")
+        for (index, url) in results.enumerated() {
+            output.info((results.count > 1 ? "result \(index + 1)  " : "result    ") + url.path)
+        }
+        output.info("commit    \(finals.first?.git?.commit ?? "none (not a git repository)")")
+        finals.forEach { addNote($0, workspace: workspace) }
         try reported.get()
-        if cancelled { throw failure("stopped: the turn in progress was cancelled; what was measured is in \(writer.resultURL.path)", .stoppedAtOnce) }
-        if final.status == .incomplete { throw failure("the run was interrupted; what was measured is in \(writer.resultURL.path)", .runIncomplete) }
-        try checkGates(final)
+        let paths = results.map(\.path).joined(separator: " and ")
+        if stoppedAtOnce { throw failure("stopped: the turn in progress was cancelled; what was measured is in \(paths)", .stoppedAtOnce) }
+        if finals.contains(where: { $0.status == .incomplete }) || finals.count < head.variants.count {
+            throw failure("the run was interrupted; what was measured is in \(paths)", .runIncomplete)
+        }
+        try checkGates(finals)
+    }
+
+    private func resolve(project: ProjectFile?, projectFolder: URL) throws -> RunConfiguration {
+        do {
+            return try RunConfiguration.resolve(overrides, project: project, projectFolder: projectFolder, warn: warn)
+        } catch {
+            throw failure(error.description, .badInput)
+        }
     }
 
     private var overrides: RunConfiguration.Overrides {
         RunConfiguration.Overrides(
-            model: runtime.model, chatTemplate: runtime.chatTemplate, contextSize: runtime.contextSize, threads: runtime.threads,
+            models: runtime.models.isEmpty ? nil : runtime.models, chatTemplates: runtime.chatTemplates.isEmpty ? nil : runtime.chatTemplates,
+            contextSizes: runtime.contextSizes.isEmpty ? nil : runtime.contextSizes, threads: runtime.threads,
             batchSize: runtime.batchSize, cacheMode: cacheMode, repetitions: repetitions, warmup: warmup,
             suitePaths: suites.given, reportsFolder: recording.reportsFolder)
     }
 
     // MARK: Base and head in one job
 
-    private func runAgainstBaseline(_ revision: String, head: RunConfiguration, workspace: Workspace, projectFolder: URL,
-                                    machineLoad: MachineLoad) async throws {
+    private func runAgainstBaseline(_ revision: String, head: RunConfiguration, selection picked: SuiteSelection, workspace: Workspace,
+                                    projectFolder: URL, machineLoad: MachineLoad) async throws {
         guard let repository = workspace.repository else {
             throw failure("--baseline \(revision) needs a git repository; run inside one or pass --repo", .badInput)
         }
@@ -121,17 +163,31 @@ struct RunCommand: AsyncParsableCommand {
         // REV's project file, at the path the working tree's has; the command line applies to both sides.
         let projectPath = project.ignore ? nil : tree.relativePath(project.path ?? workspace.root.appendingPathComponent(ProjectFile.fileName).path)
         let baseProject = try projectPath.flatMap { try tree.projectFile(at: $0) }
-        var base = try RunConfiguration.resolve(overrides, project: baseProject, projectFolder: projectFolder, warn: warn)
+        var base = try resolve(project: baseProject, projectFolder: projectFolder)
         base.reportsFolder = head.reportsFolder
-        let baseSuites = try tree.suites(base.suitePaths)
-        let headSuites = try SuiteFiles.load(head.suitePaths)
+        guard base.variants.count == 1 else {
+            throw failure("\(label)'s project file lists \(base.variants.count) models; --baseline compares one (name it with --model)", .badInput)
+        }
+        let headSuites = try SuiteFiles.select(SuiteFiles.load(head.suitePaths), picked)
+        // The same conversations on both sides: those picked on the head, by suite name and id.
+        let baseSuites = try tree.suites(base.suitePaths).compactMap { suite -> Suite? in
+            guard !picked.isEmpty else { return suite }
+            var kept = suite
+            let ids = Set(headSuites.first { $0.name == suite.name }?.conversations.map(\.id) ?? [])
+            kept.conversations = suite.conversations.filter { ids.contains($0.id) }
+            return kept.conversations.isEmpty ? nil : kept
+        }
 
-        let (headEngine, headSha) = try Workspace.loadRuntime(head)
-        let sameRuntime = base.runtimeConfiguration == head.runtimeConfiguration && base.expectedModelSha256 == head.expectedModelSha256
-        let (baseEngine, baseSha) = sameRuntime ? (headEngine, headSha) : try Workspace.loadRuntime(base)
+        let headPlan = RunPlan(suites: headSuites, settings: head.settings(selection: picked))
+        let basePlan = RunPlan(suites: baseSuites, settings: base.settings(selection: picked))
+        printPlan(head, git: workspace.snapshot, plan: headPlan, machineLoad: machineLoad)
+        let (headEngine, headSha) = try Workspace.loadRuntime(head, head.primary)
+        let sameRuntime = head.runtimeConfiguration(head.primary) == base.runtimeConfiguration(base.primary)
+            && base.primary.expectedSha256 == head.primary.expectedSha256
+        let (baseEngine, baseSha) = sameRuntime ? (headEngine, headSha) : try Workspace.loadRuntime(base, base.primary)
 
-        var headRecord = makeRecord(headEngine, sha256: headSha, configuration: head, git: workspace.snapshot, machineLoad: machineLoad)
-        var baseRecord = makeRecord(baseEngine, sha256: baseSha, configuration: base, git: baseSnapshot, machineLoad: machineLoad)
+        var headRecord = makeRecord(headEngine, sha256: headSha, configuration: head, plan: headPlan, git: workspace.snapshot, machineLoad: machineLoad)
+        var baseRecord = makeRecord(baseEngine, sha256: baseSha, configuration: base, plan: basePlan, git: baseSnapshot, machineLoad: machineLoad)
         baseRecord.project = baseProject.map { ProjectFileRecord(path: $0.source, sha256: FileDigest.sha256(of: Data($0.text.utf8))) }
         headRecord.role = .head
         baseRecord.role = .baseline
@@ -141,14 +197,13 @@ struct RunCommand: AsyncParsableCommand {
         let writers = [try makeWriter(baseRecord, suites: baseSuites, folder: base.reportsFolder),
                        try makeWriter(headRecord, suites: headSuites, folder: head.reportsFolder)]
 
-        let basePlan = RunPlan(suites: baseSuites, settings: base.settings)
-        let headPlan = RunPlan(suites: headSuites, settings: head.settings)
-        printHeader(headEngine, head, git: workspace.snapshot, plan: headPlan, machineLoad: machineLoad)
-        output.info("baseline  \(label) \"\(Terminal.safe(baseSnapshot.subject ?? ""))\": \(baseSuites.count) suites from git, "
-            + (sameRuntime ? "same model and settings" : "its own model or settings (\(Terminal.safe(baseEngine.identity.model.path)))")
+        output.info(RunHeader.render(headEngine.identity, cacheMode: head.cacheMode))
+        output.info("baseline  \(label) \"\(baseSnapshot.subject ?? "")\": \(baseSuites.count) suites from git, "
+            + (sameRuntime ? "same model and settings" : "its own model or settings (\(baseEngine.identity.model.path))")
             + "; replayed interleaved with head\n")
 
-        let runner = SuiteRunner(arms: [RunArm(label: "base", runtime: baseEngine, plan: basePlan), RunArm(label: "head", runtime: headEngine, plan: headPlan)])
+        let runner = SuiteRunner(arms: [RunArm(label: "base", runtime: baseEngine, plan: basePlan), RunArm(label: "head", runtime: headEngine, plan: headPlan)],
+                                 keepsPrompts: printPrompt)
         let (finals, cancelled) = try await execute(runner, records: [baseRecord, headRecord], writers: writers)
         let (finalBase, finalHead) = (finals[0], finals[1])
 
@@ -163,8 +218,8 @@ struct RunCommand: AsyncParsableCommand {
         // The head's report, then the comparison (when both sides finished); written before the note, its failure thrown after.
         let reported = Result {
             try output.write(.runs([finalHead], comparison: result)) {
-                RunReport.render(finalHead, showAnswers: showAnswers) + (result.map {
-                    "\n\n" + String(repeating: "─", count: 60) + "\ncomparison with \(label)\n\n" + ComparisonReport.render($0, verbose: verbose)
+                "\n" + RunReport.render([finalHead], options: report.options(showPrompts: printPrompt)) + (result.map {
+                    "\n\n" + String(repeating: "─", count: 60) + "\ncomparison with \(label)\n\n" + ComparisonReport.render($0, verbose: report.verbose)
                 } ?? "")
             }
         }
@@ -179,16 +234,16 @@ struct RunCommand: AsyncParsableCommand {
         try reported.get()
         guard let result else { return }
         try CompareCommand.exit(for: result, allowMismatch: comparison.allowMismatch)
-        try checkGates(finalHead)
+        try checkGates([finalHead])
     }
 
     // MARK: Pieces
 
-    private func makeRecord(_ engine: LlamaChatRuntime, sha256: String?, configuration: RunConfiguration, git: GitSnapshot?,
+    private func makeRecord(_ engine: LlamaChatRuntime, sha256: String?, configuration: RunConfiguration, plan: RunPlan, git: GitSnapshot?,
                             machineLoad: MachineLoad) -> RunRecord {
         var record = RunRecord(
             runId: ResultWriter.newRunId(), startedAt: Date(), command: CommandLine.arguments, git: git,
-            machine: MachineInfo.current(), runtime: engine.identity, modelSha256: sha256, settings: configuration.settings)
+            machine: MachineInfo.current(), runtime: engine.identity, modelSha256: sha256, settings: plan.settings)
         record.project = Workspace.record(of: configuration.project)
         record.environment = RunEnvironment(start: machineLoad)
         return record
@@ -202,13 +257,25 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
-    private func printHeader(_ engine: LlamaChatRuntime, _ configuration: RunConfiguration, git: GitSnapshot?, plan: RunPlan, machineLoad: MachineLoad) {
-        output.info(RunHeader.render(engine.identity, cacheMode: configuration.cacheMode))
-        output.info("machine   \(machineLoad.summary)")
-        output.info("commit    \(RunHeader.describe(git))")
+    /// What will run, printed before any model loads (a CI log shows it at once).
+    private func printPlan(_ configuration: RunConfiguration, git: GitSnapshot?, plan: RunPlan, machineLoad: MachineLoad) {
+        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+        let models = configuration.variants.count > 1 ? " × \(configuration.variants.count) models" : ""
+        output.info("plan      \(count(plan.suites.count, "suite")), \(count(plan.conversationCount, "conversation")), \(count(plan.turnCount, "turn")) "
+            + "(\(count(configuration.repetitions, "repetition")), \(configuration.warmup) warm-up)\(models)")
+        if configuration.variants.count > 1 {
+            for (index, variant) in configuration.variants.enumerated() {
+                output.info(Format.clip((index == 0 ? "models    " : "          ") + "\(index + 1). \(variant.label)", RunReport.width))
+            }
+        }
+        if let picked = plan.settings.selection {
+            let parts = picked.patterns.map { "--filter \($0)" } + picked.tags.map { "--tag \($0)" }
+                + picked.conversations.sorted { $0.key < $1.key }.map { "\($0.key)#\($0.value.joined(separator: ","))" }
+            output.info("selected  \(parts.joined(separator: " "))")
+        }
+        output.info(Format.clip("commit    \(RunHeader.describe(git))", RunReport.width))
         if let project = configuration.project { output.info("project   \(project.source)") }
-        output.info("plan      \(plan.suites.count) suites, \(plan.conversationCount) conversations, \(plan.turnCount) turns "
-            + "(\(configuration.repetitions) repetitions, \(configuration.warmup) warm-up)\n")
+        output.info(Format.clip("machine   \(machineLoad.summary)", RunReport.width))
     }
 
     /// Runs with Ctrl-C and SIGTERM handled (see `InterruptTrap`); returns the records and whether
@@ -217,7 +284,8 @@ struct RunCommand: AsyncParsableCommand {
     private func execute(_ runner: SuiteRunner, records: [RunRecord], writers: [ResultWriter]) async throws -> ([RunRecord], Bool) {
         let stop = StopRequest()
         let turns = zip(runner.arms, records).reduce(0) { $0 + $1.0.plan.turnCount }
-        let progress = RunProgress(totalTurns: turns)
+        let progress = RunProgress(totalTurns: turns, repetitions: records.first?.settings.repetitions ?? 1,
+                                   suiteLinesToStandardOutput: output.terminalOnStandardOutput())
         let task = Task { try await runner.run(into: records, writers: writers, stop: stop, observer: progress) }
         let trap = InterruptTrap(stop: stop) { task.cancel() }
         defer { withExtendedLifetime(trap) {} }
@@ -263,10 +331,13 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
-    private func checkGates(_ record: RunRecord) throws {
-        guard record.gatesPassed == false else { return }
-        let failed = record.suites.flatMap { suite in suite.gates.filter { !$0.passed }.map { "\(suite.name): \($0.gate) \($0.expected), found \($0.found)" } }
-        throw failure("gate failed — " + failed.joined(separator: "; "), .gateFailed)
+    private func checkGates(_ records: [RunRecord]) throws {
+        let failed = records.flatMap { record in
+            record.suites.flatMap { suite in
+                suite.gates.filter { !$0.passed }.map { "\(suite.name)\(record.group.map { " [\($0.label)]" } ?? ""): \($0.gate) \($0.expected), found \($0.found)" }
+            }
+        }
+        guard failed.isEmpty else { throw failure("gate failed — " + failed.joined(separator: "; "), .gateFailed) }
     }
 }
 

@@ -2,6 +2,7 @@ import ChatEvalCore
 import ChatEvalReport
 import ChatEvalRunner
 import ChatEvalRuntime
+import ChatEvalStore
 import Foundation
 import Synchronization
 
@@ -9,22 +10,29 @@ import Synchronization
 /// terminal, or `CI` set) one plain line per conversation, which logs read well.
 actor RunProgress: RunObserver {
     private let totalTurns: Int
+    private let repetitions: Int
     private let interactive: Bool
     private let clock = ContinuousClock.now
     private var finishedTurns = 0
     private var current = ""
     private var conversationTurns: [ReplayedTurn] = []
 
-    init(totalTurns: Int) {
+    private let suiteLinesToStandardOutput: Bool
+
+    /// `suiteLinesToStandardOutput`: false when another report format holds standard output
+    /// (the suites' lines then go to standard error with the rest of the progress).
+    init(totalTurns: Int, repetitions: Int, suiteLinesToStandardOutput: Bool = true) {
         self.totalTurns = totalTurns
+        self.repetitions = repetitions
+        self.suiteLinesToStandardOutput = suiteLinesToStandardOutput
         let ci = ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty && $0 != "false" && $0 != "0" } ?? false
         interactive = isatty(STDERR_FILENO) == 1 && !ci
     }
 
     func conversationStarted(_ replay: ScheduledReplay, index: Int, of total: Int) {
         finishPlainLine()
-        let label = replay.warmup ? "warm-up" : "rep \(replay.repetition)"
-        current = "[\(index)/\(total)] " + (replay.arm.map { "\($0) " } ?? "") + "\(Terminal.safe(replay.suite))/\(Terminal.safe(replay.conversation)) \(label)"
+        let label = replay.warmup ? " warm-up" : repetitions > 1 ? " rep \(replay.repetition)" : ""
+        current = "[\(index)/\(total)] " + (replay.arm.map { "\($0) " } ?? "") + "\(Terminal.safe(replay.suite))/\(Terminal.safe(replay.conversation))\(label)"
         conversationTurns = []
         draw()
     }
@@ -32,6 +40,16 @@ actor RunProgress: RunObserver {
     func turnFinished(_ turn: ReplayedTurn, conversation: String) {
         finishedTurns += 1
         conversationTurns.append(turn)
+        draw()
+    }
+
+    /// Prints the suite's line on standard output as soon as its last replay is done (the report
+    /// at the end repeats it, with the gates).
+    func suiteFinished(_ suite: SuiteRecord, arm: String?) {
+        finishPlainLine()
+        if interactive { write("\r\u{1B}[2K") }
+        let line = "done      " + (arm.map { "\($0) " } ?? "") + RunSummary.SuiteLine(suite, label: nil).progressLine
+        if suiteLinesToStandardOutput { say(line) } else { complain(line) }
         draw()
     }
 
@@ -54,7 +72,8 @@ actor RunProgress: RunObserver {
         let answered = conversationTurns.filter { $0.status == .answered }
         let median = Format.duration(Distribution(answered.compactMap { $0.metrics?.timeToFirstToken })?.median)
         let failed = conversationTurns.count - answered.count
-        write("\(current): \(answered.count) turns answered\(failed > 0 ? ", \(failed) failed or skipped" : ""), TTFT median \(median), \(finishedTurns)/\(totalTurns) turns, ETA \(eta())\n")
+        let outcome = "\(answered.count) answered" + (failed > 0 ? ", \(failed) failed" : "")
+        write("\(current): \(outcome) · TTFT \(median) · \(finishedTurns)/\(totalTurns) turns · ETA \(eta())\n")
         current = ""
     }
 

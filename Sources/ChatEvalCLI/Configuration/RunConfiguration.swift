@@ -8,11 +8,8 @@ import Foundation
 /// (`CHATEVAL_MODEL`), project file, built-in default — with where each value came from, so that
 /// a commit (its suites and project file) determines its run and the record says what did not.
 struct RunConfiguration {
-    var modelPath: String
-    /// The digest the project file requires of the model, if it names one.
-    var expectedModelSha256: String?
-    var chatTemplate: String?
-    var contextSize: Int
+    /// What the suites run against: one model, or several side by side (each its own record).
+    var variants: [ModelVariant]
     var threads: Int
     var batchSize: Int
     var cacheMode: CacheMode
@@ -26,11 +23,25 @@ struct RunConfiguration {
     var sources: [String: SettingSource]
     var project: ProjectFile?
 
-    /// Command-line values that override everything (nil where the option was not given).
-    struct Overrides {
-        var model: String?
+    /// One model file with its template and context size, as a side-by-side run runs it.
+    struct ModelVariant: Equatable {
+        var modelPath: String
+        /// The digest the project file requires of the model, if it names one.
+        var expectedSha256: String?
         var chatTemplate: String?
-        var contextSize: Int?
+        var contextSize: Int
+        /// Its name in reports: the file name, with the template or context size where the
+        /// variants differ in them.
+        var label: String
+    }
+
+    /// Command-line values that override everything (nil where the option was not given).
+    /// `models`, `chatTemplates` and `contextSizes` pair up position by position; a list of one
+    /// applies to every position.
+    struct Overrides {
+        var models: [String]?
+        var chatTemplates: [String]?
+        var contextSizes: [Int]?
         var threads: Int?
         var batchSize: Int?
         var cacheMode: CacheMode?
@@ -40,12 +51,16 @@ struct RunConfiguration {
         var reportsFolder: String?
     }
 
+    struct ConfigurationError: Error, CustomStringConvertible {
+        var description: String
+    }
+
     /// Resolves settings. `projectFolder` anchors the project file's relative paths; warnings
     /// (a project asking for more threads than the machine has) go to `warn`.
     static func resolve(
         _ overrides: Overrides, project: ProjectFile?, projectFolder: URL,
         environment: [String: String] = ProcessInfo.processInfo.environment, warn: (String) -> Void
-    ) throws -> RunConfiguration {
+    ) throws(ConfigurationError) -> RunConfiguration {
         var sources: [String: SettingSource] = [:]
         func pick<T>(_ name: String, _ commandLine: T?, _ fromEnvironment: T? = nil, _ fromProject: T?, _ builtIn: T) -> T {
             if let commandLine { sources[name] = .commandLine; return commandLine }
@@ -58,10 +73,37 @@ struct RunConfiguration {
             path.hasPrefix("/") ? path : projectFolder.appendingPathComponent(path).standardizedFileURL.path
         }
 
-        let environmentModel = environment["CHATEVAL_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
-        let modelPath = pick("model", overrides.model, environmentModel, project?.model.map { anchored($0.path) }, RuntimeOptions.builtInModelPath)
-        // The project's digest binds its own model only.
-        let expectedSha256 = sources["model"] == .projectFile ? project?.model?.sha256 : nil
+        let environmentModel = environment["CHATEVAL_MODEL"].flatMap { $0.isEmpty ? nil : [ProjectFile.ModelReference(path: $0)] }
+        let projectModels = project?.models?.map { reference in
+            var anchoredReference = reference
+            anchoredReference.path = anchored(reference.path)
+            return anchoredReference
+        }
+        let models = pick("model", overrides.models.map { $0.map { ProjectFile.ModelReference(path: $0) } }, environmentModel, projectModels,
+                          [ProjectFile.ModelReference(path: RuntimeOptions.builtInModelPath)])
+        // The project's digests, templates and context sizes bind its own models only.
+        let fromProject = sources["model"] == .projectFile
+        let templates = overrides.chatTemplates
+        let contextSizes = overrides.contextSizes
+        sources["chat_template"] = templates != nil ? .commandLine
+            : (project?.chatTemplate != nil || (fromProject && models.contains { $0.chatTemplate != nil })) ? .projectFile : .builtIn
+        sources["context_size"] = contextSizes != nil ? .commandLine
+            : (project?.contextSize != nil || (fromProject && models.contains { $0.contextSize != nil })) ? .projectFile : .builtIn
+
+        let count = max(models.count, templates?.count ?? 1, contextSizes?.count ?? 1)
+        for (name, list) in [("--model", models.count), ("--chat-template", templates?.count ?? 1), ("--ctx-size", contextSizes?.count ?? 1)]
+        where list != 1 && list != count {
+            throw ConfigurationError(description: "\(name) is given \(list) times, but \(count) side-by-side variants are asked for; "
+                + "give it once (for all) or once per variant, in the order of --model")
+        }
+        var variants: [ModelVariant] = (0..<count).map { index in
+            let model = models[models.count == 1 ? 0 : index]
+            let template = templates.map { $0[$0.count == 1 ? 0 : index] } ?? (fromProject ? model.chatTemplate : nil) ?? project?.chatTemplate
+            let contextSize = contextSizes.map { $0[$0.count == 1 ? 0 : index] } ?? (fromProject ? model.contextSize : nil) ?? project?.contextSize ?? 4096
+            return ModelVariant(modelPath: model.path, expectedSha256: fromProject ? model.sha256 : nil, chatTemplate: template,
+                                contextSize: contextSize, label: (fromProject ? model.label : nil) ?? "")
+        }
+        variants = labelled(variants)
 
         var threads = pick("threads", overrides.threads, nil, project?.threads, RuntimeOptions.availableCores)
         if sources["threads"] == .projectFile, threads > RuntimeOptions.availableCores {
@@ -72,9 +114,7 @@ struct RunConfiguration {
         sources["compare"] = project?.compare == nil ? .builtIn : .projectFile
 
         return RunConfiguration(
-            modelPath: modelPath, expectedModelSha256: expectedSha256,
-            chatTemplate: pick("chat_template", overrides.chatTemplate, nil, project?.chatTemplate, nil as String?),
-            contextSize: pick("context_size", overrides.contextSize, nil, project?.contextSize, 4096),
+            variants: variants,
             threads: threads,
             batchSize: pick("batch_size", overrides.batchSize, nil, project?.batchSize, 512),
             cacheMode: pick("cache_mode", overrides.cacheMode, nil, project?.cacheMode, .session),
@@ -85,14 +125,46 @@ struct RunConfiguration {
             comparison: comparison, sources: sources, project: project)
     }
 
-    /// The llama.cpp runtime this configuration loads.
-    var runtimeConfiguration: LlamaChatRuntime.Configuration {
+    /// Names for reports: a given label, else the file name without `.gguf` — with the template
+    /// and the context size added where they differ, when one model file is run more than once
+    /// (the model headers name every variant's template and context anyway); numbered if still
+    /// not unique.
+    static func labelled(_ variants: [ModelVariant]) -> [ModelVariant] {
+        let fileRepeats = Set(variants.map(\.modelPath)).count < variants.count
+        let templatesDiffer = fileRepeats && Set(variants.map { $0.chatTemplate ?? "" }).count > 1
+        let contextsDiffer = fileRepeats && Set(variants.map(\.contextSize)).count > 1
+        var named = variants.map { variant in
+            guard variant.label.isEmpty else { return variant }
+            var copy = variant
+            var name = URL(fileURLWithPath: variant.modelPath).lastPathComponent
+            if name.lowercased().hasSuffix(".gguf") { name.removeLast(5) }
+            var extras: [String] = []
+            if templatesDiffer { extras.append("template \(variant.chatTemplate ?? "embedded")") }
+            if contextsDiffer { extras.append("ctx \(variant.contextSize)") }
+            copy.label = extras.isEmpty ? name : "\(name) (\(extras.joined(separator: ", ")))"
+            return copy
+        }
+        for index in named.indices where named.filter({ $0.label == named[index].label }).count > 1 {
+            named[index].label += " #\(index + 1)"
+        }
+        return named
+    }
+
+    /// The first (or only) variant: what an ordinary run and a `--baseline` comparison use.
+    var primary: ModelVariant { variants[0] }
+
+    /// The llama.cpp runtime a variant loads.
+    func runtimeConfiguration(_ variant: ModelVariant) -> LlamaChatRuntime.Configuration {
         LlamaChatRuntime.Configuration(
-            modelPath: modelPath, chatTemplate: chatTemplate, contextSize: contextSize, batchSize: batchSize,
+            modelPath: variant.modelPath, chatTemplate: variant.chatTemplate, contextSize: variant.contextSize, batchSize: batchSize,
             threads: threads, build: ProcessInfo.processInfo.environment["CHATEVAL_LLAMA_BUILD"])
     }
 
-    var settings: RunSettings {
-        RunSettings(cacheMode: cacheMode, repetitions: repetitions, warmupConversations: warmup, sources: sources)
+    func settings(selection: SuiteSelection) -> RunSettings {
+        var settings = RunSettings(cacheMode: cacheMode, repetitions: repetitions, warmupConversations: warmup, sources: sources)
+        if !selection.isEmpty {
+            settings.selection = SuiteSelectionRecord(patterns: selection.patterns, tags: selection.tags, conversations: selection.conversationsByPath)
+        }
+        return settings
     }
 }

@@ -23,16 +23,16 @@ struct Workspace {
     /// Digests of model files, remembered in the cache by path, size and time.
     static let digests = FileDigest(cacheURL: URL(fileURLWithPath: RuntimeOptions.cacheFolder).appendingPathComponent("digests.json"))
 
-    /// Loads the configuration's model after checking the digest the project file requires.
+    /// Loads a variant's model after checking the digest the project file requires.
     /// A wrong or missing model is bad input (exit 2).
-    static func loadRuntime(_ configuration: RunConfiguration) throws -> (runtime: LlamaChatRuntime, sha256: String?) {
-        let sha256 = try? digests.sha256(ofFileAt: configuration.modelPath)
-        if let expected = configuration.expectedModelSha256, FileManager.default.fileExists(atPath: configuration.modelPath), sha256 != expected {
-            throw failure("the model \(configuration.modelPath) has sha256 \(sha256 ?? "unreadable"), but \(configuration.project?.source ?? "the project file") "
+    static func loadRuntime(_ configuration: RunConfiguration, _ variant: RunConfiguration.ModelVariant) throws -> (runtime: LlamaChatRuntime, sha256: String?) {
+        let sha256 = try? digests.sha256(ofFileAt: variant.modelPath)
+        if let expected = variant.expectedSha256, FileManager.default.fileExists(atPath: variant.modelPath), sha256 != expected {
+            throw failure("the model \(variant.modelPath) has sha256 \(sha256 ?? "unreadable"), but \(configuration.project?.source ?? "the project file") "
                 + "requires \(expected); fetch the right file (make run does for the default model) or update model.sha256", .badInput)
         }
         do {
-            return (try LlamaChatRuntime(configuration.runtimeConfiguration), sha256)
+            return (try LlamaChatRuntime(configuration.runtimeConfiguration(variant)), sha256)
         } catch {
             throw failure(error.description, error.code == .decodeFailed ? .runIncomplete : .badInput)
         }

@@ -124,7 +124,8 @@ extension OutputOptions {
             case .standardOutput:
                 let text = try subject.render(format, terminal: terminal)
                 switch format {
-                case .terminal, .markdown: say(text)
+                case .terminal: say(text, styled: true)   // ✓ and ✗ coloured on a terminal only
+                case .markdown: say(text)
                 case .json: sayJSON(text)
                 case .junit, .html: FileHandle.standardOutput.write(Data(text.utf8))   // escaped by the renderers: no control characters
                 }

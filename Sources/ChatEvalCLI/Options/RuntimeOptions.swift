@@ -5,19 +5,21 @@ import Foundation
 /// Which model runs and how, as given on the command line (unset options fall back to the
 /// environment, the project file, then built-in defaults: see `RunConfiguration`).
 struct RuntimeOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("GGUF model file (default: the project file's, else $CHATEVAL_MODEL, else the default chat model).", valueName: "path"))
-    var model: String?
+    @Option(name: .customLong("model"), help: ArgumentHelp(
+        "GGUF model file (default: the project file's, else $CHATEVAL_MODEL, else the default chat model). Repeat it to run the suites against several models side by side.",
+        valueName: "path"))
+    var models: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Built-in llama.cpp chat template (e.g. gemma, chatml, llama3); required when the model stores none. 'embedded' forces the model's own.",
+    @Option(name: .customLong("chat-template"), help: ArgumentHelp(
+        "Built-in llama.cpp chat template (e.g. gemma, chatml, llama3); required when the model stores none. 'embedded' forces the model's own. Once for every model, or once per --model in order.",
         valueName: "name"))
-    var chatTemplate: String?
+    var chatTemplates: [String] = []
 
     @Option(name: .long, help: "Threads for prefill and decode (default: all cores; at most the cores available).")
     var threads: Int?
 
-    @Option(name: .customLong("ctx-size"), help: "Context window in tokens (default 4096).")
-    var contextSize: Int?
+    @Option(name: .customLong("ctx-size"), help: ArgumentHelp("Context window in tokens (default 4096). Once for every model, or once per --model.", valueName: "tokens"))
+    var contextSizes: [Int] = []
 
     @Option(name: .customLong("batch-size"), help: "Most prompt tokens evaluated per llama_decode call (default 512).")
     var batchSize: Int?
@@ -41,7 +43,7 @@ struct RuntimeOptions: ParsableArguments {
                 throw ValidationError("--threads \(threads): this machine has \(Self.availableCores) cores available; more threads than cores only slow llama.cpp down")
             }
         }
-        if let contextSize, !RuntimeLimits.contextSize.contains(contextSize) {
+        for contextSize in contextSizes where !RuntimeLimits.contextSize.contains(contextSize) {
             throw ValidationError("--ctx-size must be at least \(RuntimeLimits.contextSize.lowerBound) and at most \(RuntimeLimits.contextSize.upperBound) tokens (got \(contextSize))")
         }
         if let batchSize, !(1...RuntimeLimits.contextSize.upperBound).contains(batchSize) {

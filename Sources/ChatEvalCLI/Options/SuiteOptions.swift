@@ -5,11 +5,33 @@ import Foundation
 /// Which suites to use: files, or folders whose `*.yaml` files are taken in name order
 /// (default: the project file's `suites`, else `suites`).
 struct SuiteOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("Suite files or folders of suites (default: the project file's, else suites/).", valueName: "suite"))
+    @Argument(help: ArgumentHelp("Suite files or folders of suites (default: the project file's, else suites/); suite.yaml#id,id picks conversations.", valueName: "suite"))
     var paths: [String] = []
 
-    /// The paths given, or nil when none were (so the project file or the default applies).
-    var given: [String]? { paths.isEmpty ? nil : paths }
+    /// The paths given (without `#ids`), or nil when none were (so the project file or the default applies).
+    var given: [String]? { paths.isEmpty ? nil : paths.map { SuiteSelection.splitPath($0).path } }
+
+    /// Conversation ids picked after `#` in the paths given.
+    var conversationsByPath: [String: [String]] {
+        var picked: [String: [String]] = [:]
+        for (path, ids) in paths.map({ SuiteSelection.splitPath($0) }) where !ids.isEmpty { picked[path, default: []] += ids }
+        return picked
+    }
+}
+
+/// Which conversations of the suites run: by pattern, by tag, by `suite.yaml#id`.
+struct SelectionOptions: ParsableArguments {
+    @Option(name: .customLong("filter"), help: ArgumentHelp(
+        "Run only conversations whose suite/conversation matches this shell pattern (*, ?); without a /, the suite name or the conversation id may match. Repeatable: any pattern.",
+        valueName: "pattern"))
+    var patterns: [String] = []
+
+    @Option(name: .customLong("tag"), help: ArgumentHelp("Run only conversations with this tag; !tag leaves them out. Repeatable: any of the tags.", valueName: "tag"))
+    var tags: [String] = []
+
+    func selection(_ suites: SuiteOptions) -> SuiteSelection {
+        SuiteSelection(patterns: patterns, tags: tags, conversationsByPath: suites.conversationsByPath)
+    }
 }
 
 /// Loading suites from disk, with every problem of every file printed before failing (exit 2).
@@ -38,6 +60,15 @@ enum SuiteFiles {
 
     static func load(_ paths: [String]) throws -> [Suite] {
         try collect(files(paths).map { file in Result { () throws(SuiteErrors) in try SuiteLoader.load(path: file) } })
+    }
+
+    /// The conversations `selection` picks; a selection that picks nothing is bad input (exit 2).
+    static func select(_ suites: [Suite], _ selection: SuiteSelection) throws -> [Suite] {
+        guard !selection.isEmpty else { return suites }
+        switch selection.apply(to: suites) {
+        case .success(let selected): return selected
+        case .failure(let error): throw failure(error.message, .badInput)
+        }
     }
 
     /// The suites loaded, or — after printing every problem of every file — bad input (exit 2).

@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How many terminal columns text takes: CJK and other wide characters take two, combining marks
+/// none. Asks the C library's `wcwidth` (Unicode's East Asian Width tables as glibc ships them)
+/// under a UTF-8 locale of its own, set per thread with `uselocale`, so the process's locale is
+/// left alone. Characters `wcwidth` calls unprintable count one (reports escape controls first).
+public enum DisplayWidth {
+    /// C.UTF-8 is built into glibc (2.35 and later): no locale package needed.
+    nonisolated(unsafe) private static let utf8Locale: locale_t? = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil)
+
+    public static func of(_ text: String) -> Int {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
+        return withUTF8Locale { text.reduce(0) { $0 + width($1) } }
+    }
+
+    public static func of(_ character: Character) -> Int {
+        if character.isASCII { return 1 }
+        return withUTF8Locale { width(character) }
+    }
+
+    /// `text` cut to at most `columns` columns, whole characters only.
+    public static func prefix(_ text: String, columns: Int) -> String {
+        withUTF8Locale {
+            var used = 0
+            var end = text.startIndex
+            for index in text.indices {
+                let next = used + width(text[index])
+                if next > columns { break }
+                used = next
+                end = text.index(after: index)
+            }
+            return String(text[..<end])
+        }
+    }
+
+    private static func width(_ character: Character) -> Int {
+        var total = 0
+        for (position, scalar) in character.unicodeScalars.enumerated() {
+            let columns = Int(c_wcwidth(wchar_t(bitPattern: scalar.value)))
+            // The first scalar sets the cell; later ones (combining marks, joiners) add none,
+            // except a variation selector asking for emoji presentation.
+            if position == 0 { total = columns < 0 ? 1 : columns } else if scalar.value == 0xFE0F { total = 2 }
+        }
+        return total
+    }
+
+    private static func withUTF8Locale<T>(_ body: () -> T) -> T {
+        guard let utf8Locale else { return body() }
+        let previous = uselocale(utf8Locale)
+        defer { uselocale(previous) }
+        return body()
+    }
+}
+
+/// glibc's `wcwidth(3)`: Swift's Glibc module leaves it out (the header declares it only for
+/// `_XOPEN_SOURCE`), so it is declared here with its C signature, `int wcwidth(wchar_t)`.
+@_silgen_name("wcwidth")
+private func c_wcwidth(_ character: wchar_t) -> Int32

@@ -1,0 +1,148 @@
+import ChatEvalCore
+import ChatEvalStore
+
+/// The figures a run's report leads with, computed from its records (one per model of a
+/// side-by-side run): per suite, checks passed, time to first token, decode speed and how much
+/// they varied between repetitions; the gates that failed; every check that failed, grouped
+/// over repetitions; every runtime failure no check expected.
+public struct RunSummary: Sendable {
+    public struct SuiteLine: Sendable {
+        public var suite: String
+        /// The record's label in a side-by-side run; nil for an ordinary run.
+        public var label: String?
+        public var checksPassed: Int
+        public var checksTotal: Int
+        /// Weighted pass rate (what `min_pass_rate` gates).
+        public var passRate: Double?
+        public var timeToFirstToken: Distribution?
+        public var decodeTokensPerSecond: Distribution?
+        public var repetitions: Int
+        /// (max − min) ÷ median of the repetitions' median TTFTs; nil with fewer than two.
+        public var timeToFirstTokenSpread: Double?
+        public var unexpectedFailures: Int
+        public var failedGates: [GateOutcome]
+        public var gateCount: Int
+
+        /// The line of one suite's measured replays (gates as evaluated so far).
+        public init(_ suite: SuiteRecord, label: String?) {
+            let measured = suite.conversations.filter { !$0.warmup }
+            let verdicts = measured.flatMap(\.verdicts)
+            let turns = suite.measuredTurns
+            let perRepetition = Dictionary(grouping: measured, by: \.repetition).values.compactMap { replays in
+                Distribution(replays.flatMap { $0.turns.compactMap { $0.metrics?.timeToFirstToken } })?.median
+            }
+            if perRepetition.count >= 2, let distribution = Distribution(perRepetition), distribution.median > 0 {
+                timeToFirstTokenSpread = (distribution.max - distribution.min) / distribution.median
+            }
+            self.suite = suite.name
+            self.label = label
+            checksPassed = verdicts.filter(\.passed).count
+            checksTotal = verdicts.count
+            passRate = Verdict.passRate(verdicts)
+            timeToFirstToken = Distribution(turns.map(\.timeToFirstToken))
+            decodeTokensPerSecond = Distribution(turns.compactMap(\.decodeTokensPerSecond))
+            repetitions = Set(measured.map(\.repetition)).count
+            unexpectedFailures = measured.flatMap(\.turns).filter(RunSummary.isUnexpectedFailure).count
+            failedGates = suite.gates.filter { !$0.passed }
+            gateCount = suite.gates.count
+        }
+
+        /// One line as a suite finishes: checks, TTFT, decode speed.
+        public var progressLine: String {
+            "\(label.map { "[\($0)] " } ?? "")\(suite): \(checksPassed)/\(checksTotal) checks passed, TTFT p50 \(Format.duration(timeToFirstToken?.p50)) "
+                + "p95 \(Format.duration(timeToFirstToken?.p95)), decode \(Format.rate(decodeTokensPerSecond?.p50)) t/s"
+                + (unexpectedFailures > 0 ? ", \(unexpectedFailures) runtime failures" : "")
+        }
+    }
+
+    /// One check that failed in at least one repetition, with the first failing repetition's
+    /// verdict and turn.
+    public struct FailedCheck: Sendable {
+        public var suite: String
+        public var label: String?
+        public var conversation: String
+        /// The turn (0-based), or nil for a conversation-level check.
+        public var turn: TurnRecord?
+        public var verdict: Verdict
+        public var repetition: Int
+        public var failedIn: Int
+        public var repetitions: Int
+        /// Passed in some repetitions and failed in others.
+        public var isFlaky: Bool { failedIn < repetitions }
+    }
+
+    /// A turn that failed at runtime without a `failure` check expecting it.
+    public struct RuntimeFailureLine: Sendable {
+        public var suite: String
+        public var label: String?
+        public var conversation: String
+        public var turn: TurnRecord
+        public var repetition: Int
+    }
+
+    public var lines: [SuiteLine]
+    public var failedChecks: [FailedCheck]
+    public var runtimeFailures: [RuntimeFailureLine]
+    public var incomplete: Bool
+
+    public var gateCount: Int { lines.reduce(0) { $0 + $1.gateCount } }
+    public var failedGateCount: Int { lines.reduce(0) { $0 + $1.failedGates.count } }
+    public var checksPassed: Int { lines.reduce(0) { $0 + $1.checksPassed } }
+    public var checksTotal: Int { lines.reduce(0) { $0 + $1.checksTotal } }
+    public var passed: Bool { failedGateCount == 0 && !incomplete }
+
+    /// `labels[i]` names `records[i]` in a side-by-side run (nil entries for an ordinary run).
+    public init(_ records: [RunRecord], labels: [String?]) {
+        var lines: [SuiteLine] = []
+        var failedChecks: [FailedCheck] = []
+        var runtimeFailures: [RuntimeFailureLine] = []
+        for (record, label) in zip(records, labels) {
+            for suite in record.suites {
+                let measured = suite.conversations.filter { !$0.warmup }
+                runtimeFailures += measured.flatMap { replay in
+                    replay.turns.filter(Self.isUnexpectedFailure).map { RuntimeFailureLine(suite: suite.name, label: label, conversation: replay.id, turn: $0, repetition: replay.repetition) }
+                }
+                lines.append(SuiteLine(suite, label: label))
+                failedChecks += Self.failedChecks(suite.name, label: label, measured)
+            }
+        }
+        self.lines = lines
+        self.failedChecks = failedChecks
+        self.runtimeFailures = runtimeFailures
+        self.incomplete = records.contains { $0.status != .complete }
+    }
+
+    static func isUnexpectedFailure(_ turn: TurnRecord) -> Bool {
+        turn.status == .failed && !(turn.checks ?? []).contains { $0.check == "failure" && $0.passed }
+    }
+
+    /// Failed checks grouped by (conversation, turn, check) over the repetitions, in suite order.
+    private static func failedChecks(_ suite: String, label: String?, _ replays: [ConversationRecord]) -> [FailedCheck] {
+        struct Key: Hashable { var conversation: String; var turn: Int; var check: Int }
+        var order: [Key] = []
+        var groups: [Key: FailedCheck] = [:]
+        var totals: [Key: Int] = [:]
+        for replay in replays {
+            let located = replay.turns.flatMap { turn in (turn.checks ?? []).enumerated().map { (turn as TurnRecord?, $0.offset, $0.element) } }
+                + replay.checks.enumerated().map { (nil as TurnRecord?, $0.offset, $0.element) }
+            for (turn, index, verdict) in located {
+                let key = Key(conversation: replay.id, turn: turn?.index ?? -1, check: index)
+                totals[key, default: 0] += 1
+                guard !verdict.passed else { continue }
+                if var existing = groups[key] {
+                    existing.failedIn += 1
+                    groups[key] = existing
+                } else {
+                    order.append(key)
+                    groups[key] = FailedCheck(suite: suite, label: label, conversation: replay.id, turn: turn, verdict: verdict,
+                                              repetition: replay.repetition, failedIn: 1, repetitions: 0)
+                }
+            }
+        }
+        return order.compactMap { key in
+            guard var check = groups[key] else { return nil }
+            check.repetitions = totals[key] ?? check.failedIn
+            return check
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import ChatEvalCore
+import ChatEvalStore
+
+/// Several models' answers to the same turns, one line per model under each turn — the way
+/// promptfoo's matrix shows providers against tests: the checks' marks, the time to the first
+/// token, the decode speed and the answer. Shows the first measured repetition of each model.
+enum SideBySide {
+    static func render(_ records: [RunRecord], labels: [String], options: RunReportOptions) -> String {
+        let width = min(labels.map(\.count).max() ?? 0, 28)
+        var lines = ["side by side (repetition 1 of each model)"]
+        guard let first = records.first else { return lines[0] }
+        for suite in first.suites {
+            for conversation in suite.conversations where !conversation.warmup && conversation.repetition == 1 {
+                lines.append(Format.clip("  \(suite.name)/\(conversation.id)", RunReport.width))
+                let replays = records.map { record in
+                    record.suites.first { $0.name == suite.name }?.conversations.first { $0.id == conversation.id && !$0.warmup && $0.repetition == 1 }
+                }
+                for turn in conversation.turns {
+                    lines.append("    turn \(turn.index + 1)  " + RunReport.text(turn.user, options, indent: "            "))
+                    for (replay, label) in zip(replays, labels) {
+                        let name = Format.clip(label, width).padding(toLength: width, withPad: " ", startingAt: 0)
+                        guard let answered = replay?.turns.first(where: { $0.index == turn.index }) else {
+                            lines.append("      \(name)  (not run)")
+                            continue
+                        }
+                        let marks = (answered.checks ?? []).map { $0.passed ? "✓" : "✗" }.joined()
+                        let figures = "\(Format.duration(answered.metrics?.timeToFirstToken)) \(Format.rate(answered.metrics?.decodeTokensPerSecond)) t/s"
+                        let prefix = "      \(name)  \(marks.isEmpty ? "·" : marks)  \(figures)  "
+                        let body: String
+                        switch answered.status {
+                        case .answered: body = RunReport.text(answered.answer ?? "", options, indent: String(repeating: " ", count: prefix.count))
+                        case .failed: body = "FAILED \(answered.failure?.description ?? "")"
+                        case .skipped: body = "skipped: \(answered.skipReason ?? "")"
+                        }
+                        let room = max(RunReport.width - prefix.count, 20)
+                        lines.append(prefix + (options.showAnswers ? body : Format.excerpt(body, limit: room)))
+                    }
+                }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,123 @@
+import ChatEvalCore
+import ChatEvalReport
+import ChatEvalRunner
+import ChatEvalRuntime
+import ChatEvalStore
+import ChatEvalSuites
+import ChatEvalTestKit
+import Foundation
+import Testing
+
+/// The terminal report of `chateval run`, on records made by the runner from scripted answers:
+/// verdict first, lines within 100 columns, failures before details, several models side by side.
+@Suite struct RunReportTests {
+    /// Long names and answers on purpose: the report must clip them, not wrap the terminal.
+    let yaml = """
+        name: a-suite-with-a-rather-long-name-for-a-table-cell
+        gates: {min_pass_rate: 1.0}
+        conversations:
+          - id: a-conversation-id-that-goes-on-and-on-and-on-and-on-and-on-and-on
+            tags: [recall]
+            description: Recall across turns.
+            turns:
+              - user: "Tell me about the sea, in as many words as you like, and then some more words about it."
+                checks: [{type: icontains, value: waves}]
+              - user: What did I ask about?
+                checks: [{type: icontains, value: sea}]
+        """
+
+    private func replies(_ answers: [String], ttft: Double) -> [ScriptedRuntime.Reply] {
+        answers.map { answer in
+            var metrics = ScriptedRuntime.metrics(prompt: 20, generated: 12)
+            metrics.timeToFirstToken = ttft
+            return .answer([answer], metrics)
+        }
+    }
+
+    /// One record per model, made by the runner as `run --model a --model b` makes them.
+    private func records(_ answers: [[String]], repetitions: Int = 1) async throws -> [RunRecord] {
+        let suite = try SuiteLoader.parse(yaml, file: "s.yaml")
+        let settings = RunSettings(cacheMode: .session, repetitions: repetitions, warmupConversations: 0)
+        let group = answers.count > 1 ? "g1" : nil
+        var finals: [RunRecord] = []
+        for (index, modelAnswers) in answers.enumerated() {
+            let runtime = ScriptedRuntime(replies: replies(modelAnswers, ttft: 0.1 * Double(index + 1)))
+            var record = RunRecord(runId: ResultWriter.newRunId(), startedAt: Date(), command: ["test"], git: nil,
+                                   machine: MachineInfo.current(), runtime: runtime.identity, modelSha256: nil, settings: settings)
+            if let group { record.group = RunGroup(id: group, index: index + 1, count: answers.count, label: "model-\(index + 1).gguf") }
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let writer = try ResultWriter(folder: folder, record: record, suites: [])
+            let plan = RunPlan(suites: [suite], settings: settings)
+            finals.append(try await SuiteRunner(runtime: runtime, plan: plan).run(into: record, writer: writer, stop: StopRequest()))
+        }
+        return finals
+    }
+
+    private let longAnswer = "The sea has waves that roll in and out all day long, and the tides follow the moon, "
+        + "and the gulls cry over the water,\nand a second line follows the first."
+
+    @Test func theVerdictComesFirstAndFailuresBeforeAnyDetail() async throws {
+        let report = RunReport.render(try await records([[longAnswer, "You asked about the moon."]]))
+        let lines = report.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines[0] == "✗ FAIL: 1 of 1 gates failed · 1/2 checks passed · 0 runtime failures · 2 turns, 1 rep")
+        let gates = try #require(lines.firstIndex(of: "gates failed"))
+        let failed = try #require(lines.firstIndex(of: "failed checks (1)"))
+        #expect(gates < failed)
+        #expect(report.contains("✗ icontains: expected \"sea\" in the answer"))
+        #expect(!report.contains("✓ icontains"))               // passing checks only with --verbose
+        #expect(!report.contains("prefill t/s"))                // nor the per-turn tables
+    }
+
+    @Test func everyLineFitsOneHundredColumnsUnlessAnswersAreShownWhole() async throws {
+        let records = try await records([[longAnswer, "You asked about the moon.", longAnswer, "The moon."],
+                                         [longAnswer, "The sea.", longAnswer, "The sea."]], repetitions: 2)
+        for options in [RunReportOptions(), RunReportOptions(verbose: true)] {
+            for line in RunReport.render(records, options: options).split(separator: "\n") {
+                #expect(DisplayWidth.of(String(line)) <= RunReport.width, "\(DisplayWidth.of(String(line))) columns: \(line)")
+            }
+        }
+        // Whole: the failed turn's long user message and its multi-line answer, continued under
+        // the first line (indented), not at the margin.
+        let single = try await self.records([[longAnswer, "You asked about\nthe moon."]])
+        let whole = RunReport.render(single, options: RunReportOptions(showAnswers: true))
+        #expect(whole.contains("    user   What did I ask about?\n    model  You asked about\n           the moon."), "\(whole)")
+        let verbose = RunReport.render(single, options: RunReportOptions(verbose: true, showAnswers: true))
+        #expect(verbose.contains("1. user:   Tell me about the sea, in as many words as you like, and then some more words about it."))
+        #expect(verbose.contains("model:  The sea has waves that roll in and out all day long, and the tides follow the moon, and the gulls cry over the water,\n"
+                                 + String(repeating: " ", count: 15) + "and a second line follows the first."), "\(verbose)")
+    }
+
+    /// Wide characters (CJK, most emoji) take two terminal columns: lines are cut by columns.
+    @Test func wideCharactersAreMeasuredInColumns() async throws {
+        #expect(DisplayWidth.of("abc") == 3 && DisplayWidth.of("蓝色的") == 6 && DisplayWidth.of("e\u{301}") == 1)
+        #expect(Format.clip("蓝色的蓝色的", 7) == "蓝色的…")
+        let wide = String(repeating: "蓝色的海", count: 40)
+        let records = try await records([[wide, wide], [longAnswer, "The sea."]])
+        for line in RunReport.render(records, options: RunReportOptions(verbose: true)).split(separator: "\n") {
+            #expect(DisplayWidth.of(String(line)) <= RunReport.width, "\(DisplayWidth.of(String(line))) columns: \(line)")
+        }
+    }
+
+    @Test func twoModelsAreShownSideBySidePerSuiteAndPerTurn() async throws {
+        let report = RunReport.render(try await records([[longAnswer, "You asked about the moon."], [longAnswer, "The sea."]]))
+        #expect(report.contains("on 2 models"))
+        #expect(report.contains("side by side (repetition 1 of each model)"))
+        let table = report.split(separator: "\n").filter { $0.contains("model-1.gguf") || $0.contains("model-2.gguf") }
+        #expect(table.contains { $0.contains("1/2") && $0.contains("50%") })   // model 1's suite line
+        #expect(table.contains { $0.contains("2/2") && $0.contains("100%") })  // model 2's
+        #expect(table.contains { $0.contains("✗") && $0.contains("100 ms") && $0.contains("You asked about the moon.") })
+        #expect(table.contains { $0.contains("✓") && $0.contains("200 ms") && $0.contains("The sea.") })
+    }
+
+    @Test func aCheckFailingInSomeRepetitionsIsLabelledFlaky() async throws {
+        let report = RunReport.render(try await records([[longAnswer, "The sea.", longAnswer, "The moon."]], repetitions: 2))
+        #expect(unwrapped(report).contains("(failed in 1 of 2 repetitions: flaky)"))
+        #expect(report.contains(" of 2 "))                       // the TTFT spread over repetitions
+    }
+
+    /// The report with wrapped lines joined again (a wrapped line continues on an indented line).
+    private func unwrapped(_ report: String) -> String {
+        report.replacingOccurrences(of: #"\n +"#, with: " ", options: .regularExpression)
+    }
+}
