@@ -36,7 +36,7 @@ public enum HTMLReport {
                 let metrics = suite.measuredTurns
                 let verdicts = suite.measuredVerdicts
                 let ttft = Distribution(metrics.map(\.timeToFirstToken))
-                body += "<tr><td>\(Markup.html(suite.name))</td><td>\(Markup.html(modelName(record)))</td><td>\(turns.count)</td>"
+                body += "<tr><td>\(Markup.html(suite.name))</td><td>\(Markup.html(record.modelLabel))</td><td>\(turns.count)</td>"
                     + "<td>\(turns.filter { $0.status != .answered }.count)</td><td>\(verdicts.filter(\.passed).count)/\(verdicts.count)</td>"
                     + "<td>\(Format.duration(ttft?.median))</td><td>\(Format.duration(ttft?.p95))</td>"
                     + "<td>\(Format.rate(Distribution(metrics.compactMap(\.decodeTokensPerSecond))?.median))</td>"
@@ -65,7 +65,7 @@ public enum HTMLReport {
                     for conversation in suite.conversations where !conversation.warmup && conversation.repetition == 1 {
                         for turn in conversation.turns { if let value = turn.metrics.flatMap(metric) { values["\(conversation.id)\u{0}\(turn.index)"] = value } }
                     }
-                    return SVGChart.Line(name: modelName(record), values: positions.map { values["\($0.0)\u{0}\($0.1)"] })
+                    return SVGChart.Line(name: record.modelLabel, values: positions.map { values["\($0.0)\u{0}\($0.1)"] })
                 }
             }
             body += "<h2>Suite \(Markup.html(name))</h2><div class=\"charts\">"
@@ -76,7 +76,7 @@ public enum HTMLReport {
             body += "</div>"
             for (record, suite) in sides {
                 let turnCount = suite.conversations.reduce(0) { $0 + $1.turns.count }
-                body += "<details\(turnCount <= 100 ? " open" : "")><summary>Turns — \(Markup.html(modelName(record)))</summary>"
+                body += "<details\(turnCount <= 100 ? " open" : "")><summary>Turns — \(Markup.html(record.modelLabel))</summary>"
                 body += "<table class=\"turns\"><tr><th>conversation</th><th>turn</th><th>TTFT</th><th>prefill t/s</th><th>decode t/s</th><th>reuse</th><th>checks</th><th>user</th><th>answer</th></tr>"
                 for conversation in suite.conversations where !conversation.warmup {
                     for turn in conversation.turns {
@@ -100,7 +100,7 @@ public enum HTMLReport {
         if perText != Int.max {
             body += "<p class=\"note\">Answers and messages are shortened to \(perText) characters to keep this page small; the result file holds them whole.</p>"
         }
-        body += "<p class=\"note\">" + records.map { "run \(Markup.html($0.runId)): \(Markup.html(modelName($0))) (\(Markup.html($0.runtime.engine)) \(Markup.html($0.runtime.build))) on \(Markup.html($0.machine.performanceClass))" }
+        body += "<p class=\"note\">" + records.map { "run \(Markup.html($0.runId)): \(Markup.html($0.modelLabel)) (\(Markup.html($0.runtime.engine)) \(Markup.html($0.runtime.build))) on \(Markup.html($0.machine.performanceClass))" }
             .joined(separator: "<br>") + "</p>"
         return body
     }
@@ -203,10 +203,6 @@ public enum HTMLReport {
     }
 
     // MARK: The page
-
-    private static func modelName(_ record: RunRecord) -> String {
-        URL(fileURLWithPath: record.runtime.model.path).lastPathComponent
-    }
 
     private static func verdict(_ text: String, good: Bool) -> String {
         "<p class=\"verdict \(good ? "good" : "bad")\">\(Markup.html(text))</p>"

@@ -80,7 +80,7 @@ public enum JUnitReport {
                                       outcome: gate.passed ? .passed : .failure(type: "gate", message: "\(gate.gate) \(gate.expected), found \(gate.found)", body: "")))
                 }
                 document.add(Suite(
-                    name: multipleModels ? "\(suite.name) (\(model))" : suite.name, hostname: record.machine.hostname, timestamp: record.startedAt,
+                    name: multipleModels ? "\(suite.name) (\(record.modelLabel))" : suite.name, hostname: record.machine.hostname, timestamp: record.startedAt,
                     properties: [("model", model), ("model_sha256", record.modelSha256 ?? "unknown"), ("commit", record.git?.commit ?? "none"),
                                  ("run_id", record.runId), ("engine", "\(record.runtime.engine) \(record.runtime.build)")],
                     cases: cases, output: "status \(record.status.rawValue)"))

@@ -74,7 +74,7 @@ public enum MarkdownReport {
         out.append("| suite | model | turns | failed | checks passed | pass rate | TTFT median | TTFT p95 | decode t/s | reuse | gates |")
         out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
         for record in records {
-            let model = URL(fileURLWithPath: record.runtime.model.path).lastPathComponent
+            let model = record.modelLabel
             for suite in record.suites {
                 let measured = suite.conversations.filter { !$0.warmup }
                 let turns = measured.flatMap(\.turns)
@@ -94,19 +94,21 @@ public enum MarkdownReport {
             out.append("### Failed gates")
             out.append("")
             for (record, suite, gate) in failedGates {
-                let model = records.count > 1 ? " (\(Markup.markdown(URL(fileURLWithPath: record.runtime.model.path).lastPathComponent)))" : ""
+                let model = records.count > 1 ? " (\(Markup.markdown(record.modelLabel)))" : ""
                 out.append("- \(Markup.markdown(suite.name))\(model): \(Markup.markdown(gate.gate)) \(Markup.markdown(gate.expected)), found \(Markup.markdown(gate.found))")
             }
         }
         guard detail != .headline else { return out.joined(separator: "\n") + "\n" }
 
-        // Failures: checks that failed, turns the runtime could not answer.
+        // Failures: checks that failed, turns the runtime could not answer (with the model when several ran).
         var failures: [String] = []
+        let sideBySide = records.count > 1
         for record in records {
+            let model = sideBySide ? "\(Markup.markdown(record.modelLabel)) | " : ""
             for suite in record.suites {
                 for conversation in suite.conversations where !conversation.warmup {
                     for turn in conversation.turns {
-                        let place = "\(Markup.markdown(suite.name)) | \(Markup.markdown(conversation.id)) | \(turn.index + 1)"
+                        let place = "\(model)\(Markup.markdown(suite.name)) | \(Markup.markdown(conversation.id)) | \(turn.index + 1)"
                         if turn.status == .failed {
                             failures.append("| \(place) | runtime: \(Markup.markdown(turn.failure?.code.rawValue ?? "failed")) | \(Markup.markdown(Markup.cut(turn.failure?.message ?? "", 200))) |")
                         }
@@ -122,15 +124,15 @@ public enum MarkdownReport {
             out.append("")
             out.append("### Failures (\(failures.count))")
             out.append("")
-            out.append("| suite | conversation | turn | check | detail |")
-            out.append("|---|---|---:|---|---|")
+            out.append((sideBySide ? "| model " : "") + "| suite | conversation | turn | check | detail |")
+            out.append((sideBySide ? "|---" : "") + "|---|---|---:|---|---|")
             out += shown
             if shown.count < failures.count { out.append("") ; out.append("_… and \(failures.count - shown.count) more in the result file._") }
         }
         guard detail == .full else { return out.joined(separator: "\n") + "\n" }
 
         for record in records {
-            let model = URL(fileURLWithPath: record.runtime.model.path).lastPathComponent
+            let model = record.modelLabel
             for suite in record.suites {
                 out.append("")
                 out.append("<details><summary>Per-turn detail: \(Markup.html(suite.name)) — \(Markup.html(model))</summary>")

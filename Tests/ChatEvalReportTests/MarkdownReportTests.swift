@@ -63,6 +63,26 @@ import Testing
         #expect(html.contains("<table>"))
     }
 
+    /// One model file at two context sizes: the group's labels tell the runs apart in every
+    /// table, the failures included, and in the JUnit suites.
+    @Test func modelsSideBySideAreNamedByTheirGroupLabels() async throws {
+        var records = [ReportFixtures.run(model: "smol.gguf"), ReportFixtures.run(model: "smol.gguf", seed: 2)]
+        for (index, size) in ["2048", "4096"].enumerated() {
+            records[index].group = RunGroup(id: "g", index: index + 1, count: 2, label: "smol.gguf (ctx \(size))")
+        }
+        let markdown = MarkdownReport.render(runs: records)
+        #expect(markdown.contains("| smoke | smol.gguf (ctx 2048) |") && markdown.contains("| smoke | smol.gguf (ctx 4096) |"))
+        #expect(markdown.contains("| model | suite | conversation | turn | check | detail |"))
+        #expect(markdown.contains("| smol.gguf (ctx 4096) | math | conversation-2 | 2 | runtime: context\\_overflow |"))
+        let html = try await rendered(markdown)
+        let failures = try #require(html.components(separatedBy: "<table>").dropFirst(2).first)
+        for row in failures.components(separatedBy: "<tr>").dropFirst(2) {
+            #expect(row.components(separatedBy: "<td").count - 1 == 6, "model, suite, conversation, turn, check, detail: \(row)")
+        }
+        let junit = JUnitReport.render(runs: records)
+        #expect(junit.contains("name=\"math (smol.gguf (ctx 2048))\"") && junit.contains("name=\"math (smol.gguf (ctx 4096))\""))
+    }
+
     @Test func theEscapingLeavesNothingForMarkdownToAct() {
         #expect(Markup.markdown("a|b\nc <x> *y* `z` [l](u)") == "a\\|b ⏎ c &lt;x&gt; \\*y\\* \\`z\\` \\[l\\](u)")
     }
