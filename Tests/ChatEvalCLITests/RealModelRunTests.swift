@@ -120,6 +120,25 @@ import Testing
         #expect((record["runtime"] as? [String: Any])?["chat_template_hash"] as? String != nil)
     }
 
+    @Test func theReportGoesOutInTheFormatsAskedAndStandardOutputHoldsOnlyOne() async throws {
+        _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try suite(conversations: 1, maxTokens: 2).write(to: directory.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+
+        let outcome = try await cli.run(["run", "s.yaml", "--reports", "out", "--format", "json", "--output", "run.xml", "--output", "run.html", "--output", "run.md"],
+                                        environment: ["CI": "true", "GITHUB_STEP_SUMMARY": ""], in: directory)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let printed = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any], "standard output is the record alone")
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path).first { $0.hasSuffix(".json") })
+        #expect(printed["run_id"] as? String == (try json(directory.appendingPathComponent("out").appendingPathComponent(file)))["run_id"] as? String)
+        #expect(outcome.stderr.contains("result    ") && outcome.stderr.contains("plan      "), "the header and the result's path on standard error")
+        func text(_ name: String) throws -> String { try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8) }
+        #expect(try text("run.xml").contains("<testsuite package=\"chateval\" id=\"0\" name=\"recorded\""))
+        #expect(try text("run.html").contains("<title>TTFT per turn</title>"))
+        #expect(try text("run.md").hasPrefix("## ChatEval run"))
+    }
+
     @Test(arguments: ["TERM", "INT"])
     func anInterruptedRunKeepsEveryFinishedTurn(_ signalName: String) async throws {
         _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
