@@ -17,7 +17,7 @@ RUN_ARGS ?= --repeat 1
 
 FUZZ_SECONDS ?= 300
 
-.PHONY: all setup build run test bench bench-gate fuzz clean
+.PHONY: all setup build run test test-html bench bench-gate fuzz clean
 all: run
 
 setup:
@@ -36,11 +36,23 @@ _run: _build
 test: setup
 	@bash scripts/setup.sh gemma-model
 	@bash scripts/setup.sh llama-server
+	@bash scripts/setup.sh report-tools
 	@$(MAKE) --no-print-directory _test
 _test:
 	swift build --build-tests $(LINK)
 	$(TEST_ENV) swift test --skip-build $(LINK)
 	.build/debug/chateval-fuzz --seconds 60
+
+# The HTML reports opened in headless Chromium (Debian's package, installed on first use): the
+# DOM checked, screenshots left in .build/report-screenshots/ to look at. (make test runs these
+# too where Chromium is installed, and leaves them out where it is not.)
+test-html: setup
+	@bash scripts/setup.sh chromium
+	@$(MAKE) --no-print-directory _test-html
+_test-html:
+	swift build --build-tests $(LINK)
+	CHATEVAL_CHROMIUM=$$(command -v chromium) swift test --skip-build $(LINK) --filter BrowserTests
+	@echo "screenshots: $$(pwd)/.build/report-screenshots/"
 
 # Coverage-guided fuzzing (libFuzzer + AddressSanitizer) of suites, answers files and project
 # files, FUZZ_SECONDS per target; any crash or input over 5 s stops it with the input saved.
@@ -66,11 +78,13 @@ bench: setup
 _bench:
 	swift build -c release $(LINK) --product chateval-bench
 	swift build -c release $(LINK) --product chateval-grading-bench
+	swift build -c release $(LINK) --product chateval
 	.build/release/chateval-bench throughput --llama-bench $(LLAMA_TOOLS)/llama-bench --model $(GEMMA_MODEL) --chat-template gemma
 	.build/release/chateval-bench throughput --llama-bench $(LLAMA_TOOLS)/llama-bench --model $(MODEL)
 	.build/release/chateval-bench reuse --model $(GEMMA_MODEL) --chat-template gemma
 	.build/release/chateval-bench served --llama-server $(LLAMA_TOOLS)/llama-server --model $(MODEL)
 	.build/release/chateval-bench gate
+	.build/release/chateval-bench history --chateval .build/release/chateval
 	.build/release/chateval-grading-bench
 	python3 scripts/grading-reference.py $(CHATEVAL_CACHE)/grading-reference/verdicts
 	.build/release/chateval-grading-bench --agreement $(CHATEVAL_CACHE)/grading-reference/verdicts

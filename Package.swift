@@ -2,8 +2,9 @@
 import PackageDescription
 
 // Dependency direction (arrows point at what a target uses; every import is declared):
-//   ChatEvalCLI → {Runner, Compare, Report, Llama, OpenAI, Git, Suites, Store, Runtime, Core}
-//   ChatEvalRunner → {Suites, Store, Grading, Runtime, Core}   ChatEvalReport → {Compare, Store, Core}
+//   ChatEvalCLI → {Runner, Compare, Report, History, Index, Llama, OpenAI, Git, Suites, Store, Runtime, Core}
+//   ChatEvalRunner → {Suites, Store, Grading, Runtime, Core}   ChatEvalReport → {Compare, History, Store, Core}
+//   ChatEvalHistory → {Store, Core}   ChatEvalIndex → {Store, Core, CSQLite}
 //   ChatEvalCompare → {Store, Core}   ChatEvalSuites → {Grading, Core}   ChatEvalStore → Core
 //   ChatEvalLlama → {Runtime, Core, CLlama}   ChatEvalOpenAI → {Runtime, Core, AsyncHTTPClient, NIO}   ChatEvalGit → {Core, CGit2}   ChatEvalGrading → {Core, PunktModel, CTextCat, CPCRE2}
 //   C modules have one importer each; ChatEvalCore imports Foundation only.
@@ -34,6 +35,8 @@ let package = Package(
         .systemLibrary(name: "CTextCat", pkgConfig: "libexttextcat", providers: [.apt(["libexttextcat-dev", "libexttextcat-data"])]),
         // PCRE2's 32-bit library: grading matches on code points, which are UTF-32 code units.
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-32", providers: [.apt(["libpcre2-dev"])]),
+        // SQLite for the results index (system library, not GRDB: see ChatEvalIndex/SQLiteResultIndex.swift).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // Pure value types and algorithms: messages, options, metrics, statistics. No I/O.
         .target(name: "ChatEvalCore"),
@@ -63,11 +66,16 @@ let package = Package(
         .target(name: "ChatEvalCompare", dependencies: ["ChatEvalCore", "ChatEvalStore"]),
         // Runs a plan of suites against a runtime, recording every turn as it goes.
         .target(name: "ChatEvalRunner", dependencies: ["ChatEvalSuites", "ChatEvalStore", "ChatEvalGrading", "ChatEvalRuntime", "ChatEvalCore"]),
-        // Human-readable tables and summaries.
-        .target(name: "ChatEvalReport", dependencies: ["ChatEvalCore", "ChatEvalStore", "ChatEvalCompare"]),
+        // A metric over first-parent history: per-commit medians and spreads, series per machine
+        // and model, change points (E-divisive) with the suspect commit.
+        .target(name: "ChatEvalHistory", dependencies: ["ChatEvalCore", "ChatEvalStore"]),
+        // The results index: recorded runs (result files, git notes) in SQLite, behind a protocol.
+        .target(name: "ChatEvalIndex", dependencies: ["ChatEvalCore", "ChatEvalStore", "CSQLite"]),
+        // Human-readable tables and summaries; Markdown, JUnit XML and HTML reports.
+        .target(name: "ChatEvalReport", dependencies: ["ChatEvalCore", "ChatEvalStore", "ChatEvalCompare", "ChatEvalHistory"]),
         // Fakes shared by tests.
         .target(name: "ChatEvalTestKit", dependencies: [
-            "ChatEvalRuntime", "ChatEvalCore", .product(name: "Subprocess", package: "swift-subprocess"),
+            "ChatEvalRuntime", "ChatEvalStore", "ChatEvalCore", .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -76,8 +84,8 @@ let package = Package(
         .executableTarget(
             name: "ChatEvalCLI",
             dependencies: [
-                "ChatEvalLlama", "ChatEvalOpenAI", "ChatEvalRunner", "ChatEvalReport", "ChatEvalGit", "ChatEvalCompare",
-                "ChatEvalSuites", "ChatEvalStore", "ChatEvalRuntime", "ChatEvalCore",
+                "ChatEvalLlama", "ChatEvalOpenAI", "ChatEvalRunner", "ChatEvalReport", "ChatEvalGit", "ChatEvalCompare", "ChatEvalHistory",
+                "ChatEvalIndex", "ChatEvalSuites", "ChatEvalStore", "ChatEvalRuntime", "ChatEvalCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -85,7 +93,7 @@ let package = Package(
             name: "ChatEvalBench",
             dependencies: [
                 "ChatEvalLlama", "ChatEvalOpenAI", "ChatEvalReport", "ChatEvalRuntime", "ChatEvalCore", "ChatEvalCompare", "ChatEvalRunner",
-                "ChatEvalStore", "ChatEvalSuites",
+                "ChatEvalStore", "ChatEvalSuites", "ChatEvalTestKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -107,6 +115,11 @@ let package = Package(
             "ChatEvalOpenAI", "ChatEvalRunner", "ChatEvalSuites", "ChatEvalStore", "ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit",
         ]),
         .testTarget(name: "ChatEvalStoreTests", dependencies: ["ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),
+        .testTarget(name: "ChatEvalIndexTests", dependencies: ["ChatEvalIndex", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),
+        .testTarget(name: "ChatEvalHistoryTests", dependencies: ["ChatEvalHistory", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),
+        .testTarget(name: "ChatEvalReportTests", dependencies: [
+            "ChatEvalReport", "ChatEvalHistory", "ChatEvalCompare", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit",
+        ]),
         .testTarget(name: "ChatEvalCompareTests", dependencies: ["ChatEvalCompare", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),
         .testTarget(name: "ChatEvalGradingTests", dependencies: [
             "ChatEvalGrading", "ChatEvalPunktModel", "ChatEvalCore", .product(name: "Crypto", package: "swift-crypto"),

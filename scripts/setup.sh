@@ -6,9 +6,9 @@
 #   LLAMA_PKG_CONFIG_PATH, LLAMA_LIBDIR, LLAMA_BUILD (what we built against), LLAMA_TOOLS,
 #   MODEL (the default chat model), GEMMA_MODEL (the second, benchmark model).
 #
-# Steps can be run alone: setup.sh packages | llama | llama-tools | llama-server | chat-model | gemma-model | all
-# (`all` is everything `make run` needs; `make test` adds the second model and llama-server,
-# `make bench` the second model, llama-bench and llama-server.)
+# Steps can be run alone: setup.sh packages | llama | llama-tools | llama-server | chat-model | gemma-model | report-tools | chromium | all
+# (`all` is everything `make run` needs; `make test` adds the second model, llama-server and the
+# report checkers, `make bench` the second model, llama-bench and llama-server, `make test-html` Chromium.)
 set -euo pipefail
 
 CACHE="${CHATEVAL_CACHE:-$HOME/.cache/chateval}"
@@ -35,18 +35,23 @@ as_root() {
   fi
 }
 
-packages() {
+# apt_install PACKAGE...: installs the Debian packages not installed yet, quietly.
+apt_install() {
   local need=()
-  for p in cmake pkg-config libgit2-dev libpcre2-dev libexttextcat-dev libexttextcat-data; do
-    dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
-  done
-  command -v python3 >/dev/null || need+=(python3 python3-pip)
-  # make bench's grading references run in a virtual environment (Debian splits venv out).
-  python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
+  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
   [ ${#need[@]} -eq 0 ] && return 0
   say "installing system packages: ${need[*]}"
   quietly "$CACHE/apt.log" as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
   quietly "$CACHE/apt.log" as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}"
+}
+
+packages() {
+  local need=(cmake pkg-config libgit2-dev libpcre2-dev libexttextcat-dev libexttextcat-data libsqlite3-dev)
+  command -v python3 >/dev/null || need+=(python3 python3-pip)
+  # make bench's grading references and make test's junitparser run in virtual environments
+  # (Debian splits venv out).
+  python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
+  apt_install "${need[@]}"
 }
 
 # quietly LOG COMMAND...: runs COMMAND with its output in LOG; on failure shows the log's end and stops.
@@ -163,6 +168,26 @@ gemma_model() {
   rm -rf "$tmp"
 }
 
+# What the report tests check ChatEval's reports with: xmllint (the JUnit XML against its
+# schema), cmark-gfm (GitHub's Markdown renderer: the summary's tables) and, in a virtual
+# environment, junitparser (a real JUnit consumer).
+REPORT_TOOLS="$CACHE/report-tools"
+JUNITPARSER="junitparser==5.0.3"
+report_tools() {
+  apt_install libxml2-utils cmark-gfm
+  python3 -c 'import ensurepip, venv' 2>/dev/null || apt_install python3-venv
+  local python="$REPORT_TOOLS/venv/bin/python"
+  [ -x "$python" ] && "$python" -c 'import importlib.metadata as m, sys; sys.exit(m.version("junitparser") != "5.0.3")' 2>/dev/null && return 0
+  say "installing $JUNITPARSER in $REPORT_TOOLS/venv"
+  quietly "$REPORT_TOOLS/venv.log" python3 -m venv --clear "$REPORT_TOOLS/venv"
+  quietly "$REPORT_TOOLS/pip.log" "$python" -m pip install --quiet --disable-pip-version-check "$JUNITPARSER"
+}
+
+# Headless Chromium, for make test-html (the HTML report opened in a real browser).
+chromium_browser() {
+  apt_install chromium
+}
+
 write_env() {
   local env="$CACHE/env.mk" pcpath libdir build
   if [ "$LLAMA_MODE" = system ]; then
@@ -189,6 +214,8 @@ case "${1:-all}" in
   llama-server) packages; llama_tools llama-server ;;
   chat-model) chat_model ;;
   gemma-model) gemma_model ;;
+  report-tools) report_tools ;;
+  chromium) chromium_browser ;;
   all) packages; llama; chat_model; write_env ;;
-  *) die "usage: setup.sh [packages|llama|llama-tools|llama-server|chat-model|gemma-model|all]" ;;
+  *) die "usage: setup.sh [packages|llama|llama-tools|llama-server|chat-model|gemma-model|report-tools|chromium|all]" ;;
 esac

@@ -24,12 +24,12 @@ struct ChatEval: AsyncParsableCommand {
               chateval grade suite.yaml --answers a.jsonl grade answers another tool produced
 
             Exit codes: 0 success; 1 a gate failed or a regression; 2 bad input or usage, or sides not \
-            comparable; 3 the run could not complete (interrupted, results not writable); 5 no baseline \
+            comparable; 3 the run could not complete (interrupted, results or a report file not writable); 5 no baseline \
             run recorded for a revision; 130 stopped at once by a second Ctrl-C (finished turns stay in \
             the journal).
             """,
         version: ChatEvalVersion.description,
-        subcommands: [RunCommand.self, CompareCommand.self, MergeCommand.self, ValidateCommand.self, GradeCommand.self, RecoverCommand.self, TemplatesCommand.self],
+        subcommands: [RunCommand.self, CompareCommand.self, MergeCommand.self, HistoryCommand.self, IndexCommand.self, ValidateCommand.self, GradeCommand.self, RecoverCommand.self, TemplatesCommand.self],
         defaultSubcommand: RunCommand.self
     )
 

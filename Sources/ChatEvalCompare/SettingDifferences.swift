@@ -30,7 +30,7 @@ enum SettingDifferences {
     /// The machine as far as speed goes: processor, cores, architecture (not its name: CI
     /// runners of one kind differ only in name).
     static func machine(_ machine: MachineInfo) -> String {
-        "\(machine.cpuModel), \(machine.logicalCores) cores, \(machine.architecture)"
+        machine.performanceClass
     }
 
     static func template(_ runtime: RuntimeIdentity) -> String {

@@ -58,8 +58,8 @@ import Testing
             try await git("commit", "-q", "-m", message)
         }
 
-        func chateval(_ arguments: [String]) async throws -> CommandLineTests.Outcome {
-            try await cli.run(arguments, environment: ["CI": "true"], in: root)
+        func chateval(_ arguments: [String], environment: [String: String] = ["GITHUB_STEP_SUMMARY": ""]) async throws -> CommandLineTests.Outcome {
+            try await cli.run(arguments, environment: environment.merging(["CI": "true"]) { first, _ in first }, in: root)
         }
 
         /// Records a run of `revision` (checked out, then back to main) with a git note.
@@ -124,7 +124,9 @@ import Testing
     @Test func baseAndHeadInOneJob() async throws {
         try requireModel()
         let fixture = try await Fixture(cli: cli)
-        let outcome = try await fixture.chateval(["run", "--baseline", "HEAD~1", "--repeat", "2"])
+        let summary = fixture.root.appendingPathComponent("reports/summary.md")
+        let outcome = try await fixture.chateval(["run", "--baseline", "HEAD~1", "--repeat", "2", "--format", "markdown", "--output", "reports/gate.xml"],
+                                                 environment: ["GITHUB_STEP_SUMMARY": summary.path])
         #expect(outcome.status == 1, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("baseline  "))
         #expect(outcome.stdout.contains("comparison with"))
@@ -134,6 +136,12 @@ import Testing
             line.contains(" base capitals/") ? "base" : line.contains(" head capitals/") ? "head" : nil
         }
         #expect(order == ["head", "base", "base", "head"])
+        // The reports: the head's run, then the comparison, in the job summary and the JUnit file.
+        let markdown = try String(contentsOf: summary, encoding: .utf8)
+        #expect(markdown.hasPrefix("## ChatEval run") && markdown.contains("## ChatEval comparison"))
+        let junit = try String(contentsOf: fixture.root.appendingPathComponent("reports/gate.xml"), encoding: .utf8)
+        #expect(junit.contains("name=\"capitals\"") && junit.contains("name=\"capitals (head vs base)\""))
+        #expect(junit.contains("<failure type=\"newly failing\""))
         // Both runs recorded, each knowing the other; the working tree untouched.
         let files = try FileManager.default.contentsOfDirectory(atPath: fixture.root.appendingPathComponent("reports").path).filter { $0.hasSuffix(".json") }
         #expect(files.count == 2)

@@ -120,6 +120,25 @@ import Testing
         #expect((record["runtime"] as? [String: Any])?["chat_template_hash"] as? String != nil)
     }
 
+    @Test func theReportGoesOutInTheFormatsAskedAndStandardOutputHoldsOnlyOne() async throws {
+        _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try suite(conversations: 1, maxTokens: 2).write(to: directory.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+
+        let outcome = try await cli.run(["run", "s.yaml", "--reports", "out", "--format", "json", "--output", "run.xml", "--output", "run.html", "--output", "run.md"],
+                                        environment: ["CI": "true", "GITHUB_STEP_SUMMARY": ""], in: directory)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let printed = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any], "standard output is the record alone")
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path).first { $0.hasSuffix(".json") })
+        #expect(printed["run_id"] as? String == (try json(directory.appendingPathComponent("out").appendingPathComponent(file)))["run_id"] as? String)
+        #expect(outcome.stderr.contains("result    ") && outcome.stderr.contains("plan      "), "the header and the result's path on standard error")
+        func text(_ name: String) throws -> String { try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8) }
+        #expect(try text("run.xml").contains("<testsuite package=\"chateval\" id=\"0\" name=\"recorded\""))
+        #expect(try text("run.html").contains("<title>TTFT per turn</title>"))
+        #expect(try text("run.md").hasPrefix("## ChatEval run"))
+    }
+
     @Test(arguments: ["TERM", "INT"])
     func anInterruptedRunKeepsEveryFinishedTurn(_ signalName: String) async throws {
         _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
@@ -161,7 +180,10 @@ import Testing
         #expect(record["status"] as? String == "incomplete")
 
         // The same suite run to the end: every recovered replay was graded as that run graded it.
-        let complete = try await cli.run(["run", suiteFile.path, "--reports", directory.appendingPathComponent("complete").path], environment: ["CI": "true"])
+        // From the suite's folder, as the killed run: no project file applies (the package's own
+        // chateval.yaml would ask for 10 repetitions).
+        let complete = try await cli.run(["run", suiteFile.path, "--reports", directory.appendingPathComponent("complete").path],
+                                         environment: ["CI": "true"], in: directory)
         #expect(complete.status == 0, "\(complete.stderr)")
         let completeFile = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("complete").path).first { $0.hasSuffix(".json") })
         let full = try json(directory.appendingPathComponent("complete/\(completeFile)"))
@@ -190,7 +212,7 @@ import Testing
 
         let small = directory.appendingPathComponent("small.yaml")
         try suite(conversations: 1, maxTokens: 2).write(to: small, atomically: true, encoding: .utf8)
-        let next = try await cli.run(["run", small.path, "--reports", reports.path], environment: ["CI": "true"])
+        let next = try await cli.run(["run", small.path, "--reports", reports.path], environment: ["CI": "true"], in: directory)
         #expect(next.status == 0, "\(next.stderr)")
         #expect(next.stderr.contains("recovered \(journal.lastPathComponent), left by a run that died"))
         #expect(!FileManager.default.fileExists(atPath: journal.path))

@@ -16,7 +16,8 @@ struct CompareCommand: ParsableCommand {
             folder or in git notes (git fetch origin 'refs/notes/*:refs/notes/*' brings CI's).
 
             Exit codes: 0 no regression, 1 regression, 2 bad input or the sides are not comparable \
-            (another machine, build or settings; --allow-mismatch to gate anyway), 5 no run recorded for a revision.
+            (another machine, build or settings; --allow-mismatch to gate anyway), 3 a report file (--output) could not be written, \
+            5 no run recorded for a revision.
             """)
 
     @Argument(help: ArgumentHelp("The run to compare against.", valueName: "base")) var base: String
@@ -31,13 +32,11 @@ struct CompareCommand: ParsableCommand {
     @OptionGroup var project: ProjectOptions
     @OptionGroup var comparison: ComparisonOptions
 
-    @Option(help: "terminal or json (the comparison as documented by reports/schema/comparison.schema.json).")
-    var format: ComparisonFormat = .terminal
-
     @Flag(help: "Print the per-turn comparison too.")
     var verbose = false
 
-    enum ComparisonFormat: String, ExpressibleByArgument, CaseIterable { case terminal, json }
+    /// --format / --output: terminal, json (as reports/schema/comparison.schema.json documents it), markdown, junit, html.
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
         let start = URL(fileURLWithPath: repo ?? FileManager.default.currentDirectoryPath)
@@ -61,10 +60,7 @@ struct CompareCommand: ParsableCommand {
 
         let settings = ComparisonSettings.default.applying(projectFile?.compare ?? ComparisonOverrides())
         let result = RunComparator.compare(base: baseRuns, head: headRuns, settings: settings, commandLine: try comparison.overrides())
-        switch format {
-        case .terminal: say(ComparisonReport.render(result, verbose: verbose))
-        case .json: sayJSON(String(decoding: try ResultWriter.makeEncoder(pretty: true).encode(result), as: UTF8.self))
-        }
+        try output.write(.comparison(result)) { ComparisonReport.render(result, verbose: verbose) }
         try Self.exit(for: result, allowMismatch: comparison.allowMismatch)
     }
 

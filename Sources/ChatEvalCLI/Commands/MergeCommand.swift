@@ -22,6 +22,7 @@ struct MergeCommand: ParsableCommand {
     var reportsFolder: String = "reports"
 
     @OptionGroup var report: ReportOptions
+    @OptionGroup var output: OutputOptions
 
     func validate() throws {
         if results.isEmpty { throw ValidationError("give the result files of every shard: chateval merge reports/*-shard-*.json") }
@@ -50,9 +51,9 @@ struct MergeCommand: ParsableCommand {
         } catch {
             throw failure("cannot write \(url.path): \(error)", .runIncomplete)
         }
-        say(RunReport.render([merged], options: report.options()), styled: true)
-        say("\nmerged    \(records.count) shards of commit \(merged.git?.shortCommit ?? "none")")
-        say("result    \(url.path)")
+        try output.write(.runs([merged])) { RunReport.render([merged], options: report.options()) }
+        output.info("\nmerged    \(records.count) shards of commit \(merged.git?.shortCommit ?? "none")")
+        output.info("result    \(url.path)")
         if merged.status == .incomplete { throw failure("a shard was interrupted: the merged run is incomplete", .runIncomplete) }
         try RunCommand.checkGates([merged])
     }

@@ -89,8 +89,8 @@ extension RunCommand {
     }
 
     /// Replays the plan at each concurrency level in turn, one result file per level (tied by a
-    /// sweep id), then prints the levels side by side and, for a sweep, writes the SVG chart.
-    /// Stops at a level that was interrupted; notes, gates and exit codes are the caller's.
+    /// sweep id), and for a sweep writes the SVG chart. Stops at a level that was interrupted;
+    /// the report (`terminalReport`), notes, gates and exit codes are the caller's.
     func runLoad(_ levels: [Int], opened: OpenedRuntime, plan: RunPlan, configuration: RunConfiguration, served: ServedConfiguration,
                  group: RunGroup?, workspace: Workspace, machineLoad: MachineLoad) async throws -> RunOutcome {
         let sweepId = levels.count > 1 ? ResultWriter.newRunId() : nil
@@ -110,7 +110,7 @@ extension RunCommand {
             } catch {
                 throw failure(error.description, .badInput)
             }
-            say("load      concurrency \(level): \(Format.count(plan.conversationCount, "conversation")), \(Format.count(plan.turnCount, "turn"))")
+            output.info("load      concurrency \(level): \(Format.count(plan.conversationCount, "conversation")), \(Format.count(plan.turnCount, "turn"))")
             let start = record
             let (results, cancelled) = try await execute(records: [record], writers: [writer], turns: plan.turnCount) { stop, progress in
                 [try await runner.run(into: start, writer: writer, stop: stop, observer: progress)]
@@ -121,10 +121,6 @@ extension RunCommand {
             if cancelled || results[0].status == .incomplete { break }
         }
 
-        if levels.count == 1, let only = outcome.records.first {
-            say("\n" + RunReport.render([only], options: report.options(showPrompts: printPrompt)), styled: true)
-        }
-        say("\n" + LoadReport.table(outcome.records.compactMap(\.load)) + "\n")
         if levels.count > 1, outcome.records.count > 1, let first = outcome.results.first {
             let chart = load.sweepChart.map { path in
                 // Several models side by side: one chart each, numbered as their result files are.
@@ -133,11 +129,32 @@ extension RunCommand {
             let title = "\(opened.runtime.identity.engine) \(opened.runtime.identity.model.path): TTFT p95 against output tokens/s"
             do {
                 try Data(LoadReport.chart(outcome.records.compactMap(\.load), title: title).utf8).write(to: URL(fileURLWithPath: chart), options: .atomic)
-                say("chart     \(chart)")
+                output.info("chart     \(chart)")
             } catch {
                 warn("could not write the sweep chart \(chart): \(error.localizedDescription)")
             }
         }
         return outcome
+    }
+
+    /// The terminal report of a run's records: the run report (models side by side), and under
+    /// load the levels' table (one per model); a sweep shows only the tables, its levels being
+    /// the same suites at other loads.
+    func terminalReport(_ records: [RunRecord]) -> String {
+        guard let levels = load.levels else { return "\n" + RunReport.render(records, options: report.options(showPrompts: printPrompt)) }
+        var text = levels.count == 1 ? "\n" + RunReport.render(records, options: report.options(showPrompts: printPrompt)) + "\n" : ""
+        var models: [(label: String?, summaries: [LoadSummary])] = []
+        for record in records {
+            guard let summary = record.load else { continue }
+            if let last = models.last, last.label == record.group?.label {
+                models[models.count - 1].summaries.append(summary)
+            } else {
+                models.append((record.group?.label, [summary]))
+            }
+        }
+        for model in models {
+            text += "\n" + (model.label.map { "\($0)\n" } ?? "") + LoadReport.table(model.summaries) + "\n"
+        }
+        return text
     }
 }

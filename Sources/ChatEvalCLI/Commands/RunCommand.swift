@@ -62,6 +62,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var comparison: ComparisonOptions
     @OptionGroup var report: ReportOptions
+    /// --format / --output: the run's report (with --baseline, followed by the comparison) as terminal, json, markdown, junit, html.
+    @OptionGroup var output: OutputOptions
 
     @Flag(name: .customLong("print-prompt"), help: "Keep each turn's exact prompt (the chat template's rendering) in the result and print it.")
     var printPrompt = false
@@ -106,11 +108,11 @@ struct RunCommand: AsyncParsableCommand {
         var stoppedAtOnce = false
         var variantsDone = 0
         for (index, variant) in variants.enumerated() {
-            if variants.count > 1 { say("\nmodel \(index + 1) of \(variants.count): \(variant.label)") }
+            if variants.count > 1 { output.info("\nmodel \(index + 1) of \(variants.count): \(variant.label)") }
             // Loaded (or connected) one at a time: the previous model is freed before the next is loaded.
             let opened = try await openRuntime(variant, head, servedConfiguration)
             let runGroup = group.map { RunGroup(id: $0, index: index + 1, count: variants.count, label: variant.label) }
-            say(RunHeader.render(opened.runtime.identity, cacheMode: head.cacheMode) + "\n")
+            output.info(RunHeader.render(opened.runtime.identity, cacheMode: head.cacheMode) + "\n")
             let outcome: RunOutcome
             if let levels = load.levels {
                 outcome = try await runLoad(levels, opened: opened, plan: plan, configuration: head, served: servedConfiguration,
@@ -136,22 +138,22 @@ struct RunCommand: AsyncParsableCommand {
             variantsDone += 1
         }
 
-        if load.levels == nil {
-            say("\n" + RunReport.render(finals, options: report.options(showPrompts: printPrompt)), styled: true)
-            say("")
-        }
+        // The report is written before the notes, and its failure (exit 3) thrown after them: the run is recorded either way.
+        let reported = Result { try output.write(.runs(finals)) { terminalReport(finals) } }
+        output.info("")
         for (index, url) in results.enumerated() {
-            say((results.count > 1 ? "result \(index + 1)  " : "result    ") + url.path)
+            output.info((results.count > 1 ? "result \(index + 1)  " : "result    ") + url.path)
         }
-        say("commit    \(finals.first?.git?.commit ?? "none (not a git repository)")")
+        output.info("commit    \(finals.first?.git?.commit ?? "none (not a git repository)")")
         finals.forEach { addNote($0, workspace: workspace) }
+        try reported.get()
         let paths = results.map(\.path).joined(separator: " and ")
         if stoppedAtOnce { throw failure("stopped: the turn in progress was cancelled; what was measured is in \(paths)", .stoppedAtOnce) }
         if finals.contains(where: { $0.status == .incomplete }) || variantsDone < variants.count {
             throw failure("the run was interrupted; what was measured is in \(paths)", .runIncomplete)
         }
         if let shard = load.parsedShard {
-            say("shard     \(shard): gates are decided when the shards are joined (`chateval merge`)")
+            output.info("shard     \(shard): gates are decided when the shards are joined (`chateval merge`)")
             return
         }
         try Self.checkGates(finals)
@@ -227,8 +229,8 @@ struct RunCommand: AsyncParsableCommand {
         let writers = [try makeWriter(baseRecord, suites: baseSuites, folder: base.reportsFolder),
                        try makeWriter(headRecord, suites: headSuites, folder: head.reportsFolder)]
 
-        say(RunHeader.render(headEngine.identity, cacheMode: head.cacheMode))
-        say("baseline  \(label) \"\(baseSnapshot.subject ?? "")\": \(baseSuites.count) suites from git, "
+        output.info(RunHeader.render(headEngine.identity, cacheMode: head.cacheMode))
+        output.info("baseline  \(label) \"\(baseSnapshot.subject ?? "")\": \(baseSuites.count) suites from git, "
             + (sameRuntime ? "same model and settings" : "its own model or settings (\(baseEngine.identity.model.path))")
             + "; replayed interleaved with head\n")
 
@@ -240,8 +242,23 @@ struct RunCommand: AsyncParsableCommand {
         }
         let (finalBase, finalHead) = (finals[0], finals[1])
 
-        say("\n" + RunReport.render([finalHead], options: report.options(showPrompts: printPrompt)), styled: true)
-        say("\nresults   base \(writers[0].resultURL.path)\n          head \(writers[1].resultURL.path)")
+        let finished = !cancelled && finalHead.status != .incomplete && finalBase.status != .incomplete
+        var result: Comparison?
+        if finished {
+            result = RunComparator.compare(
+                base: ComparedRuns(runs: [finalBase], sources: [writers[0].resultURL.path]),
+                head: ComparedRuns(runs: [finalHead], sources: [writers[1].resultURL.path]),
+                settings: head.comparison, commandLine: try comparison.overrides())
+        }
+        // The head's report, then the comparison (when both sides finished); written before the note, its failure thrown after.
+        let reported = Result {
+            try output.write(.runs([finalHead], comparison: result)) {
+                "\n" + RunReport.render([finalHead], options: report.options(showPrompts: printPrompt)) + (result.map {
+                    "\n\n" + String(repeating: "─", count: 60) + "\ncomparison with \(label)\n\n" + ComparisonReport.render($0, verbose: report.verbose)
+                } ?? "")
+            }
+        }
+        output.info("\nresults   base \(writers[0].resultURL.path)\n          head \(writers[1].resultURL.path)")
         addNote(finalHead, workspace: workspace)
         if cancelled {
             throw failure("stopped: the turn in progress was cancelled; what was measured is in \(writers[0].resultURL.path) and \(writers[1].resultURL.path)", .stoppedAtOnce)
@@ -249,12 +266,8 @@ struct RunCommand: AsyncParsableCommand {
         if finalHead.status == .incomplete || finalBase.status == .incomplete {
             throw failure("the run was interrupted; what was measured is in \(writers[0].resultURL.path) and \(writers[1].resultURL.path)", .runIncomplete)
         }
-        let result = RunComparator.compare(
-            base: ComparedRuns(runs: [finalBase], sources: [writers[0].resultURL.path]),
-            head: ComparedRuns(runs: [finalHead], sources: [writers[1].resultURL.path]),
-            settings: head.comparison, commandLine: try comparison.overrides())
-        say("\n" + String(repeating: "─", count: 60) + "\ncomparison with \(label)\n")
-        say(ComparisonReport.render(result, verbose: report.verbose), styled: true)
+        try reported.get()
+        guard let result else { return }
         try CompareCommand.exit(for: result, allowMismatch: comparison.allowMismatch)
         try Self.checkGates([finalHead])
     }
@@ -283,21 +296,21 @@ struct RunCommand: AsyncParsableCommand {
     /// are the labels of the models run side by side.
     private func printPlan(_ configuration: RunConfiguration, variants: [String], git: GitSnapshot?, plan: RunPlan, machineLoad: MachineLoad) {
         let models = variants.count > 1 ? " × \(variants.count) models" : ""
-        say("plan      \(Format.count(plan.suites.count, "suite")), \(Format.count(plan.conversationCount, "conversation")), \(Format.count(plan.turnCount, "turn")) "
+        output.info("plan      \(Format.count(plan.suites.count, "suite")), \(Format.count(plan.conversationCount, "conversation")), \(Format.count(plan.turnCount, "turn")) "
             + "(\(Format.count(configuration.repetitions, "repetition")), \(configuration.warmup) warm-up)\(models)")
         if variants.count > 1 {
             for (index, label) in variants.enumerated() {
-                say(Format.clip((index == 0 ? "models    " : "          ") + "\(index + 1). \(label)", RunReport.width))
+                output.info(Format.clip((index == 0 ? "models    " : "          ") + "\(index + 1). \(label)", RunReport.width))
             }
         }
         if let picked = plan.settings.selection {
             let parts = picked.patterns.map { "--filter \($0)" } + picked.tags.map { "--tag \($0)" }
                 + picked.conversations.sorted { $0.key < $1.key }.map { "\($0.key)#\($0.value.joined(separator: ","))" }
-            say("selected  \(parts.joined(separator: " "))")
+            output.info("selected  \(parts.joined(separator: " "))")
         }
-        say(Format.clip("commit    \(RunHeader.describe(git))", RunReport.width))
-        if let project = configuration.project { say("project   \(project.source)") }
-        say(Format.clip("machine   \(machineLoad.summary)", RunReport.width))
+        output.info(Format.clip("commit    \(RunHeader.describe(git))", RunReport.width))
+        if let project = configuration.project { output.info("project   \(project.source)") }
+        output.info(Format.clip("machine   \(machineLoad.summary)", RunReport.width))
     }
 
     /// Runs with Ctrl-C and SIGTERM handled (see `InterruptTrap`); returns the records and whether
@@ -308,7 +321,8 @@ struct RunCommand: AsyncParsableCommand {
         _ run: @escaping @Sendable (StopRequest, RunProgress) async throws -> [RunRecord]
     ) async throws -> ([RunRecord], Bool) {
         let stop = StopRequest()
-        let progress = RunProgress(totalTurns: turns, repetitions: records.first?.settings.repetitions ?? 1)
+        let progress = RunProgress(totalTurns: turns, repetitions: records.first?.settings.repetitions ?? 1,
+                                   suiteLinesToStandardOutput: output.terminalOnStandardOutput())
         let task = Task { try await run(stop, progress) }
         let trap = InterruptTrap(stop: stop) { task.cancel() }
         defer { withExtendedLifetime(trap) {} }
@@ -348,7 +362,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         do {
             try repository.appendNote(try RunNote.line(for: record), to: commit)
-            say("note      added to \(snapshot.shortCommit ?? commit) under \(GitRepository.chatEvalNotesRef) (share it: git push origin 'refs/notes/*')")
+            output.info("note      added to \(snapshot.shortCommit ?? commit) under \(GitRepository.chatEvalNotesRef) (share it: git push origin 'refs/notes/*')")
         } catch {
             warn("could not add the git note: \(error)")
         }

@@ -17,9 +17,14 @@ actor RunProgress: RunObserver {
     private var current = ""
     private var conversationTurns: [ReplayedTurn] = []
 
-    init(totalTurns: Int, repetitions: Int) {
+    private let suiteLinesToStandardOutput: Bool
+
+    /// `suiteLinesToStandardOutput`: false when another report format holds standard output
+    /// (the suites' lines then go to standard error with the rest of the progress).
+    init(totalTurns: Int, repetitions: Int, suiteLinesToStandardOutput: Bool = true) {
         self.totalTurns = totalTurns
         self.repetitions = repetitions
+        self.suiteLinesToStandardOutput = suiteLinesToStandardOutput
         let ci = ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty && $0 != "false" && $0 != "0" } ?? false
         interactive = isatty(STDERR_FILENO) == 1 && !ci
     }
@@ -43,7 +48,8 @@ actor RunProgress: RunObserver {
     func suiteFinished(_ suite: SuiteRecord, arm: String?) {
         finishPlainLine()
         if interactive { write("\r\u{1B}[2K") }
-        say("done      " + (arm.map { "\($0) " } ?? "") + RunSummary.SuiteLine(suite, label: nil).progressLine)
+        let line = "done      " + (arm.map { "\($0) " } ?? "") + RunSummary.SuiteLine(suite, label: nil).progressLine
+        if suiteLinesToStandardOutput { say(line) } else { complain(line) }
         draw()
     }
 

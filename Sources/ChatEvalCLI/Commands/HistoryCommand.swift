@@ -1,0 +1,171 @@
+import ArgumentParser
+import ChatEvalCore
+import ChatEvalGit
+import ChatEvalHistory
+import ChatEvalIndex
+import ChatEvalReport
+import ChatEvalStore
+import Foundation
+
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "How a metric moved over the commits: per-commit medians and spreads, and where it stepped.",
+        discussion: """
+            Walks first-parent commits from HEAD and reads the runs recorded for each in the reports folder and in git notes \
+            (refs/notes/chateval; git fetch origin 'refs/notes/*:refs/notes/*' brings CI's), through a results index kept in \
+            <reports>/.chateval/ (rebuilt from them at any time with --rebuild-index or `chateval index --rebuild`).
+
+            A series is one suite, machine class, model (sha256), engine and cache mode: runs of different ones are never mixed. \
+            Runs of a dirty working tree or that did not finish are left out. Steps are found with E-divisive (a permutation test \
+            at α = 0.01) and confirmed by a Mann-Whitney test between the segments; each is named by its suspect: the first \
+            commit after the last one measured at the old level.
+
+            Exit codes: 0 shown (steps are reported, not failed on; the JUnit report fails a series whose latest step made it worse), \
+            2 bad input (an unknown revision or metric, not a repository), 3 a report file (--output) could not be written.
+            """)
+
+    @Option(help: ArgumentHelp("Stop at this commit (included); it must be on HEAD's first-parent line.", valueName: "rev"))
+    var since: String?
+
+    @Option(name: .customLong("max-count"), help: ArgumentHelp("At most this many commits.", valueName: "n"))
+    var maxCount: Int = 100
+
+    @Option(name: .customLong("suite"), help: ArgumentHelp("Only this suite (by name). Repeatable; default: every suite.", valueName: "name"))
+    var suites: [String] = []
+
+    @Option(name: .customLong("metric"), help: ArgumentHelp(
+        "Metric to follow: \(HistoryMetric.names.joined(separator: ", ")). Repeatable; default: ttft and pass-rate.", valueName: "name"))
+    var metrics: [String] = []
+
+    @Option(name: .customLong("reports"), help: ArgumentHelp("Folder of result files (default: the project file's, else reports).", valueName: "dir"))
+    var reportsFolder: String?
+
+    @Option(help: ArgumentHelp("Repository to walk (default: found from the current folder upward).", valueName: "path"))
+    var repo: String?
+
+    @Flag(name: .customLong("rebuild-index"), help: "Rebuild the results index from the result files and git notes first.")
+    var rebuildIndex = false
+
+    @OptionGroup var project: ProjectOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard maxCount >= 1 else { throw ValidationError("--max-count must be at least 1 (got \(maxCount))") }
+        _ = try chosenMetrics()
+    }
+
+    func chosenMetrics() throws -> [HistoryMetric] {
+        guard !metrics.isEmpty else { return HistoryMetric.defaults }
+        return try metrics.map { name in
+            guard let metric = HistoryMetric(name: name) else {
+                let hint = suggestions(for: name, among: HistoryMetric.names).first.map { "did you mean '\($0)'?" } ?? "metrics: \(HistoryMetric.names.joined(separator: ", "))"
+                throw ValidationError("--metric \(name): unknown metric; \(hint)")
+            }
+            return metric
+        }
+    }
+
+    func run() throws {
+        let chosen = try chosenMetrics()
+        let (repository, root) = try RecordedRuns.openRepository(repo)
+        let commits: [CommitSummary]
+        do {
+            commits = try repository.firstParentHistory(since: since, maxCount: maxCount)
+        } catch let error as GitError where error.code == .unbornHead {
+            throw failure("the repository at \(root.path) has no commits yet: there is no history to show", .badInput)
+        } catch {
+            throw failure((since.map { "--since \($0): " } ?? "") + "\(error)", .badInput)
+        }
+        let folder = try RecordedRuns.reportsFolder(reportsFolder, project: project, root: root)
+        let index = try RecordedRuns.updatedIndex(reports: folder, repository: repository, rebuild: rebuildIndex)
+        let needed = Set(chosen.compactMap { if case .metric(let metric) = $0 { metric } else { nil } })
+        let runs: [RunDigest]
+        do {
+            runs = try index.runs(commits: commits.map(\.id), metrics: needed)
+        } catch {
+            throw failure(error.description, .badInput)
+        }
+        let history = HistoryBuilder.build(commits: commits, runs: runs, metrics: chosen, suites: suites.isEmpty ? nil : Set(suites))
+        if !suites.isEmpty {
+            let found = Set(history.series.map(\.key.suite))
+            for suite in suites where !found.contains(suite) {
+                warn("--suite \(suite): no run of these commits has a suite of that name")
+            }
+        }
+        try output.write(.history(history)) { HistoryReport.render(history) }
+    }
+}
+
+struct IndexCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "index",
+        abstract: "Bring the results index up to date with the result files and git notes (or rebuild it).",
+        discussion: """
+            The index (<reports>/.chateval/index.sqlite) only caches what the result files and the git notes hold; \
+            `history` updates it by itself. --rebuild throws it away and reads everything again.
+            """)
+
+    @Flag(help: "Start from an empty index.") var rebuild = false
+
+    @Option(name: .customLong("reports"), help: ArgumentHelp("Folder of result files (default: the project file's, else reports).", valueName: "dir"))
+    var reportsFolder: String?
+
+    @Option(help: ArgumentHelp("Repository whose notes to read (default: found from the current folder upward).", valueName: "path"))
+    var repo: String?
+
+    @OptionGroup var project: ProjectOptions
+
+    func run() throws {
+        let (repository, root) = try RecordedRuns.openRepository(repo)
+        let folder = try RecordedRuns.reportsFolder(reportsFolder, project: project, root: root)
+        let start = Date()
+        let index = try RecordedRuns.updatedIndex(reports: folder, repository: repository, rebuild: rebuild, report: true)
+        say("index     \(index.url.path) up to date in \(String(format: "%.2f", Date().timeIntervalSince(start))) s")
+    }
+}
+
+/// What `history` and `index` share: the repository, the reports folder, the index brought up to date.
+enum RecordedRuns {
+    static func openRepository(_ path: String?) throws -> (GitRepository, URL) {
+        let start = URL(fileURLWithPath: path ?? FileManager.default.currentDirectoryPath)
+        do {
+            let repository = try GitRepository.discover(startingAt: start)
+            return (repository, repository.workdir.map { URL(fileURLWithPath: $0) } ?? start)
+        } catch {
+            throw failure("git: \(error)", .badInput)
+        }
+    }
+
+    /// `--reports`, else the project file's `reports`, else `reports` (relative to the current folder, as `compare` takes it).
+    static func reportsFolder(_ option: String?, project: ProjectOptions, root: URL) throws -> URL {
+        let projectFile = try project.load(root: root)
+        let path = option ?? projectFile?.reports.map { $0.hasPrefix("/") ? $0 : root.appendingPathComponent($0).path } ?? "reports"
+        return URL(fileURLWithPath: path)
+    }
+
+    /// The index of `reports`, updated from its result files and the repository's notes; problems
+    /// with single sources are warnings (once per change), a broken index is bad input.
+    static func updatedIndex(reports: URL, repository: GitRepository, rebuild: Bool, report: Bool = false) throws -> SQLiteResultIndex {
+        do {
+            let index = try SQLiteResultIndex(url: SQLiteResultIndex.defaultURL(reports: reports), rebuild: rebuild)
+            if index.wasRebuilt && !rebuild { warn("the results index \(index.url.path) could not be used; rebuilt it from the result files and git notes") }
+            let files = try index.update(folder: reports)
+            let listing: NoteListing
+            do {
+                listing = try repository.noteListing()
+            } catch {
+                throw failure("git: \(error)", .badInput)
+            }
+            let notes = try index.update(notes: listing) { try repository.blobText($0) }
+            for problem in (files + notes).unreadable { warn("\(problem); skipped") }
+            if report {
+                say("files     \(files.read) read, \(files.removed) forgotten (\(reports.path))")
+                say("notes     \(notes.read) read, \(notes.removed) forgotten (\(GitRepository.chatEvalNotesRef))")
+            }
+            return index
+        } catch let error as IndexError {
+            throw failure(error.description, .badInput)
+        }
+    }
+}

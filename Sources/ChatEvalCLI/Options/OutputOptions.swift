@@ -1,0 +1,155 @@
+import ArgumentParser
+import ChatEvalCompare
+import ChatEvalHistory
+import ChatEvalReport
+import ChatEvalStore
+import Foundation
+
+extension ReportFormat: ExpressibleByArgument {}
+
+/// Where a command's report goes and in which formats (`run`, `compare`, `history`).
+///
+/// - `--format NAME` (repeatable) writes that format to standard output — except `markdown`,
+///   which goes to `$GITHUB_STEP_SUMMARY` when that is set (the job summary), appended and kept
+///   under GitHub's 1 MiB limit. At most one format can take standard output.
+/// - `--output FILE` (repeatable) writes a file, atomically, its format from the extension.
+/// - The terminal report goes to standard output whenever no other format does (with neither
+///   option, with `--output` alone, or with the Markdown going to the job summary).
+///
+/// (Named apart from `ReportOptions`, which says how much a terminal report shows.)
+struct OutputOptions: ParsableArguments {
+    @Option(name: .customLong("format"), help: ArgumentHelp(
+        "Report format on standard output: terminal, json, markdown (to $GITHUB_STEP_SUMMARY when set), junit or html. Repeatable.",
+        valueName: "format"))
+    var formats: [ReportFormat] = []
+
+    @Option(name: .customLong("output"), help: ArgumentHelp(
+        "Also write the report to FILE, in the format its extension names (\(ReportFormat.extensions)). Repeatable.", valueName: "file"))
+    var outputs: [String] = []
+
+    func validate() throws {
+        _ = try destinations(environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// Where each format goes.
+    enum Destination: Equatable {
+        case standardOutput
+        case stepSummary(String)
+        case file(String)
+    }
+
+    func destinations(environment: [String: String]) throws -> [(ReportFormat, Destination)] {
+        var result: [(ReportFormat, Destination)] = []
+        let summary = environment["GITHUB_STEP_SUMMARY"].flatMap { $0.isEmpty ? nil : $0 }
+        for format in formats where !result.contains(where: { $0.0 == format }) {
+            if format == .markdown, let summary {
+                result.append((format, .stepSummary(summary)))
+            } else {
+                result.append((format, .standardOutput))
+            }
+        }
+        let onStandardOutput = result.filter { $0.1 == .standardOutput }.map(\.0.rawValue)
+        if onStandardOutput.count > 1 {
+            throw ValidationError("--format \(onStandardOutput.joined(separator: " and --format ")) would all go to standard output; "
+                + "write all but one to files with --output FILE (e.g. --output report.\(onStandardOutput.last == "junit" ? "xml" : onStandardOutput.last ?? "json"))")
+        }
+        for path in outputs {
+            let pathExtension = URL(fileURLWithPath: path).pathExtension
+            guard let format = ReportFormat(fileExtension: pathExtension) else {
+                throw ValidationError("--output \(path): cannot tell the format from the extension '\(pathExtension)'; use one of \(ReportFormat.extensions)")
+            }
+            result.append((format, .file(path)))
+        }
+        if !result.contains(where: { $0.1 == .standardOutput }) { result.insert((.terminal, .standardOutput), at: 0) }
+        return result
+    }
+
+    /// True when standard output carries the terminal report (headers may then go there too;
+    /// otherwise standard output holds only the chosen format).
+    func terminalOnStandardOutput(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        ((try? destinations(environment: environment)) ?? []).contains { $0.0 == .terminal && $0.1 == .standardOutput }
+    }
+
+    /// Prints a line that is not part of the report (a header, where the result file went): on
+    /// standard output beside the terminal report, else on standard error, so that `--format json`
+    /// (or junit, html) leaves standard output to that format alone.
+    func info(_ text: String) {
+        if terminalOnStandardOutput() { say(text) } else { complain(text) }
+    }
+}
+
+/// What a report is about.
+enum ReportSubject {
+    /// A run's records (one per model); with the comparison `run --baseline` made, whose JSON is
+    /// then the comparison (its `sources` name the two result files).
+    case runs([RunRecord], comparison: Comparison? = nil)
+    case comparison(Comparison)
+    case history(History)
+
+    /// The report in `format`; `terminal` renders the terminal tables (the commands' own renderers).
+    func render(_ format: ReportFormat, markdownBudget: Int = MarkdownReport.defaultBudget, terminal: () -> String) throws -> String {
+        switch (format, self) {
+        case (.terminal, _): return terminal()
+        case (.json, _): return String(decoding: try json(), as: UTF8.self)
+        case (.markdown, .runs(let records, let comparison)): return MarkdownReport.render(runs: records, comparison: comparison, budget: markdownBudget)
+        case (.markdown, .comparison(let comparison)): return MarkdownReport.render(comparison: comparison, budget: markdownBudget)
+        case (.markdown, .history(let history)): return MarkdownReport.render(history: history, budget: markdownBudget)
+        case (.junit, .runs(let records, let comparison)): return JUnitReport.render(runs: records, comparison: comparison)
+        case (.junit, .comparison(let comparison)): return JUnitReport.render(comparison: comparison)
+        case (.junit, .history(let history)): return JUnitReport.render(history: history)
+        case (.html, .runs(let records, let comparison)): return HTMLReport.render(runs: records, comparison: comparison)
+        case (.html, .comparison(let comparison)): return HTMLReport.render(comparison: comparison)
+        case (.html, .history(let history)): return HTMLReport.render(history: history)
+        }
+    }
+
+    /// The documented records: a run's record (an array of them for several models), a comparison, a history.
+    private func json() throws -> Data {
+        let encoder = ResultWriter.makeEncoder(pretty: true)
+        switch self {
+        case .runs(_, let comparison?), .comparison(let comparison): return try encoder.encode(comparison)
+        case .runs(let records, nil): return records.count == 1 ? try encoder.encode(records[0]) : try encoder.encode(records)
+        case .history(let history): return try encoder.encode(history)
+        }
+    }
+}
+
+extension OutputOptions {
+    /// Writes `subject` in every format asked for. Files are replaced atomically; the job summary
+    /// is appended to (GitHub gathers every step's), within what is left of its 1 MiB. A file
+    /// that cannot be written is exit 3 (the run itself is recorded already).
+    func write(_ subject: ReportSubject, environment: [String: String] = ProcessInfo.processInfo.environment, terminal: () -> String) throws {
+        for (format, destination) in try destinations(environment: environment) {
+            switch destination {
+            case .standardOutput:
+                let text = try subject.render(format, terminal: terminal)
+                switch format {
+                case .terminal: say(text, styled: true)   // ✓ and ✗ coloured on a terminal only
+                case .markdown: say(text)
+                case .json: sayJSON(text)
+                case .junit, .html: FileHandle.standardOutput.write(Data(text.utf8))   // escaped by the renderers: no control characters
+                }
+            case .stepSummary(let path):
+                let used = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+                let budget = max(4_096, MarkdownReport.defaultBudget - used)
+                let text = try subject.render(format, markdownBudget: budget, terminal: terminal)
+                do {
+                    if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+                    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+                    defer { try? handle.close() }
+                    try handle.seekToEnd()
+                    try handle.write(contentsOf: Data((text + "\n").utf8))
+                } catch {
+                    throw failure("cannot append the Markdown report to $GITHUB_STEP_SUMMARY (\(path)): \(error.localizedDescription)", .runIncomplete)
+                }
+            case .file(let path):
+                let text = try subject.render(format, terminal: terminal)
+                do {
+                    try AtomicFile.write(Data(text.utf8), to: URL(fileURLWithPath: path))
+                } catch {
+                    throw failure("cannot write the \(format.rawValue) report: \(error.description)", .runIncomplete)
+                }
+            }
+        }
+    }
+}

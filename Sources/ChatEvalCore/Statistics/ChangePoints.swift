@@ -1,0 +1,217 @@
+import Foundation
+
+/// Where a noisy series (one value per commit, oldest first) steps to another level.
+///
+/// E-divisive (Matteson & James, "A Nonparametric Approach for Multiple Change Point Analysis of
+/// Multivariate Data", JASA 2014), as MongoDB's performance signal processing and Hunter use it,
+/// followed by the rank-test confirmation that Chromium's dashboard and asv apply:
+///
+/// 1. **Locate.** In a segment, the split τ maximising the energy statistic
+///    Q(τ) = a·b/(a+b) · (2·mean|x − y| − mean|x − x′| − mean|y − y′|) over the a values left of τ
+///    (x) and the b values from τ on (y) — a distance between the two sides' distributions that
+///    needs no assumption about the noise and is not fooled by a single outlier as neighbour
+///    differences are.
+/// 2. **Decide.** A permutation test: the segment's values are shuffled `permutations` times and
+///    the split accepted when the observed maximum of Q is beaten by at most α of the shuffles
+///    (p = (beaten + 1)/(permutations + 1)). Shuffles stop as soon as the answer cannot be
+///    "significant" any more, so flat stretches cost a few dozen shuffles. Accepted splits are
+///    searched again on both sides (binary segmentation).
+/// 3. **Confirm.** Each split is tested again between its two neighbouring segments with the
+///    Mann-Whitney test (`RankShift`, exact for small samples) — a step must move the level, not
+///    only the spread — and its shift is estimated (Hodges-Lehmann) with a confidence interval.
+///    Splits that are not confirmed are dropped, weakest first, and the neighbours re-tested.
+///
+/// Q is computed for every split of a segment in O(n log n): the within-side sums of distances
+/// come from prefix and suffix insertions into a Fenwick tree over the values' ranks, and the
+/// cross sum is the total minus both. Deterministic: shuffles use `SeededRandom(seed)`.
+public struct ChangePointDetector: Sendable {
+    /// Significance of each split (permutation test) and of its confirmation (rank test).
+    public var alpha: Double
+    /// Most shuffles per permutation test (p resolution 1/(permutations + 1)).
+    public var permutations: Int
+    /// Fewest values on each side of a split.
+    public var minimumSegment: Int
+    public var seed: UInt64
+
+    public init(alpha: Double = 0.01, permutations: Int = 199, minimumSegment: Int = 3, seed: UInt64 = 0xC4A7_E7A1) {
+        self.alpha = alpha
+        self.permutations = permutations
+        self.minimumSegment = max(2, minimumSegment)
+        self.seed = seed
+    }
+
+    /// A step: the level changed between the value before `index` and the value at `index`.
+    public struct ChangePoint: Sendable, Hashable, Codable {
+        /// Position in the series of the first value of the new level (the suspect).
+        public var index: Int
+        /// Permutation-test p-value of the split when it was found.
+        public var splitPValue: Double
+        /// The shift (after − before) between the neighbouring segments, with its interval and
+        /// rank-test p-value.
+        public var shift: RankShift
+        /// Medians of the neighbouring segments.
+        public var medianBefore: Double
+        public var medianAfter: Double
+
+        /// after ÷ before − 1, or nil when the level before is 0.
+        public var relativeChange: Double? {
+            medianBefore != 0 ? medianAfter / medianBefore - 1 : nil
+        }
+    }
+
+    /// The steps of `series` (non-finite values are not allowed: leave gaps out before calling),
+    /// in series order.
+    public func changePoints(in series: [Double]) -> [ChangePoint] {
+        let values = series.map { $0.isFinite ? $0 : 0 }
+        var random = SeededRandom(seed: seed)
+        var splits: [(index: Int, p: Double)] = []
+        var pending = [0..<values.count]
+        while let segment = pending.popLast() {
+            guard let (offset, p) = significantSplit(Array(values[segment]), random: &random) else { continue }
+            let index = segment.lowerBound + offset
+            splits.append((index, p))
+            pending.append(segment.lowerBound..<index)
+            pending.append(index..<segment.upperBound)
+        }
+        splits.sort { $0.index < $1.index }
+        return confirmed(splits, in: values)
+    }
+
+    // MARK: Confirmation
+
+    /// Splits whose neighbouring segments differ by the rank test, weakest dropped first.
+    private func confirmed(_ candidates: [(index: Int, p: Double)], in values: [Double]) -> [ChangePoint] {
+        var splits = candidates
+        while true {
+            var points: [ChangePoint] = []
+            var weakest: (position: Int, p: Double)?
+            for (position, split) in splits.enumerated() {
+                let start = position == 0 ? 0 : splits[position - 1].index
+                let end = position + 1 < splits.count ? splits[position + 1].index : values.count
+                let before = Array(values[start..<split.index]), after = Array(values[split.index..<end])
+                let tested = RankShift(strata: [(before, after)])
+                guard let shift = tested, shift.pValue < alpha else {
+                    let p = tested?.pValue ?? 1
+                    if p > (weakest?.p ?? -1) { weakest = (position, p) }
+                    continue
+                }
+                points.append(ChangePoint(
+                    index: split.index, splitPValue: split.p, shift: shift,
+                    medianBefore: Distribution(before)?.median ?? .nan, medianAfter: Distribution(after)?.median ?? .nan))
+            }
+            guard let weakest else { return points }
+            splits.remove(at: weakest.position)
+        }
+    }
+
+    // MARK: Locating and deciding
+
+    /// The best split of `segment` (an offset into it) when the permutation test finds it
+    /// significant, with its p-value.
+    private func significantSplit(_ segment: [Double], random: inout SeededRandom) -> (Int, Double)? {
+        guard segment.count >= 2 * minimumSegment else { return nil }
+        let energy = EnergyStatistic(segment)
+        guard let (best, observed) = energy.best(of: segment, minimumSegment: minimumSegment), observed > 0 else { return nil }
+        // Beaten by more than this many shuffles, the split cannot be significant: stop there.
+        let allowed = Int((alpha * Double(permutations + 1)).rounded(.down)) - 1
+        guard allowed >= 0 else { return nil }
+        var shuffled = segment
+        var beaten = 0
+        for _ in 0..<permutations {
+            for i in stride(from: shuffled.count - 1, to: 0, by: -1) {
+                shuffled.swapAt(i, Int(random.next() % UInt64(i + 1)))
+            }
+            if let (_, q) = energy.best(of: shuffled, minimumSegment: minimumSegment), q >= observed {
+                beaten += 1
+                if beaten > allowed { return nil }
+            }
+        }
+        return (best, Double(beaten + 1) / Double(permutations + 1))
+    }
+}
+
+/// The energy statistic Q(τ) of every split of a sequence of values (exponent 1), computed in
+/// O(n log n) per ordering of the same values.
+struct EnergyStatistic {
+    /// The values sorted, and each distinct value's rank (ties share one).
+    private let sortedValues: [Double]
+
+    init(_ values: [Double]) {
+        sortedValues = Array(Set(values)).sorted()
+    }
+
+    /// The split with the largest Q among those leaving at least `minimumSegment` values on
+    /// each side, and that Q.
+    func best(of values: [Double], minimumSegment: Int) -> (Int, Double)? {
+        let n = values.count
+        guard n >= 2 * minimumSegment else { return nil }
+        let ranks = values.map { rank(of: $0) }
+        let left = prefixPairSums(values, ranks)                       // left[k]: Σ|zi − zj| over pairs in values[0..<k]
+        let right = prefixPairSums(values.reversed(), ranks.reversed()) // right[k]: the same over the last k values
+        let total = left[n]
+        var best: (Int, Double)?
+        for tau in minimumSegment...(n - minimumSegment) {
+            let a = Double(tau), b = Double(n - tau)
+            let within = left[tau], withinRight = right[n - tau]
+            let cross = total - within - withinRight
+            let energy = 2 * cross / (a * b) - 2 * within / (a * (a - 1)) - 2 * withinRight / (b * (b - 1))
+            let q = a * b / (a + b) * energy
+            if q > (best?.1 ?? -.infinity) { best = (tau, q) }
+        }
+        return best
+    }
+
+    private func rank(of value: Double) -> Int {
+        var low = 0, high = sortedValues.count - 1
+        while low < high {
+            let middle = (low + high) / 2
+            if sortedValues[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// sums[k] = Σ over pairs i < j < k of |values[i] − values[j]|, for k = 0...n.
+    private func prefixPairSums<V: Sequence, R: Sequence>(_ values: V, _ ranks: R) -> [Double]
+    where V.Element == Double, R.Element == Int {
+        var counts = Fenwick<Int>(size: sortedValues.count)
+        var sums = Fenwick<Double>(size: sortedValues.count)
+        var result = [0.0]
+        var running = 0.0, insertedSum = 0.0, inserted = 0
+        for (value, rank) in zip(values, ranks) {
+            let belowCount = Double(counts.prefix(rank)), belowSum = sums.prefix(rank)
+            let aboveCount = Double(inserted) - belowCount, aboveSum = insertedSum - belowSum
+            running += value * belowCount - belowSum + aboveSum - value * aboveCount
+            counts.add(1, at: rank)
+            sums.add(value, at: rank)
+            insertedSum += value
+            inserted += 1
+            result.append(running)
+        }
+        return result
+    }
+}
+
+/// A Fenwick (binary indexed) tree of sums over positions 0..<size.
+private struct Fenwick<Value: AdditiveArithmetic> {
+    private var tree: [Value]
+
+    init(size: Int) { tree = Array(repeating: .zero, count: size + 1) }
+
+    mutating func add(_ value: Value, at position: Int) {
+        var i = position + 1
+        while i < tree.count {
+            tree[i] += value
+            i += i & -i
+        }
+    }
+
+    /// The sum over positions 0..<position.
+    func prefix(_ position: Int) -> Value {
+        var i = position, total = Value.zero
+        while i > 0 {
+            total += tree[i]
+            i -= i & -i
+        }
+        return total
+    }
+}

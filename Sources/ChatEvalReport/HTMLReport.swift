@@ -1,0 +1,235 @@
+import ChatEvalCompare
+import ChatEvalCore
+import ChatEvalHistory
+import ChatEvalStore
+import Foundation
+
+/// One self-contained HTML page: inline styles and inline SVG charts, no script, no external
+/// style, font or image (a Content-Security-Policy says so to the browser too). Every model
+/// answer, user message, suite name and commit subject is escaped (`Markup.html`): an answer
+/// holding `<script>` or `</svg>` shows as that text.
+///
+/// Size: answers are shortened so that the page stays under about 2 MB (`answerBudget` bytes of
+/// answers and user messages in all, at least 200 characters each); the result file keeps them whole.
+public enum HTMLReport {
+    public static let answerBudget = 1_200_000
+
+    // MARK: Runs
+
+    /// A run; with `comparison` (`run --baseline`), the comparison follows on the same page.
+    public static func render(runs records: [RunRecord], comparison: Comparison? = nil) -> String {
+        let commit = records.first?.git
+        return page(title: "ChatEval run \(commit?.shortCommit ?? "")", body: runsBody(records) + (comparison.map(comparisonBody) ?? ""))
+    }
+
+    private static func runsBody(_ records: [RunRecord]) -> String {
+        let commit = records.first?.git
+        var body = "<h1>ChatEval run — \(Markup.html(commit?.shortCommit ?? "no commit"))\(commit?.subject.map { " " + Markup.html($0) } ?? "")</h1>"
+        let failedGates = records.flatMap { $0.suites.flatMap { $0.gates.filter { !$0.passed } } }.count
+        let incomplete = records.contains { $0.status != .complete }
+        body += verdict(incomplete ? "Incomplete: the run did not finish; this is what was measured." : failedGates > 0 ? "\(failedGates) gate(s) failed." : "All gates passed.",
+                        good: !incomplete && failedGates == 0)
+        body += "<table><tr><th>suite</th><th>model</th><th>turns</th><th>failed</th><th>checks passed</th><th>TTFT median</th><th>TTFT p95</th><th>decode t/s</th><th>reuse</th><th>gates</th></tr>"
+        for record in records {
+            for suite in record.suites {
+                let turns = suite.conversations.filter { !$0.warmup }.flatMap(\.turns)
+                let metrics = suite.measuredTurns
+                let verdicts = suite.measuredVerdicts
+                let ttft = Distribution(metrics.map(\.timeToFirstToken))
+                body += "<tr><td>\(Markup.html(suite.name))</td><td>\(Markup.html(record.modelLabel))</td><td>\(turns.count)</td>"
+                    + "<td>\(turns.filter { $0.status != .answered }.count)</td><td>\(verdicts.filter(\.passed).count)/\(verdicts.count)</td>"
+                    + "<td>\(Format.duration(ttft?.median))</td><td>\(Format.duration(ttft?.p95))</td>"
+                    + "<td>\(Format.rate(Distribution(metrics.compactMap(\.decodeTokensPerSecond))?.median))</td>"
+                    + "<td>\(Format.percent(Distribution(metrics.compactMap(\.reuseRatio))?.median))</td>"
+                    + "<td>\(suite.gates.map { "\($0.passed ? "✓" : "✗") \(Markup.html($0.gate)) \(Markup.html($0.expected)): \(Markup.html($0.found))" }.joined(separator: "<br>"))</td></tr>"
+            }
+        }
+        body += "</table>"
+
+        let totalText = records.reduce(0) { total, record in
+            total + record.suites.reduce(0) { $0 + $1.conversations.reduce(0) { $0 + $1.turns.reduce(0) { $0 + ($1.answer?.utf8.count ?? 0) + $1.user.utf8.count } } }
+        }
+        let turnCount = max(1, records.reduce(0) { $0 + $1.suites.reduce(0) { $0 + $1.conversations.reduce(0) { $0 + $1.turns.count } } })
+        let perText = totalText <= answerBudget ? Int.max : max(200, answerBudget / (2 * turnCount))
+
+        // Charts per suite, models side by side; positions are (conversation, turn) of repetition 1.
+        let suiteNames = records.flatMap { $0.suites.map(\.name) }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        for name in suiteNames {
+            let sides = records.compactMap { record in record.suites.first { $0.name == name }.map { (record, $0) } }
+            guard let first = sides.first else { continue }
+            let positions = first.1.conversations.filter { !$0.warmup && $0.repetition == 1 }.flatMap { conversation in conversation.turns.map { (conversation.id, $0.index) } }
+            let labels = positions.map { "\($0.0) #\($0.1 + 1)" }
+            func line(_ metric: (TurnMetrics) -> Double?) -> [SVGChart.Line] {
+                sides.map { record, suite in
+                    var values: [String: Double] = [:]
+                    for conversation in suite.conversations where !conversation.warmup && conversation.repetition == 1 {
+                        for turn in conversation.turns { if let value = turn.metrics.flatMap(metric) { values["\(conversation.id)\u{0}\(turn.index)"] = value } }
+                    }
+                    return SVGChart.Line(name: record.modelLabel, values: positions.map { values["\($0.0)\u{0}\($0.1)"] })
+                }
+            }
+            body += "<h2>Suite \(Markup.html(name))</h2><div class=\"charts\">"
+            body += SVGChart.lines(title: "TTFT per turn", unit: "ms", lines: line { $0.timeToFirstToken * 1000 }, xLabels: labels) { String(format: "%.0f", $0) }
+            body += SVGChart.lines(title: "Decode tokens/s per turn", unit: "tokens/s", lines: line(\.decodeTokensPerSecond), xLabels: labels) { String(format: "%.0f", $0) }
+            body += SVGChart.lines(title: "Prefill tokens/s per turn", unit: "tokens/s", lines: line(\.prefillTokensPerSecond), xLabels: labels) { String(format: "%.0f", $0) }
+            body += SVGChart.lines(title: "Cache reuse per turn", unit: "% of the prompt", lines: line { $0.reuseRatio.map { $0 * 100 } }, xLabels: labels, bounds: 0...100) { String(format: "%.0f", $0) }
+            body += "</div>"
+            for (record, suite) in sides {
+                let turnCount = suite.conversations.reduce(0) { $0 + $1.turns.count }
+                body += "<details\(turnCount <= 100 ? " open" : "")><summary>Turns — \(Markup.html(record.modelLabel))</summary>"
+                body += "<table class=\"turns\"><tr><th>conversation</th><th>turn</th><th>TTFT</th><th>prefill t/s</th><th>decode t/s</th><th>reuse</th><th>checks</th><th>user</th><th>answer</th></tr>"
+                for conversation in suite.conversations where !conversation.warmup {
+                    for turn in conversation.turns {
+                        let metrics = turn.metrics
+                        let checks = (turn.checks ?? []).map { "<span class=\"\($0.passed ? "pass" : "fail")\" title=\"\(Markup.html($0.detail))\">\($0.passed ? "✓" : "✗") \(Markup.html($0.check))</span>" }
+                            .joined(separator: "<br>")
+                        let answer: String = switch turn.status {
+                        case .answered: "<div class=\"text\">\(Markup.html(Markup.cut(turn.answer ?? "", perText)))</div>"
+                        case .failed: "<span class=\"fail\">failed: \(Markup.html(turn.failure?.description ?? ""))</span>"
+                        case .skipped: "<em>skipped: \(Markup.html(turn.skipReason ?? ""))</em>"
+                        }
+                        let repetition = conversation.repetition > 1 ? " (rep. \(conversation.repetition))" : ""
+                        body += "<tr><td>\(Markup.html(conversation.id))\(repetition)</td><td>\(turn.index + 1)</td><td>\(Format.duration(metrics?.timeToFirstToken))</td>"
+                            + "<td>\(Format.rate(metrics?.prefillTokensPerSecond))</td><td>\(Format.rate(metrics?.decodeTokensPerSecond))</td><td>\(Format.percent(metrics?.reuseRatio))</td>"
+                            + "<td>\(checks)</td><td><div class=\"text\">\(Markup.html(Markup.cut(turn.user, perText)))</div></td><td>\(answer)</td></tr>"
+                    }
+                }
+                body += "</table></details>"
+            }
+        }
+        if perText != Int.max {
+            body += "<p class=\"note\">Answers and messages are shortened to \(perText) characters to keep this page small; the result file holds them whole.</p>"
+        }
+        body += "<p class=\"note\">" + records.map { "run \(Markup.html($0.runId)): \(Markup.html($0.modelLabel)) (\(Markup.html($0.runtime.engine)) \(Markup.html($0.runtime.build))) on \(Markup.html($0.machine.performanceClass))" }
+            .joined(separator: "<br>") + "</p>"
+        return body
+    }
+
+    // MARK: Comparison
+
+    public static func render(comparison: Comparison) -> String {
+        page(title: "ChatEval comparison", body: comparisonBody(comparison))
+    }
+
+    private static func comparisonBody(_ comparison: Comparison) -> String {
+        var body = "<h1>ChatEval comparison — \(Markup.html(comparison.base.shortCommit ?? "base")) → \(Markup.html(comparison.head.shortCommit ?? "head"))</h1>"
+        body += verdict(ComparisonReport.headline(comparison), good: !comparison.hasRegression && comparison.mismatches.isEmpty)
+        body += "<p>base: \(Markup.html(comparison.base.subject ?? "")) — \(comparison.base.runs.count) run(s); head: \(Markup.html(comparison.head.subject ?? "")) — "
+            + "\(comparison.head.runs.count) run(s); \(Markup.html(comparison.head.model)); \(Markup.html(comparison.head.machine))</p>"
+        for suite in comparison.suites {
+            body += "<h2>Suite \(Markup.html(suite.name))</h2>"
+            let rows = suite.metrics.compactMap { change -> SVGChart.Interval? in
+                guard let estimate = change.change, let lower = change.changeLower, let upper = change.changeUpper else { return nil }
+                let scale = change.scale == "relative" ? 100.0 : 1.0
+                return SVGChart.Interval(label: "\(change.metric.name) (\(change.scale == "relative" ? "%" : change.metric.unit.rawValue))",
+                                         estimate: estimate * scale, lower: lower * scale, upper: upper * scale,
+                                         threshold: change.threshold.map { $0 * scale }, verdict: change.verdict.rawValue)
+            }
+            body += SVGChart.intervals(title: "Change head vs base with \(Int((comparison.settings.confidence * 100).rounded()))% intervals (grey: the threshold)", rows: rows) {
+                String(format: "%+.1f", $0)
+            }
+            body += "<table><tr><th>metric</th><th>base</th><th>head</th><th>change [interval]</th><th>n</th><th>verdict</th><th>why</th></tr>"
+            for change in suite.metrics {
+                body += "<tr class=\"\(change.verdict.rawValue)\"><td>\(change.metric.name)</td><td>\(Format.value(change.baseMedian, of: change.metric))</td>"
+                    + "<td>\(Format.value(change.headMedian, of: change.metric))</td><td>\(Markup.html(ComparisonReport.interval(change)))</td>"
+                    + "<td>\(change.baseCount)/\(change.headCount)</td><td>\(change.verdict.rawValue)</td><td>\(Markup.html(change.reason))</td></tr>"
+            }
+            body += "</table>"
+        }
+        let quality = comparison.quality
+        if !quality.newlyFailing.isEmpty {
+            body += "<h2>Checks that passed on base and fail on head</h2><table><tr><th>where</th><th>check</th><th>detail</th><th>answer</th></tr>"
+            for change in quality.newlyFailing {
+                body += "<tr><td>\(Markup.html(change.suite)) / \(Markup.html(change.conversation)) / \(change.turn.map { "turn \($0)" } ?? "conversation")</td>"
+                    + "<td>\(Markup.html(change.check))</td><td>\(Markup.html(change.detail ?? ""))</td><td><div class=\"text\">\(Markup.html(change.answerExcerpt ?? ""))</div></td></tr>"
+            }
+            body += "</table>"
+        }
+        if !quality.newlyFailingTurns.isEmpty {
+            body += "<h2>Turns that answered on base and fail on head</h2><ul>"
+            body += quality.newlyFailingTurns.map { "<li>\(Markup.html($0.suite)) / \(Markup.html($0.conversation)) / turn \($0.turn): \(Markup.html($0.headOutcome))</li>" }.joined()
+            body += "</ul>"
+        }
+        if !comparison.differences.isEmpty {
+            body += "<h2>Differences between the sides</h2><ul>" + comparison.differences.map {
+                "<li>\(Markup.html($0.field)): \(Markup.html($0.base)) → \(Markup.html($0.head))\($0.isCommitDetermined ? " (the commits' project files)" : " <strong>mismatch</strong>")</li>"
+            }.joined() + "</ul>"
+        }
+        return body
+    }
+
+    // MARK: History
+
+    public static func render(history: History) -> String {
+        var body = "<h1>ChatEval history — \(history.commits.count) commits</h1>"
+        body += verdict(HistoryReport.headline(history), good: history.regressions.isEmpty)
+        let labels = history.commits.map(\.shortId)
+        for series in history.series {
+            var values = [Double?](repeating: nil, count: history.commits.count)
+            var band = [(Double, Double)?](repeating: nil, count: history.commits.count)
+            for point in series.points {
+                values[point.position] = point.median
+                band[point.position] = (point.lower, point.upper)
+            }
+            let scale: Double, unit: String
+            switch series.metric {
+            case .metric(let metric) where metric.unit == .seconds: (scale, unit) = (1000, "ms")
+            case .metric(let metric) where metric.unit == .bytes: (scale, unit) = (1.0 / 1_048_576, "MiB")
+            case .metric(let metric) where metric.unit == .ratio: (scale, unit) = (100, "%")
+            case .passRate: (scale, unit) = (100, "%")
+            case .metric(let metric): (scale, unit) = (1, metric.unit.rawValue)
+            }
+            let markers = series.steps.map { step in
+                SVGChart.Marker(x: step.suspectPosition, label: "\(history.commit(at: step.suspectPosition)?.shortId ?? "") \(HistoryReport.percent(step.change))", isWorse: step.isWorse)
+            }
+            body += "<h2>\(Markup.html(series.metric.label)) — \(Markup.html(series.key.label))</h2>"
+            body += SVGChart.lines(title: "\(series.metric.label): median per commit, band 25th–75th percentile", unit: unit,
+                                   lines: [SVGChart.Line(name: series.metric.label, values: values.map { $0.map { $0 * scale } },
+                                                         band: band.map { $0.map { ($0.0 * scale, $0.1 * scale) } })],
+                                   xLabels: labels, markers: markers, bounds: unit == "%" ? 0...100 : nil) { String(format: "%.1f", $0) }
+            if !series.steps.isEmpty {
+                body += "<table><tr><th></th><th>change [interval]</th><th>suspect</th><th>subject</th><th>p</th></tr>"
+                for step in series.steps {
+                    let suspect = history.commit(at: step.suspectPosition)
+                    body += "<tr class=\"\(step.isWorse ? "regression" : "improvement")\"><td>\(step.isWorse ? "worse" : "better")</td>"
+                        + "<td>\(Markup.html(HistoryReport.describe(step, metric: series.metric)))</td><td><code>\(Markup.html(suspect?.shortId ?? ""))</code></td>"
+                        + "<td>\(Markup.html(suspect?.subject ?? ""))</td><td>\(String(format: "%.2g", step.pValue))</td></tr>"
+                }
+                body += "</table>"
+            }
+        }
+        if history.series.isEmpty { body += "<p>No complete run of a clean working tree is recorded for these commits.</p>" }
+        return page(title: "ChatEval history", body: body)
+    }
+
+    // MARK: The page
+
+    private static func verdict(_ text: String, good: Bool) -> String {
+        "<p class=\"verdict \(good ? "good" : "bad")\">\(Markup.html(text))</p>"
+    }
+
+    private static func page(title: String, body: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(Markup.html(title))</title>
+        <style>
+        body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#0f172a;max-width:1100px}
+        h1{font-size:20px}h2{font-size:16px;margin-top:28px}
+        table{border-collapse:collapse;margin:8px 0;font-size:13px}th,td{border:1px solid #cbd5e1;padding:3px 6px;vertical-align:top;text-align:left}
+        th{background:#f1f5f9}.verdict{font-weight:600;padding:8px 12px;border-radius:4px}.good{background:#dcfce7}.bad{background:#fee2e2}
+        .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(460px,1fr));gap:8px}
+        svg.chart{width:100%;height:auto;background:#fff;border:1px solid #e2e8f0}
+        .chart .title{font-size:13px;font-weight:600;fill:#0f172a}.chart .tick,.chart .label{font-size:11px;fill:#475569}.chart .legend,.chart .marker{font-size:11px}
+        .chart .grid{stroke:#e2e8f0}.chart .axis{stroke:#64748b}.chart .band{fill:#e2e8f0}
+        .text{white-space:pre-wrap;max-width:420px;overflow-wrap:anywhere}.pass{color:#15803d}.fail{color:#b91c1c}
+        tr.regression td{background:#fef2f2}tr.improvement td{background:#f0fdf4}.note{color:#64748b;font-size:12px}
+        </style></head><body>
+        \(body)
+        </body></html>
+
+        """
+    }
+}

@@ -1,0 +1,246 @@
+import ChatEvalCompare
+import ChatEvalCore
+import ChatEvalHistory
+import ChatEvalStore
+import Foundation
+
+/// JUnit XML for CI test dashboards: every check a test case, failed checks and gates as
+/// failures, runtime failures (a turn the model could not answer) as errors, skipped turns as
+/// skipped.
+///
+/// Valid against the strictest common schema, Apache Ant's (windyroad `JUnit.xsd`): a bare
+/// `<testsuites>`, each `<testsuite>` with `package`, `id`, `name`, `timestamp` (no zone),
+/// `hostname`, counts and `time`, then `<properties>`, the test cases, `<system-out>` and
+/// `<system-err>`; at most one of `skipped`/`error`/`failure` per case, each with a `type`.
+/// Within GitLab's limits: names are unique within a suite (GitLab keeps only the first of
+/// duplicates), at most `maximumTestCases` cases (GitLab.com parses 500,000 and allows 250,000
+/// XML nodes; each case here is at most 3), messages cut to 1,000 characters and bodies to
+/// 4,000, so even a huge run stays far below GitLab's 30 MB per file.
+///
+/// Written by hand (with `Markup.xml`) rather than with XMLCoder: five element kinds with fixed
+/// attribute sets, where XMLCoder would need a Codable type and attribute mapping per element and
+/// a package in every build.
+public enum JUnitReport {
+    /// Most test cases written; the rest are counted in the last suite's `system-out`.
+    public static let maximumTestCases = 50_000
+
+    /// A run (several when models ran side by side): a test suite per record and suite; with
+    /// `comparison` (`run --baseline`), the comparison's suites follow.
+    public static func render(runs records: [RunRecord], comparison: Comparison? = nil, at date: Date = Date()) -> String {
+        var document = Document()
+        add(runs: records, to: &document)
+        if let comparison { add(comparison, at: date, to: &document) }
+        return document.render()
+    }
+
+    /// A comparison: per suite, each metric a case (a regression fails it) and each check or turn
+    /// that newly fails a failing case.
+    public static func render(comparison: Comparison, at date: Date = Date()) -> String {
+        var document = Document()
+        add(comparison, at: date, to: &document)
+        return document.render()
+    }
+
+    private static func add(runs records: [RunRecord], to document: inout Document) {
+        let multipleModels = records.count > 1
+        for record in records {
+            let model = URL(fileURLWithPath: record.runtime.model.path).lastPathComponent
+            for suite in record.suites {
+                var cases: [Case] = []
+                let measured = suite.conversations.filter { !$0.warmup }
+                let repeated = measured.contains { $0.repetition > 1 }
+                for conversation in measured {
+                    let classname = "chateval.\(suite.name).\(conversation.id)"
+                    let repetition = repeated ? " (repetition \(conversation.repetition))" : ""
+                    for turn in conversation.turns {
+                        let time = turn.metrics?.totalTime ?? 0
+                        switch turn.status {
+                        case .failed:
+                            let failure = turn.failure
+                            cases.append(Case(classname: classname, name: "turn \(turn.index + 1)\(repetition): answered", time: time,
+                                              outcome: .error(type: failure?.code.rawValue ?? "failed", message: failure?.message ?? "the turn failed",
+                                                              body: "user: \(turn.user)")))
+                        case .skipped:
+                            cases.append(Case(classname: classname, name: "turn \(turn.index + 1)\(repetition): answered", time: 0,
+                                              outcome: .skipped(turn.skipReason ?? "not run")))
+                        case .answered: break
+                        }
+                        for (position, verdict) in (turn.checks ?? []).enumerated() {
+                            cases.append(Case(classname: classname, name: "turn \(turn.index + 1)\(repetition) check \(position + 1): \(verdict.check)",
+                                              time: time, outcome: outcome(of: verdict, answer: turn.answer)))
+                        }
+                    }
+                    for (position, verdict) in conversation.checks.enumerated() {
+                        cases.append(Case(classname: classname, name: "conversation\(repetition) check \(position + 1): \(verdict.check)", time: 0,
+                                          outcome: outcome(of: verdict, answer: nil)))
+                    }
+                }
+                for gate in suite.gates {
+                    cases.append(Case(classname: "chateval.\(suite.name).gates", name: "\(gate.gate) \(gate.expected)", time: 0,
+                                      outcome: gate.passed ? .passed : .failure(type: "gate", message: "\(gate.gate) \(gate.expected), found \(gate.found)", body: "")))
+                }
+                document.add(Suite(
+                    name: multipleModels ? "\(suite.name) (\(record.modelLabel))" : suite.name, hostname: record.machine.hostname, timestamp: record.startedAt,
+                    properties: [("model", model), ("model_sha256", record.modelSha256 ?? "unknown"), ("commit", record.git?.commit ?? "none"),
+                                 ("run_id", record.runId), ("engine", "\(record.runtime.engine) \(record.runtime.build)")],
+                    cases: cases, output: "status \(record.status.rawValue)"))
+            }
+        }
+    }
+
+    private static func add(_ comparison: Comparison, at date: Date, to document: inout Document) {
+        for suite in comparison.suites {
+            var cases = suite.metrics.map { change -> Case in
+                let outcome: Case.Outcome = switch change.verdict {
+                case .regression: .failure(type: "regression", message: "\(change.metric.name) \(ComparisonReport.interval(change)): \(change.reason)", body: "")
+                case .notMeasured: .skipped(change.reason)
+                default: .passed
+                }
+                return Case(classname: "chateval.compare.\(suite.name)", name: "\(change.metric.name) (\(change.verdict.rawValue))", time: 0, outcome: outcome)
+            }
+            for change in comparison.quality.newlyFailing where change.suite == suite.name {
+                let place = change.turn.map { "turn \($0)" } ?? "conversation"
+                cases.append(Case(classname: "chateval.compare.\(suite.name).\(change.conversation)", name: "\(place) check \(change.position): \(change.check)", time: 0,
+                                  outcome: .failure(type: "newly failing", message: change.detail ?? "passed on base, fails on head", body: change.answerExcerpt ?? "")))
+            }
+            for turn in comparison.quality.newlyFailingTurns where turn.suite == suite.name {
+                cases.append(Case(classname: "chateval.compare.\(suite.name).\(turn.conversation)", name: "turn \(turn.turn): answered", time: 0,
+                                  outcome: .failure(type: "newly failing turn", message: turn.headOutcome, body: "")))
+            }
+            document.add(Suite(
+                name: "\(suite.name) (head vs base)", hostname: comparison.head.machine, timestamp: date,
+                properties: [("base", comparison.base.commit ?? "none"), ("head", comparison.head.commit ?? "none"), ("preset", comparison.settings.preset)],
+                cases: cases, output: ComparisonReport.headline(comparison)))
+        }
+    }
+
+    /// A history: per series, each metric a case that fails when its latest step made it worse.
+    public static func render(history: History, at date: Date = Date()) -> String {
+        var document = Document()
+        var bySuite: [SeriesKey: [HistorySeries]] = [:]
+        for series in history.series { bySuite[series.key, default: []].append(series) }
+        for (key, seriesOfKey) in bySuite.sorted(by: { $0.key < $1.key }) {
+            let cases = seriesOfKey.map { series -> Case in
+                guard let last = series.steps.last, last.isWorse else {
+                    return Case(classname: "chateval.history.\(key.suite)", name: series.metric.name, time: 0, outcome: .passed)
+                }
+                let suspect = history.commit(at: last.suspectPosition)
+                return Case(classname: "chateval.history.\(key.suite)", name: series.metric.name, time: 0, outcome: .failure(
+                    type: "step", message: "\(series.metric.name) \(HistoryReport.describe(last, metric: series.metric)) since \(suspect?.shortId ?? String(last.suspect.prefix(7)))",
+                    body: "suspect \(last.suspect) \(suspect?.subject ?? "")"))
+            }
+            document.add(Suite(name: key.label, hostname: key.machine, timestamp: date,
+                               properties: [("machine", key.machine), ("model_sha256", key.modelSha256 ?? "unknown"), ("commits", String(history.commits.count))],
+                               cases: cases, output: ""))
+        }
+        return document.render()
+    }
+
+    private static func outcome(of verdict: Verdict, answer: String?) -> Case.Outcome {
+        if let error = verdict.error, !verdict.passed { return .error(type: "check error", message: error, body: verdict.detail) }
+        if verdict.passed { return .passed }
+        return .failure(type: verdict.check, message: verdict.detail, body: answer.map { "answer: \($0)" } ?? "")
+    }
+
+    // MARK: The document
+
+    struct Case {
+        enum Outcome {
+            case passed
+            case failure(type: String, message: String, body: String)
+            case error(type: String, message: String, body: String)
+            case skipped(String)
+        }
+
+        var classname: String
+        var name: String
+        var time: Double
+        var outcome: Outcome
+    }
+
+    struct Suite {
+        var name: String
+        var hostname: String
+        var timestamp: Date
+        var properties: [(String, String)]
+        var cases: [Case]
+        var output: String
+    }
+
+    struct Document {
+        private var suites: [Suite] = []
+        private var caseCount = 0
+        private var dropped = 0
+
+        mutating func add(_ suite: Suite) {
+            var suite = suite
+            // GitLab keeps only the first of cases with the same class and name.
+            var seen: [String: Int] = [:]
+            for index in suite.cases.indices {
+                let key = suite.cases[index].classname + "\u{0}" + suite.cases[index].name
+                let count = seen[key, default: 0] + 1
+                seen[key] = count
+                if count > 1 { suite.cases[index].name += " #\(count)" }
+            }
+            let room = max(0, JUnitReport.maximumTestCases - caseCount)
+            if suite.cases.count > room {
+                dropped += suite.cases.count - room
+                suite.cases = Array(suite.cases.prefix(room))
+            }
+            caseCount += suite.cases.count
+            suites.append(suite)
+        }
+
+        func render() -> String {
+            var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+            for (id, suite) in suites.enumerated() {
+                let failures = suite.cases.filter { if case .failure = $0.outcome { true } else { false } }.count
+                let errors = suite.cases.filter { if case .error = $0.outcome { true } else { false } }.count
+                let skipped = suite.cases.filter { if case .skipped = $0.outcome { true } else { false } }.count
+                let time = suite.cases.reduce(0) { $0 + $1.time }
+                let name = nonEmpty(suite.name, "chateval")
+                xml += "  <testsuite package=\"chateval\" id=\"\(id)\" name=\"\(attr(name))\" timestamp=\"\(formatter.string(from: suite.timestamp))\" "
+                    + "hostname=\"\(attr(nonEmpty(suite.hostname, "localhost")))\" tests=\"\(suite.cases.count)\" failures=\"\(failures)\" "
+                    + "errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(seconds(time))\">\n"
+                xml += "    <properties>\n"
+                for (key, value) in suite.properties {
+                    xml += "      <property name=\"\(attr(key))\" value=\"\(attr(value))\"/>\n"
+                }
+                xml += "    </properties>\n"
+                for testCase in suite.cases {
+                    let opening = "    <testcase classname=\"\(attr(nonEmpty(testCase.classname, "chateval")))\" name=\"\(attr(nonEmpty(testCase.name, "case")))\" time=\"\(seconds(testCase.time))\""
+                    switch testCase.outcome {
+                    case .passed:
+                        xml += opening + "/>\n"
+                    case .failure(let type, let message, let body), .error(let type, let message, let body):
+                        let element = if case .failure = testCase.outcome { "failure" } else { "error" }
+                        xml += opening + ">\n      <\(element) type=\"\(attr(nonEmpty(type, element)))\" message=\"\(attr(Markup.cut(message, 1_000)))\">"
+                            + Markup.xml(Markup.cut(body, 4_000)) + "</\(element)>\n    </testcase>\n"
+                    case .skipped(let reason):
+                        xml += opening + ">\n      <skipped message=\"\(attr(Markup.cut(reason, 1_000)))\"/>\n    </testcase>\n"
+                    }
+                }
+                var output = suite.output
+                if id == suites.count - 1 && dropped > 0 {
+                    output += "\n\(dropped) more test cases not written (at most \(JUnitReport.maximumTestCases) per report); the result file holds them all"
+                }
+                xml += "    <system-out>\(Markup.xml(output))</system-out>\n    <system-err></system-err>\n  </testsuite>\n"
+            }
+            return xml + "</testsuites>\n"
+        }
+
+        private func attr(_ text: String) -> String { Markup.xml(text, attribute: true) }
+
+        private func nonEmpty(_ text: String, _ fallback: String) -> String {
+            text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? fallback : text
+        }
+
+        private func seconds(_ value: Double) -> String {
+            value.isFinite && value >= 0 ? String(format: "%.6f", value) : "0"
+        }
+    }
+}

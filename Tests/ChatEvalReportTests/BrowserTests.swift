@@ -1,0 +1,62 @@
+import ChatEvalReport
+import ChatEvalTestKit
+import Foundation
+import Testing
+
+/// The HTML reports opened in a real browser (headless Chromium): the DOM it builds has the
+/// charts and no script, a model answer holding `<script>` and `</svg>` is a text node, and a
+/// screenshot of each page is left in `.build/report-screenshots/` for a person to look at.
+///
+/// Runs wherever Chromium is installed: `make test-html` installs it (Debian's package, about
+/// 75 s to install here) and runs these alone; `make test` runs them when Chromium is there and
+/// leaves them out on a machine without it (a fresh CI runner), to keep CI short.
+@Suite(.enabled(if: Chromium.path != nil, "Chromium is not installed: make test-html installs it"))
+struct BrowserTests {
+    static let screenshots = ReportFixtures.packageRoot.appendingPathComponent(".build/report-screenshots")
+
+    /// Chromium's DOM of `html` after parsing, and a screenshot at `name`.png.
+    func open(_ html: String, name: String, height: Int = 1600) async throws -> String {
+        let chromium = try #require(Chromium.path)
+        try FileManager.default.createDirectory(at: Self.screenshots, withIntermediateDirectories: true)
+        let page = Self.screenshots.appendingPathComponent("\(name).html")
+        try Data(html.utf8).write(to: page)
+        let flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run", "--disable-extensions"]
+        let dom = try await ProcessRunner.run(chromium, flags + ["--dump-dom", page.absoluteString])
+        try #require(dom.status == 0, "chromium --dump-dom: \(dom.stderr)")
+        let shot = try await ProcessRunner.run(chromium, flags + ["--window-size=1200,\(height)", "--screenshot=\(Self.screenshots.appendingPathComponent("\(name).png").path)", page.absoluteString])
+        #expect(shot.status == 0, "chromium --screenshot: \(shot.stderr)")
+        #expect(FileManager.default.fileExists(atPath: Self.screenshots.appendingPathComponent("\(name).png").path))
+        return dom.stdout
+    }
+
+    @Test func aRunsAnswersAreTextAndItsChartsAreDrawn() async throws {
+        let dom = try await open(HTMLReport.render(runs: [ReportFixtures.run(model: "a.gguf"), ReportFixtures.run(model: "b.gguf", seed: 2)]), name: "run", height: 2400)
+        #expect(!dom.lowercased().contains("<script"), "the browser built no script element")
+        // The answer's markup survived as text: serialised back with its brackets escaped.
+        #expect(dom.contains("Sure &lt;/svg&gt;&lt;script&gt;alert('x')&lt;/script&gt;"))
+        #expect(!dom.contains("<img src=\"x\""))
+        #expect(dom.components(separatedBy: "<svg").count - 1 == 8, "four charts for each of two suites")
+        #expect(dom.components(separatedBy: "<polyline").count - 1 >= 8)
+    }
+
+    @Test func aComparisonAndAHistoryAreDrawn() async throws {
+        let comparison = try await open(HTMLReport.render(comparison: ReportFixtures.comparison()), name: "comparison")
+        #expect(comparison.contains("<svg") && !comparison.lowercased().contains("<script"))
+        let history = try await open(HTMLReport.render(history: ReportFixtures.history()), name: "history")
+        #expect(history.components(separatedBy: "<svg").count - 1 == 2, "TTFT and the pass rate")
+        #expect(history.contains("stroke-dasharray"))
+        #expect(history.contains("Bump llama.cpp &lt;/svg&gt;&lt;script&gt;x&lt;/script&gt;"))
+    }
+}
+
+/// The Chromium the browser tests use.
+enum Chromium {
+    /// CHATEVAL_CHROMIUM, else `chromium` on the PATH; nil without either.
+    static let path: URL? = {
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["CHATEVAL_CHROMIUM"], !path.isEmpty { return URL(fileURLWithPath: path) }
+        return (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            .map { URL(fileURLWithPath: String($0)).appendingPathComponent("chromium") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+}
