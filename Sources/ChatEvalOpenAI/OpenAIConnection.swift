@@ -38,13 +38,16 @@ public final class OpenAIConnection: Sendable {
             }
             apiKey = value
         }
+        // No idle read timeout on the client: a turn is bounded as a whole by the request timeout
+        // (OpenAIChatRuntime), the probe below by its own deadline.
         var http = HTTPClient.Configuration()
-        http.timeout = .init(connect: .milliseconds(Int64(configuration.connectTimeout * 1000)),
-                             read: .milliseconds(Int64(configuration.requestTimeout * 1000)))
+        http.timeout = .init(connect: .milliseconds(Int64(configuration.connectTimeout * 1000)))
         http.decompression = .disabled
         http.redirectConfiguration = .disallow
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: http)
-        let probe = ServerProbe(client: client, endpoint: endpoint, apiKey: apiKey, timeout: min(configuration.requestTimeout, 30))
+        // The server's self-description is small, but a busy machine may be slow to serve it: it
+        // gets the request timeout, kept within 10 to 30 s (a short timeout is meant for turns).
+        let probe = ServerProbe(client: client, endpoint: endpoint, apiKey: apiKey, timeout: min(max(configuration.requestTimeout, 10), 30))
         let server: ServerInfo
         var configuration = configuration
         do throws(OpenAIConnectionError) {
