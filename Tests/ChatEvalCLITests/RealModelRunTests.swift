@@ -180,7 +180,10 @@ import Testing
         #expect(record["status"] as? String == "incomplete")
 
         // The same suite run to the end: every recovered replay was graded as that run graded it.
-        let complete = try await cli.run(["run", suiteFile.path, "--reports", directory.appendingPathComponent("complete").path], environment: ["CI": "true"])
+        // From the suite's folder, as the killed run: no project file applies (the package's own
+        // chateval.yaml would ask for 10 repetitions).
+        let complete = try await cli.run(["run", suiteFile.path, "--reports", directory.appendingPathComponent("complete").path],
+                                         environment: ["CI": "true"], in: directory)
         #expect(complete.status == 0, "\(complete.stderr)")
         let completeFile = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("complete").path).first { $0.hasSuffix(".json") })
         let full = try json(directory.appendingPathComponent("complete/\(completeFile)"))
@@ -209,7 +212,7 @@ import Testing
 
         let small = directory.appendingPathComponent("small.yaml")
         try suite(conversations: 1, maxTokens: 2).write(to: small, atomically: true, encoding: .utf8)
-        let next = try await cli.run(["run", small.path, "--reports", reports.path], environment: ["CI": "true"])
+        let next = try await cli.run(["run", small.path, "--reports", reports.path], environment: ["CI": "true"], in: directory)
         #expect(next.status == 0, "\(next.stderr)")
         #expect(next.stderr.contains("recovered \(journal.lastPathComponent), left by a run that died"))
         #expect(!FileManager.default.fileExists(atPath: journal.path))
