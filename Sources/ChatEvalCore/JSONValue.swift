@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON value as data: what a user adds to a served runtime's requests (`extra_fields` in the
 /// project file, `--request-field` on the command line) and what the runtime sends.
 public enum JSONValue: Codable, Sendable, Hashable, CustomStringConvertible {
@@ -34,7 +36,7 @@ public enum JSONValue: Codable, Sendable, Hashable, CustomStringConvertible {
         case .null: try container.encodeNil()
         case .bool(let value): try container.encode(value)
         case .integer(let value): try container.encode(value)
-        case .number(let value): try container.encode(value)
+        case .number(let value): if value.isFinite { try container.encode(value) } else { try container.encodeNil() }   // JSON has no NaN or ∞
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
@@ -43,33 +45,8 @@ public enum JSONValue: Codable, Sendable, Hashable, CustomStringConvertible {
 
     /// Compact JSON text, keys sorted (for messages and the record).
     public var description: String {
-        switch self {
-        case .null: "null"
-        case .bool(let value): value ? "true" : "false"
-        case .integer(let value): String(value)
-        case .number(let value): value.isFinite ? String(value) : "null"
-        case .string(let value): Self.quoted(value)
-        case .array(let values): "[" + values.map(\.description).joined(separator: ",") + "]"
-        case .object(let members):
-            "{" + members.keys.sorted().map { "\(Self.quoted($0)):\(members[$0]?.description ?? "null")" }.joined(separator: ",") + "}"
-        }
-    }
-
-    private static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 }

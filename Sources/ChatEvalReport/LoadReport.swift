@@ -41,7 +41,7 @@ public enum LoadReport {
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" font-family="sans-serif" font-size="12">
             <rect width="100%" height="100%" fill="white"/>
-            <text x="\(number(width / 2))" y="22" text-anchor="middle" font-size="14">\(escape(title))</text>
+            <text x="\(number(width / 2))" y="22" text-anchor="middle" font-size="14">\(Markup.xml(title))</text>
 
             """
         for step in 0...4 {
@@ -49,8 +49,8 @@ public enum LoadReport {
             let gx = x(maxX * fraction), gy = y(maxY * fraction)
             svg += "<line x1=\"\(number(gx))\" y1=\"\(number(top))\" x2=\"\(number(gx))\" y2=\"\(number(height - bottom))\" stroke=\"#e0e0e0\"/>\n"
             svg += "<line x1=\"\(number(left))\" y1=\"\(number(gy))\" x2=\"\(number(width - right))\" y2=\"\(number(gy))\" stroke=\"#e0e0e0\"/>\n"
-            svg += "<text x=\"\(number(gx))\" y=\"\(number(height - bottom + 16))\" text-anchor=\"middle\">\(escape(Format.rate(maxX * fraction)))</text>\n"
-            svg += "<text x=\"\(number(left - 6))\" y=\"\(number(gy + 4))\" text-anchor=\"end\">\(escape(Format.duration(maxY * fraction)))</text>\n"
+            svg += "<text x=\"\(number(gx))\" y=\"\(number(height - bottom + 16))\" text-anchor=\"middle\">\(Markup.xml(Format.rate(maxX * fraction)))</text>\n"
+            svg += "<text x=\"\(number(left - 6))\" y=\"\(number(gy + 4))\" text-anchor=\"end\">\(Markup.xml(Format.duration(maxY * fraction)))</text>\n"
         }
         svg += "<text x=\"\(number((left + width - right) / 2))\" y=\"\(number(height - 12))\" text-anchor=\"middle\">output tokens/s</text>\n"
         svg += "<text transform=\"translate(16 \(number((top + height - bottom) / 2))) rotate(-90)\" text-anchor=\"middle\">TTFT p95</text>\n"
@@ -60,7 +60,7 @@ public enum LoadReport {
         }
         for (concurrency, throughput, latency) in points {
             svg += "<circle cx=\"\(number(x(throughput)))\" cy=\"\(number(y(latency)))\" r=\"4\" fill=\"#3366cc\"/>\n"
-            svg += "<text x=\"\(number(x(throughput) + 6))\" y=\"\(number(y(latency) - 6))\">\(escape("c=\(concurrency)"))</text>\n"
+            svg += "<text x=\"\(number(x(throughput) + 6))\" y=\"\(number(y(latency) - 6))\">\(Markup.xml("c=\(concurrency)"))</text>\n"
         }
         return svg + "</svg>\n"
     }
@@ -71,23 +71,5 @@ public enum LoadReport {
         let magnitude = pow(10, floor(log10(value)))
         for step in [1.0, 2, 5, 10] where step * magnitude >= value { return step * magnitude }
         return 10 * magnitude
-    }
-
-    /// Text as XML character data or attribute value.
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
-            // Characters XML 1.0 cannot hold at all.
-            case _ where scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r": escaped += "\u{FFFD}"
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
     }
 }
