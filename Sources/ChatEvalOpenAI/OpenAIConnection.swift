@@ -44,7 +44,9 @@ public final class OpenAIConnection: Sendable {
         http.decompression = .disabled
         http.redirectConfiguration = .disallow
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: http)
-        let probe = ServerProbe(client: client, endpoint: endpoint, apiKey: apiKey, timeout: min(configuration.requestTimeout, 30))
+        // The one-off probe gets at least 10 s whatever the turns' timeout: a server (or a loaded
+        // machine) slow to answer /props once must not fail the whole run before its first turn.
+        let probe = ServerProbe(client: client, endpoint: endpoint, apiKey: apiKey, timeout: min(max(configuration.requestTimeout, 10), 30))
         let server: ServerInfo
         var configuration = configuration
         do throws(OpenAIConnectionError) {
