@@ -45,8 +45,8 @@ public final class OpenAIConnection: Sendable {
         http.decompression = .disabled
         http.redirectConfiguration = .disallow
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: http)
-        // The server's self-description is small, but a busy machine may be slow to serve it: it
-        // gets the request timeout, kept within 10 to 30 s (a short timeout is meant for turns).
+        // The one-off probe gets at least 10 s whatever the turns' timeout: a server (or a loaded
+        // machine) slow to answer /props once must not fail the whole run before its first turn.
         let probe = ServerProbe(client: client, endpoint: endpoint, apiKey: apiKey, timeout: min(max(configuration.requestTimeout, 10), 30))
         let server: ServerInfo
         var configuration = configuration

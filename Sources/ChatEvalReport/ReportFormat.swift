@@ -23,6 +23,17 @@ public enum ReportFormat: String, CaseIterable, Sendable {
         }
     }
 
+    /// The extension a file of this format is given: txt, json, md, xml, html.
+    public var fileExtension: String {
+        switch self {
+        case .terminal: "txt"
+        case .json: "json"
+        case .markdown: "md"
+        case .junit: "xml"
+        case .html: "html"
+        }
+    }
+
     /// Extensions `init(fileExtension:)` takes, for messages.
     public static let extensions = ".txt, .json, .md, .xml, .html"
 }

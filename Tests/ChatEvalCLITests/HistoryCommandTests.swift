@@ -101,7 +101,8 @@ import Testing
         (["--metric", "ttfx"], "--metric ttfx: unknown metric; did you mean 'ttft'?"),
         (["--since", "no-such-tag"], "'no-such-tag' names no commit"),
         (["--max-count", "0"], "--max-count must be at least 1"),
-        (["--format", "json", "--format", "junit"], "would all go to standard output"),
+        (["--format", "json", "--format", "junit"], "would all go to standard output; write all but one to files with --output FILE (e.g. --output report.xml)"),
+        (["--format", "html", "--format", "terminal"], "(e.g. --output report.txt)"),
         (["--output", "report.pdf"], "cannot tell the format from the extension 'pdf'"),
     ])
     func badInputIsExit2WithAMessage(_ arguments: [String], _ message: String) async throws {

@@ -188,4 +188,52 @@ import Testing
         #expect(outcome.status == 3, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("cannot reach"))
     }
+
+    /// Piped, as in every CI log (`| cat`): the header is there at once, before any answer, and a suite's line as soon as that suite is done — while the next
+    /// suite's slow answer is still streaming, long before the run ends.
+    @Test func aPipedRunShowsItsHeaderAtOnceAndEachSuiteAsItEnds() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("piped-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["first", "second"] {
+            try "name: \(name)\nconversations:\n  - {id: c, turns: [hello]}\n"
+                .write(to: folder.appendingPathComponent("\(name).yaml"), atomically: true, encoding: .utf8)
+        }
+        let log = folder.appendingPathComponent("log.txt")
+        let slow = FakeChatServer.Reply.events(FakeChatServer.llamaServerEvents(["one", " two", " three"]), gap: .milliseconds(800))
+        try await FakeChatServer.run(replies: [slow, slow]) { server in
+            let start = ContinuousClock.now
+            let seen = SeenLines()
+            let arguments = [CommandLineTests.binary.path, "run", "first.yaml", "second.yaml", "--no-project", "--reports", "reports",
+                             "--runtime", "openai", "--base-url", server.baseURL, "--model-name", "m"]
+            let outcome = try await ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"), ["-c", #""$@" | cat > log.txt"#, "sh"] + arguments,
+                                                      in: folder) { _ in
+                while true {
+                    let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+                    if text.contains("plan      "), await seen.header == nil { await seen.header(at: ContinuousClock.now - start, requests: await server.chatRequests.count, text: text) }
+                    if text.contains("done      first") {
+                        await seen.firstSuite(text: text)
+                        return
+                    }
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let header = try #require(await seen.header)
+            // No wall-clock bound (a loaded CI runner may start the binary late); the order is the
+            // behaviour: the header is there while the first answer, 2.4 s long, is still streaming.
+            #expect(header.requests <= 1 && !header.text.contains("done      "), "header after \(header.after): \(header.text)")
+            let atFirstSuite = try #require(await seen.firstSuiteText)
+            #expect(!atFirstSuite.contains("done      second") && !atFirstSuite.contains("result    "))
+            #expect(try String(contentsOf: log, encoding: .utf8).contains("result    "))
+        }
+    }
+}
+
+/// What a piped run's log held at two moments.
+private actor SeenLines {
+    private(set) var header: (after: Duration, requests: Int, text: String)?
+    private(set) var firstSuiteText: String?
+    func header(at after: Duration, requests: Int, text: String) { header = (after, requests, text) }
+    func firstSuite(text: String) { firstSuiteText = text }
 }

@@ -48,10 +48,10 @@ struct OutputOptions: ParsableArguments {
                 result.append((format, .standardOutput))
             }
         }
-        let onStandardOutput = result.filter { $0.1 == .standardOutput }.map(\.0.rawValue)
-        if onStandardOutput.count > 1 {
-            throw ValidationError("--format \(onStandardOutput.joined(separator: " and --format ")) would all go to standard output; "
-                + "write all but one to files with --output FILE (e.g. --output report.\(onStandardOutput.last == "junit" ? "xml" : onStandardOutput.last ?? "json"))")
+        let onStandardOutput = result.filter { $0.1 == .standardOutput }.map(\.0)
+        if onStandardOutput.count > 1, let last = onStandardOutput.last {
+            throw ValidationError("--format \(onStandardOutput.map(\.rawValue).joined(separator: " and --format ")) would all go to standard output; "
+                + "write all but one to files with --output FILE (e.g. --output report.\(last.fileExtension))")
         }
         for path in outputs {
             let pathExtension = URL(fileURLWithPath: path).pathExtension
