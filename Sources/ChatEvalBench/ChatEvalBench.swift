@@ -47,6 +47,12 @@ struct BenchError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// Prints a line straight to standard output. Swift's `print` is block-buffered into a pipe or a
+/// file, so a half-hour `make bench` piped to `tee` would show nothing until it ended.
+func print(_ line: String = "") {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
 func median(_ values: [Double]) -> Double { Distribution(values)?.median ?? .nan }
 
 /// (max − min) / median, as "±x%": how much the same measurement moved from run to run.

@@ -75,9 +75,10 @@ struct GateBench: AsyncParsableCommand {
         let runtime = try LlamaChatRuntime(.init(modelPath: model, threads: ProcessInfo.processInfo.activeProcessorCount,
                                                  build: ProcessInfo.processInfo.environment["CHATEVAL_LLAMA_BUILD"]))
         let system = "You are a concise assistant. Answer every question in one short sentence."
-        // The change a user might make: a longer system prompt (here: one more sentence of rules),
-        // which every question's first token now waits for.
-        let longer = system + " Use plain words, give the fact first, never add a greeting."
+        // The change a user might make: a longer system prompt, which every question's first token
+        // now waits for. Prefill of a prompt this short costs about the same per token, so four
+        // more tokens on some 37 slow the first token by about 10%, the size the gate must catch.
+        let longer = system + " Be very brief."
         let base = try suite(system: system), same = try suite(system: system), slower = try suite(system: longer)
         let load = MachineLoad.sample(over: 1)
         print("\nThe gate on the real model (\(URL(fileURLWithPath: model).lastPathComponent)): \(realComparisons) comparisons of each kind, "
@@ -97,8 +98,14 @@ struct GateBench: AsyncParsableCommand {
                 let ttft = comparison.suites.first?.metrics.first { $0.metric == .timeToFirstToken }
                 if let change = ttft?.change { estimates.append(change) }
                 if let verdict = ttft?.verdict { verdicts[verdict, default: 0] += 1 }
-                print(String(format: "   %@ %d/%d: %@, TTFT %+.1f%%", name, index, realComparisons,
-                             comparison.hasRegression ? "regression" : "no regression", (ttft?.change ?? .nan) * 100))
+                // What decided: TTFT's medians, change, threshold and verdict, and every metric that regressed.
+                let regressed = comparison.metricRegressions.map(\.change.metric.name) + (comparison.quality.hasRegression ? ["checks"] : [])
+                print(String(format: "   %@ %d/%d: %@; TTFT %.1f → %.1f ms, %+.1f%% [%+.1f%%, %+.1f%%], threshold %.1f%%, p %.1e: %@ (%@)",
+                             name, index, realComparisons,
+                             regressed.isEmpty ? "no regression" : "regression in " + regressed.joined(separator: ", "),
+                             (ttft?.baseMedian ?? .nan) * 1000, (ttft?.headMedian ?? .nan) * 1000, (ttft?.change ?? .nan) * 100,
+                             (ttft?.changeLower ?? .nan) * 100, (ttft?.changeUpper ?? .nan) * 100, (ttft?.threshold ?? .nan) * 100,
+                             ttft?.adjustedPValue ?? .nan, ttft?.verdict.rawValue ?? "not measured", ttft?.reason ?? ""))
             }
             table.add([name, "\(flagged) of \(realComparisons)", String(format: "%+.1f%%", median(estimates) * 100),
                        verdicts.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")])
