@@ -19,6 +19,7 @@ struct GateBench: AsyncParsableCommand {
     @Option(help: "Real-model comparisons of each kind (A/A and slowdown); 0 to skip them.") var realComparisons: Int = 0
     @Option(help: "Repetitions per side of each real comparison.") var repetitions: Int = ComparisonSettings.defaultRepetitions
     @Option(help: "Suites whose shape (turns per suite) the synthetic scenario copies.") var suites: String = "suites"
+    @Flag(help: "Real-model comparisons with the slower head only, no A/A ones (to measure power at other repetitions).") var slowdownOnly = false
 
     func run() async throws {
         synthetic()
@@ -88,7 +89,8 @@ struct GateBench: AsyncParsableCommand {
 
         var table = TextTable([.init("comparison", .left), .init("reported a regression"), .init("TTFT change (median of estimates)"),
                                .init("TTFT verdicts", .left)])
-        for (name, head) in [("A/A: the same suite on both sides", same), ("head's system prompt longer", slower)] {
+        let kinds = [("A/A: the same suite on both sides", same), ("head's system prompt longer", slower)]
+        for (name, head) in slowdownOnly ? Array(kinds.suffix(1)) : kinds {
             var flagged = 0
             var estimates: [Double] = []
             var verdicts: [ChangeVerdict: Int] = [:]
