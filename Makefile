@@ -90,12 +90,13 @@ _bench:
 	.build/release/chateval-grading-bench --agreement $(CHATEVAL_CACHE)/grading-reference/verdicts
 
 # The gate on the real model: 20 comparisons of identical builds and 20 with a slower head,
-# interleaved as `run --baseline` runs them (about half an hour).
+# interleaved as `run --baseline` runs them (about half an hour; BENCH_GATE_ARGS="--repetitions 15"
+# for the README's 15-repetition rows).
 bench-gate: setup
 	@$(MAKE) --no-print-directory _bench-gate
 _bench-gate:
 	swift build -c release $(LINK) --product chateval-bench
-	.build/release/chateval-bench gate --model $(MODEL) --real-comparisons 20
+	.build/release/chateval-bench gate --model $(MODEL) --real-comparisons 20 $(BENCH_GATE_ARGS)
 
 clean:
 	rm -rf .build
