@@ -61,7 +61,9 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("served-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         try await FakeChatServer.run(replies: replies) { server in
-            let configuration = OpenAIRuntimeTests.configuration(server) { $0.requestTimeout = 1 }
+            // The stall needs a timeout to end it; the other turns must not meet theirs on a loaded
+            // machine (a 1 s bound timed out the first healthy turn under a parallel `make test`).
+            let configuration = OpenAIRuntimeTests.configuration(server) { $0.requestTimeout = scenario == .slowServer ? 3 : 30 }
             let connection = try await OpenAIConnection.open(configuration)
             let (final, resultURL) = try await Self.run(connection, folder: folder)
             await connection.shutdown()
