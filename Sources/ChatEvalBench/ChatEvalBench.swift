@@ -48,7 +48,8 @@ struct BenchError: Error, CustomStringConvertible {
 }
 
 /// Prints a line straight to standard output. Swift's `print` is block-buffered into a pipe or a
-/// file, so a half-hour `make bench` piped to `tee` would show nothing until it ended.
+/// file, so a half-hour `make bench` piped to `tee` would show nothing until it ended. (Not
+/// `setvbuf(stdout, …)` at start: Swift 6's strict concurrency refuses to name C's `stdout`.)
 func print(_ line: String = "") {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }

@@ -189,8 +189,9 @@ import Testing
         #expect(outcome.stderr.contains("cannot reach"))
     }
 
-    /// Piped, as in every CI log (`| cat`): the header is there at once, before any answer, and a suite's line as soon as that suite is done — while the next
-    /// suite's slow answer is still streaming, long before the run ends.
+    /// Piped, as in every CI log (`| cat`): the header is there at once, before any answer, and a
+    /// suite's line as soon as that suite is done — while the next suite's slow answer is still
+    /// streaming, long before the run ends.
     @Test func aPipedRunShowsItsHeaderAtOnceAndEachSuiteAsItEnds() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("piped-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -208,7 +209,9 @@ import Testing
                              "--runtime", "openai", "--base-url", server.baseURL, "--model-name", "m"]
             let outcome = try await ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"), ["-c", #""$@" | cat > log.txt"#, "sh"] + arguments,
                                                       in: folder) { _ in
-                while true {
+                // Bounded: a binary that fails before its first suite ends must fail the test, not hang it.
+                let deadline = ContinuousClock.now + .seconds(120)
+                while ContinuousClock.now < deadline {
                     let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
                     if text.contains("plan      "), await seen.header == nil { await seen.header(at: ContinuousClock.now - start, requests: await server.chatRequests.count, text: text) }
                     if text.contains("done      first") {
