@@ -17,9 +17,20 @@ struct GateBench: AsyncParsableCommand {
     @Option(help: "GGUF model for the real-model comparisons.") var model: String?
     @Option(help: "Synthetic comparisons per scenario.") var trials: Int = 1000
     @Option(help: "Real-model comparisons of each kind (A/A and slowdown); 0 to skip them.") var realComparisons: Int = 0
-    @Option(help: "Repetitions per side of each real comparison.") var repetitions: Int = ComparisonSettings.defaultRepetitions
+    @Option(parsing: .upToNextOption, help: "Designs of the real comparisons: repetitions per side fixed by --repeat, 0 for rounds until decided.")
+    var repetitionCounts: [Int] = [0]
+    @Option(help: "The chateval binary the real comparisons run.") var chateval: String?
+    @Option(help: "A command run in a loop beside the real comparisons (a compile).") var beside: String = ""
+    @Option(parsing: .upToNextOption, help: "More arguments for every `chateval run --baseline`.") var extraArguments: [String] = []
+    @Flag(help: "Real-model comparisons of identical sides only.") var aaOnly = false
     @Option(help: "Suites whose shape (turns per suite) the synthetic scenario copies.") var suites: String = "suites"
-    @Flag(help: "Real-model comparisons with the slower head only, no A/A ones (to measure power at other repetitions).") var slowdownOnly = false
+    @Flag(help: "Real-model comparisons with the slower head only.") var slowdownOnly = false
+    @Option(help: "Most repetitions per side of the sequential design.") var maxRepetitions: Int = 30
+    @Flag(help: "Synthetic scenarios of the sequential design only.") var sequentialOnly = false
+    @Option(help: "Exponent of the false-alarm rate's spending function.") var spendingExponent: Double = SequentialDesign.defaultSpendingExponent
+    @Option(help: "Exponent of the intervals' spending function (0: none).") var intervalExponent: Double = SequentialDesign.defaultIntervalSpendingExponent ?? 0
+    @Option(parsing: .upToNextOption, help: "Shares of each value's variance common to a replay's turns, for the synthetic scenarios.")
+    var sharedShares: [Double] = [0, 0.55]
 
     func run() async throws {
         synthetic()
@@ -35,103 +46,200 @@ struct GateBench: AsyncParsableCommand {
         let settings = ComparisonSettings.default
         let calibration = GateCalibration(settings: settings)
         let shipped = (try? FileManager.default.contentsOfDirectory(atPath: suites))?.filter { $0.hasSuffix(".yaml") }.sorted()
-            .compactMap { try? SuiteLoader.load(path: suites + "/" + $0) }.map(\.turnCount) ?? []
-        print("\nThe gate on seeded synthetic samples (\(trials) comparisons each; every value varies by 10%; "
-            + "\(settings.preset) settings: false-alarm rate \(settings.familyErrorRate) for the whole comparison, threshold 5%)")
-        var table = TextTable([.init("scenario", .left), .init("repetitions"), .init("A/A: any regression"), .init("A/A: any change"),
-                               .init("10% slower TTFT caught"), .init("underpowered")])
-        var scenarios: [(String, [Int], Int)] = [("one 8-turn suite", [8], ComparisonSettings.defaultRepetitions)]
-        if !shipped.isEmpty { scenarios.append(("the shipped suites' shape \(shipped)", shipped, ComparisonSettings.defaultRepetitions)) }
-        scenarios.append(("one 8-turn suite, 2 samples per side", [8], 2))
-        for (name, turns, repetitions) in scenarios {
-            let same = calibration.run(.init(suiteTurns: turns, repetitions: repetitions, coefficientOfVariation: 0.1), trials: trials, seed: 11)
-            let slower = calibration.run(.init(suiteTurns: turns, repetitions: repetitions, coefficientOfVariation: 0.1, slowdown: 0.1),
-                                         trials: trials, seed: 12)
-            table.add([name, String(repetitions), rate(same.anyRegression, of: trials), rate(same.anyChange, of: trials),
-                       rate(slower.ttftRegression, of: trials), rate(slower.ttftUnderpowered, of: trials)])
+            .compactMap { try? SuiteLoader.load(path: suites + "/" + $0) }.map { $0.conversations.map(\.script.userMessages.count) } ?? []
+        var sequential = SequentialDesign.rounds(maximum: maxRepetitions)
+        sequential.spendingExponent = spendingExponent
+        sequential.intervalSpendingExponent = intervalExponent <= 0 ? nil : intervalExponent
+        print("\nThe gate on seeded synthetic samples (\(trials) comparisons each; every value varies by 10%, of which a share is common to "
+            + "the turns of a replay; \(settings.preset) settings: false-alarm rate \(settings.familyErrorRate) for the whole comparison, threshold 5%; "
+            + "sequential: looks at \(sequential.looks.map(String.init).joined(separator: ", ")) repetitions, spending α·t^\(sequential.spendingExponent))")
+        var table = TextTable([.init("scenario", .left), .init("shared"), .init("repetitions"), .init("A/A: any regression"), .init("A/A: decided"), .init("A/A: median reps"),
+                               .init("10% slower TTFT caught"), .init("its median reps"), .init("underpowered")])
+        var scenarios: [(String, [[Int]], Int, SequentialDesign?)] = []
+        for repetitions in [1, 2, 3, ComparisonSettings.defaultRepetitions] { scenarios.append(("one 8-turn conversation", [[8]], repetitions, nil)) }
+        scenarios.append(("one 8-turn conversation", [[8]], maxRepetitions, sequential))
+        for repetitions in [1, 3] { scenarios.append(("eight 1-turn conversations", [Array(repeating: 1, count: 8)], repetitions, nil)) }
+        scenarios.append(("eight 1-turn conversations", [Array(repeating: 1, count: 8)], maxRepetitions, sequential))
+        if !shipped.isEmpty {
+            for repetitions in [1, ComparisonSettings.defaultRepetitions] { scenarios.append(("the shipped suites' shape", shipped, repetitions, nil)) }
+            scenarios.append(("the shipped suites' shape", shipped, maxRepetitions, sequential))
+        }
+        if sequentialOnly { scenarios = scenarios.filter { $0.3 != nil } }
+        for shared in sharedShares {
+            for (name, shape, repetitions, design) in scenarios {
+                let same = calibration.run(.init(suites: shape, repetitions: repetitions, coefficientOfVariation: 0.1, sharedVariance: shared, design: design),
+                                           trials: trials, seed: 11)
+                let slower = calibration.run(.init(suites: shape, repetitions: repetitions, coefficientOfVariation: 0.1, sharedVariance: shared,
+                                                   slowdown: 0.1, design: design), trials: trials, seed: 12)
+                table.add([name, String(format: "%.2f", shared), design == nil ? String(repetitions) : "≤ \(repetitions), in rounds",
+                           rate(same.anyRegression, of: trials), rate(same.decided, of: trials), String(format: "%.0f", same.medianRepetitions),
+                           rate(slower.ttftRegression, of: trials),
+                           String(format: "%.0f", slower.medianRepetitions), rate(slower.ttftUnderpowered, of: trials)])
+            }
         }
         print(table.render(indent: "   "))
+
+        // Pass counts: a check that passes 9 times in 10 on base and never on head, among 20 steady checks.
+        let steady = Array(repeating: (base: 1.0, head: 1.0), count: 20)
+        let dropped = calibration.run(.init(suites: [[8]], repetitions: 10, coefficientOfVariation: 0.1, checks: [(0.9, 0.0)] + steady), trials: trials, seed: 13)
+        let flaky = calibration.run(.init(suites: [[8]], repetitions: 10, coefficientOfVariation: 0.1, checks: [(0.5, 0.5)] + steady), trials: trials, seed: 14)
+        print("\n   Pass counts, 10 repetitions: a check at 90% on base and 0% on head is a regression in \(rate(dropped.checkRegression, of: trials)); "
+            + "one at 50% on both sides in \(rate(flaky.checkRegression, of: trials))")
     }
 
     private func rate(_ count: Int, of total: Int) -> String {
         String(format: "%d/%d (%.1f%%)", count, total, Double(count) / Double(max(total, 1)) * 100)
     }
 
-    // MARK: The real model
+    // MARK: The real model, through `chateval run --baseline`
 
-    /// A question-and-answer suite: single-turn conversations, whose first token waits for the
-    /// whole prompt, system prompt included.
-    private func suite(system: String) throws -> Suite {
+    /// The suite of the real comparisons: eight one-turn questions, whose first token waits for
+    /// the whole prompt, system prompt included.
+    static func suiteText(system: String) -> String {
         let questions = [
             "What is the capital of France?", "Name three colours of the rainbow.", "What do bees make?",
             "How many legs does a spider have?", "What is the boiling point of water in Celsius?",
             "Which planet is known as the red planet?", "What is the largest ocean on Earth?", "Who wrote Romeo and Juliet?",
         ]
-        let yaml = "name: gate\ndefaults:\n  max_tokens: 16\n  system: \"\(system)\"\nconversations:\n"
+        return "name: gate\ndefaults:\n  max_tokens: 16\n  system: \"\(system)\"\nconversations:\n"
             + questions.enumerated().map { "  - {id: q\($0.offset + 1), turns: [\"\($0.element)\"]}\n" }.joined()
-        return try SuiteLoader.parse(yaml, file: "gate.yaml")
+    }
+
+    /// A throwaway repository of three commits: the suite, the same suite again (an A/A pair:
+    /// HEAD~1 → HEAD at `same`), and a longer system prompt (`slower`). The change a user might
+    /// make: four more tokens of system prompt (29 → 33 with a one-word question), which slowed
+    /// every first token by about 10% on the development machine — the size of change the gate must catch.
+    private func repository(model: String) throws -> (folder: URL, same: String, slower: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chateval-gate-repo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("suites"), withIntermediateDirectories: true)
+        let system = "You are a concise assistant. Answer every question in one short sentence."
+        func git(_ arguments: String...) throws -> String {
+            let result = try Program.run("/usr/bin/git", ["-C", folder.path, "-c", "user.name=bench", "-c", "user.email=bench@example.com"] + arguments)
+            guard result.status == 0 else { throw BenchError("git \(arguments.joined(separator: " ")): \(result.errors)") }
+            return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        func write(_ text: String, _ path: String) throws { try Data(text.utf8).write(to: folder.appendingPathComponent(path)) }
+        _ = try git("init", "-q", "-b", "main")
+        try write("model:\n  path: \(model)\nsuites: suites\nreports: reports\n", "chateval.yaml")
+        try write("reports/\n", ".gitignore")
+        try write(Self.suiteText(system: system), "suites/gate.yaml")
+        _ = try git("add", "-A")
+        _ = try git("commit", "-qm", "the gate suite")
+        try write("A note that changes nothing the run reads.\n", "NOTES.md")
+        _ = try git("add", "-A")
+        _ = try git("commit", "-qm", "a change that changes nothing")
+        let same = try git("rev-parse", "HEAD")
+        try write(Self.suiteText(system: system + " Be very brief."), "suites/gate.yaml")
+        _ = try git("commit", "-qam", "a longer system prompt")
+        let slower = try git("rev-parse", "HEAD")
+        return (folder, same, slower)
     }
 
     private func real(model: String) async throws {
-        let runtime = try LlamaChatRuntime(.init(modelPath: model, threads: ProcessInfo.processInfo.activeProcessorCount,
-                                                 build: ProcessInfo.processInfo.environment["CHATEVAL_LLAMA_BUILD"]))
-        let system = "You are a concise assistant. Answer every question in one short sentence."
-        // The change a user might make: a longer system prompt, which every question's first token
-        // now waits for. Four more tokens (29 → 33 with a one-word question; the line below prints
-        // both) slowed the first token by about 10% here, the size of change the gate must catch.
-        let longer = system + " Be very brief."
-        let base = try suite(system: system), same = try suite(system: system), slower = try suite(system: longer)
+        guard let chateval else { throw ValidationError("--chateval (the release binary) is needed for the real-model comparisons") }
+        let (folder, same, slower) = try repository(model: model)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let load = MachineLoad.sample(over: 1)
-        print("\nThe gate on the real model (\(URL(fileURLWithPath: model).lastPathComponent)): \(realComparisons) comparisons \(slowdownOnly ? "with the slower head" : "of each kind"), "
-            + "\(repetitions) repetitions per side, base and head interleaved as `run --baseline` does; machine \(load.summary)")
-        print("   head of the slowdown: the system prompt grows from \(runtime.promptTokens(for: [.system(system), .user("x")])?.count ?? 0) "
-            + "to \(runtime.promptTokens(for: [.system(longer), .user("x")])?.count ?? 0) tokens of prompt")
+        print("\nThe gate on the real model (\(URL(fileURLWithPath: model).lastPathComponent)) through `chateval run --baseline HEAD~1` in a throwaway "
+            + "repository; \(realComparisons) comparisons of each kind; machine \(load.summary)\(beside.isEmpty ? "" : "; beside it: \(beside)")")
+        var burner: Burner?
+        if !beside.isEmpty {
+            burner = try Burner(command: beside)
+            try await Task.sleep(for: .seconds(5))
+            print("   the load beside the runs: \(MachineLoad.sample(over: 1).summary)")
+        }
+        defer { burner?.stop() }
 
-        var table = TextTable([.init("comparison", .left), .init("reported a regression"), .init("TTFT change (median of estimates)"),
-                               .init("TTFT verdicts", .left)])
-        let kinds = (slowdownOnly ? [] : [("A/A: the same suite on both sides", same)]) + [("head's system prompt longer", slower)]
-        for (name, head) in kinds {
-            var flagged = 0
-            var estimates: [Double] = []
-            var verdicts: [ChangeVerdict: Int] = [:]
-            for index in 1...realComparisons {
-                let comparison = try await compare(base: base, head: head, runtime: runtime)
-                if comparison.hasRegression { flagged += 1 }
-                let ttft = comparison.suites.first?.metrics.first { $0.metric == .timeToFirstToken }
-                if let change = ttft?.change { estimates.append(change) }
-                if let verdict = ttft?.verdict { verdicts[verdict, default: 0] += 1 }
-                // What decided: TTFT's medians, change, threshold and verdict, and every metric that regressed.
-                let regressed = comparison.metricRegressions.map(\.change.metric.name) + (comparison.quality.hasRegression ? ["checks"] : [])
-                print(String(format: "   %@ %d/%d: %@; TTFT %.1f → %.1f ms, %+.1f%% [%+.1f%%, %+.1f%%], threshold %.1f%%, p %.1e: %@ (%@)",
-                             name, index, realComparisons,
-                             regressed.isEmpty ? "no regression" : "regression in " + regressed.joined(separator: ", "),
-                             (ttft?.baseMedian ?? .nan) * 1000, (ttft?.headMedian ?? .nan) * 1000, (ttft?.change ?? .nan) * 100,
-                             (ttft?.changeLower ?? .nan) * 100, (ttft?.changeUpper ?? .nan) * 100, (ttft?.threshold ?? .nan) * 100,
-                             ttft?.adjustedPValue ?? .nan, ttft?.verdict.rawValue ?? "not measured", ttft?.reason ?? ""))
+        var table = TextTable([.init("comparison", .left), .init("design", .left), .init("reported a regression"), .init("TTFT verdicts", .left),
+                               .init("reps per side (median)"), .init("replays left out"), .init("seconds (median)")])
+        let designs = repetitionCounts.map { $0 == 0 ? "rounds" : String($0) }
+        for design in designs {
+            let kinds = (slowdownOnly ? [] : [("A/A", same)]) + (aaOnly ? [] : [("system prompt 4 tokens longer", slower)])
+            for (name, commit) in kinds {
+                _ = try Program.run("/usr/bin/git", ["-C", folder.path, "checkout", "-q", commit])
+                var flagged = 0, leftOut = 0, measured = 0
+                var verdicts: [String: Int] = [:]
+                var repetitions: [Double] = [], seconds: [Double] = []
+                for index in 1...realComparisons {
+                    var arguments = ["run", "--baseline", "HEAD~1", "--format", "json"]
+                    if design != "rounds" { arguments += ["--repeat", design] }
+                    arguments += extraArguments
+                    let started = Date()
+                    let result = try Program.run(chateval, arguments, in: folder)
+                    let elapsed = Date().timeIntervalSince(started)
+                    guard result.status == 0 || result.status == 1,
+                          let comparison = try? ResultWriter.makeDecoder().decode(Comparison.self, from: Data(result.output.utf8)) else {
+                        throw BenchError("chateval \(arguments.joined(separator: " ")) exited \(result.status): \(result.errors.suffix(2000))")
+                    }
+                    if comparison.hasRegression { flagged += 1 }
+                    let ttft = comparison.suites.first?.metrics.first { $0.metric == .timeToFirstToken }
+                    verdicts[ttft?.verdict.rawValue ?? "none", default: 0] += 1
+                    let reps = comparison.sequential?.repetitions ?? comparison.design.looks.last ?? 0
+                    repetitions.append(Double(reps))
+                    seconds.append(elapsed)
+                    leftOut += comparison.load.base.leftOut + comparison.load.head.leftOut + comparison.load.base.remeasured + comparison.load.head.remeasured
+                    measured += comparison.load.base.sampled + comparison.load.head.sampled
+                    let regressed = comparison.metricRegressions.map(\.change.metric.name) + (comparison.quality.hasRegression ? ["checks"] : [])
+                    print(String(format: "   %@, %@ %d/%d: %@; TTFT %.1f → %.1f ms, %+.1f%% [%+.1f%%, %+.1f%%]: %@; %d reps, %@; %.0f s",
+                                 name, design, index, realComparisons, regressed.isEmpty ? "no regression" : "regression in " + regressed.joined(separator: ", "),
+                                 (ttft?.baseMedian ?? .nan) * 1000, (ttft?.headMedian ?? .nan) * 1000, (ttft?.change ?? .nan) * 100,
+                                 (ttft?.changeLower ?? .nan) * 100, (ttft?.changeUpper ?? .nan) * 100, ttft?.verdict.rawValue ?? "not measured",
+                                 reps, comparison.sequential.map { $0.stop.rawValue } ?? "fixed", elapsed))
+                }
+                table.add([name, design == "rounds" ? "in rounds" : "\(design) fixed", "\(flagged) of \(realComparisons)",
+                           verdicts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "),
+                           String(format: "%.0f", median(repetitions)), "\(leftOut) of \(measured)", String(format: "%.0f", median(seconds))])
             }
-            table.add([name, "\(flagged) of \(realComparisons)", String(format: "%+.1f%%", median(estimates) * 100),
-                       verdicts.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")])
         }
         print("\n" + table.render(indent: "   "))
     }
+}
 
-    /// One interleaved base/head run and its comparison (records in a scratch folder).
-    private func compare(base: Suite, head: Suite, runtime: LlamaChatRuntime) async throws -> Comparison {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chateval-gate-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let settings = RunSettings(cacheMode: .session, repetitions: repetitions, warmupConversations: 0)
-        func record() -> RunRecord {
-            RunRecord(runId: ResultWriter.newRunId(), startedAt: Date(), command: ["chateval-bench", "gate"], git: nil,
-                      machine: MachineInfo.current(), runtime: runtime.identity, modelSha256: nil, settings: settings)
-        }
-        let records = [record(), record()]
-        let writers = try records.enumerated().map { index, record in
-            try ResultWriter(folder: folder, record: record, suites: [SuiteSource(path: "gate.yaml", text: (index == 0 ? base : head).text)])
-        }
-        let runner = SuiteRunner(arms: [RunArm(label: "base", runtime: runtime, plan: RunPlan(suites: [base], settings: settings)),
-                                        RunArm(label: "head", runtime: runtime, plan: RunPlan(suites: [head], settings: settings))])
-        let finals = try await runner.run(into: records, writers: writers, stop: StopRequest())
-        return RunComparator.compare(base: ComparedRuns(runs: [finals[0]], sources: []), head: ComparedRuns(runs: [finals[1]], sources: []),
-                                     settings: .default)
+/// Runs a program to its end, its standard output and error each into a file (no pipe to fill and
+/// deadlock on), and returns both with its exit status.
+enum Program {
+    static func run(_ executable: String, _ arguments: [String], in folder: URL? = nil) throws -> (status: Int32, output: String, errors: String) {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("chateval-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outputURL = scratch.appendingPathComponent("out"), errorURL = scratch.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        let output = try FileHandle(forWritingTo: outputURL), errors = try FileHandle(forWritingTo: errorURL)
+        defer { try? output.close(); try? errors.close() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let folder { process.currentDirectoryURL = folder }
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: (try? Data(contentsOf: outputURL)) ?? Data(), as: UTF8.self),
+                String(decoding: (try? Data(contentsOf: errorURL)) ?? Data(), as: UTF8.self))
+    }
+}
+
+/// A command run over and over in the background (a compile beside the runs), until stopped.
+final class Burner: @unchecked Sendable {
+    private let process = Process()
+
+    init(command: String) throws {
+        // Its own process group (setsid execs in place: the pid leads the group), so that stopping
+        // it stops whatever the loop is running too.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+        process.arguments = ["/bin/bash", "-c", "while true; do \(command); done"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    func stop() {
+        // The loop and whatever it runs: its process group.
+        kill(-process.processIdentifier, SIGTERM)
+        process.terminate()
+        process.waitUntilExit()
     }
 }

@@ -29,7 +29,7 @@ struct ChatEval: AsyncParsableCommand {
             the journal).
             """,
         version: ChatEvalVersion.description,
-        subcommands: [RunCommand.self, CompareCommand.self, MergeCommand.self, HistoryCommand.self, IndexCommand.self, ValidateCommand.self, GradeCommand.self, RecoverCommand.self, TemplatesCommand.self],
+        subcommands: [RunCommand.self, CompareCommand.self, CalibrateCommand.self, MergeCommand.self, HistoryCommand.self, IndexCommand.self, ValidateCommand.self, GradeCommand.self, RecoverCommand.self, TemplatesCommand.self],
         defaultSubcommand: RunCommand.self
     )
 

@@ -4,29 +4,43 @@ import Foundation
 /// The comparison of a base and a head: plain data (documented by
 /// `reports/schema/comparison.schema.json`); the command line alone turns it into an exit code.
 public struct Comparison: Codable, Sendable {
-    public static let currentSchemaVersion = 1
+    /// 2: replays as the unit of comparison, pass counts tested, the design and load of the sides.
+    public static let currentSchemaVersion = 2
 
     public var schemaVersion: Int
     public var base: ComparedSide
     public var head: ComparedSide
     /// The settings the verdicts were decided with.
     public var settings: ComparisonSettings
+    /// Which look of which design decided: the share of the error rates it spent.
+    public var design: ComparisonDesign
+    /// The family of tests decided together at the look's false-alarm rate.
+    public var family: TestFamily
     /// Where base and head were not measured alike.
     public var differences: [SettingDifference]
     public var suites: [SuiteComparison]
     public var quality: QualityComparison
+    /// How busy the machine was while each side was measured, and what was left out for it.
+    public var load: LoadComparison
+    /// What `chateval calibrate` measured of the gate on this machine and model, when it has.
+    public var calibration: GateAudit?
+    /// Set by a paired run that added repetitions in rounds: how many, and why it stopped.
+    public var sequential: SequentialOutcome?
 
     public init(
-        base: ComparedSide, head: ComparedSide, settings: ComparisonSettings, differences: [SettingDifference],
-        suites: [SuiteComparison], quality: QualityComparison
+        base: ComparedSide, head: ComparedSide, settings: ComparisonSettings, design: ComparisonDesign, family: TestFamily,
+        differences: [SettingDifference], suites: [SuiteComparison], quality: QualityComparison, load: LoadComparison
     ) {
         schemaVersion = Self.currentSchemaVersion
         self.base = base
         self.head = head
         self.settings = settings
+        self.design = design
+        self.family = family
         self.differences = differences
         self.suites = suites
         self.quality = quality
+        self.load = load
     }
 
     /// Metric changes that gate: suite-level metrics with a threshold.
@@ -42,11 +56,137 @@ public struct Comparison: Codable, Sendable {
         suites.flatMap { suite in suite.metrics.filter { $0.verdict == .underpowered }.map { (suite.name, $0) } }
     }
 
-    /// True when HEAD is worse than BASE: a metric regressed or a check or turn that passed now fails.
+    /// True when HEAD is worse than BASE: a metric regressed, or a check or turn fails significantly more often.
     public var hasRegression: Bool { !metricRegressions.isEmpty || quality.hasRegression }
+
+    /// True when more repetitions could not change whether the gate fails: every gated metric is
+    /// a regression, an improvement, unchanged, not worse or not measured, and no check or turn
+    /// changed without its test deciding. A paired run stops adding repetitions once this holds.
+    public var isDecided: Bool {
+        underpowered.isEmpty && quality.undecided.isEmpty && quality.turnsUndecided.isEmpty
+            && !quality.flaky.contains { abs($0.rateDifference) >= CheckChange.openDifference }
+            // A suite whose replays were all left out for a busy machine was not measured: more rounds may be.
+            && !suites.contains { $0.leftOut > 0 && $0.metrics.allSatisfy { $0.verdict == .notMeasured } }
+    }
+
+    public var notWorse: [(suite: String, change: MetricChange)] {
+        suites.flatMap { suite in suite.metrics.filter { $0.verdict == .notWorse }.map { (suite.name, $0) } }
+    }
 
     /// Differences that make the timings incomparable (not those the commits themselves made).
     public var mismatches: [SettingDifference] { differences.filter { !$0.isCommitDetermined } }
+}
+
+/// The look a comparison was decided at. A plain comparison is a single look spending everything
+/// (`look == looks.count == 1`, `share == 1`).
+public struct ComparisonDesign: Codable, Sendable, Hashable {
+    /// 1-based look, of `looks.count` planned.
+    public var look: Int
+    /// Repetitions per side at each planned look.
+    public var looks: [Int]
+    /// Share of the comparison's error rates this look spent.
+    public var share: Double
+    /// The false-alarm rate this look decided at (the comparison's × share), over the family.
+    public var familyErrorRate: Double
+    /// The level of this look's intervals, which decide "unchanged".
+    public var confidence: Double
+
+    public init(look: Int, looks: [Int], share: Double, familyErrorRate: Double, confidence: Double) {
+        self.look = look
+        self.looks = looks
+        self.share = share
+        self.familyErrorRate = familyErrorRate
+        self.confidence = confidence
+    }
+
+    /// One look spending everything: what `compare` of two recorded runs does.
+    public static func single(_ settings: ComparisonSettings, repetitions: Int) -> ComparisonDesign {
+        ComparisonDesign(look: 1, looks: [repetitions], share: 1, familyErrorRate: settings.familyErrorRate, confidence: settings.confidence)
+    }
+
+    public var isSequential: Bool { looks.count > 1 }
+}
+
+/// The tests decided together: gated suite metrics, checks and turn outcomes.
+public struct TestFamily: Codable, Sendable, Hashable {
+    /// Tests in the family before Tarone's rule.
+    public var tests: Int
+    /// Tests that could reach the family's level (Holm's adjustment runs over these).
+    public var testable: Int
+}
+
+/// Why a paired run stopped adding repetitions, and how many it took.
+public struct SequentialOutcome: Codable, Sendable, Hashable {
+    public enum Stop: String, Codable, Sendable, Hashable {
+        /// Every gated metric, check and turn was decided.
+        case decided
+        /// A regression was confirmed: more repetitions could not undo it.
+        case regression
+        /// The most repetitions the design allows were run.
+        case maximumRepetitions = "maximum_repetitions"
+        /// The time budget would have been exceeded by another round.
+        case timeBudget = "time_budget"
+        /// The run was interrupted.
+        case interrupted
+    }
+
+    public var stop: Stop
+    /// Repetitions per side measured (and kept) when the run stopped.
+    public var repetitions: Int
+    /// Rounds run, and the seconds they took.
+    public var rounds: Int
+    public var seconds: Double
+    /// One line per look: repetitions, what was undecided.
+    public var looks: [String]
+
+    public init(stop: Stop, repetitions: Int, rounds: Int, seconds: Double, looks: [String]) {
+        self.stop = stop
+        self.repetitions = repetitions
+        self.rounds = rounds
+        self.seconds = seconds
+        self.looks = looks
+    }
+}
+
+/// How busy the machine was while each side was measured.
+public struct LoadComparison: Codable, Sendable, Hashable {
+    public var base: SideLoad
+    public var head: SideLoad
+    /// Set when the sides were measured under clearly different load (the mean load of all their
+    /// replays, kept or left out, differs by more than `LoadComparison.imbalance` cores): their
+    /// timings carry different noise.
+    public var warning: String?
+
+    /// A difference in mean load, in cores, that makes the sides' noise differ.
+    public static let imbalance = 0.25
+
+    public init(base: SideLoad, head: SideLoad) {
+        self.base = base
+        self.head = head
+        if let b = base.meanOtherCores, let h = head.meanOtherCores, abs(b - h) > Self.imbalance {
+            warning = String(format: "base was measured while other processes used %.2f cores on average, head %.2f: their timings carry different noise", b, h)
+        }
+    }
+}
+
+/// The load one side's replays were measured under.
+public struct SideLoad: Codable, Sendable, Hashable {
+    /// Measured replays with a load reading.
+    public var sampled: Int
+    /// Replays left out because other processes held the cores while they ran.
+    public var leftOut: Int
+    /// Replays re-measured for that reason (their first measurement is kept in the record, marked).
+    public var remeasured: Int
+    /// Mean load of every measured replay, kept or left out, in cores used by other processes;
+    /// nil without readings.
+    public var meanOtherCores: Double?
+
+    public init(sampled: Int, leftOut: Int, remeasured: Int, meanOtherCores: Double?) {
+        self.sampled = sampled
+        self.leftOut = leftOut
+        self.remeasured = remeasured
+        self.meanOtherCores = meanOtherCores
+    }
 }
 
 /// One side of a comparison: the runs it pooled and what they ran.
@@ -84,39 +224,73 @@ public enum ChangeVerdict: String, Codable, Sendable, Hashable {
     case regression
     /// Better beyond the threshold, and the test says it is no accident.
     case improvement
-    /// Any change is within the threshold (the interval shows it), or a real change too small to matter.
+    /// The interval lies within the threshold: any change is smaller than it.
     case unchanged
-    /// Too few or too noisy samples to decide at this threshold (`repetitionsNeeded` says how many would).
+    /// The interval rules out a change past the threshold in the worse direction, but reaches
+    /// past it in the better one: not a regression, and too few replays to tell an improvement.
+    case notWorse = "not_worse"
+    /// Neither: too few or too noisy replays to decide at this threshold (`repetitionsNeeded`
+    /// forecasts how many would).
     case underpowered
     /// One side has no values (a metric a runtime does not measure, or turns that failed).
     case notMeasured = "not_measured"
 }
 
-/// One metric compared, over a suite (all its turns, each turn compared with itself) or one turn.
+/// How a change is expressed.
+public enum ChangeScale: String, Codable, Sendable, Hashable {
+    /// head ÷ base − 1: times, rates, memory (compared on a logarithmic scale).
+    case relative
+    /// head − base in the metric's unit: ratios, which can be 0.
+    case absolute
+}
+
+/// One metric compared, over a suite (its replays, each conversation compared with itself) or one turn.
 public struct MetricChange: Codable, Sendable {
     public var metric: Metric
+    /// Medians of the turns' values on each side (the level a reader knows the metric by).
     public var baseMedian: Double?
     public var headMedian: Double?
+    /// Replays compared on each side (the units of the test: a replay's turns share the
+    /// machine's state, so they count once).
     public var baseCount: Int
     public var headCount: Int
-    /// How `change` is expressed: "relative" (head ÷ base − 1) or "absolute" (head − base, in the
-    /// metric's unit; for ratios, which can be 0).
-    public var scale: String
-    /// The estimated change (Hodges-Lehmann), with its confidence interval (an end is infinite
-    /// when the samples cannot bound it).
+    public var scale: ChangeScale
+    /// The estimated change (Hodges-Lehmann, of a replay's typical value), with its interval at
+    /// the look's confidence (an end is infinite when the samples cannot bound it).
     public var change: Double?
     public var changeLower: Double?
     public var changeUpper: Double?
-    /// Two-sided p-value of "no change", and after Holm's adjustment over the family it belongs to.
+    /// Two-sided p-value of "no change", and after Holm's adjustment over the testable family;
+    /// `adjustedPValue` is absent for a test that could not reach the family's level at all.
     public var pValue: Double?
     public var adjustedPValue: Double?
+    /// The smallest p-value these values could have given (Tarone's rule leaves out a test
+    /// whose smallest p-value cannot reach the family's level).
+    public var minimumPValue: Double?
     /// The practical threshold in the same scale as `change`.
     public var threshold: Double?
     public var verdict: ChangeVerdict
-    /// For `underpowered`: about how many repetitions per side would decide at this threshold.
+    /// For `underpowered`: about how many repetitions per side would decide (see `RepetitionForecast`).
     public var repetitionsNeeded: Int?
+    /// The spread (standard deviation) of one replay's value within its conversation and side,
+    /// on the compared scale (log for relative changes: 0.05 ≈ 5%), and the conversations
+    /// compared: the noise a forecast and `chateval calibrate` work from.
+    public var replaySpread: Double?
+    public var strata: Int?
     /// Why the verdict is what it is, in one clause.
     public var reason: String
+
+    public init(metric: Metric, baseMedian: Double?, headMedian: Double?, baseCount: Int, headCount: Int, scale: ChangeScale,
+                verdict: ChangeVerdict, reason: String) {
+        self.metric = metric
+        self.baseMedian = baseMedian
+        self.headMedian = headMedian
+        self.baseCount = baseCount
+        self.headCount = headCount
+        self.scale = scale
+        self.verdict = verdict
+        self.reason = reason
+    }
 
     /// The change is bad news given the metric's polarity.
     public var isWorse: Bool {
@@ -128,7 +302,9 @@ public struct MetricChange: Codable, Sendable {
 /// A suite's metrics, and the same per turn for the detail.
 public struct SuiteComparison: Codable, Sendable {
     public var name: String
-    /// Suite-level comparisons: these gate (Holm over every suite × metric of the comparison).
+    /// Replays of this suite left out on both sides together (other processes held the cores).
+    public var leftOut: Int
+    /// Suite-level comparisons: these gate (one family with the checks and turns).
     public var metrics: [MetricChange]
     /// Per-turn detail: shown, adjusted over all turns of the comparison, never gating.
     public var turns: [TurnComparison]
@@ -152,21 +328,42 @@ public struct SettingDifference: Codable, Sendable, Hashable {
     public var isCommitDetermined: Bool
 }
 
-/// Checks and turns whose outcome changed between the sides.
+/// What a comparison decides about a check's pass count or a turn's answered count.
+public enum CountVerdict: String, Codable, Sendable, Hashable {
+    /// Passes (or answers) significantly less often on head: gates.
+    case regression
+    /// Significantly more often on head.
+    case improvement
+    /// Not significant, and not the same verdict on every replay of one side.
+    case flaky
+    /// The same verdict on every replay of each side, but not the same on both, and too few
+    /// replays for the difference to be significant (1 of 1 against 0 of 1).
+    case undecided
+    /// The same on both sides.
+    case unchanged
+}
+
+/// Checks and turns whose outcome changed between the sides. Each check's pass counts are
+/// tested with Fisher's exact test in the same family as the metrics.
 public struct QualityComparison: Codable, Sendable {
-    /// Passed on every base replay, fail on every head replay.
-    public var newlyFailing: [CheckChange]
-    /// Failed on every base replay, pass on every head replay.
-    public var newlyPassing: [CheckChange]
-    /// Not the same verdict on every replay of one side: reported, never gated.
+    /// Checks passing significantly less often on head.
+    public var regressions: [CheckChange]
+    /// Checks passing significantly more often on head.
+    public var improvements: [CheckChange]
+    /// Mixed verdicts on a side, and no significant change: reported, never gated.
     public var flaky: [CheckChange]
+    /// Constant on each side but different (passed 3 of 3, fails 3 of 3), not yet significant:
+    /// more replays would decide.
+    public var undecided: [CheckChange]
     /// Checks that exist on one side only.
     public var added: [CheckChange]
     public var removed: [CheckChange]
-    /// Turns answered on every base replay that fail (or are skipped) on every head replay.
-    public var newlyFailingTurns: [TurnChange]
+    /// Turns answered significantly less often on head (failed or skipped instead).
+    public var turnRegressions: [TurnChange]
+    /// Turns answered on every base replay and failing on every head replay, not yet significant.
+    public var turnsUndecided: [TurnChange]
 
-    public var hasRegression: Bool { !newlyFailing.isEmpty || !newlyFailingTurns.isEmpty }
+    public var hasRegression: Bool { !regressions.isEmpty || !turnRegressions.isEmpty }
 }
 
 /// One check in both sides' replays.
@@ -182,16 +379,37 @@ public struct CheckChange: Codable, Sendable, Hashable {
     public var baseTotal: Int
     public var headPassed: Int
     public var headTotal: Int
+    /// Fisher's exact test of the two pass counts, and after Holm's adjustment (absent when the
+    /// counts could not reach the family's level, or the check is on one side only).
+    public var pValue: Double?
+    public var adjustedPValue: Double?
+    public var verdict: CountVerdict
     /// The latest head verdict's detail (what was expected and found), and an excerpt of the answer.
     public var detail: String?
     public var answerExcerpt: String?
+
+    /// Head's pass rate minus base's.
+    public var rateDifference: Double {
+        Double(headPassed) / Double(max(headTotal, 1)) - Double(basePassed) / Double(max(baseTotal, 1))
+    }
+
+    /// A flaky check whose pass rate moved by this much or more, not yet significantly, keeps a
+    /// paired run going: smaller moves are the noise of a flaky check, not a change worth more replays.
+    public static let openDifference = 0.25
 }
 
-/// A turn that answered on base and fails on head.
+/// A turn's answered count on both sides, where it changed.
 public struct TurnChange: Codable, Sendable, Hashable {
     public var suite: String
     public var conversation: String
     public var turn: Int
-    /// The head failure (`context_overflow: ...`) or skip reason.
+    public var baseAnswered: Int
+    public var baseTotal: Int
+    public var headAnswered: Int
+    public var headTotal: Int
+    public var pValue: Double?
+    public var adjustedPValue: Double?
+    public var verdict: CountVerdict
+    /// The latest head failure (`context_overflow: ...`) or skip reason.
     public var headOutcome: String
 }

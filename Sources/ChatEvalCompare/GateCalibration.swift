@@ -3,47 +3,81 @@ import ChatEvalStore
 import Foundation
 
 /// Measures the gate itself on seeded synthetic samples: how often it flags a change between two
-/// identical builds (its false-alarm rate) and how often it catches a real one (its power).
+/// identical builds (its false-alarm rate), how often it catches a real one (its power), and —
+/// with a sequential design — how many repetitions it took to decide.
 ///
-/// Every turn of every suite has its own typical value of each compared metric, and every
-/// replay draws each metric independently around it with a log-normal spread of the given
-/// coefficient of variation (independent metrics are the hardest case for a family-wise rate:
-/// correlated metrics false-alarm together, not separately). The samples then go through the
-/// decisions `RunComparator` makes for recorded runs: the same tests, adjustment and thresholds.
+/// Every turn of every conversation has its own typical value of each compared metric, and every
+/// replay draws each metric around it with a log-normal spread of the given coefficient of
+/// variation, of which `sharedVariance` is shared by all turns of the replay (the machine's state
+/// during it; 0 for independent turns, about 0.5–0.7 measured on the development machine).
+/// Metrics are drawn independently of each other (the hardest case for a family-wise rate:
+/// correlated metrics false-alarm together, not separately). Checks pass with a probability per
+/// side. The samples then go through exactly the decisions `RunComparator` makes for recorded
+/// runs: the same replay values, tests, family, adjustment, thresholds and looks.
 public struct GateCalibration: Sendable {
     public struct Scenario: Sendable {
-        /// Turns of each suite.
-        public var suiteTurns: [Int]
+        /// Per suite, the turns of each of its conversations.
+        public var suites: [[Int]]
+        /// Repetitions per side (the last look's, for a sequential design).
         public var repetitions: Int
         /// Standard deviation ÷ mean of every measured value (0.1 = 10%).
         public var coefficientOfVariation: Double
+        /// Share of each value's variance common to all turns of its replay (0...1).
+        public var sharedVariance: Double
         /// Relative slowdown of head's time to first token in the first suite (0.1 = 10% slower);
         /// 0 for identical builds.
         public var slowdown: Double
+        /// Checks of the first suite's first conversation: each one's pass probability on base and head.
+        public var checks: [(base: Double, head: Double)]
+        /// nil: one look at `repetitions`. Otherwise the looks of a paired run, which stops at
+        /// the first look where everything is decided or a regression is found.
+        public var design: SequentialDesign?
 
-        public init(suiteTurns: [Int], repetitions: Int, coefficientOfVariation: Double, slowdown: Double = 0) {
-            self.suiteTurns = suiteTurns
+        public init(suites: [[Int]], repetitions: Int, coefficientOfVariation: Double, sharedVariance: Double = 0, slowdown: Double = 0,
+                    checks: [(base: Double, head: Double)] = [], design: SequentialDesign? = nil) {
+            self.suites = suites
             self.repetitions = repetitions
             self.coefficientOfVariation = coefficientOfVariation
+            self.sharedVariance = sharedVariance
             self.slowdown = slowdown
+            self.checks = checks
+            self.design = design
+        }
+
+        /// One conversation of `turns` turns per suite.
+        public init(suiteTurns: [Int], repetitions: Int, coefficientOfVariation: Double, sharedVariance: Double = 0, slowdown: Double = 0,
+                    design: SequentialDesign? = nil) {
+            self.init(suites: suiteTurns.map { [$0] }, repetitions: repetitions, coefficientOfVariation: coefficientOfVariation,
+                      sharedVariance: sharedVariance, slowdown: slowdown, design: design)
         }
     }
 
     public struct Outcome: Sendable {
         public var trials: Int
-        /// Comparisons that reported any metric of any suite as a regression: with identical
+        /// Comparisons that reported any metric, check or turn as a regression: with identical
         /// builds, the gate's false alarms (it fails CI on regressions only).
-        public var anyRegression: Int
-        /// Comparisons that reported any metric of any suite as a regression or improvement.
-        public var anyChange: Int
+        public var anyRegression = 0
+        /// Comparisons that reported anything as a regression or improvement.
+        public var anyChange = 0
         /// Comparisons that reported TTFT of the first suite as a regression.
-        public var ttftRegression: Int
-        /// Comparisons whose TTFT of the first suite was underpowered.
-        public var ttftUnderpowered: Int
+        public var ttftRegression = 0
+        /// Comparisons whose TTFT of the first suite ended underpowered, or unchanged.
+        public var ttftUnderpowered = 0
+        public var ttftUnchanged = 0
+        /// Comparisons that reported a check as a regression.
+        public var checkRegression = 0
+        /// Comparisons that ended with everything decided.
+        public var decided = 0
+        /// Repetitions per side each comparison used (the design's look where it stopped).
+        public var repetitionsUsed: [Int] = []
+        /// The last comparison's TTFT of the first suite, when asked to keep it.
+        public var lastTTFT: MetricChange?
 
         public var anyRegressionRate: Double { Double(anyRegression) / Double(max(trials, 1)) }
         public var anyChangeRate: Double { Double(anyChange) / Double(max(trials, 1)) }
         public var ttftRegressionRate: Double { Double(ttftRegression) / Double(max(trials, 1)) }
+        public var checkRegressionRate: Double { Double(checkRegression) / Double(max(trials, 1)) }
+        public var medianRepetitions: Double { Distribution(repetitionsUsed.map(Double.init))?.median ?? 0 }
     }
 
     public var settings: ComparisonSettings
@@ -52,33 +86,126 @@ public struct GateCalibration: Sendable {
 
     /// Runs `trials` comparisons of `scenario` from `seed`.
     public func run(_ scenario: Scenario, trials: Int, seed: UInt64) -> Outcome {
+        run(scenario, trials: trials, seed: seed, keepingTTFT: false)
+    }
+
+    func run(_ scenario: Scenario, trials: Int, seed: UInt64, keepingTTFT: Bool) -> Outcome {
         var random = SeededRandom(seed: seed)
-        var outcome = Outcome(trials: trials, anyRegression: 0, anyChange: 0, ttftRegression: 0, ttftUnderpowered: 0)
-        // Typical values per suite, turn and metric, fixed for all trials.
-        let levels = scenario.suiteTurns.map { turns in
-            (0..<turns).map { _ in settings.metrics.map { Self.typicalValue(of: $0, &random) } }
+        var outcome = Outcome(trials: trials)
+        // Typical values per suite, conversation, turn and metric, fixed for all trials.
+        let levels = scenario.suites.map { conversations in
+            conversations.map { turns in (0..<turns).map { _ in settings.metrics.map { Self.typicalValue(of: $0, &random) } } }
         }
-        let sigma = log1p(scenario.coefficientOfVariation * scenario.coefficientOfVariation).squareRoot()
+        let design = scenario.design ?? .fixed(scenario.repetitions)
         for _ in 0..<trials {
-            var family: [RunComparator.PendingChange] = []
-            for (suite, turns) in levels.enumerated() {
-                for (index, metric) in settings.metrics.enumerated() {
-                    let slower = suite == 0 && metric == .timeToFirstToken ? 1 + scenario.slowdown : 1
-                    let strata = turns.map { turn in
-                        (base: (0..<scenario.repetitions).map { _ in turn[index] * exp(sigma * random.normal() - sigma * sigma / 2) },
-                         head: (0..<scenario.repetitions).map { _ in turn[index] * slower * exp(sigma * random.normal() - sigma * sigma / 2) })
-                    }
-                    family.append(RunComparator.PendingChange(suite: "suite\(suite + 1)", turn: nil, metric: metric, strata: strata))
+            var sides = (base: Sample(), head: Sample())
+            var drawn = 0
+            for (index, repetitions) in design.looks.enumerated() {
+                while drawn < repetitions {
+                    drawn += 1
+                    draw(into: &sides.base, levels: levels, scenario: scenario, head: false, &random)
+                    draw(into: &sides.head, levels: levels, scenario: scenario, head: true, &random)
                 }
+                let final = index == design.looks.count - 1
+                let look = ComparisonLook(index: index, of: design)
+                let (changes, quality) = decide(sides, scenario: scenario, look: look)
+                let regression = changes.contains { $0.verdict == .regression } || quality.hasRegression
+                let decided = !changes.contains { $0.verdict == .underpowered } && quality.undecided.isEmpty
+                guard final || regression || decided else { continue }
+                outcome.repetitionsUsed.append(repetitions)
+                if regression { outcome.anyRegression += 1 }
+                if regression || changes.contains(where: { $0.verdict == .improvement }) || !quality.improvements.isEmpty { outcome.anyChange += 1 }
+                if keepingTTFT { outcome.lastTTFT = changes.first { $0.metric == .timeToFirstToken } }
+                let ttft = changes.first { $0.metric == .timeToFirstToken }?.verdict
+                if ttft == .regression { outcome.ttftRegression += 1 }
+                if ttft == .underpowered { outcome.ttftUnderpowered += 1 }
+                if ttft == .unchanged { outcome.ttftUnchanged += 1 }
+                if !quality.regressions.isEmpty { outcome.checkRegression += 1 }
+                if decided { outcome.decided += 1 }
+                break
             }
-            let verdicts = RunComparator.decide(family, settings: settings)
-            if verdicts.contains(where: { $0.verdict == .regression }) { outcome.anyRegression += 1 }
-            if verdicts.contains(where: { $0.verdict == .regression || $0.verdict == .improvement }) { outcome.anyChange += 1 }
-            let ttft = verdicts.first { $0.metric == .timeToFirstToken }?.verdict
-            if ttft == .regression { outcome.ttftRegression += 1 }
-            if ttft == .underpowered { outcome.ttftUnderpowered += 1 }
         }
         return outcome
+    }
+
+    /// How often the forecast of an underpowered comparison (`MetricChange.repetitionsNeeded`)
+    /// decides: each trial compares `scenario` at its repetitions; when TTFT of the first suite is
+    /// underpowered, a fresh comparison at the forecast count (at most 300) is run, and counted
+    /// decided when TTFT is no longer underpowered there.
+    public func forecastAccuracy(_ scenario: Scenario, trials: Int, seed: UInt64) -> (asked: Int, decided: Int, medianForecast: Double) {
+        var random = SeededRandom(seed: seed)
+        var asked = 0, decided = 0
+        var forecasts: [Double] = []
+        for trial in 0..<trials {
+            let first = run(scenario, trials: 1, seed: random.next(), keepingTTFT: true)
+            guard let ttft = first.lastTTFT, ttft.verdict == .underpowered, let needed = ttft.repetitionsNeeded, needed <= 300 else { continue }
+            asked += 1
+            forecasts.append(Double(needed))
+            var again = scenario
+            again.repetitions = needed
+            let second = run(again, trials: 1, seed: UInt64(trial) &* 0x9E37_79B9 &+ random.next(), keepingTTFT: true)
+            if let verdict = second.lastTTFT?.verdict, verdict != .underpowered { decided += 1 }
+        }
+        return (asked, decided, Distribution(forecasts)?.median ?? 0)
+    }
+
+    /// The replays drawn so far on one side: per suite and metric, the replay samples; the
+    /// checks' pass counts.
+    struct Sample {
+        var replays: [[[ReplaySample]]] = []   // suite → metric → replays
+        var passed: [Int] = []
+        var total = 0
+    }
+
+    private func draw(into sample: inout Sample, levels: [[[[Double]]]], scenario: Scenario, head: Bool, _ random: inout SeededRandom) {
+        let variance = log1p(scenario.coefficientOfVariation * scenario.coefficientOfVariation)
+        let shared = (variance * scenario.sharedVariance).squareRoot(), own = (variance * (1 - scenario.sharedVariance)).squareRoot()
+        if sample.replays.isEmpty { sample.replays = levels.map { _ in settings.metrics.map { _ in [] } } }
+        for (suite, conversations) in levels.enumerated() {
+            for (conversation, turns) in conversations.enumerated() {
+                for (index, metric) in settings.metrics.enumerated() {
+                    let slower = head && suite == 0 && metric == .timeToFirstToken ? 1 + scenario.slowdown : 1
+                    let replayEffect = shared * random.normal()
+                    var values: [Int: Double] = [:]
+                    for (turn, typical) in turns.enumerated() {
+                        values[turn] = typical[index] * slower * exp(replayEffect + own * random.normal() - variance / 2)
+                    }
+                    sample.replays[suite][index].append(ReplaySample(conversation: "c\(conversation + 1)", values: values))
+                }
+            }
+        }
+        if sample.passed.isEmpty { sample.passed = scenario.checks.map { _ in 0 } }
+        for (index, check) in scenario.checks.enumerated() where random.uniform() < (head ? check.head : check.base) {
+            sample.passed[index] += 1
+        }
+        sample.total += 1
+    }
+
+    private func decide(_ sides: (base: Sample, head: Sample), scenario: Scenario, look: ComparisonLook) -> ([MetricChange], QualityComparison) {
+        var pending: [RunComparator.PendingChange] = []
+        for suite in scenario.suites.indices {
+            for (index, metric) in settings.metrics.enumerated() {
+                pending.append(RunComparator.PendingChange(suite: "suite\(suite + 1)", turn: nil, metric: metric,
+                                                           base: sides.base.replays[suite][index], head: sides.head.replays[suite][index]))
+            }
+        }
+        func tally(_ passed: Int, _ total: Int) -> QualityComparator.Tally {
+            var tally = QualityComparator.Tally()
+            tally.passed = passed
+            tally.total = total
+            return tally
+        }
+        let checks = scenario.checks.indices.map { index in
+            let base = tally(sides.base.passed[index], sides.base.total), head = tally(sides.head.passed[index], sides.head.total)
+            return QualityComparator.Counts.Entry(
+                key: QualityComparator.CheckKey(suite: "suite1", conversation: "c1", turn: 0, position: index, check: "check"),
+                base: base, head: head,
+                fisher: FisherExact(basePassed: base.passed, baseTotal: base.total, headPassed: head.passed, headTotal: head.total))
+        }
+        let counts = QualityComparator.Counts(checks: checks, turns: [])
+        let (changes, quality, _) = RunComparator.decide(
+            pending, counts: counts, level: RunComparator.Level(settings: settings, share: look.share, intervalShare: look.intervalShare), settings: settings, suiteSettings: [:])
+        return (changes, quality)
     }
 
     /// A typical per-turn value of a small model on a laptop-class CPU.

@@ -1,39 +1,17 @@
 import ChatEvalCore
 import ChatEvalStore
 
-/// Compares check verdicts and turn outcomes between the sides.
+/// Compares check verdicts and turn outcomes between the sides, as counts.
 ///
 /// A check is known by its place: suite, conversation, turn (or the conversation itself) and
-/// position among that turn's checks, with its type. Over every measured replay of a side, a
-/// check either always passes, always fails, or is flaky (both happened: the model or the
-/// sampler is not deterministic there). Only a check that always passed on base and always fails
-/// on head is a regression; a flaky one is reported as such, never as a regression.
+/// position among that turn's checks, with its type. Over the measured replays of each side it
+/// passed k of n times; the two counts are tested with Fisher's exact test, in the same family
+/// as the metrics (`RunComparator.decide`). A check that passes significantly less often on head
+/// is a regression — 9 of 10 against 0 of 10 included, which a rule of "always passed, never
+/// passes" would call merely flaky. Flaky (mixed verdicts on a side) describes a side, and is
+/// what a check is called when its change is not significant. A turn's answered count is tested
+/// the same way: a turn that answered on base and fails (or is skipped) on head.
 enum QualityComparator {
-    static func compare(base: [RunRecord], head: [RunRecord]) -> QualityComparison {
-        let baseChecks = tally(base), headChecks = tally(head)
-        var quality = QualityComparison(newlyFailing: [], newlyPassing: [], flaky: [], added: [], removed: [], newlyFailingTurns: [])
-        for key in headChecks.keys.sorted() {
-            guard let headTally = headChecks[key] else { continue }
-            guard let baseTally = baseChecks[key] else {
-                quality.added.append(change(key, base: nil, head: headTally))
-                continue
-            }
-            let entry = change(key, base: baseTally, head: headTally)
-            if baseTally.isFlaky || headTally.isFlaky {
-                quality.flaky.append(entry)
-            } else if baseTally.alwaysPassed && headTally.alwaysFailed {
-                quality.newlyFailing.append(entry)
-            } else if baseTally.alwaysFailed && headTally.alwaysPassed {
-                quality.newlyPassing.append(entry)
-            }
-        }
-        quality.removed = baseChecks.keys.filter { headChecks[$0] == nil }.sorted().compactMap { key in
-            baseChecks[key].map { change(key, base: $0, head: nil) }
-        }
-        quality.newlyFailingTurns = newlyFailingTurns(base: base, head: head)
-        return quality
-    }
-
     struct CheckKey: Hashable, Comparable {
         var suite: String
         var conversation: String
@@ -48,18 +26,91 @@ enum QualityComparator {
         }
     }
 
+    struct TurnKey: Hashable, Comparable {
+        var suite: String, conversation: String, turn: Int
+        static func < (a: TurnKey, b: TurnKey) -> Bool { (a.suite, a.conversation, a.turn) < (b.suite, b.conversation, b.turn) }
+    }
+
     struct Tally {
         var passed = 0
         var total = 0
         var lastVerdict: Verdict?
         var lastAnswer: String?
-        var alwaysPassed: Bool { total > 0 && passed == total }
-        var alwaysFailed: Bool { total > 0 && passed == 0 }
-        var isFlaky: Bool { passed > 0 && passed < total }
+        var lastFailure: String?
+        var isMixed: Bool { passed > 0 && passed < total }
+    }
+
+    /// Every check's and turn's counts on both sides, with their tests.
+    struct Counts {
+        struct Entry<Key> {
+            var key: Key
+            var base: Tally?
+            var head: Tally?
+            /// Fisher's test of the counts; nil for a check on one side only.
+            var fisher: FisherExact?
+        }
+        var checks: [Entry<CheckKey>]
+        var turns: [Entry<TurnKey>]
+    }
+
+    static func tally(base: [RunRecord], head: [RunRecord]) -> Counts {
+        let baseChecks = checkTallies(base), headChecks = checkTallies(head)
+        let checks = Set(baseChecks.keys).union(headChecks.keys).sorted().map { key in
+            Counts.Entry(key: key, base: baseChecks[key], head: headChecks[key], fisher: test(baseChecks[key], headChecks[key]))
+        }
+        let baseTurns = turnTallies(base), headTurns = turnTallies(head)
+        let turns = Set(baseTurns.keys).intersection(headTurns.keys).sorted().map { key in
+            Counts.Entry(key: key, base: baseTurns[key], head: headTurns[key], fisher: test(baseTurns[key], headTurns[key]))
+        }
+        return Counts(checks: checks, turns: turns)
+    }
+
+    private static func test(_ base: Tally?, _ head: Tally?) -> FisherExact? {
+        guard let base, let head else { return nil }
+        return FisherExact(basePassed: base.passed, baseTotal: base.total, headPassed: head.passed, headTotal: head.total)
+    }
+
+    /// Sorts the counts into verdicts with the family's decisions (aligned with `counts`).
+    static func decide(_ counts: Counts, checkDecisions: [MultipleTesting.Decision?], turnDecisions: [MultipleTesting.Decision?]) -> QualityComparison {
+        var quality = QualityComparison(regressions: [], improvements: [], flaky: [], undecided: [], added: [], removed: [],
+                                        turnRegressions: [], turnsUndecided: [])
+        for (entry, decision) in zip(counts.checks, checkDecisions) {
+            guard let base = entry.base else { quality.added.append(change(entry, verdict: .unchanged, decision: nil)); continue }
+            guard let head = entry.head else { quality.removed.append(change(entry, verdict: .unchanged, decision: nil)); continue }
+            let verdict = countVerdict(base: base, head: head, decision: decision)
+            let item = change(entry, verdict: verdict, decision: decision)
+            switch verdict {
+            case .regression: quality.regressions.append(item)
+            case .improvement: quality.improvements.append(item)
+            case .flaky: quality.flaky.append(item)
+            case .undecided: quality.undecided.append(item)
+            case .unchanged: break
+            }
+        }
+        for (entry, decision) in zip(counts.turns, turnDecisions) {
+            guard let base = entry.base, let head = entry.head else { continue }
+            let verdict = countVerdict(base: base, head: head, decision: decision)
+            // Only what got worse matters for a turn: it answered, and now does not.
+            guard head.passed * base.total < base.passed * head.total else { continue }
+            let item = TurnChange(
+                suite: entry.key.suite, conversation: entry.key.conversation, turn: entry.key.turn + 1,
+                baseAnswered: base.passed, baseTotal: base.total, headAnswered: head.passed, headTotal: head.total,
+                pValue: entry.fisher?.pValue, adjustedPValue: decision?.adjustedPValue, verdict: verdict,
+                headOutcome: head.lastFailure ?? "")
+            if verdict == .regression { quality.turnRegressions.append(item) } else if verdict == .undecided { quality.turnsUndecided.append(item) }
+        }
+        return quality
+    }
+
+    static func countVerdict(base: Tally, head: Tally, decision: MultipleTesting.Decision?) -> CountVerdict {
+        let baseRate = Double(base.passed) / Double(max(base.total, 1)), headRate = Double(head.passed) / Double(max(head.total, 1))
+        if decision?.significant == true { return headRate < baseRate ? .regression : .improvement }
+        if base.isMixed || head.isMixed { return .flaky }
+        return baseRate == headRate ? .unchanged : .undecided
     }
 
     /// Every check's verdicts over the measured replays of `runs`.
-    static func tally(_ runs: [RunRecord]) -> [CheckKey: Tally] {
+    static func checkTallies(_ runs: [RunRecord]) -> [CheckKey: Tally] {
         var tallies: [CheckKey: Tally] = [:]
         func add(_ verdict: Verdict, _ key: CheckKey, answer: String?) {
             tallies[key, default: Tally()].total += 1
@@ -69,7 +120,7 @@ enum QualityComparator {
         }
         for run in runs.sorted(by: { $0.startedAt < $1.startedAt }) {
             for suite in run.suites {
-                for conversation in suite.conversations where !conversation.warmup {
+                for conversation in suite.conversations where conversation.isMeasured {
                     for turn in conversation.turns {
                         for (position, verdict) in (turn.checks ?? []).enumerated() {
                             add(verdict, CheckKey(suite: suite.name, conversation: conversation.id, turn: turn.index, position: position, check: verdict.check),
@@ -86,42 +137,36 @@ enum QualityComparator {
         return tallies
     }
 
-    static func change(_ key: CheckKey, base: Tally?, head: Tally?) -> CheckChange {
-        let latest = head ?? base
-        return CheckChange(
-            suite: key.suite, conversation: key.conversation, turn: key.turn.map { $0 + 1 }, position: key.position + 1,
-            check: key.check, basePassed: base?.passed ?? 0, baseTotal: base?.total ?? 0,
-            headPassed: head?.passed ?? 0, headTotal: head?.total ?? 0,
-            detail: latest?.lastVerdict?.detail, answerExcerpt: latest?.lastAnswer.map { excerpt($0) })
-    }
-
-    /// Turns that answered on every base replay and never answered on head.
-    static func newlyFailingTurns(base: [RunRecord], head: [RunRecord]) -> [TurnChange] {
-        struct TurnKey: Hashable, Comparable {
-            var suite: String, conversation: String, turn: Int
-            static func < (a: TurnKey, b: TurnKey) -> Bool { (a.suite, a.conversation, a.turn) < (b.suite, b.conversation, b.turn) }
-        }
-        func outcomes(_ runs: [RunRecord]) -> [TurnKey: [TurnRecord]] {
-            var result: [TurnKey: [TurnRecord]] = [:]
-            for run in runs {
-                for suite in run.suites {
-                    for conversation in suite.conversations where !conversation.warmup {
-                        for turn in conversation.turns {
-                            result[TurnKey(suite: suite.name, conversation: conversation.id, turn: turn.index), default: []].append(turn)
+    /// Every turn's answered count over the measured replays of `runs`.
+    static func turnTallies(_ runs: [RunRecord]) -> [TurnKey: Tally] {
+        var tallies: [TurnKey: Tally] = [:]
+        for run in runs.sorted(by: { $0.startedAt < $1.startedAt }) {
+            for suite in run.suites {
+                for conversation in suite.conversations where conversation.isMeasured {
+                    for turn in conversation.turns {
+                        let key = TurnKey(suite: suite.name, conversation: conversation.id, turn: turn.index)
+                        tallies[key, default: Tally()].total += 1
+                        if turn.status == .answered {
+                            tallies[key, default: Tally()].passed += 1
+                        } else {
+                            tallies[key]?.lastFailure = turn.failure.map(\.description) ?? "skipped: \(turn.skipReason ?? "")"
                         }
                     }
                 }
             }
-            return result
         }
-        let baseTurns = outcomes(base), headTurns = outcomes(head)
-        return headTurns.keys.sorted().compactMap { key in
-            guard let before = baseTurns[key], let after = headTurns[key],
-                  before.allSatisfy({ $0.status == .answered }), after.allSatisfy({ $0.status != .answered }),
-                  let last = after.last else { return nil }
-            let outcome = last.failure.map(\.description) ?? "skipped: \(last.skipReason ?? "")"
-            return TurnChange(suite: key.suite, conversation: key.conversation, turn: key.turn + 1, headOutcome: outcome)
-        }
+        return tallies
+    }
+
+    static func change(_ entry: Counts.Entry<CheckKey>, verdict: CountVerdict, decision: MultipleTesting.Decision?) -> CheckChange {
+        let latest = entry.head ?? entry.base
+        let key = entry.key
+        return CheckChange(
+            suite: key.suite, conversation: key.conversation, turn: key.turn.map { $0 + 1 }, position: key.position + 1,
+            check: key.check, basePassed: entry.base?.passed ?? 0, baseTotal: entry.base?.total ?? 0,
+            headPassed: entry.head?.passed ?? 0, headTotal: entry.head?.total ?? 0,
+            pValue: entry.fisher?.pValue, adjustedPValue: decision?.adjustedPValue, verdict: verdict,
+            detail: latest?.lastVerdict?.detail, answerExcerpt: latest?.lastAnswer.map { excerpt($0) })
     }
 
     /// The answer's start on one line (at most 100 characters).

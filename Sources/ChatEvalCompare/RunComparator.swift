@@ -14,77 +14,151 @@ public struct ComparedRuns: Sendable {
     }
 }
 
+/// Which look of a design a comparison decides at, and the share of the error rates it spends
+/// (`ComparisonDesign` records both).
+public struct ComparisonLook: Sendable, Hashable {
+    /// 0-based look of `design`.
+    public var index: Int
+    public var design: SequentialDesign
+    /// Of the comparison's false-alarm rate and interval non-coverage: `design.share(atLook:)`,
+    /// or what is left when a run's time budget ends it early.
+    public var share: Double
+    /// Of the intervals' non-coverage (which decides "unchanged"); `share` when not given.
+    public var intervalShare: Double
+
+    public init(index: Int, design: SequentialDesign, share: Double, intervalShare: Double? = nil) {
+        self.index = index
+        self.design = design
+        self.share = share
+        self.intervalShare = intervalShare ?? share
+    }
+
+    /// Look `index` of `design`, spending its planned shares (everything left when `final`).
+    public init(index: Int, of design: SequentialDesign, final: Bool = false) {
+        self.init(index: index, design: design, share: design.share(atLook: index, final: final),
+                  intervalShare: design.intervalShare(atLook: index, final: final))
+    }
+
+    /// A single look spending everything: a plain comparison of recorded runs.
+    public static let single = ComparisonLook(index: 0, design: .fixed(1), share: 1)
+
+    /// The look a paired run recorded in both its records, when `base` and `head` are that pair:
+    /// comparing them again decides as the run did. A plain comparison otherwise.
+    public static func recorded(base: [RunRecord], head: [RunRecord]) -> ComparisonLook {
+        guard base.count == 1, head.count == 1, let look = head[0].decidedLook, head[0].pairedRunId == base[0].runId,
+              base[0].pairedRunId == head[0].runId, base[0].decidedLook == look, look.looks.indices.contains(look.look - 1) else { return .single }
+        return ComparisonLook(index: look.look - 1, design: SequentialDesign(looks: look.looks), share: look.share, intervalShare: look.intervalShare)
+    }
+}
+
 /// Compares a base and a head, metric by metric and check by check.
 ///
-/// Metrics: for each suite present on both sides and each compared metric, the values of every
-/// measured (not warm-up) answered turn are grouped by turn (conversation and position, each a
-/// stratum) and tested with `RankShift` — on the logarithm of the values, so that the shift is a
-/// ratio, except for ratios such as reuse, which are compared as differences. The suite-level
-/// tests of the whole comparison form one family: Holm's adjustment keeps its false-alarm rate at
-/// `familyErrorRate`. Per-turn tests are a second family, shown as detail and never gated.
+/// **The unit is the replay.** The turns of one replay of a conversation run seconds apart and
+/// share the machine's state: measured on this project's development machine, 48–71% of the
+/// variance of a turn's log TTFT, decode rate and total time is shared by the turns of its replay
+/// (the intraclass correlation, 12 replays of the 8-turn conversation and 48 of the 3-turn ones).
+/// Testing the turns as if independent calls one slow replay a regression: in a simulation with
+/// half the variance shared, about half of all comparisons of identical builds did. So each
+/// replay counts once: its value of a metric is the mean, over its turns, of the turn's value
+/// against the turn's typical value (the median over both sides' replays of that turn, on a
+/// logarithmic scale for times and rates so that changes are ratios; a difference for ratios such
+/// as reuse, which can be 0). Replays are compared within their conversation (each a stratum)
+/// with `RankShift` — van Elteren's test, exact wherever it can be enumerated — whose
+/// Hodges-Lehmann estimate and interval are the change reported. A suite of one-turn
+/// conversations is thus compared turn by turn as before; one replay of a many-turn conversation
+/// per side cannot be told apart from a slow replay, and the comparison says so.
 ///
-/// A metric is a regression (or improvement) when its adjusted p-value is within the family
-/// error rate AND its estimated change passes the practical threshold; unchanged when the
-/// confidence interval lies within the threshold, or the change is real but smaller than the
-/// threshold; underpowered otherwise — too few or too noisy samples to tell, with the number of
-/// repetitions that would. When neither side varies at all (token counts, reuse of greedy
-/// replays), the difference is exact and the threshold alone decides.
+/// **One family.** Every gated suite metric (one with a threshold), every check's pass counts
+/// (Fisher's exact test) and every turn's answered counts form one family at the look's
+/// false-alarm rate: Tarone's rule leaves out the tests that cannot reach it, and Holm's
+/// adjustment runs over the rest (`MultipleTesting`). Per-turn metric detail is a second family,
+/// shown and never gated.
+///
+/// **Verdicts.** A metric is a regression (or improvement) when its adjusted p-value is within
+/// the family's rate, its interval excludes no change, and its estimated change passes the
+/// practical threshold; unchanged when its interval lies within the threshold; not worse when
+/// only its worse end does (no regression, but it could be an improvement); underpowered
+/// otherwise, with a forecast of the repetitions that would decide (`RepetitionForecast`). A
+/// check is a regression when it passes significantly less often on head.
+///
+/// **Load.** A replay measured while other processes used `busyThreshold` cores or more (a
+/// quarter of a core by default) is left out of the comparison and counted, as is one a paired
+/// run marked and re-measured (`ConversationRecord.leftOut`); in-process runs only (a served
+/// run's load is the server's). `busy_threshold: off` keeps every replay.
 public enum RunComparator {
     /// `settings` are the preset and project file's; each suite's own thresholds (recorded in
     /// head's runs) come on top, then `commandLine`. `turnDetail: false` leaves out the per-turn
     /// rows (they never gate; a calibration that runs thousands of comparisons needs none).
     public static func compare(
         base: ComparedRuns, head: ComparedRuns, settings projectSettings: ComparisonSettings,
-        commandLine: ComparisonOverrides = ComparisonOverrides(), turnDetail: Bool = true
+        commandLine: ComparisonOverrides = ComparisonOverrides(), turnDetail: Bool = true, look: ComparisonLook = .single
     ) -> Comparison {
         let settings = projectSettings.applying(commandLine)
         var suiteSettings: [String: ComparisonSettings] = [:]
         for suite in head.runs.flatMap(\.suites) {
             if let own = suite.comparison { suiteSettings[suite.name] = projectSettings.applying(own).applying(commandLine) }
         }
-        let baseSuites = measuredSuites(base.runs)
-        let headSuites = measuredSuites(head.runs)
-        let sharedSuites = headSuites.keys.filter { baseSuites[$0] != nil }
-        let suiteOrder = suiteNames(head.runs).filter(sharedSuites.contains)
+        let level = Level(settings: settings, share: look.share, intervalShare: look.intervalShare)
+        let (baseReplays, baseLeftOut, baseLoad) = measuredReplaysCounting(base.runs, busyThreshold: settings.busyThreshold)
+        let (headReplays, headLeftOut, headLoad) = measuredReplaysCounting(head.runs, busyThreshold: settings.busyThreshold)
+        let suiteOrder = suiteNames(head.runs).filter { baseReplays[$0] != nil && headReplays[$0] != nil }
 
-        // Every test first, decisions after Holm's adjustment of each family.
         var suiteTests: [PendingChange] = []
         var turnTests: [PendingChange] = []
         for suite in suiteOrder {
-            guard let baseTurns = baseSuites[suite], let headTurns = headSuites[suite] else { continue }
-            let keys = headTurns.keys.filter { baseTurns[$0] != nil }.sorted()
+            guard let baseSuite = baseReplays[suite], let headSuite = headReplays[suite] else { continue }
             for metric in settings.metrics {
-                let strata = keys.map { key in
-                    (base: baseTurns[key]?.compactMap(metric.value) ?? [], head: headTurns[key]?.compactMap(metric.value) ?? [])
-                }
-                suiteTests.append(PendingChange(suite: suite, turn: nil, metric: metric, strata: strata))
-                for (key, stratum) in zip(keys, strata) where turnDetail {
-                    turnTests.append(PendingChange(suite: suite, turn: key, metric: metric, strata: [stratum]))
+                let base = baseSuite.map { $0.sample(metric) }, head = headSuite.map { $0.sample(metric) }
+                suiteTests.append(PendingChange(suite: suite, turn: nil, metric: metric, base: base, head: head,
+                                                leftOut: (baseLeftOut[suite] ?? 0) + (headLeftOut[suite] ?? 0)))
+                guard turnDetail else { continue }
+                for key in turnKeys(base, head) {
+                    turnTests.append(PendingChange(suite: suite, turn: key, metric: metric,
+                                                   base: base.compactMap { $0.only(key) }, head: head.compactMap { $0.only(key) }))
                 }
             }
         }
-        let suiteChanges = decide(suiteTests, settings: settings, suiteSettings: suiteSettings)
-        let turnChanges = decide(turnTests, settings: settings, suiteSettings: suiteSettings)
+        let counts = QualityComparator.tally(base: base.runs, head: head.runs)
+        let (suiteChanges, quality, family) = decide(suiteTests, counts: counts, level: level, settings: settings, suiteSettings: suiteSettings)
+        let turnChanges = decideDetail(turnTests, level: level, settings: settings, suiteSettings: suiteSettings)
 
         let suites = suiteOrder.map { suite in
-            let turnRows = Dictionary(grouping: zip(turnTests, turnChanges).filter { $0.0.suite == suite }, by: { $0.0.turn! })
+            let rows = Dictionary(grouping: zip(turnTests, turnChanges).filter { $0.0.suite == suite }, by: { $0.0.turn! })
             return SuiteComparison(
-                name: suite,
+                name: suite, leftOut: (baseLeftOut[suite] ?? 0) + (headLeftOut[suite] ?? 0),
                 metrics: zip(suiteTests, suiteChanges).filter { $0.0.suite == suite }.map(\.1),
-                turns: turnRows.keys.sorted().map { key in
-                    TurnComparison(conversation: key.conversation, turn: key.turn + 1, metrics: turnRows[key]!.map(\.1))
+                turns: rows.keys.sorted().map { key in
+                    TurnComparison(conversation: key.conversation, turn: key.turn + 1, metrics: rows[key]!.map(\.1))
                 })
         }
+        let reps = (base.runs + head.runs).map(\.settings.repetitions).max() ?? 1
+        let design = ComparisonDesign(
+            look: look.index + 1, looks: look.design.isSequential ? look.design.looks : [reps], share: look.share,
+            familyErrorRate: level.alpha, confidence: level.confidence)
         return Comparison(
-            base: side(base), head: side(head), settings: settings,
+            base: side(base), head: side(head), settings: settings, design: design, family: family,
             differences: SettingDifferences.between(base: base.runs, head: head.runs),
-            suites: suites,
-            quality: QualityComparator.compare(base: base.runs, head: head.runs))
+            suites: suites, quality: quality, load: LoadComparison(base: baseLoad, head: headLoad))
     }
 
-    // MARK: Samples
+    /// The error rates a look decides at.
+    struct Level {
+        /// The family's false-alarm rate at this look.
+        var alpha: Double
+        /// The level of the intervals at this look.
+        var confidence: Double
+        /// One-sided non-coverage of the intervals.
+        var tail: Double { (1 - confidence) / 2 }
 
-    /// A turn's place in a suite: the stratum its values are compared within.
+        init(settings: ComparisonSettings, share: Double, intervalShare: Double? = nil) {
+            alpha = settings.familyErrorRate * share
+            confidence = 1 - (1 - settings.confidence) * (intervalShare ?? share)
+        }
+    }
+
+    // MARK: Replays
+
+    /// A turn's place in a suite.
     struct TurnKey: Hashable, Comparable {
         var conversation: String
         /// 0-based.
@@ -92,26 +166,72 @@ public enum RunComparator {
         static func < (a: TurnKey, b: TurnKey) -> Bool { (a.conversation, a.turn) < (b.conversation, b.turn) }
     }
 
-    /// Suite name → turn → metrics of every measured, answered replay of that turn.
-    static func measuredSuites(_ runs: [RunRecord]) -> [String: [TurnKey: [TurnMetrics]]] {
-        var suites: [String: [TurnKey: [TurnMetrics]]] = [:]
+    /// One measured replay of a conversation: its answered turns' metrics.
+    struct Replay {
+        var conversation: String
+        var turns: [Int: TurnMetrics]
+
+        func sample(_ metric: Metric) -> ReplaySample {
+            ReplaySample(conversation: conversation, values: turns.compactMapValues(metric.value))
+        }
+    }
+
+    /// Suite name → its measured replays, and what the load left out, for one side.
+    static func measuredReplays(_ runs: [RunRecord], busyThreshold: Double? = ComparisonSettings.defaultBusyThreshold) -> ([String: [Replay]], SideLoad) {
+        let (suites, _, load) = measuredReplaysCounting(runs, busyThreshold: busyThreshold)
+        return (suites, load)
+    }
+
+    /// As `measuredReplays`, with the replays left out per suite.
+    static func measuredReplaysCounting(_ runs: [RunRecord], busyThreshold: Double?) -> ([String: [Replay]], [String: Int], SideLoad) {
+        var suites: [String: [Replay]] = [:]
+        var leftOutBySuite: [String: Int] = [:]
+        var sampled = 0, leftOut = 0, remeasured = 0
+        var loads: [Double] = []
         for run in runs {
+            // A served run's "other processes" include the server: its load says nothing.
+            let screens = run.runtime.inProcess != false && busyThreshold != nil
             for suite in run.suites {
                 for conversation in suite.conversations where !conversation.warmup {
-                    for turn in conversation.turns {
-                        guard let metrics = turn.metrics, turn.status == .answered else { continue }
-                        suites[suite.name, default: [:]][TurnKey(conversation: conversation.id, turn: turn.index), default: []].append(metrics)
+                    if let load = conversation.load { sampled += 1; loads.append(load.otherCores) }
+                    if conversation.leftOut != nil && busyThreshold != nil {
+                        suites[suite.name, default: []] = suites[suite.name, default: []]
+                        leftOutBySuite[suite.name, default: 0] += 1
+                        // A paired run marks the disturbed replay and measures it again.
+                        if suite.conversations.contains(where: { $0.id == conversation.id && $0.repetition == conversation.repetition && $0.leftOut == nil }) {
+                            remeasured += 1
+                        } else {
+                            leftOut += 1
+                        }
+                        continue
                     }
+                    if screens, let load = conversation.load, load.otherCores >= busyThreshold ?? .infinity {
+                        leftOut += 1
+                        leftOutBySuite[suite.name, default: 0] += 1
+                        suites[suite.name, default: []] = suites[suite.name, default: []]
+                        continue
+                    }
+                    var turns: [Int: TurnMetrics] = [:]
+                    for turn in conversation.turns where turn.status == .answered {
+                        if let metrics = turn.metrics { turns[turn.index] = metrics }
+                    }
+                    suites[suite.name, default: []].append(Replay(conversation: conversation.id, turns: turns))
                 }
             }
         }
-        return suites
+        let mean = loads.isEmpty ? nil : loads.reduce(0, +) / Double(loads.count)
+        return (suites, leftOutBySuite, SideLoad(sampled: sampled, leftOut: leftOut, remeasured: remeasured, meanOtherCores: mean))
     }
 
     /// Suite names in the order the runs list them.
     private static func suiteNames(_ runs: [RunRecord]) -> [String] {
         var seen = Set<String>()
         return runs.flatMap { $0.suites.map(\.name) }.filter { seen.insert($0).inserted }
+    }
+
+    private static func turnKeys(_ base: [ReplaySample], _ head: [ReplaySample]) -> [TurnKey] {
+        let keys = { (samples: [ReplaySample]) in Set(samples.flatMap { sample in sample.values.keys.map { TurnKey(conversation: sample.conversation, turn: $0) } }) }
+        return keys(base).intersection(keys(head)).sorted()
     }
 
     private static func side(_ side: ComparedRuns) -> ComparedSide {
@@ -124,54 +244,43 @@ public enum RunComparator {
             repetitions: side.runs.reduce(0) { $0 + $1.settings.repetitions })
     }
 
-    // MARK: Deciding
+    // MARK: Testing
 
+    /// A metric's values in one suite (or one turn), not yet tested.
     struct PendingChange {
         var suite: String
         var turn: TurnKey?
         var metric: Metric
-        var strata: [(base: [Double], head: [Double])]
+        var base: [ReplaySample]
+        var head: [ReplaySample]
+        /// Replays of the suite left out on either side for a busy machine.
+        var leftOut: Int = 0
     }
 
-    /// Tests each pending change, adjusts the family's p-values together (at the comparison's
-    /// one false-alarm rate), and decides each with its suite's thresholds.
-    static func decide(_ family: [PendingChange], settings: ComparisonSettings, suiteSettings: [String: ComparisonSettings] = [:]) -> [MetricChange] {
-        let tested = family.map { test($0, settings: settings) }
-        let adjusted = Holm.adjust(tested.map { $0.shift?.pValue ?? 1 })
-        return zip(family, zip(tested, adjusted)).map { pending, result in
-            var local = suiteSettings[pending.suite] ?? settings
-            local.familyErrorRate = settings.familyErrorRate
-            local.confidence = settings.confidence
-            return verdict(for: result.0, adjustedPValue: result.1, settings: local)
-        }
-    }
-
-    /// A change measured but not yet decided.
+    /// A change tested but not yet decided.
     struct TestedChange {
         var metric: Metric
+        /// Every turn value of each side, for the medians shown.
         var baseValues: [Double]
         var headValues: [Double]
         var shift: RankShift?
-        /// Neither side varies within any stratum: the difference is exact.
-        var exact: Bool
-        /// Values per stratum and side (the typical number of repetitions), and strata count.
-        var repetitions: Int
-        var strata: Int
-        /// Pooled standard deviation within strata and sides, on the compared scale.
+        /// Pooled standard deviation of a replay's value within conversations and sides, on the
+        /// compared scale (for the forecast).
         var spread: Double
+        /// Replays per conversation and side (the median): the repetitions measured.
+        var repetitions: Int
+        /// Replays of this suite left out on either side for a busy machine.
+        var leftOut: Int = 0
     }
 
     /// Metrics compared as differences rather than ratios (they can be 0).
     static func comparesDifferences(_ metric: Metric) -> Bool { metric.unit == .ratio }
 
-    static func test(_ pending: PendingChange, settings: ComparisonSettings) -> TestedChange {
+    static func test(_ pending: PendingChange, confidence: Double) -> TestedChange {
         let onLog = !comparesDifferences(pending.metric)
-        let transform: (Double) -> Double? = { value in onLog ? (value > 0 ? Foundation.log(value) : nil) : value }
-        let strata = pending.strata.map { (base: $0.base.compactMap(transform), head: $0.head.compactMap(transform)) }
-            .filter { !$0.base.isEmpty && !$0.head.isEmpty }
-        let exact = !strata.isEmpty && strata.allSatisfy { Set($0.base).count == 1 && Set($0.head).count == 1 }
-        let counts = strata.flatMap { [$0.base.count, $0.head.count] }.sorted()
+        let strata = ReplaySample.strata(base: pending.base, head: pending.head, onLogScale: onLog)
         var squares = 0.0, degrees = 0
+        let counts = strata.flatMap { [$0.base.count, $0.head.count] }.sorted()
         for stratum in strata {
             for side in [stratum.base, stratum.head] where side.count > 1 {
                 let mean = side.reduce(0, +) / Double(side.count)
@@ -181,22 +290,78 @@ public enum RunComparator {
         }
         return TestedChange(
             metric: pending.metric,
-            baseValues: pending.strata.flatMap(\.base), headValues: pending.strata.flatMap(\.head),
-            shift: RankShift(strata: strata, confidence: settings.confidence), exact: exact,
-            repetitions: counts.isEmpty ? 0 : counts[counts.count / 2], strata: strata.count,
-            spread: degrees > 0 ? (squares / Double(degrees)).squareRoot() : 0)
+            baseValues: pending.base.flatMap { $0.values.values }, headValues: pending.head.flatMap { $0.values.values },
+            shift: RankShift(strata: strata, confidence: confidence),
+            spread: degrees > 0 ? (squares / Double(degrees)).squareRoot() : 0,
+            repetitions: counts.isEmpty ? 0 : counts[counts.count / 2], leftOut: pending.leftOut)
     }
 
-    static func verdict(for test: TestedChange, adjustedPValue: Double, settings: ComparisonSettings) -> MetricChange {
+    /// Tests the gated family — suite metrics with a threshold, checks and turns — and decides
+    /// every member at the look's level.
+    static func decide(
+        _ metrics: [PendingChange], counts: QualityComparator.Counts, level: Level, settings: ComparisonSettings,
+        suiteSettings: [String: ComparisonSettings]
+    ) -> ([MetricChange], QualityComparison, TestFamily) {
+        let tested = metrics.map { test($0, confidence: level.confidence) }
+        let gated = zip(metrics, tested).map { pending, test in
+            (suiteSettings[pending.suite] ?? settings).thresholds[pending.metric] != nil && test.shift != nil
+        }
+        var family: [(pValue: Double, minimumPValue: Double)] = []
+        var metricSlots: [Int?] = []
+        for (test, isGated) in zip(tested, gated) {
+            if isGated, let shift = test.shift {
+                metricSlots.append(family.count)
+                family.append((shift.pValue, shift.minimumPValue))
+            } else {
+                metricSlots.append(nil)
+            }
+        }
+        let checkSlots = counts.checks.map { entry -> Int? in
+            guard let fisher = entry.fisher else { return nil }
+            family.append((fisher.pValue, fisher.minimumPValue))
+            return family.count - 1
+        }
+        let turnSlots = counts.turns.map { entry -> Int? in
+            guard let fisher = entry.fisher else { return nil }
+            family.append((fisher.pValue, fisher.minimumPValue))
+            return family.count - 1
+        }
+        let decisions = MultipleTesting.decide(family, alpha: level.alpha)
+        let changes = zip(metrics, zip(tested, metricSlots)).map { pending, item in
+            verdict(for: item.0, decision: item.1.map { decisions[$0] }, familySize: decisions.filter { $0.adjustedPValue != nil }.count,
+                    level: level, settings: suiteSettings[pending.suite] ?? settings)
+        }
+        let quality = QualityComparator.decide(counts, checkDecisions: checkSlots.map { $0.map { decisions[$0] } },
+                                               turnDecisions: turnSlots.map { $0.map { decisions[$0] } })
+        return (changes, quality, TestFamily(tests: family.count, testable: decisions.filter { $0.adjustedPValue != nil }.count))
+    }
+
+    /// The per-turn detail: its own family at the same level, never gating.
+    static func decideDetail(_ family: [PendingChange], level: Level, settings: ComparisonSettings, suiteSettings: [String: ComparisonSettings]) -> [MetricChange] {
+        let tested = family.map { test($0, confidence: level.confidence) }
+        let slots = tested.map { $0.shift.map { ($0.pValue, $0.minimumPValue) } }
+        let decisions = MultipleTesting.decide(slots.compactMap { $0 }, alpha: level.alpha)
+        var next = 0
+        return zip(family, tested).map { pending, test in
+            var decision: MultipleTesting.Decision?
+            if test.shift != nil { decision = decisions[next]; next += 1 }
+            return verdict(for: test, decision: decision, familySize: decisions.filter { $0.adjustedPValue != nil }.count,
+                           level: level, settings: suiteSettings[pending.suite] ?? settings)
+        }
+    }
+
+    static func verdict(for test: TestedChange, decision: MultipleTesting.Decision?, familySize: Int, level: Level,
+                        settings: ComparisonSettings) -> MetricChange {
         let metric = test.metric
         let relative = !comparesDifferences(metric)
         var change = MetricChange(
             metric: metric, baseMedian: Distribution(test.baseValues)?.median, headMedian: Distribution(test.headValues)?.median,
             baseCount: test.shift?.baseCount ?? 0, headCount: test.shift?.headCount ?? 0,
-            scale: relative ? "relative" : "absolute", verdict: .notMeasured, reason: "")
+            scale: relative ? .relative : .absolute, verdict: .notMeasured, reason: "")
         guard let shift = test.shift, let baseMedian = change.baseMedian else {
             change.reason = test.baseValues.isEmpty && test.headValues.isEmpty
                 ? "not measured on either side" : test.baseValues.isEmpty ? "not measured on base" : "not measured on head"
+            if test.leftOut > 0 { change.reason += " (\(test.leftOut) replays left out: other processes held the cores)" }
             return change
         }
         // Back from the compared scale to the reported one.
@@ -205,7 +370,10 @@ public enum RunComparator {
         change.changeLower = report(shift.lower)
         change.changeUpper = report(shift.upper)
         change.pValue = shift.pValue
-        change.adjustedPValue = adjustedPValue
+        change.minimumPValue = shift.minimumPValue
+        change.replaySpread = test.spread
+        change.strata = shift.strata
+        change.adjustedPValue = decision?.adjustedPValue
         guard let threshold = settings.thresholds[metric] else {
             change.verdict = .unchanged
             change.reason = "no threshold for \(metric.name): shown, not gated"
@@ -214,52 +382,116 @@ public enum RunComparator {
         let bound = relative ? threshold.relativeBound(atBase: baseMedian) : max(threshold.absolute, threshold.relative * baseMedian)
         change.threshold = bound
         let estimate = report(shift.estimate)
+        let lower = report(shift.lower), upper = report(shift.upper)
         let direction = change.isWorse ? ChangeVerdict.regression : .improvement
-
-        if test.exact {
-            // No spread on either side: the difference is what it is.
-            change.verdict = abs(estimate) >= bound ? direction : .unchanged
-            change.reason = "no variation on either side: an exact difference" + (abs(estimate) >= bound ? " beyond" : " within") + " the threshold"
-            return change
-        }
         let minimum = min(shift.baseCount, shift.headCount)
         if minimum < settings.minimumSamples {
             change.verdict = .underpowered
-            change.repetitionsNeeded = repetitionsNeeded(test, bound: bound, relative: relative, settings: settings)
-            change.reason = "\(minimum) values on one side; at least \(settings.minimumSamples) are needed"
+            change.reason = shift.minimumPValue >= 1
+                ? "\(shift.baseCount) and \(shift.headCount) replays: no arrangement of them could show a change"
+                : "\(minimum) replays on one side; the settings ask for at least \(settings.minimumSamples)"
+            change.repetitionsNeeded = RepetitionForecast.repetitions(
+                spread: test.spread, strata: shift.strata, estimate: shift.estimate, bound: relative ? log1p(bound) : bound,
+                familyLevel: level.alpha / Double(max(familySize, 1)), intervalTail: level.tail).map { max($0, test.repetitions + 1) }
             return change
         }
-        let significant = adjustedPValue <= settings.familyErrorRate
-        let beyond = abs(estimate) >= bound
-        let lower = change.changeLower ?? -.infinity, upper = change.changeUpper ?? .infinity
-        if significant && beyond {
+        let significant = decision?.significant == true
+        // The interval must exclude "no change" on the estimate's side: a verdict never rests on
+        // an interval that holds 0, whatever the p-value's approximation said.
+        let excludesZero = (estimate > 0 && lower > 0) || (estimate < 0 && upper < 0)
+        let confidence = Self.percent(level.confidence)
+
+        if significant && excludesZero && abs(estimate) >= bound {
             change.verdict = direction
-            change.reason = "p = \(format(adjustedPValue)) after adjustment, and the change passes the threshold"
-        } else if lower > -bound && upper < bound {
+            change.reason = "p = \(format(decision?.adjustedPValue ?? 1)) after adjustment over \(familySize) tests, and the change passes the threshold"
+            return change
+        }
+        if lower > -bound && upper < bound {
             change.verdict = .unchanged
-            change.reason = "the \(Int((settings.confidence * 100).rounded()))% interval lies within the threshold"
+            change.reason = "the \(confidence) interval lies within the threshold"
+            return change
+        }
+        // The worse end within the threshold: whatever the truth, it is not a regression.
+        let worseEnd = metric.polarity == .smallerIsBetter ? upper : -lower
+        if worseEnd < bound {
+            change.verdict = .notWorse
+            change.reason = "the \(confidence) interval rules out a change past the threshold for the worse; too few replays to tell an improvement"
+            return change
+        }
+        change.verdict = .underpowered
+        let scaleBound = relative ? log1p(bound) : bound
+        change.repetitionsNeeded = RepetitionForecast.repetitions(
+            spread: test.spread, strata: shift.strata, estimate: shift.estimate, bound: scaleBound,
+            familyLevel: level.alpha / Double(max(familySize, 1)), intervalTail: level.tail).map { max($0, test.repetitions + 1) }
+        if decision == nil {
+            change.reason = shift.minimumPValue >= 1
+                ? "\(shift.baseCount) and \(shift.headCount) replays: no arrangement of them could show a change"
+                : "\(shift.baseCount) and \(shift.headCount) replays cannot reach the family's rate (at best p = \(format(shift.minimumPValue)))"
+        } else if significant && !(abs(estimate) >= bound) {
+            change.reason = "a real change, smaller than the threshold, but the \(confidence) interval reaches past it"
         } else if significant {
-            change.verdict = .unchanged
-            change.reason = "a real change, smaller than the threshold"
+            change.reason = "significant, but the \(confidence) interval holds no change"
         } else {
-            change.verdict = .underpowered
-            change.repetitionsNeeded = repetitionsNeeded(test, bound: bound, relative: relative, settings: settings)
-            change.reason = "the interval reaches past the threshold: too few or too noisy samples to decide"
+            change.reason = "the \(confidence) interval reaches past the threshold: too few or too noisy replays to decide"
         }
         return change
     }
 
-    /// About how many repetitions per side would give an interval narrower than the threshold
-    /// (so that no change would show as unchanged): the interval of a rank shift estimate is
-    /// about z·σ·√(π/3)·√(2/N) wide on each side (√(π/3): the estimator's efficiency against a mean).
-    static func repetitionsNeeded(_ test: TestedChange, bound: Double, relative: Bool, settings: ComparisonSettings) -> Int? {
-        let scaleBound = relative ? log1p(bound) : bound
-        guard test.spread > 0, scaleBound > 0, test.strata > 0 else { return nil }
-        let z = RankShift.normalQuantile(1 - (1 - settings.confidence) / 2)
-        let perSide = 2 * Double.pi / 3 * pow(z * test.spread / scaleBound, 2)
-        let repetitions = Int((perSide / Double(test.strata)).rounded(.up))
-        return max(repetitions, settings.minimumSamples, test.repetitions + 1)
+    /// "95%", "99.7%", "99.99%": a confidence level with the digits it needs (at most three).
+    public static func percent(_ confidence: Double) -> String {
+        let value = confidence * 100
+        for digits in 0...3 {
+            let text = String(format: "%.\(digits)f", value)
+            if abs((Double(text) ?? 0) - value) < 5e-7 * 100 || digits == 3 { return text + "%" }
+        }
+        return String(format: "%.3f%%", value)
     }
 
-    private static func format(_ p: Double) -> String { p < 0.0001 ? String(format: "%.1e", p) : String(format: "%.4f", p) }
+    static func format(_ p: Double) -> String { p < 0.0001 ? String(format: "%.1e", p) : String(format: "%.4f", p) }
+}
+
+/// One replay's values of one metric, turn by turn: what a comparison reduces to a single value.
+public struct ReplaySample: Sendable {
+    public var conversation: String
+    /// 0-based turn → value, for the turns where the metric is defined.
+    public var values: [Int: Double]
+
+    public init(conversation: String, values: [Int: Double]) {
+        self.conversation = conversation
+        self.values = values
+    }
+
+    func only(_ key: RunComparator.TurnKey) -> ReplaySample? {
+        guard conversation == key.conversation, let value = values[key.turn] else { return nil }
+        return ReplaySample(conversation: conversation, values: [key.turn: value])
+    }
+
+    /// The values the comparison tests: per conversation (a stratum), each replay's mean over its
+    /// turns of (value − the turn's median over both sides), on the log scale when asked. The
+    /// medians are taken over both sides together, so relabelling which side a replay came from
+    /// changes nothing but the labels — the rank test stays exact. Conversations measured on one
+    /// side only are left out.
+    public static func strata(base: [ReplaySample], head: [ReplaySample], onLogScale: Bool) -> [(base: [Double], head: [Double])] {
+        let transform: (Double) -> Double? = { value in onLogScale ? (value > 0 && value.isFinite ? Foundation.log(value) : nil) : (value.isFinite ? value : nil) }
+        // Each replay as (turn, value) pairs on the compared scale (turn indices are small: arrays, not dictionaries).
+        func scaled(_ sample: ReplaySample) -> [(turn: Int, value: Double)] {
+            sample.values.compactMap { turn, value in transform(value).map { (turn, $0) } }
+        }
+        var byConversation: [String: (base: [[(turn: Int, value: Double)]], head: [[(turn: Int, value: Double)]])] = [:]
+        for sample in base { byConversation[sample.conversation, default: ([], [])].base.append(scaled(sample)) }
+        for sample in head { byConversation[sample.conversation, default: ([], [])].head.append(scaled(sample)) }
+        return byConversation.keys.sorted().compactMap { conversation in
+            guard let replays = byConversation[conversation], !replays.base.isEmpty, !replays.head.isEmpty else { return nil }
+            let turns = (replays.base + replays.head).flatMap { $0.map(\.turn) }.max().map { $0 + 1 } ?? 0
+            var byTurn = [[Double]](repeating: [], count: turns)
+            for replay in replays.base + replays.head { for (turn, value) in replay { byTurn[turn].append(value) } }
+            let typical = byTurn.map { Distribution($0)?.median ?? 0 }
+            func summary(_ replay: [(turn: Int, value: Double)]) -> Double? {
+                guard !replay.isEmpty else { return nil }
+                return replay.reduce(0) { $0 + $1.value - typical[$1.turn] } / Double(replay.count)
+            }
+            let stratum = (base: replays.base.compactMap(summary), head: replays.head.compactMap(summary))
+            return stratum.base.isEmpty || stratum.head.isEmpty ? nil : stratum
+        }
+    }
 }

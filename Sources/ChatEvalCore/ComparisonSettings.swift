@@ -36,10 +36,18 @@ public struct ComparisonSettings: Codable, Sendable, Hashable {
     public var thresholds: [Metric: MetricThreshold]
     /// The metrics compared.
     public var metrics: [Metric]
+    /// Cores other processes may use during a replay before its timings are left out of a
+    /// comparison of in-process runs (and `run --baseline` measures it again); nil compares
+    /// every replay whatever the machine was doing.
+    public var busyThreshold: Double?
+
+    /// Other processes using a quarter of a core: on a 2-core machine running llama.cpp on both,
+    /// an eighth of the machine taken.
+    public static let defaultBusyThreshold = 0.25
 
     public init(
         preset: String, familyErrorRate: Double, confidence: Double = 0.95, minimumSamples: Int = 3,
-        thresholds: [Metric: MetricThreshold], metrics: [Metric] = Metric.compared
+        thresholds: [Metric: MetricThreshold], metrics: [Metric] = Metric.compared, busyThreshold: Double? = ComparisonSettings.defaultBusyThreshold
     ) {
         self.preset = preset
         self.familyErrorRate = familyErrorRate
@@ -47,6 +55,7 @@ public struct ComparisonSettings: Codable, Sendable, Hashable {
         self.minimumSamples = minimumSamples
         self.thresholds = thresholds
         self.metrics = metrics
+        self.busyThreshold = busyThreshold
     }
 
     /// The preset named `name`, or nil.
@@ -123,20 +132,23 @@ public struct ComparisonOverrides: Codable, Sendable, Hashable {
     public var confidence: Double?
     public var minimumSamples: Int?
     public var thresholds: [Metric: ThresholdOverride]
+    /// `busy_threshold`: cores, or `.infinity` for "off" (every replay compared).
+    public var busyThreshold: Double?
 
     public init(
         preset: String? = nil, familyErrorRate: Double? = nil, confidence: Double? = nil, minimumSamples: Int? = nil,
-        thresholds: [Metric: ThresholdOverride] = [:]
+        thresholds: [Metric: ThresholdOverride] = [:], busyThreshold: Double? = nil
     ) {
         self.preset = preset
         self.familyErrorRate = familyErrorRate
         self.confidence = confidence
         self.minimumSamples = minimumSamples
         self.thresholds = thresholds
+        self.busyThreshold = busyThreshold
     }
 
     public var isEmpty: Bool {
-        preset == nil && familyErrorRate == nil && confidence == nil && minimumSamples == nil && thresholds.isEmpty
+        preset == nil && familyErrorRate == nil && confidence == nil && minimumSamples == nil && thresholds.isEmpty && busyThreshold == nil
     }
 }
 
@@ -159,6 +171,7 @@ extension ComparisonSettings {
         if let value = overrides.familyErrorRate { result.familyErrorRate = value }
         if let value = overrides.confidence { result.confidence = value }
         if let value = overrides.minimumSamples { result.minimumSamples = value }
+        if let value = overrides.busyThreshold { result.busyThreshold = value.isFinite ? value : nil }
         for (metric, threshold) in overrides.thresholds {
             let current = result.thresholds[metric] ?? MetricThreshold(relative: 0, absolute: 0)
             result.thresholds[metric] = MetricThreshold(

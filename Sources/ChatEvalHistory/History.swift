@@ -181,14 +181,20 @@ public struct HistoryStep: Codable, Sendable {
     /// Medians of the segments before and after.
     public var before: Double
     public var after: Double
-    /// after ÷ before − 1 (nil when before is 0), with the interval of the shift (Hodges-Lehmann,
-    /// Moses) divided by `before`.
+    /// The change between the segments divided by `before`, with its interval divided alike; nil
+    /// when before is 0. For times and rates the shift (Hodges-Lehmann, the median of the
+    /// pairwise differences, with Moses' interval); for the pass rate, which takes a few levels,
+    /// the difference of the segments' means (bootstrap interval). One estimate gives the change,
+    /// its interval and `isWorse`: segment medians can move while the typical pairwise difference
+    /// does not (tie-heavy series), and a step reported one way by one estimate and the other way
+    /// by another would be a lie either way.
     public var change: Double?
     public var changeLower: Double?
     public var changeUpper: Double?
     /// The rank test between the two segments, and the permutation test of the split.
     public var pValue: Double
     public var splitPValue: Double
-    /// Worse given the metric's polarity.
+    /// Worse given the metric's polarity: the side of the shift estimate (of its interval, when
+    /// the estimate is 0).
     public var isWorse: Bool
 }

@@ -38,7 +38,7 @@ public enum HistoryBuilder {
         }
         return History(
             commits: commits, metrics: metrics.map(\.name), series: series, skippedDirtyRuns: dirty, skippedIncompleteRuns: incomplete,
-            detection: .init(method: "e-divisive with a Mann-Whitney confirmation", alpha: detector.alpha,
+            detection: .init(method: "e-divisive with a Mann-Whitney confirmation; change: Hodges-Lehmann shift (pass rate: difference of means, bootstrap interval)", alpha: detector.alpha,
                              permutations: detector.permutations, minimumSegment: detector.minimumSegment))
     }
 
@@ -68,16 +68,23 @@ public enum HistoryBuilder {
 
     /// Change points of the points' medians, each named by its suspect commit.
     private static func steps(in points: [HistoryPoint], metric: HistoryMetric, commits: [CommitSummary], detector: ChangePointDetector) -> [HistoryStep] {
-        detector.changePoints(in: points.map(\.median)).map { found in
+        var detector = detector
+        // A pass rate takes a few levels: its steps are a change of mean, not a location shift.
+        if metric == .passRate { detector.estimator = .mean }
+        return detector.changePoints(in: points.map(\.median)).map { found in
             let first = points[found.index]
             let suspectPosition = points[found.index - 1].position + 1
             let before = found.medianBefore
-            let change = found.relativeChange
-            let worse = metric.polarity == .smallerIsBetter ? found.shift.estimate > 0 : found.shift.estimate < 0
+            // Direction, size and interval from the one estimate (confirmed only when its interval
+            // lies on one side of 0, so the estimate's sign is the interval's).
+            let change = found.change
+            let direction = change.estimate != 0 ? change.estimate : (change.lower + change.upper) / 2
+            let worse = metric.polarity == .smallerIsBetter ? direction > 0 : direction < 0
             return HistoryStep(
                 suspect: commits[suspectPosition].id, suspectPosition: suspectPosition, firstMeasured: first.commit,
-                firstMeasuredPosition: first.position, before: before, after: found.medianAfter, change: change,
-                changeLower: before != 0 ? found.shift.lower / before : nil, changeUpper: before != 0 ? found.shift.upper / before : nil,
+                firstMeasuredPosition: first.position, before: before, after: found.medianAfter,
+                change: before != 0 ? change.estimate / abs(before) : nil,
+                changeLower: before != 0 ? change.lower / abs(before) : nil, changeUpper: before != 0 ? change.upper / abs(before) : nil,
                 pValue: found.shift.pValue, splitPValue: found.splitPValue, isWorse: worse)
         }
     }

@@ -9,10 +9,7 @@ public enum ComparisonReport {
         var lines: [String] = []
         lines.append("base      \(describe(comparison.base))")
         lines.append("head      \(describe(comparison.head))")
-        let settings = comparison.settings
-        let tests = comparison.suites.reduce(0) { $0 + $1.metrics.count }
-        lines.append("gate      preset \(settings.preset): false-alarm rate \(percent(settings.familyErrorRate)) over \(tests) suite × metric tests (Holm), "
-            + "\(Int((settings.confidence * 100).rounded()))% intervals")
+        lines += designLines(comparison)
         lines.append("")
         lines.append(headline(comparison))
 
@@ -23,15 +20,15 @@ public enum ComparisonReport {
             lines.append("Regressions:")
             for (suite, change) in regressions { lines.append("  \(suite): \(sentence(change))") }
         }
-        if !quality.newlyFailing.isEmpty {
+        if !quality.regressions.isEmpty {
             lines.append("")
-            lines.append("Checks that passed on base and fail on head (\(quality.newlyFailing.count)):")
-            lines += quality.newlyFailing.flatMap(checkLines)
+            lines.append("Checks that pass significantly less often on head (\(quality.regressions.count)):")
+            lines += quality.regressions.flatMap(checkLines)
         }
-        if !quality.newlyFailingTurns.isEmpty {
+        if !quality.turnRegressions.isEmpty {
             lines.append("")
-            lines.append("Turns that answered on base and fail on head (\(quality.newlyFailingTurns.count)):")
-            lines += quality.newlyFailingTurns.map { "  \($0.suite) / \($0.conversation) / turn \($0.turn): \(Terminal.safe($0.headOutcome))" }
+            lines.append("Turns answered significantly less often on head (\(quality.turnRegressions.count)):")
+            lines += quality.turnRegressions.map(turnLine)
         }
         let improvements = comparison.metricImprovements
         if !improvements.isEmpty {
@@ -39,15 +36,21 @@ public enum ComparisonReport {
             lines.append("Improvements:")
             for (suite, change) in improvements { lines.append("  \(suite): \(sentence(change))") }
         }
-        if !quality.newlyPassing.isEmpty {
+        if !quality.improvements.isEmpty {
             lines.append("")
-            lines.append("Checks that failed on base and pass on head (\(quality.newlyPassing.count)):")
-            lines += quality.newlyPassing.flatMap(checkLines)
+            lines.append("Checks that pass significantly more often on head (\(quality.improvements.count)):")
+            lines += quality.improvements.flatMap(checkLines)
+        }
+        if !quality.undecided.isEmpty || !quality.turnsUndecided.isEmpty {
+            lines.append("")
+            lines.append("Changed, but too few replays to tell a change from chance (not regressions; more repetitions decide):")
+            lines += quality.undecided.map { "  \(place($0)) \($0.check): \(counts($0))" }
+            lines += quality.turnsUndecided.map(turnLine)
         }
         if !quality.flaky.isEmpty {
             lines.append("")
-            lines.append("Flaky checks, not the same verdict on every replay of one side (not regressions) (\(quality.flaky.count)):")
-            lines += quality.flaky.map { "  \(place($0)) \($0.check): base \($0.basePassed)/\($0.baseTotal), head \($0.headPassed)/\($0.headTotal) passed" }
+            lines.append("Flaky checks, mixed verdicts on a side and no significant change (not regressions) (\(quality.flaky.count)):")
+            lines += quality.flaky.map { "  \(place($0)) \($0.check): \(counts($0))" }
         }
         if !quality.added.isEmpty || !quality.removed.isEmpty {
             lines.append("")
@@ -56,10 +59,14 @@ public enum ComparisonReport {
         let underpowered = comparison.underpowered
         if !underpowered.isEmpty {
             lines.append("")
-            lines.append("Underpowered (too few or too noisy samples to decide at the threshold):")
+            lines.append("Underpowered (too few or too noisy replays to decide at the threshold):")
             for (suite, change) in underpowered {
-                let more = change.repetitionsNeeded.map { "; about \($0) repetitions per side would decide" } ?? ""
-                lines.append("  \(suite): \(change.metric.name) \(interval(change)) — \(change.reason)\(more)")
+                lines.append("  \(suite): \(change.metric.name) \(interval(change)) — \(change.reason)\(forecast(change))")
+            }
+            if comparison.sequential == nil, let base = comparison.base.shortCommit {
+                let most = underpowered.compactMap(\.change.repetitionsNeeded).filter { $0 < 10_000 }.max()
+                lines.append("  to decide: `chateval run --baseline \(Terminal.safe(base))` measures both sides interleaved, adding repetitions until decided"
+                    + (most.map { " (about \($0) here; --max-repeat \(max($0, 2)))" } ?? ""))
             }
         }
         if !comparison.differences.isEmpty {
@@ -84,9 +91,77 @@ public enum ComparisonReport {
         }
         if !verbose, comparison.suites.contains(where: { !$0.turns.isEmpty }) {
             lines.append("")
-            lines.append("Per-turn detail: --verbose.")
+            lines.append("Per-turn detail: --verbose. (change: Hodges-Lehmann estimate of a replay's typical value; n: replays per side)")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// How the verdicts were reached: the family, the look, the runner's calibration, the load.
+    public static func designLines(_ comparison: Comparison) -> [String] {
+        var lines: [String] = []
+        let settings = comparison.settings, design = comparison.design
+        let family = comparison.family
+        let tested = family.testable == family.tests ? "\(family.tests) tests" : "the \(family.testable) of \(family.tests) tests that can reach it"
+        if design.isSequential {
+            lines.append("gate      preset \(settings.preset): false-alarm rate \(percent(settings.familyErrorRate)) for the whole run, spent over "
+                + "\(design.looks.count) looks at \(design.looks.map(String.init).joined(separator: ", ")) repetitions")
+            lines.append("          look \(design.look) spent \(percent(design.familyErrorRate)) over \(tested) (Holm); "
+                + "\(RunComparatorFormat.confidence(design.confidence)) intervals")
+        } else {
+            lines.append("gate      preset \(settings.preset): false-alarm rate \(percent(design.familyErrorRate)) over \(tested) (Holm), "
+                + "\(RunComparatorFormat.confidence(design.confidence)) intervals")
+        }
+        if let run = comparison.sequential {
+            lines.append("rounds    \(run.repetitions) repetitions per side in \(run.rounds) rounds (\(Format.duration(run.seconds))): \(stopSentence(run.stop))")
+        }
+        if let audit = comparison.calibration {
+            lines.append(Format.clip("runner    " + auditSentence(audit), 160))
+            for warning in audit.thresholdWarnings(settings) { lines.append("          ⚠ " + warning) }
+        }
+        let load = comparison.load
+        for (name, side) in [("base", load.base), ("head", load.head)] where side.leftOut + side.remeasured > 0 {
+            lines.append("load      \(name): \(side.remeasured + side.leftOut) of \(side.sampled) replays measured while other processes held the cores: "
+                + "\(side.remeasured) re-measured, \(side.leftOut) left out")
+        }
+        if let warning = load.warning { lines.append("load      ⚠ " + warning) }
+        return lines
+    }
+
+    /// "0/20 A/A false alarms on this runner (calibrated 2026-11-25); detects ≥ 6.1% ttft at 10 repetitions"
+    public static func auditSentence(_ audit: GateAudit) -> String {
+        let date = ISO8601DateFormatter.string(from: audit.measuredAt, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
+        var text = "this runner: \(audit.falseAlarms)/\(audit.comparisons) A/A false alarms (calibrated \(date))"
+        if let ttft = audit.weakest(.timeToFirstToken) {
+            text += String(format: "; detects ≥ %.1f%% ttft at %d repetitions (%@, its noisiest suite)", ttft.detectable * 100, audit.looks.last ?? 0, ttft.suite)
+        }
+        return text
+    }
+
+    static func stopSentence(_ stop: SequentialOutcome.Stop) -> String {
+        switch stop {
+        case .decided: "stopped when every metric, check and turn was decided"
+        case .regression: "stopped at a confirmed regression"
+        case .maximumRepetitions: "stopped at the most repetitions allowed (max_repetitions)"
+        case .timeBudget: "stopped: another round would have passed the time budget (time_budget)"
+        case .interrupted: "interrupted"
+        }
+    }
+
+    static func forecast(_ change: MetricChange) -> String {
+        guard let needed = change.repetitionsNeeded else { return "" }
+        return needed >= 10_000 ? "; the change sits at the threshold: no number of repetitions decides it"
+            : "; about \(needed) repetitions per side would decide"
+    }
+
+    static func counts(_ change: CheckChange) -> String {
+        var text = "base \(change.basePassed)/\(change.baseTotal), head \(change.headPassed)/\(change.headTotal) passed"
+        if let p = change.adjustedPValue ?? change.pValue { text += String(format: ", p = %.2g%@", p, change.adjustedPValue != nil ? " adjusted" : "") }
+        return text
+    }
+
+    static func turnLine(_ change: TurnChange) -> String {
+        "  \(Terminal.safe(change.suite)) / \(Terminal.safe(change.conversation)) / turn \(change.turn): answered \(change.baseAnswered)/\(change.baseTotal) → "
+            + "\(change.headAnswered)/\(change.headTotal); \(Terminal.safe(change.headOutcome))"
     }
 
     /// One line: what the comparison concludes.
@@ -95,18 +170,24 @@ public enum ComparisonReport {
             return "NOT COMPARABLE: the sides were measured differently (\(comparison.mismatches.map(\.field).joined(separator: ", ")))."
         }
         let regressions = comparison.metricRegressions.count
-        let failing = comparison.quality.newlyFailing.count + comparison.quality.newlyFailingTurns.count
+        let failing = comparison.quality.regressions.count + comparison.quality.turnRegressions.count
         if regressions + failing > 0 {
             var parts: [String] = []
             if regressions > 0 { parts.append("\(regressions) metric\(regressions == 1 ? "" : "s") worse") }
-            if failing > 0 { parts.append("\(failing) check\(failing == 1 ? "" : "s") or turn\(failing == 1 ? "" : "s") newly failing") }
+            if failing > 0 { parts.append("\(failing) check\(failing == 1 ? "" : "s") or turn\(failing == 1 ? "" : "s") failing more often") }
             return "REGRESSION: " + parts.joined(separator: ", ") + "."
         }
         let underpowered = comparison.underpowered.count
-        let improvements = comparison.metricImprovements.count + comparison.quality.newlyPassing.count
+        let undecided = comparison.quality.undecided.count + comparison.quality.turnsUndecided.count
+        let improvements = comparison.metricImprovements.count + comparison.quality.improvements.count
         var text = "No regression."
         if improvements > 0 { text += " \(improvements) improvement\(improvements == 1 ? "" : "s")." }
+        let notWorse = comparison.notWorse.count
+        if notWorse > 0 { text += " \(notWorse) metric\(notWorse == 1 ? "" : "s") not worse (could be better)." }
         if underpowered > 0 { text += " \(underpowered) metric\(underpowered == 1 ? "" : "s") underpowered (see below)." }
+        if undecided > 0 { text += " \(undecided) check\(undecided == 1 ? "" : "s") or turn\(undecided == 1 ? "" : "s") changed, too few replays to tell." }
+        let measured = comparison.suites.contains { $0.metrics.contains { $0.verdict != .notMeasured } }
+        if !measured { text += " Nothing was measured on both sides." }
         return text
     }
 
@@ -124,7 +205,7 @@ public enum ComparisonReport {
         guard let value else { return "?" }
         if value == .infinity { return "+∞" }
         if value == -.infinity { return "−∞" }
-        if change.scale == "relative" { return String(format: "%+.1f%%", value * 100) }
+        if change.scale == .relative { return String(format: "%+.1f%%", value * 100) }
         return String(format: "%+.3f", value)
     }
 
@@ -132,7 +213,8 @@ public enum ComparisonReport {
         var table = TextTable([.init(firstColumn, .left), .init("base"), .init("head"), .init("change"), .init("interval", .left),
                                .init("n", .right), .init("verdict", .left)])
         for change in changes {
-            let verdict = change.verdict == .underpowered ? "underpowered" + (change.repetitionsNeeded.map { " (~\($0) reps)" } ?? "") : change.verdict.rawValue
+            let verdict = change.verdict == .underpowered
+            ? "underpowered" + (change.repetitionsNeeded.map { $0 >= 10_000 ? " (at threshold)" : " (~\($0) reps)" } ?? "") : change.verdict.rawValue
             let low = signed(change.changeLower, change), high = signed(change.changeUpper, change)
             table.add([name(change), Format.value(change.baseMedian, of: change.metric), Format.value(change.headMedian, of: change.metric),
                        change.change.map { _ in signed(change.change, change) } ?? "–", change.change == nil ? "" : "[\(low), \(high)]",
@@ -142,7 +224,7 @@ public enum ComparisonReport {
     }
 
     private static func checkLines(_ change: CheckChange) -> [String] {
-        var lines = ["  \(place(change)) \(change.check): \(Terminal.safe(change.detail ?? ""))"]
+        var lines = ["  \(place(change)) \(change.check): \(counts(change)); \(Terminal.safe(change.detail ?? ""))"]
         if let answer = change.answerExcerpt { lines.append("      answer: \(Terminal.safe(answer))") }
         return lines
     }
@@ -161,8 +243,15 @@ public enum ComparisonReport {
         return text
     }
 
-    private static func percent(_ value: Double) -> String {
+    static func percent(_ value: Double) -> String {
+        if value * 100 < 0.1 { return String(format: "%.2g%%", value * 100) }
         let text = String(format: "%.2f", value * 100)
         return (text.hasSuffix(".00") ? String(text.dropLast(3)) : text) + "%"
     }
+}
+
+/// Formatting shared by the comparison's reports.
+public enum RunComparatorFormat {
+    /// "95%", "99.7%", "99.99%": a confidence level with the digits it needs.
+    public static func confidence(_ level: Double) -> String { RunComparator.percent(level) }
 }

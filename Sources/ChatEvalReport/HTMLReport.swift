@@ -19,7 +19,8 @@ public enum HTMLReport {
     /// A run; with `comparison` (`run --baseline`), the comparison follows on the same page.
     public static func render(runs records: [RunRecord], comparison: Comparison? = nil) -> String {
         let commit = records.first?.git
-        return page(title: "ChatEval run \(commit?.shortCommit ?? "")", body: runsBody(records) + (comparison.map(comparisonBody) ?? ""))
+        // With a comparison (run --baseline), its verdict first: it is the job's.
+        return page(title: "ChatEval run \(commit?.shortCommit ?? "")", body: (comparison.map(comparisonBody) ?? "") + runsBody(records))
     }
 
     private static func runsBody(_ records: [RunRecord]) -> String {
@@ -32,7 +33,7 @@ public enum HTMLReport {
         body += "<table><tr><th>suite</th><th>model</th><th>turns</th><th>failed</th><th>checks passed</th><th>TTFT median</th><th>TTFT p95</th><th>decode t/s</th><th>reuse</th><th>gates</th></tr>"
         for record in records {
             for suite in record.suites {
-                let turns = suite.conversations.filter { !$0.warmup }.flatMap(\.turns)
+                let turns = suite.conversations.filter(\.isMeasured).flatMap(\.turns)
                 let metrics = suite.measuredTurns
                 let verdicts = suite.measuredVerdicts
                 let ttft = Distribution(metrics.map(\.timeToFirstToken))
@@ -57,12 +58,12 @@ public enum HTMLReport {
         for name in suiteNames {
             let sides = records.compactMap { record in record.suites.first { $0.name == name }.map { (record, $0) } }
             guard let first = sides.first else { continue }
-            let positions = first.1.conversations.filter { !$0.warmup && $0.repetition == 1 }.flatMap { conversation in conversation.turns.map { (conversation.id, $0.index) } }
+            let positions = first.1.conversations.filter { $0.isMeasured && $0.repetition == 1 }.flatMap { conversation in conversation.turns.map { (conversation.id, $0.index) } }
             let labels = positions.map { "\($0.0) #\($0.1 + 1)" }
             func line(_ metric: (TurnMetrics) -> Double?) -> [SVGChart.Line] {
                 sides.map { record, suite in
                     var values: [String: Double] = [:]
-                    for conversation in suite.conversations where !conversation.warmup && conversation.repetition == 1 {
+                    for conversation in suite.conversations where conversation.isMeasured && conversation.repetition == 1 {
                         for turn in conversation.turns { if let value = turn.metrics.flatMap(metric) { values["\(conversation.id)\u{0}\(turn.index)"] = value } }
                     }
                     return SVGChart.Line(name: record.modelLabel, values: positions.map { values["\($0.0)\u{0}\($0.1)"] })
@@ -78,7 +79,7 @@ public enum HTMLReport {
                 let turnCount = suite.conversations.reduce(0) { $0 + $1.turns.count }
                 body += "<details\(turnCount <= 100 ? " open" : "")><summary>Turns — \(Markup.html(record.modelLabel))</summary>"
                 body += "<table class=\"turns\"><tr><th>conversation</th><th>turn</th><th>TTFT</th><th>prefill t/s</th><th>decode t/s</th><th>reuse</th><th>checks</th><th>user</th><th>answer</th></tr>"
-                for conversation in suite.conversations where !conversation.warmup {
+                for conversation in suite.conversations where conversation.isMeasured {
                     for turn in conversation.turns {
                         let metrics = turn.metrics
                         let checks = (turn.checks ?? []).map { "<span class=\"\($0.passed ? "pass" : "fail")\" title=\"\(Markup.html($0.detail))\">\($0.passed ? "✓" : "✗") \(Markup.html($0.check))</span>" }
@@ -116,16 +117,17 @@ public enum HTMLReport {
         body += verdict(ComparisonReport.headline(comparison), good: !comparison.hasRegression && comparison.mismatches.isEmpty)
         body += "<p>base: \(Markup.html(comparison.base.subject ?? "")) — \(comparison.base.runs.count) run(s); head: \(Markup.html(comparison.head.subject ?? "")) — "
             + "\(comparison.head.runs.count) run(s); \(Markup.html(comparison.head.model)); \(Markup.html(comparison.head.machine))</p>"
+        body += "<pre>" + ComparisonReport.designLines(comparison).map { Markup.html($0) }.joined(separator: "\n") + "</pre>"
         for suite in comparison.suites {
             body += "<h2>Suite \(Markup.html(suite.name))</h2>"
             let rows = suite.metrics.compactMap { change -> SVGChart.Interval? in
                 guard let estimate = change.change, let lower = change.changeLower, let upper = change.changeUpper else { return nil }
-                let scale = change.scale == "relative" ? 100.0 : 1.0
-                return SVGChart.Interval(label: "\(change.metric.name) (\(change.scale == "relative" ? "%" : change.metric.unit.rawValue))",
+                let scale = change.scale == .relative ? 100.0 : 1.0
+                return SVGChart.Interval(label: "\(change.metric.name) (\(change.scale == .relative ? "%" : change.metric.unit.rawValue))",
                                          estimate: estimate * scale, lower: lower * scale, upper: upper * scale,
                                          threshold: change.threshold.map { $0 * scale }, verdict: change.verdict.rawValue)
             }
-            body += SVGChart.intervals(title: "Change head vs base with \(Int((comparison.settings.confidence * 100).rounded()))% intervals (grey: the threshold)", rows: rows) {
+            body += SVGChart.intervals(title: "Change head vs base with \(RunComparatorFormat.confidence(comparison.design.confidence)) intervals (grey: the threshold)", rows: rows) {
                 String(format: "%+.1f", $0)
             }
             body += "<table><tr><th>metric</th><th>base</th><th>head</th><th>change [interval]</th><th>n</th><th>verdict</th><th>why</th></tr>"
@@ -137,17 +139,23 @@ public enum HTMLReport {
             body += "</table>"
         }
         let quality = comparison.quality
-        if !quality.newlyFailing.isEmpty {
-            body += "<h2>Checks that passed on base and fail on head</h2><table><tr><th>where</th><th>check</th><th>detail</th><th>answer</th></tr>"
-            for change in quality.newlyFailing {
+        for (title, checks) in [("Checks that pass significantly less often on head", quality.regressions),
+                                ("Checks that pass significantly more often on head", quality.improvements),
+                                ("Checks that changed, too few replays to tell (not regressions)", quality.undecided)] where !checks.isEmpty {
+            body += "<h2>\(title)</h2><table><tr><th>where</th><th>check</th><th>passed base → head</th><th>detail</th><th>answer</th></tr>"
+            for change in checks {
                 body += "<tr><td>\(Markup.html(change.suite)) / \(Markup.html(change.conversation)) / \(change.turn.map { "turn \($0)" } ?? "conversation")</td>"
-                    + "<td>\(Markup.html(change.check))</td><td>\(Markup.html(change.detail ?? ""))</td><td><div class=\"text\">\(Markup.html(change.answerExcerpt ?? ""))</div></td></tr>"
+                    + "<td>\(Markup.html(change.check))</td><td>\(change.basePassed)/\(change.baseTotal) → \(change.headPassed)/\(change.headTotal)"
+                    + "\(change.adjustedPValue.map { String(format: ", p = %.2g adjusted", $0) } ?? "")</td>"
+                    + "<td>\(Markup.html(change.detail ?? ""))</td><td><div class=\"text\">\(Markup.html(change.answerExcerpt ?? ""))</div></td></tr>"
             }
             body += "</table>"
         }
-        if !quality.newlyFailingTurns.isEmpty {
-            body += "<h2>Turns that answered on base and fail on head</h2><ul>"
-            body += quality.newlyFailingTurns.map { "<li>\(Markup.html($0.suite)) / \(Markup.html($0.conversation)) / turn \($0.turn): \(Markup.html($0.headOutcome))</li>" }.joined()
+        for (title, turns) in [("Turns answered significantly less often on head", quality.turnRegressions),
+                               ("Turns that now fail, too few replays to tell", quality.turnsUndecided)] where !turns.isEmpty {
+            body += "<h2>\(title)</h2><ul>"
+            body += turns.map { "<li>\(Markup.html($0.suite)) / \(Markup.html($0.conversation)) / turn \($0.turn): answered \($0.baseAnswered)/\($0.baseTotal) → "
+                + "\($0.headAnswered)/\($0.headTotal); \(Markup.html($0.headOutcome))</li>" }.joined()
             body += "</ul>"
         }
         if !comparison.differences.isEmpty {

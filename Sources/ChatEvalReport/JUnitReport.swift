@@ -47,7 +47,7 @@ public enum JUnitReport {
             let model = URL(fileURLWithPath: record.runtime.model.path).lastPathComponent
             for suite in record.suites {
                 var cases: [Case] = []
-                let measured = suite.conversations.filter { !$0.warmup }
+                let measured = suite.conversations.filter(\.isMeasured)
                 let repeated = measured.contains { $0.repetition > 1 }
                 for conversation in measured {
                     let classname = "chateval.\(suite.name).\(conversation.id)"
@@ -98,14 +98,16 @@ public enum JUnitReport {
                 }
                 return Case(classname: "chateval.compare.\(suite.name)", name: "\(change.metric.name) (\(change.verdict.rawValue))", time: 0, outcome: outcome)
             }
-            for change in comparison.quality.newlyFailing where change.suite == suite.name {
+            for change in comparison.quality.regressions where change.suite == suite.name {
                 let place = change.turn.map { "turn \($0)" } ?? "conversation"
+                let counts = "passed \(change.basePassed)/\(change.baseTotal) on base, \(change.headPassed)/\(change.headTotal) on head"
                 cases.append(Case(classname: "chateval.compare.\(suite.name).\(change.conversation)", name: "\(place) check \(change.position): \(change.check)", time: 0,
-                                  outcome: .failure(type: "newly failing", message: change.detail ?? "passed on base, fails on head", body: change.answerExcerpt ?? "")))
+                                  outcome: .failure(type: "check regression", message: counts + (change.detail.map { "; " + $0 } ?? ""), body: change.answerExcerpt ?? "")))
             }
-            for turn in comparison.quality.newlyFailingTurns where turn.suite == suite.name {
+            for turn in comparison.quality.turnRegressions where turn.suite == suite.name {
                 cases.append(Case(classname: "chateval.compare.\(suite.name).\(turn.conversation)", name: "turn \(turn.turn): answered", time: 0,
-                                  outcome: .failure(type: "newly failing turn", message: turn.headOutcome, body: "")))
+                                  outcome: .failure(type: "turn regression", message: "answered \(turn.baseAnswered)/\(turn.baseTotal) on base, "
+                                    + "\(turn.headAnswered)/\(turn.headTotal) on head; \(turn.headOutcome)", body: "")))
             }
             document.add(Suite(
                 name: "\(suite.name) (head vs base)", hostname: comparison.head.machine, timestamp: date,

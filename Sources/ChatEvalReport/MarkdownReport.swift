@@ -18,10 +18,11 @@ public enum MarkdownReport {
 
     enum Detail: CaseIterable { case full, summary, headline }
 
-    /// A run; with `comparison` (`run --baseline`), the comparison follows, summarised alike.
+    /// A run; with `comparison` (`run --baseline`), the comparison comes first — its verdict is
+    /// the job's — and the head's run follows, summarised alike.
     public static func render(runs records: [RunRecord], comparison: Comparison? = nil, budget: Int = defaultBudget) -> String {
         fitted(budget) { detail in
-            renderRuns(records, detail: detail) + (comparison.map { "\n" + renderComparison($0, detail: detail) } ?? "")
+            (comparison.map { renderComparison($0, detail: detail) + "\n" } ?? "") + renderRuns(records, detail: detail)
         }
     }
 
@@ -76,7 +77,7 @@ public enum MarkdownReport {
         for record in records {
             let model = record.modelLabel
             for suite in record.suites {
-                let measured = suite.conversations.filter { !$0.warmup }
+                let measured = suite.conversations.filter(\.isMeasured)
                 let turns = measured.flatMap(\.turns)
                 let verdicts = suite.measuredVerdicts
                 let metrics = suite.measuredTurns
@@ -106,7 +107,7 @@ public enum MarkdownReport {
         for record in records {
             let model = sideBySide ? "\(Markup.markdown(record.modelLabel)) | " : ""
             for suite in record.suites {
-                for conversation in suite.conversations where !conversation.warmup {
+                for conversation in suite.conversations where conversation.isMeasured {
                     for turn in conversation.turns {
                         let place = "\(model)\(Markup.markdown(suite.name)) | \(Markup.markdown(conversation.id)) | \(turn.index + 1)"
                         if turn.status == .failed {
@@ -139,7 +140,7 @@ public enum MarkdownReport {
                 out.append("")
                 out.append("| conversation | turn | TTFT | prefill t/s | decode t/s | reuse | checks | user | answer |")
                 out.append("|---|---:|---:|---:|---:|---:|---|---|---|")
-                for conversation in suite.conversations where !conversation.warmup && conversation.repetition == 1 {
+                for conversation in suite.conversations where conversation.isMeasured && conversation.repetition == 1 {
                     for turn in conversation.turns {
                         let metrics = turn.metrics
                         let checks = (turn.checks ?? []).map { $0.passed ? "✅" : "❌" }.joined()
@@ -171,9 +172,11 @@ public enum MarkdownReport {
         let mark = comparison.hasRegression || !comparison.mismatches.isEmpty ? "❌" : "✅"
         out.append("\(mark) **\(Markup.markdown(headline))**")
         out.append("")
-        out.append("Preset \(Markup.markdown(comparison.settings.preset)), false-alarm rate \(String(format: "%.2g", comparison.settings.familyErrorRate * 100))% "
-            + "over all suite × metric tests (Holm); \(Int((comparison.settings.confidence * 100).rounded()))% intervals. "
-            + "Base \(base.runs.count) run(s), head \(head.runs.count) run(s); \(Markup.markdown(head.model)); \(Markup.markdown(head.machine)).")
+        out.append("Base \(base.runs.count) run(s), head \(head.runs.count) run(s); \(Markup.markdown(head.model)); \(Markup.markdown(head.machine)).")
+        out.append("")
+        out.append("```")
+        out += ComparisonReport.designLines(comparison)
+        out.append("```")
         for suite in comparison.suites {
             out.append("")
             out.append("### \(Markup.markdown(suite.name))")
@@ -192,26 +195,29 @@ public enum MarkdownReport {
             }
         }
         let quality = comparison.quality
-        let checks = quality.newlyFailing
-        if !checks.isEmpty && detail != .headline {
+        for (title, checks) in [("Checks that pass significantly less often on head", quality.regressions),
+                                ("Checks that changed, too few replays to tell (not regressions)", quality.undecided)] where !checks.isEmpty && detail != .headline {
             let shown = detail == .full ? checks : Array(checks.prefix(50))
             out.append("")
-            out.append("### Checks that passed on base and fail on head (\(checks.count))")
+            out.append("### \(title) (\(checks.count))")
             out.append("")
-            out.append("| suite | conversation | turn | check | detail | answer |")
-            out.append("|---|---|---:|---|---|---|")
+            out.append("| suite | conversation | turn | check | passed base → head | detail | answer |")
+            out.append("|---|---|---:|---|---|---|---|")
             for change in shown {
                 out.append("| \(Markup.markdown(change.suite)) | \(Markup.markdown(change.conversation)) | \(change.turn.map(String.init) ?? "–") | \(Markup.markdown(change.check)) | "
+                    + "\(change.basePassed)/\(change.baseTotal) → \(change.headPassed)/\(change.headTotal) | "
                     + "\(Markup.markdown(Markup.cut(change.detail ?? "", 200))) | \(Markup.markdown(Markup.cut(change.answerExcerpt ?? "", 120))) |")
             }
             if shown.count < checks.count { out.append(""); out.append("_… and \(checks.count - shown.count) more._") }
         }
-        if !quality.newlyFailingTurns.isEmpty {
+        for (title, turns) in [("Turns answered significantly less often on head", quality.turnRegressions),
+                               ("Turns that now fail, too few replays to tell", quality.turnsUndecided)] where !turns.isEmpty {
             out.append("")
-            out.append("### Turns that answered on base and fail on head (\(quality.newlyFailingTurns.count))")
+            out.append("### \(title) (\(turns.count))")
             out.append("")
-            for turn in quality.newlyFailingTurns.prefix(detail == .full ? Int.max : 50) {
-                out.append("- \(Markup.markdown(turn.suite)) / \(Markup.markdown(turn.conversation)) / turn \(turn.turn): \(Markup.markdown(turn.headOutcome))")
+            for turn in turns.prefix(detail == .full ? Int.max : 50) {
+                out.append("- \(Markup.markdown(turn.suite)) / \(Markup.markdown(turn.conversation)) / turn \(turn.turn): answered \(turn.baseAnswered)/\(turn.baseTotal) → "
+                    + "\(turn.headAnswered)/\(turn.headTotal); \(Markup.markdown(turn.headOutcome))")
             }
         }
         if !comparison.differences.isEmpty {

@@ -55,7 +55,7 @@ public enum RunReport {
     // MARK: Sections
 
     private static func verdict(_ summary: RunSummary, _ records: [RunRecord]) -> String {
-        let turns = records.map { $0.suites.flatMap { $0.conversations.filter { !$0.warmup }.flatMap(\.turns) }.count }.reduce(0, +)
+        let turns = records.map { $0.suites.flatMap { $0.conversations.filter(\.isMeasured).flatMap(\.turns) }.count }.reduce(0, +)
         let repetitions = records.map(\.settings.repetitions).max() ?? 1
         let gates = summary.failedGateCount == 0
             ? (summary.gateCount == 0 ? "no gates" : "all \(summary.gateCount) gates passed")
@@ -142,7 +142,7 @@ public enum RunReport {
         for suite in record.suites {
             lines.append(Format.clip("suite \(suite.name)\(label.map { " [\($0)]" } ?? "") — \(suite.path)", width)
                 + (suite.description.map { "\n" + Format.clip("  \($0)", width) } ?? ""))
-            for conversation in suite.conversations where !conversation.warmup && conversation.repetition == 1 {
+            for conversation in suite.conversations where conversation.isMeasured && conversation.repetition == 1 {
                 let tags = conversation.tags.map { " [\($0.joined(separator: ", "))]" } ?? ""
                 let which = repetitions > 1 ? " — repetition 1 of \(repetitions)" : ""
                 lines.append("\n" + Format.clip("  \(conversation.id)\(tags)\(which)" + (conversation.description.map { ": \($0)" } ?? ""), width))

@@ -25,7 +25,7 @@ public struct RunSummary: Sendable {
 
         /// The line of one suite's measured replays (gates as evaluated so far).
         public init(_ suite: SuiteRecord, label: String?) {
-            let measured = suite.conversations.filter { !$0.warmup }
+            let measured = suite.conversations.filter(\.isMeasured)
             let verdicts = measured.flatMap(\.verdicts)
             let turns = suite.measuredTurns
             let perRepetition = Dictionary(grouping: measured, by: \.repetition).values.compactMap { replays in
@@ -98,7 +98,7 @@ public struct RunSummary: Sendable {
         var runtimeFailures: [RuntimeFailureLine] = []
         for (record, label) in zip(records, labels) {
             for suite in record.suites {
-                let measured = suite.conversations.filter { !$0.warmup }
+                let measured = suite.conversations.filter(\.isMeasured)
                 runtimeFailures += measured.flatMap { replay in
                     replay.turns.filter(Self.isUnexpectedFailure).map { RuntimeFailureLine(suite: suite.name, label: label, conversation: replay.id, turn: $0, repetition: replay.repetition) }
                 }

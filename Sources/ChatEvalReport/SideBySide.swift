@@ -10,10 +10,10 @@ enum SideBySide {
         var lines = ["side by side (repetition 1 of each model)"]
         guard let first = records.first else { return lines[0] }
         for suite in first.suites {
-            for conversation in suite.conversations where !conversation.warmup && conversation.repetition == 1 {
+            for conversation in suite.conversations where conversation.isMeasured && conversation.repetition == 1 {
                 lines.append(Format.clip("  \(suite.name)/\(conversation.id)", RunReport.width))
                 let replays = records.map { record in
-                    record.suites.first { $0.name == suite.name }?.conversations.first { $0.id == conversation.id && !$0.warmup && $0.repetition == 1 }
+                    record.suites.first { $0.name == suite.name }?.conversations.first { $0.id == conversation.id && $0.isMeasured && $0.repetition == 1 }
                 }
                 for turn in conversation.turns {
                     lines.append("    turn \(turn.index + 1)  " + RunReport.text(turn.user, options, indent: "            "))

@@ -89,7 +89,7 @@ public enum GateEvaluator {
     /// definitions of `record.suites`, in the same order.
     public static func evaluate(_ record: inout RunRecord, suites: [Suite]) {
         for (index, suite) in zip(record.suites.indices, suites) {
-            let measured = record.suites[index].conversations.filter { !$0.warmup }
+            let measured = record.suites[index].conversations.filter(\.isMeasured)
             record.suites[index].gates = evaluate(suite.gates, conversations: measured)
         }
         record.gatesPassed = record.suites.allSatisfy { $0.gates.allSatisfy(\.passed) }

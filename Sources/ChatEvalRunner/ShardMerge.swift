@@ -37,7 +37,7 @@ public enum ShardMerge {
             }.map(\.element)
             merged.suites[index].conversations = conversations
             merged.suites[index].text = nil
-            merged.suites[index].gates = GateEvaluator.evaluate(suite.gates, conversations: conversations.filter { !$0.warmup })
+            merged.suites[index].gates = GateEvaluator.evaluate(suite.gates, conversations: conversations.filter(\.isMeasured))
         }
         merged.gatesPassed = merged.status == .complete ? merged.suites.allSatisfy { $0.gates.allSatisfy(\.passed) } : nil
         return merged

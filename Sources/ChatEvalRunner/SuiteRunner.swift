@@ -49,10 +49,13 @@ public protocol RunObserver: Sendable {
     func turnFinished(_ turn: ReplayedTurn, conversation: String) async
     /// Every replay of a suite is done (its gates are evaluated when the whole run ends).
     func suiteFinished(_ suite: SuiteRecord, arm: String?) async
+    /// A paired run compared its sides after a round (one line: the look and what is undecided).
+    func lookTaken(_ summary: String) async
 }
 
 extension RunObserver {
     public func suiteFinished(_ suite: SuiteRecord, arm: String?) async {}
+    public func lookTaken(_ summary: String) async {}
 }
 
 /// What one side of a run replays: a runtime and a plan, recorded into its own record and file.
@@ -79,17 +82,41 @@ public struct RunArm: Sendable {
 /// then repetition 2, ... — interleaved, so slow drift of the machine spreads over all of them.
 /// With two arms (`run --baseline`), the arms alternate conversation by conversation, and which
 /// goes first alternates too, so that drift and any order effect hit both alike.
+///
+/// Every replay records how busy the machine was while it ran (`ReplayLoad`). With
+/// `busyRetries` > 0, a conversation's replays of one repetition (one per arm) are measured
+/// again when other processes held the cores during any of them — the disturbed ones stay in the
+/// record, marked `leftOut` — at most that many times; after that they stay marked and left out.
 public struct SuiteRunner: Sendable {
     public let arms: [RunArm]
     /// Least time between two rewrites of a result file during the run, in seconds.
     public let rewriteInterval: Double
     /// Keep every turn's rendered prompt in the record (`run --print-prompt`).
     public let keepsPrompts: Bool
+    /// How often a disturbed repetition of a conversation is measured again (0: never).
+    public let busyRetries: Int
+    /// Cores other processes may use during a replay before it counts as disturbed.
+    public let busyThreshold: Double
+    /// Measures the machine's load around a replay: called as it starts, its result as it ends.
+    public let loadProbe: LoadProbe
 
-    public init(arms: [RunArm], rewriteInterval: Double = 5, keepsPrompts: Bool = false) {
+    /// Starts measuring; the closure it returns ends the measurement.
+    public typealias LoadProbe = @Sendable () -> @Sendable () -> ReplayLoad?
+
+    /// The machine's own load, from /proc.
+    public static let machineLoad: LoadProbe = {
+        let meter = LoadMeter()
+        return { meter.stop() }
+    }
+
+    public init(arms: [RunArm], rewriteInterval: Double = 5, keepsPrompts: Bool = false, busyRetries: Int = 0,
+                busyThreshold: Double = ComparisonSettings.defaultBusyThreshold, loadProbe: @escaping LoadProbe = SuiteRunner.machineLoad) {
         self.arms = arms
+        self.busyThreshold = busyThreshold
         self.rewriteInterval = rewriteInterval
         self.keepsPrompts = keepsPrompts
+        self.busyRetries = busyRetries
+        self.loadProbe = loadProbe
     }
 
     /// An ordinary run: one runtime, one plan.
@@ -107,40 +134,95 @@ public struct SuiteRunner: Sendable {
     /// progress (recorded as `cancelled`), skips the rest, and still writes what was measured.
     /// Throws only when a result cannot be written (a `ResultWriteError` naming the file).
     public func run(into records: [RunRecord], writers: [ResultWriter], stop: StopRequest, observer: (any RunObserver)? = nil) async throws -> [RunRecord] {
+        var records = try begin(records, writers: writers)
+        let last = arms.map { max($0.plan.settings.repetitions, 1) }.max() ?? 1
+        try await replay(repetitions: 1...last, into: &records, writers: writers, stop: stop, observer: observer)
+        try finish(&records, writers: writers, interrupted: stop.isRequested || Task.isCancelled)
+        return records
+    }
+
+    // MARK: In rounds
+
+    /// The records with their suites listed and nothing replayed, written once.
+    public func begin(_ records: [RunRecord], writers: [ResultWriter]) throws -> [RunRecord] {
         precondition(records.count == arms.count && writers.count == arms.count, "one record and one writer per arm")
         var records = records
         for (arm, index) in zip(arms, records.indices) {
             records[index].suites = Self.suiteRecords(arm.plan, for: records[index])
             try writers[index].write(records[index])
         }
+        return records
+    }
+
+    /// Replays `repetitions` of every conversation (the warm-ups too when the range starts at 1)
+    /// into `records`, interleaved as described above; an arm whose plan has fewer repetitions
+    /// stops at its own count. Stops early (leaving the rest) when `stop` is requested or the task
+    /// is cancelled. Throws only when a result cannot be written.
+    public func replay(repetitions: ClosedRange<Int>, into records: inout [RunRecord], writers: [ResultWriter], stop: StopRequest,
+                       observer: (any RunObserver)? = nil) async throws {
         var sinceWrite = Array(repeating: Stopwatch(), count: arms.count)
         let replayers = arms.map { ConversationReplayer(runtime: $0.runtime, cacheMode: $0.plan.settings.cacheMode, keepsPrompts: keepsPrompts) }
-        let schedule = Self.schedule(arms)
+        let schedule = Self.schedule(arms, repetitions: repetitions)
         struct SuiteKey: Hashable { var arm: Int; var suite: Int }
         let lastReplay = Dictionary(schedule.enumerated().map { (SuiteKey(arm: $1.arm, suite: $1.suite), $0) }, uniquingKeysWith: max)
 
-        for (position, item) in schedule.enumerated() {
+        var position = 0
+        while position < schedule.count {
+            // A slot: the arms' replays of one conversation and repetition (consecutive items).
+            var end = position + 1
+            while end < schedule.count, schedule[end].repetition == schedule[position].repetition, schedule[end].repetition > 0,
+                  schedule[end].key == schedule[position].key { end += 1 }
+            var attempt = 1
+            while true {
+                var placed: [(arm: Int, suite: Int, index: Int)] = []
+                for offset in position..<end {
+                    if stop.isRequested || Task.isCancelled { break }
+                    let item = schedule[offset]
+                    let arm = arms[item.arm]
+                    let suite = arm.plan.suites[item.suite]
+                    let replay = ScheduledReplay(arm: arm.label, suite: suite.name, conversation: item.conversation.id, repetition: item.repetition)
+                    await observer?.conversationStarted(replay, index: offset + 1, of: schedule.count)
+                    let measuring = loadProbe()
+                    var conversation = try await Self.replay(
+                        item.conversation, of: suite.name, repetition: item.repetition, attempt: attempt, with: replayers[item.arm],
+                        writer: writers[item.arm], stop: stop, observer: observer)
+                    conversation.load = measuring()
+                    records[item.arm].suites[item.suite].conversations.append(conversation)
+                    placed.append((item.arm, item.suite, records[item.arm].suites[item.suite].conversations.count - 1))
+                }
+                // Measure the slot again when other processes disturbed it (paired runs), within the retries.
+                let disturbed = placed.compactMap { records[$0.arm].suites[$0.suite].conversations[$0.index].load }.filter { $0.otherCores >= busyThreshold }
+                guard busyRetries > 0, schedule[position].repetition > 0, !disturbed.isEmpty, !(stop.isRequested || Task.isCancelled) else { break }
+                let busiest = disturbed.map(\.otherCores).max() ?? 0
+                let retry = attempt <= busyRetries
+                for place in placed {
+                    records[place.arm].suites[place.suite].conversations[place.index].leftOut = String(
+                        format: "other processes used %.2f cores while this repetition was measured%@", busiest,
+                        retry ? "; measured again" : "; left out after \(busyRetries) more tries")
+                }
+                guard retry else { break }
+                attempt += 1
+            }
+            for offset in position..<end {
+                let item = schedule[offset]
+                if lastReplay[SuiteKey(arm: item.arm, suite: item.suite)] == offset {
+                    await observer?.suiteFinished(records[item.arm].suites[item.suite], arm: arms[item.arm].label)
+                }
+                if sinceWrite[item.arm].elapsed >= rewriteInterval {
+                    try writers[item.arm].write(records[item.arm])
+                    sinceWrite[item.arm] = Stopwatch()
+                }
+            }
             if stop.isRequested || Task.isCancelled { break }
-            let arm = arms[item.arm]
-            let suite = arm.plan.suites[item.suite]
-            let replay = ScheduledReplay(arm: arm.label, suite: suite.name, conversation: item.conversation.id, repetition: item.repetition)
-            await observer?.conversationStarted(replay, index: position + 1, of: schedule.count)
-            records[item.arm].suites[item.suite].conversations.append(try await Self.replay(
-                item.conversation, of: suite.name, repetition: item.repetition, with: replayers[item.arm],
-                writer: writers[item.arm], stop: stop, observer: observer))
-            if lastReplay[SuiteKey(arm: item.arm, suite: item.suite)] == position {
-                await observer?.suiteFinished(records[item.arm].suites[item.suite], arm: arm.label)
-            }
-            if sinceWrite[item.arm].elapsed >= rewriteInterval {
-                try writers[item.arm].write(records[item.arm])
-                sinceWrite[item.arm] = Stopwatch()
-            }
+            position = end
         }
+    }
 
+    /// Evaluates every arm's gates, sets its status, writes its result file and removes its journal.
+    public func finish(_ records: inout [RunRecord], writers: [ResultWriter], interrupted: Bool) throws {
         for (arm, index) in zip(arms, records.indices) {
-            try Self.finish(&records[index], plan: arm.plan, writer: writers[index], interrupted: stop.isRequested || Task.isCancelled)
+            try Self.finish(&records[index], plan: arm.plan, writer: writers[index], interrupted: interrupted)
         }
-        return records
     }
 
     /// The records of `plan`'s suites before anything ran; a shard's keep their suite's text
@@ -152,14 +234,14 @@ public struct SuiteRunner: Sendable {
     /// Replays one conversation, journaling every turn as it finishes, and grades it. Throws only
     /// when the journal cannot be written.
     static func replay(
-        _ conversation: SuiteConversation, of suite: String, repetition: Int, with replayer: ConversationReplayer,
+        _ conversation: SuiteConversation, of suite: String, repetition: Int, attempt: Int = 1, with replayer: ConversationReplayer,
         writer: ResultWriter, stop: StopRequest, observer: (any RunObserver)?
     ) async throws -> ConversationRecord {
         let journalingError = JournalingError()
         let turns = await replayer.replay(conversation.script, stop: stop) { turn in
             do {
                 try writer.journal(JournalEntry(suite: suite, conversation: conversation.id, repetition: repetition,
-                                                warmup: repetition == 0, turn: turn))
+                                                warmup: repetition == 0, turn: turn, attempt: attempt > 1 ? attempt : nil))
             } catch {
                 await journalingError.set(error)
             }
@@ -185,40 +267,49 @@ public struct SuiteRunner: Sendable {
         var conversation: SuiteConversation
         /// 0 for warm-up.
         var repetition: Int
+        var suiteName: String
+        /// The conversation across arms: suite name and conversation id.
+        var key: ConversationKey { ConversationKey(suite: suiteName, conversation: conversation.id) }
     }
 
-    /// Warm-ups of every arm (alternating), then each repetition of every conversation, the arms
-    /// that have a conversation replaying it one after the other, the first alternating with
-    /// each conversation and each repetition.
-    static func schedule(_ arms: [RunArm]) -> [ScheduleItem] {
+    struct ConversationKey: Hashable { var suite: String; var conversation: String }
+
+    /// Warm-ups of every arm (alternating) when `repetitions` starts at 1, then each repetition of
+    /// every conversation, the arms that have a conversation replaying it one after the other, the
+    /// first alternating with each conversation and each repetition.
+    static func schedule(_ arms: [RunArm], repetitions range: ClosedRange<Int>? = nil) -> [ScheduleItem] {
         var items: [ScheduleItem] = []
-        let warmups = arms.map(\.plan.warmups)
-        for index in 0..<(warmups.map(\.count).max() ?? 0) {
-            for (arm, list) in warmups.enumerated() where index < list.count {
-                items.append(ScheduleItem(arm: arm, suite: list[index].suite, conversation: list[index].conversation, repetition: 0))
+        let counts = arms.map { max($0.plan.settings.repetitions, 1) }
+        let range = range ?? 1...(counts.max() ?? 1)
+        if range.lowerBound <= 1 {
+            let warmups = arms.map(\.plan.warmups)
+            for index in 0..<(warmups.map(\.count).max() ?? 0) {
+                for (arm, list) in warmups.enumerated() where index < list.count {
+                    items.append(ScheduleItem(arm: arm, suite: list[index].suite, conversation: list[index].conversation, repetition: 0,
+                                              suiteName: arms[arm].plan.suites[list[index].suite].name))
+                }
             }
         }
         // Conversations by (suite name, id), in the order the arms list them (first arm first).
-        struct Key: Hashable { var suite: String; var conversation: String }
-        var order: [Key] = []
-        var places: [Key: [Int: (suite: Int, conversation: SuiteConversation)]] = [:]
+        var order: [ConversationKey] = []
+        var places: [ConversationKey: [Int: (suite: Int, conversation: SuiteConversation)]] = [:]
         for (arm, runArm) in arms.enumerated() {
             for (suiteIndex, suite) in runArm.plan.suites.enumerated() {
                 for conversation in suite.conversations {
-                    let key = Key(suite: suite.name, conversation: conversation.id)
+                    let key = ConversationKey(suite: suite.name, conversation: conversation.id)
                     if places[key] == nil { order.append(key) }
                     places[key, default: [:]][arm] = (suiteIndex, conversation)
                 }
             }
         }
-        let repetitions = arms.map { max($0.plan.settings.repetitions, 1) }
-        for repetition in 1...(repetitions.max() ?? 1) {
+        for repetition in range where repetition >= 1 {
             for (position, key) in order.enumerated() {
                 var armOrder = Array(arms.indices)
                 if (repetition + position) % 2 == 1 { armOrder.reverse() }
-                for arm in armOrder where repetition <= repetitions[arm] {
+                for arm in armOrder where repetition <= counts[arm] {
                     guard let place = places[key]?[arm] else { continue }
-                    items.append(ScheduleItem(arm: arm, suite: place.suite, conversation: place.conversation, repetition: repetition))
+                    items.append(ScheduleItem(arm: arm, suite: place.suite, conversation: place.conversation, repetition: repetition,
+                                              suiteName: key.suite))
                 }
             }
         }

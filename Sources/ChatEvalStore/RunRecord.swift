@@ -35,6 +35,9 @@ public struct RunRecord: Codable, Sendable {
     public var role: RunRole?
     /// The other run of a `run --baseline` pair.
     public var pairedRunId: String?
+    /// For the runs of `run --baseline`: the look of its design that decided, so that comparing the
+    /// pair again (`chateval compare`) decides at the same share of the error rates.
+    public var decidedLook: DecidedLook?
     /// Set when one command ran the suites against several models (or templates, or context
     /// sizes) side by side: each writes its own record, one model per record, tied by the group.
     public var group: RunGroup?
@@ -169,6 +172,22 @@ public struct RunShard: Codable, Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(index)/\(count)" }
 }
 
+/// The look a paired run's comparison was decided at: repetitions per side at each planned look,
+/// the 1-based look, and the shares of the false-alarm rate and of the intervals' non-coverage it spent.
+public struct DecidedLook: Codable, Sendable, Hashable {
+    public var looks: [Int]
+    public var look: Int
+    public var share: Double
+    public var intervalShare: Double
+
+    public init(looks: [Int], look: Int, share: Double, intervalShare: Double) {
+        self.looks = looks
+        self.look = look
+        self.share = share
+        self.intervalShare = intervalShare
+    }
+}
+
 /// Why a run was made, when it is not an ordinary run.
 public enum RunRole: String, Codable, Sendable, Hashable {
     /// The base side of `chateval run --baseline REV`: REV's suites and project file, replayed by
@@ -206,12 +225,12 @@ public struct SuiteRecord: Codable, Sendable {
 
     /// Verdicts of every check of the measured replays (turn and conversation checks).
     public var measuredVerdicts: [Verdict] {
-        conversations.filter { !$0.warmup }.flatMap(\.verdicts)
+        conversations.filter(\.isMeasured).flatMap(\.verdicts)
     }
 
-    /// Metrics of every answered turn of the measured (not warm-up) conversations.
+    /// Metrics of every answered turn of the measured (not warm-up, not left out) conversations.
     public var measuredTurns: [TurnMetrics] {
-        conversations.filter { !$0.warmup }.flatMap { $0.turns.compactMap(\.metrics) }
+        conversations.filter(\.isMeasured).flatMap { $0.turns.compactMap(\.metrics) }
     }
 }
 
@@ -229,9 +248,17 @@ public struct ConversationRecord: Codable, Sendable {
     public var turns: [TurnRecord]
     /// Verdicts of the conversation-level checks.
     public var checks: [Verdict]
+    /// How busy the machine was while this replay ran (absent in older records).
+    public var load: ReplayLoad?
+    /// Why this replay is left out of gates and comparisons, when it is: a paired run re-measures
+    /// a replay that other processes disturbed and keeps the disturbed one here, marked.
+    public var leftOut: String?
 
     /// Every verdict of this replay: its turns' checks, then the conversation's.
     public var verdicts: [Verdict] { turns.flatMap { $0.checks ?? [] } + checks }
+
+    /// A measured replay that counts: not a warm-up, not left out.
+    public var isMeasured: Bool { !warmup && leftOut == nil }
 
     public init(id: String, repetition: Int, warmup: Bool, systemPrompt: String?, options: GenerationOptions,
                 description: String? = nil, tags: [String]? = nil, turns: [TurnRecord] = [], checks: [Verdict] = []) {

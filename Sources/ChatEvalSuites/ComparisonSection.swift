@@ -9,6 +9,7 @@ internal import Yams
 ///   alpha: 0.01                # false-alarm rate of the whole comparison (project file only)
 ///   confidence: 0.95           # level of the intervals shown (project file only)
 ///   min_samples: 3             # fewest values per side before a metric can be decided
+///   busy_threshold: 0.25       # cores other processes may use during a replay (off: keep every replay)
 ///   thresholds:                # per metric: a change must pass both bounds to count
 ///     ttft: {relative: 5%, absolute: 0.002}     # 5% and 2 ms
 ///     peak-memory: {absolute: 8MiB}
@@ -18,7 +19,7 @@ struct ComparisonSection {
 
     /// The keys a suite may set: thresholds only (the false-alarm rate is the whole comparison's).
     static let suiteKeys = ["thresholds", "min_samples"]
-    static let projectKeys = ["preset", "alpha", "confidence", "min_samples", "thresholds"]
+    static let projectKeys = ["preset", "alpha", "confidence", "min_samples", "thresholds", "busy_threshold"]
 
     func overrides(_ node: Node, allowed: [String]) -> ComparisonOverrides? {
         guard let entries = reader.mapping(node, "compare", allowed: allowed) else { return nil }
@@ -35,6 +36,18 @@ struct ComparisonSection {
         overrides.familyErrorRate = entries["alpha"].flatMap { fraction($0, "compare.alpha", open: true) }
         overrides.confidence = entries["confidence"].flatMap { fraction($0, "compare.confidence", open: true) }
         overrides.minimumSamples = entries["min_samples"].flatMap { reader.integer($0, "compare.min_samples", minimum: 2, maximum: 1_000_000) }
+        if let node = entries["busy_threshold"] {
+            if case .scalar(let scalar) = node, scalar.string == "off" {
+                overrides.busyThreshold = .infinity
+            } else if let value = reader.number(node, "compare.busy_threshold") {
+                if value > 0, value.isFinite {
+                    overrides.busyThreshold = value
+                } else {
+                    reader.fail(.invalidValue, at: node, "compare.busy_threshold must be a number of cores above 0, or off",
+                                hint: "0.25 leaves out replays during which other processes used a quarter of a core")
+                }
+            }
+        }
         if let thresholds = entries["thresholds"] {
             overrides.thresholds = self.thresholds(thresholds)
         }

@@ -20,6 +20,8 @@ internal import Yams
 /// batch_size: 512
 /// cache_mode: session
 /// repetitions: 10
+/// max_repetitions: 30         # run --baseline: the most repetitions per side it adds in rounds
+/// time_budget: 20m            # run --baseline: no round starts that would end past this
 /// warmup: 1
 /// suites: suites              # a folder or a list of files and folders
 /// reports: reports
@@ -45,6 +47,10 @@ public struct ProjectFile: Sendable, Hashable {
     public var batchSize: Int?
     public var cacheMode: CacheMode?
     public var repetitions: Int?
+    /// `run --baseline`: the most repetitions per side the sequential design may use.
+    public var maxRepetitions: Int?
+    /// `run --baseline`: seconds after which no new round starts.
+    public var timeBudget: Double?
     public var warmup: Int?
     /// As written (relative paths are relative to the project file's folder).
     public var suites: [String]?
@@ -75,8 +81,8 @@ public struct ProjectFile: Sendable, Hashable {
         }
     }
 
-    static let keys = ["model", "models", "chat_template", "context_size", "threads", "batch_size", "cache_mode", "repetitions", "warmup",
-                       "suites", "reports", "compare", "runtime"]
+    static let keys = ["model", "models", "chat_template", "context_size", "threads", "batch_size", "cache_mode", "repetitions",
+                       "max_repetitions", "time_budget", "warmup", "suites", "reports", "compare", "runtime"]
 
     /// Parses a project file; `source` names it in errors, `environment` expands `${...}`.
     public static func parse(_ text: String, source: String, environment: [String: String] = ProcessInfo.processInfo.environment)
@@ -116,6 +122,16 @@ public struct ProjectFile: Sendable, Hashable {
                 }
             }
             project.repetitions = entries["repetitions"].flatMap { reader.integer($0, "repetitions", minimum: 1, maximum: 10_000) }
+            project.maxRepetitions = entries["max_repetitions"].flatMap { reader.integer($0, "max_repetitions", minimum: 2, maximum: 10_000) }
+            project.timeBudget = entries["time_budget"].flatMap { node in
+                reader.string(node, "time_budget").flatMap { text in
+                    guard let seconds = DurationText.seconds(text), seconds > 0 else {
+                        reader.fail(.invalidValue, at: node, "time_budget '\(text.prefix(40))' is not a duration", hint: "write e.g. 20m, 90s or 1h30m")
+                        return nil
+                    }
+                    return seconds
+                }
+            }
             project.warmup = entries["warmup"].flatMap { reader.integer($0, "warmup", minimum: 0, maximum: 10_000) }
             project.suites = entries["suites"].flatMap { reader.strings($0, "suites") }
             project.reports = entries["reports"].flatMap { reader.string($0, "reports") }

@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// `compare` and `run --baseline` end to end on the real model, in a temporary repository of two
-/// commits: the second lengthens the system prompt and makes a check fail.
+/// commits: the second lengthens the system prompt and makes a check fail. Ten repetitions per
+/// recorded run: a check failing on every replay of one side is significant from there.
 @Suite(.serialized, .tags(.realModel)) struct RealModelCompareTests {
     let cli = CommandLineTests()
 
@@ -18,7 +19,7 @@ import Testing
             try FileManager.default.createDirectory(at: root.appendingPathComponent("suites"), withIntermediateDirectories: true)
             try await git("init", "-q", "-b", "main")
             try write(".gitignore", "reports/\n")
-            try write("chateval.yaml", "repetitions: 3\nthreads: 1\n")
+            try write("chateval.yaml", "repetitions: 10\nthreads: 1\ncompare: {busy_threshold: off}\n")
             try write("suites/capitals.yaml", suite(system: "You are a concise assistant.", expected: "Paris"))
             try await commit("capitals suite")
             try write("suites/capitals.yaml", suite(
@@ -58,6 +59,9 @@ import Testing
             try await git("commit", "-q", "-m", message)
         }
 
+        /// Runs chateval in the repository. `make test` runs tests side by side, so every replay is
+        /// measured on a busy machine: comparisons here keep every replay (`busy_threshold: off`,
+        /// in the project file), as they assert behaviour, not speed.
         func chateval(_ arguments: [String], environment: [String: String] = ["GITHUB_STEP_SUMMARY": ""]) async throws -> CommandLineTests.Outcome {
             try await cli.run(arguments, environment: environment.merging(["CI": "true"]) { first, _ in first }, in: root)
         }
@@ -86,8 +90,9 @@ import Testing
         let compared = try await fixture.chateval(["compare", "HEAD~1", "HEAD"])
         #expect(compared.status == 1, "\(compared.stderr)")
         #expect(compared.stdout.contains("REGRESSION"))
-        #expect(compared.stdout.contains("Checks that passed on base and fail on head (1):"))
-        #expect(compared.stdout.contains("capitals / france / turn 1 / check 1 icontains: expected \"Zanzibar\""))
+        #expect(compared.stdout.contains("Checks that pass significantly less often on head (1):"))
+        #expect(compared.stdout.contains("capitals / france / turn 1 / check 1 icontains: base 10/10, head 0/10 passed"))
+        #expect(compared.stdout.contains("expected \"Zanzibar\""))
         #expect(compared.stdout.contains("answer: "))
         #expect(compared.stdout.contains("reports/"))            // read from the result files
 
@@ -99,7 +104,7 @@ import Testing
         let base = try #require(json["base"] as? [String: Any])
         #expect((base["sources"] as? [String])?.first?.hasPrefix("notes:") == true)
         let quality = try #require(json["quality"] as? [String: Any])
-        #expect((quality["newly_failing"] as? [[String: Any]])?.count == 1)
+        #expect((quality["regressions"] as? [[String: Any]])?.count == 1)
 
         // The same commit against itself: nothing changed.
         let same = try await fixture.chateval(["compare", "HEAD", "HEAD"])
@@ -125,23 +130,28 @@ import Testing
         try requireModel()
         let fixture = try await Fixture(cli: cli)
         let summary = fixture.root.appendingPathComponent("reports/summary.md")
-        let outcome = try await fixture.chateval(["run", "--baseline", "HEAD~1", "--repeat", "2", "--format", "markdown", "--output", "reports/gate.xml"],
+        // In rounds: repetitions are added until the failing check is significant.
+        let outcome = try await fixture.chateval(["run", "--baseline", "HEAD~1", "--max-repeat", "12", "--format", "markdown", "--output", "reports/gate.xml"],
                                                  environment: ["GITHUB_STEP_SUMMARY": summary.path])
         #expect(outcome.status == 1, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("baseline  "))
-        #expect(outcome.stdout.contains("comparison with"))
+        #expect(outcome.stdout.contains("stopped at a confirmed regression"))
         #expect(outcome.stdout.contains("capitals / france / turn 1 / check 1 icontains"))
+        // The verdict comes first, the head's run after it.
+        let verdict = try #require(outcome.stdout.range(of: "REGRESSION")), run = try #require(outcome.stdout.range(of: "the head's run"))
+        #expect(verdict.lowerBound < run.lowerBound)
         // Interleaved: base and head alternate, and which goes first alternates too.
         let order = outcome.stderr.split(separator: "\n").compactMap { line -> String? in
             line.contains(" base capitals/") ? "base" : line.contains(" head capitals/") ? "head" : nil
         }
-        #expect(order == ["head", "base", "base", "head"])
-        // The reports: the head's run, then the comparison, in the job summary and the JUnit file.
+        #expect(Array(order.prefix(4)) == ["head", "base", "base", "head"])
+        #expect(outcome.stdout.contains("look      look 1 at 2 repetitions per side"))
+        // The reports: the comparison, then the head's run, in the job summary and the JUnit file.
         let markdown = try String(contentsOf: summary, encoding: .utf8)
-        #expect(markdown.hasPrefix("## ChatEval run") && markdown.contains("## ChatEval comparison"))
+        #expect(markdown.hasPrefix("## ChatEval comparison") && markdown.contains("## ChatEval run"))
         let junit = try String(contentsOf: fixture.root.appendingPathComponent("reports/gate.xml"), encoding: .utf8)
         #expect(junit.contains("name=\"capitals\"") && junit.contains("name=\"capitals (head vs base)\""))
-        #expect(junit.contains("<failure type=\"newly failing\""))
+        #expect(junit.contains("<failure type=\"check regression\""))
         // Both runs recorded, each knowing the other; the working tree untouched.
         let files = try FileManager.default.contentsOfDirectory(atPath: fixture.root.appendingPathComponent("reports").path).filter { $0.hasSuffix(".json") }
         #expect(files.count == 2)
@@ -151,6 +161,18 @@ import Testing
         }
         #expect(Set(roles) == ["baseline", "head"])
         #expect(try await fixture.git("status", "--porcelain") == "")
+    }
+
+    /// Two fixed repetitions cannot tell a failing check from chance: said, and not a regression.
+    @Test func twoRepetitionsAreTooFewAndSaySo() async throws {
+        try requireModel()
+        let fixture = try await Fixture(cli: cli)
+        let outcome = try await fixture.chateval(["run", "--baseline", "HEAD~1", "--repeat", "2"])
+        #expect(outcome.status == 0, "\(outcome.stdout)\n\(outcome.stderr)")
+        #expect(outcome.stdout.contains("No regression."))
+        #expect(outcome.stdout.contains("Changed, but too few replays to tell a change from chance"))
+        #expect(outcome.stdout.contains("base 2/2, head 0/2 passed"))
+        #expect(outcome.stdout.contains("fixed by --repeat"))
     }
 
     @Test func sidesMeasuredDifferentlyAreNotGated() async throws {

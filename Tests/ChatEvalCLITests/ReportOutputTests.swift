@@ -13,7 +13,7 @@ import Testing
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("chateval-output-\(UUID().uuidString)")
         init() async throws {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-            try await SyntheticHistory.make(in: url, commits: 2, runsPerCommit: 3, stepAt: 1, stepFactor: 1.3, seed: 9, conversations: 4)
+            try await SyntheticHistory.make(in: url, commits: 2, runsPerCommit: 3, stepAt: 1, stepFactor: 1.3, seed: 9, conversations: 16)
         }
         deinit { try? FileManager.default.removeItem(at: url) }
         func file(_ name: String) -> URL { url.appendingPathComponent(name) }

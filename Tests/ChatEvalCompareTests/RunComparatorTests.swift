@@ -1,4 +1,4 @@
-import ChatEvalCompare
+@testable import ChatEvalCompare
 import ChatEvalCore
 import ChatEvalStore
 import Foundation
@@ -27,7 +27,7 @@ struct RecordBuilder {
 
     /// Adds one replay of `conversation` in `suite` whose turns have these TTFTs, answers and check outcomes.
     mutating func replay(suite: String = "s", conversation: String = "c", repetition: Int, ttft: [Double],
-                         answers: [String]? = nil, checks: [[Bool]] = [], reuse: [Int]? = nil, failedTurn: Int? = nil) {
+                         answers: [String]? = nil, checks: [[Bool]] = [], reuse: [Int]? = nil, failedTurn: Int? = nil, load: Double? = nil) {
         let turns = ttft.enumerated().map { index, value -> TurnRecord in
             if index == failedTurn {
                 return TurnRecord(ReplayedTurn(index: index, user: "u", messagesSent: 2, status: .failed,
@@ -43,13 +43,12 @@ struct RecordBuilder {
             return TurnRecord(ReplayedTurn(index: index, user: "u", messagesSent: 2, status: .answered, answer: answers?[index] ?? "answer \(index)",
                                            metrics: metrics), checks: verdicts)
         }
+        var replay = ConversationRecord(id: conversation, repetition: repetition, warmup: false, systemPrompt: nil, options: GenerationOptions(), turns: turns)
+        replay.load = load.map { ReplayLoad(otherCores: $0, seconds: 1) }
         if let existing = record.suites.firstIndex(where: { $0.name == suite }) {
-            record.suites[existing].conversations.append(
-                ConversationRecord(id: conversation, repetition: repetition, warmup: false, systemPrompt: nil, options: GenerationOptions(), turns: turns))
+            record.suites[existing].conversations.append(replay)
         } else {
-            record.suites.append(SuiteRecord(name: suite, path: "\(suite).yaml", conversations: [
-                ConversationRecord(id: conversation, repetition: repetition, warmup: false, systemPrompt: nil, options: GenerationOptions(), turns: turns),
-            ]))
+            record.suites.append(SuiteRecord(name: suite, path: "\(suite).yaml", conversations: [replay]))
         }
         record.settings.repetitions = max(record.settings.repetitions, repetition)
     }
@@ -61,11 +60,11 @@ struct RecordBuilder {
                               head: ComparedRuns(runs: [head.record], sources: ["head.json"]), settings: settings)
     }
 
-    /// Ten replays of a 4-turn conversation with TTFTs around `level` (deterministic jitter).
-    private func runs(level: Double, factor: Double = 1, checks: [[Bool]] = [], reuse: [Int]? = nil, seed: UInt64) -> RecordBuilder {
+    /// `repetitions` replays of a 4-turn conversation with TTFTs around `level` (deterministic jitter).
+    private func runs(level: Double, factor: Double = 1, repetitions: Int = 10, checks: [[Bool]] = [], reuse: [Int]? = nil, seed: UInt64) -> RecordBuilder {
         var random = SeededRandom(seed: seed)
         var builder = RecordBuilder()
-        for repetition in 1...10 {
+        for repetition in 1...repetitions {
             let ttft = (0..<4).map { turn in level * Double(turn + 1) * factor * (1 + 0.03 * random.normal()) }
             builder.replay(repetition: repetition, ttft: ttft, checks: checks, reuse: reuse)
         }
@@ -87,6 +86,8 @@ struct RecordBuilder {
         let lower = try #require(ttft.changeLower), upper = try #require(ttft.changeUpper)
         #expect(0 < lower && lower < estimate && estimate < upper && upper.isFinite)
         #expect(comparison.hasRegression)
+        // Replays are the units: ten per side, not forty turns.
+        #expect(ttft.baseCount == 10 && ttft.headCount == 10)
         // Per-turn detail: every turn, each compared with itself.
         #expect(comparison.suites[0].turns.map(\.turn) == [1, 2, 3, 4])
     }
@@ -95,19 +96,132 @@ struct RecordBuilder {
         let comparison = compare(runs(level: 0.1, seed: 3), runs(level: 0.1, seed: 4))
         #expect(try change(comparison, .timeToFirstToken).verdict == .unchanged)
         #expect(!comparison.hasRegression)
-        // Values that do not vary at all are an exact, zero difference.
+        // Values that do not vary at all: every difference is 0 and the interval, by inversion, too.
         let memory = try change(comparison, .peakMemory)
         #expect(memory.verdict == .unchanged && memory.change == 0)
     }
 
-    @Test func anExactDifferenceNeedsNoTest() throws {
-        // Greedy replays reuse the same tokens every time: a drop from 90 to 60 reused tokens is certain.
-        let comparison = compare(runs(level: 0.1, reuse: [90, 90, 90, 90], seed: 5), runs(level: 0.1, reuse: [60, 60, 60, 60], seed: 6))
-        let reuse = try change(comparison, .reuseRatio)
-        #expect(reuse.verdict == .regression)
-        #expect(reuse.scale == "absolute")
-        #expect(abs((reuse.change ?? 0) + 0.3) < 1e-9)
+    // MARK: Defect 1 — single values are not exact, and a replay's turns are one unit
+
+    /// The A/A at one repetition: two runs of the same commit, head's one replay of an
+    /// 8-turn conversation 70% slower on every turn (the machine was busy). Before, every stratum
+    /// holding one value per side was "exact" and the threshold alone decided: a regression with
+    /// the interval [−100%, +∞].
+    @Test func oneRepetitionOfASlowReplayIsNotARegression() throws {
+        var base = RecordBuilder(), head = RecordBuilder()
+        let turns = (0..<8).map { 0.1 + 0.02 * Double($0) }
+        base.replay(repetition: 1, ttft: turns)
+        head.replay(repetition: 1, ttft: turns.map { $0 * 1.7 })
+        let comparison = compare(base, head)
+        #expect(!comparison.hasRegression)
+        let ttft = try change(comparison, .timeToFirstToken)
+        #expect(ttft.verdict == .underpowered)
+        #expect(ttft.adjustedPValue == nil)                       // left out of the family: it cannot reach any level
+        #expect(ttft.changeLower == -1 && ttft.changeUpper == .infinity)
+        #expect(ttft.reason.contains("no arrangement"))
+        #expect(ComparisonReport_headline(comparison).hasPrefix("No regression."))
     }
+
+    /// Two replays per side, head's both 20% slower on all eight turns. Tested turn by turn the
+    /// eight turns look like eight independent witnesses (p ≈ 10⁻⁵); they are two replays, which
+    /// can fall that way by chance one time in six.
+    @Test func twoRepetitionsOfSlowReplaysAreNotARegression() throws {
+        var base = RecordBuilder(), head = RecordBuilder()
+        var random = SeededRandom(seed: 5)
+        for repetition in 1...2 {
+            base.replay(repetition: repetition, ttft: (0..<8).map { _ in 0.1 * (1 + 0.01 * random.normal()) })
+            head.replay(repetition: repetition, ttft: (0..<8).map { _ in 0.12 * (1 + 0.01 * random.normal()) })
+        }
+        let ttft = try change(compare(base, head), .timeToFirstToken)
+        #expect(ttft.verdict == .underpowered)
+        #expect(abs((ttft.minimumPValue ?? 0) - 1.0 / 3) < 1e-12)
+        // The per-turn detail still shows each turn, never gating.
+        #expect(compare(base, head).suites[0].turns.count == 8)
+    }
+
+    /// One replay per side of eight one-turn conversations is a sign test across them: at the
+    /// edge, 8 of 8 slower is p = 2/256, significant when the family is that one metric at 5%;
+    /// 7 of 8 (p = 0.07) is not.
+    @Test func oneRepetitionAcrossConversationsIsASignTest() throws {
+        var settings = ComparisonSettings.default
+        settings.familyErrorRate = 0.05
+        settings.metrics = [.timeToFirstToken]
+        func pair(slower: Int) -> (RecordBuilder, RecordBuilder) {
+            var base = RecordBuilder(), head = RecordBuilder()
+            for index in 0..<8 {
+                base.replay(conversation: "q\(index)", repetition: 1, ttft: [0.1 + 0.01 * Double(index)])
+                head.replay(conversation: "q\(index)", repetition: 1, ttft: [(0.1 + 0.01 * Double(index)) * (index < slower ? 1.3 : 0.97)])
+            }
+            return (base, head)
+        }
+        let (base8, head8) = pair(slower: 8)
+        let all = try change(compare(base8, head8, settings: settings), .timeToFirstToken)
+        #expect(abs((all.pValue ?? 1) - 0.0078125) < 1e-12)
+        #expect(all.verdict == .regression)
+        let (base7, head7) = pair(slower: 7)
+        let seven = try change(compare(base7, head7, settings: settings), .timeToFirstToken)
+        #expect(abs((seven.pValue ?? 0) - 0.0703125) < 1e-12)
+        #expect(seven.verdict == .underpowered)
+        // With the default family (eight metrics at 1%), one replay per side of eight conversations cannot gate.
+        #expect(!compare(base8, head8).hasRegression)
+    }
+
+    // MARK: Defect 4 — unchanged means the interval lies within the threshold
+
+    @Test func aThresholdCrossedByTheIntervalButNotTheEstimateIsUnderpowered() throws {
+        // 40 replays per side with 3.5% noise (the normal quantiles, so the figures are exact), head
+        // the same values 4% slower: significant, estimate 4% below the 5% threshold, interval
+        // reaching past it. Before: "unchanged, a real change smaller than the threshold".
+        var base = RecordBuilder(), head = RecordBuilder()
+        let noise = (0..<40).map { 0.035 * RankShift.normalQuantile((Double($0) + 0.5) / 40) }
+        for repetition in 1...40 {
+            base.replay(repetition: repetition, ttft: [0.2 * exp(noise[repetition - 1])])
+            head.replay(repetition: repetition, ttft: [0.2 * 1.04 * exp(noise[(repetition * 7) % 40])])
+        }
+        var settings = ComparisonSettings.default
+        settings.metrics = [.timeToFirstToken]
+        let ttft = try change(compare(base, head, settings: settings), .timeToFirstToken)
+        let estimate = try #require(ttft.change), upper = try #require(ttft.changeUpper), threshold = try #require(ttft.threshold)
+        try #require(ttft.adjustedPValue.map { $0 <= 0.01 } == true,
+                     "the construction must be significant: p \(String(describing: ttft.adjustedPValue)), \(String(describing: ttft.change)) [\(String(describing: ttft.changeLower)), \(String(describing: ttft.changeUpper))]")
+        try #require(estimate < threshold && upper > threshold, "the construction must straddle the threshold: \(estimate) [.., \(upper)]")
+        #expect(ttft.verdict == .underpowered)
+        #expect(ttft.reason.contains("smaller than the threshold"))
+    }
+
+    @Test func anIntervalHoldingNoChangeIsNeverARegression() throws {
+        // A p-value that says significant beside an interval that holds 0 (the two come from
+        // different approximations at the edges): the interval wins.
+        var shift = try #require(RankShift(strata: [([1, 2, 3], [4, 5, 6])]))
+        shift.pValue = 1e-9
+        shift.estimate = log(1.2)
+        shift.lower = -0.01
+        shift.upper = log(1.4)
+        let tested = RunComparator.TestedChange(metric: .timeToFirstToken, baseValues: [1, 2, 3], headValues: [1.2, 2.4, 3.6],
+                                                shift: shift, spread: 0.1, repetitions: 3)
+        let decided = RunComparator.verdict(
+            for: tested, decision: MultipleTesting.Decision(adjustedPValue: 1e-9, significant: true), familySize: 1,
+            level: RunComparator.Level(settings: .default, share: 1), settings: .default)
+        #expect(decided.verdict == .underpowered)
+        #expect(decided.reason.contains("holds no change"))
+    }
+
+    @Test func aWorseEndWithinTheThresholdIsNotWorse() throws {
+        // Head 6% faster, noisy: the interval reaches past −5% (could be an improvement) but not past +5%.
+        var random = SeededRandom(seed: 8)
+        var base = RecordBuilder(), head = RecordBuilder()
+        for repetition in 1...12 {
+            base.replay(repetition: repetition, ttft: [0.2 * exp(0.05 * random.normal())])
+            head.replay(repetition: repetition, ttft: [0.2 * 0.96 * exp(0.05 * random.normal())])
+        }
+        var settings = ComparisonSettings.default
+        settings.metrics = [.timeToFirstToken]
+        let ttft = try change(compare(base, head, settings: settings), .timeToFirstToken)
+        try #require((ttft.changeUpper ?? 1) < 0.05 && (ttft.changeLower ?? 0) < -0.05, "construction: \(ttft)")
+        #expect(ttft.verdict == .notWorse)
+    }
+
+    // MARK: Defect 2 — the forecast includes power
 
     @Test func fewRepetitionsAreUnderpoweredAndSayHowManyWould() throws {
         var base = RecordBuilder(), head = RecordBuilder()
@@ -120,10 +234,27 @@ struct RecordBuilder {
         #expect((ttft.repetitionsNeeded ?? 0) > 2)
     }
 
+    // MARK: Defect 5 — pass counts gate
+
+    @Test func aCheckPassingNineInTenThenNeverIsARegression() throws {
+        // Before: mixed on base, so "flaky" and never a regression.
+        var base = RecordBuilder(), head = RecordBuilder()
+        for repetition in 1...10 {
+            base.replay(repetition: repetition, ttft: [0.1], checks: [[repetition != 4]])
+            head.replay(repetition: repetition, ttft: [0.1], checks: [[false]])
+        }
+        let comparison = compare(base, head)
+        let check = try #require(comparison.quality.regressions.first)
+        #expect(check.basePassed == 9 && check.headPassed == 0 && check.verdict == .regression)
+        #expect(abs((check.pValue ?? 1) - 0.00011907597046915932) < 1e-12)
+        #expect(comparison.hasRegression)
+        #expect(comparison.quality.flaky.isEmpty)
+    }
+
     @Test func aCheckThatAlwaysPassedAndNowAlwaysFailsIsListed() throws {
         let comparison = compare(runs(level: 0.1, checks: [[true], [true]], seed: 7), runs(level: 0.1, checks: [[true], [false]], seed: 8))
-        let failing = try #require(comparison.quality.newlyFailing.first)
-        #expect(comparison.quality.newlyFailing.count == 1)
+        let failing = try #require(comparison.quality.regressions.first)
+        #expect(comparison.quality.regressions.count == 1)
         #expect(failing.suite == "s" && failing.conversation == "c" && failing.turn == 2 && failing.check == "icontains")
         #expect(failing.basePassed == 10 && failing.headPassed == 0)
         #expect(failing.answerExcerpt == "answer 1")
@@ -131,15 +262,25 @@ struct RecordBuilder {
         #expect(comparison.hasRegression)
     }
 
-    @Test func aCheckThatPassesOnlySometimesIsFlakyNotARegression() throws {
+    @Test func oneReplayOfAFailingCheckIsUndecidedNotARegression() {
+        // 1 of 1 → 0 of 1: Fisher's test cannot reach any level with these margins.
         var base = RecordBuilder(), head = RecordBuilder()
-        for repetition in 1...4 {
-            base.replay(repetition: repetition, ttft: [0.1], checks: [[true]])
-            head.replay(repetition: repetition, ttft: [0.1], checks: [[repetition % 2 == 0]])
+        base.replay(repetition: 1, ttft: [0.1], checks: [[true]])
+        head.replay(repetition: 1, ttft: [0.1], checks: [[false]])
+        let comparison = compare(base, head)
+        #expect(comparison.quality.regressions.isEmpty)
+        #expect(comparison.quality.undecided.count == 1)
+        #expect(!comparison.hasRegression && !comparison.isDecided)
+    }
+
+    @Test func aCheckPassingAsOftenOnBothSidesIsFlakyNotARegression() throws {
+        var base = RecordBuilder(), head = RecordBuilder()
+        for repetition in 1...10 {
+            base.replay(repetition: repetition, ttft: [0.1], checks: [[repetition % 2 == 0]])
+            head.replay(repetition: repetition, ttft: [0.1], checks: [[repetition % 2 == 1]])
         }
         let comparison = compare(base, head)
-        #expect(comparison.quality.newlyFailing.isEmpty)
-        #expect(comparison.quality.flaky.count == 1)
+        #expect(comparison.quality.flaky.count == 1 && comparison.quality.flaky[0].verdict == .flaky)
         #expect(!comparison.quality.hasRegression)
     }
 
@@ -148,20 +289,82 @@ struct RecordBuilder {
         base.replay(repetition: 1, ttft: [0.1], checks: [[false]])
         head.replay(repetition: 1, ttft: [0.1], checks: [[true, false]])
         let quality = compare(base, head).quality
-        #expect(quality.newlyPassing.count == 1)
+        #expect(quality.undecided.count == 1 && quality.undecided[0].headPassed == 1)
         #expect(quality.added.count == 1 && quality.added[0].position == 2)
         #expect(!quality.hasRegression)
     }
 
-    @Test func aTurnThatNowFailsIsARegression() {
-        var base = RecordBuilder(), head = RecordBuilder()
-        base.replay(repetition: 1, ttft: [0.1, 0.2])
-        head.replay(repetition: 1, ttft: [0.1, 0.2], failedTurn: 1)
-        let comparison = compare(base, head)
-        #expect(comparison.quality.newlyFailingTurns.map(\.turn) == [2])
-        #expect(comparison.quality.newlyFailingTurns.first?.headOutcome.hasPrefix("context_overflow") == true)
-        #expect(comparison.hasRegression)
+    @Test func aTurnThatNowFailsIsARegressionOnceReplaysShowIt() {
+        func pair(_ repetitions: Int) -> Comparison {
+            var base = RecordBuilder(), head = RecordBuilder()
+            for repetition in 1...repetitions {
+                base.replay(repetition: repetition, ttft: [0.1, 0.2])
+                head.replay(repetition: repetition, ttft: [0.1, 0.2], failedTurn: 1)
+            }
+            return compare(base, head)
+        }
+        let once = pair(1)
+        #expect(once.quality.turnsUndecided.map(\.turn) == [2] && !once.hasRegression)
+        let ten = pair(10)
+        #expect(ten.quality.turnRegressions.map(\.turn) == [2])
+        #expect(ten.quality.turnRegressions.first?.headOutcome.hasPrefix("context_overflow") == true)
+        #expect(ten.hasRegression)
     }
+
+    @Test func aConstantDifferenceOverReplaysIsARegression() throws {
+        // Greedy replays reuse the same tokens every time: a drop from 90 to 60 reused tokens in all
+        // ten replays of each side cannot be chance (p = 2/184756), though no value varies.
+        let comparison = compare(runs(level: 0.1, reuse: [90, 90, 90, 90], seed: 5), runs(level: 0.1, reuse: [60, 60, 60, 60], seed: 6))
+        let reuse = try change(comparison, .reuseRatio)
+        #expect(reuse.verdict == .regression)
+        #expect(reuse.scale == .absolute)
+        #expect(abs((reuse.change ?? 0) + 0.3) < 1e-9)
+        // The same drop in one replay per side proves nothing.
+        let once = compare(runs(level: 0.1, repetitions: 1, reuse: [90, 90, 90, 90], seed: 5), runs(level: 0.1, repetitions: 1, reuse: [60, 60, 60, 60], seed: 6))
+        #expect(try change(once, .reuseRatio).verdict == .underpowered)
+    }
+
+    // MARK: A busy machine
+
+    @Test func replaysMeasuredWhileTheMachineWasBusyAreLeftOutAndCounted() throws {
+        var base = RecordBuilder(), head = RecordBuilder()
+        var random = SeededRandom(seed: 9)
+        for repetition in 1...10 {
+            base.replay(repetition: repetition, ttft: [0.1 * exp(0.02 * random.normal())], load: 0.01)
+            // Three head replays ran beside a compile: 30 times slower, and their load says why.
+            let busy = repetition <= 3
+            head.replay(repetition: repetition, ttft: [0.1 * (busy ? 30 : 1) * exp(0.02 * random.normal())], load: busy ? 1.6 : 0.02)
+        }
+        let comparison = compare(base, head)
+        #expect(comparison.load.head.leftOut == 3 && comparison.load.base.leftOut == 0)
+        #expect(try change(comparison, .timeToFirstToken).headCount == 7)
+        #expect(!comparison.hasRegression)
+        // Every head replay busy: the sides were measured under different load, and nothing is
+        // compared — which is not "decided": a paired run keeps going, hoping for quiet.
+        var allBusy = RecordBuilder()
+        for repetition in 1...10 { allBusy.replay(repetition: repetition, ttft: [3.0], load: 1.5) }
+        let unfair = compare(base, allBusy)
+        #expect(unfair.load.head.leftOut == 10)
+        #expect(try change(unfair, .timeToFirstToken).verdict == .notMeasured)
+        #expect(try change(unfair, .timeToFirstToken).reason.contains("10 replays left out"))
+        #expect(!unfair.isDecided && !unfair.hasRegression)
+        // With the screening off, every replay counts: 30 times slower is a regression.
+        var off = ComparisonSettings.default
+        off.busyThreshold = nil
+        let unscreened = compare(base, allBusy, settings: off)
+        #expect(unscreened.load.head.leftOut == 0 && unscreened.hasRegression)
+        // A load between the threshold's sides on average is reported.
+        var moderate = RecordBuilder()
+        for repetition in 1...10 { moderate.replay(repetition: repetition, ttft: [0.1], load: 0.2) }
+        #expect(compare(base, moderate).load.warning == nil)
+        var noisy = RecordBuilder()
+        for repetition in 1...10 { noisy.replay(repetition: repetition, ttft: [0.1], load: repetition % 2 == 0 ? 0.24 : 0.6) }
+        let warned = compare(base, noisy)
+        #expect(warned.load.warning != nil)
+        #expect(warned.load.head.leftOut == 5)
+    }
+
+    // MARK: Unchanged
 
     @Test func anotherMachineIsAMismatch() {
         var base = RecordBuilder(cpu: "AMD EPYC"), head = RecordBuilder(cpu: "Intel Xeon")
@@ -192,10 +395,27 @@ struct RecordBuilder {
         head.replay(repetition: 1, ttft: [0.2])
         let data = try ResultWriter.makeEncoder(pretty: false).encode(compare(base, head))
         let text = String(decoding: data, as: UTF8.self)
-        #expect(text.contains("\"schema_version\":1"))
+        #expect(text.contains("\"schema_version\":2"))
+        #expect(text.contains("\"inf\""))
         let decoded = try ResultWriter.makeDecoder().decode(Comparison.self, from: data)
         #expect(decoded.suites.count == 1)
     }
+
+    @Test func aLookSpendsItsShareOfTheRate() throws {
+        // The same data decided at a sequential look that spends a tenth of α and of the interval's non-coverage.
+        let look = ComparisonLook(index: 1, design: SequentialDesign(looks: [2, 5, 10]), share: 0.1)
+        let comparison = RunComparator.compare(base: ComparedRuns(runs: [runs(level: 0.1, seed: 1).record], sources: []),
+                                               head: ComparedRuns(runs: [runs(level: 0.1, factor: 1.2, seed: 2).record], sources: []),
+                                               settings: .default, look: look)
+        #expect(comparison.design.look == 2 && comparison.design.looks == [2, 5, 10])
+        #expect(abs(comparison.design.familyErrorRate - 0.001) < 1e-15)
+        #expect(abs(comparison.design.confidence - 0.995) < 1e-12)
+    }
+}
+
+/// The headline the terminal report starts with, without importing the report module here.
+private func ComparisonReport_headline(_ comparison: Comparison) -> String {
+    comparison.hasRegression ? "REGRESSION" : "No regression."
 }
 
 /// reports/schema/comparison.schema.json documents every key `compare --format json` writes.
@@ -207,13 +427,20 @@ struct RecordBuilder {
         // A comparison with every part filled: changes of every kind, check changes, a mismatch.
         var base = RecordBuilder(cpu: "a"), head = RecordBuilder(cpu: "b")
         for repetition in 1...4 {
-            base.replay(repetition: repetition, ttft: [0.1, 0.2], checks: [[true, true, false], [repetition % 2 == 0]])
+            base.replay(repetition: repetition, ttft: [0.1, 0.2], checks: [[true, repetition % 2 == 0, false], [repetition % 2 == 0]])
             head.replay(repetition: repetition, ttft: [0.1, 0.3], checks: [[false, true, true, true]], failedTurn: 1)
         }
-        let comparison = RunComparator.compare(base: ComparedRuns(runs: [base.record], sources: ["b.json"]),
+        var comparison = RunComparator.compare(base: ComparedRuns(runs: [base.record], sources: ["b.json"]),
                                                head: ComparedRuns(runs: [head.record], sources: ["h.json"]), settings: .default)
-        #expect(!comparison.quality.newlyFailing.isEmpty && !comparison.quality.newlyPassing.isEmpty && !comparison.quality.added.isEmpty)
-        #expect(!comparison.quality.newlyFailingTurns.isEmpty && !comparison.differences.isEmpty)
+        comparison.sequential = SequentialOutcome(stop: .decided, repetitions: 4, rounds: 2, seconds: 3, looks: ["look 1"])
+        comparison.calibration = GateAudit(
+            machine: "cpu", modelSha256: "m", model: "m.gguf", measuredAt: Date(timeIntervalSince1970: 0), commit: "c", comparisons: 2, falseAlarms: 0,
+            decided: 1, looks: [2, 4], repetitionsUsed: [2, 4], familyErrorRate: 0.01, preset: "default",
+            metrics: [.init(suite: "s", metric: .timeToFirstToken, scale: .relative, spread: 0.1, strata: 1, detectable: 0.2, falseAlarms: 0)],
+            replaysLeftOut: 0, replaysMeasured: 8)
+        comparison.load.warning = "x"
+        #expect(!comparison.quality.flaky.isEmpty && !comparison.quality.undecided.isEmpty && !comparison.quality.added.isEmpty)
+        #expect(!comparison.quality.turnsUndecided.isEmpty && !comparison.differences.isEmpty)
         let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.schemaURL)) as? [String: Any])
         let document = try JSONSerialization.jsonObject(with: try ResultWriter.makeEncoder(pretty: false).encode(comparison))
         let undocumented = SchemaCoverage.undocumentedKeys(in: document, schema: schema, root: schema)

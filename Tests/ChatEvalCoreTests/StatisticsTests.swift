@@ -24,7 +24,71 @@ import Testing
     @Test func twoSamplesEachCannotDecide() throws {
         let shift = try #require(RankShift(strata: [([1.0, 1.1], [2.0, 2.1])]))
         #expect(shift.pValue > 0.3)                               // the most extreme split has p = 1/3
+        #expect(abs(shift.minimumPValue - 1.0 / 3) < 1e-12)
         #expect(shift.lower == -.infinity && shift.upper == .infinity)
+    }
+
+    // MARK: The edges: one value per side, ties, strata of one pair
+
+    @Test func oneValuePerSideIsNeverEvidence() throws {
+        // The A/A at one repetition: head's one replay 70% slower. One pair can fall
+        // either way with probability ½: nothing is decided, and the interval is unbounded.
+        let shift = try #require(RankShift(strata: [([0.10], [0.17])]))
+        #expect(shift.pValue == 1 && shift.minimumPValue == 1)
+        #expect(shift.lower == -.infinity && shift.upper == .infinity)
+        // Identical single values: still nothing (not an exact zero difference).
+        let tied = try #require(RankShift(strata: [([0.5], [0.5])]))
+        #expect(tied.minimumPValue == 1)
+        #expect(tied.lower == -.infinity && tied.upper == .infinity)
+    }
+
+    @Test func onePairPerStratumIsASignTestExactly() throws {
+        // Eight strata of one value per side, every head value above: binomtest(8, 8) = 2/256.
+        let strata = (0..<8).map { turn in (base: [Double(turn)], head: [Double(turn) + 0.5]) }
+        let all = try #require(RankShift(strata: strata))
+        #expect(all.exact)
+        #expect(abs(all.pValue - 0.0078125) < 1e-12)
+        #expect(abs(all.minimumPValue - 0.0078125) < 1e-12)
+        // Seven of eight: binomtest(7, 8) = 0.0703125.
+        var seven = strata
+        seven[0].head = [-1]
+        #expect(abs(try #require(RankShift(strata: seven)).pValue - 0.0703125) < 1e-12)
+    }
+
+    @Test func tiesGetTheirExactPermutationDistribution() throws {
+        // Enumerated over all 252 splits with midranks (scipy.stats.rankdata): P(|R − E| ≥ |r − E|).
+        let shift = try #require(RankShift(strata: [([1, 1, 2, 2, 3], [2, 3, 3, 4, 4])]))
+        #expect(shift.exact)
+        #expect(abs(shift.pValue - 20.0 / 252) < 1e-12)
+        #expect(abs(shift.minimumPValue - 2.0 / 252) < 1e-12)
+        // Every value tied on both sides of every stratum: no arrangement differs from another.
+        let flat = try #require(RankShift(strata: [([0.9, 0.9, 0.9], [0.9, 0.9, 0.9])]))
+        #expect(flat.pValue == 1 && flat.minimumPValue == 1)
+    }
+
+    @Test func aConstantDifferenceIsEvidenceOnlyWithReplays() throws {
+        // Reuse of greedy replays: 0.9 on every base replay, 0.6 on every head replay. Three of each
+        // can fall that way by chance once in 10 (2/20); ten of each cannot.
+        let three = try #require(RankShift(strata: [([0.9, 0.9, 0.9], [0.6, 0.6, 0.6])]))
+        #expect(abs(three.pValue - 0.1) < 1e-12)
+        let ten = try #require(RankShift(strata: [(Array(repeating: 0.9, count: 10), Array(repeating: 0.6, count: 10))]))
+        #expect(abs(ten.pValue - 2.0 / 184_756) < 1e-15)
+        #expect(abs(ten.estimate + 0.3) < 1e-12)
+    }
+
+    @Test func theIntervalExcludesZeroExactlyWhenTheTestRejectsAtItsLevel() throws {
+        var random = SeededRandom(seed: 11)
+        for trial in 0..<200 {
+            let size = 3 + trial % 6, shift = Double(trial % 5) * 0.4
+            let strata = (0..<(1 + trial % 3)).map { _ in
+                (base: (0..<size).map { _ in random.normal() }, head: (0..<size).map { _ in random.normal() + shift })
+            }
+            let tested = try #require(RankShift(strata: strata, confidence: 0.95))
+            guard tested.exact else { continue }
+            let excludes = tested.lower > 0 || tested.upper < 0
+            // Moses' interval and the exact test agree (continuous values: no ties at 0).
+            #expect(excludes == (tested.pValue <= 0.05 + 1e-12), "trial \(trial): p \(tested.pValue), [\(tested.lower), \(tested.upper)]")
+        }
     }
 
     @Test func theIntervalHoldsTheTrueShiftAndNarrowsWithMoreSamples() throws {
@@ -61,6 +125,92 @@ import Testing
     @Test func aStratumMissingASideIsLeftOut() {
         #expect(RankShift(strata: [([1, 2], [])]) == nil)
         #expect(RankShift(strata: [([1, 2], [3]), ([], [4])])?.headCount == 1)
+    }
+
+    // MARK: Fisher's exact test
+
+    @Test func fisherMatchesSciPy() throws {
+        // scipy.stats.fisher_exact([[base passed, base failed], [head passed, head failed]]).pvalue
+        let cases: [(Int, Int, Int, Int, Double)] = [
+            (9, 10, 0, 10, 0.00011907597046915932), (10, 10, 0, 10, 1.082508822446903e-05), (1, 1, 0, 1, 1.0),
+            (3, 3, 0, 3, 0.10000000000000002), (5, 10, 5, 10, 1.0), (7, 10, 2, 10, 0.06977851869492736),
+        ]
+        for (bp, bt, hp, ht, expected) in cases {
+            let test = try #require(FisherExact(basePassed: bp, baseTotal: bt, headPassed: hp, headTotal: ht))
+            #expect(abs(test.pValue - expected) < 1e-12 * max(1, expected * 1e6), "\(bp)/\(bt) vs \(hp)/\(ht): \(test.pValue)")
+        }
+        #expect(FisherExact(basePassed: 1, baseTotal: 0, headPassed: 0, headTotal: 1) == nil)
+    }
+
+    @Test func fisherKnowsItsSmallestPValueFromTheMargins() throws {
+        // One replay per side: no table with these margins is unlikely — the test cannot reach any level.
+        #expect(try #require(FisherExact(basePassed: 1, baseTotal: 1, headPassed: 0, headTotal: 1)).minimumPValue == 1)
+        // Every replay passing on both sides: one table only.
+        #expect(try #require(FisherExact(basePassed: 10, baseTotal: 10, headPassed: 10, headTotal: 10)).minimumPValue == 1)
+        // 9 passes of 20 split 9/0 is the most extreme.
+        let dropped = try #require(FisherExact(basePassed: 9, baseTotal: 10, headPassed: 0, headTotal: 10))
+        #expect(abs(dropped.minimumPValue - dropped.pValue) < 1e-15)
+    }
+
+    // MARK: One family
+
+    @Test func taroneLeavesOutTestsThatCannotReachTheLevel() {
+        // Three tests that can reach 0.01/3 and forty that cannot reach 0.01 at all (one replay per side).
+        let tests = [(0.0001, 1e-6), (0.002, 1e-6), (0.5, 1e-6)] + Array(repeating: (1.0, 1.0), count: 40)
+        let decisions = MultipleTesting.decide(tests.map { (pValue: $0.0, minimumPValue: $0.1) }, alpha: 0.01)
+        #expect(decisions.prefix(3).allSatisfy { $0.adjustedPValue != nil })
+        #expect(decisions.dropFirst(3).allSatisfy { $0.adjustedPValue == nil && !$0.significant })
+        // Holm over the three: 0.0003, 0.004, 0.5.
+        #expect(abs((decisions[0].adjustedPValue ?? 1) - 0.0003) < 1e-12 && decisions[0].significant)
+        #expect(abs((decisions[1].adjustedPValue ?? 1) - 0.004) < 1e-12 && decisions[1].significant)
+        #expect(!decisions[2].significant)
+        // Counted in the family, the 40 would have made the second test pay 42×: 0.084, not significant.
+        #expect(Holm.adjust(tests.map(\.0))[1] > 0.01)
+    }
+
+    @Test func taroneKeepsEveryTestWhenAllCanReachTheLevel() {
+        #expect(MultipleTesting.testableSet([1e-9, 1e-9, 1e-9], alpha: 0.01) == [0, 1, 2])
+        // Two tests each reaching 0.008 but not 0.005: K = 2 fails (both > 0.005), K = 1 fails, K = 3 keeps none.
+        #expect(MultipleTesting.testableSet([0.008, 0.008], alpha: 0.01).isEmpty)
+        #expect(MultipleTesting.testableSet([], alpha: 0.01).isEmpty)
+    }
+
+    // MARK: Sequential design
+
+    @Test func theLooksSpendTheRateExactlyOnce() {
+        let design = SequentialDesign.rounds(maximum: 30)
+        #expect(design.looks.first == 2 && design.looks.last == 30)
+        #expect(design.looks == design.looks.sorted() && Set(design.looks).count == design.looks.count)
+        let shares = design.looks.indices.map { design.share(atLook: $0) }
+        #expect(shares.allSatisfy { $0 > 0 })
+        #expect(abs(shares.reduce(0, +) - 1) < 1e-12)
+        // Power family ρ = 2: by look k, (n_k/N)² is spent.
+        #expect(abs(design.spent(through: 2) - pow(Double(design.looks[2]) / 30, 2)) < 1e-12)
+        // Ending early at look 3 with the rest: everything before plus that is still 1.
+        #expect(abs(design.spent(through: 2) + design.share(atLook: 3, final: true) - 1) < 1e-12)
+        // A fixed design is one look spending everything.
+        #expect(SequentialDesign.fixed(10).looks == [10] && SequentialDesign.fixed(10).share(atLook: 0) == 1)
+        #expect(SequentialDesign.rounds(maximum: 2).looks == [2])
+    }
+
+    @Test func theForecastGrowsWithNoiseAndShrinksWithDistance() throws {
+        let near = try #require(RepetitionForecast.repetitions(spread: 0.1, strata: 8, estimate: 0.04, bound: 0.049, familyLevel: 0.001, intervalTail: 0.025))
+        let far = try #require(RepetitionForecast.repetitions(spread: 0.1, strata: 8, estimate: 0.0, bound: 0.049, familyLevel: 0.001, intervalTail: 0.025))
+        let noisy = try #require(RepetitionForecast.repetitions(spread: 0.2, strata: 8, estimate: 0.0, bound: 0.049, familyLevel: 0.001, intervalTail: 0.025))
+        #expect(near > far && noisy > far)
+        // Power counts: (z_{.975} + z_{.9})² / z_{.975}² ≈ 2.7 times the count an interval centred on 0 would first fit at.
+        let naive = 2 * Double.pi / 3 * pow(1.959964 * 0.1 / 0.049, 2) / 8
+        #expect(Double(far) > 2.5 * naive && Double(far) < 3 * naive + 1)
+        // At the threshold nothing decides.
+        #expect(RepetitionForecast.repetitions(spread: 0.1, strata: 8, estimate: 0.049, bound: 0.049, familyLevel: 0.001, intervalTail: 0.025) == 10_000)
+        #expect(RepetitionForecast.repetitions(spread: 0, strata: 8, estimate: 0, bound: 0.049, familyLevel: 0.001, intervalTail: 0.025) == nil)
+    }
+
+    @Test func durationsParseAsWritten() {
+        #expect(DurationText.seconds("90") == 90 && DurationText.seconds("90s") == 90 && DurationText.seconds("20m") == 1200)
+        #expect(DurationText.seconds("1h30m") == 5400 && DurationText.seconds("500ms") == 0.5)
+        #expect(DurationText.seconds("") == nil && DurationText.seconds("-5") == nil && DurationText.seconds("5 weeks") == nil && DurationText.seconds("m") == nil)
+        #expect(DurationText.format(1200) == "20m" && DurationText.format(5400) == "1h30m" && DurationText.format(45) == "45s")
     }
 
     @Test func holmAdjustsStepDown() {

@@ -70,6 +70,44 @@ import Testing
         #expect(history.skippedDirtyRuns == 1 && history.skippedIncompleteRuns == 1)
     }
 
+    /// A step in the newest three commits, where a CI job looks first: found, and named by its suspect.
+    @Test func aStepInTheNewestThreeCommitsIsFound() throws {
+        let history = HistoryBuilder.build(commits: Self.commits(60), runs: Self.runs(60, stepAt: 57, seed: 12), metrics: [.metric(.timeToFirstToken)])
+        let step = try #require(history.series.first?.steps.last)
+        #expect(step.suspect == SyntheticRuns.commitID(57))
+        #expect(step.isWorse && (step.change ?? 0) > 0.1)
+    }
+
+    /// Pass rates are tie-heavy: a commit passes 0.85 or 0.80 of its checks. Before commit 420 of
+    /// 700, 40% of commits pass 0.80; after it, 60%. The segments' medians move 0.85 → 0.80 while
+    /// the median pairwise difference is 0 — and the old code took the change from the medians
+    /// (−5.9%) and the direction from the pairwise estimate (0: "not worse"), printing "better
+    /// pass rate −5.9%" for a drop. One estimator now says all three.
+    @Test func aTieHeavyDropInPassRateIsReportedWorseByOneEstimator() throws {
+        var synthetic = SyntheticRuns(seed: 13)
+        let runs = (0..<700).map { number -> RunDigest in
+            let record = synthetic.record(runId: "run\(number)", commit: SyntheticRuns.commitID(number),
+                                          startedAt: Date(timeIntervalSince1970: Double(1_800_000_000 + number * 3600)))
+            var digest = RunDigest(record, source: "file\(number).json")
+            let lowShare = number < 420 ? 2 : 3                        // of every 5 commits
+            digest.suites[0].checksTotal = 20
+            digest.suites[0].checksPassed = number % 5 < lowShare ? 16 : 17
+            return digest
+        }
+        let history = HistoryBuilder.build(commits: Self.commits(700), runs: runs, metrics: [.passRate])
+        let series = try #require(history.series.first)
+        let step = try #require(series.steps.first, "the drop must be found")
+        #expect(abs(step.suspectPosition - 420) <= 5)
+        // The medians moved 0.85 → 0.80 while the median pairwise difference is 0.
+        #expect(step.before == 0.85 && step.after == 0.8)
+        let change = try #require(step.change), lower = try #require(step.changeLower), upper = try #require(step.changeUpper)
+        #expect(lower <= change && change <= upper)
+        // Direction, change and interval agree: down, and worse for a pass rate.
+        #expect(change <= 0 && upper <= 0 && lower < 0)
+        #expect(step.isWorse)
+        #expect(history.regressions.count == series.steps.filter(\.isWorse).count)
+    }
+
     @Test func suitesCanBeChosen() {
         var synthetic = SyntheticRuns(seed: 8)
         let record = synthetic.record(runId: "r", commit: SyntheticRuns.commitID(0), suites: ["a", "b"])

@@ -71,7 +71,7 @@ import Testing
         let suite = try #require(summary.suites.first)
         #expect(suite.cases.contains { $0.name == "ttft (regression)" && $0.result == "failure" })
         #expect(suite.cases.contains { $0.name.hasPrefix("turn 1 check 1: contains") && $0.result == "failure" })
-        #expect(suite.failures == comparison.metricRegressions.count + comparison.quality.newlyFailing.count)
+        #expect(suite.failures == comparison.metricRegressions.count + comparison.quality.regressions.count)
     }
 
     @Test func aHistoryFailsASeriesWhoseLatestStepIsWorse() async throws {

@@ -44,13 +44,17 @@ enum ReportFixtures {
                                 failing: { _, turn in turn == 3 }, answer: { _, _ in String(answer) })
     }
 
+    /// Ten runs of each side pooled (one replay of each conversation each): head 30% slower, and
+    /// its first check failing on every replay where base's always passed.
     static func comparison() -> Comparison {
         var synthetic = SyntheticRuns(seed: 5, noise: 0.02)
-        let base = synthetic.record(runId: "base", commit: SyntheticRuns.commitID(1), conversations: 5, turns: 4, ttft: 0.2)
-        let head = synthetic.record(runId: "head", commit: SyntheticRuns.commitID(2), conversations: 5, turns: 4, ttft: 0.26,
-                                    failing: { conversation, turn in conversation == 0 && turn == 0 },
-                                    answer: { conversation, turn in conversation == 0 && turn == 0 ? hostileAnswer : "Answer." })
-        return RunComparator.compare(base: ComparedRuns(runs: [base], sources: ["base.json"]), head: ComparedRuns(runs: [head], sources: ["head.json"]),
+        let base = (1...10).map { synthetic.record(runId: "base\($0)", commit: SyntheticRuns.commitID(1), conversations: 5, turns: 4, ttft: 0.2) }
+        let head = (1...10).map {
+            synthetic.record(runId: "head\($0)", commit: SyntheticRuns.commitID(2), conversations: 5, turns: 4, ttft: 0.26,
+                             failing: { conversation, turn in conversation == 0 && turn == 0 },
+                             answer: { conversation, turn in conversation == 0 && turn == 0 ? hostileAnswer : "Answer." })
+        }
+        return RunComparator.compare(base: ComparedRuns(runs: base, sources: ["base.json"]), head: ComparedRuns(runs: head, sources: ["head.json"]),
                                      settings: .default)
     }
 

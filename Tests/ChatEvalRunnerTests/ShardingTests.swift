@@ -124,6 +124,7 @@ import Testing
         copy.environment = nil
         for s in copy.suites.indices {
             for c in copy.suites[s].conversations.indices {
+                copy.suites[s].conversations[c].load = nil              // the machine's load while it ran: a timing too
                 for t in copy.suites[s].conversations[c].turns.indices {
                     copy.suites[s].conversations[c].turns[t].metrics?.timeToFirstToken = 0
                     copy.suites[s].conversations[c].turns[t].metrics?.totalTime = 0

@@ -17,6 +17,17 @@ import Testing
         }
     }
 
+    @Test func theSequentialGateAndTheBusyThresholdAreRead() throws {
+        let project = try parse("max_repetitions: 20\ntime_budget: 15m\ncompare: {busy_threshold: 0.5}\n")
+        #expect(project.maxRepetitions == 20 && project.timeBudget == 900)
+        #expect(project.compare?.busyThreshold == 0.5)
+        #expect(try parse("compare: {busy_threshold: off}\n").compare?.busyThreshold == .infinity)
+        #expect(ComparisonSettings.default.applying(try parse("compare: {busy_threshold: off}\n").compare!).busyThreshold == nil)
+        #expect(errors("time_budget: soon\n").first?.contains("time_budget 'soon' is not a duration") == true)
+        #expect(errors("max_repetitions: 1\n").isEmpty == false)
+        #expect(errors("compare: {busy_threshold: -1}\n").first?.contains("busy_threshold must be a number of cores above 0, or off") == true)
+    }
+
     @Test func everySettingIsRead() throws {
         let project = try parse("""
             model:

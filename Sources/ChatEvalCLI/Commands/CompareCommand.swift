@@ -59,7 +59,9 @@ struct CompareCommand: ParsableCommand {
         guard let baseRuns = baseLocated.choose(matching: headRuns.runs.last) else { throw Self.missing(baseLocated, folder: folder) }
 
         let settings = ComparisonSettings.default.applying(projectFile?.compare ?? ComparisonOverrides())
-        let result = RunComparator.compare(base: baseRuns, head: headRuns, settings: settings, commandLine: try comparison.overrides())
+        var result = RunComparator.compare(base: baseRuns, head: headRuns, settings: settings, commandLine: try comparison.overrides(),
+                                           look: .recorded(base: baseRuns.runs, head: headRuns.runs))
+        if let latest = headRuns.runs.max(by: { $0.startedAt < $1.startedAt }) { result.calibration = GateAuditStore.load(for: latest, reports: folder) }
         try output.write(.comparison(result)) { ComparisonReport.render(result, verbose: verbose) }
         try Self.exit(for: result, allowMismatch: comparison.allowMismatch)
     }

@@ -60,6 +60,14 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also replay this revision's suites and project file, interleaved, and compare (exit 1 on a regression).", valueName: "rev"))
     var baseline: String?
 
+    @Option(name: .customLong("max-repeat"), help: ArgumentHelp(
+        "With --baseline: the most repetitions per side the rounds may add (default: the project file's max_repetitions, else 30).", valueName: "n"))
+    var maxRepetitions: Int?
+
+    @Option(name: .customLong("time-budget"), help: ArgumentHelp(
+        "With --baseline: start no round that would end past this, e.g. 20m or 90s; 0 for none (default: time_budget, else 20m).", valueName: "duration"))
+    var timeBudget: String?
+
     @OptionGroup var comparison: ComparisonOptions
     @OptionGroup var report: ReportOptions
     /// --format / --output: the run's report (with --baseline, followed by the comparison) as terminal, json, markdown, junit, html.
@@ -74,6 +82,13 @@ struct RunCommand: AsyncParsableCommand {
     func validate() throws {
         if let repetitions, !(1...10_000).contains(repetitions) { throw ValidationError("--repeat must be at least 1 and at most 10000 (got \(repetitions))") }
         if let warmup, !(0...10_000).contains(warmup) { throw ValidationError("--warmup must be 0 or more and at most 10000 (got \(warmup))") }
+        if let maxRepetitions, !(2...10_000).contains(maxRepetitions) { throw ValidationError("--max-repeat must be at least 2 and at most 10000 (got \(maxRepetitions))") }
+        if let timeBudget, DurationText.seconds(timeBudget) == nil {
+            throw ValidationError("--time-budget \(timeBudget): not a duration; write e.g. 20m, 90s or 1h30m (0 for none)")
+        }
+        if baseline == nil, maxRepetitions != nil || timeBudget != nil {
+            throw ValidationError("--max-repeat and --time-budget shape a run with --baseline; a plain run replays --repeat N times")
+        }
     }
 
     func run() async throws {
@@ -171,7 +186,8 @@ struct RunCommand: AsyncParsableCommand {
         RunConfiguration.Overrides(
             models: runtime.models.isEmpty ? nil : runtime.models, chatTemplates: runtime.chatTemplates.isEmpty ? nil : runtime.chatTemplates,
             contextSizes: runtime.contextSizes.isEmpty ? nil : runtime.contextSizes, threads: runtime.threads,
-            batchSize: runtime.batchSize, cacheMode: cacheMode, repetitions: repetitions, warmup: warmup,
+            batchSize: runtime.batchSize, cacheMode: cacheMode, repetitions: repetitions,
+            maxRepetitions: maxRepetitions, timeBudget: timeBudget.flatMap(DurationText.seconds), warmup: warmup,
             suitePaths: suites.given, reportsFolder: recording.reportsFolder)
     }
 
@@ -201,15 +217,10 @@ struct RunCommand: AsyncParsableCommand {
             throw failure("\(label)'s project file lists \(base.variants.count) models; --baseline compares one (name it with --model)", .badInput)
         }
         let headSuites = try SuiteFiles.select(SuiteFiles.load(head.suitePaths), picked)
-        // The same conversations on both sides: those picked on the head, by suite name and id.
-        let baseSuites = try tree.suites(base.suitePaths).compactMap { suite -> Suite? in
-            guard !picked.isEmpty else { return suite }
-            var kept = suite
-            let ids = Set(headSuites.first { $0.name == suite.name }?.conversations.map(\.id) ?? [])
-            kept.conversations = suite.conversations.filter { ids.contains($0.id) }
-            return kept.conversations.isEmpty ? nil : kept
-        }
+        let baseSuites = PairedRun.aligned(base: try tree.suites(base.suitePaths), toHead: headSuites, selection: picked)
 
+        // --repeat N fixes the count; otherwise repetitions are added in rounds until decided.
+        let design = repetitions.map { SequentialDesign.fixed($0) } ?? SequentialDesign.rounds(maximum: head.maxRepetitions)
         let headPlan = RunPlan(suites: headSuites, settings: head.settings(selection: picked))
         let basePlan = RunPlan(suites: baseSuites, settings: base.settings(selection: picked))
         printPlan(head, variants: head.variants.map(\.label), git: workspace.snapshot, plan: headPlan, machineLoad: machineLoad)
@@ -232,30 +243,37 @@ struct RunCommand: AsyncParsableCommand {
         output.info(RunHeader.render(headEngine.identity, cacheMode: head.cacheMode))
         output.info("baseline  \(label) \"\(baseSnapshot.subject ?? "")\": \(baseSuites.count) suites from git, "
             + (sameRuntime ? "same model and settings" : "its own model or settings (\(baseEngine.identity.model.path))")
-            + "; replayed interleaved with head\n")
+            + "; replayed interleaved with head")
+        output.info(design.isSequential
+            ? "rounds    up to \(design.maximum) repetitions per side (max_repetitions), looking at \(design.looks.map(String.init).joined(separator: ", "))"
+                + (head.timeBudget.map { $0 > 0 ? "; no round starts past \(DurationText.format($0)) (time_budget)" : "" } ?? "") + "\n"
+            : "rounds    \(design.maximum) repetitions per side, fixed by --repeat\n")
 
-        let runner = SuiteRunner(arms: [RunArm(label: "base", runtime: baseEngine, plan: basePlan), RunArm(label: "head", runtime: headEngine, plan: headPlan)],
-                                 keepsPrompts: printPrompt)
+        let paired = PairedRun(
+            base: RunArm(label: "base", runtime: baseEngine, plan: basePlan), head: RunArm(label: "head", runtime: headEngine, plan: headPlan),
+            design: design, timeBudget: head.timeBudget, keepsPrompts: printPrompt, settings: head.comparison, overrides: try comparison.overrides())
         let records = [baseRecord, headRecord]
-        let (finals, cancelled) = try await execute(records: records, writers: writers, turns: basePlan.turnCount + headPlan.turnCount) { stop, progress in
-            try await runner.run(into: records, writers: writers, stop: stop, observer: progress)
+        let box = PairedOutcomeBox()
+        let turnsPerRepetition = (basePlan.suites + headPlan.suites).reduce(0) { $0 + $1.turnCount }
+        let (finals, cancelled) = try await execute(records: records, writers: writers, turns: turnsPerRepetition * design.maximum,
+                                                    atMost: design.isSequential) { stop, progress in
+            let outcome = try await paired.run(base: records[0], head: records[1], writers: writers, stop: stop, observer: progress)
+            await box.set(outcome)
+            return [outcome.base, outcome.head]
         }
         let (finalBase, finalHead) = (finals[0], finals[1])
-
-        let finished = !cancelled && finalHead.status != .incomplete && finalBase.status != .incomplete
-        var result: Comparison?
-        if finished {
-            result = RunComparator.compare(
-                base: ComparedRuns(runs: [finalBase], sources: [writers[0].resultURL.path]),
-                head: ComparedRuns(runs: [finalHead], sources: [writers[1].resultURL.path]),
-                settings: head.comparison, commandLine: try comparison.overrides())
+        let outcome = await box.outcome
+        var result = outcome?.comparison
+        if !cancelled, finalHead.status != .incomplete, finalBase.status != .incomplete, result != nil {
+            result?.calibration = GateAuditStore.load(for: finalHead, reports: head.reportsFolder)
+        } else {
+            result = nil
         }
-        // The head's report, then the comparison (when both sides finished); written before the note, its failure thrown after.
+        // The comparison's verdict first, then the head's run report (written before the note; its failure thrown after).
         let reported = Result {
             try output.write(.runs([finalHead], comparison: result)) {
-                "\n" + RunReport.render([finalHead], options: report.options(showPrompts: printPrompt)) + (result.map {
-                    "\n\n" + String(repeating: "─", count: 60) + "\ncomparison with \(label)\n\n" + ComparisonReport.render($0, verbose: report.verbose)
-                } ?? "")
+                (result.map { "\n" + ComparisonReport.render($0, verbose: report.verbose) + "\n\n" + String(repeating: "─", count: 60) + "\nthe head's run\n" } ?? "")
+                    + "\n" + RunReport.render([finalHead], options: report.options(showPrompts: printPrompt))
             }
         }
         output.info("\nresults   base \(writers[0].resultURL.path)\n          head \(writers[1].resultURL.path)")
@@ -317,12 +335,12 @@ struct RunCommand: AsyncParsableCommand {
     /// the run was cancelled by a second signal. A result that cannot be written ends the run
     /// with exit 3, naming the file and how to recover what the journal kept.
     func execute(
-        records: [RunRecord], writers: [ResultWriter], turns: Int,
+        records: [RunRecord], writers: [ResultWriter], turns: Int, atMost: Bool = false,
         _ run: @escaping @Sendable (StopRequest, RunProgress) async throws -> [RunRecord]
     ) async throws -> ([RunRecord], Bool) {
         let stop = StopRequest()
-        let progress = RunProgress(totalTurns: turns, repetitions: records.first?.settings.repetitions ?? 1,
-                                   suiteLinesToStandardOutput: output.terminalOnStandardOutput())
+        let progress = RunProgress(totalTurns: turns, repetitions: atMost ? 2 : records.first?.settings.repetitions ?? 1,
+                                   suiteLinesToStandardOutput: output.terminalOnStandardOutput(), atMost: atMost)
         let task = Task { try await run(stop, progress) }
         let trap = InterruptTrap(stop: stop) { task.cancel() }
         defer { withExtendedLifetime(trap) {} }
@@ -380,3 +398,9 @@ struct RunCommand: AsyncParsableCommand {
 }
 
 extension CacheMode: ExpressibleByArgument {}
+
+/// Carries a paired run's outcome out of the task that ran it.
+private actor PairedOutcomeBox {
+    private(set) var outcome: PairedRun.Outcome?
+    func set(_ outcome: PairedRun.Outcome) { self.outcome = outcome }
+}

@@ -21,7 +21,12 @@ actor RunProgress: RunObserver {
 
     /// `suiteLinesToStandardOutput`: false when another report format holds standard output
     /// (the suites' lines then go to standard error with the rest of the progress).
-    init(totalTurns: Int, repetitions: Int, suiteLinesToStandardOutput: Bool = true) {
+    /// True when `totalTurns` is the most the run may take (a paired run adding rounds until
+    /// decided): the counts and the ETA say "at most".
+    private let atMost: Bool
+
+    init(totalTurns: Int, repetitions: Int, suiteLinesToStandardOutput: Bool = true, atMost: Bool = false) {
+        self.atMost = atMost
         self.totalTurns = totalTurns
         self.repetitions = repetitions
         self.suiteLinesToStandardOutput = suiteLinesToStandardOutput
@@ -53,6 +58,15 @@ actor RunProgress: RunObserver {
         draw()
     }
 
+    /// A paired run's look after a round: what it decided, what is still open.
+    func lookTaken(_ summary: String) {
+        finishPlainLine()
+        if interactive { write("\r\u{1B}[2K") }
+        let line = "look      " + Terminal.safe(summary)
+        if suiteLinesToStandardOutput { say(line) } else { complain(line) }
+        draw()
+    }
+
     /// Ends the progress display (clears the bar, or prints the last plain line).
     func finish() {
         finishPlainLine()
@@ -64,7 +78,7 @@ actor RunProgress: RunObserver {
         let width = 24
         let done = totalTurns > 0 ? min(finishedTurns * width / totalTurns, width) : width
         let bar = String(repeating: "█", count: done) + String(repeating: "░", count: width - done)
-        write("\r\u{1B}[2K\(bar) \(finishedTurns)/\(totalTurns) turns · \(current) · ETA \(eta())")
+        write("\r\u{1B}[2K\(bar) \(finishedTurns)/\(atMost ? "≤" : "")\(totalTurns) turns · \(current) · ETA \(atMost ? "≤ " : "")\(eta())")
     }
 
     private func finishPlainLine() {
@@ -73,7 +87,7 @@ actor RunProgress: RunObserver {
         let median = Format.duration(Distribution(answered.compactMap { $0.metrics?.timeToFirstToken })?.median)
         let failed = conversationTurns.count - answered.count
         let outcome = "\(answered.count) answered" + (failed > 0 ? ", \(failed) failed" : "")
-        write("\(current): \(outcome) · TTFT \(median) · \(finishedTurns)/\(totalTurns) turns · ETA \(eta())\n")
+        write("\(current): \(outcome) · TTFT \(median) · \(finishedTurns)/\(atMost ? "≤" : "")\(totalTurns) turns · ETA \(atMost ? "≤ " : "")\(eta())\n")
         current = ""
     }
 

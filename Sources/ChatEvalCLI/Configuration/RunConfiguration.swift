@@ -14,6 +14,10 @@ struct RunConfiguration {
     var batchSize: Int
     var cacheMode: CacheMode
     var repetitions: Int
+    /// `run --baseline`: the most repetitions per side its rounds may add, and the seconds after
+    /// which no new round starts (nil: no limit).
+    var maxRepetitions: Int
+    var timeBudget: Double?
     var warmup: Int
     /// Suite files or folders (paths on disk, or paths in a commit's tree for a baseline).
     var suitePaths: [String]
@@ -46,10 +50,17 @@ struct RunConfiguration {
         var batchSize: Int?
         var cacheMode: CacheMode?
         var repetitions: Int?
+        var maxRepetitions: Int? = nil
+        var timeBudget: Double? = nil
         var warmup: Int?
         var suitePaths: [String]?
         var reportsFolder: String?
     }
+
+    /// The sequential gate's defaults: at most 30 repetitions per side, and no round started after
+    /// 20 minutes (a CI job should learn its verdict within half an hour).
+    static let defaultMaxRepetitions = 30
+    static let defaultTimeBudget = 1200.0
 
     struct ConfigurationError: Error, CustomStringConvertible {
         var description: String
@@ -119,6 +130,8 @@ struct RunConfiguration {
             batchSize: pick("batch_size", overrides.batchSize, nil, project?.batchSize, 512),
             cacheMode: pick("cache_mode", overrides.cacheMode, nil, project?.cacheMode, .session),
             repetitions: pick("repetitions", overrides.repetitions, nil, project?.repetitions, 1),
+            maxRepetitions: pick("max_repetitions", overrides.maxRepetitions, nil, project?.maxRepetitions, Self.defaultMaxRepetitions),
+            timeBudget: pick("time_budget", overrides.timeBudget, nil, project?.timeBudget, Self.defaultTimeBudget),
             warmup: pick("warmup", overrides.warmup, nil, project?.warmup, 0),
             suitePaths: pick("suites", overrides.suitePaths, nil, project?.suites.map { $0.map(anchored) }, ["suites"]),
             reportsFolder: pick("reports", overrides.reportsFolder, nil, project?.reports.map(anchored), "reports"),

@@ -17,6 +17,10 @@ struct ComparisonOptions: ParsableArguments {
     @Flag(name: .customLong("allow-mismatch"), help: "Compare and gate even when the sides ran on different machines, builds or settings.")
     var allowMismatch = false
 
+    @Option(name: .customLong("busy-threshold"), help: ArgumentHelp(
+        "Leave out replays during which other processes used this many cores (default 0.25); off compares every replay.", valueName: "cores|off"))
+    var busyThreshold: String?
+
     func validate() throws {
         _ = try overrides()
     }
@@ -30,6 +34,15 @@ struct ComparisonOptions: ParsableArguments {
                 throw ValidationError("--preset \(preset): unknown preset" + (suggestions(for: preset, among: names).first.map { "; did you mean '\($0)'?" } ?? "; presets: \(names.joined(separator: ", "))"))
             }
             overrides.preset = preset
+        }
+        if let busyThreshold {
+            if busyThreshold == "off" {
+                overrides.busyThreshold = .infinity
+            } else if let value = Double(busyThreshold), value > 0, value.isFinite {
+                overrides.busyThreshold = value
+            } else {
+                throw ValidationError("--busy-threshold \(busyThreshold): a number of cores above 0 (such as 0.25), or off")
+            }
         }
         if let alpha {
             guard alpha > 0 && alpha < 1 else { throw ValidationError("--alpha must be between 0 and 1, exclusive (got \(alpha))") }

@@ -32,12 +32,28 @@ public struct ChangePointDetector: Sendable {
     /// Fewest values on each side of a split.
     public var minimumSegment: Int
     public var seed: UInt64
+    /// How a step's change is estimated (its direction, size and interval, all from one estimate).
+    public var estimator: StepEstimator
 
-    public init(alpha: Double = 0.01, permutations: Int = 199, minimumSegment: Int = 3, seed: UInt64 = 0xC4A7_E7A1) {
+    public init(alpha: Double = 0.01, permutations: Int = 199, minimumSegment: Int = 3, seed: UInt64 = 0xC4A7_E7A1,
+                estimator: StepEstimator = .shift) {
         self.alpha = alpha
         self.permutations = permutations
         self.minimumSegment = max(2, minimumSegment)
         self.seed = seed
+        self.estimator = estimator
+    }
+
+    /// The estimate a step reports.
+    public enum StepEstimator: String, Sendable, Hashable, Codable {
+        /// Hodges-Lehmann's shift with Moses' interval (the rank test inverted): for continuous
+        /// values such as times and rates.
+        case shift
+        /// The difference of the segments' means with a seeded bootstrap percentile interval: for
+        /// values that take a few levels (pass rates), where segments can differ in how often
+        /// each level occurs while no location shift fits them — the median pairwise difference
+        /// is then 0 and its inverted interval empty, though the rank test sees the change.
+        case mean
     }
 
     /// A step: the level changed between the value before `index` and the value at `index`.
@@ -52,6 +68,9 @@ public struct ChangePointDetector: Sendable {
         /// Medians of the neighbouring segments.
         public var medianBefore: Double
         public var medianAfter: Double
+        /// The change after − before by the detector's estimator, with its 95% interval: the one
+        /// estimate the step's direction, size and interval are read from.
+        public var change: StepChange
 
         /// after ÷ before − 1, or nil when the level before is 0.
         public var relativeChange: Double? {
@@ -90,17 +109,43 @@ public struct ChangePointDetector: Sendable {
                 let end = position + 1 < splits.count ? splits[position + 1].index : values.count
                 let before = Array(values[start..<split.index]), after = Array(values[split.index..<end])
                 let tested = RankShift(strata: [(before, after)])
-                guard let shift = tested, shift.pValue < alpha else {
+                // Confirmed: significant, and the estimated change's interval on one side of 0 (a
+                // step must move the level, and its estimate says which way).
+                let change = tested.map { estimate(before: before, after: after, shift: $0, seed: UInt64(split.index)) }
+                guard let shift = tested, let change, shift.pValue < alpha, change.lower > 0 || change.upper < 0 else {
                     let p = tested?.pValue ?? 1
                     if p > (weakest?.p ?? -1) { weakest = (position, p) }
                     continue
                 }
                 points.append(ChangePoint(
                     index: split.index, splitPValue: split.p, shift: shift,
-                    medianBefore: Distribution(before)?.median ?? .nan, medianAfter: Distribution(after)?.median ?? .nan))
+                    medianBefore: Distribution(before)?.median ?? .nan, medianAfter: Distribution(after)?.median ?? .nan, change: change))
             }
             guard let weakest else { return points }
             splits.remove(at: weakest.position)
+        }
+    }
+
+    /// The change between two segments by `estimator`.
+    private func estimate(before: [Double], after: [Double], shift: RankShift, seed: UInt64) -> StepChange {
+        switch estimator {
+        case .shift:
+            return StepChange(estimate: shift.estimate, lower: shift.lower, upper: shift.upper)
+        case .mean:
+            func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(values.count) }
+            var random = SeededRandom(seed: self.seed ^ seed)
+            let resamples = 2000
+            var differences: [Double] = []
+            differences.reserveCapacity(resamples)
+            for _ in 0..<resamples {
+                var a = 0.0, b = 0.0
+                for _ in before.indices { a += before[Int(random.next() % UInt64(before.count))] }
+                for _ in after.indices { b += after[Int(random.next() % UInt64(after.count))] }
+                differences.append(b / Double(after.count) - a / Double(before.count))
+            }
+            differences.sort()
+            return StepChange(estimate: mean(after) - mean(before),
+                              lower: differences[Int(Double(resamples) * 0.025)], upper: differences[Int(Double(resamples) * 0.975) - 1])
         }
     }
 
@@ -127,6 +172,19 @@ public struct ChangePointDetector: Sendable {
             }
         }
         return (best, Double(beaten + 1) / Double(permutations + 1))
+    }
+}
+
+/// A step's change after − before, and its 95% interval.
+public struct StepChange: Sendable, Hashable, Codable {
+    public var estimate: Double
+    public var lower: Double
+    public var upper: Double
+
+    public init(estimate: Double, lower: Double, upper: Double) {
+        self.estimate = estimate
+        self.lower = lower
+        self.upper = upper
     }
 }
 

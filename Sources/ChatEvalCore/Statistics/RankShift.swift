@@ -2,22 +2,34 @@ import Foundation
 import Synchronization
 
 /// A rank test of "head is shifted from base", with the shift's estimate and confidence interval,
-/// on samples split into strata (the turns of a suite: turn 1 and turn 5 measure different
-/// things, so only values of the same turn are compared with each other).
+/// on samples split into strata (the conversations of a suite: values of different conversations
+/// measure different things, so only values of the same stratum are compared with each other).
 ///
 /// The test is van Elteren's stratified Wilcoxon–Mann-Whitney test: each stratum contributes its
-/// Mann-Whitney count U_s (pairs where head beats base) weighted by 1/(N_s + 1), the locally most
-/// powerful weighting for a shift common to all strata. With one stratum it is the plain
-/// Mann-Whitney U test, and then the p-value is exact for small tie-free samples.
+/// Mann-Whitney count U_s (pairs where head beats base, ties counting ½) weighted by about
+/// 1/(N_s + 1), the locally most powerful weighting for a shift common to all strata. The weights
+/// are rounded to small integers (all 1 when the strata are of one size, the usual case), which
+/// keeps the test valid (any fixed weights do) and lets its null distribution be computed exactly.
 ///
-/// The estimate and interval invert the same test (Hodges-Lehmann and Moses): U_s(δ) counts the
-/// pairwise differences head − base above δ, so the shift at which the statistic meets its null
-/// mean is the weighted median of all within-stratum pairwise differences, and the interval ends
-/// are the weighted quantiles at which it meets the critical values. One stratum gives the
-/// familiar median of pairwise differences.
+/// **p-value.** Exact whenever the null distribution is small enough to enumerate (the permutation
+/// distribution of each stratum — with its ties — convolved over the strata): one value per side
+/// per stratum is then exactly a sign test, and tie-heavy samples (pass counts, token counts)
+/// get their true discreteness rather than a normal curve's. Larger samples use the normal
+/// approximation with the tie-corrected variance and a continuity correction.
+///
+/// **Estimate and interval** invert the same statistic (Hodges-Lehmann and Moses): U_s(δ) counts
+/// the pairwise differences head − base above δ, so the shift at which the statistic meets its
+/// null mean is the weighted median of all within-stratum pairwise differences, and the interval
+/// ends are the weighted quantiles at which it meets the critical values — taken from the tie-free
+/// null distribution, since a shift by any δ ≠ 0 breaks the ties. An interval therefore excludes 0
+/// exactly when the test at that level would reject (up to the ties at 0 itself).
+///
+/// **Smallest achievable p-value** (`minimumPValue`): what the most extreme arrangement of these
+/// very values would give. A test that cannot reach a family's level however the values fall is
+/// left out of the family (Tarone's rule, see `MultipleTesting`) instead of diluting it.
 ///
 /// Written here rather than taken from a library: no Swift package in reach offers stratified
-/// rank tests or their inversion, and the whole method is the ~150 lines below.
+/// rank tests, their exact distributions or their inversion.
 public struct RankShift: Sendable, Hashable, Codable {
     /// Estimated shift head − base (in the units of the values given).
     public var estimate: Double
@@ -26,76 +38,123 @@ public struct RankShift: Sendable, Hashable, Codable {
     public var upper: Double
     /// Two-sided p-value of "no shift".
     public var pValue: Double
+    /// The smallest two-sided p-value any assignment of these values to the two sides could give.
+    public var minimumPValue: Double
+    /// True when `pValue` comes from the exact null distribution (else the normal approximation).
+    public var exact: Bool
     /// The confidence level of `lower...upper`.
     public var confidence: Double
     /// Values compared on each side, over all strata.
     public var baseCount: Int
     public var headCount: Int
+    /// Strata with values on both sides.
+    public var strata: Int
 
     /// Compares `strata` (pairs of base and head samples; a stratum lacking either side is left
-    /// out). Returns nil when no stratum has values on both sides.
-    public init?(strata: [(base: [Double], head: [Double])], confidence: Double = 0.95) {
-        let usable = strata.map { (base: $0.base.filter(\.isFinite), head: $0.head.filter(\.isFinite)) }
+    /// out, non-finite values too). Returns nil when no stratum has values on both sides.
+    public init?(strata given: [(base: [Double], head: [Double])], confidence: Double = 0.95) {
+        let usable = given.map { (base: $0.base.filter(\.isFinite), head: $0.head.filter(\.isFinite)) }
             .filter { !$0.base.isEmpty && !$0.head.isEmpty }
         guard !usable.isEmpty else { return nil }
         self.confidence = confidence
         baseCount = usable.reduce(0) { $0 + $1.base.count }
         headCount = usable.reduce(0) { $0 + $1.head.count }
+        strata = usable.count
 
-        // Weighted pairwise differences, and the statistic's null mean and variance.
+        let weights = Self.integerWeights(usable.map { $0.base.count + $0.head.count })
+        // Pairwise differences with their stratum's weight, and the statistic 2·Σ k_s U_s.
         var values: [Double] = []
-        var weights: [Double] = []
-        var mean = 0.0, variance = 0.0, observed = 0.0
-        for stratum in usable {
+        var pairWeights: [Double] = []
+        var observed = 0            // 2 · Σ k_s U_s (ties count 1 of 2)
+        var mean = 0.0              // its null mean, Σ k_s n_s m_s
+        var tiedVariance = 0.0, untiedVariance = 0.0   // of 2 · Σ k_s U_s
+        var hasTies = false
+        for (stratum, weight) in zip(usable, weights) {
             let n = Double(stratum.base.count), m = Double(stratum.head.count), total = n + m
-            let weight = 1 / (total + 1)
             for y in stratum.head {
                 for x in stratum.base {
                     let difference = y - x
                     values.append(difference)
-                    weights.append(weight)
-                    observed += weight * (difference > 0 ? 1 : difference == 0 ? 0.5 : 0)
+                    pairWeights.append(Double(weight))
+                    observed += weight * (difference > 0 ? 2 : difference == 0 ? 1 : 0)
                 }
             }
-            mean += weight * n * m / 2
-            variance += weight * weight * n * m / 12 * ((total + 1) - Self.tieTerm(stratum.base + stratum.head) / (total * (total - 1)))
+            let k = Double(weight)
+            mean += k * n * m
+            let ties = Self.tieTerm(stratum.base + stratum.head)
+            if ties > 0 { hasTies = true }
+            untiedVariance += 4 * k * k * n * m * (total + 1) / 12
+            tiedVariance += 4 * k * k * n * m / 12 * ((total + 1) - ties / (total * (total - 1)))
         }
-        if Set(weights).count == 1 {
-            values.sort()   // equal weights (strata of one size, the usual case): a plain sort
+        if weights.allSatisfy({ $0 == weights[0] }) {
+            values.sort()   // one weight (strata of one size, the usual case): a plain sort
         } else {
             let order = values.indices.sorted { values[$0] < values[$1] }
             values = order.map { values[$0] }
-            weights = order.map { weights[$0] }
+            pairWeights = order.map { pairWeights[$0] }
         }
-        let differences = WeightedValues(sorted: values, weights: weights)
-        let standardDeviation = variance.squareRoot()
+        let differences = WeightedValues(sorted: values, weights: pairWeights)
+        // The statistic in units of pair weight (Σ k_s U_s) is half the doubled one.
+        estimate = differences.quantile(at: mean / 2)
+        let tail = (1 - confidence) / 2
 
-        estimate = differences.quantile(at: mean)
-        let z = Self.normalQuantile(1 - (1 - confidence) / 2)
-        lower = standardDeviation > 0 ? differences.quantile(at: mean - z * standardDeviation, below: -.infinity) : estimate
-        upper = standardDeviation > 0 ? differences.quantile(at: mean + z * standardDeviation, above: .infinity) : estimate
-
-        if usable.count == 1, let exact = ExactMannWhitney(base: usable[0].base, head: usable[0].head) {
-            pValue = exact.pValue
-            (lower, upper) = exact.interval(sortedDifferences: values, confidence: confidence)
-        } else if standardDeviation > 0 {
-            let continuity = 0.5 * (weights.min() ?? 0)
-            let distance = max(abs(observed - mean) - continuity, 0)
-            pValue = min(1, 2 * Self.normalUpperTail(distance / standardDeviation))
+        let sizes = usable.map { StratumSize(base: $0.base.count, head: $0.head.count) }
+        if let untied = NullDistribution.untied(sizes: sizes, weights: weights) {
+            // Moses' interval from the exact tie-free distribution: the largest c with P(T < c) ≤ tail,
+            // in units of pair weight (T = Σ k_s U_s takes integer values).
+            let c = untied.largestLowerCritical(tail: tail)
+            lower = c.map { differences.valueReaching(cumulativeWeight: Double($0), fromTop: false) } ?? -.infinity
+            upper = c.map { differences.valueReaching(cumulativeWeight: Double($0), fromTop: true) } ?? .infinity
         } else {
-            // Every value of every stratum is equal: nothing suggests a shift.
-            pValue = 1
+            let z = Self.normalQuantile(1 - tail)
+            let half = z * untiedVariance.squareRoot() / 2
+            lower = differences.quantile(at: mean / 2 - half, below: -.infinity)
+            upper = differences.quantile(at: mean / 2 + half, above: .infinity)
+        }
+
+        let distribution = hasTies
+            ? NullDistribution.tied(strata: usable, weights: weights)
+            : NullDistribution.untied(sizes: sizes, weights: weights).map { $0.doubled() }
+        if let distribution {
+            exact = true
+            pValue = distribution.twoSidedPValue(observed: observed, mean: Int(mean.rounded()))
+            minimumPValue = distribution.minimumTwoSidedPValue(mean: Int(mean.rounded()))
+        } else {
+            exact = false
+            let continuity = Double(weights.min() ?? 1)   // half a unit of U, doubled
+            let sd = tiedVariance.squareRoot()
+            if sd > 0 {
+                pValue = min(1, 2 * Self.normalUpperTail(max(abs(Double(observed) - mean) - continuity, 0) / sd))
+                // The most extreme arrangement: every head value above (or below) every base value.
+                // (the doubled statistic then sits at 0 or at 2·mean).
+                minimumPValue = min(1, 2 * Self.normalUpperTail(max(mean - continuity, 0) / sd))
+            } else {
+                // Every value of every stratum is equal: nothing can suggest a shift.
+                pValue = 1
+                minimumPValue = 1
+            }
         }
     }
 
+    /// Weights about proportional to 1/(N_s + 1), as small positive integers: all 1 when every
+    /// stratum has the same size N.
+    static func integerWeights(_ sizes: [Int]) -> [Int] {
+        guard let largest = sizes.max(), Set(sizes).count > 1 else { return sizes.map { _ in 1 } }
+        return sizes.map { max(1, Int((4 * Double(largest + 1) / Double($0 + 1)).rounded())) }
+    }
+
     /// Σ (t³ − t) over groups of tied values (for the variance's tie correction).
-    private static func tieTerm(_ values: [Double]) -> Double {
-        var counts: [Double: Int] = [:]
-        for value in values { counts[value, default: 0] += 1 }
-        return counts.values.reduce(0.0) { total, count in
-            let t = Double(count)
-            return total + t * t * t - t
+    static func tieTerm(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        var total = 0.0, start = 0
+        while start < sorted.count {
+            var end = start + 1
+            while end < sorted.count && sorted[end] == sorted[start] { end += 1 }
+            let t = Double(end - start)
+            total += t * t * t - t
+            start = end
         }
+        return total
     }
 
     // MARK: The normal distribution
@@ -106,9 +165,10 @@ public struct RankShift: Sendable, Hashable, Codable {
     }
 
     /// The z with P(Z ≤ z) = p (Acklam's rational approximation refined by one Halley step;
-    /// accurate to about 1e-15).
+    /// accurate to about 1e-15). p outside (0, 1) gives ∓∞.
     public static func normalQuantile(_ p: Double) -> Double {
-        precondition(p > 0 && p < 1, "normalQuantile needs 0 < p < 1")
+        if p <= 0 { return -.infinity }
+        if p >= 1 { return .infinity }
         let a = [-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02, 1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00]
         let b = [-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02, 6.680131188771972e+01, -1.328068155288572e+01]
         let c = [-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00, -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00]
@@ -130,6 +190,12 @@ public struct RankShift: Sendable, Hashable, Codable {
         x -= u / (1 + x * u / 2)
         return x
     }
+}
+
+/// The size of one stratum: values on each side.
+struct StratumSize: Hashable {
+    var base: Int
+    var head: Int
 }
 
 /// Values sorted ascending, each with a weight: the pairwise differences of `RankShift`.
@@ -155,52 +221,179 @@ struct WeightedValues {
         }
         return target <= 0 ? first : last
     }
+
+    /// The first value, counting from the bottom (or the top), at which the cumulative weight
+    /// (that value's own included) reaches `cumulativeWeight` — the k-th order statistic of the
+    /// Moses interval when every weight is 1.
+    func valueReaching(cumulativeWeight target: Double, fromTop: Bool) -> Double {
+        var cumulative = 0.0
+        let order = fromTop ? Array(sorted.indices.reversed()) : Array(sorted.indices)
+        for index in order {
+            cumulative += weights[index]
+            if cumulative >= target - 1e-9 { return sorted[index] }
+        }
+        return fromTop ? -.infinity : .infinity
+    }
 }
 
-/// The exact null distribution of the Mann-Whitney count U for one tie-free stratum: its
-/// two-sided p-value and the exact Moses confidence interval of the shift.
-struct ExactMannWhitney {
-    /// Largest n·m for which the exact distribution is computed; beyond it the normal
-    /// approximation is accurate.
-    static let limit = 2_500
+/// The exact permutation distribution of a stratified rank statistic Σ k_s · S_s, on an integer
+/// support (S_s is U_s for the tie-free distribution, 2·U_s with ties, whose U is a half-integer).
+/// Built by convolving each stratum's distribution; nil when it would be too large to enumerate
+/// quickly, in which case the caller uses the normal approximation.
+struct NullDistribution {
+    /// probabilities[x] = P(statistic = x), x = 0...
+    let probabilities: [Double]
 
-    let n: Int
-    let m: Int
-    let pValue: Double
-    /// P(U ≤ k) for k = 0...n·m.
-    private let cumulative: [Double]
+    /// Most support points, and most multiply-adds of a convolution, worth enumerating.
+    static let supportLimit = 60_000
+    static let workLimit = 30_000_000
 
-    /// nil with ties (across both samples) or when n·m exceeds `limit`.
-    init?(base: [Double], head: [Double]) {
-        n = base.count
-        m = head.count
-        guard n * m <= Self.limit, Set(base + head).count == n + m else { return nil }
-        var u = 0
-        for y in head { for x in base where y > x { u += 1 } }
-        let counts = Self.distribution(n: n, m: m)
+    private static let untiedCache = Mutex<[[Int]: NullDistribution?]>([:])
+
+    /// The tie-free distribution of Σ k_s U_s for strata of these sizes (cached per shape).
+    static func untied(sizes: [StratumSize], weights: [Int]) -> NullDistribution? {
+        // Beyond this many pairs in a stratum the normal approximation is accurate, and the
+        // exact table (about (n·m)²/4 additions) would cost more than it tells.
+        guard sizes.allSatisfy({ $0.base * $0.head <= ExactMannWhitney.limit }),
+              zip(sizes, weights).reduce(1, { $0 + $1.1 * $1.0.base * $1.0.head }) <= supportLimit else { return nil }
+        let key = zip(sizes, weights).flatMap { [$0.base, $0.head, $1] }
+        if let known = untiedCache.withLock({ $0[key] }) { return known }
+        let parts = zip(sizes, weights).map { size, weight in
+            (weight: weight, probabilities: normalized(ExactMannWhitney.distribution(n: size.base, m: size.head)))
+        }
+        let result = convolve(parts)
+        untiedCache.withLock { cache in
+            if cache.count >= 512 { cache.removeAll() }   // history's many segment sizes: bounded memory
+            cache[key] = result
+        }
+        return result
+    }
+
+    /// The distribution of Σ k_s · 2U_s given these values (their ties kept): each stratum's
+    /// head-side midrank sums over every split of its values, counted by dynamic programming.
+    static func tied(strata: [(base: [Double], head: [Double])], weights: [Int]) -> NullDistribution? {
+        var parts: [(weight: Int, probabilities: [Double])] = []
+        var support = 1
+        for (stratum, weight) in zip(strata, weights) {
+            let values = stratum.base + stratum.head
+            let n = stratum.base.count, m = stratum.head.count, total = n + m
+            support += weight * 2 * n * m
+            // Work of the subset-sum table: items × subset size × doubled rank sums.
+            guard support <= supportLimit, total * m * total * (total + 1) <= workLimit else { return nil }
+            let ranks = doubledMidranks(values)
+            // counts[j][s]: ways to pick j values whose doubled midranks sum to s.
+            let maxSum = ranks.reduce(0, +)
+            var counts = [[Double]](repeating: [Double](repeating: 0, count: maxSum + 1), count: m + 1)
+            counts[0][0] = 1
+            var reached = 0
+            for rank in ranks {
+                reached += rank
+                for j in stride(from: m, through: 1, by: -1) {
+                    let previous = counts[j - 1]
+                    var row = counts[j]
+                    for s in stride(from: min(reached, maxSum), through: rank, by: -1) where previous[s - rank] != 0 {
+                        row[s] += previous[s - rank]
+                    }
+                    counts[j] = row
+                }
+            }
+            // 2U = 2R − m(m + 1), with R the head-side rank sum (doubled ranks sum to 2R).
+            let offset = m * (m + 1)
+            var distribution = [Double](repeating: 0, count: 2 * n * m + 1)
+            for (sum, count) in counts[m].enumerated() where count > 0 {
+                let u2 = sum - offset
+                if u2 >= 0 && u2 < distribution.count { distribution[u2] += count }
+            }
+            parts.append((weight, normalized(distribution)))
+        }
+        return convolve(parts)
+    }
+
+    /// Midranks of `values` (1-based), doubled so that they are integers.
+    static func doubledMidranks(_ values: [Double]) -> [Int] {
+        let order = values.indices.sorted { values[$0] < values[$1] }
+        var ranks = [Int](repeating: 0, count: values.count)
+        var start = 0
+        while start < order.count {
+            var end = start
+            while end + 1 < order.count && values[order[end + 1]] == values[order[start]] { end += 1 }
+            let doubled = (start + 1) + (end + 1)   // 2 × the mean of ranks start+1...end+1
+            for position in start...end { ranks[order[position]] = doubled }
+            start = end + 1
+        }
+        return ranks
+    }
+
+    private static func normalized(_ counts: [Double]) -> [Double] {
         let total = counts.reduce(0, +)
-        var running = 0.0
-        cumulative = counts.map { running += $0; return running / total }
-        pValue = min(1, 2 * cumulative[min(u, n * m - u)])
+        return counts.map { $0 / total }
     }
 
-    /// The interval [D(k), D(nm + 1 − k)] (1-based order statistics of the pairwise differences)
-    /// with k the largest count such that P(U < k) ≤ (1 − confidence)/2; unbounded when even
-    /// k = 1 is too likely.
-    func interval(sortedDifferences: [Double], confidence: Double) -> (Double, Double) {
-        let tail = (1 - confidence) / 2
-        var k = 0
-        while k < n * m, cumulative[k] <= tail { k += 1 }   // cumulative[k - 1] = P(U < k)
-        guard k >= 1 else { return (-.infinity, .infinity) }
-        return (sortedDifferences[k - 1], sortedDifferences[n * m - k])
+    /// Σ weight · X over independent parts, each X on 0..<probabilities.count.
+    private static func convolve(_ parts: [(weight: Int, probabilities: [Double])]) -> NullDistribution? {
+        let support = parts.reduce(1) { $0 + $1.weight * ($1.probabilities.count - 1) }
+        guard support <= supportLimit else { return nil }
+        var work = 0
+        var result: [Double] = [1]
+        for part in parts {
+            work += result.count * part.probabilities.count
+            guard work <= workLimit else { return nil }
+            var next = [Double](repeating: 0, count: result.count + part.weight * (part.probabilities.count - 1))
+            for (x, p) in result.enumerated() where p > 0 {
+                for (y, q) in part.probabilities.enumerated() where q > 0 {
+                    next[x + part.weight * y] += p * q
+                }
+            }
+            result = next
+        }
+        return NullDistribution(probabilities: result)
     }
+
+    /// The same distribution on a support twice as fine (a tie-free statistic stated as 2·U).
+    func doubled() -> NullDistribution {
+        var result = [Double](repeating: 0, count: 2 * (probabilities.count - 1) + 1)
+        for (x, p) in probabilities.enumerated() { result[2 * x] = p }
+        return NullDistribution(probabilities: result)
+    }
+
+    /// P(|X − mean| ≥ |observed − mean|).
+    func twoSidedPValue(observed: Int, mean: Int) -> Double {
+        let distance = abs(observed - mean)
+        var total = 0.0
+        for (x, p) in probabilities.enumerated() where abs(x - mean) >= distance { total += p }
+        return min(1, total)
+    }
+
+    /// The two-sided p-value of the most extreme value the statistic can take.
+    func minimumTwoSidedPValue(mean: Int) -> Double {
+        let distance = probabilities.indices.filter { probabilities[$0] > 0 }.map { abs($0 - mean) }.max() ?? 0
+        return twoSidedPValue(observed: mean + distance, mean: mean)
+    }
+
+    /// The largest c ≥ 1 with P(X < c) ≤ tail (the Moses interval's order statistic), or nil when
+    /// even P(X < 1) exceeds it: the interval is then unbounded.
+    func largestLowerCritical(tail: Double) -> Int? {
+        var cumulative = 0.0
+        var c = 0
+        while c < probabilities.count, cumulative + probabilities[c] <= tail * (1 + 1e-9) {
+            cumulative += probabilities[c]
+            c += 1
+        }
+        return c >= 1 ? c : nil
+    }
+}
+
+/// The exact null distribution of the Mann-Whitney count U for one tie-free stratum.
+enum ExactMannWhitney {
+    /// Largest n·m for which the exact distribution is computed.
+    static let limit = 2_500
 
     private static let cache = Mutex<[Int: [Double]]>([:])
 
     /// Counts of each value of U for sizes n and m under the null hypothesis (Doubles hold them
-    /// exactly at these sizes). f(i, j, u) = f(i − 1, j, u) + f(i, j − 1, u − i): the largest of
-    /// i + j values is either a base value (it beats no head value) or a head value (it beats
-    /// all i base values). Computed row by row, cached per size.
+    /// exactly at small sizes, and to 16 digits beyond). f(i, j, u) = f(i − 1, j, u) +
+    /// f(i, j − 1, u − i): the largest of i + j values is either a base value (it beats no head
+    /// value) or a head value (it beats all i base values). Computed row by row, cached per size.
     static func distribution(n: Int, m: Int) -> [Double] {
         let key = n << 32 | m
         if let known = cache.withLock({ $0[key] }) { return known }
@@ -216,7 +409,10 @@ struct ExactMannWhitney {
             previousRow = row
         }
         let result = previousRow[m]
-        cache.withLock { $0[key] = result }
+        cache.withLock { cache in
+            if cache.count >= 512 { cache.removeAll() }
+            cache[key] = result
+        }
         return result
     }
 }

@@ -1,0 +1,193 @@
+import ArgumentParser
+import ChatEvalCompare
+import ChatEvalCore
+import ChatEvalReport
+import ChatEvalRunner
+import ChatEvalRuntime
+import ChatEvalStore
+import ChatEvalSuites
+import Foundation
+
+/// `chateval calibrate`: the gate measures itself on this machine and model. The suites are
+/// replayed against themselves (A/A: the same suites, model and settings on both sides) with the
+/// gate's own design, a number of times; every regression reported is a false alarm. What it
+/// found is kept under the reports folder and printed by every later comparison of this machine
+/// class and model, with the thresholds it cannot resolve flagged.
+struct CalibrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calibrate",
+        abstract: "Measure the gate on this machine: A/A false alarms, each metric's noise, the smallest change it detects.",
+        discussion: """
+            Each comparison is what `run --baseline` does with the working tree on both sides: interleaved replays in rounds \
+            until decided (or --repeat N fixed), at the project's thresholds and false-alarm rate. It takes the comparisons' \
+            count times one gate's time: calibrate a subset (--filter, --tag) where the suites are long. Writes \
+            <reports>/.chateval/calibration/gate-<machine and model>.json; replays are kept in a scratch folder and removed.
+
+            Examples:
+              chateval calibrate --comparisons 20                 # the project's suites and model
+              chateval calibrate suites/smoke.yaml --max-repeat 15
+            """)
+
+    @OptionGroup var suites: SuiteOptions
+    @OptionGroup var selection: SelectionOptions
+    @OptionGroup var runtime: RuntimeOptions
+    @OptionGroup var recording: RecordingOptions
+    @OptionGroup var project: ProjectOptions
+    @OptionGroup var comparison: ComparisonOptions
+
+    @Option(help: ArgumentHelp("A/A comparisons to run.", valueName: "n")) var comparisons = 10
+    @Option(name: .customLong("repeat"), help: "A fixed number of repetitions per side instead of rounds.") var repetitions: Int?
+    @Option(name: .customLong("max-repeat"), help: "The most repetitions per side the rounds may add (default: max_repetitions, else 30).")
+    var maxRepetitions: Int?
+    @Option(name: .customLong("time-budget"), help: ArgumentHelp("Per comparison: start no round that would end past this (default: time_budget, else 20m).", valueName: "duration"))
+    var timeBudget: String?
+
+    func validate() throws {
+        if !(1...1000).contains(comparisons) { throw ValidationError("--comparisons must be between 1 and 1000 (got \(comparisons))") }
+        if let repetitions, !(1...10_000).contains(repetitions) { throw ValidationError("--repeat must be at least 1 and at most 10000 (got \(repetitions))") }
+        if let maxRepetitions, !(2...10_000).contains(maxRepetitions) { throw ValidationError("--max-repeat must be at least 2 and at most 10000 (got \(maxRepetitions))") }
+        if let timeBudget, DurationText.seconds(timeBudget) == nil { throw ValidationError("--time-budget \(timeBudget): not a duration; write e.g. 20m or 90s") }
+    }
+
+    func run() async throws {
+        let workspace = try Workspace.open(recording: recording, project: project)
+        let projectFolder = project.path.map { URL(fileURLWithPath: $0).deletingLastPathComponent() } ?? workspace.root
+        let overrides = RunConfiguration.Overrides(
+            models: runtime.models.isEmpty ? nil : runtime.models, chatTemplates: runtime.chatTemplates.isEmpty ? nil : runtime.chatTemplates,
+            contextSizes: runtime.contextSizes.isEmpty ? nil : runtime.contextSizes, threads: runtime.threads, batchSize: runtime.batchSize,
+            cacheMode: nil, repetitions: nil, maxRepetitions: maxRepetitions, timeBudget: timeBudget.flatMap(DurationText.seconds), warmup: nil,
+            suitePaths: suites.given, reportsFolder: recording.reportsFolder)
+        let configuration: RunConfiguration
+        do {
+            configuration = try RunConfiguration.resolve(overrides, project: workspace.project, projectFolder: projectFolder, warn: warn)
+        } catch {
+            throw failure(error.description, .badInput)
+        }
+        guard configuration.variants.count == 1 else { throw failure("calibrate measures one model; \(configuration.variants.count) are given", .badInput) }
+        let picked = selection.selection(suites)
+        let loaded = try SuiteFiles.select(SuiteFiles.load(configuration.suitePaths), picked)
+        let plan = RunPlan(suites: loaded, settings: configuration.settings(selection: picked))
+        let design = repetitions.map { SequentialDesign.fixed($0) } ?? SequentialDesign.rounds(maximum: configuration.maxRepetitions)
+        let settings = configuration.comparison.applying(try comparison.overrides())
+        let (engine, sha256) = try Workspace.loadRuntime(configuration, configuration.primary)
+        let load = MachineLoad.sample()
+        say("calibrate \(comparisons) A/A comparisons of \(Format.count(loaded.count, "suite")) (\(Format.count(plan.turnCount, "turn")) a repetition), "
+            + (design.isSequential ? "in rounds up to \(design.maximum) repetitions per side" : "\(design.maximum) repetitions per side"))
+        say(Format.clip("machine   \(load.summary)", RunReport.width))
+        say(RunHeader.render(engine.identity, cacheMode: configuration.cacheMode))
+
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("chateval-calibrate-\(ResultWriter.newRunId())")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var results: [Comparison] = []
+        for index in 1...comparisons {
+            var records: [RunRecord] = []
+            for role in [RunRole.baseline, .head] {
+                var record = RunRecord(runId: ResultWriter.newRunId(), startedAt: Date(), command: CommandLine.arguments, git: workspace.snapshot,
+                                       machine: MachineInfo.current(), runtime: engine.identity, modelSha256: sha256, settings: plan.settings)
+                record.role = role
+                record.environment = RunEnvironment(start: load)
+                records.append(record)
+            }
+            let writers = try records.map { record in
+                do {
+                    return try ResultWriter(folder: scratch, record: record, suites: loaded.map { SuiteSource(path: $0.path, text: $0.text) })
+                } catch {
+                    throw failure("cannot write to the scratch folder \(scratch.path): \(error)", .runIncomplete)
+                }
+            }
+            let paired = PairedRun(base: RunArm(label: "base", runtime: engine, plan: plan), head: RunArm(label: "head", runtime: engine, plan: plan),
+                                   design: design, timeBudget: configuration.timeBudget, settings: settings)
+            let stop = StopRequest()
+            let task = Task { try await paired.run(base: records[0], head: records[1], writers: writers, stop: stop) }
+            let trap = InterruptTrap(stop: stop) { task.cancel() }
+            let outcome = try await task.value
+            withExtendedLifetime(trap) {}
+            guard let result = outcome.comparison, outcome.sequential.stop != .interrupted else {
+                throw failure("calibration interrupted after \(results.count) comparisons; nothing was written", .runIncomplete)
+            }
+            results.append(result)
+            let regressed = result.metricRegressions.map { "\($0.suite) \($0.change.metric.name)" }
+            say(String(format: "%3d/%d  %@ at %d repetitions per side (%@)", index, comparisons,
+                       regressed.isEmpty ? "no regression" : "FALSE ALARM: " + regressed.joined(separator: ", "),
+                       outcome.sequential.repetitions, Format.duration(outcome.sequential.seconds)))
+        }
+
+        let audit = Self.audit(results, design: design, settings: settings, machine: MachineInfo.current().performanceClass, modelSha256: sha256,
+                               model: URL(fileURLWithPath: engine.identity.model.path).lastPathComponent, commit: workspace.snapshot?.commit)
+        let url = GateAuditStore.url(machine: audit.machine, modelSha256: sha256, model: engine.identity.model.path, reports: configuration.reportsFolder)
+        do {
+            try GateAuditStore.save(audit, to: url)
+        } catch {
+            throw failure("cannot write \(url.path): \(error)", .runIncomplete)
+        }
+        say("")
+        say(Self.render(audit, settings: settings))
+        say("\nwritten   \(url.path)")
+    }
+
+    /// What the comparisons say about the gate: false alarms, and per suite and metric the pooled
+    /// replay noise and the change detectable at the design's most repetitions.
+    static func audit(_ results: [Comparison], design: SequentialDesign, settings: ComparisonSettings, machine: String, modelSha256: String?,
+                      model: String, commit: String?) -> GateAudit {
+        struct Key: Hashable { var suite: String; var metric: Metric }
+        var spreads: [Key: [Double]] = [:], strata: [Key: Int] = [:], alarms: [Key: Int] = [:], scales: [Key: ChangeScale] = [:]
+        for result in results {
+            for suite in result.suites {
+                for change in suite.metrics {
+                    let key = Key(suite: suite.name, metric: change.metric)
+                    if let spread = change.replaySpread, spread > 0 { spreads[key, default: []].append(spread) }
+                    if let count = change.strata { strata[key] = count }
+                    scales[key] = change.scale
+                    if change.verdict == .regression { alarms[key, default: 0] += 1 }
+                }
+            }
+        }
+        // The last look's level over the tests that could reach it: what a regression must pass there.
+        let tests = max(1, results.map { $0.family.testable }.max() ?? 1)
+        let alpha = settings.familyErrorRate * design.share(atLook: design.looks.count - 1)
+        let metrics = spreads.keys.sorted { ($0.suite, $0.metric.rawValue) < ($1.suite, $1.metric.rawValue) }.compactMap { key -> GateAudit.MetricNoise? in
+            guard let values = spreads[key], !values.isEmpty else { return nil }
+            // Pooled over the comparisons: the root mean square of their spreads.
+            let spread = (values.reduce(0) { $0 + $1 * $1 } / Double(values.count)).squareRoot()
+            let relative = scales[key] == .relative
+            return GateAudit.MetricNoise(
+                suite: key.suite, metric: key.metric, scale: scales[key] ?? .relative, spread: spread, strata: strata[key] ?? 1,
+                detectable: GateAudit.detectableChange(spread: spread, strata: strata[key] ?? 1, repetitions: design.maximum,
+                                                       alpha: alpha, tests: tests, relative: relative),
+                falseAlarms: alarms[key] ?? 0)
+        }
+        return GateAudit(
+            machine: machine, modelSha256: modelSha256, model: model, measuredAt: Date(), commit: commit, comparisons: results.count,
+            falseAlarms: results.filter(\.hasRegression).count, decided: results.filter(\.isDecided).count, looks: design.looks,
+            repetitionsUsed: results.map { $0.sequential?.repetitions ?? $0.design.looks.last ?? 0 },
+            familyErrorRate: settings.familyErrorRate, preset: settings.preset, metrics: metrics,
+            replaysLeftOut: results.reduce(0) { $0 + $1.load.base.leftOut + $1.load.head.leftOut + $1.load.base.remeasured + $1.load.head.remeasured },
+            replaysMeasured: results.reduce(0) { $0 + $1.load.base.sampled + $1.load.head.sampled })
+    }
+
+    static func render(_ audit: GateAudit, settings: ComparisonSettings) -> String {
+        var lines = ["gate      " + ComparisonReport.auditSentence(audit)]
+        let used = audit.repetitionsUsed.sorted()
+        if let median = Distribution(used.map(Double.init))?.median {
+            lines.append(String(format: "          %d of %d comparisons decided; repetitions per side: median %.0f, %d to %d",
+                                audit.decided, audit.comparisons, median, used.first ?? 0, used.last ?? 0))
+        }
+        if audit.replaysLeftOut > 0 {
+            lines.append("          \(audit.replaysLeftOut) of \(audit.replaysMeasured) replays were measured while other processes held the cores")
+        }
+        lines.append("")
+        var table = TextTable([.init("suite", .left), .init("metric", .left), .init("replay noise"), .init("detects at \(audit.looks.last ?? 0) reps"),
+                               .init("threshold"), .init("false alarms")])
+        for noise in audit.metrics {
+            let relative = noise.scale == .relative
+            let threshold = settings.thresholds[noise.metric].map { relative ? String(format: "%.0f%%", $0.relative * 100) : String(format: "%.3f", $0.absolute) } ?? "–"
+            table.add([noise.suite, noise.metric.name,
+                       relative ? String(format: "%.1f%%", expm1(noise.spread) * 100) : String(format: "%.3f", noise.spread),
+                       relative ? String(format: "≥ %.1f%%", noise.detectable * 100) : String(format: "≥ %.3f", noise.detectable),
+                       threshold, "\(noise.falseAlarms)/\(audit.comparisons)"])
+        }
+        lines.append(table.render(indent: "  "))
+        for warning in audit.thresholdWarnings(settings) { lines.append("⚠ " + warning) }
+        return lines.joined(separator: "\n")
+    }
+}

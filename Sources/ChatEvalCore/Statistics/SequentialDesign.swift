@@ -1,0 +1,140 @@
+import Foundation
+
+/// When a paired run looks at its data, and how much of the comparison's error rates each look
+/// may spend — so that looking after every round and stopping as soon as everything is decided
+/// keeps the false-alarm rate of the whole run at the rate a single look would have.
+///
+/// Looking repeatedly at a fixed-rate test inflates its errors (five looks at 5% each end
+/// "significant" on identical builds about 14% of the time: Armitage, McPherson & Rowe 1969).
+/// Here the comparison's false-alarm rate α is split over the planned looks with an α-spending
+/// function (Lan & DeMets, Biometrika 1983) of the power family (Kim & DeMets, Biometrics 1987):
+/// by look k, with n_k of at most N repetitions per side, α·(n_k/N)^ρ is spent. Look k decides at
+/// α_k = α·((n_k/N)^ρ − (n_{k−1}/N)^ρ), and since the α_k add up to α, the chance that identical
+/// builds end any look with a regression is at most α by the union bound, whatever the looks'
+/// dependence, the stopping rule or the test (rank tests and Fisher's test alike, exact at any
+/// sample size). Classical group-sequential boundaries recover some of what the union bound gives
+/// away through the normal approximation of the looks' joint distribution; that approximation
+/// fails exactly where this tool lives (a few repetitions, discrete tests), so it is not used.
+///
+/// The "unchanged" and "not worse" decisions (the interval, or its worse end, lies within the
+/// threshold) use each look's interval at the comparison's confidence unless
+/// `intervalSpendingExponent` spends its non-coverage too: those stops end a run without a
+/// regression, so they cannot raise its false-alarm rate; they can only cost power.
+///
+/// A run that stops because its time budget is spent takes its last look with everything not yet
+/// spent. The budget depends only on how long replays took — the same whichever side a replay
+/// belongs to — so that look keeps its rate.
+public struct SequentialDesign: Sendable, Hashable, Codable {
+    /// Repetitions per side at which the run looks, ascending; the last is the most it will run.
+    public var looks: [Int]
+    /// ρ of the spending function α·t^ρ; 1 spends evenly (stops early more often), 3 keeps most
+    /// of α for the last look (O'Brien-Fleming-like).
+    public var spendingExponent: Double
+    /// ρ of the spending of the intervals' non-coverage (which decides "unchanged"); nil spends
+    /// none: every look's interval has the full confidence.
+    public var intervalSpendingExponent: Double?
+
+    public init(looks: [Int], spendingExponent: Double = SequentialDesign.defaultSpendingExponent,
+                intervalSpendingExponent: Double? = SequentialDesign.defaultIntervalSpendingExponent) {
+        self.looks = Array(Set(looks.filter { $0 >= 1 })).sorted()
+        self.spendingExponent = spendingExponent
+        self.intervalSpendingExponent = intervalSpendingExponent
+    }
+
+    /// None by default: each look's interval has the comparison's confidence. Stopping because
+    /// an interval lies within the threshold can never raise the false-alarm rate — it can only
+    /// cost power, which `GateCalibration` measures: spending the intervals' non-coverage
+    /// linearly left the power against a 10% slowdown unchanged (all 200 of 200 caught, each
+    /// shape) but made identical builds take a median 21 repetitions per side to settle instead
+    /// of 15 (eight one-turn conversations, 10% noise).
+    public static let defaultIntervalSpendingExponent: Double? = nil
+
+    /// The spending exponent the gate uses (chosen by `GateCalibration`: see the README's figures).
+    public static let defaultSpendingExponent = 2.0
+
+    /// A single look at `repetitions`: a fixed design, spending everything at once.
+    public static func fixed(_ repetitions: Int) -> SequentialDesign { SequentialDesign(looks: [max(1, repetitions)]) }
+
+    /// Looks at about every 1.4× more repetitions, from `first` up to `maximum`: 2, 3, 4, 6, 8,
+    /// 11, 15, 21, 29, ... A single conversation's replays can reach a family's level only from
+    /// about 10 per side (the exact rank test's smallest p-value is 2/C(2n, n)), so the looks must
+    /// be dense there; early ones cost almost nothing of α with the spending function's exponent.
+    public static func rounds(first: Int = 2, maximum: Int) -> SequentialDesign {
+        var looks: [Int] = []
+        var next = max(1, min(first, maximum))
+        // A look just short of the last one spends α for almost nothing: the last one absorbs it.
+        while next < maximum && Double(next) * 1.15 < Double(maximum) {
+            looks.append(next)
+            next = max(next + 1, Int((Double(next) * 1.4).rounded()))
+        }
+        looks.append(max(1, maximum))
+        return SequentialDesign(looks: looks)
+    }
+
+    public var maximum: Int { looks.last ?? 1 }
+    public var isSequential: Bool { looks.count > 1 }
+
+    /// Share of the error rates spent at look `index` (0-based); `final` spends everything left
+    /// (the last planned look, or an earlier one when the budget ends the run).
+    public func share(atLook index: Int, final: Bool = false) -> Double {
+        guard looks.indices.contains(index) else { return 0 }
+        let spentBefore = index == 0 ? 0 : spent(through: index - 1)
+        return (final || index == looks.count - 1 ? 1 : spent(through: index)) - spentBefore
+    }
+
+    /// Cumulative share spent by the end of look `index`.
+    public func spent(through index: Int, exponent: Double? = nil) -> Double {
+        guard looks.indices.contains(index) else { return index < 0 ? 0 : 1 }
+        if index == looks.count - 1 { return 1 }
+        return pow(Double(looks[index]) / Double(maximum), exponent ?? spendingExponent)
+    }
+
+    /// Share of the intervals' non-coverage spent at look `index` (1 when none is spent).
+    public func intervalShare(atLook index: Int, final: Bool = false) -> Double {
+        guard let exponent = intervalSpendingExponent, looks.indices.contains(index) else { return 1 }
+        let before = index == 0 ? 0 : spent(through: index - 1, exponent: exponent)
+        return (final || index == looks.count - 1 ? 1 : spent(through: index, exponent: exponent)) - before
+    }
+
+    /// The look whose repetition count is `repetitions`, if it is one.
+    public func lookIndex(atRepetitions repetitions: Int) -> Int? { looks.firstIndex(of: repetitions) }
+}
+
+/// How many repetitions per side would likely decide a comparison that is undecided now.
+///
+/// The shift estimate of a rank test over S strata of R replays per side has a standard error of
+/// about σ·√(π/3)·√(2/(R·S)) (σ: the spread of one replay's value; √(π/3): the Hodges-Lehmann
+/// estimator's efficiency against a mean, for normal noise). With z_β for the wanted power:
+/// - an estimate inside the threshold b decides as "unchanged" once the interval fits within
+///   ±b around it: (z_{1−γ} + z_β)·se ≤ b − |estimate|, with γ the interval's one-sided level;
+/// - an estimate beyond it decides as a change once the test reaches the family's level,
+///   (z_{1−α/2} + z_β)·se ≤ |estimate| (α: the family's rate, shared as Bonferroni would), and
+///   the estimate stays past the threshold, z_β·se ≤ |estimate| − b.
+/// Solved for R. The estimate is itself uncertain, so the count is a forecast: `GateCalibration`
+/// measures how often the suggested count decides.
+public enum RepetitionForecast {
+    /// The power the forecast aims at.
+    public static let power = 0.9
+
+    /// nil when the spread is 0 (nothing to forecast); capped at `limit` (an estimate at the
+    /// threshold: no count decides it).
+    public static func repetitions(
+        spread: Double, strata: Int, estimate: Double, bound: Double, familyLevel: Double, intervalTail: Double, limit: Int = 10_000
+    ) -> Int? {
+        guard spread > 0, strata > 0, bound > 0, spread.isFinite, estimate.isFinite else { return nil }
+        let zBeta = RankShift.normalQuantile(power)
+        // Repetitions at which (z · se) fits within `distance`: se(R) = spread·√(π/3)·√(2/(R·S)).
+        func needed(_ z: Double, _ distance: Double) -> Int {
+            guard distance > 0 else { return limit }
+            let ratio = z * spread / distance
+            let perSide = 2 * Double.pi / 3 * ratio * ratio / Double(strata)
+            return perSide.isFinite ? min(limit, max(2, Int(perSide.rounded(.up)))) : limit
+        }
+        if abs(estimate) < bound {
+            // Unchanged: the interval within ±bound around the estimate.
+            return needed(RankShift.normalQuantile(1 - intervalTail) + zBeta, bound - abs(estimate))
+        }
+        // A change: significant at the family's level, and the estimate staying past the bound.
+        return max(needed(RankShift.normalQuantile(1 - familyLevel / 2) + zBeta, abs(estimate)), needed(zBeta, abs(estimate) - bound))
+    }
+}

@@ -1,0 +1,168 @@
+import ChatEvalCompare
+import ChatEvalCore
+import ChatEvalRuntime
+import ChatEvalStore
+import ChatEvalSuites
+import Foundation
+
+/// `run --baseline` as a library: a base and a head replayed in the same process, interleaved
+/// conversation by conversation, in rounds of repetitions until the comparison is decided.
+///
+/// After each round (the looks of `design`: 2, 3, 4, 6, 8, 11, ... repetitions per side) the two
+/// records are compared at that look's share of the error rates (`SequentialDesign`), and the run
+/// stops at the first look where
+/// - a regression is confirmed (more repetitions cannot undo it),
+/// - everything is decided (`Comparison.isDecided`: no metric, check or turn left that more
+///   repetitions could turn into a regression),
+/// - the design's last look is reached, or
+/// - the next round would end past `timeBudget` (estimated from the rounds so far): the last look
+///   is then taken again with everything not yet spent.
+/// A fixed design (one look) is the classic fixed-count paired run.
+///
+/// Repetitions during which other processes held the cores are measured again (`busyRetries`
+/// times at most; see `SuiteRunner`), the disturbed ones kept in the records, marked.
+public struct PairedRun: Sendable {
+    public var base: RunArm
+    public var head: RunArm
+    public var design: SequentialDesign
+    /// Seconds after which no new round starts; nil for no limit.
+    public var timeBudget: Double?
+    public var busyRetries: Int
+    public var keepsPrompts: Bool
+    /// The comparison's settings (preset and project file) and the command line's overrides.
+    public var settings: ComparisonSettings
+    public var overrides: ComparisonOverrides
+    public var loadProbe: SuiteRunner.LoadProbe
+
+    public init(base: RunArm, head: RunArm, design: SequentialDesign, timeBudget: Double? = nil, busyRetries: Int = 2,
+                keepsPrompts: Bool = false, settings: ComparisonSettings, overrides: ComparisonOverrides = ComparisonOverrides(),
+                loadProbe: @escaping SuiteRunner.LoadProbe = SuiteRunner.machineLoad) {
+        self.loadProbe = loadProbe
+        self.base = base
+        self.head = head
+        self.design = design
+        self.timeBudget = timeBudget.flatMap { $0 > 0 ? $0 : nil }
+        self.busyRetries = busyRetries
+        self.keepsPrompts = keepsPrompts
+        self.settings = settings
+        self.overrides = overrides
+    }
+
+    /// What a paired run left: both records (base first), the comparison at the look it stopped
+    /// at (nil when it was interrupted before the first look), and why it stopped.
+    public struct Outcome: Sendable {
+        public var base: RunRecord
+        public var head: RunRecord
+        public var comparison: Comparison?
+        public var sequential: SequentialOutcome
+    }
+
+    /// Runs both arms into `records` (base, head; listing no suites yet), written by `writers`.
+    /// Throws only when a result cannot be written. Stopping (`stop`, or cancelling the task)
+    /// ends the round in progress; the records are then incomplete and not compared.
+    public func run(base baseRecord: RunRecord, head headRecord: RunRecord, writers: [ResultWriter], stop: StopRequest,
+                    observer: (any RunObserver)? = nil, clock: @escaping @Sendable () -> Double = PairedRun.now) async throws -> Outcome {
+        var arms = [base, head]
+        for index in arms.indices { arms[index].plan.settings.repetitions = design.maximum }
+        let threshold = settings.applying(overrides).busyThreshold
+        let runner = SuiteRunner(arms: arms, keepsPrompts: keepsPrompts, busyRetries: threshold == nil ? 0 : busyRetries,
+                                 busyThreshold: threshold ?? .infinity, loadProbe: loadProbe)
+        var records = try runner.begin([baseRecord, headRecord], writers: writers)
+        let started = clock()
+        var done = 0
+        var looks: [String] = []
+        var comparison: Comparison?
+        var stopReason = SequentialOutcome.Stop.maximumRepetitions
+        var rounds = 0
+        var lastLook: ComparisonLook?
+        for (index, target) in design.looks.enumerated() {
+            // A round that would end past the budget is not started: the last look is taken again
+            // with what is left of the error rates.
+            if let timeBudget, done > 0 {
+                let elapsed = clock() - started
+                let perRepetition = elapsed / Double(done)
+                if elapsed + perRepetition * Double(target - done) > timeBudget {
+                    stopReason = .timeBudget
+                    let look = ComparisonLook(index: index - 1, design: design, share: 1 - design.spent(through: index - 1),
+                                              intervalShare: design.intervalSpendingExponent == nil ? 1
+                                                : 1 - design.spent(through: index - 1, exponent: design.intervalSpendingExponent))
+                    comparison = compare(records, look: look, detail: true)
+                    lastLook = look
+                    looks.append(describe(look: look, repetitions: done, comparison: comparison, note: "time budget: the rest of the error rates"))
+                    break
+                }
+            }
+            try await runner.replay(repetitions: (done + 1)...target, into: &records, writers: writers, stop: stop, observer: observer)
+            rounds += 1
+            if stop.isRequested || Task.isCancelled {
+                stopReason = .interrupted
+                comparison = nil
+                break
+            }
+            done = target
+            for record in records.indices { records[record].settings.repetitions = done }
+            let look = ComparisonLook(index: index, of: design)
+            let decided = compare(records, look: look, detail: false)
+            looks.append(describe(look: look, repetitions: done, comparison: decided, note: nil))
+            await observer?.lookTaken(looks.last ?? "")
+            if decided.hasRegression || decided.isDecided || index == design.looks.count - 1 {
+                stopReason = decided.hasRegression ? .regression : decided.isDecided ? .decided : .maximumRepetitions
+                comparison = compare(records, look: look, detail: true)
+                lastLook = look
+                break
+            }
+        }
+        for record in records.indices {
+            records[record].settings.repetitions = done
+            if let look = lastLook {
+                records[record].decidedLook = DecidedLook(looks: design.looks, look: look.index + 1, share: look.share, intervalShare: look.intervalShare)
+            }
+        }
+        try runner.finish(&records, writers: writers, interrupted: stopReason == .interrupted)
+        let sequential = SequentialOutcome(stop: stopReason, repetitions: done, rounds: rounds, seconds: clock() - started, looks: looks)
+        if var final = comparison {
+            // Compared once more on the finished records (statuses and gates settled), at the same look.
+            final = compare(records, look: lastLook ?? ComparisonLook(index: final.design.look - 1, of: design), detail: true)
+            final.sequential = design.isSequential ? sequential : nil
+            comparison = final
+        }
+        return Outcome(base: records[0], head: records[1], comparison: comparison, sequential: sequential)
+    }
+
+    private func compare(_ records: [RunRecord], look: ComparisonLook, detail: Bool) -> Comparison {
+        RunComparator.compare(base: ComparedRuns(runs: [records[0]], sources: []), head: ComparedRuns(runs: [records[1]], sources: []),
+                              settings: settings, commandLine: overrides, turnDetail: detail, look: look)
+    }
+
+    private func describe(look: ComparisonLook, repetitions: Int, comparison: Comparison?, note: String?) -> String {
+        guard let comparison else { return "look \(look.index + 1) at \(repetitions) repetitions: not compared" }
+        let open = comparison.underpowered.map { "\($0.suite) \($0.change.metric.name)" }
+            + comparison.quality.undecided.map { "\($0.suite)/\($0.conversation) check \($0.position)" }
+        var text = "look \(look.index + 1) at \(repetitions) repetitions per side: "
+        let regressed = comparison.metricRegressions.map { "\($0.suite) \($0.change.metric.name)" }
+            + comparison.quality.regressions.map { "\($0.suite)/\($0.conversation) check \($0.position)" }
+            + comparison.quality.turnRegressions.map { "\($0.suite)/\($0.conversation) turn \($0.turn)" }
+        text += !regressed.isEmpty ? "regression in \(regressed.prefix(3).joined(separator: ", "))\(regressed.count > 3 ? ", …" : "")"
+            : open.isEmpty ? "decided" : "\(open.count) undecided (\(open.prefix(3).joined(separator: ", "))\(open.count > 3 ? ", …" : ""))"
+        if let note { text += " — \(note)" }
+        return text
+    }
+
+    public static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// The base's suites cut to the conversations the head's selection picked (by suite name and
+    /// id), so that both sides replay the same conversations; suites left empty are dropped.
+    public static func aligned(base: [Suite], toHead head: [Suite], selection: SuiteSelection) -> [Suite] {
+        guard !selection.isEmpty else { return base }
+        return base.compactMap { suite in
+            var kept = suite
+            let ids = Set(head.first { $0.name == suite.name }?.conversations.map(\.id) ?? [])
+            kept.conversations = suite.conversations.filter { ids.contains($0.id) }
+            return kept.conversations.isEmpty ? nil : kept
+        }
+    }
+}

@@ -1,0 +1,214 @@
+import ChatEvalCompare
+import ChatEvalCore
+import ChatEvalRunner
+import ChatEvalRuntime
+import ChatEvalStore
+import ChatEvalSuites
+import ChatEvalTestKit
+import Foundation
+import Synchronization
+import Testing
+
+/// `run --baseline`'s paired run as a library: rounds until decided, alignment of the base's
+/// suites, interleaving, the time budget, and repetitions measured again on a busy machine.
+@Suite struct PairedRunTests {
+    private func suite(_ name: String = "s", conversations: [String], turns: Int = 1) throws -> Suite {
+        let yaml = "name: \(name)\nconversations:\n" + conversations.map { id in
+            "  - id: \(id)\n    turns: [" + (1...turns).map { "\"turn \($0)\"" }.joined(separator: ", ") + "]\n"
+        }.joined()
+        return try SuiteLoader.parse(yaml, file: "\(name).yaml")
+    }
+
+    /// A runtime whose TTFT is `level` × `factor` with seeded 5% noise (decode constant).
+    private func runtime(factor: Double, seed: UInt64) -> ScriptedRuntime {
+        let random = Mutex(SeededRandom(seed: seed))
+        return ScriptedRuntime { messages, _ in
+            let noise = random.withLock { $0.normal() }
+            let level = 0.1 + 0.01 * Double(messages.last?.content.count ?? 0 % 7)
+            var metrics = ScriptedRuntime.metrics(prompt: 20, generated: 4)
+            metrics.timeToFirstToken = level * factor * exp(0.05 * noise)
+            metrics.prefillTime = metrics.timeToFirstToken * 0.9
+            metrics.totalTime = metrics.timeToFirstToken + metrics.decodeTime
+            return .answer(["ok"], metrics)
+        }
+    }
+
+    private struct Fixture {
+        var base: RunRecord
+        var head: RunRecord
+        var writers: [ResultWriter]
+        var folder: URL
+    }
+
+    private func fixture(_ baseRuntime: ScriptedRuntime, _ headRuntime: ScriptedRuntime, settings: RunSettings) throws -> Fixture {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("paired-\(UUID().uuidString)")
+        func record(_ runtime: ScriptedRuntime, _ role: RunRole) -> RunRecord {
+            var record = RunRecord(runId: ResultWriter.newRunId(), startedAt: Date(), command: ["test"], git: nil, machine: MachineInfo.current(),
+                                   runtime: runtime.identity, modelSha256: nil, settings: settings)
+            record.role = role
+            return record
+        }
+        let base = record(baseRuntime, .baseline), head = record(headRuntime, .head)
+        return Fixture(base: base, head: head, writers: [try ResultWriter(folder: folder, record: base, suites: []),
+                                                         try ResultWriter(folder: folder, record: head, suites: [])], folder: folder)
+    }
+
+    private let quiet: SuiteRunner.LoadProbe = { { ReplayLoad(otherCores: 0.01, seconds: 0.1) } }
+
+    private func settingsTTFTOnly() -> ComparisonSettings {
+        var settings = ComparisonSettings.default
+        settings.metrics = [.timeToFirstToken]
+        return settings
+    }
+
+    @Test func identicalSidesStopOnceDecidedAndAreNotARegression() async throws {
+        let plan = RunPlan(suites: [try suite(conversations: (1...8).map { "q\($0)" })], settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
+        let base = runtime(factor: 1, seed: 1), head = runtime(factor: 1, seed: 2)
+        let fixture = try fixture(base, head, settings: plan.settings)
+        defer { try? FileManager.default.removeItem(at: fixture.folder) }
+        let paired = PairedRun(base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
+                               design: .rounds(maximum: 30), settings: settingsTTFTOnly(), loadProbe: quiet)
+        let outcome = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest())
+        let comparison = try #require(outcome.comparison)
+        #expect(!comparison.hasRegression)
+        #expect(outcome.sequential.stop == .decided)
+        #expect(outcome.sequential.repetitions < 30)
+        #expect(comparison.sequential?.repetitions == outcome.sequential.repetitions)
+        #expect(outcome.base.settings.repetitions == outcome.sequential.repetitions)
+        #expect(outcome.base.status == .complete && outcome.head.status == .complete)
+        // One look line per round, the last one decided.
+        #expect(outcome.sequential.looks.count == outcome.sequential.rounds && outcome.sequential.looks.last?.hasSuffix("decided") == true)
+    }
+
+    @Test func aSlowerHeadStopsAtTheConfirmedRegression() async throws {
+        let plan = RunPlan(suites: [try suite(conversations: (1...8).map { "q\($0)" })], settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
+        let base = runtime(factor: 1, seed: 3), head = runtime(factor: 1.3, seed: 4)
+        let fixture = try fixture(base, head, settings: plan.settings)
+        defer { try? FileManager.default.removeItem(at: fixture.folder) }
+        let paired = PairedRun(base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
+                               design: .rounds(maximum: 30), settings: settingsTTFTOnly(), loadProbe: quiet)
+        let outcome = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest())
+        let comparison = try #require(outcome.comparison)
+        #expect(comparison.hasRegression)
+        #expect(outcome.sequential.stop == .regression)
+        #expect(outcome.sequential.repetitions <= 6)
+        #expect(comparison.design.isSequential && comparison.design.look == outcome.sequential.rounds)
+        // The look spent only its share: less than the whole rate.
+        #expect(comparison.design.familyErrorRate < 0.01)
+    }
+
+    @Test func theArmsAlternateWhichGoesFirst() async throws {
+        let plan = RunPlan(suites: [try suite(conversations: ["a", "b"])], settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
+        let base = runtime(factor: 1, seed: 5), head = runtime(factor: 1, seed: 6)
+        let fixture = try fixture(base, head, settings: plan.settings)
+        defer { try? FileManager.default.removeItem(at: fixture.folder) }
+        let order = OrderRecorder()
+        let paired = PairedRun(base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
+                               design: .fixed(2), settings: settingsTTFTOnly(), loadProbe: quiet)
+        _ = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest(), observer: order)
+        // Repetition 1: a (head first), b (base first); repetition 2: a (base first), b (head first).
+        #expect(await order.started == ["head a 1", "base a 1", "base b 1", "head b 1", "base a 2", "head a 2", "head b 2", "base b 2"])
+    }
+
+    @Test func aBaseWithOtherSuitesIsAlignedToTheHeadsSelection() throws {
+        let head = [try suite("s", conversations: ["a", "c"])]
+        let base = [try suite("s", conversations: ["a", "b", "c"]), try suite("other", conversations: ["x"])]
+        let picked = SuiteSelection(patterns: ["s/*"], tags: [], conversationsByPath: [:])
+        let aligned = PairedRun.aligned(base: base, toHead: head, selection: picked)
+        #expect(aligned.map(\.name) == ["s"])
+        #expect(aligned[0].conversations.map(\.id) == ["a", "c"])
+        // Without a selection the base runs its own suites whole (the commit's change is the point).
+        #expect(PairedRun.aligned(base: base, toHead: head, selection: SuiteSelection(patterns: [], tags: [], conversationsByPath: [:])).count == 2)
+    }
+
+    @Test func aRepetitionDisturbedByOtherProcessesIsMeasuredAgainAndLeftOut() async throws {
+        let plan = RunPlan(suites: [try suite(conversations: ["a", "b"])], settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
+        let base = runtime(factor: 1, seed: 7), head = runtime(factor: 1, seed: 8)
+        let fixture = try fixture(base, head, settings: plan.settings)
+        defer { try? FileManager.default.removeItem(at: fixture.folder) }
+        // The third replay measured (conversation b's first, of repetition 1) ran beside a compile.
+        let calls = Mutex(0)
+        let probe: SuiteRunner.LoadProbe = {
+            let call = calls.withLock { $0 += 1; return $0 }
+            return { ReplayLoad(otherCores: call == 3 ? 1.7 : 0.01, seconds: 0.1) }
+        }
+        let paired = PairedRun(base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
+                               design: .fixed(3), settings: settingsTTFTOnly(), loadProbe: probe)
+        let outcome = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest())
+        for record in [outcome.base, outcome.head] {
+            let replays = record.suites[0].conversations.filter { $0.id == "b" && $0.repetition == 1 }
+            #expect(replays.count == 2)                               // the disturbed one, kept and marked, and the new one
+            #expect(replays.filter { $0.leftOut != nil }.count == 1)
+            #expect(replays.first?.leftOut?.contains("1.70 cores") == true)
+            #expect(record.suites[0].conversations.filter(\.isMeasured).count == 6)
+        }
+        let comparison = try #require(outcome.comparison)
+        #expect(comparison.load.base.remeasured == 1 && comparison.load.head.remeasured == 1)
+        #expect(comparison.suites[0].metrics[0].baseCount == 6)
+    }
+
+    @Test func aRepetitionStillDisturbedAfterItsRetriesIsLeftOut() async throws {
+        let plan = RunPlan(suites: [try suite(conversations: ["a"])], settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
+        let base = runtime(factor: 1, seed: 9), head = runtime(factor: 1, seed: 10)
+        let fixture = try fixture(base, head, settings: plan.settings)
+        defer { try? FileManager.default.removeItem(at: fixture.folder) }
+        let busy: SuiteRunner.LoadProbe = { { ReplayLoad(otherCores: 1.2, seconds: 0.1) } }
+        let paired = PairedRun(base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
+                               design: .fixed(2), busyRetries: 1, settings: settingsTTFTOnly(), loadProbe: busy)
+        let outcome = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest())
+        // Each repetition measured twice (one retry), all four replays of each side left out.
+        #expect(outcome.head.suites[0].conversations.count == 4)
+        #expect(outcome.head.suites[0].conversations.allSatisfy { $0.leftOut != nil })
+        #expect(outcome.head.suites[0].conversations.last?.leftOut?.contains("left out") == true)
+        let comparison = try #require(outcome.comparison)
+        #expect(comparison.suites[0].metrics[0].verdict == .notMeasured)
+        #expect(!comparison.hasRegression)
+    }
+
+    @Test func theTimeBudgetEndsTheRunWithTheRestOfTheRate() async throws {
+        let plan = RunPlan(suites: [try suite(conversations: (1...8).map { "q\($0)" })], settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
+        let base = runtime(factor: 1, seed: 11), head = runtime(factor: 1.02, seed: 12)
+        let fixture = try fixture(base, head, settings: plan.settings)
+        defer { try? FileManager.default.removeItem(at: fixture.folder) }
+        // A clock where every reading is 10 s after the one before: a 25 s budget allows a look or two.
+        let ticks = Mutex(0.0)
+        let clock: @Sendable () -> Double = { ticks.withLock { $0 += 10; return $0 } }
+        let design = SequentialDesign.rounds(maximum: 30)
+        let paired = PairedRun(base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
+                               design: design, timeBudget: 25, settings: settingsTTFTOnly(), loadProbe: quiet)
+        let outcome = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest(), clock: clock)
+        #expect(outcome.sequential.stop == .timeBudget || outcome.sequential.stop == .decided)
+        if outcome.sequential.stop == .timeBudget {
+            let comparison = try #require(outcome.comparison)
+            // Everything not spent before is spent on the last look.
+            let spentBefore = design.spent(through: comparison.design.look - 2)
+            #expect(abs(comparison.design.share - (1 - spentBefore)) < 1e-12)
+            #expect(outcome.sequential.looks.last?.contains("time budget") == true)
+        }
+        #expect(outcome.sequential.repetitions < 30)
+    }
+
+    @Test func aStoppedRunIsIncompleteAndNotCompared() async throws {
+        let plan = RunPlan(suites: [try suite(conversations: ["a", "b"])], settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
+        let base = runtime(factor: 1, seed: 13), head = runtime(factor: 1, seed: 14)
+        let fixture = try fixture(base, head, settings: plan.settings)
+        defer { try? FileManager.default.removeItem(at: fixture.folder) }
+        let stop = StopRequest()
+        stop.request()
+        let paired = PairedRun(base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
+                               design: .rounds(maximum: 10), settings: settingsTTFTOnly(), loadProbe: quiet)
+        let outcome = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: stop)
+        #expect(outcome.comparison == nil)
+        #expect(outcome.sequential.stop == .interrupted)
+        #expect(outcome.head.status == .incomplete)
+    }
+}
+
+/// Records the order replays start in.
+private actor OrderRecorder: RunObserver {
+    private(set) var started: [String] = []
+    func conversationStarted(_ replay: ScheduledReplay, index: Int, of total: Int) {
+        started.append("\(replay.arm ?? "-") \(replay.conversation) \(replay.repetition)")
+    }
+    func turnFinished(_ turn: ReplayedTurn, conversation: String) {}
+}
