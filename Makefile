@@ -65,7 +65,7 @@ _fuzz:
 		-Xswiftc -DCHATEVAL_LIBFUZZER $(LINK) --product chateval-fuzz
 	swift build $(LINK) --product chateval-fuzz
 	.build/debug/chateval-fuzz --seeds .build-fuzz/corpus
-	for target in suite answers project; do \
+	for target in suite answers project result journal index; do \
 		CHATEVAL_FUZZ_TARGET=$$target .build-fuzz/release/chateval-fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=5 \
 			-rss_limit_mb=4096 -artifact_prefix=.build-fuzz/$$target- .build-fuzz/corpus/$$target || exit 1; \
 	done

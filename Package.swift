@@ -6,8 +6,13 @@ import PackageDescription
 //   ChatEvalRunner → {Suites, Store, Compare, Grading, Runtime, Core}   ChatEvalReport → {Compare, History, Store, Core}
 //   ChatEvalHistory → {Store, Core}   ChatEvalIndex → {Store, Core, CSQLite}
 //   ChatEvalCompare → {Store, Core}   ChatEvalSuites → {Grading, Core}   ChatEvalStore → Core
-//   ChatEvalLlama → {Runtime, Core, CLlama}   ChatEvalOpenAI → {Runtime, Core, AsyncHTTPClient, NIO}   ChatEvalGit → {Core, CGit2}   ChatEvalGrading → {Core, PunktModel, CTextCat, CPCRE2}
+//   ChatEvalLlama → {Runtime, Core, Digest, CLlama}   ChatEvalOpenAI → {Runtime, Core, Digest, CCurl}   ChatEvalGit → {Core, CGit2}
+//   ChatEvalGrading → {Core, PunktModel, CTextCat, CPCRE2}   ChatEvalDigest → COpenSSL
 //   C modules have one importer each; ChatEvalCore imports Foundation only.
+//
+// Three packages from the mirror, no more: argument parsing, YAML, and (tests only) running programs.
+// HTTP is libcurl and SHA-256 is OpenSSL's libcrypto, both system libraries already on the machine
+// (see Sources/ChatEvalOpenAI/HTTP/CurlTransfer.swift for the measured trade-off).
 /// -O for a target in debug builds (tests), where its loops would otherwise dominate `make test`.
 let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
@@ -23,10 +28,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
-        // The served runtime's HTTP client (ChatEvalOpenAI) and, for tests, a loopback fake server.
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // Tests only (ChatEvalTestKit): running programs without pipe deadlocks.
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
@@ -40,7 +41,13 @@ let package = Package(
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-32", providers: [.apt(["libpcre2-dev"])]),
         // SQLite for the results index (system library, not GRDB: see ChatEvalIndex/SQLiteResultIndex.swift).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // libcurl for the served runtime's HTTP (not AsyncHTTPClient: see ChatEvalOpenAI/HTTP/CurlTransfer.swift).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // OpenSSL's libcrypto for SHA-256 (not swift-crypto's own BoringSSL: see ChatEvalDigest/SHA256.swift).
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
+        // SHA-256 hex digests (models, templates, project files), from libcrypto.
+        .target(name: "ChatEvalDigest", dependencies: ["COpenSSL"]),
         // Pure value types and algorithms: messages, options, metrics, statistics. No I/O.
         // Optimised in debug builds too: the gate's calibration tests run thousands of seeded
         // comparisons through these statistics (7 minutes unoptimised, seconds optimised).
@@ -49,14 +56,10 @@ let package = Package(
         // process-memory probes.
         .target(name: "ChatEvalRuntime", dependencies: ["ChatEvalCore"]),
         // llama.cpp in-process runtime: owns every llama.cpp pointer.
-        .target(name: "ChatEvalLlama", dependencies: ["ChatEvalRuntime", "ChatEvalCore", "CLlama", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "ChatEvalLlama", dependencies: ["ChatEvalRuntime", "ChatEvalCore", "ChatEvalDigest", "CLlama"]),
         // An OpenAI-compatible server (llama-server, vLLM, Ollama, mlx_lm.server, hosted APIs) as a
         // runtime: streamed /v1/chat/completions, the server's own figures, typed failures, retries.
-        .target(name: "ChatEvalOpenAI", dependencies: [
-            "ChatEvalRuntime", "ChatEvalCore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .target(name: "ChatEvalOpenAI", dependencies: ["ChatEvalRuntime", "ChatEvalCore", "ChatEvalDigest", "CCurl"]),
         // libgit2: the commit, branch and dirty state a run is recorded against; git notes.
         .target(name: "ChatEvalGit", dependencies: ["ChatEvalCore", "CGit2"]),
         // Deterministic rule-based checks (text, JSON, IFEval, performance) and their catalogue.
@@ -66,7 +69,7 @@ let package = Package(
         // YAML suites → Core values and check definitions, with file/line/column errors.
         .target(name: "ChatEvalSuites", dependencies: ["ChatEvalGrading", "ChatEvalCore", .product(name: "Yams", package: "Yams")]),
         // Result files: the run record schema, the journal, atomic writes, machine fingerprint.
-        .target(name: "ChatEvalStore", dependencies: ["ChatEvalCore", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "ChatEvalStore", dependencies: ["ChatEvalCore", "ChatEvalDigest"]),
         // Compares runs: per-metric rank tests with Holm's adjustment, thresholds, check changes.
         .target(name: "ChatEvalCompare", dependencies: ["ChatEvalCore", "ChatEvalStore"], swiftSettings: optimisedInDebug),
         // Runs a plan of suites against a runtime, recording every turn as it goes.
@@ -82,8 +85,6 @@ let package = Package(
         .target(name: "ChatEvalTestKit", dependencies: [
             "ChatEvalRuntime", "ChatEvalStore", "ChatEvalCore", .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system"),
-            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
 
         .executableTarget(
@@ -102,9 +103,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Fuzzing what users and models control: suites, answers files, project files. A bounded
+        // Fuzzing what users, models and disks control: suites (chained placeholders), answers files, project
+        // files, result files, journals and the results index. A bounded
         // mutational fuzzer by default (make test); libFuzzer with -DCHATEVAL_LIBFUZZER (make fuzz).
-        .executableTarget(name: "ChatEvalFuzz", dependencies: ["ChatEvalSuites", "ChatEvalRunner", "ChatEvalGrading", "ChatEvalCore"]),
+        .executableTarget(name: "ChatEvalFuzz", dependencies: [
+            "ChatEvalSuites", "ChatEvalRunner", "ChatEvalGrading", "ChatEvalCompare", "ChatEvalIndex", "ChatEvalStore", "ChatEvalCore",
+        ]),
         // Grading throughput: 10,000 answers against a 20-check turn.
         .executableTarget(name: "ChatEvalGradingBench", dependencies: ["ChatEvalGrading", "ChatEvalCore"]),
 
@@ -127,7 +131,7 @@ let package = Package(
         ]),
         .testTarget(name: "ChatEvalCompareTests", dependencies: ["ChatEvalCompare", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),
         .testTarget(name: "ChatEvalGradingTests", dependencies: [
-            "ChatEvalGrading", "ChatEvalPunktModel", "ChatEvalCore", .product(name: "Crypto", package: "swift-crypto"),
+            "ChatEvalGrading", "ChatEvalPunktModel", "ChatEvalCore", "ChatEvalDigest",
         ], exclude: ["Fixtures"]),
         .testTarget(name: "ChatEvalCLITests", dependencies: ["ChatEvalCLI", "ChatEvalOpenAI", "ChatEvalTestKit"]),
     ],

@@ -46,7 +46,7 @@ apt_install() {
 }
 
 packages() {
-  local need=(cmake pkg-config libgit2-dev libpcre2-dev libexttextcat-dev libexttextcat-data libsqlite3-dev)
+  local need=(cmake pkg-config libgit2-dev libpcre2-dev libexttextcat-dev libexttextcat-data libsqlite3-dev libcurl4-openssl-dev libssl-dev)
   command -v python3 >/dev/null || need+=(python3 python3-pip)
   # make bench's grading references and make test's junitparser run in virtual environments
   # (Debian splits venv out).

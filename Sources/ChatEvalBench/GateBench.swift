@@ -21,7 +21,8 @@ struct GateBench: AsyncParsableCommand {
     var repetitionCounts: [Int] = [0]
     @Option(help: "The chateval binary the real comparisons run.") var chateval: String?
     @Option(help: "A command run in a loop beside the real comparisons (a compile).") var beside: String = ""
-    @Option(parsing: .upToNextOption, help: "More arguments for every `chateval run --baseline`.") var extraArguments: [String] = []
+    @Option(help: "--max-repeat for every real comparison in rounds.") var runMaxRepeat: Int?
+    @Option(help: "--time-budget for every real comparison in rounds.") var runTimeBudget: String?
     @Flag(help: "Real-model comparisons of identical sides only.") var aaOnly = false
     @Option(help: "Suites whose shape (turns per suite) the synthetic scenario copies.") var suites: String = "suites"
     @Flag(help: "Real-model comparisons with the slower head only.") var slowdownOnly = false
@@ -163,7 +164,8 @@ struct GateBench: AsyncParsableCommand {
                 for index in 1...realComparisons {
                     var arguments = ["run", "--baseline", "HEAD~1", "--format", "json"]
                     if design != "rounds" { arguments += ["--repeat", design] }
-                    arguments += extraArguments
+                    if let runMaxRepeat { arguments += ["--max-repeat", String(runMaxRepeat)] }
+                    if let runTimeBudget { arguments += ["--time-budget", runTimeBudget] }
                     let started = Date()
                     let result = try Program.run(chateval, arguments, in: folder)
                     let elapsed = Date().timeIntervalSince(started)

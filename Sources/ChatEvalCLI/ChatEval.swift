@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChatEvalCore
 import ChatEvalReport
 import ChatEvalGit
 import ChatEvalLlama
@@ -71,7 +72,7 @@ enum ChatEvalVersion {
 /// C stream is block-buffered into a pipe: in a CI log the header and each result appear as they
 /// happen, in order with standard error. (Swift 6 does not let code name C's `stdout`.)
 func say(_ text: String = "", styled: Bool = false) {
-    var safe = Terminal.safeLines(text)
+    var safe = Terminal.safeLines(Secrets.redact(text))
     if styled && colorsWanted { safe = Terminal.colorMarks(safe) }
     FileHandle.standardOutput.write(Data((safe + "\n").utf8))
 }
@@ -85,12 +86,12 @@ let colorsWanted: Bool = {
 
 /// Writes lines to standard error, control characters shown escaped (as `say` does).
 func complain(_ text: String) {
-    FileHandle.standardError.write(Data((Terminal.safeLines(text) + "\n").utf8))
+    FileHandle.standardError.write(Data((Terminal.safeLines(Secrets.redact(text)) + "\n").utf8))
 }
 
 /// Writes JSON to standard output, still the same JSON, with nothing a terminal would obey.
 func sayJSON(_ json: String) {
-    FileHandle.standardOutput.write(Data((Terminal.safeJSON(json) + "\n").utf8))
+    FileHandle.standardOutput.write(Data((Terminal.safeJSON(Secrets.redact(json)) + "\n").utf8))
 }
 
 /// The documented exit codes.
@@ -106,6 +107,6 @@ enum ExitStatus: Int32 {
 /// Prints `message` as an error on stderr (control characters shown escaped) and returns the
 /// exit code to throw.
 func failure(_ message: String, _ status: ExitStatus) -> ExitCode {
-    FileHandle.standardError.write(Data("chateval: error: \(Terminal.safeLines(message))\n".utf8))
+    FileHandle.standardError.write(Data("chateval: error: \(Terminal.safeLines(Secrets.redact(message)))\n".utf8))
     return ExitCode(status.rawValue)
 }

@@ -18,10 +18,25 @@ public struct TemplateText: Sendable, Hashable, CustomStringConvertible {
         public var description: String { message }
     }
 
-    public struct UnknownPlaceholder: Error, Sendable, Hashable, CustomStringConvertible {
-        public var name: String
-        public var description: String { "unknown placeholder {{\(name)}}" }
+    /// Why a rendering failed: a name the lookup does not know, or a text that would grow past the limit.
+    public enum RenderError: Error, Sendable, Hashable, CustomStringConvertible {
+        case unknownPlaceholder(String)
+        /// The expansion reached `bytes` (at least), more than `limit`.
+        case tooLarge(bytes: Int, limit: Int)
+
+        public var description: String {
+            switch self {
+            case .unknownPlaceholder(let name): "unknown placeholder {{\(name)}}"
+            case .tooLarge(let bytes, let limit):
+                "its placeholders expand to at least \(ByteCount.format(bytes)), more than the \(ByteCount.format(limit)) a message may have"
+            }
+        }
     }
+
+    /// The most bytes a text may expand to. Placeholders quote earlier turns, and a turn quoting
+    /// the previous one twice doubles with every turn: a suite of a few kilobytes could otherwise
+    /// ask for gigabytes. 1 MiB is over 60 times a 4,096-token context.
+    public static let maximumExpandedBytes = 1 << 20
 
     public let source: String
     public let segments: [Segment]
@@ -77,18 +92,52 @@ public struct TemplateText: Sendable, Hashable, CustomStringConvertible {
         segments.compactMap { if case .placeholder(let name) = $0 { name } else { nil } }
     }
 
-    public func render(_ lookup: (String) -> String?) throws(UnknownPlaceholder) -> String {
+    /// The text with every placeholder replaced by `lookup`'s value; fails on an unknown name or
+    /// when the result would exceed `limit` bytes of UTF-8 (checked before anything is appended).
+    public func render(limit: Int = TemplateText.maximumExpandedBytes, _ lookup: (String) -> String?) throws(RenderError) -> String {
         var text = ""
+        var bytes = 0
         for segment in segments {
+            let piece: String
             switch segment {
-            case .literal(let literal): text += literal
+            case .literal(let literal): piece = literal
             case .placeholder(let name):
-                guard let value = lookup(name) else { throw UnknownPlaceholder(name: name) }
-                text += value
+                guard let value = lookup(name) else { throw .unknownPlaceholder(name) }
+                piece = value
             }
+            bytes += piece.utf8.count
+            guard bytes <= limit else { throw .tooLarge(bytes: bytes, limit: limit) }
+            text += piece
         }
         return text
     }
 
+    /// The fewest bytes this text expands to, given the sizes `size` knows of its placeholders (0
+    /// for those it does not, such as answers not yet given); saturating instead of overflowing.
+    public func expandedSizeAtLeast(_ size: (String) -> Int?) -> Int {
+        var total = 0
+        for segment in segments {
+            let piece: Int
+            switch segment {
+            case .literal(let literal): piece = literal.utf8.count
+            case .placeholder(let name): piece = size(name) ?? 0
+            }
+            let (sum, overflow) = total.addingReportingOverflow(piece)
+            total = overflow ? Int.max : sum
+        }
+        return total
+    }
+
     public var description: String { source }
+}
+
+/// Byte counts as people read them: "512 bytes", "1.5 KiB", "8.7 GiB".
+public enum ByteCount {
+    public static func format(_ bytes: Int) -> String {
+        if bytes == Int.max { return "more than 9 EiB" }
+        let units = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"]
+        var value = Double(bytes), unit = 0
+        while value >= 1024 && unit < units.count - 1 { value /= 1024; unit += 1 }
+        return unit == 0 ? "\(bytes) bytes" : String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
+    }
 }

@@ -191,6 +191,9 @@ public struct ServerFigures: Codable, Sendable, Hashable {
     public var usageReported: Bool
     /// Streamed pieces of text (content deltas): the inter-token latencies are the gaps between them.
     public var contentDeltas: Int
+    /// True when the server went on past the request's `max_tokens` and ChatEval stopped reading
+    /// (the answer is what arrived up to the bound; the turn's stop reason is `max_tokens`).
+    public var cutAtMaxTokens: Bool?
 
     public init(
         promptEvaluatedTokens: Int? = nil, cachedTokens: Int? = nil, prefillTime: Double? = nil, prefillTokensPerSecond: Double? = nil,

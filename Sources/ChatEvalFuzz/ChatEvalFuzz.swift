@@ -1,6 +1,9 @@
+import ChatEvalCompare
 import ChatEvalCore
 import ChatEvalGrading
+import ChatEvalIndex
 import ChatEvalRunner
+import ChatEvalStore
 import ChatEvalSuites
 import Foundation
 
@@ -12,6 +15,12 @@ enum FuzzTarget: String, CaseIterable {
     case answers
     /// A project file (chateval.yaml).
     case project
+    /// A result file: decoded, validated, and when valid compared with itself and digested.
+    case result
+    /// A journal a run left: read and recovered into a result.
+    case journal
+    /// The results index's SQLite file, damaged: opened (rebuilt when it must be), updated, queried.
+    case index
 
     /// Feeds `data` to the target. Any outcome but a crash or a hang is fine: errors are the
     /// expected answer to most inputs.
@@ -20,11 +29,19 @@ enum FuzzTarget: String, CaseIterable {
         switch self {
         case .suite:
             guard let suite = try? SuiteLoader.parse(text, file: "fuzz.yaml") else { return }
-            // The suite is valid: grade a made-up replay of it, placeholders filled from the input.
+            // The suite is valid: replay it as the replayer renders it — each user message
+            // expanded from the variables and the turns before (answers from the input, so that
+            // chained quotes grow) within the expansion limit — and grade the replay.
             for conversation in suite.conversations {
-                let turns = conversation.script.userMessages.indices.map { index in
-                    ReplayedTurn(index: index, user: text.prefix(200).description, messagesSent: 2, status: .answered,
-                                 answer: String(text.suffix(300)), metrics: FuzzInputs.metrics)
+                var variables = ConversationVariables(variables: conversation.script.variables)
+                var turns: [ReplayedTurn] = []
+                for (index, template) in conversation.script.userMessages.enumerated() {
+                    guard let user = try? template.render({ variables.value(of: $0) }) else { break }
+                    let answer = String(text.suffix(300)) + (turns.last?.answer ?? "")
+                    let turn = ReplayedTurn(index: index, user: user, messagesSent: 2 * index + 1, status: .answered,
+                                            answer: String(answer.prefix(4_096)), metrics: FuzzInputs.metrics)
+                    variables.record(turn)
+                    turns.append(turn)
                 }
                 _ = ConversationGrader.grade(conversation, turns: turns)
             }
@@ -35,6 +52,27 @@ enum FuzzTarget: String, CaseIterable {
             }
         case .project:
             _ = try? ProjectFile.parse(text, source: "chateval.yaml", environment: ["HOME": "/home/fuzz", "CHATEVAL_CACHE": "/cache"])
+        case .result:
+            guard let record = try? ResultWriter.makeDecoder().decode(RunRecord.self, from: data), record.validationProblems.isEmpty else { return }
+            let runs = ComparedRuns(runs: [record], sources: ["fuzz.json"])
+            _ = RunComparator.compare(base: runs, head: runs, settings: .default)
+            _ = RunDigest(record, source: "fuzz.json")
+        case .journal:
+            let url = FuzzInputs.scratch.appendingPathComponent("fuzz.journal")
+            guard (try? data.write(to: url)) != nil, let journal = try? Journal.read(url) else { return }
+            _ = try? JournalRecovery.record(from: journal)
+        case .index:
+            // A reports folder with one result file and the mutated bytes as its index.
+            let reports = FuzzInputs.scratch.appendingPathComponent("reports")
+            let url = SQLiteResultIndex.defaultURL(reports: reports)
+            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            if !FileManager.default.fileExists(atPath: reports.appendingPathComponent(FuzzInputs.resultName).path) {
+                try? FuzzInputs.resultFile.write(to: reports.appendingPathComponent(FuzzInputs.resultName))
+            }
+            for suffix in ["-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+            guard (try? data.write(to: url)) != nil, let index = try? SQLiteResultIndex(url: url) else { return }
+            _ = try? index.update(folder: reports)
+            _ = try? index.runs(commits: [FuzzInputs.commit], metrics: Set(Metric.allCases))
         }
     }
 }
@@ -48,6 +86,74 @@ enum FuzzInputs {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".yaml") }.sorted()
         return names.compactMap { try? SuiteLoader.load(path: folder + "/" + $0) }
     }()
+
+    /// A folder of this process for the targets that read files.
+    static let scratch: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("chateval-fuzz-\(getpid())")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    static let commit = String(repeating: "c0ffee", count: 7).prefix(40).description
+    static let resultName = "20261125T000000Z-c0ffeec-fuzzrun1.json"
+
+    /// A small complete run: two turns of one shipped-like suite, with checks and a gate.
+    static let record: RunRecord = {
+        let git = GitSnapshot(commit: commit, shortCommit: String(commit.prefix(7)), branch: "main", isDetached: false, isUnborn: false,
+                              modifiedCount: 0, untrackedCount: 0, commitTime: nil, commitTimeZoneOffsetMinutes: nil, subject: "fuzz",
+                              describe: nil, isShallow: false, workdir: "/repo")
+        let runtime = RuntimeIdentity(engine: "llama.cpp", build: "fuzz", model: ModelIdentity(path: "/m.gguf", fileBytes: 1, description: "m"),
+                                      chatTemplate: "embedded", chatTemplateSource: "model", contextSize: 4096, batchSize: 512, threads: 2)
+        var record = RunRecord(runId: "fuzzrun1", startedAt: Date(timeIntervalSince1970: 1_800_000_000), command: ["chateval", "run"], git: git,
+                               machine: MachineInfo(hostname: "h", cpuModel: "cpu", logicalCores: 2, memoryBytes: 1 << 30, operatingSystem: "Linux",
+                                                    kernel: "6", architecture: "x86_64"),
+                               runtime: runtime, modelSha256: String(repeating: "5", count: 64),
+                               settings: RunSettings(cacheMode: .session, repetitions: 2, warmupConversations: 0))
+        let turns = (0..<2).map { index in
+            TurnRecord(ReplayedTurn(index: index, user: "What is the capital of France?", messagesSent: 2 * index + 1, status: .answered,
+                                    answer: "Paris.", metrics: metrics),
+                       checks: [Verdict(check: "icontains", passed: index == 0, detail: "found \"Paris\"")], score: index == 0 ? 1 : 0)
+        }
+        record.suites = [SuiteRecord(name: "smoke", path: "suites/smoke.yaml", conversations: (1...2).map { repetition in
+            var conversation = ConversationRecord(id: "capitals", repetition: repetition, warmup: false, systemPrompt: "Be brief.",
+                                                  options: GenerationOptions(), turns: turns)
+            conversation.load = ReplayLoad(otherCores: 0.01, seconds: 1)
+            return conversation
+        }, gates: [GateOutcome(gate: "min_pass_rate", passed: true, expected: "≥ 0.5", found: "0.5")])]
+        record.status = .complete
+        record.gatesPassed = true
+        return record
+    }()
+
+    static var resultFile: Data { (try? ResultWriter.makeEncoder(pretty: true).encode(record)) ?? Data() }
+
+    /// A journal of `record`'s run: its header (with the suite's text), then its turns.
+    static var journalFile: Data {
+        let suite = "name: smoke\nconversations:\n  - id: capitals\n    turns:\n      - What is the capital of France?\n      - And of Italy?\n"
+        var header = record
+        header.suites = []
+        header.status = .running
+        let encoder = ResultWriter.makeEncoder(pretty: false)
+        var lines = [(try? encoder.encode(JournalHeader(record: header, suites: [SuiteSource(path: "suites/smoke.yaml", text: suite)]))) ?? Data()]
+        for conversation in record.suites[0].conversations {
+            for turn in conversation.turns {
+                lines.append((try? encoder.encode(JournalEntry(suite: "smoke", conversation: "capitals", repetition: conversation.repetition,
+                                                               warmup: false, turn: turn.replayed))) ?? Data())
+            }
+        }
+        return Data(lines.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n").utf8)
+    }
+
+    /// An index built from `resultFile`: the SQLite file's bytes.
+    static var indexFile: Data {
+        let reports = scratch.appendingPathComponent("seed-reports")
+        try? FileManager.default.createDirectory(at: reports, withIntermediateDirectories: true)
+        try? resultFile.write(to: reports.appendingPathComponent(resultName))
+        let url = SQLiteResultIndex.defaultURL(reports: reports)
+        guard let index = try? SQLiteResultIndex(url: url, rebuild: true) else { return Data() }
+        _ = try? index.update(folder: reports)
+        return FileManager.default.contents(atPath: url.path) ?? Data()
+    }
 
     static let metrics = TurnMetrics(
         promptTokens: 120, reusedTokens: 80, generatedTokens: 12, timeToFirstToken: 0.2, prefillTime: 0.1, decodeTime: 0.3,

@@ -20,6 +20,11 @@ struct MutationalFuzzer {
         "}}", "1e999", "-1", "0x10", "9223372036854775808", "1e19", ".nan", "null", "~", "true", "type: ", "regex", "(", ")", "(?:",
         "\\", "*", "+", "{1000000}", "checks: ", "turns: ", "user: ", "conversations: ", "gates: ", "metrics: ", "compare: ",
         "\"conversation\": ", "\"turn\": ", "\"answer\": ", "\"metrics\": ", "\"failure\": ",
+        // Placeholders that chain: each quote of an earlier turn multiplies what it expands to.
+        "{{turn1.user}}", "{{turn2.user}}{{turn2.user}}", "{{turn1.user}}{{turn1.user}}{{turn1.user}}{{turn1.user}}", "{{turn3.answer}}",
+        // Result files and journals: fields a record must keep sane.
+        "\"schema_version\": 99", "\"schema_version\": -1", "\"time_to_first_token\": -1", "\"prompt_tokens\": -5",
+        "\"reused_tokens\": 100000", "\"repetition\": -3", "\"status\": \"complete\"", "\"left_out\": \"x\"", "\"attempt\": 2",
     ]
 
     /// Runs every target in turn for its share of the time. Returns false when an input was too slow.
@@ -104,7 +109,10 @@ struct MutationalFuzzer {
         switch target {
         case .suite:
             return FuzzInputs.shippedSuites.map { Data($0.text.utf8) }
-                + [Data("name: s\nconversations: [{id: c, turns: [{user: \"{{vars.x}}\", checks: [{type: regex, value: \"{{turn1.answer}}\"}]}], vars: {x: y}}]\n".utf8)]
+                + [Data("name: s\nconversations: [{id: c, turns: [{user: \"{{vars.x}}\", checks: [{type: regex, value: \"{{turn1.answer}}\"}]}], vars: {x: y}}]\n".utf8),
+                   // Chained quotes: each turn quotes the previous one twice (the expansion limit's case).
+                   Data(("name: chain\nconversations:\n  - id: c\n    vars: {x: \(String(repeating: "ab", count: 500))}\n    turns:\n      - \"{{vars.x}}\"\n"
+                         + (2...8).map { "      - \"{{turn\($0 - 1).user}} {{turn\($0 - 1).user}} {{turn\($0 - 1).answer}}\"\n" }.joined()).utf8)]
         case .answers:
             return FuzzInputs.shippedSuites.flatMap { suite in
                 suite.conversations.map { conversation in
@@ -121,7 +129,14 @@ struct MutationalFuzzer {
             return [
                 Data("model:\n  path: ${CHATEVAL_CACHE}/m.gguf\n  sha256: \(String(repeating: "a", count: 64))\nthreads: 2\nrepetitions: 10\nsuites: [a, b]\n".utf8),
                 Data("compare:\n  preset: default\n  alpha: 0.01\n  thresholds:\n    ttft: {relative: 5%, absolute: 0.002}\n    peak-memory: {absolute: 8MiB}\n".utf8),
+                Data("max_repetitions: 20\ntime_budget: 15m\ncompare: {busy_threshold: off}\n".utf8),
             ]
+        case .result:
+            return [FuzzInputs.resultFile]
+        case .journal:
+            return [FuzzInputs.journalFile]
+        case .index:
+            return [FuzzInputs.indexFile]
         }
     }
 }

@@ -13,13 +13,24 @@ import Foundation
 /// modification time of a file, blob id of a note), `runs` (one row per run and source, the
 /// fields a history groups by), `suites` (checks per suite) and `samples` (every measured
 /// turn's value of one metric of one suite, as packed doubles). A schema version in
-/// `PRAGMA user_version`; a file of another version, or a damaged one, is rebuilt.
+/// `PRAGMA user_version`; a file of another version, or a damaged one — corrupt pages, a missing
+/// table, a folder or a device where the file should be — is rebuilt.
+///
+/// Result files are known by their name in the reports folder the index lives in, never by an
+/// absolute path: a reports folder copied elsewhere (a restored CI cache) indexes its own files,
+/// not those of the workspace it came from.
 public final class SQLiteResultIndex: ResultIndex {
     /// Bump when the tables change: an index of another version is rebuilt from the sources.
-    static let schemaVersion = 1
+    /// 2: result files by name, relative to the reports folder.
+    static let schemaVersion = 2
 
     public let url: URL
+    /// The reports folder whose result files the index holds (the index is `<it>/.chateval/index.sqlite`).
+    public let reports: URL
     private let database: SQLiteDatabase
+
+    /// The tables an index of this version has: one missing is damage.
+    static let tables = ["meta", "sources", "runs", "suites", "samples"]
 
     /// The index file for the reports folder `folder`, in a `.chateval` folder that tells git to
     /// ignore it.
@@ -32,6 +43,7 @@ public final class SQLiteResultIndex: ResultIndex {
     public init(url: URL, rebuild: Bool = false) throws(IndexError) {
         self.url = url
         let folder = url.deletingLastPathComponent()
+        reports = folder.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let ignore = folder.appendingPathComponent(".gitignore")
@@ -45,16 +57,25 @@ public final class SQLiteResultIndex: ResultIndex {
         do {
             database = try Self.open(url)
             wasRebuilt = rebuild
-        } catch where error.isDamagedFile || error.pointOfFailure == "schema version" {
+            damage = nil
+        } catch {
+            // Whatever is wrong with what is there, the result files and notes hold everything: start over.
             Self.remove(url)
             database = try Self.open(url)
             wasRebuilt = true
+            damage = error.pointOfFailure == "schema version" ? nil : error.description
         }
     }
+
+    /// What was wrong with the index found at `url`, when it was rebuilt for being damaged (not
+    /// for being of another version, or because `rebuild` asked).
+    public private(set) var damage: String?
 
     /// True when this index started empty: asked for, or the old file could not be used.
     public private(set) var wasRebuilt: Bool
 
+    /// Removes the index file and its companions — or a folder, or a link (not what it points
+    /// to), standing where they should be.
     private static func remove(_ url: URL) {
         for suffix in ["", "-wal", "-shm", "-journal"] {
             try? FileManager.default.removeItem(atPath: url.path + suffix)
@@ -62,11 +83,26 @@ public final class SQLiteResultIndex: ResultIndex {
     }
 
     private static func open(_ url: URL) throws(IndexError) -> SQLiteDatabase {
+        // Only a regular file (or nothing yet) is opened: a folder, a device or a link in its place is damage.
+        var info = stat()
+        if lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            throw IndexError(pointOfFailure: "open", code: 0, message: "not a regular file", path: url.path)
+        }
         let database = try SQLiteDatabase(path: url.path)
         let current = try database.integer("PRAGMA user_version")
         let tables = try database.integer("SELECT count(*) FROM sqlite_master WHERE type = 'table'")
         if tables > 0 && current != schemaVersion {
             throw IndexError(pointOfFailure: "schema version", code: 0, message: "index version \(current), this chateval writes \(schemaVersion)", path: url.path)
+        }
+        if tables > 0 {
+            let present = try database.integer("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('meta', 'sources', 'runs', 'suites', 'samples')")
+            if present != Self.tables.count {
+                throw IndexError(pointOfFailure: "check the tables", code: 0, message: "\(Self.tables.count - present) of its tables are missing", path: url.path)
+            }
+            let check = try database.prepare("PRAGMA quick_check")
+            if try check.next(), let verdict = check.text(0), verdict != "ok" {
+                throw IndexError(pointOfFailure: "check its pages", code: 0, message: verdict, path: url.path)
+            }
         }
         try database.execute("""
             PRAGMA journal_mode = WAL;
@@ -94,14 +130,13 @@ public final class SQLiteResultIndex: ResultIndex {
     // MARK: Updating
 
     public func update(folder: URL) throws(IndexError) -> IndexUpdate {
-        let prefix = folder.standardizedFileURL.path + "/"
-        var onDisk: [String: String] = [:]   // path → stamp
+        var onDisk: [String: String] = [:]   // name in the folder → stamp
         for url in ResultFolder.files(in: folder) {
             var info = stat()
             guard stat(url.path, &info) == 0 else { continue }
-            onDisk[url.standardizedFileURL.path] = "\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+            onDisk[url.lastPathComponent] = "\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
         }
-        let known = try stamps(kind: "file").filter { $0.key.hasPrefix(prefix) && !$0.key.dropFirst(prefix.count).contains("/") }
+        let known = try stamps(kind: "file")
         try database.begin()
         do {
             var update = IndexUpdate()
@@ -109,18 +144,18 @@ public final class SQLiteResultIndex: ResultIndex {
                 try forget(source)
                 update.removed += 1
             }
-            for (path, stamp) in onDisk.sorted(by: { $0.key < $1.key }) where known[path] != stamp {
-                try forget(path)
-                try remember(path, kind: "file", stamp: stamp)
+            for (name, stamp) in onDisk.sorted(by: { $0.key < $1.key }) where known[name] != stamp {
+                try forget(name)
+                try remember(name, kind: "file", stamp: stamp)
                 update.read += 1
                 let record: RunRecord
                 do {
-                    record = try ResultFolder.read(URL(fileURLWithPath: path))
+                    record = try ResultFolder.read(folder.appendingPathComponent(name))
                 } catch {
                     update.unreadable.append(error.description)
                     continue
                 }
-                try insert(record, source: path)
+                try insert(record, source: name)
             }
             try database.commit()
             return update
@@ -233,8 +268,10 @@ public final class SQLiteResultIndex: ResultIndex {
         var seenRuns: [String: Int] = [:]     // runId → index of the kept copy
         while try runs.next() {
             let source = runs.text(0) ?? "", runId = runs.text(1) ?? ""
+            // A file by its name in this reports folder; a note as `notes:<commit>`.
+            let located = source.hasPrefix("notes:") ? source : reports.appendingPathComponent(source).path
             let digest = RunDigest(
-                runId: runId, source: source, commit: runs.text(2), dirty: runs.integer(3) != 0,
+                runId: runId, source: located, commit: runs.text(2), dirty: runs.integer(3) != 0,
                 startedAt: Date(timeIntervalSince1970: runs.real(4)), status: RunRecord.Status(rawValue: runs.text(5) ?? "") ?? .incomplete,
                 machine: runs.text(6) ?? "", hostname: runs.text(7) ?? "", modelSha256: runs.text(8), model: runs.text(9) ?? "",
                 engine: runs.text(10) ?? "", build: runs.text(11) ?? "", cacheMode: CacheMode(rawValue: runs.text(12) ?? "") ?? .session,

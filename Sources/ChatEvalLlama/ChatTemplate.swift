@@ -1,6 +1,6 @@
 internal import CLlama
 import ChatEvalCore
-internal import Crypto
+import ChatEvalDigest
 import Foundation
 
 /// A chat template as llama.cpp's template API applies it: a built-in template by name
@@ -44,7 +44,7 @@ struct ChatTemplate: Sendable {
     var fingerprint: String {
         let probe: [ChatMessage] = [.system("S"), .user("U1"), .assistant("A1"), .user("U2")]
         let material = source + "\u{0}" + (render(probe) ?? "")
-        return SHA256.hash(data: Data(material.utf8)).map { String(format: "%02x", $0) }.joined()
+        return SHA256Digest.hex(material)
     }
 
     /// The prompt for `messages`, ending with the opening of the assistant's answer; nil when the

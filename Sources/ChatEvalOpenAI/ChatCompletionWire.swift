@@ -15,16 +15,31 @@ struct ChatCompletionChunk: Decodable {
         var refusal: String?
     }
 
+    /// Token counts. Each is read on its own and dropped when it is not a count (negative, out of
+    /// range, not a number): a server's odd figure costs that figure, never the answer it came with.
     struct Usage: Decodable {
         struct PromptDetails: Decodable {
             var cachedTokens: Int?
+            private enum CodingKeys: String, CodingKey { case cachedTokens }
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                cachedTokens = container.count(.cachedTokens)
+            }
         }
         var promptTokens: Int?
         var completionTokens: Int?
         var promptTokensDetails: PromptDetails?
+
+        private enum CodingKeys: String, CodingKey { case promptTokens, completionTokens, promptTokensDetails }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            promptTokens = container.count(.promptTokens)
+            completionTokens = container.count(.completionTokens)
+            promptTokensDetails = try? container.decodeIfPresent(PromptDetails.self, forKey: .promptTokensDetails)
+        }
     }
 
-    /// llama-server's own figures (`timings`), in its units (milliseconds).
+    /// llama-server's own figures (`timings`), in its units (milliseconds); read leniently, as `usage`.
     struct Timings: Decodable {
         var cacheN: Int?
         var promptN: Int?
@@ -33,11 +48,34 @@ struct ChatCompletionChunk: Decodable {
         var predictedN: Int?
         var predictedMs: Double?
         var predictedPerSecond: Double?
+
+        private enum CodingKeys: String, CodingKey { case cacheN, promptN, promptMs, promptPerSecond, predictedN, predictedMs, predictedPerSecond }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            cacheN = container.count(.cacheN)
+            promptN = container.count(.promptN)
+            promptMs = container.measure(.promptMs)
+            promptPerSecond = container.measure(.promptPerSecond)
+            predictedN = container.count(.predictedN)
+            predictedMs = container.measure(.predictedMs)
+            predictedPerSecond = container.measure(.predictedPerSecond)
+        }
     }
 
     var choices: [Choice]?
     var usage: Usage?
     var timings: Timings?
+
+    private enum CodingKeys: String, CodingKey { case choices, usage, timings, error }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        choices = try container.decodeIfPresent([Choice].self, forKey: .choices)
+        // The figures never cost the chunk: an unreadable `usage` or `timings` is dropped.
+        usage = try? container.decodeIfPresent(Usage.self, forKey: .usage)
+        timings = try? container.decodeIfPresent(Timings.self, forKey: .timings)
+        error = try container.decodeIfPresent(ServerErrorBody.Detail.self, forKey: .error)
+    }
     /// An error reported inside the stream (llama-server sends `data: {"error": {...}}`).
     var error: ServerErrorBody.Detail?
 
@@ -103,5 +141,20 @@ struct ServerErrorBody: Decodable {
     /// The error in `body`, or nil when the body is not one of the shapes above.
     static func parse(_ body: [UInt8]) -> Detail? {
         (try? ChatCompletionChunk.decoder.decode(ServerErrorBody.self, from: Data(body)))?.detail
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A token count: a whole number from 0 to 2³¹, else nil.
+    func count(_ key: Key) -> Int? {
+        guard let value = (try? decodeIfPresent(Double.self, forKey: key)) ?? nil, value.isFinite, value >= 0, value <= Double(Int32.max),
+              value == value.rounded() else { return nil }
+        return Int(value)
+    }
+
+    /// A time or rate: a finite number of 0 or more, else nil.
+    func measure(_ key: Key) -> Double? {
+        guard let value = (try? decodeIfPresent(Double.self, forKey: key)) ?? nil, value.isFinite, value >= 0 else { return nil }
+        return value
     }
 }

@@ -1,6 +1,4 @@
 import Foundation
-import NIOCore
-import NIOPosix
 
 /// A llama-server of this machine, started for the length of a body (integration tests,
 /// benchmarks): on 127.0.0.1 with a free port, its output in a log file, stopped by its process
@@ -66,10 +64,19 @@ public enum LocalLlamaServer {
     /// A TCP port on 127.0.0.1 that nothing listens on now: the system's pick, bound and
     /// released at once (for a server about to start, or a test that needs a closed port).
     public static func freePort() async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
-        defer { channel.close(promise: nil) }
-        guard let port = channel.localAddress?.port else { throw Unavailable(description: "the system gave no port on 127.0.0.1") }
-        return port
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Unavailable(description: "socket: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard bound else { throw Unavailable(description: "the system gave no port on 127.0.0.1: \(String(cString: strerror(errno)))") }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// The end of the server's log, for a failure message.

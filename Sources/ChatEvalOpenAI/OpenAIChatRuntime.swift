@@ -1,9 +1,6 @@
-import AsyncHTTPClient
 import ChatEvalCore
 import ChatEvalRuntime
 import Foundation
-import NIOCore
-import NIOHTTP1
 import Synchronization
 
 /// A chat served over HTTP by an OpenAI-compatible server, replayed the way a chat app talks to
@@ -23,11 +20,17 @@ import Synchronization
 ///
 /// Failures are typed (`RuntimeFailure`): context overflow in llama-server's, OpenAI's and vLLM's
 /// shapes, `rate_limited` (429), `unavailable` (502/503/504, no connection), `timeout` (the
-/// configured request timeout, from request to last byte), `malformed_stream`,
-/// `stream_interrupted`, `refused` (the API's `refusal`, `content_filter`), `unauthorized`,
-/// `http_error`. Transient ones are retried per `RetryPolicy` when no answer had begun; each retry
-/// is recorded on the turn (`TurnMetrics.retries`, or `RuntimeFailure.retries` when it failed in
-/// the end). Cancelling the consumer ends the turn with `cancelled`.
+/// configured request timeout, from request to last byte, or the stall bound: no head and no new
+/// event for `stallTimeout` seconds), `malformed_stream` (not an event stream, an oversized
+/// head), `stream_interrupted`, `refused` (the API's `refusal`, `content_filter`),
+/// `unauthorized`, `http_error`. Transient ones are retried per `RetryPolicy` when no answer had
+/// begun; each retry is recorded on the turn (`TurnMetrics.retries`, or `RuntimeFailure.retries`
+/// when it failed in the end). Cancelling the consumer ends the turn with `cancelled` within about
+/// a second, whatever the server is doing.
+///
+/// Bounded by what the suite asked: a server that goes on past `max_tokens` is read up to
+/// `answerBound(maxTokens:)` pieces of text, then the stream is closed and the turn recorded as
+/// answered with stop reason `max_tokens` (`ServerFigures.cutAtMaxTokens`).
 public final class OpenAIChatRuntime: ChatRuntime, Sendable {
     public let connection: OpenAIConnection
     public let identity: RuntimeIdentity
@@ -98,6 +101,14 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
         var elapsed: Double
     }
 
+    /// The most pieces of answer text read for a turn of `maxTokens` tokens: a piece carries at
+    /// least one token, and servers count differently (some add an end token), so the slack is
+    /// 10% and at least 8 pieces.
+    public static func answerBound(maxTokens: Int) -> (pieces: Int, bytes: Int) {
+        let pieces = maxTokens + max(8, maxTokens / 10)
+        return (pieces, pieces * 256)
+    }
+
     private func answer(
         _ messages: [ChatMessage], options: GenerationOptions, session: Session, emit: @escaping @Sendable (String) -> Void
     ) async throws(RuntimeFailure) -> TurnMetrics {
@@ -106,16 +117,15 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
             model: configuration.modelName, messages: messages, options: options,
             disableCache: session.fresh, llamaServerFields: connection.sendsCacheControl,
             user: configuration.affinity.userField ? session.affinityKey : nil, extraFields: configuration.extraFields))
-        var request = HTTPClientRequest(url: connection.endpoint.chatCompletions)
-        request.method = .POST
-        request.headers = connection.headers()
-        if let header = configuration.affinity.header { request.headers.replaceOrAdd(name: header, value: session.affinityKey) }
-        request.body = .bytes(ByteBuffer(bytes: body))
+        var headers = connection.headers()
+        if let header = configuration.affinity.header { headers.append((header, session.affinityKey)) }
+        let request = HTTPRequest(url: connection.endpoint.chatCompletions, body: body, headers: headers,
+                                  connectTimeout: configuration.connectTimeout)
 
         var retries: [RetryAttempt] = []
         var attempt = 1
         while true {
-            switch await attemptTurn(request, options: options, emit: emit) {
+            switch await stream(request, options: options, emit: emit) {
             case .success(var metrics):
                 metrics.retries = retries.isEmpty ? nil : retries
                 return metrics
@@ -127,6 +137,10 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
                 let delay = failed.answerBegun || failure.code == .cancelled ? nil
                     : configuration.retry.delay(beforeRetry: attempt, after: failure.code, retryAfter: failed.retryAfter) { Double.random(in: 0..<1) }
                 guard let delay else {
+                    if let asked = failed.retryAfter, asked > configuration.retry.maximumRetryAfter, RetryPolicy.isTransient(failure.code) {
+                        failure.message += "; the server asked to retry after \(ServerFailures.format(asked)) s, longer than the "
+                            + "\(ServerFailures.format(configuration.retry.maximumRetryAfter)) s a turn waits: not retried"
+                    }
                     failure.retries = retries.isEmpty ? nil : retries
                     throw failure
                 }
@@ -142,100 +156,158 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
         }
     }
 
-    /// One attempt, bounded by the request timeout (from sending to the last byte).
-    private func attemptTurn(
-        _ request: HTTPClientRequest, options: GenerationOptions, emit: @escaping @Sendable (String) -> Void
-    ) async -> Result<TurnMetrics, AttemptFailure> {
-        let timeout = connection.configuration.requestTimeout
-        let clock = Stopwatch()
-        return await withTaskGroup(of: Result<TurnMetrics, AttemptFailure>?.self) { group in
-            group.addTask { await self.stream(request, options: options, clock: clock, emit: emit) }
-            group.addTask {
-                do {
-                    try await Task.sleep(for: .seconds(timeout))
-                } catch {
-                    return nil                           // the answer came first, or the turn was cancelled
-                }
-                return .failure(AttemptFailure(
-                    failure: RuntimeFailure(.timeout, "no complete answer within the request timeout of \(ServerFailures.format(timeout)) s"),
-                    retryAfter: nil, answerBegun: true, elapsed: clock.elapsed))
-            }
-            var outcome: Result<TurnMetrics, AttemptFailure>?
-            while outcome == nil, let next = await group.next() {
-                outcome = next
-                group.cancelAll()
-            }
-            return outcome ?? .failure(AttemptFailure(
-                failure: RuntimeFailure(.cancelled, "the turn was cancelled"), retryAfter: nil, answerBegun: false, elapsed: clock.elapsed))
-        }
-    }
-
-    private func stream(
-        _ request: HTTPClientRequest, options: GenerationOptions, clock: Stopwatch, emit: @escaping @Sendable (String) -> Void
-    ) async -> Result<TurnMetrics, AttemptFailure> {
+    /// One attempt: the request streamed until its answer ends, bounded by the request timeout
+    /// (sending to last byte), the stall bound (no head, then no new event, for `stallTimeout`
+    /// seconds) and the answer bound. The bounds are checked by libcurl's progress callback, at
+    /// least once a second.
+    private func stream(_ request: HTTPRequest, options: GenerationOptions, emit: @escaping @Sendable (String) -> Void) async -> Result<TurnMetrics, AttemptFailure> {
+        let configuration = connection.configuration
         let url = connection.endpoint.recorded + "/chat/completions"
+        let clock = Stopwatch()
+        let lastProgress = Mutex(0.0)
+        let timeout = configuration.requestTimeout, stall = configuration.stallTimeout
+        let overTime: @Sendable () -> Bool = { clock.elapsed > timeout }
+        let stalled: @Sendable () -> Bool = { clock.elapsed - lastProgress.withLock { $0 } > stall }
         func failed(_ failure: RuntimeFailure, retryAfter: Double? = nil, begun: Bool) -> Result<TurnMetrics, AttemptFailure> {
             .failure(AttemptFailure(failure: failure, retryAfter: retryAfter, answerBegun: begun, elapsed: clock.elapsed))
         }
-        let response: HTTPClientResponse
-        do {
-            response = try await connection.client.execute(request, deadline: .distantFuture)
-        } catch {
-            return failed(TransportFailure.beforeResponse(error, url: url), begun: false)
-        }
-        let backend = connection.configuration.backendHeader.flatMap { response.headers.first(name: $0) }
-        guard response.status == .ok else {
-            let retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryPolicy.retryAfterSeconds($0) }
-            var body: [UInt8] = []
-            do {
-                for try await buffer in response.body {
-                    body += buffer.readableBytesView
-                    if body.count >= 64 << 10 { break }
-                }
-            } catch {
-                // What arrived of the error body is enough to name the error.
-            }
-            return failed(ServerFailures.http(status: Int(response.status.code), reason: response.status.reasonPhrase, body: body, retryAfter: retryAfter),
-                          retryAfter: retryAfter, begun: false)
-        }
-        let contentType = response.headers.first(name: "Content-Type") ?? ""
-        guard contentType.lowercased().hasPrefix("text/event-stream") else {
-            return failed(RuntimeFailure(.malformedStream, "the server answered \(contentType.isEmpty ? "no content type" : contentType), not an event stream (text/event-stream)"), begun: true)
-        }
 
+        var status = 0
+        var statusReason = ""
+        var backend: String?
+        var errorBody: [UInt8] = []
+        var retryAfter: Double?
         var parser = ServerSentEventParser()
         var turn = StreamedTurn()
         var stops = StopStringMatcher(options.stop)
         var stoppedAtString = false
         var coalescer = ChunkCoalescer(send: emit)
         var completedAt: Double?
+        var received = 0
+        var opening: [UInt8] = []
+        var cut = false
+        let bound = Self.answerBound(maxTokens: options.maxTokens)
         do {
-            for try await buffer in response.body {
+            exchange: for try await event in HTTPClient.stream(request, pool: connection.pool, shouldStop: { overTime() || stalled() }) {
                 let arrival = clock.elapsed
-                for event in try parser.feed(buffer.readableBytesView) {
-                    guard case .text(let piece) = try turn.consume(event, at: arrival), !stoppedAtString else { continue }
-                    switch stops.append(piece) {
-                    case .text(let text): coalescer.add(text)
-                    case .stopped(let before):
-                        coalescer.add(before)
-                        stoppedAtString = true
+                switch event {
+                case .head(let code, let reason, let fields):
+                    lastProgress.withLock { $0 = arrival }
+                    status = code
+                    backend = configuration.backendHeader.flatMap { fields.first($0) }
+                    guard code == 200 else {
+                        retryAfter = fields.first("Retry-After").flatMap { RetryPolicy.retryAfterSeconds($0) }
+                        statusReason = reason
+                        continue
                     }
+                    let contentType = fields.first("Content-Type") ?? ""
+                    guard contentType.lowercased().hasPrefix("text/event-stream") else {
+                        return failed(RuntimeFailure(.malformedStream, "the server answered \(contentType.isEmpty ? "no content type" : ServerFailures.excerpt(contentType, limit: 80)), "
+                            + "not an event stream (text/event-stream)"), begun: true)
+                    }
+                case .body(let data):
+                    guard status == 200 else {
+                        // What arrives of an error body (64 KiB) is enough to name the error.
+                        errorBody += data.prefix(max(0, (64 << 10) - errorBody.count))
+                        if errorBody.count >= 64 << 10 { break exchange }
+                        continue
+                    }
+                    received += data.count
+                    if opening.count < 160 { opening += data.prefix(160 - opening.count) }
+                    for event in try parser.feed(data) {
+                        lastProgress.withLock { $0 = arrival }
+                        guard case .text(let piece) = try turn.consume(event, at: arrival), !stoppedAtString else { continue }
+                        switch stops.append(piece) {
+                        case .text(let text): coalescer.add(text)
+                        case .stopped(let before):
+                            coalescer.add(before)
+                            stoppedAtString = true
+                        }
+                        if turn.deltaTimes.count >= bound.pieces || turn.text.utf8.count >= bound.bytes {
+                            // The server goes on past max_tokens: stop reading, keep what came.
+                            cut = true
+                            completedAt = arrival
+                            break exchange
+                        }
+                    }
+                    if turn.done, completedAt == nil { completedAt = arrival }
                 }
-                if turn.done, completedAt == nil { completedAt = arrival }
             }
         } catch let failure as RuntimeFailure {
             return failed(failure, begun: true)
         } catch is ServerSentEventParser.LineTooLong {
             return failed(RuntimeFailure(.malformedStream, "a line of the event stream is over \(ServerSentEventParser.maximumLineBytes) bytes: not server-sent events"), begun: true)
+        } catch let error as HTTPTransportError {
+            let begun = status != 0
+            switch error.kind {
+            case .stopped where overTime():
+                return failed(RuntimeFailure(.timeout, "no complete answer within the request timeout of \(ServerFailures.format(timeout)) s"
+                    + (begun ? " (\(turn.deltaTimes.count) pieces of it arrived)" : "")), begun: true)
+            case .stopped where stalled():
+                return failed(RuntimeFailure(.timeout, status == 0
+                    ? "the server sent no complete response head within \(ServerFailures.format(stall)) s (the stall bound)"
+                    : "the stream stalled: no new event for \(ServerFailures.format(stall)) s after \(turn.deltaTimes.count) pieces of the answer (the stall bound)"),
+                              begun: true)
+            case .stopped:
+                return failed(RuntimeFailure(.cancelled, "the turn was cancelled after \(turn.deltaTimes.count) pieces of the answer"), begun: begun)
+            case .unreachable:
+                return failed(RuntimeFailure(.unavailable, "cannot reach \(url): \(error.message)"), begun: false)
+            case .connectTimeout:
+                return failed(RuntimeFailure(.unavailable, "cannot reach \(url): no connection within \(ServerFailures.format(configuration.connectTimeout)) s"), begun: false)
+            case .headersTooLarge:
+                return failed(RuntimeFailure(.malformedStream, "\(error.message): not the head of a chat completion"), begun: true)
+            case .broken where received > 0 && !parser.sawEventStream:
+                let start = ServerFailures.excerpt(String(decoding: opening, as: UTF8.self), limit: 80)
+                return failed(RuntimeFailure(.malformedStream, "the body is not server-sent events though labelled text/event-stream: it begins \"\(start)\""), begun: true)
+            case .broken:
+                return begun
+                    ? failed(RuntimeFailure(.streamInterrupted, "the answer broke off after \(turn.deltaTimes.count) pieces: \(error.message)"), begun: true)
+                    : failed(RuntimeFailure(.unavailable, "\(url) closed the connection before answering: \(error.message)"), begun: false)
+            case .setup:
+                return failed(RuntimeFailure(.invalidResponse, error.message), begun: false)
+            }
         } catch {
-            return failed(TransportFailure.duringStream(error, received: turn.deltaTimes.count), begun: true)
+            return failed(RuntimeFailure(.streamInterrupted, "the answer broke off: \(error)"), begun: true)
+        }
+        if status == 0 {
+            return failed(RuntimeFailure(.unavailable, "\(url) closed the connection before answering"), begun: false)
+        }
+        if status != 200 {
+            return failed(ServerFailures.http(status: status, reason: statusReason.isEmpty ? HTTPStatus.reason(status) : statusReason,
+                                              body: errorBody, retryAfter: retryAfter),
+                          retryAfter: retryAfter, begun: false)
+        }
+        if !turn.isFinished, !cut, received > 0, !parser.sawEventStream {
+            let start = ServerFailures.excerpt(String(decoding: opening, as: UTF8.self), limit: 80)
+            return failed(RuntimeFailure(.malformedStream, "the body is not server-sent events though labelled text/event-stream: it begins \"\(start)\""), begun: true)
         }
         if !stoppedAtString { coalescer.add(stops.flush()) }
         coalescer.flush()
         do {
-            return .success(try turn.metrics(totalTime: completedAt ?? clock.elapsed, options: options, stoppedAtString: stoppedAtString, backend: backend))
+            return .success(try turn.metrics(totalTime: completedAt ?? clock.elapsed, options: options, stoppedAtString: stoppedAtString,
+                                             backend: backend, cut: cut))
         } catch {
             return failed(error, begun: true)
+        }
+    }
+}
+
+/// Reason phrases of the status codes ChatEval names (HTTP/2 sends none).
+enum HTTPStatus {
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 408: "Request Timeout"
+        case 413: "Content Too Large"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        default: "HTTP \(status)"
         }
     }
 }

@@ -18,6 +18,10 @@ public struct OpenAIConfiguration: Sendable, Hashable {
     public var requestTimeout: Double
     /// Longest to wait for a connection, in seconds.
     public var connectTimeout: Double
+    /// Longest a turn may go without progress — the response's head, then each event of its
+    /// stream — in seconds. A server that trickles its headers or its answer a byte at a time is
+    /// stopped here, not at the request timeout.
+    public var stallTimeout: Double
     /// Fields added to every request body (they win over ChatEval's own, except the ones that
     /// make the request a streamed chat: `messages`, `stream`, `stream_options`).
     public var extraFields: [String: JSONValue]
@@ -46,13 +50,16 @@ public struct OpenAIConfiguration: Sendable, Hashable {
 
     public static let defaultRequestTimeout = 600.0
     public static let defaultConnectTimeout = 10.0
+    /// A server still working sends a head at once and events as tokens come; a minute with
+    /// neither is a stall (a long prefill on a slow server can raise it: `--stall-timeout`).
+    public static let defaultStallTimeout = 60.0
     /// Request fields ChatEval must set itself.
     public static let reservedFields: Set<String> = ["messages", "stream", "stream_options"]
 
     public init(
         baseURL: String, modelName: String, apiKeyVariable: String? = nil,
         requestTimeout: Double = OpenAIConfiguration.defaultRequestTimeout, connectTimeout: Double = OpenAIConfiguration.defaultConnectTimeout,
-        extraFields: [String: JSONValue] = [:], affinity: Affinity = Affinity(), backendHeader: String? = nil,
+        stallTimeout: Double = OpenAIConfiguration.defaultStallTimeout, extraFields: [String: JSONValue] = [:], affinity: Affinity = Affinity(), backendHeader: String? = nil,
         retry: RetryPolicy = RetryPolicy(), cacheControl: Bool? = nil
     ) {
         self.baseURL = baseURL
@@ -60,6 +67,7 @@ public struct OpenAIConfiguration: Sendable, Hashable {
         self.apiKeyVariable = apiKeyVariable
         self.requestTimeout = requestTimeout
         self.connectTimeout = connectTimeout
+        self.stallTimeout = stallTimeout
         self.extraFields = extraFields
         self.affinity = affinity
         self.backendHeader = backendHeader
@@ -78,6 +86,7 @@ public struct OpenAIConfiguration: Sendable, Hashable {
         }
         if !(requestTimeout > 0 && requestTimeout.isFinite) { found.append("the request timeout must be more than 0 seconds (got \(requestTimeout))") }
         if !(connectTimeout > 0 && connectTimeout.isFinite) { found.append("the connect timeout must be more than 0 seconds (got \(connectTimeout))") }
+        if !(stallTimeout > 0 && stallTimeout.isFinite) { found.append("the stall timeout must be more than 0 seconds (got \(stallTimeout))") }
         let reserved = extraFields.keys.filter(Self.reservedFields.contains).sorted()
         if !reserved.isEmpty { found.append("extra request fields cannot set \(reserved.joined(separator: ", ")): ChatEval streams the chat itself") }
         for name in [affinity.header, backendHeader].compactMap({ $0 }) where !Self.isHeaderName(name) {

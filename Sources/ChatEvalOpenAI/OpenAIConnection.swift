@@ -1,15 +1,12 @@
-import AsyncHTTPClient
 import ChatEvalCore
-import Crypto
+import ChatEvalDigest
 import Foundation
-import NIOCore
-import NIOHTTP1
 
-/// A connection to one OpenAI-compatible server: the HTTP client (a pool of keep-alive
+/// A connection to one OpenAI-compatible server: a pool of libcurl handles (and so of keep-alive
 /// connections), the API key, and what the server said about itself. Runtimes made from it share
 /// the pool; one runtime per conversation in flight (`makeRuntime()`), as many as needed.
 ///
-/// Call `shutdown()` once every runtime is done (AsyncHTTPClient requires it before release).
+/// `shutdown()` closes the pool's idle connections once every runtime is done.
 /// The API key is read once from the environment variable the configuration names and is kept
 /// here only, to be sent in the `Authorization` header: it is in no identity, record, message or
 /// description.
@@ -18,7 +15,7 @@ public final class OpenAIConnection: Sendable {
     public let endpoint: Endpoint
     /// What the server said about itself when the connection was opened.
     public let server: ServerInfo
-    let client: HTTPClient
+    let pool: CurlHandlePool
     private let apiKey: String?
 
     /// Opens a connection and asks the server what it is (llama-server's `/props`, else
@@ -37,17 +34,16 @@ public final class OpenAIConnection: Sendable {
                 throw OpenAIConnectionError(.missingAPIKey, "the API key variable \(variable) is not set (or empty) in the environment")
             }
             apiKey = value
+            // From here on, the key's value is redacted from everything written or printed.
+            Secrets.register(value)
         }
-        // No idle read timeout on the client: a turn is bounded as a whole by the request timeout
-        // (OpenAIChatRuntime), the probe below by its own deadline.
-        var http = HTTPClient.Configuration()
-        http.timeout = .init(connect: .milliseconds(Int64(configuration.connectTimeout * 1000)))
-        http.decompression = .disabled
-        http.redirectConfiguration = .disallow
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: http)
+        // A turn is bounded by its request timeout and stall bound (OpenAIChatRuntime), the probe
+        // below by its own deadline.
+        let pool = CurlHandlePool()
         // The one-off probe gets at least 10 s whatever the turns' timeout: a server (or a loaded
         // machine) slow to answer /props once must not fail the whole run before its first turn.
-        let probe = ServerProbe(client: client, endpoint: endpoint, apiKey: apiKey, timeout: min(max(configuration.requestTimeout, 10), 30))
+        let probe = ServerProbe(pool: pool, endpoint: endpoint, apiKey: apiKey, timeout: min(max(configuration.requestTimeout, 10), 30),
+                                connectTimeout: configuration.connectTimeout)
         let server: ServerInfo
         var configuration = configuration
         do throws(OpenAIConnectionError) {
@@ -60,17 +56,17 @@ public final class OpenAIConnection: Sendable {
                 configuration.modelName = only
             }
         } catch {
-            try? await client.shutdown()
+            pool.close()
             throw error
         }
-        return OpenAIConnection(configuration: configuration, endpoint: endpoint, server: server, client: client, apiKey: apiKey)
+        return OpenAIConnection(configuration: configuration, endpoint: endpoint, server: server, pool: pool, apiKey: apiKey)
     }
 
-    private init(configuration: OpenAIConfiguration, endpoint: Endpoint, server: ServerInfo, client: HTTPClient, apiKey: String?) {
+    private init(configuration: OpenAIConfiguration, endpoint: Endpoint, server: ServerInfo, pool: CurlHandlePool, apiKey: String?) {
         self.configuration = configuration
         self.endpoint = endpoint
         self.server = server
-        self.client = client
+        self.pool = pool
         self.apiKey = apiKey
     }
 
@@ -81,20 +77,19 @@ public final class OpenAIConnection: Sendable {
         guard let endpoint = Endpoint(baseURL) else {
             throw OpenAIConnectionError(.invalidConfiguration, "the base URL \(Endpoint.redacted(baseURL)) is not usable")
         }
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
-        defer { Task { try? await client.shutdown() } }
+        let pool = CurlHandlePool()
+        defer { pool.close() }
         let clock = ContinuousClock.now
         var last = "no answer yet"
         while ContinuousClock.now - clock < .seconds(timeout) {
             for url in [endpoint.health, endpoint.models] {
                 do {
-                    let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(2))
-                    _ = try? await response.body.collect(upTo: 1 << 20)
-                    if response.status == .ok { return }
-                    last = "\(Endpoint.redacted(url)) answered \(response.status.code)"
-                    if response.status != .notFound { break }
+                    let response = try await HTTPClient.fetch(HTTPRequest(url: url, connectTimeout: 2), pool: pool, timeout: 2, maximumBytes: 1 << 20)
+                    if response.status == 200 { return }
+                    last = "\(Endpoint.redacted(url)) answered \(response.status)"
+                    if response.status != 404 { break }
                 } catch {
-                    last = "\(Endpoint.redacted(url)): \(TransportFailure.describe(error))"
+                    last = "\(Endpoint.redacted(url)): \(error.message)"
                     break
                 }
             }
@@ -106,9 +101,9 @@ public final class OpenAIConnection: Sendable {
     /// A runtime for one conversation at a time over this connection.
     public func makeRuntime() -> OpenAIChatRuntime { OpenAIChatRuntime(connection: self) }
 
-    /// Closes the pool's connections. Runtimes made from this connection fail afterwards.
+    /// Closes the pool's idle connections (a later turn opens a new one).
     public func shutdown() async {
-        try? await client.shutdown()
+        pool.close()
     }
 
     /// The identity recorded with a run over this connection.
@@ -126,11 +121,9 @@ public final class OpenAIConnection: Sendable {
     public var sendsCacheControl: Bool { configuration.cacheControl ?? server.isLlamaServer }
 
     /// Headers every request carries: JSON, and the API key when there is one.
-    func headers() -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: "application/json")
-        headers.add(name: "Accept", value: "text/event-stream")
-        if let apiKey { headers.add(name: "Authorization", value: "Bearer \(apiKey)") }
+    func headers() -> [(name: String, value: String)] {
+        var headers = [(name: "Content-Type", value: "application/json"), (name: "Accept", value: "text/event-stream")]
+        if let apiKey { headers.append((name: "Authorization", value: "Bearer \(apiKey)")) }
         return headers
     }
 }
@@ -200,10 +193,11 @@ public struct ServerInfo: Sendable, Hashable {
 /// the OpenAI `/v1/models` list (llama-server adds `meta`: parameters, size, n_ctx; vLLM
 /// `max_model_len` and `owned_by: vllm`; Ollama `owned_by: library`). Either may be missing.
 struct ServerProbe {
-    let client: HTTPClient
+    let pool: CurlHandlePool
     let endpoint: Endpoint
     let apiKey: String?
     let timeout: Double
+    let connectTimeout: Double
 
     private struct Props: Decodable {
         struct Settings: Decodable { var nCtx: Int? }
@@ -265,31 +259,30 @@ struct ServerProbe {
             contextSize: props?.defaultGenerationSettings?.nCtx ?? model?.meta?.nCtx ?? model?.maxModelLen,
             slots: props?.totalSlots, modelBytes: model?.meta?.size, parameters: model?.meta?.nParams,
             modelDescription: "served by \(engine): \(description)",
-            chatTemplateHash: props?.chatTemplate.map { SHA256.hash(data: Data($0.utf8)).map { String(format: "%02x", $0) }.joined() },
+            chatTemplateHash: props?.chatTemplate.map { SHA256Digest.hex($0) },
             models: listed.map(\.id))
     }
 
     /// GETs `url` and decodes it; nil when the server has no such endpoint or answers something
     /// else. Throws only when the server cannot be reached or refuses the key.
     private func fetch<T: Decodable>(_ url: String) async throws(OpenAIConnectionError) -> T? {
-        var request = HTTPClientRequest(url: url)
-        if let apiKey { request.headers.add(name: "Authorization", value: "Bearer \(apiKey)") }
+        let headers = apiKey.map { [(name: "Authorization", value: "Bearer \($0)")] } ?? []
+        let response: (status: Int, headers: HTTPHeaders, body: Data)
         do {
-            let response = try await client.execute(request, timeout: .milliseconds(Int64(timeout * 1000)))
-            let body = try await response.body.collect(upTo: 8 << 20)
-            if response.status == .unauthorized || response.status == .forbidden {
-                throw OpenAIConnectionError(.unauthorized, "\(Endpoint.redacted(url)) answered \(response.status.code) \(response.status.reasonPhrase): the server does not accept the API key")
-            }
-            if response.status == .serviceUnavailable {
-                // llama-server answers 503 to everything while its model loads: what it is cannot be told yet.
-                throw OpenAIConnectionError(.unreachable, "\(Endpoint.redacted(url)) answered 503: the server is not ready (a model still loading?)")
-            }
-            guard response.status == .ok else { return nil }
-            return try? ChatCompletionChunk.decoder.decode(T.self, from: Data(body.readableBytesView))
-        } catch let error as OpenAIConnectionError {
-            throw error
+            response = try await HTTPClient.fetch(HTTPRequest(url: url, headers: headers, connectTimeout: connectTimeout), pool: pool,
+                                                  timeout: timeout, maximumBytes: 8 << 20)
         } catch {
-            throw OpenAIConnectionError(.unreachable, "cannot reach \(Endpoint.redacted(url)): \(TransportFailure.describe(error))")
+            throw OpenAIConnectionError(.unreachable, "cannot reach \(Endpoint.redacted(url)): \(error.message)")
         }
+        if response.status == 401 || response.status == 403 {
+            throw OpenAIConnectionError(.unauthorized, "\(Endpoint.redacted(url)) answered \(response.status) \(HTTPStatus.reason(response.status)): the server does not accept the API key")
+        }
+        if response.status == 503 {
+            // llama-server answers 503 to everything while its model loads: what it is cannot be told yet.
+            throw OpenAIConnectionError(.unreachable, "\(Endpoint.redacted(url)) answered 503: the server is not ready (a model still loading?)")
+        }
+        guard response.status == 200 else { return nil }
+        return try? ChatCompletionChunk.decoder.decode(T.self, from: response.body)
     }
+
 }

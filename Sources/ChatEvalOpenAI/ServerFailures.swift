@@ -1,6 +1,4 @@
-import AsyncHTTPClient
 import ChatEvalCore
-import NIOCore
 
 /// Server answers and transport errors as typed `RuntimeFailure`s.
 enum ServerFailures {
@@ -49,54 +47,5 @@ enum ServerFailures {
 
     static func format(_ seconds: Double) -> String {
         seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.2f", seconds)
-    }
-}
-
-/// Transport errors (no HTTP answer, or the body broke off) in words and as failures.
-enum TransportFailure {
-    /// The failure for an error raised before the response head arrived: the server could not be
-    /// reached (transient), or time ran out.
-    static func beforeResponse(_ error: any Error, url: String) -> RuntimeFailure {
-        if let client = error as? HTTPClientError {
-            switch client {
-            case .deadlineExceeded, .readTimeout:
-                return RuntimeFailure(.timeout, "no answer from \(url) in time (\(describe(error)))")
-            case .cancelled:
-                return RuntimeFailure(.cancelled, "the turn was cancelled before the server answered")
-            default: break
-            }
-        }
-        return RuntimeFailure(.unavailable, "cannot reach \(url): \(describe(error))")
-    }
-
-    /// The failure for an error raised while the answer streamed.
-    static func duringStream(_ error: any Error, received: Int) -> RuntimeFailure {
-        if let client = error as? HTTPClientError {
-            switch client {
-            case .readTimeout, .deadlineExceeded:
-                return RuntimeFailure(.timeout, "the server stopped sending after \(received) pieces of the answer (\(describe(error)))")
-            case .cancelled:
-                return RuntimeFailure(.cancelled, "the turn was cancelled after \(received) pieces of the answer")
-            default: break
-            }
-        }
-        return RuntimeFailure(.streamInterrupted, "the answer broke off after \(received) pieces: \(describe(error))")
-    }
-
-    /// A short description of a transport error (NIO's are long and nested).
-    static func describe(_ error: any Error) -> String {
-        if let client = error as? HTTPClientError {
-            switch client {
-            case .connectTimeout: return "connect timeout"
-            case .remoteConnectionClosed: return "the server closed the connection"
-            case .readTimeout: return "read timeout"
-            case .deadlineExceeded: return "deadline exceeded"
-            default: return String(describing: client)
-            }
-        }
-        let text = String(describing: error)
-        if text.contains("Connection refused") { return "connection refused" }
-        if text.contains("Connection reset") { return "connection reset" }
-        return ServerFailures.excerpt(text, limit: 200)
     }
 }

@@ -14,7 +14,7 @@ struct ServerSentEvent: Sendable, Hashable {
 /// Written here rather than taken from the mirror: mattt/EventSource 1.1.1 does not compile on
 /// Linux (its client calls `URLSession.bytes(for:)`, which swift-corelibs-foundation lacks), and
 /// its parser is an actor fed one byte per `await`, an actor hop per byte inside the timed loop.
-/// This one takes whole buffers as AsyncHTTPClient delivers them and runs synchronously.
+/// This one takes whole buffers as libcurl delivers them and runs synchronously.
 struct ServerSentEventParser: Sendable {
     /// Longest line accepted; a longer one means the body is not an event stream.
     static let maximumLineBytes = 16 << 20
@@ -25,6 +25,9 @@ struct ServerSentEventParser: Sendable {
     private var data: [UInt8] = []
     private var hasData = false
     private var type: String?
+    /// True once a line of the event-stream format was seen (a field or a comment): a body of
+    /// other text (an HTML error page sent as text/event-stream) never sets it.
+    private(set) var sawEventStream = false
 
     struct LineTooLong: Error {}
 
@@ -61,7 +64,7 @@ struct ServerSentEventParser: Sendable {
             if line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
         }
         guard !line.isEmpty else { return dispatch() }
-        if line[0] == UInt8(ascii: ":") { return nil }
+        if line[0] == UInt8(ascii: ":") { sawEventStream = true; return nil }
         let field: ArraySlice<UInt8>
         var value: ArraySlice<UInt8>
         if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
@@ -77,10 +80,14 @@ struct ServerSentEventParser: Sendable {
             if hasData { data.append(0x0A) }
             data.append(contentsOf: value)
             hasData = true
+            sawEventStream = true
         case "event":
             type = String(decoding: value, as: UTF8.self)
+            sawEventStream = true
+        case "id", "retry":
+            sawEventStream = true                         // not used here
         default:
-            break                                         // id, retry and unknown fields: not used here
+            break                                         // unknown fields are ignored, as the standard says
         }
         return nil
     }

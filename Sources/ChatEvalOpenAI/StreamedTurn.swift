@@ -67,29 +67,34 @@ struct StreamedTurn {
 
     /// The turn's metrics, or its failure: a refusal the API marked, a stream that ended before
     /// the answer was complete.
-    func metrics(totalTime: Double, options: GenerationOptions, stoppedAtString: Bool, backend: String?) throws(RuntimeFailure) -> TurnMetrics {
+    /// `cut`: ChatEval stopped reading at its answer bound (the server ignored `max_tokens`):
+    /// the answer counts as finished at `max_tokens`.
+    func metrics(totalTime: Double, options: GenerationOptions, stoppedAtString: Bool, backend: String?, cut: Bool = false) throws(RuntimeFailure) -> TurnMetrics {
         if !refusal.isEmpty {
             throw RuntimeFailure(.refused, "the model refused: \(ServerFailures.excerpt(refusal, limit: 200))")
         }
         if finishReason == "content_filter" {
             throw RuntimeFailure(.refused, "the server's content filter stopped the answer after \(text.count) characters")
         }
-        guard isFinished else {
+        guard isFinished || cut else {
             throw RuntimeFailure(.streamInterrupted, "the stream ended after \(deltaTimes.count) pieces (\(text.count) characters) without finishing the answer")
         }
-        let figures = ServerFigures(
+        var figures = ServerFigures(
             promptEvaluatedTokens: timings?.promptN, cachedTokens: timings?.cacheN ?? usage?.promptTokensDetails?.cachedTokens,
             prefillTime: timings?.promptMs.map { $0 / 1000 }, prefillTokensPerSecond: timings?.promptPerSecond,
             generatedTokens: timings?.predictedN, decodeTime: timings?.predictedMs.map { $0 / 1000 },
             decodeTokensPerSecond: timings?.predictedPerSecond, backend: backend,
             usageReported: usage?.completionTokens != nil, contentDeltas: deltaTimes.count)
+        if cut { figures.cutAtMaxTokens = true }
         let promptTokens = usage?.promptTokens ?? timings.flatMap { t in t.promptN.map { $0 + (t.cacheN ?? 0) } } ?? 0
-        let generated = usage?.completionTokens ?? timings?.predictedN ?? deltaTimes.count
+        let generated = cut ? deltaTimes.count : usage?.completionTokens ?? timings?.predictedN ?? deltaTimes.count
         let firstToken = deltaTimes.first ?? finishTime ?? totalTime
         let lastToken = max(finishTime ?? deltaTimes.last ?? firstToken, deltaTimes.last ?? firstToken)
         let stopReason: StopReason
         if stoppedAtString {
             stopReason = .stopString
+        } else if cut {
+            stopReason = .maxTokens
         } else {
             // "stop" stands for an end-of-generation token and for a stop string alike (the server
             // cuts the string itself): both are recorded as eog.

@@ -32,8 +32,16 @@ public struct AnswerFileError: Error, Sendable, CustomStringConvertible {
 
 /// Grades answers given in a file against a suite, as a run would have graded them.
 public enum AnswerGrader {
+    /// Largest answers file read: 10,000 answers of 4 KiB each, with room to spare.
+    public static let maximumFileBytes = 64 << 20
+
     /// Reads an answers file; every malformed line is an error naming its line.
     public static func read(_ path: String, for suite: Suite) throws(AnswerFileErrors) -> [AnswerLine] {
+        // Refused by its size before a byte is read: parsing 100 MB of JSON Lines takes seconds and gigabytes.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumFileBytes {
+            throw AnswerFileErrors(errors: [AnswerFileError(
+                file: path, message: "the answers file is \(ByteCount.format(size)); at most \(ByteCount.format(maximumFileBytes)) are read — split it by suite or conversation")])
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw AnswerFileErrors(errors: [AnswerFileError(file: path, message: "cannot read the answers file; check the path")])
         }

@@ -86,7 +86,9 @@ public struct RunArm: Sendable {
 /// Every replay records how busy the machine was while it ran (`ReplayLoad`). With
 /// `busyRetries` > 0, a conversation's replays of one repetition (one per arm) are measured
 /// again when other processes held the cores during any of them — the disturbed ones stay in the
-/// record, marked `leftOut` — at most that many times; after that they stay marked and left out.
+/// record, marked `leftOut` — at most that many times, and at most once for every four of a
+/// round's repetitions of conversations in all: under load that does not pass (a compile beside
+/// the run), measuring again only doubles the time, so the rest are left out at once.
 public struct SuiteRunner: Sendable {
     public let arms: [RunArm]
     /// Least time between two rewrites of a result file during the run, in seconds.
@@ -167,6 +169,9 @@ public struct SuiteRunner: Sendable {
         let lastReplay = Dictionary(schedule.enumerated().map { (SuiteKey(arm: $1.arm, suite: $1.suite), $0) }, uniquingKeysWith: max)
 
         var position = 0
+        // Measuring again, for the whole call: a quarter of its conversation repetitions, at least 2.
+        let slots = Set(schedule.filter { $0.repetition > 0 }.map { "\($0.key.suite)\u{0}\($0.key.conversation)\u{0}\($0.repetition)" }).count
+        var retryBudget = max(2, slots / 4)
         while position < schedule.count {
             // A slot: the arms' replays of one conversation and repetition (consecutive items).
             var end = position + 1
@@ -194,11 +199,12 @@ public struct SuiteRunner: Sendable {
                 let disturbed = placed.compactMap { records[$0.arm].suites[$0.suite].conversations[$0.index].load }.filter { $0.otherCores >= busyThreshold }
                 guard busyRetries > 0, schedule[position].repetition > 0, !disturbed.isEmpty, !(stop.isRequested || Task.isCancelled) else { break }
                 let busiest = disturbed.map(\.otherCores).max() ?? 0
-                let retry = attempt <= busyRetries
+                let retry = attempt <= busyRetries && retryBudget > 0
+                if retry { retryBudget -= 1 }
                 for place in placed {
                     records[place.arm].suites[place.suite].conversations[place.index].leftOut = String(
                         format: "other processes used %.2f cores while this repetition was measured%@", busiest,
-                        retry ? "; measured again" : "; left out after \(busyRetries) more tries")
+                        retry ? "; measured again" : attempt > 1 ? "; left out after \(attempt - 1) more tries" : "; left out")
                 }
                 guard retry else { break }
                 attempt += 1

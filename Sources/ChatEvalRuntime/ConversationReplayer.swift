@@ -52,7 +52,9 @@ public struct ConversationReplayer: Sendable {
                 if let answer = result.answer { history += [.user(user), .assistant(answer)] }
                 variables.record(result)
             } catch {
-                let failure = RuntimeFailure(.templateFailed, "turn \(index + 1): \(error)")
+                // An unknown name (the loader prevents it) or an expansion past the limit: answers
+                // quoted by later turns can grow without bound, so this is checked as they arrive.
+                let failure = RuntimeFailure(.templateFailed, "\(script.id) turn \(index + 1): \(error)")
                 result = ReplayedTurn(index: index, user: template.source, messagesSent: 0, status: .failed, failure: failure)
             }
             if result.status == .failed {

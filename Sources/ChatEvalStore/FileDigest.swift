@@ -1,4 +1,4 @@
-internal import Crypto
+import ChatEvalDigest
 import Foundation
 
 /// SHA-256 of files, remembered in a small cache keyed by path, size and modification time, so a
@@ -13,7 +13,7 @@ public struct FileDigest: Sendable {
 
     /// The hex SHA-256 of `data`.
     public static func sha256(of data: Data) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        SHA256Digest.hex(data)
     }
 
     /// The hex SHA-256 of the file at `path`.
@@ -27,11 +27,11 @@ public struct FileDigest: Sendable {
 
         guard let handle = FileHandle(forReadingAtPath: path) else { throw CocoaError(.fileReadNoPermission, userInfo: [NSFilePathErrorKey: path]) }
         defer { try? handle.close() }
-        var hasher = SHA256()
+        let hasher = SHA256Digest()
         while let chunk = try handle.read(upToCount: 4 << 20), !chunk.isEmpty {
-            hasher.update(data: chunk)
+            hasher.update(chunk)
         }
-        let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let digest = hasher.hex()
 
         cache[key] = digest
         saveCache(cache)

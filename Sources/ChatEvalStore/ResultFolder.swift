@@ -1,3 +1,4 @@
+import ChatEvalCore
 import Foundation
 
 /// A run read from somewhere: a result file, or a line of a git note.
@@ -31,17 +32,30 @@ public enum ResultFolder {
     /// Reads one result file.
     public static func read(_ url: URL) throws(ResultReadError) -> RunRecord {
         let data: Data
+        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > maximumFileBytes {
+            throw ResultReadError(path: url.path, message: "is \(ByteCount.format(size)); result files are read up to \(ByteCount.format(maximumFileBytes))")
+        }
         do {
             data = try Data(contentsOf: url)
         } catch {
             throw ResultReadError(path: url.path, message: "cannot be read (\(error.localizedDescription))")
         }
+        let record: RunRecord
         do {
-            return try ResultWriter.makeDecoder().decode(RunRecord.self, from: data)
+            record = try ResultWriter.makeDecoder().decode(RunRecord.self, from: data)
         } catch {
             throw ResultReadError(path: url.path, message: "is not a ChatEval result file (\(Self.describe(error)))")
         }
+        let problems = record.validationProblems
+        guard problems.isEmpty else {
+            throw ResultReadError(path: url.path, message: "is not a result this ChatEval can trust: " + problems.prefix(3).joined(separator: "; ")
+                + (problems.count > 3 ? "; and \(problems.count - 3) more" : ""))
+        }
+        return record
     }
+
+    /// Largest result file read (a 1,000-turn run is a few megabytes).
+    public static let maximumFileBytes = 256 << 20
 
     /// The complete runs recorded in `folder` for `commit` (a full id), newest first. Only files
     /// whose name carries an abbreviation of the commit are read; the record confirms it.

@@ -60,7 +60,8 @@ public final class ResultWriter: @unchecked Sendable {
     public func write(_ record: RunRecord) throws(ResultWriteError) {
         let data: Data
         do {
-            data = try encoder.encode(record)
+            // Secrets (an API key a server echoed into an error) never reach the disk.
+            data = Secrets.redact(try encoder.encode(record))
         } catch {
             throw ResultWriteError(path: resultURL.path, reason: "cannot encode the record (\(error))")
         }
@@ -80,7 +81,7 @@ public final class ResultWriter: @unchecked Sendable {
     private func appendLine(_ value: some Encodable) throws(ResultWriteError) {
         var line: Data
         do {
-            line = try lineEncoder.encode(value)
+            line = Secrets.redact(try lineEncoder.encode(value))
         } catch {
             throw ResultWriteError(path: journalURL.path, reason: "cannot encode a journal line (\(error))")
         }
@@ -206,6 +207,12 @@ public struct Journal: Sendable {
     /// Lines after the header that could not be read (a line cut by a crash mid-write), 1-based.
     public var unreadableLines: [Int]
 
+    public init(header: JournalHeader, entries: [JournalEntry], unreadableLines: [Int] = []) {
+        self.header = header
+        self.entries = entries
+        self.unreadableLines = unreadableLines
+    }
+
     /// Reads a journal. Throws when the file cannot be read or has no header (written by an
     /// older version, or not a journal).
     public static func read(_ url: URL) throws(ResultReadError) -> Journal {
@@ -217,10 +224,15 @@ public struct Journal: Sendable {
         guard let first = lines.first, let header = try? decoder.decode(JournalHeader.self, from: Data(first)) else {
             throw ResultReadError(path: url.path, message: "has no journal header (a journal of an older ChatEval, or not a journal); nothing can be recovered from it")
         }
+        if let problem = header.record.validationProblems.first {
+            throw ResultReadError(path: url.path, message: "its header is not a run this ChatEval can trust: \(problem)")
+        }
         var entries: [JournalEntry] = []
         var unreadable: [Int] = []
         for (index, line) in lines.enumerated().dropFirst() where !line.isEmpty {
-            if let entry = try? decoder.decode(JournalEntry.self, from: Data(line)) {
+            // A turn whose measurements cannot exist is as unreadable as a cut line.
+            if let entry = try? decoder.decode(JournalEntry.self, from: Data(line)), entry.repetition >= 0,
+               entry.turn.metrics?.validationProblems.isEmpty ?? true, entry.turn.index >= 0 {
                 entries.append(entry)
             } else {
                 unreadable.append(index + 1)

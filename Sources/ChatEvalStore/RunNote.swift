@@ -1,3 +1,4 @@
+import ChatEvalCore
 import Foundation
 
 /// Runs recorded in git notes (`refs/notes/chateval`): one line per run, each line the whole
@@ -10,11 +11,12 @@ import Foundation
 public enum RunNote {
     /// The note line for `record` (no newline inside: JSON escapes them).
     public static func line(for record: RunRecord) throws -> String {
-        String(decoding: try ResultWriter.makeEncoder(pretty: false).encode(record), as: UTF8.self)
+        Secrets.redact(String(decoding: try ResultWriter.makeEncoder(pretty: false).encode(record), as: UTF8.self))
     }
 
     /// The runs in a note, in the order they were added, and the lines that are not runs
-    /// (written by something else, or a format this version does not read), 1-based.
+    /// (written by something else, a format this version does not read, or measurements that
+    /// cannot exist: see `RunRecord.validationProblems`), 1-based.
     public static func records(in note: String) -> (records: [RunRecord], unreadableLines: [Int]) {
         let decoder = ResultWriter.makeDecoder()
         var records: [RunRecord] = []
@@ -22,7 +24,7 @@ public enum RunNote {
         for (index, line) in note.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty else { continue }
-            if let record = try? decoder.decode(RunRecord.self, from: Data(trimmed.utf8)) {
+            if let record = try? decoder.decode(RunRecord.self, from: Data(trimmed.utf8)), record.validationProblems.isEmpty {
                 records.append(record)
             } else {
                 unreadable.append(index + 1)

@@ -31,7 +31,7 @@ public struct CheckDefinition: Sendable, Hashable {
 
     /// The check with placeholders filled in from `lookup`.
     public func resolved(_ lookup: (String) -> String?) throws(CheckDefinitionError) -> Check {
-        try CheckCatalogue.make(type: type, arguments: Self.substitute(arguments, lookup))
+        try CheckCatalogue.make(type: type, arguments: Self.substitute(arguments, lookup, type: type, path: []))
     }
 
     /// Every placeholder name used in the arguments.
@@ -49,18 +49,35 @@ public struct CheckDefinition: Sendable, Hashable {
         return names
     }
 
-    private static func substitute(_ map: CheckArgument.Map, _ lookup: (String) -> String?) -> CheckArgument.Map {
-        CheckArgument.Map(map.map { CheckArgument.Map.Field(key: $0.key, value: substitute($0.value, lookup)) })
+    private static func substitute(_ map: CheckArgument.Map, _ lookup: (String) -> String?, type: String,
+                                   path: [CheckDefinitionError.PathComponent]) throws(CheckDefinitionError) -> CheckArgument.Map {
+        var fields: [CheckArgument.Map.Field] = []
+        for field in map {
+            fields.append(CheckArgument.Map.Field(key: field.key, value: try substitute(field.value, lookup, type: type, path: path + [.key(field.key)])))
+        }
+        return CheckArgument.Map(fields)
     }
 
-    private static func substitute(_ argument: CheckArgument, _ lookup: (String) -> String?) -> CheckArgument {
+    private static func substitute(_ argument: CheckArgument, _ lookup: (String) -> String?, type: String,
+                                   path: [CheckDefinitionError.PathComponent]) throws(CheckDefinitionError) -> CheckArgument {
         switch argument {
         case .string(let text) where text.contains("{{"):
             // Validated at load time; an unknown name (impossible after validation) stays as written.
-            guard let template = try? TemplateText(text), let value = try? template.render(lookup) else { return argument }
-            return .string(value)
-        case .list(let items): return .list(items.map { substitute($0, lookup) })
-        case .map(let map): return .map(substitute(map, lookup))
+            guard let template = try? TemplateText(text) else { return argument }
+            do {
+                return .string(try template.render(lookup))
+            } catch .unknownPlaceholder {
+                return argument
+            } catch {
+                // A quoted answer can make the argument grow past the limit: the check cannot be built.
+                throw CheckDefinitionError(kind: .invalidValue, checkType: type, path: path, problem: "\(error)",
+                                           hint: "quote a shorter part of the conversation")
+            }
+        case .list(let items):
+            var result: [CheckArgument] = []
+            for (index, item) in items.enumerated() { result.append(try substitute(item, lookup, type: type, path: path + [.index(index)])) }
+            return .list(result)
+        case .map(let map): return .map(try substitute(map, lookup, type: type, path: path))
         default: return argument
         }
     }

@@ -17,6 +17,7 @@ extension ProjectFile {
     ///   model_name: smollm2                 # the request's model field; a list runs several side by side
     ///   api_key_env: OPENAI_API_KEY         # the NAME of the variable holding the key
     ///   request_timeout: 600                # seconds, request to last byte
+    ///   stall_timeout: 60                   # seconds without the head or a new event
     ///   connect_timeout: 10
     ///   retries: 3                          # for 429, 503 and lost connections
     ///   extra_fields: {repeat_penalty: 1.1} # added to every request body
@@ -31,6 +32,7 @@ extension ProjectFile {
         public var apiKeyVariable: String?
         public var requestTimeout: Double?
         public var connectTimeout: Double?
+        public var stallTimeout: Double?
         public var retries: Int?
         public var extraFields: [String: JSONValue]?
         public var affinityHeader: String?
@@ -39,7 +41,7 @@ extension ProjectFile {
 
         public init() {}
 
-        static let keys = ["kind", "base_url", "model_name", "api_key_env", "request_timeout", "connect_timeout", "retries",
+        static let keys = ["kind", "base_url", "model_name", "api_key_env", "request_timeout", "connect_timeout", "stall_timeout", "retries",
                            "extra_fields", "affinity", "backend_header"]
     }
 
@@ -65,6 +67,7 @@ extension ProjectFile {
         runtime.apiKeyVariable = entries["api_key_env"].flatMap { reader.string($0, "runtime.api_key_env") }
         runtime.requestTimeout = entries["request_timeout"].flatMap { positive($0, "runtime.request_timeout", reader) }
         runtime.connectTimeout = entries["connect_timeout"].flatMap { positive($0, "runtime.connect_timeout", reader) }
+        runtime.stallTimeout = entries["stall_timeout"].flatMap { positive($0, "runtime.stall_timeout", reader) }
         runtime.retries = entries["retries"].flatMap { reader.integer($0, "runtime.retries", minimum: 0, maximum: 100) }
         runtime.backendHeader = entries["backend_header"].flatMap { reader.string($0, "runtime.backend_header") }
         if let node = entries["affinity"], let affinity = reader.mapping(node, "runtime.affinity", allowed: ["header", "user_field"]) {

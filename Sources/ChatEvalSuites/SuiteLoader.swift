@@ -240,10 +240,25 @@ struct SuiteBuilder {
         if let turnsNode = required("turns", in: entries, of: node, what), let turns = reader.sequence(turnsNode, "turns of \(what)") {
             if turns.isEmpty { reader.fail(.invalidValue, at: turnsNode, "\(what) has no turns", hint: "add at least one turn with a 'user' message") }
             turnCount = turns.count
+            var sizes: [Int] = []
             for (index, turn) in turns.enumerated() {
                 guard let (message, checks) = self.turn(from: turn, index: index, variables: resolved.variables, what) else { continue }
                 messages.append(message)
                 turnChecks.append(checks)
+                // The least each message expands to, known now from the variables and earlier
+                // messages (answers add to it at run time, where the same limit is checked again).
+                guard sizes.count == index else { continue }
+                let size = message.expandedSizeAtLeast { name in
+                    if name.hasPrefix("vars.") { return resolved.variables[String(name.dropFirst(5))]?.utf8.count }
+                    guard let reference = TurnReference(name), reference.field == .user, reference.turn <= sizes.count else { return nil }
+                    return sizes[reference.turn - 1]
+                }
+                sizes.append(size)
+                if size > TemplateText.maximumExpandedBytes {
+                    reader.fail(.tooComplex, at: turn, "turn \(index + 1) of \(what) expands to at least \(ByteCount.format(size)) "
+                        + "(its placeholders quote earlier turns and variables); a message may have at most \(ByteCount.format(TemplateText.maximumExpandedBytes))",
+                        hint: "quote each earlier turn once, or shorten the variables it quotes")
+                }
             }
         }
         let checks = entries["checks"].map { node -> [CheckDefinition] in

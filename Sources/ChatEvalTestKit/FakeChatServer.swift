@@ -1,11 +1,14 @@
 import Foundation
-import NIOCore
-import NIOHTTP1
-import NIOPosix
+import Synchronization
 
 /// A scripted OpenAI-compatible server on 127.0.0.1 (a port the system picks), for tests of HTTP
 /// runtimes: it records every request and answers chat requests from a script, one reply per
-/// request, in order. An actor: requests are recorded in order, safely, from any connection.
+/// request, in order.
+///
+/// HTTP/1.1 over POSIX sockets, a thread per connection: enough for a test peer that must also
+/// misbehave on purpose — trickle its head a byte at a time, send a body that is not what its
+/// head says, never stop streaming — which a framework's server is built not to do. (swift-nio
+/// served here before; it was the last reason every fresh build compiled it.)
 ///
 /// Use it through `FakeChatServer.run(_:body:)`, which stops it (and every connection) when the
 /// body returns or throws. Nothing it does takes longer than `maximumStall`.
@@ -35,26 +38,45 @@ public actor FakeChatServer {
         case status(Int, body: String, headers: [String: String] = [:])
         /// The connection closes before any answer.
         case close
+        /// A 200 event-stream head sent one byte every `gap` (a slowloris peer), then nothing.
+        case tricklingHead(gap: Duration)
+        /// 200 with an event stream that never ends: the same chunk every `gap`, whatever
+        /// `max_tokens` asked, until the client goes.
+        case endless(String, gap: Duration)
+        /// These bytes as they are, then the connection closes (a body that is not what its head
+        /// says, headers of any size).
+        case raw(Data)
     }
 
-    /// Longest the server holds a connection without sending (`.stall`).
+    /// Longest the server holds a connection without sending (`.stall`, `.tricklingHead`, `.endless`).
     public static let maximumStall: Duration = .seconds(30)
 
-    public let port: Int
-    public private(set) var requests: [Request] = []
-    /// Most chat requests being answered at the same time.
-    public private(set) var maximumInFlight = 0
-    private var inFlight = 0
-    private var replies: [Reply]
+    public nonisolated let port: Int
+    private nonisolated let state: Mutex<State>
+    private nonisolated let listener: Int32
+
+    private struct State {
+        var requests: [Request] = []
+        var maximumInFlight = 0
+        var inFlight = 0
+        var replies: [Reply]
+        var stopping = false
+        var connections: Set<Int32> = []
+    }
+
     private let fallback: Reply
     private let routes: [String: Reply]
 
+    public var requests: [Request] { state.withLock { $0.requests } }
+    /// Most chat requests being answered at the same time.
+    public var maximumInFlight: Int { state.withLock { $0.maximumInFlight } }
     /// The chat requests received (POST …/chat/completions), in order.
     public var chatRequests: [Request] { requests.filter { $0.path.hasSuffix("/chat/completions") } }
 
-    private init(port: Int, replies: [Reply], fallback: Reply, routes: [String: Reply]) {
+    private init(port: Int, listener: Int32, replies: [Reply], fallback: Reply, routes: [String: Reply]) {
         self.port = port
-        self.replies = replies
+        self.listener = listener
+        state = Mutex(State(replies: replies))
         self.fallback = fallback
         self.routes = routes
     }
@@ -68,125 +90,249 @@ public actor FakeChatServer {
         replies: [Reply], fallback: Reply = .status(500, body: #"{"error":{"message":"the fake server has no more replies"}}"#),
         routes: [String: Reply] = [:], body: (FakeChatServer) async throws -> T
     ) async throws -> T {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: "127.0.0.1", port: 0) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: channel)
-                }
+        let (listener, port) = try listen()
+        let server = FakeChatServer(port: port, listener: listener, replies: replies, fallback: fallback, routes: routes)
+        let accepting = Thread { server.acceptLoop() }
+        accepting.name = "fake-server-accept"
+        accepting.start()
+        defer { server.stop() }
+        return try await body(server)
+    }
+
+    /// A listening socket on 127.0.0.1 and the port the system gave it.
+    private static func listen() throws -> (Int32, Int) {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw FakeServerError(message: "socket: \(String(cString: strerror(errno)))") }
+        var yes: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ready = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && Glibc.listen(descriptor, 64) == 0 && getsockname(descriptor, $0, &length) == 0
             }
-        guard let port = channel.channel.localAddress?.port else {
-            try? await channel.channel.close()
-            throw FakeServerError(message: "the fake server has no port")
         }
-        let server = FakeChatServer(port: port, replies: replies, fallback: fallback, routes: routes)
-        let serving = Task {
-            try? await withThrowingDiscardingTaskGroup { group in
-                try await channel.executeThenClose { connections in
-                    for try await connection in connections {
-                        group.addTask { await server.serve(connection) }
-                    }
-                }
+        guard ready else {
+            close(descriptor)
+            throw FakeServerError(message: "the fake server could not listen on 127.0.0.1: \(String(cString: strerror(errno)))")
+        }
+        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    /// Stops accepting, closes every connection, and makes the threads serving them end.
+    private nonisolated func stop() {
+        let open = state.withLock { state -> Set<Int32> in
+            state.stopping = true
+            return state.connections
+        }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        for connection in open { shutdown(connection, Int32(SHUT_RDWR)) }
+    }
+
+    private nonisolated var stopping: Bool { state.withLock { $0.stopping } }
+
+    private nonisolated func acceptLoop() {
+        while !stopping {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else {
+                if errno == EINTR { continue }
+                return
             }
-        }
-        defer { serving.cancel() }
-        do {
-            let result = try await body(server)
-            try? await channel.channel.close()
-            serving.cancel()
-            return result
-        } catch {
-            try? await channel.channel.close()
-            throw error
+            guard state.withLock({ state -> Bool in
+                guard !state.stopping else { return false }
+                state.connections.insert(connection)
+                return true
+            }) else {
+                close(connection)
+                return
+            }
+            let thread = Thread { [self] in
+                serve(connection)
+                state.withLock { _ = $0.connections.remove(connection) }
+                close(connection)
+            }
+            thread.name = "fake-server-connection"
+            thread.start()
         }
     }
 
-    private func record(_ request: Request) -> Reply {
-        requests.append(request)
-        guard request.path.hasSuffix("/chat/completions") else { return routes[request.path] ?? .status(404, body: "not found") }
-        inFlight += 1
-        maximumInFlight = max(maximumInFlight, inFlight)
-        return replies.isEmpty ? fallback : replies.removeFirst()
-    }
-
-    private func answered(_ request: Request) {
-        if request.path.hasSuffix("/chat/completions") { inFlight -= 1 }
-    }
+    // MARK: Requests
 
     /// Reads requests from one connection and answers each, until it closes.
-    private nonisolated func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
-        try? await connection.executeThenClose { inbound, outbound in
-            var head: HTTPRequestHead?
-            var body = ByteBuffer()
-            for try await part in inbound {
-                switch part {
-                case .head(let received):
-                    head = received
-                    body.clear()
-                case .body(var buffer):
-                    body.writeBuffer(&buffer)
-                case .end:
-                    guard let received = head else { continue }
-                    var headers: [String: String] = [:]
-                    for (name, value) in received.headers { headers[name.lowercased()] = value }
-                    let request = Request(method: "\(received.method)", path: received.uri, headers: headers,
-                                          body: String(buffer: body))
-                    let reply = await record(request)
-                    let keepOpen: Bool
-                    do {
-                        keepOpen = try await Self.answer(reply, outbound)
-                    } catch {
-                        await answered(request)
-                        throw error
-                    }
-                    await answered(request)
-                    guard keepOpen else { return }
-                }
-            }
+    private nonisolated func serve(_ connection: Int32) {
+        var reader = RequestReader(descriptor: connection)
+        while !stopping, let request = reader.next() {
+            let reply = record(request)
+            let keepOpen = answer(reply, on: connection)
+            answered(request)
+            guard keepOpen else { return }
         }
     }
 
-    /// Writes one reply; false when the connection must close afterwards.
-    private static func answer(_ reply: Reply, _ outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>) async throws -> Bool {
-        func head(_ status: Int, _ headers: [String: String], eventStream: Bool) -> HTTPServerResponsePart {
-            var fields = HTTPHeaders()
-            fields.add(name: "Content-Type", value: eventStream ? "text/event-stream" : "application/json")
-            if eventStream { fields.add(name: "Transfer-Encoding", value: "chunked") }
-            for (name, value) in headers { fields.add(name: name, value: value) }
-            return .head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: fields))
+    private nonisolated func record(_ request: Request) -> Reply {
+        state.withLock { state in
+            state.requests.append(request)
+            guard request.path.hasSuffix("/chat/completions") else { return routes[request.path] ?? .status(404, body: "not found") }
+            state.inFlight += 1
+            state.maximumInFlight = max(state.maximumInFlight, state.inFlight)
+            return state.replies.isEmpty ? fallback : state.replies.removeFirst()
         }
-        func event(_ text: String) -> HTTPServerResponsePart { .body(.byteBuffer(ByteBuffer(string: "data: \(text)\n\n"))) }
+    }
+
+    private nonisolated func answered(_ request: Request) {
+        if request.path.hasSuffix("/chat/completions") { state.withLock { $0.inFlight -= 1 } }
+    }
+
+    // MARK: Replies
+
+    /// Writes one reply; false when the connection must close afterwards (or broke).
+    private nonisolated func answer(_ reply: Reply, on connection: Int32) -> Bool {
+        func head(_ status: Int, _ headers: [String: String], eventStream: Bool, length: Int? = nil) -> String {
+            var lines = ["HTTP/1.1 \(status) \(Self.reason(status))", "Content-Type: \(eventStream ? "text/event-stream" : "application/json")"]
+            lines.append(length.map { "Content-Length: \($0)" } ?? "Transfer-Encoding: chunked")
+            for (name, value) in headers.sorted(by: { $0.key < $1.key }) { lines.append("\(name): \(value)") }
+            return lines.joined(separator: "\r\n") + "\r\n\r\n"
+        }
+        /// One chunk of a chunked body.
+        func chunk(_ text: String) -> String {
+            let bytes = text.utf8.count
+            return String(bytes, radix: 16) + "\r\n" + text + "\r\n"
+        }
+        func event(_ text: String) -> String { chunk("data: \(text)\n\n") }
 
         switch reply {
         case .events(let events, let gap, let headers):
-            try await outbound.write(head(200, headers, eventStream: true))
+            guard send(head(200, headers, eventStream: true), on: connection) else { return false }
             for text in events {
-                if gap > .zero { try await Task.sleep(for: gap) }
-                try await outbound.write(event(text))
+                if gap > .zero, !pause(gap) { return false }
+                guard send(event(text), on: connection) else { return false }
             }
-            try await outbound.write(.end(nil))
-            return true
+            return send("0\r\n\r\n", on: connection)
         case .cut(let events):
-            try await outbound.write(head(200, [:], eventStream: true))
-            for text in events { try await outbound.write(event(text)) }
+            guard send(head(200, [:], eventStream: true), on: connection) else { return false }
+            for text in events { guard send(event(text), on: connection) else { return false } }
             return false
         case .stall:
-            try await outbound.write(head(200, [:], eventStream: true))
-            try? await Task.sleep(for: maximumStall)
+            guard send(head(200, [:], eventStream: true), on: connection) else { return false }
+            _ = pause(Self.maximumStall)
             return false
         case .status(let status, let text, let headers):
-            var fields = HTTPHeaders()
-            fields.add(name: "Content-Type", value: "application/json")
-            fields.add(name: "Content-Length", value: String(text.utf8.count))
-            for (name, value) in headers { fields.add(name: name, value: value) }
-            try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: fields)))
-            try await outbound.write(.body(.byteBuffer(ByteBuffer(string: text))))
-            try await outbound.write(.end(nil))
-            return true
+            return send(head(status, headers, eventStream: false, length: text.utf8.count) + text, on: connection)
         case .close:
             return false
+        case .tricklingHead(let gap):
+            let start = ContinuousClock.now
+            for byte in head(200, [:], eventStream: true).utf8 {
+                guard ContinuousClock.now - start < Self.maximumStall, send(Data([byte]), on: connection), pause(gap) else { return false }
+            }
+            return false
+        case .endless(let text, let gap):
+            guard send(head(200, [:], eventStream: true), on: connection) else { return false }
+            let start = ContinuousClock.now
+            while ContinuousClock.now - start < Self.maximumStall {
+                guard send(event(text), on: connection), gap == .zero || pause(gap) else { return false }
+            }
+            return false
+        case .raw(let data):
+            _ = send(data, on: connection)
+            return false
         }
+    }
+
+    /// Sleeps `duration` in short steps; false when the server stopped meanwhile.
+    private nonisolated func pause(_ duration: Duration) -> Bool {
+        let end = ContinuousClock.now + duration
+        while ContinuousClock.now < end {
+            if stopping { return false }
+            let left = end - ContinuousClock.now
+            Thread.sleep(forTimeInterval: min(0.02, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18))
+        }
+        return !stopping
+    }
+
+    private nonisolated func send(_ text: String, on connection: Int32) -> Bool { send(Data(text.utf8), on: connection) }
+
+    /// Writes all of `data`; false when the peer went away.
+    private nonisolated func send(_ data: Data, on connection: Int32) -> Bool {
+        data.withUnsafeBytes { bytes -> Bool in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.send(connection, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return false }
+                offset += written
+            }
+            return true
+        }
+    }
+
+    private static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 404: "Not Found"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        default: "Status"
+        }
+    }
+}
+
+/// Reads HTTP/1.1 requests from a socket: the request line, headers, and a body of
+/// `Content-Length` bytes (what libcurl sends for a POST).
+private struct RequestReader {
+    let descriptor: Int32
+    private var buffer: [UInt8] = []
+
+    init(descriptor: Int32) { self.descriptor = descriptor }
+
+    /// The next request, or nil when the connection closed (or sent nonsense).
+    mutating func next() -> FakeChatServer.Request? {
+        guard let headEnd = readUntilHeadEnds() else { return nil }
+        let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
+        buffer.removeFirst(headEnd + 4)
+        let lines = head.components(separatedBy: "\r\n")
+        let requestLine = lines.first?.split(separator: " ") ?? []
+        guard requestLine.count >= 2 else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let length = headers["content-length"].flatMap(Int.init) ?? 0
+        while buffer.count < length {
+            guard receive() else { return nil }
+        }
+        let body = String(decoding: buffer.prefix(length), as: UTF8.self)
+        buffer.removeFirst(length)
+        return FakeChatServer.Request(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers, body: body)
+    }
+
+    /// Reads until the buffer holds a blank line; its offset, or nil when the peer closed.
+    private mutating func readUntilHeadEnds() -> Int? {
+        let terminator: [UInt8] = [13, 10, 13, 10]
+        var searched = 0
+        while true {
+            if buffer.count >= 4 {
+                for index in max(0, searched - 3)...(buffer.count - 4) where Array(buffer[index..<index + 4]) == terminator { return index }
+                searched = buffer.count
+            }
+            guard buffer.count < 1 << 20, receive() else { return nil }
+        }
+    }
+
+    private mutating func receive() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        let count = recv(descriptor, &chunk, chunk.count, 0)
+        if count < 0 && errno == EINTR { return receive() }
+        guard count > 0 else { return false }
+        buffer.append(contentsOf: chunk[..<count])
+        return true
     }
 }
 

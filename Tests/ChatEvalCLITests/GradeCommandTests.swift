@@ -1,3 +1,4 @@
+import ChatEvalTestKit
 import Foundation
 import Testing
 
@@ -184,15 +185,70 @@ import Testing
         let result = directory.appendingPathComponent("run.json")
         try JSONSerialization.data(withJSONObject: record).write(to: result)
 
-        // The suite now wants "Lyon" in turn 1.
+        // The suite now wants "Lyon" in turn 1. The run was recorded outside any repository: its
+        // suite is named on the command line (a recorded absolute path is never read).
         try suite.replacingOccurrences(of: "value: paris", with: "value: lyon").write(toFile: suitePath, atomically: true, encoding: .utf8)
         let regradedPath = directory.appendingPathComponent("regraded.json")
-        let outcome = try await cli.run(["grade", result.path, "--output", regradedPath.path])
+        let refused = try await cli.run(["grade", result.path])
+        #expect(refused.status == 2 && refused.stderr.contains("outside the repository it was recorded in"), "\(refused.stderr)")
+        let outcome = try await cli.run(["grade", result.path, suitePath, "--output", regradedPath.path])
         #expect(outcome.status == 1, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("✗ icontains: expected \"lyon\" in the answer"), "\(outcome.stdout)")
         let regraded = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: regradedPath)) as? [String: Any])
         #expect(regraded["gates_passed"] as? Bool == false)
         #expect(regraded["run_id"] as? String == "r1")
+    }
+
+    /// A result file is data: a recorded suite path naming a system file was read and its first
+    /// line echoed in the error. Now it is refused unread.
+    @Test func aRecordedPathOutsideTheRepositoryIsRefusedUnread() async throws {
+        let (directory, _, _) = try await files(suite: suite, answers: "")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (path, workdir) in [("/etc/passwd", "/repo"), ("/repo/../etc/passwd", "/repo"), ("../../etc/passwd", "/repo")] {
+            let result = try await recordedRun(in: directory, suitePath: path, workdir: workdir)
+            let outcome = try await cli.run(["grade", result.path], in: directory)
+            #expect(outcome.status == 2, "\(path): \(outcome.stderr)")
+            #expect(!outcome.stderr.contains("root:"), "nothing of the file is read or shown")
+            #expect(outcome.stderr.contains("name the suite files to grade with"), "\(outcome.stderr)")
+        }
+    }
+
+    /// A run recorded in one checkout, graded in another: the suite of the checkout `grade` runs in.
+    @Test func aRecordedSuiteIsReadFromTheRepositoryGradeRunsIn() async throws {
+        let (directory, _, _) = try await files(suite: suite, answers: "")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/git"), ["init", "-q", directory.path])
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("suites"), withIntermediateDirectories: true)
+        try suite.replacingOccurrences(of: "value: paris", with: "value: lyon").write(
+            to: directory.appendingPathComponent("suites/capital.yaml"), atomically: true, encoding: .utf8)
+        let result = try await recordedRun(in: directory, suitePath: "/elsewhere/checkout/suites/capital.yaml", workdir: "/elsewhere/checkout")
+        let outcome = try await cli.run(["grade", result.path], in: directory)
+        #expect(outcome.status == 1, "graded with this checkout's suite, which wants Lyon: \(outcome.stderr)")
+        #expect(outcome.stdout.contains("✗ icontains: expected \"lyon\" in the answer"), "\(outcome.stdout)")
+    }
+
+    /// A result file of one repetition of `suite`, answered well, as recorded in the repository
+    /// `workdir` with the suite at `suitePath`.
+    private func recordedRun(in directory: URL, suitePath: String, workdir: String) async throws -> URL {
+        let answers = directory.appendingPathComponent("a.jsonl"), graded = directory.appendingPathComponent("graded.json")
+        try #"{"conversation": "capital", "turn": 1, "answer": "Paris."}"#.appending("\n")
+            .appending(#"{"conversation": "capital", "turn": 2, "answer": "Yes: Paris. is right."}"#).write(to: answers, atomically: true, encoding: .utf8)
+        _ = try await cli.run(["grade", directory.appendingPathComponent("s.yaml").path, "--answers", answers.path, "--output", graded.path])
+        var suiteRecord = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: graded)) as? [String: Any])
+        suiteRecord["path"] = suitePath
+        let record: [String: Any] = [
+            "schema_version": 1, "run_id": "r1", "status": "complete", "started_at": "2026-11-23T10:00:00Z", "command": ["chateval", "run"],
+            "git": ["commit": String(repeating: "a", count: 40), "short_commit": "aaaaaaa", "branch": "main", "is_detached": false, "is_unborn": false,
+                    "modified_count": 0, "untracked_count": 0, "is_shallow": false, "is_dirty": false, "workdir": workdir],
+            "machine": ["hostname": "h", "cpu_model": "cpu", "logical_cores": 2, "memory_bytes": 1, "operating_system": "Linux", "kernel": "6", "architecture": "x86_64"],
+            "runtime": ["engine": "llama.cpp", "build": "b", "model": ["path": "m.gguf", "file_bytes": 1, "description": "m"],
+                        "chat_template": "embedded", "chat_template_source": "model", "context_size": 4096, "batch_size": 512, "threads": 2],
+            "settings": ["cache_mode": "session", "repetitions": 1, "warmup_conversations": 0],
+            "suites": [suiteRecord], "gates_passed": true,
+        ]
+        let result = directory.appendingPathComponent("run.json")
+        try JSONSerialization.data(withJSONObject: record).write(to: result)
+        return result
     }
 
     @Test func aSuiteWithoutAnswersSaysWhatGradeNeeds() async throws {

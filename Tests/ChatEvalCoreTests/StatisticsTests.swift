@@ -228,3 +228,27 @@ import Testing
         #expect(abs(RankShift.normalQuantile(0.975) - 1.959963984540054) < 1e-12)
     }
 }
+
+/// Credentials never reach what ChatEval writes or prints.
+@Suite struct SecretsTests {
+    @Test func urlsAndCommandsLoseTheirCredentials() {
+        let url = "http://alice:hunter2@gpu:8000/v1?api_key=sk-123456&model=x"
+        let redacted = Secrets.redactURL(url)
+        #expect(!redacted.contains("hunter2") && !redacted.contains("sk-123456"))
+        #expect(redacted.contains("alice") && redacted.contains("model=x") && redacted.contains("gpu:8000"))
+        #expect(Secrets.redactURL("suites/smoke.yaml") == "suites/smoke.yaml")
+        let command = Secrets.redactCommand(["chateval", "run", "--base-url", url, "--request-field", "key=http://u:p@h/x", "--api-key", "abc", "--token=xyz"])
+        #expect(!command.joined(separator: " ").contains("hunter2") && !command.contains("abc") && !command.contains { $0.contains("xyz") })
+        #expect(command.contains("--token=[redacted]"))
+    }
+
+    @Test func aRegisteredSecretIsRedactedFromAnyText() {
+        let key = "sk-secret-\(UUID().uuidString)"
+        #expect(Secrets.redact("the key \(key) is wrong") == "the key \(key) is wrong")
+        Secrets.register(key)
+        #expect(Secrets.redact("the key \(key) is wrong") == "the key [redacted] is wrong")
+        #expect(String(decoding: Secrets.redact(Data("{\"m\": \"\(key)\"}".utf8)), as: UTF8.self) == "{\"m\": \"[redacted]\"}")
+        Secrets.register("abc")                                   // too short to be a key: ordinary words stay
+        #expect(Secrets.redact("abc") == "abc")
+    }
+}

@@ -11,7 +11,22 @@ import Testing
 
     @Test func unknownPlaceholderFailsToRender() throws {
         let template = try TemplateText("{{vars.missing}}")
-        #expect(throws: TemplateText.UnknownPlaceholder.self) { try template.render { _ in nil } }
+        #expect(throws: TemplateText.RenderError.unknownPlaceholder("vars.missing")) { try template.render { _ in nil } }
+    }
+
+    /// A message quoting an earlier one twice doubles with every turn: 7 KB of suite asked for
+    /// 8.7 GB and aborted the process. The rendering stops at the limit, before allocating.
+    @Test func anExpansionPastTheLimitFailsBeforeItIsBuilt() throws {
+        let template = try TemplateText("{{a}}{{a}}{{a}}")
+        let big = String(repeating: "x", count: 400_000)
+        #expect(throws: TemplateText.RenderError.tooLarge(bytes: 1_200_000, limit: TemplateText.maximumExpandedBytes)) {
+            try template.render { _ in big }
+        }
+        #expect(try template.render(limit: 1_200_000) { _ in big }.utf8.count == 1_200_000)
+        // The fewest bytes it expands to, known before rendering, saturating instead of overflowing.
+        #expect(template.expandedSizeAtLeast { _ in 5 } == 15)
+        #expect(template.expandedSizeAtLeast { _ in Int.max / 2 } == Int.max)
+        #expect(template.expandedSizeAtLeast { _ in nil } == 0)
     }
 
     @Test(arguments: ["open {{ and never closed", "empty {{ }} name"])

@@ -1,6 +1,7 @@
 import ChatEvalCore
 import ChatEvalPunktModel
-import Crypto
+import ChatEvalDigest
+import Foundation
 import Testing
 @testable import ChatEvalGrading
 
@@ -222,15 +223,12 @@ struct PunktTests {
     /// The tables are generated (scripts/generate-punkt-model.py), which records their digest:
     /// an edit by hand changes them and not the digest.
     @Test func embeddedTablesAreTheGeneratedOnes() {
-        var digest = SHA256()
+        let digest = SHA256Digest()
         for table in [PunktEnglishModel.abbreviations, PunktEnglishModel.collocations,
                       PunktEnglishModel.sentenceStarters, PunktEnglishModel.orthographicContext] {
-            digest.update(data: Array(table.utf8) + [0])
+            digest.update(Data(Array(table.utf8) + [0]))
         }
-        let hex = digest.finalize().map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
+        let hex = digest.hex()
         #expect(hex == PunktEnglishModel.tablesSHA256)
         #expect(PunktParameters.english.abbreviations.count == 156)
         #expect(PunktParameters.english.orthographicContext.count == 20_366)

@@ -298,6 +298,131 @@ import Testing
         }
     }
 
+    // MARK: Served turns bounded by what the suite asked (each of these failed before)
+
+    /// A server that ignores max_tokens streamed until the request timeout (4.2 M characters in
+    /// 40 s): read up to the bound, the stream closed, the turn answered and cut at max_tokens.
+    @Test func aServerIgnoringMaxTokensIsReadUpToTheBoundAndCut() async throws {
+        let piece = #"{"choices":[{"finish_reason":null,"index":0,"delta":{"content":"la "}}],"object":"chat.completion.chunk"}"#
+        try await FakeChatServer.run(replies: [.endless(piece, gap: .zero)]) { server in
+            let connection = try await OpenAIConnection.open(Self.configuration(server))
+            defer { Task { await connection.shutdown() } }
+            let started = ContinuousClock.now
+            let result = await Self.turn(connection.makeRuntime(), [.user("Sing.")], options: GenerationOptions(maxTokens: 16))
+            #expect(ContinuousClock.now - started < .seconds(5))
+            #expect(result.failure == nil)
+            let metrics = try #require(result.metrics)
+            #expect(metrics.stopReason == .maxTokens)
+            #expect(metrics.server?.cutAtMaxTokens == true)
+            #expect(metrics.generatedTokens == OpenAIChatRuntime.answerBound(maxTokens: 16).pieces)
+            #expect(result.text.count <= OpenAIChatRuntime.answerBound(maxTokens: 16).pieces * 3)
+        }
+    }
+
+    /// Headers at one byte a second held a turn for the whole request timeout (600 s): now the
+    /// stall bound ends it.
+    @Test func aServerTricklingItsHeadHitsTheStallBound() async throws {
+        try await FakeChatServer.run(replies: [.tricklingHead(gap: .milliseconds(300))]) { server in
+            let connection = try await OpenAIConnection.open(Self.configuration(server) { $0.stallTimeout = 1.5; $0.requestTimeout = 30 })
+            defer { Task { await connection.shutdown() } }
+            let started = ContinuousClock.now
+            let failure = try #require(await Self.turn(connection.makeRuntime(), [.user("Hi")]).failure)
+            #expect(failure.code == .timeout)
+            #expect(failure.message.contains("stall bound"))
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
+    }
+
+    @Test func aStreamThatGoesQuietHitsTheStallBound() async throws {
+        try await FakeChatServer.run(replies: [.stall]) { server in
+            let connection = try await OpenAIConnection.open(Self.configuration(server) { $0.stallTimeout = 1; $0.requestTimeout = 30 })
+            defer { Task { await connection.shutdown() } }
+            let started = ContinuousClock.now
+            let failure = try #require(await Self.turn(connection.makeRuntime(), [.user("Hi")]).failure)
+            #expect(failure.code == .timeout && failure.message.contains("no new event for 1 s"))
+            #expect(ContinuousClock.now - started < .seconds(4))
+        }
+    }
+
+    /// An HTML error page labelled text/event-stream was `stream_interrupted`.
+    @Test func htmlLabelledAsAnEventStreamIsAMalformedStream() async throws {
+        let html = "<!DOCTYPE html><html><body>Oops</body></html>\r\n"
+        let page = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: \(html.utf8.count)\r\n\r\n" + html
+        try await FakeChatServer.run(replies: [.raw(Data(page.utf8))]) { server in
+            let connection = try await OpenAIConnection.open(Self.configuration(server))
+            defer { Task { await connection.shutdown() } }
+            let failure = try #require(await Self.turn(connection.makeRuntime(), [.user("Hi")]).failure)
+            #expect(failure.code == .malformedStream)
+            #expect(failure.message.contains("<!DOCTYPE html>"))
+        }
+    }
+
+    /// 2 MB of response headers was `unavailable`, and retried.
+    @Test func hugeResponseHeadersAreMalformedAndNotRetried() async throws {
+        let filler = (0..<40_000).map { "X-Filler-\($0): \(String(repeating: "a", count: 40))" }.joined(separator: "\r\n")
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\(filler)\r\n\r\n"
+        try await FakeChatServer.run(replies: [.raw(Data(head.utf8))]) { server in
+            let connection = try await OpenAIConnection.open(Self.configuration(server))
+            defer { Task { await connection.shutdown() } }
+            let failure = try #require(await Self.turn(connection.makeRuntime(), [.user("Hi")]).failure)
+            #expect(failure.code == .malformedStream)
+            #expect(failure.message.contains("KiB of response headers"))
+            #expect(failure.retries == nil)
+            #expect(await server.chatRequests.count == 1)
+        }
+    }
+
+    /// An out-of-range `usage` figure dropped an answer that had arrived whole.
+    @Test func anOutOfRangeUsageFigureCostsTheFigureNotTheAnswer() async throws {
+        var events = FakeChatServer.llamaServerEvents(["Par", "is"], includeTimings: false)
+        events[events.count - 2] = #"{"choices":[],"usage":{"completion_tokens":1e30,"prompt_tokens":-4,"total_tokens":"many"}}"#
+        try await FakeChatServer.run(replies: [.events(events)]) { server in
+            let connection = try await OpenAIConnection.open(Self.configuration(server))
+            defer { Task { await connection.shutdown() } }
+            let result = await Self.turn(connection.makeRuntime(), [.user("Capital of France?")])
+            #expect(result.failure == nil && result.text == "Paris")
+            let metrics = try #require(result.metrics)
+            #expect(metrics.generatedTokens == 2)                          // the pieces: the figure was unusable
+            #expect(metrics.server?.usageReported == false)
+        }
+    }
+
+    /// A refused port took 43 s to report.
+    @Test func aRefusedPortIsReportedAtOnce() async throws {
+        let port = try await LocalLlamaServer.freePort()
+        var configuration = OpenAIConfiguration(baseURL: "http://127.0.0.1:\(port)/v1", modelName: "m", requestTimeout: 10, connectTimeout: 2,
+                                                retry: RetryPolicy.none)
+        configuration.retry = .none
+        let started = ContinuousClock.now
+        await #expect(throws: OpenAIConnectionError.self) { _ = try await OpenAIConnection.open(configuration) }
+        #expect(ContinuousClock.now - started < .seconds(5), "a refused connection is reported at once (it took 43 s)")
+    }
+
+    /// A Retry-After longer than a turn waits ends the turn at once, saying so.
+    @Test func aRetryAfterLongerThanTheLimitFailsAtOnceAndSaysWhy() async throws {
+        try await FakeChatServer.run(replies: [.status(429, body: #"{"error":{"message":"later"}}"#, headers: ["Retry-After": "3600"])]) { server in
+            let connection = try await OpenAIConnection.open(Self.configuration(server))
+            defer { Task { await connection.shutdown() } }
+            let failure = try #require(await Self.turn(connection.makeRuntime(), [.user("Hi")]).failure)
+            #expect(failure.code == .rateLimited)
+            #expect(failure.message.contains("asked to retry after 3600 s, longer than the 60 s a turn waits: not retried"))
+        }
+    }
+
+    /// A server echoing the API key in an error body: the key never reaches what is written or printed.
+    @Test func anEchoedAPIKeyIsRedacted() async throws {
+        let key = "sk-test-\(UUID().uuidString)"
+        try await FakeChatServer.run(replies: [.status(401, body: #"{"error":{"message":"invalid key \#(key)"}}"#)]) { server in
+            let connection = try await OpenAIConnection.open(Self.configuration(server) { $0.apiKeyVariable = "CHATEVAL_TEST_KEY" },
+                                                             environment: ["CHATEVAL_TEST_KEY": key])
+            defer { Task { await connection.shutdown() } }
+            let failure = try #require(await Self.turn(connection.makeRuntime(), [.user("Hi")]).failure)
+            #expect(failure.message.contains(key), "the failure itself carries what the server said")
+            #expect(!Secrets.redact(failure.message).contains(key))
+            #expect(Secrets.redact(failure.message).contains(Secrets.placeholder))
+        }
+    }
+
     @Test func configurationProblemsNameTheSetting() {
         let bad = OpenAIConfiguration(baseURL: "ftp://x", modelName: "", apiKeyVariable: "A=B", requestTimeout: 0,
                                       extraFields: ["stream": .bool(false)], affinity: .init(header: "bad header"))

@@ -160,6 +160,7 @@ import Testing
         #expect(outcome.head.suites[0].conversations.count == 4)
         #expect(outcome.head.suites[0].conversations.allSatisfy { $0.leftOut != nil })
         #expect(outcome.head.suites[0].conversations.last?.leftOut?.contains("left out") == true)
+        #expect(outcome.head.suites[0].conversations.first?.leftOut?.contains("measured again") == true)
         let comparison = try #require(outcome.comparison)
         #expect(comparison.suites[0].metrics[0].verdict == .notMeasured)
         #expect(!comparison.hasRegression)

@@ -82,7 +82,7 @@ struct CalibrateCommand: AsyncParsableCommand {
         for index in 1...comparisons {
             var records: [RunRecord] = []
             for role in [RunRole.baseline, .head] {
-                var record = RunRecord(runId: ResultWriter.newRunId(), startedAt: Date(), command: CommandLine.arguments, git: workspace.snapshot,
+                var record = RunRecord(runId: ResultWriter.newRunId(), startedAt: Date(), command: Secrets.redactCommand(CommandLine.arguments), git: workspace.snapshot,
                                        machine: MachineInfo.current(), runtime: engine.identity, modelSha256: sha256, settings: plan.settings)
                 record.role = role
                 record.environment = RunEnvironment(start: load)

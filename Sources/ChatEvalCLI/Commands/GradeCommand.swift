@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChatEvalGit
 import ChatEvalReport
 import ChatEvalRunner
 import ChatEvalStore
@@ -17,7 +18,8 @@ struct GradeCommand: ParsableCommand {
             or ChatEval's eog, max_tokens and stop_string. A failed turn is {"conversation": ..., "turn": N, "failure": {"code": "timeout", "message": "..."}}.
 
             With a result file, every answer of the run is graded again with the suites as they are now (a check fixed \
-            after the run); the suites are read from the paths the run recorded unless suite files are named.
+            after the run); the suites are read from this repository's working tree, at the paths the run recorded \
+            relative to its own repository, unless suite files are named (a path outside the recorded repository is refused).
 
             Examples:
               chateval grade suites/memory.yaml --answers answers.jsonl
@@ -74,7 +76,7 @@ struct GradeCommand: ParsableCommand {
         } catch {
             throw failure("\(error.description); name a result file written by `chateval run` (or a suite with --answers FILE)", .badInput)
         }
-        let paths = suitePaths.isEmpty ? recorded.suites.map(\.path) : suitePaths
+        let paths = try suitePaths.isEmpty ? recorded.suites.map { try Self.resolve($0.path, of: recorded, resultFile: path) } : suitePaths
         for missing in paths where !FileManager.default.fileExists(atPath: missing) {
             throw failure("\(missing): the run's suite file is not there; name the suite files to grade with: chateval grade \(path) SUITE...", .badInput)
         }
@@ -84,6 +86,32 @@ struct GradeCommand: ParsableCommand {
         say(RunReport.render([regraded], options: report.options()), styled: true)
         try write(regraded)
         if regraded.gatesPassed == false { throw failure("gate failed", .gateFailed) }
+    }
+
+    /// A recorded suite path as a file of this working tree: relative to the repository the run
+    /// recorded (its absolute paths made relative to that repository's root), resolved in the
+    /// repository the command runs in (else the current folder). A path that leaves either — an
+    /// absolute path elsewhere, `..` beyond the root — is refused unread: a result file is data,
+    /// and must not make `grade` read (and quote) any file on the machine.
+    static func resolve(_ recordedPath: String, of record: RunRecord, resultFile: String,
+                        currentFolder: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) throws -> String {
+        let root = (try? GitRepository.discover(startingAt: currentFolder))?.workdir.map { URL(fileURLWithPath: $0) } ?? currentFolder
+        var relative = recordedPath
+        if recordedPath.hasPrefix("/") {
+            let recordedRoot = record.git?.workdir.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+            guard let recordedRoot, recordedPath.hasPrefix(recordedRoot) else {
+                throw failure("\(resultFile) names a suite outside the repository it was recorded in (\(Terminal.safe(String(recordedPath.prefix(200))))); "
+                    + "name the suite files to grade with: chateval grade \(resultFile) SUITE...", .badInput)
+            }
+            relative = String(recordedPath.dropFirst(recordedRoot.count))
+        }
+        let resolved = root.appendingPathComponent(relative).standardizedFileURL.path
+        let rootPath = root.standardizedFileURL.path
+        guard resolved.hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/"), SuiteFiles.isSuiteName(resolved) else {
+            throw failure("\(resultFile) names the suite \(Terminal.safe(String(recordedPath.prefix(200)))), which is not a .yaml file inside this repository; "
+                + "name the suite files to grade with: chateval grade \(resultFile) SUITE...", .badInput)
+        }
+        return resolved
     }
 
     private func write(_ value: some Encodable) throws {

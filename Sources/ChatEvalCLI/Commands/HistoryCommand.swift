@@ -78,13 +78,20 @@ struct HistoryCommand: ParsableCommand {
             throw failure((since.map { "--since \($0): " } ?? "") + "\(error)", .badInput)
         }
         let folder = try RecordedRuns.reportsFolder(reportsFolder, project: project, root: root)
-        let index = try RecordedRuns.updatedIndex(reports: folder, repository: repository, rebuild: rebuildIndex)
+        var index = try RecordedRuns.updatedIndex(reports: folder, repository: repository, rebuild: rebuildIndex)
         let needed = Set(chosen.compactMap { if case .metric(let metric) = $0 { metric } else { nil } })
         let runs: [RunDigest]
         do {
             runs = try index.runs(commits: commits.map(\.id), metrics: needed)
         } catch {
-            throw failure(error.description, .badInput)
+            // Damage only a query meets: rebuild once and ask again.
+            warn("the results index was damaged (\(error.pointOfFailure): \(error.message)); rebuilt it from the result files and git notes")
+            index = try RecordedRuns.updatedIndex(reports: folder, repository: repository, rebuild: true)
+            do {
+                runs = try index.runs(commits: commits.map(\.id), metrics: needed)
+            } catch {
+                throw failure(error.description, .runIncomplete)
+            }
         }
         let history = HistoryBuilder.build(commits: commits, runs: runs, metrics: chosen, suites: suites.isEmpty ? nil : Set(suites))
         if !suites.isEmpty {
@@ -148,8 +155,25 @@ enum RecordedRuns {
     /// with single sources are warnings (once per change), a broken index is bad input.
     static func updatedIndex(reports: URL, repository: GitRepository, rebuild: Bool, report: Bool = false) throws -> SQLiteResultIndex {
         do {
+            return try updatedIndexOnce(reports: reports, repository: repository, rebuild: rebuild, report: report)
+        } catch let error as IndexError where !rebuild {
+            // Damage found only while reading or writing it (a page, a table): rebuild once, say so once.
+            warn("the results index was damaged (\(error.pointOfFailure): \(error.message)); rebuilt it from the result files and git notes")
+            do {
+                return try updatedIndexOnce(reports: reports, repository: repository, rebuild: true, report: report)
+            } catch let error as IndexError {
+                throw failure(error.description, .runIncomplete)
+            }
+        }
+    }
+
+    private static func updatedIndexOnce(reports: URL, repository: GitRepository, rebuild: Bool, report: Bool) throws -> SQLiteResultIndex {
+        do {
             let index = try SQLiteResultIndex(url: SQLiteResultIndex.defaultURL(reports: reports), rebuild: rebuild)
-            if index.wasRebuilt && !rebuild { warn("the results index \(index.url.path) could not be used; rebuilt it from the result files and git notes") }
+            if index.wasRebuilt && !rebuild {
+                warn(index.damage.map { "the results index was damaged (\($0)); rebuilt it from the result files and git notes" }
+                     ?? "the results index \(index.url.path) was of another version; rebuilt it from the result files and git notes")
+            }
             let files = try index.update(folder: reports)
             let listing: NoteListing
             do {
@@ -164,8 +188,6 @@ enum RecordedRuns {
                 say("notes     \(notes.read) read, \(notes.removed) forgotten (\(GitRepository.chatEvalNotesRef))")
             }
             return index
-        } catch let error as IndexError {
-            throw failure(error.description, .badInput)
         }
     }
 }

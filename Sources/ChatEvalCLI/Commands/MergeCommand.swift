@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChatEvalCore
 import ChatEvalReport
 import ChatEvalRunner
 import ChatEvalStore
@@ -39,7 +40,7 @@ struct MergeCommand: ParsableCommand {
         }
         let merged: RunRecord
         do {
-            merged = try ShardMerge.merge(records, command: CommandLine.arguments)
+            merged = try ShardMerge.merge(records, command: Secrets.redactCommand(CommandLine.arguments))
         } catch {
             throw failure("cannot merge: \(error.message)", .badInput)
         }

@@ -9,6 +9,7 @@ import ChatEvalRuntime
 import ChatEvalStore
 import ChatEvalSuites
 import Foundation
+import Synchronization
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -295,7 +296,7 @@ struct RunCommand: AsyncParsableCommand {
     func makeRecord(_ engine: any ChatRuntime, sha256: String?, configuration: RunConfiguration, plan: RunPlan, git: GitSnapshot?,
                             machineLoad: MachineLoad) -> RunRecord {
         var record = RunRecord(
-            runId: ResultWriter.newRunId(), startedAt: Date(), command: CommandLine.arguments, git: git,
+            runId: ResultWriter.newRunId(), startedAt: Date(), command: Secrets.redactCommand(CommandLine.arguments), git: git,
             machine: MachineInfo.current(), runtime: engine.identity, modelSha256: sha256, settings: plan.settings)
         record.project = Workspace.record(of: configuration.project)
         record.environment = RunEnvironment(start: machineLoad)
@@ -342,7 +343,10 @@ struct RunCommand: AsyncParsableCommand {
         let progress = RunProgress(totalTurns: turns, repetitions: atMost ? 2 : records.first?.settings.repetitions ?? 1,
                                    suiteLinesToStandardOutput: output.terminalOnStandardOutput(), atMost: atMost)
         let task = Task { try await run(stop, progress) }
-        let trap = InterruptTrap(stop: stop) { task.cancel() }
+        // The first signal's grace ending cancels the turn in progress too, but the run still ends
+        // as interrupted (exit 3), not stopped at once (130): only the second signal is that.
+        let stoppedNow = Atomic<Bool>(false)
+        let trap = InterruptTrap(stop: stop, expire: { task.cancel() }, cancel: { stoppedNow.store(true, ordering: .relaxed); task.cancel() })
         defer { withExtendedLifetime(trap) {} }
         do {
             var finals = try await task.value
@@ -353,7 +357,7 @@ struct RunCommand: AsyncParsableCommand {
                 finals[index].environment?.end = end
                 try? writers[index].write(finals[index])
             }
-            return (finals, task.isCancelled)
+            return (finals, stoppedNow.load(ordering: .relaxed))
         } catch {
             await progress.finish()
             let journals = writers.map(\.journalURL.path).joined(separator: " and ")

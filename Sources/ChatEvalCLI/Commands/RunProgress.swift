@@ -103,16 +103,22 @@ actor RunProgress: RunObserver {
     }
 }
 
-/// Turns SIGINT and SIGTERM into an orderly stop. The first finishes the turn in progress,
-/// writes what was measured and ends the run as incomplete (exit 3). The second cancels the turn
-/// in progress — even a long prefill — and still writes what was measured (exit 130). A third
-/// ends the process at once (exit 130; the journal keeps every finished turn for `recover`).
-/// When the trap is released, both signals get back the handling they had.
+/// Turns SIGINT and SIGTERM into an orderly stop. The first lets the turn in progress finish if
+/// it does within `grace` seconds — else cancels it (a stalled served turn, a long prefill) —
+/// writes what was measured and ends the run as incomplete (exit 3): a CI cancel (SIGTERM, then
+/// SIGKILL some seconds later) finds the results written. The second cancels the turn in progress
+/// at once and still writes what was measured (exit 130). A third ends the process at once (exit
+/// 130; the journal keeps every finished turn for `recover`). When the trap is released, both
+/// signals get back the handling they had.
 final class InterruptTrap {
     private let sources: [any DispatchSourceSignal]
     private let previous: [(signal: Int32, handler: __sighandler_t?)]
 
-    init(stop: StopRequest, cancel: @escaping @Sendable () -> Void) {
+    /// Seconds the first signal leaves the turn in progress to finish.
+    static let grace = 1.0
+
+    /// `cancel` is called by the second signal; `expire` when the first signal's grace runs out.
+    init(stop: StopRequest, grace: Double = InterruptTrap.grace, expire: @escaping @Sendable () -> Void = {}, cancel: @escaping @Sendable () -> Void) {
         let count = SignalCount()
         var previous: [(Int32, __sighandler_t?)] = []
         sources = [SIGINT, SIGTERM].map { number in
@@ -123,7 +129,8 @@ final class InterruptTrap {
                 let (before, after) = count.add(Int(source.data))
                 if before < 1 && after >= 1 {
                     stop.request()
-                    FileHandle.standardError.write(Data("\nchateval: interrupted — finishing the current turn, then writing the results (again: stop the turn now)\n".utf8))
+                    FileHandle.standardError.write(Data("\nchateval: interrupted — finishing the current turn (at most \(Int(grace)) s), then writing the results (again: stop the turn now)\n".utf8))
+                    DispatchQueue.global().asyncAfter(deadline: .now() + grace) { expire() }
                 }
                 if before < 2 && after >= 2 {
                     cancel()

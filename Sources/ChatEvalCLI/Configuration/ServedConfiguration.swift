@@ -57,6 +57,7 @@ struct ServedConfiguration {
             apiKeyVariable: pick("api_key_env", options.apiKeyVariable, nil, section?.apiKeyVariable),
             requestTimeout: pick("request_timeout", options.requestTimeout, nil, section?.requestTimeout) ?? OpenAIConfiguration.defaultRequestTimeout,
             connectTimeout: pick("connect_timeout", options.connectTimeout, nil, section?.connectTimeout) ?? OpenAIConfiguration.defaultConnectTimeout,
+            stallTimeout: pick("stall_timeout", options.stallTimeout, nil, section?.stallTimeout) ?? OpenAIConfiguration.defaultStallTimeout,
             extraFields: pick("extra_fields", try options.extraFields(), nil, section?.extraFields) ?? [:],
             affinity: OpenAIConfiguration.Affinity(
                 header: pick("affinity", options.affinityHeader, nil, section?.affinityHeader),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChatEvalCompare
+import ChatEvalCore
 import ChatEvalHistory
 import ChatEvalReport
 import ChatEvalStore
@@ -127,12 +128,12 @@ extension OutputOptions {
                 case .terminal: say(text, styled: true)   // ✓ and ✗ coloured on a terminal only
                 case .markdown: say(text)
                 case .json: sayJSON(text)
-                case .junit, .html: FileHandle.standardOutput.write(Data(text.utf8))   // escaped by the renderers: no control characters
+                case .junit, .html: FileHandle.standardOutput.write(Data(Secrets.redact(text).utf8))   // escaped by the renderers: no control characters
                 }
             case .stepSummary(let path):
                 let used = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
                 let budget = max(4_096, MarkdownReport.defaultBudget - used)
-                let text = try subject.render(format, markdownBudget: budget, terminal: terminal)
+                let text = Secrets.redact(Terminal.safeLines(try subject.render(format, markdownBudget: budget, terminal: terminal)))
                 do {
                     if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
                     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
@@ -143,7 +144,16 @@ extension OutputOptions {
                     throw failure("cannot append the Markdown report to $GITHUB_STEP_SUMMARY (\(path)): \(error.localizedDescription)", .runIncomplete)
                 }
             case .file(let path):
-                let text = try subject.render(format, terminal: terminal)
+                var text = try subject.render(format, terminal: terminal)
+                // A file is read on a terminal too (cat, less -R): the same sanitising as standard
+                // output — answers' escape sequences (clear screen, OSC 52 clipboard, OSC 8 links),
+                // BEL, NUL and C1 bytes shown, never obeyed. JUnit and HTML escape them already.
+                switch format {
+                case .terminal, .markdown: text = Terminal.safeLines(text)
+                case .json: text = Terminal.safeJSON(text)
+                case .junit, .html: break
+                }
+                text = Secrets.redact(text)
                 do {
                     try AtomicFile.write(Data(text.utf8), to: URL(fileURLWithPath: path))
                 } catch {

@@ -26,6 +26,10 @@ struct ServedRuntimeOptions: ParsableArguments {
     @Option(name: .customLong("connect-timeout"), help: ArgumentHelp("Longest to wait for a connection (default 10).", valueName: "seconds"))
     var connectTimeout: Double?
 
+    @Option(name: .customLong("stall-timeout"), help: ArgumentHelp(
+        "Longest a turn may go without the response's head or a new event of its stream (default 60).", valueName: "seconds"))
+    var stallTimeout: Double?
+
     @Option(name: .customLong("retries"), help: "Retries of a turn after 429, 503 or a lost connection, with backoff (default 3).")
     var retries: Int?
 
@@ -58,6 +62,9 @@ struct ServedRuntimeOptions: ParsableArguments {
     func validate() throws {
         if let requestTimeout, !(requestTimeout > 0 && requestTimeout.isFinite) {
             throw ValidationError("--request-timeout must be more than 0 seconds (got \(requestTimeout))")
+        }
+        if let stallTimeout, !(stallTimeout > 0 && stallTimeout.isFinite) {
+            throw ValidationError("--stall-timeout must be more than 0 seconds (got \(stallTimeout))")
         }
         if let connectTimeout, !(connectTimeout > 0 && connectTimeout.isFinite) {
             throw ValidationError("--connect-timeout must be more than 0 seconds (got \(connectTimeout))")
