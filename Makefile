@@ -14,6 +14,10 @@ LINK := $(if $(LLAMA_LIBDIR),-Xlinker -rpath -Xlinker $(LLAMA_LIBDIR))
 # The tests find the two shipped models and llama-server here (make run takes its model from chateval.yaml).
 TEST_ENV := CHATEVAL_MODEL=$(MODEL) CHATEVAL_GEMMA_MODEL=$(GEMMA_MODEL) CHATEVAL_LLAMA_SERVER=$(LLAMA_TOOLS)/llama-server
 RUN_ARGS ?= --repeat 1
+# One build for run, test and bench: release, with testability. The tests' @testable imports need
+# -enable-testing, and with the same flags everywhere `make test` reuses every module `make run`
+# compiled instead of building the tree again in debug (README, "A fresh start").
+SWIFT_FLAGS := -c release -Xswiftc -enable-testing $(LINK)
 
 FUZZ_SECONDS ?= 300
 
@@ -26,22 +30,25 @@ setup:
 build: setup
 	@$(MAKE) --no-print-directory _build
 _build:
-	swift build -c release $(LINK) --product chateval
+	swift build $(SWIFT_FLAGS) --product chateval
 
 run: setup
 	@$(MAKE) --no-print-directory _run
 _run: _build
 	.build/release/chateval run $(RUN_ARGS)
 
+# The second model, llama-server and the report checkers are set up while the tests compile
+# (downloads and one C++ build beside one Swift build); their log is shown if they fail.
 test: setup
-	@bash scripts/setup.sh gemma-model
-	@bash scripts/setup.sh llama-server
-	@bash scripts/setup.sh report-tools
 	@$(MAKE) --no-print-directory _test
 _test:
-	swift build --build-tests $(LINK)
-	$(TEST_ENV) swift test --skip-build $(LINK)
-	.build/debug/chateval-fuzz --seconds 60
+	@echo "[setup] the second model, llama-server and the report checkers, beside the build (log: $(CHATEVAL_CACHE)/test-extras.log)"
+	@mkdir -p $(CHATEVAL_CACHE); bash scripts/setup.sh test-extras > $(CHATEVAL_CACHE)/test-extras.log 2>&1 & extras=$$!; \
+	swift build $(SWIFT_FLAGS) --build-tests; built=$$?; \
+	wait $$extras || { echo "set-up for the tests failed:"; tail -n 40 $(CHATEVAL_CACHE)/test-extras.log; exit 1; }; \
+	[ $$built = 0 ] || exit $$built
+	$(TEST_ENV) swift test $(SWIFT_FLAGS) --skip-build
+	.build/release/chateval-fuzz --seconds 60
 
 # The HTML reports opened in headless Chromium (Debian's package, installed on first use): the
 # DOM checked, screenshots left in .build/report-screenshots/ to look at. (make test runs these
@@ -50,8 +57,8 @@ test-html: setup
 	@bash scripts/setup.sh chromium
 	@$(MAKE) --no-print-directory _test-html
 _test-html:
-	swift build --build-tests $(LINK)
-	CHATEVAL_CHROMIUM=$$(command -v chromium) swift test --skip-build $(LINK) --filter BrowserTests
+	swift build $(SWIFT_FLAGS) --build-tests
+	CHATEVAL_CHROMIUM=$$(command -v chromium) swift test $(SWIFT_FLAGS) --skip-build --filter BrowserTests
 	@echo "screenshots: $$(pwd)/.build/report-screenshots/"
 
 # Coverage-guided fuzzing (libFuzzer + AddressSanitizer) of suites, answers files and project
@@ -63,8 +70,8 @@ _fuzz:
 	@printf '{"schemaVersion": "1.0", "linker": {"path": "%s"}}\n' "$$(dirname "$$(readlink -f "$$(command -v swift)")")/ld.lld" > .build-fuzz/toolset.json
 	swift build -c release --scratch-path .build-fuzz --toolset .build-fuzz/toolset.json -Xswiftc -sanitize=fuzzer,address \
 		-Xswiftc -DCHATEVAL_LIBFUZZER $(LINK) --product chateval-fuzz
-	swift build $(LINK) --product chateval-fuzz
-	.build/debug/chateval-fuzz --seeds .build-fuzz/corpus
+	swift build $(SWIFT_FLAGS) --product chateval-fuzz
+	.build/release/chateval-fuzz --seeds .build-fuzz/corpus
 	for target in suite answers project result journal index; do \
 		CHATEVAL_FUZZ_TARGET=$$target .build-fuzz/release/chateval-fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=5 \
 			-rss_limit_mb=4096 -artifact_prefix=.build-fuzz/$$target- .build-fuzz/corpus/$$target || exit 1; \
@@ -76,9 +83,9 @@ bench: setup
 	@bash scripts/setup.sh llama-tools
 	@$(MAKE) --no-print-directory _bench
 _bench:
-	swift build -c release $(LINK) --product chateval-bench
-	swift build -c release $(LINK) --product chateval-grading-bench
-	swift build -c release $(LINK) --product chateval
+	swift build $(SWIFT_FLAGS) --product chateval-bench
+	swift build $(SWIFT_FLAGS) --product chateval-grading-bench
+	swift build $(SWIFT_FLAGS) --product chateval
 	.build/release/chateval-bench throughput --llama-bench $(LLAMA_TOOLS)/llama-bench --model $(GEMMA_MODEL) --chat-template gemma
 	.build/release/chateval-bench throughput --llama-bench $(LLAMA_TOOLS)/llama-bench --model $(MODEL)
 	.build/release/chateval-bench reuse --model $(GEMMA_MODEL) --chat-template gemma
@@ -89,14 +96,16 @@ _bench:
 	python3 scripts/grading-reference.py $(CHATEVAL_CACHE)/grading-reference/verdicts
 	.build/release/chateval-grading-bench --agreement $(CHATEVAL_CACHE)/grading-reference/verdicts
 
-# The gate on the real model: 20 comparisons of identical builds and 20 with a slower head,
-# interleaved as `run --baseline` runs them (about half an hour; BENCH_GATE_ARGS="--repetitions 15"
-# for the README's 15-repetition rows).
+# The gate: seeded synthetic calibration, then on the real model 20 comparisons of identical
+# builds and 20 with a slower head, each a whole `chateval run --baseline` (about 20 minutes;
+# BENCH_GATE_ARGS="--repetition-counts 1 3 0" for the README's fixed-count rows, --beside CMD
+# with a compile as CMD for a busy runner).
 bench-gate: setup
 	@$(MAKE) --no-print-directory _bench-gate
 _bench-gate:
-	swift build -c release $(LINK) --product chateval-bench
-	.build/release/chateval-bench gate --model $(MODEL) --real-comparisons 20 $(BENCH_GATE_ARGS)
+	swift build $(SWIFT_FLAGS) --product chateval-bench
+	swift build $(SWIFT_FLAGS) --product chateval
+	.build/release/chateval-bench gate --model $(MODEL) --chateval .build/release/chateval --real-comparisons 20 $(BENCH_GATE_ARGS)
 
 clean:
 	rm -rf .build

@@ -9,6 +9,8 @@ import PackageDescription
 //   ChatEvalLlama → {Runtime, Core, Digest, CLlama}   ChatEvalOpenAI → {Runtime, Core, Digest, CCurl}   ChatEvalGit → {Core, CGit2}
 //   ChatEvalGrading → {Core, PunktModel, CTextCat, CPCRE2}   ChatEvalDigest → COpenSSL
 //   C modules have one importer each; ChatEvalCore imports Foundation only.
+//   ChatEvalTestKit (fakes: scripted runtime, fake chat server, CLI runner) → {Runtime, Store, Core}: tests and benches only.
+//   Executables: chateval (CLI), chateval-bench (Bench → TestKit), chateval-grading-bench, chateval-fuzz.
 //
 // Three packages from the mirror, no more: argument parsing, YAML, and (tests only) running programs.
 // HTTP is libcurl and SHA-256 is OpenSSL's libcrypto, both system libraries already on the machine
@@ -109,8 +111,8 @@ let package = Package(
         .executableTarget(name: "ChatEvalFuzz", dependencies: [
             "ChatEvalSuites", "ChatEvalRunner", "ChatEvalGrading", "ChatEvalCompare", "ChatEvalIndex", "ChatEvalStore", "ChatEvalCore",
         ]),
-        // Grading throughput: 10,000 answers against a 20-check turn.
-        .executableTarget(name: "ChatEvalGradingBench", dependencies: ["ChatEvalGrading", "ChatEvalCore"]),
+        // Grading throughput: 10,000 answers against a 20-check turn, graded through the runner's own path.
+        .executableTarget(name: "ChatEvalGradingBench", dependencies: ["ChatEvalRunner", "ChatEvalSuites", "ChatEvalGrading", "ChatEvalCore"]),
 
         .testTarget(name: "ChatEvalCoreTests", dependencies: ["ChatEvalCore"]),
         .testTarget(name: "ChatEvalRuntimeTests", dependencies: ["ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit"]),

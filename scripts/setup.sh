@@ -6,9 +6,10 @@
 #   LLAMA_PKG_CONFIG_PATH, LLAMA_LIBDIR, LLAMA_BUILD (what we built against), LLAMA_TOOLS,
 #   MODEL (the default chat model), GEMMA_MODEL (the second, benchmark model).
 #
-# Steps can be run alone: setup.sh packages | llama | llama-tools | llama-server | chat-model | gemma-model | report-tools | chromium | all
-# (`all` is everything `make run` needs; `make test` adds the second model, llama-server and the
-# report checkers, `make bench` the second model, llama-bench and llama-server, `make test-html` Chromium.)
+# Steps can be run alone: setup.sh packages | llama | llama-tools | llama-server | chat-model | gemma-model | report-tools | test-extras | chromium | all
+# (`all` is everything `make run` needs; `make test` adds `test-extras` — the second model,
+# llama-server and the report checkers — while its Swift build runs; `make bench` the second model,
+# llama-bench and llama-server, `make test-html` Chromium.)
 set -euo pipefail
 
 CACHE="${CHATEVAL_CACHE:-$HOME/.cache/chateval}"
@@ -216,6 +217,9 @@ case "${1:-all}" in
   gemma-model) gemma_model ;;
   report-tools) report_tools ;;
   chromium) chromium_browser ;;
-  all) packages; llama; chat_model; write_env ;;
-  *) die "usage: setup.sh [packages|llama|llama-tools|llama-server|chat-model|gemma-model|report-tools|chromium|all]" ;;
+  # Downloads run beside the compiles: they wait on the network, the compiles on the cores.
+  all) packages; chat_model & model=$!; llama; wait "$model"; write_env ;;
+  # What make test adds, run while the tests compile: the second model, llama-server, the report checkers.
+  test-extras) packages; gemma_model & gemma=$!; report_tools & tools=$!; llama_tools llama-server; wait "$gemma"; wait "$tools" ;;
+  *) die "usage: setup.sh [packages|llama|llama-tools|llama-server|chat-model|gemma-model|report-tools|test-extras|chromium|all]" ;;
 esac

@@ -15,7 +15,7 @@ struct GateBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "gate", abstract: "The gate's false-alarm rate and power, synthetic and on the real model.")
 
     @Option(help: "GGUF model for the real-model comparisons.") var model: String?
-    @Option(help: "Synthetic comparisons per scenario.") var trials: Int = 1000
+    @Option(help: "Synthetic comparisons per scenario; 0 to skip them.") var trials: Int = 1000
     @Option(help: "Real-model comparisons of each kind (A/A and slowdown); 0 to skip them.") var realComparisons: Int = 0
     @Option(parsing: .upToNextOption, help: "Designs of the real comparisons: repetitions per side fixed by --repeat, 0 for rounds until decided.")
     var repetitionCounts: [Int] = [0]
@@ -23,6 +23,7 @@ struct GateBench: AsyncParsableCommand {
     @Option(help: "A command run in a loop beside the real comparisons (a compile).") var beside: String = ""
     @Option(help: "--max-repeat for every real comparison in rounds.") var runMaxRepeat: Int?
     @Option(help: "--time-budget for every real comparison in rounds.") var runTimeBudget: String?
+    @Option(help: "--busy-threshold for every real comparison (off: keep disturbed replays).") var runBusyThreshold: String?
     @Flag(help: "Real-model comparisons of identical sides only.") var aaOnly = false
     @Option(help: "Suites whose shape (turns per suite) the synthetic scenario copies.") var suites: String = "suites"
     @Flag(help: "Real-model comparisons with the slower head only.") var slowdownOnly = false
@@ -34,7 +35,7 @@ struct GateBench: AsyncParsableCommand {
     var sharedShares: [Double] = [0, 0.55]
 
     func run() async throws {
-        synthetic()
+        if trials > 0 { synthetic() }
         if realComparisons > 0 {
             guard let model else { throw ValidationError("--model is needed for real-model comparisons") }
             try await real(model: model)
@@ -142,7 +143,7 @@ struct GateBench: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: folder) }
         let load = MachineLoad.sample(over: 1)
         print("\nThe gate on the real model (\(URL(fileURLWithPath: model).lastPathComponent)) through `chateval run --baseline HEAD~1` in a throwaway "
-            + "repository; \(realComparisons) comparisons of each kind; machine \(load.summary)\(beside.isEmpty ? "" : "; beside it: \(beside)")")
+            + "repository; \(realComparisons) comparisons of each kind; machine \(load.summary)\(beside.isEmpty ? "" : "; beside it: \(beside)")\(runBusyThreshold.map { "; --busy-threshold \($0)" } ?? "")")
         var burner: Burner?
         if !beside.isEmpty {
             burner = try Burner(command: beside)
@@ -166,10 +167,12 @@ struct GateBench: AsyncParsableCommand {
                     if design != "rounds" { arguments += ["--repeat", design] }
                     if let runMaxRepeat { arguments += ["--max-repeat", String(runMaxRepeat)] }
                     if let runTimeBudget { arguments += ["--time-budget", runTimeBudget] }
+                    if let runBusyThreshold { arguments += ["--busy-threshold", runBusyThreshold] }
                     let started = Date()
                     let result = try Program.run(chateval, arguments, in: folder)
                     let elapsed = Date().timeIntervalSince(started)
-                    guard result.status == 0 || result.status == 1,
+                    // 0 no regression, 1 a regression, 4 no verdict (nothing measured on both sides).
+                    guard [0, 1, 4].contains(result.status),
                           let comparison = try? ResultWriter.makeDecoder().decode(Comparison.self, from: Data(result.output.utf8)) else {
                         throw BenchError("chateval \(arguments.joined(separator: " ")) exited \(result.status): \(result.errors.suffix(2000))")
                     }
@@ -231,7 +234,11 @@ final class Burner: @unchecked Sendable {
         // Its own process group (setsid execs in place: the pid leads the group), so that stopping
         // it stops whatever the loop is running too.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = ["/bin/bash", "-c", "while true; do \(command); done"]
+        // A watcher kills the group when the bench is gone, however it ended (a kill included), and
+        // the loop itself stops starting the command once the bench is gone.
+        let bench = getpid()
+        process.arguments = ["/bin/bash", "-c", "(while kill -0 \(bench) 2>/dev/null; do sleep 1; done; kill -KILL -- -$$) & "
+                             + "while kill -0 \(bench) 2>/dev/null; do \(command); done"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
@@ -239,8 +246,9 @@ final class Burner: @unchecked Sendable {
     }
 
     func stop() {
-        // The loop and whatever it runs: its process group.
-        kill(-process.processIdentifier, SIGTERM)
+        // The loop and whatever it runs: its process group (SIGKILL: a shell waiting on its
+        // command may outlive SIGTERM, and a compile has nothing to save).
+        kill(-process.processIdentifier, SIGKILL)
         process.terminate()
         process.waitUntilExit()
     }

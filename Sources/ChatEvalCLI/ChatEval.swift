@@ -9,8 +9,8 @@ import Foundation
 /// `chateval`: replay prompt suites against a chat runtime, measure every turn, grade the answers.
 ///
 /// Exit codes: 0 success, 1 a gate failed or a regression, 2 bad input or usage (or sides not
-/// comparable), 3 the run could not complete, 5 no baseline run recorded, 130 stopped at once by
-/// a second Ctrl-C.
+/// comparable), 3 the run could not complete, 4 a comparison measured nothing on both sides (no
+/// verdict), 5 no baseline run recorded, 130 stopped at once by a second Ctrl-C.
 @main
 struct ChatEval: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,7 +25,8 @@ struct ChatEval: AsyncParsableCommand {
               chateval grade suite.yaml --answers a.jsonl grade answers another tool produced
 
             Exit codes: 0 success; 1 a gate failed or a regression; 2 bad input or usage, or sides not \
-            comparable; 3 the run could not complete (interrupted, results or a report file not writable); 5 no baseline \
+            comparable; 3 the run could not complete (interrupted, results or a report file not writable); 4 a comparison \
+            measured nothing on both sides (every replay disturbed or failed: no verdict); 5 no baseline \
             run recorded for a revision; 130 stopped at once by a second Ctrl-C (finished turns stay in \
             the journal).
             """,
@@ -100,6 +101,7 @@ enum ExitStatus: Int32 {
     case gateFailed = 1
     case badInput = 2
     case runIncomplete = 3
+    case noVerdict = 4
     case baselineMissing = 5
     case stoppedAtOnce = 130
 }

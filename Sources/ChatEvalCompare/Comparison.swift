@@ -69,6 +69,12 @@ public struct Comparison: Codable, Sendable {
             && !suites.contains { $0.leftOut > 0 && $0.metrics.allSatisfy { $0.verdict == .notMeasured } }
     }
 
+    /// True when no metric of any suite was measured on both sides (every replay left out as
+    /// disturbed, or every turn failed): the comparison has no verdict on performance.
+    public var measuredNothing: Bool {
+        !suites.contains { $0.metrics.contains { $0.verdict != .notMeasured } }
+    }
+
     public var notWorse: [(suite: String, change: MetricChange)] {
         suites.flatMap { suite in suite.metrics.filter { $0.verdict == .notWorse }.map { (suite.name, $0) } }
     }

@@ -1,5 +1,7 @@
 import ChatEvalCore
 import ChatEvalGrading
+import ChatEvalRunner
+import ChatEvalSuites
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -47,29 +49,43 @@ enum Throughput {
         }
     }
 
-    static var checks: [Check] {
-        [
-            make("contains", ["value": "answer"]),
-            make("icontains", ["value": "THE QUICK"]),
-            make("not-contains", ["value": "As an AI"]),
-            make("contains-any", ["value": ["fox", "dog", "cat"]]),
-            make("regex", ["value": #"\b\d+(\.\d+)?%"#]),
-            make("not-regex", ["value": #"(?i)lorem\s+ipsum"#]),
-            make("starts-with", ["value": "The", "trim": true]),
-            make("length", ["unit": "words", "min": 20, "max": 400]),
-            make("not-refusal"),
-            make("is-json"),
-            make("keywords:existence", ["keywords": ["fox", "milk"]]),
-            make("keywords:frequency", ["keyword": "the", "frequency": 3, "relation": "at least"]),
-            make("length_constraints:number_sentences", ["num_sentences": 5, "relation": "at least"]),
-            make("detectable_format:number_bullet_lists", ["num_bullets": 2]),
-            make("detectable_format:number_highlighted_sections", ["num_highlights": 1]),
-            make("punctuation:no_comma"),
-            make("detectable_content:postscript", ["postscript_marker": "P.S."]),
-            make("ttft", ["max": 0.5]),
-            make("decode-tps", ["min": 20]),
-            make("all", ["checks": [["type": "stop-reason", "value": "eog"], ["type": "generated-tokens", "max": 512]]]),
-        ].compactMap { $0 }
+    /// The 20-check turn, as a suite states it: graded through the runner's own path
+    /// (`ConversationGrader`, which builds each check as a run does).
+    static let suiteText = #"""
+        name: grading-bench
+        conversations:
+          - id: c
+            turns:
+              - user: Tell me something.
+                checks:
+                  - {type: contains, value: answer}
+                  - {type: icontains, value: THE QUICK}
+                  - {type: not-contains, value: As an AI}
+                  - {type: contains-any, value: [fox, dog, cat]}
+                  - {type: regex, value: '\b\d+(\.\d+)?%'}
+                  - {type: not-regex, value: '(?i)lorem\s+ipsum'}
+                  - {type: starts-with, value: The, trim: true}
+                  - {type: length, unit: words, min: 20, max: 400}
+                  - {type: not-refusal}
+                  - {type: is-json}
+                  - {type: "keywords:existence", keywords: [fox, milk]}
+                  - {type: "keywords:frequency", keyword: the, frequency: 3, relation: at least}
+                  - {type: "length_constraints:number_sentences", num_sentences: 5, relation: at least}
+                  - {type: "detectable_format:number_bullet_lists", num_bullets: 2}
+                  - {type: "detectable_format:number_highlighted_sections", num_highlights: 1}
+                  - {type: "punctuation:no_comma"}
+                  - {type: "detectable_content:postscript", postscript_marker: P.S.}
+                  - {type: ttft, max: 0.5}
+                  - {type: decode-tps, min: 20}
+                  - type: all
+                    checks: [{type: stop-reason, value: eog}, {type: generated-tokens, max: 512}]
+        """#
+
+    static func conversation() -> SuiteConversation? {
+        do { return try SuiteLoader.parse(suiteText, file: "grading-bench.yaml").conversations.first } catch {
+            print("the bench's suite does not load: \(error)")
+            return nil
+        }
     }
 
     /// `change_case:capital_word_frequency` (NLTK's word tokenizer: Punkt, then 33 regex
@@ -89,27 +105,35 @@ enum Throughput {
     /// Grades `answerCount` answers and prints the time taken; `only` times one check type 20
     /// times over, `perCheck` each check separately.
     static func run(answerCount: Int, only: String?, perCheck: Bool) {
-        let checks = checks
+        guard let conversation = conversation() else { return }
+        let checks = conversation.turnChecks[0].compactMap { try? $0.resolved { _ in nil } }
         let metrics = TurnMetrics(promptTokens: 900, reusedTokens: 600, generatedTokens: 200, timeToFirstToken: 0.21,
                                   prefillTime: 0.18, decodeTime: 4.2, totalTime: 4.45, interTokenLatencies: [],
                                   stopReason: .endOfGeneration, peakResidentBytes: 700_000_000)
-        let subjects = (0..<answerCount).map { GradingSubject(answer: answer($0), metrics: metrics) }
-        let characters = subjects.reduce(0) { $0 + $1.answer.count }
+        let turns = (0..<answerCount).map {
+            [ReplayedTurn(index: 0, user: "Tell me something.", messagesSent: 1, status: .answered, answer: answer($0), metrics: metrics)]
+        }
+        let characters = turns.reduce(0) { $0 + ($1[0].answer?.count ?? 0) }
 
         let clock = ContinuousClock()
-        var passed = 0
         // Build lazily initialised tables (Punkt model, NLTK rules) before timing.
-        _ = Check.grade(checks, subjects[0])
-        let cpuStart = cpuSeconds()
-        let elapsed = clock.measure {
-            for subject in subjects {
-                passed += Check.grade(checks, subject).verdicts.filter(\.passed).count
-            }
+        _ = ConversationGrader.grade(conversation, turns: turns[0])
+        func timed(_ work: () -> Int) -> (wall: Double, cpu: Double, passed: Int) {
+            var passed = 0
+            let cpuStart = cpuSeconds()
+            let elapsed = clock.measure { passed = work() }
+            return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, cpuSeconds() - cpuStart, passed)
         }
-        let cpu = cpuSeconds() - cpuStart
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        print("graded \(subjects.count) answers (\(characters / subjects.count) characters on average) × \(checks.count) checks "
-              + "in \(seconds) s wall, \(cpu) s CPU (\(passed) verdicts passed)")
+        // What a run pays per turn: the checks (built once, then reused), every verdict, the turn's record.
+        let runner = timed {
+            turns.reduce(0) { $0 + (ConversationGrader.grade(conversation, turns: $1).turns[0].checks?.filter(\.passed).count ?? 0) }
+        }
+        // The evaluation alone, for the share the rest takes.
+        let subjects = turns.map { GradingSubject(answer: $0[0].answer ?? "", metrics: metrics) }
+        let evaluation = timed { subjects.reduce(0) { $0 + Check.grade(checks, $1).verdicts.filter(\.passed).count } }
+        print("graded \(turns.count) answers (\(characters / turns.count) characters on average) × \(checks.count) checks "
+              + "as a run does in \(runner.wall) s wall, \(runner.cpu) s CPU (\(runner.passed) verdicts passed); "
+              + "the checks' evaluation alone \(evaluation.wall) s wall")
 
         timeLargeAnswer(clock)
         if let only, let check = checks.first(where: { $0.type == only }) {

@@ -177,6 +177,11 @@ public enum ComparisonReport {
             if failing > 0 { parts.append("\(failing) check\(failing == 1 ? "" : "s") or turn\(failing == 1 ? "" : "s") failing more often") }
             return "REGRESSION: " + parts.joined(separator: ", ") + "."
         }
+        if comparison.measuredNothing {
+            let leftOut = comparison.suites.reduce(0) { $0 + $1.leftOut }
+            return "NO VERDICT: nothing was measured on both sides"
+                + (leftOut > 0 ? " (\(leftOut) replay\(leftOut == 1 ? "" : "s") left out: other processes held the cores while they ran)." : ".")
+        }
         let underpowered = comparison.underpowered.count
         let undecided = comparison.quality.undecided.count + comparison.quality.turnsUndecided.count
         let improvements = comparison.metricImprovements.count + comparison.quality.improvements.count
@@ -186,8 +191,6 @@ public enum ComparisonReport {
         if notWorse > 0 { text += " \(notWorse) metric\(notWorse == 1 ? "" : "s") not worse (could be better)." }
         if underpowered > 0 { text += " \(underpowered) metric\(underpowered == 1 ? "" : "s") underpowered (see below)." }
         if undecided > 0 { text += " \(undecided) check\(undecided == 1 ? "" : "s") or turn\(undecided == 1 ? "" : "s") changed, too few replays to tell." }
-        let measured = comparison.suites.contains { $0.metrics.contains { $0.verdict != .notMeasured } }
-        if !measured { text += " Nothing was measured on both sides." }
         return text
     }
 

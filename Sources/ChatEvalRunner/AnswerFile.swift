@@ -30,96 +30,6 @@ public struct AnswerFileError: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(file)\(line.map { ":\($0)" } ?? ""): error: \(message)" }
 }
 
-/// Grades answers given in a file against a suite, as a run would have graded them.
-public enum AnswerGrader {
-    /// Largest answers file read: 10,000 answers of 4 KiB each, with room to spare.
-    public static let maximumFileBytes = 64 << 20
-
-    /// Reads an answers file; every malformed line is an error naming its line.
-    public static func read(_ path: String, for suite: Suite) throws(AnswerFileErrors) -> [AnswerLine] {
-        // Refused by its size before a byte is read: parsing 100 MB of JSON Lines takes seconds and gigabytes.
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumFileBytes {
-            throw AnswerFileErrors(errors: [AnswerFileError(
-                file: path, message: "the answers file is \(ByteCount.format(size)); at most \(ByteCount.format(maximumFileBytes)) are read — split it by suite or conversation")])
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw AnswerFileErrors(errors: [AnswerFileError(file: path, message: "cannot read the answers file; check the path")])
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw AnswerFileErrors(errors: [AnswerFileError(file: path, message: "the answers file is not UTF-8 text")])
-        }
-        return try parse(text, file: path, for: suite)
-    }
-
-    /// Parses answers-file text; `file` names it in errors.
-    public static func parse(_ text: String, file path: String, for suite: Suite) throws(AnswerFileErrors) -> [AnswerLine] {
-        let known = Dictionary(uniqueKeysWithValues: suite.conversations.map { ($0.id, $0.script.userMessages.count) })
-        var lines: [AnswerLine] = []
-        var errors: [AnswerFileError] = []
-        var seen = Set<String>()
-        // Split on LF with a CR before it removed: "\r\n" is one Character in Swift, so splitting
-        // characters on "\n" would read a CRLF file as a single line.
-        for (offset, rawLine) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            let number = offset + 1
-            let raw = Substring(decoding: rawLine.last == UInt8(ascii: "\r") ? rawLine.dropLast() : rawLine[...], as: UTF8.self)
-            guard !raw.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
-            let line: AnswerLine
-            switch AnswerLineReader.read(Data(raw.utf8)) {
-            case .failure(let message):
-                errors.append(AnswerFileError(file: path, line: number, message: message))
-                continue
-            case .success(let read):
-                line = read
-            }
-            guard let turns = known[line.conversation] else {
-                let near = suggestions(for: line.conversation, among: Array(known.keys)).first.map { "; did you mean '\($0)'?" } ?? ""
-                errors.append(AnswerFileError(file: path, line: number, message: "suite '\(suite.name)' has no conversation '\(line.conversation)'\(near)"))
-                continue
-            }
-            guard (1...turns).contains(line.turn) else {
-                errors.append(AnswerFileError(file: path, line: number, message: "conversation '\(line.conversation)' has turns 1...\(turns), not \(line.turn)"))
-                continue
-            }
-            guard seen.insert("\(line.conversation)#\(line.turn)").inserted else {
-                errors.append(AnswerFileError(file: path, line: number, message: "turn \(line.turn) of '\(line.conversation)' is given twice"))
-                continue
-            }
-            lines.append(line)
-        }
-        if !errors.isEmpty { throw AnswerFileErrors(errors: errors) }
-        return lines
-    }
-
-    /// The suite's conversations that have answers, graded, with the suite's gates.
-    public static func grade(_ suite: Suite, answers: [AnswerLine]) -> SuiteRecord {
-        var record = SuiteRecord(of: suite)
-        for conversation in suite.conversations {
-            let given = answers.filter { $0.conversation == conversation.id }
-            guard !given.isEmpty else { continue }
-            var variables = ConversationVariables(variables: conversation.script.variables)
-            var turns: [ReplayedTurn] = []
-            var readings: [MetricReadings?] = []
-            for (index, template) in conversation.script.userMessages.enumerated() {
-                let user = (try? template.render { variables.value(of: $0) }) ?? template.source
-                let turn: ReplayedTurn
-                let line = given.first(where: { $0.turn == index + 1 })
-                if let line {
-                    turn = line.failure.map { ReplayedTurn(index: index, user: user, messagesSent: 0, status: .failed, failure: $0) }
-                        ?? ReplayedTurn(index: index, user: user, messagesSent: 0, status: .answered, answer: line.answer, metrics: line.metrics)
-                } else {
-                    turn = ReplayedTurn(index: index, user: user, messagesSent: 0, status: .skipped, skipReason: "no answer in the answers file")
-                }
-                turns.append(turn)
-                readings.append(line?.readings)
-                variables.record(turn)
-            }
-            record.conversations.append(.graded(conversation, turns: turns, repetition: 1, warmup: false, readings: readings))
-        }
-        record.gates = GateEvaluator.evaluate(suite.gates, conversations: record.conversations)
-        return record
-    }
-}
-
 /// Every problem found in an answers file.
 public struct AnswerFileErrors: Error, Sendable, CustomStringConvertible {
     public var errors: [AnswerFileError]
@@ -150,7 +60,7 @@ enum AnswerLineReader {
                               "latency": "total_time (seconds)", "finish_reason": "stop_reason (or finish_reason on the line itself)"]
 
     static func read(_ data: Data) -> Outcome {
-        guard let object = try? JSONDecoder().decode(JSONAny.self, from: data) else {
+        guard let object = try? JSONDecoder().decode(JSONValue.self, from: data) else {
             return .failure("not a valid answer line (invalid JSON); expected {\"conversation\": ID, \"turn\": N, \"answer\": TEXT}")
         }
         guard case .object(let fields) = object else {
@@ -189,7 +99,7 @@ enum AnswerLineReader {
                                    readings: readings, failure: failure))
     }
 
-    private static func unknownKeys(_ fields: [String: JSONAny], allowed: [String], what: String) -> [String] {
+    private static func unknownKeys(_ fields: [String: JSONValue], allowed: [String], what: String) -> [String] {
         fields.keys.sorted().filter { !allowed.contains($0) }.map { key in
             let near = foreignKeys[key].map { "; write \($0)" }
                 ?? suggestions(for: key, among: allowed).first.map { "; did you mean '\($0)'?" } ?? "; known: \(allowed.joined(separator: ", "))"
@@ -197,15 +107,15 @@ enum AnswerLineReader {
         }
     }
 
-    private static func text(_ value: JSONAny?, _ key: String, _ problems: inout [String]) -> String? {
+    private static func text(_ value: JSONValue?, _ key: String, _ problems: inout [String]) -> String? {
         guard let value else { return nil }
         guard case .string(let text) = value else { problems.append("'\(key)' must be text, found \(value.kind)"); return nil }
         return text
     }
 
-    private static func integer(_ value: JSONAny?, _ key: String, in range: ClosedRange<Int>, _ problems: inout [String]) -> Int? {
+    private static func integer(_ value: JSONValue?, _ key: String, in range: ClosedRange<Int>, _ problems: inout [String]) -> Int? {
         guard let value else { return nil }
-        guard case .number(let number) = value, number.isFinite, number == number.rounded() else {
+        guard let number = value.numberValue, number.isFinite, number == number.rounded() else {
             problems.append("'\(key)' must be a whole number, found \(value.kind)")
             return nil
         }
@@ -216,16 +126,16 @@ enum AnswerLineReader {
         return Int(number)
     }
 
-    private static func seconds(_ value: JSONAny?, _ key: String, _ problems: inout [String]) -> Double? {
+    private static func seconds(_ value: JSONValue?, _ key: String, _ problems: inout [String]) -> Double? {
         guard let value else { return nil }
-        guard case .number(let number) = value, number.isFinite, number >= 0, number < 1e9 else {
+        guard let number = value.numberValue, number.isFinite, number >= 0, number < 1e9 else {
             problems.append("\(key) must be a number of seconds, 0 or more, found \(value.text)")
             return nil
         }
         return number
     }
 
-    private static func readFailure(_ value: JSONAny, _ problems: inout [String]) -> RuntimeFailure? {
+    private static func readFailure(_ value: JSONValue, _ problems: inout [String]) -> RuntimeFailure? {
         guard case .object(let fields) = value else { problems.append("'failure' must be an object {code, message}, found \(value.kind)"); return nil }
         problems += unknownKeys(fields, allowed: ["code", "message"], what: "failure.")
         guard let code = text(fields["code"], "failure.code", &problems) else {
@@ -236,7 +146,7 @@ enum AnswerLineReader {
     }
 
     /// ChatEval's stop reasons, or OpenAI's `finish_reason` values that mean one of them.
-    private static func readStopReason(_ value: JSONAny, _ key: String, _ problems: inout [String]) -> StopReason? {
+    private static func readStopReason(_ value: JSONValue, _ key: String, _ problems: inout [String]) -> StopReason? {
         guard let name = text(value, key, &problems) else { return nil }
         switch name {
         case "stop": return .endOfGeneration       // OpenAI: a natural end or a stop sequence
@@ -250,7 +160,7 @@ enum AnswerLineReader {
         }
     }
 
-    private static func readMetrics(_ fields: [String: JSONAny], _ problems: inout [String]) -> PartialMetrics {
+    private static func readMetrics(_ fields: [String: JSONValue], _ problems: inout [String]) -> PartialMetrics {
         problems += unknownKeys(fields, allowed: metricKeys + derivedKeys, what: "metrics.")
         var metrics = PartialMetrics()
         let countLimit = 1 << 40
@@ -328,26 +238,14 @@ struct PartialMetrics {
     }
 }
 
-/// Any JSON value, decoded by JSONDecoder (which, unlike JSONSerialization, keeps `true` apart
-/// from 1).
-enum JSONAny: Decodable {
-    case null, bool(Bool), number(Double), string(String), array([JSONAny]), object([String: JSONAny])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([JSONAny].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: JSONAny].self)) }
-    }
-
+/// How an answers file's messages name a JSON value (Core's `JSONValue`, decoded by JSONDecoder,
+/// which unlike JSONSerialization keeps `true` apart from 1).
+extension JSONValue {
     var kind: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
-        case .number: "a number"
+        case .integer, .number: "a number"
         case .string: "text"
         case .array: "a list"
         case .object: "an object"
@@ -357,9 +255,19 @@ enum JSONAny: Decodable {
     /// The value as it would be written, for messages (numbers as written when whole).
     var text: String {
         switch self {
+        case .integer(let value): String(value)
         case .number(let value): value == value.rounded() && abs(value) < 1e18 ? String(Int64(value)) : String(value)
         case .string(let value): "\"\(value)\""
         default: kind
+        }
+    }
+
+    /// The value of a number, whole or not.
+    var numberValue: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .number(let value): value
+        default: nil
         }
     }
 }

@@ -16,7 +16,8 @@ import Foundation
 ///   repetitions could turn into a regression),
 /// - the design's last look is reached, or
 /// - the next round would end past `timeBudget` (estimated from the rounds so far): the last look
-///   is then taken again with everything not yet spent.
+///   is then taken again with everything not yet spent; a round the budget runs out in stops
+///   there (no new slot, nothing measured again) and its look spends the rest.
 /// A fixed design (one look) is the classic fixed-count paired run.
 ///
 /// Repetitions during which other processes held the cores are measured again (`busyRetries`
@@ -92,7 +93,8 @@ public struct PairedRun: Sendable {
                     break
                 }
             }
-            try await runner.replay(repetitions: (done + 1)...target, into: &records, writers: writers, stop: stop, observer: observer)
+            let finished = try await runner.replay(repetitions: (done + 1)...target, into: &records, writers: writers, stop: stop,
+                                                   observer: observer, deadline: timeBudget.map { started + $0 }, clock: clock)
             rounds += 1
             if stop.isRequested || Task.isCancelled {
                 stopReason = .interrupted
@@ -101,6 +103,20 @@ public struct PairedRun: Sendable {
             }
             done = target
             for record in records.indices { records[record].settings.repetitions = done }
+            if !finished {
+                // The budget ran out within the round (a machine far slower than the rounds before,
+                // or the first round alone longer than the budget): the last look, on what was measured.
+                stopReason = .timeBudget
+                let look = ComparisonLook(index: index, design: design, share: 1 - design.spent(through: index - 1),
+                                          intervalShare: design.intervalSpendingExponent == nil ? 1
+                                            : 1 - design.spent(through: index - 1, exponent: design.intervalSpendingExponent))
+                comparison = compare(records, look: look, detail: true)
+                lastLook = look
+                looks.append(describe(look: look, repetitions: done, comparison: comparison,
+                                      note: "the time budget ran out within the round: the rest of the error rates, on the replays measured"))
+                await observer?.lookTaken(looks.last ?? "")
+                break
+            }
             let look = ComparisonLook(index: index, of: design)
             let decided = compare(records, look: look, detail: false)
             looks.append(describe(look: look, repetitions: done, comparison: decided, note: nil))

@@ -159,9 +159,15 @@ public struct SuiteRunner: Sendable {
     /// Replays `repetitions` of every conversation (the warm-ups too when the range starts at 1)
     /// into `records`, interleaved as described above; an arm whose plan has fewer repetitions
     /// stops at its own count. Stops early (leaving the rest) when `stop` is requested or the task
-    /// is cancelled. Throws only when a result cannot be written.
+    /// is cancelled. Past `deadline` (by `clock`) it measures nothing again and starts no new slot
+    /// (the first always runs), and returns false; else true. Throws only when a result cannot be
+    /// written.
+    @discardableResult
     public func replay(repetitions: ClosedRange<Int>, into records: inout [RunRecord], writers: [ResultWriter], stop: StopRequest,
-                       observer: (any RunObserver)? = nil) async throws {
+                       observer: (any RunObserver)? = nil, deadline: Double? = nil,
+                       clock: @escaping @Sendable () -> Double = PairedRun.now) async throws -> Bool {
+        let pastDeadline = { deadline.map { clock() >= $0 } ?? false }
+        var finished = true
         var sinceWrite = Array(repeating: Stopwatch(), count: arms.count)
         let replayers = arms.map { ConversationReplayer(runtime: $0.runtime, cacheMode: $0.plan.settings.cacheMode, keepsPrompts: keepsPrompts) }
         let schedule = Self.schedule(arms, repetitions: repetitions)
@@ -173,6 +179,7 @@ public struct SuiteRunner: Sendable {
         let slots = Set(schedule.filter { $0.repetition > 0 }.map { "\($0.key.suite)\u{0}\($0.key.conversation)\u{0}\($0.repetition)" }).count
         var retryBudget = max(2, slots / 4)
         while position < schedule.count {
+            if position > 0, pastDeadline() { finished = false; break }
             // A slot: the arms' replays of one conversation and repetition (consecutive items).
             var end = position + 1
             while end < schedule.count, schedule[end].repetition == schedule[position].repetition, schedule[end].repetition > 0,
@@ -199,7 +206,7 @@ public struct SuiteRunner: Sendable {
                 let disturbed = placed.compactMap { records[$0.arm].suites[$0.suite].conversations[$0.index].load }.filter { $0.otherCores >= busyThreshold }
                 guard busyRetries > 0, schedule[position].repetition > 0, !disturbed.isEmpty, !(stop.isRequested || Task.isCancelled) else { break }
                 let busiest = disturbed.map(\.otherCores).max() ?? 0
-                let retry = attempt <= busyRetries && retryBudget > 0
+                let retry = attempt <= busyRetries && retryBudget > 0 && !pastDeadline()
                 if retry { retryBudget -= 1 }
                 for place in placed {
                     records[place.arm].suites[place.suite].conversations[place.index].leftOut = String(
@@ -222,6 +229,7 @@ public struct SuiteRunner: Sendable {
             if stop.isRequested || Task.isCancelled { break }
             position = end
         }
+        return finished
     }
 
     /// Evaluates every arm's gates, sets its status, writes its result file and removes its journal.

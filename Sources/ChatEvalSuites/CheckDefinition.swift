@@ -1,5 +1,6 @@
 import ChatEvalCore
 import ChatEvalGrading
+import Synchronization
 internal import Yams
 
 /// A check as written in a suite: its type and arguments, validated when the suite is loaded.
@@ -29,9 +30,37 @@ public struct CheckDefinition: Sendable, Hashable {
         }
     }
 
-    /// The check with placeholders filled in from `lookup`.
+    /// The check with placeholders filled in from `lookup`. A definition without placeholders
+    /// builds the same check every time, so it is built once per process and reused (a regex is
+    /// translated and compiled once per run, not once per turn and repetition).
     public func resolved(_ lookup: (String) -> String?) throws(CheckDefinitionError) -> Check {
-        try CheckCatalogue.make(type: type, arguments: Self.substitute(arguments, lookup, type: type, path: []))
+        guard Self.holdsPlaceholder(arguments) else {
+            if let built = Self.builtOnce.withLock({ $0[self] }) { return built }
+            let built = try CheckCatalogue.make(type: type, arguments: arguments)
+            Self.builtOnce.withLock { cache in
+                // Bounded: a run's suites hold a few hundred checks; a fuzzer makes endless new ones.
+                if cache.count >= Self.builtOnceCapacity { cache.removeAll(keepingCapacity: true) }
+                cache[self] = built
+            }
+            return built
+        }
+        return try CheckCatalogue.make(type: type, arguments: Self.substitute(arguments, lookup, type: type, path: []))
+    }
+
+    private static let builtOnce = Mutex<[CheckDefinition: Check]>([:])
+    private static let builtOnceCapacity = 4096
+
+    /// True when a string argument could hold a placeholder (`substitute` fills only those).
+    private static func holdsPlaceholder(_ map: CheckArgument.Map) -> Bool {
+        func holds(_ argument: CheckArgument) -> Bool {
+            switch argument {
+            case .string(let text): text.contains("{{")
+            case .list(let items): items.contains(where: holds)
+            case .map(let map): map.contains { holds($0.value) }
+            default: false
+            }
+        }
+        return map.contains { holds($0.value) }
     }
 
     /// Every placeholder name used in the arguments.

@@ -9,7 +9,7 @@ import ChatEvalCore
 ///   max_failed_turns: 0         # runtime failures that no `failure` check expected
 ///   metrics:
 ///     - {metric: ttft, stat: p95, max: 2.0}
-///     - {metric: decode_tps, stat: median, min: 15}
+///     - {metric: decode-tps, stat: median, min: 15}
 /// ```
 public struct SuiteGates: Sendable, Hashable {
     public var minimumPassRate: Double?

@@ -91,6 +91,28 @@ import Testing
         #expect(outcome.stderr.contains("schema_version: \(version) is not a version this ChatEval reads (it reads 1)"), "\(outcome.stderr)")
     }
 
+    /// Two runs on a runner busy throughout: every replay left out. The gate said "No regression."
+    /// and exited 0, a pass it had not measured.
+    @Test func aComparisonThatMeasuredNothingHasNoVerdict() async throws {
+        let busy = try record { record in
+            var suites = record["suites"] as! [[String: Any]]
+            var conversations = suites[0]["conversations"] as! [[String: Any]]
+            conversations[0]["left_out"] = "other processes used 1.01 cores while this repetition was measured; left out"
+            suites[0]["conversations"] = conversations
+            record["suites"] = suites
+        }
+        let directory = try folder(["a.json": busy, "b.json": busy])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outcome = try await cli.run(["compare", "a.json", "b.json", "--no-project"], in: directory)
+        #expect(outcome.status == 4, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(outcome.stdout.contains("NO VERDICT: nothing was measured on both sides (2 replays left out"), "\(outcome.stdout)")
+        #expect(outcome.stderr.contains("--busy-threshold off"), "\(outcome.stderr)")
+        // The same runs with the screen off are compared (one replay a side: nothing to call, but measured).
+        let kept = try await cli.run(["compare", "a.json", "b.json", "--no-project", "--busy-threshold", "off"], in: directory)
+        #expect(kept.status == 0, "\(kept.stdout)\(kept.stderr)")
+        #expect(kept.stdout.contains("No regression."), "\(kept.stdout)")
+    }
+
     /// `time_to_first_token: -1` showed as −1000 ms in a comparison.
     @Test func aNegativeTimeIsRefusedWithItsField() async throws {
         let bad = try record { record in

@@ -20,9 +20,10 @@ import Testing
     }
 
     /// A runtime whose TTFT is `level` × `factor` with seeded 5% noise (decode constant).
-    private func runtime(factor: Double, seed: UInt64) -> ScriptedRuntime {
+    private func runtime(factor: Double, seed: UInt64, onTurn: @escaping @Sendable () -> Void = {}) -> ScriptedRuntime {
         let random = Mutex(SeededRandom(seed: seed))
         return ScriptedRuntime { messages, _ in
+            onTurn()
             let noise = random.withLock { $0.normal() }
             let level = 0.1 + 0.01 * Double(messages.last?.content.count ?? 0 % 7)
             var metrics = ScriptedRuntime.metrics(prompt: 20, generated: 4)
@@ -187,6 +188,34 @@ import Testing
             #expect(outcome.sequential.looks.last?.contains("time budget") == true)
         }
         #expect(outcome.sequential.repetitions < 30)
+    }
+
+    /// The first round alone may outlast the budget (a compile beside it made every replay 30×
+    /// slower): the round stops there, nothing is measured again, and the last look spends the rest.
+    @Test func aBudgetRunningOutWithinARoundStopsThereAndMeasuresNothingAgain() async throws {
+        let plan = RunPlan(suites: [try suite(conversations: (1...8).map { "q\($0)" })], settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
+        // Time passes only while a turn is answered: 1 s a turn.
+        let now = Mutex(0.0)
+        let base = runtime(factor: 1, seed: 15) { now.withLock { $0 += 1 } }
+        let head = runtime(factor: 1, seed: 16) { now.withLock { $0 += 1 } }
+        let fixture = try fixture(base, head, settings: plan.settings)
+        defer { try? FileManager.default.removeItem(at: fixture.folder) }
+        let busy: SuiteRunner.LoadProbe = { { ReplayLoad(otherCores: 1.0, seconds: 1) } }
+        let paired = PairedRun(base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
+                               design: .rounds(maximum: 30), timeBudget: 7, busyRetries: 2, settings: settingsTTFTOnly(), loadProbe: busy)
+        let outcome = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest(),
+                                           clock: { now.withLock { $0 } })
+        #expect(outcome.sequential.stop == .timeBudget)
+        #expect(outcome.sequential.rounds == 1)
+        // Slots of two replays: 1 s each, measured again while time was left; none started at or past 7 s.
+        let replays = outcome.head.suites[0].conversations.count
+        #expect(replays >= 1 && replays <= 4, "\(replays) replays")
+        #expect(now.withLock { $0 } <= 8)
+        #expect(outcome.head.suites[0].conversations.last?.leftOut?.contains("measured again") == false)
+        let comparison = try #require(outcome.comparison)
+        #expect(comparison.design.share == 1)                    // the only look: everything
+        #expect(outcome.sequential.looks.last?.contains("ran out within the round") == true)
+        #expect(comparison.measuredNothing)                      // every replay was disturbed
     }
 
     @Test func aStoppedRunIsIncompleteAndNotCompared() async throws {

@@ -1,8 +1,24 @@
 import ChatEvalCore
+import ChatEvalGrading
 import ChatEvalSuites
 import Testing
 
 @Suite struct SuiteChecksTests {
+    /// Checks are built once per run unless a placeholder makes each turn's different: the reuse
+    /// must never hand one turn's filled-in check to another, nor one definition's to its neighbour.
+    @Test func aCheckBuiltOnceIsReusedOnlyWhereNothingIsFilledIn() throws {
+        let fixed = CheckDefinition(type: "regex", arguments: ["value": .string("^Lyon$")])
+        let sibling = CheckDefinition(type: "regex", arguments: ["value": .string("^Paris$")])
+        let quoting = CheckDefinition(type: "contains", arguments: ["value": .string("{{vars.city}}")])
+        for _ in 0..<3 {
+            #expect(try fixed.resolved { _ in nil }.evaluate(GradingSubject(answer: "Lyon")).passed)
+            #expect(try !sibling.resolved { _ in nil }.evaluate(GradingSubject(answer: "Lyon")).passed)
+        }
+        #expect(try quoting.resolved { _ in "Lyon" }.evaluate(GradingSubject(answer: "in Lyon")).passed)
+        #expect(try !quoting.resolved { _ in "Paris" }.evaluate(GradingSubject(answer: "in Lyon")).passed)
+        #expect(try quoting.resolved { _ in "Paris" }.evaluate(GradingSubject(answer: "in Paris")).passed)
+    }
+
     @Test func checksGatesAndShortFormsAreRead() throws {
         let suite = try SuiteLoader.parse("""
             name: s

@@ -15,9 +15,14 @@ struct CompareCommand: ParsableCommand {
             (main, HEAD~1, a tag, a short id, origin/main): the latest complete run recorded for that commit in the reports \
             folder or in git notes (git fetch origin 'refs/notes/*:refs/notes/*' brings CI's).
 
+            Examples:
+              chateval compare HEAD~1 HEAD                          this commit against its parent's latest run
+              chateval compare origin/main HEAD --format markdown   for a pull-request comment
+              chateval compare reports/a.json reports/b.json --verbose
+
             Exit codes: 0 no regression, 1 regression, 2 bad input or the sides are not comparable \
             (another machine, build or settings; --allow-mismatch to gate anyway), 3 a report file (--output) could not be written, \
-            5 no run recorded for a revision.
+            4 nothing was measured on both sides (no verdict), 5 no run recorded for a revision.
             """)
 
     @Argument(help: ArgumentHelp("The run to compare against.", valueName: "base")) var base: String
@@ -66,7 +71,8 @@ struct CompareCommand: ParsableCommand {
         try Self.exit(for: result, allowMismatch: comparison.allowMismatch)
     }
 
-    /// Exit 2 for incomparable sides (unless allowed), 1 for a regression, else returns.
+    /// Exit 2 for incomparable sides (unless allowed), 1 for a regression, 4 when nothing was
+    /// measured on both sides (no verdict), else returns.
     static func exit(for result: Comparison, allowMismatch: Bool) throws {
         if !result.mismatches.isEmpty && !allowMismatch {
             let list = result.mismatches.map { "\($0.field) (\($0.base) → \($0.head))" }.joined(separator: "; ")
@@ -74,6 +80,10 @@ struct CompareCommand: ParsableCommand {
         }
         if result.hasRegression {
             throw failure(ComparisonReport.headline(result), .gateFailed)
+        }
+        if result.measuredNothing {
+            throw failure(ComparisonReport.headline(result) + " Measure on a quieter runner, raise time_budget, "
+                          + "or keep disturbed replays with --busy-threshold off", .noVerdict)
         }
     }
 

@@ -21,6 +21,11 @@ struct HistoryCommand: ParsableCommand {
             at α = 0.01) and confirmed by a Mann-Whitney test between the segments; each is named by its suspect: the first \
             commit after the last one measured at the old level.
 
+            Examples:
+              chateval history                                      TTFT and pass rate over the last 100 commits
+              chateval history --metric decode-tps --suite memory --since v1.0
+              chateval history --output history.html                the trend as a chart too
+
             Exit codes: 0 shown (steps are reported, not failed on; the JUnit report fails a series whose latest step made it worse), \
             2 bad input (an unknown revision or metric, not a repository), 3 a report file (--output) could not be written.
             """)
@@ -101,93 +106,5 @@ struct HistoryCommand: ParsableCommand {
             }
         }
         try output.write(.history(history)) { HistoryReport.render(history) }
-    }
-}
-
-struct IndexCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "index",
-        abstract: "Bring the results index up to date with the result files and git notes (or rebuild it).",
-        discussion: """
-            The index (<reports>/.chateval/index.sqlite) only caches what the result files and the git notes hold; \
-            `history` updates it by itself. --rebuild throws it away and reads everything again.
-            """)
-
-    @Flag(help: "Start from an empty index.") var rebuild = false
-
-    @Option(name: .customLong("reports"), help: ArgumentHelp("Folder of result files (default: the project file's, else reports).", valueName: "dir"))
-    var reportsFolder: String?
-
-    @Option(help: ArgumentHelp("Repository whose notes to read (default: found from the current folder upward).", valueName: "path"))
-    var repo: String?
-
-    @OptionGroup var project: ProjectOptions
-
-    func run() throws {
-        let (repository, root) = try RecordedRuns.openRepository(repo)
-        let folder = try RecordedRuns.reportsFolder(reportsFolder, project: project, root: root)
-        let start = Date()
-        let index = try RecordedRuns.updatedIndex(reports: folder, repository: repository, rebuild: rebuild, report: true)
-        say("index     \(index.url.path) up to date in \(String(format: "%.2f", Date().timeIntervalSince(start))) s")
-    }
-}
-
-/// What `history` and `index` share: the repository, the reports folder, the index brought up to date.
-enum RecordedRuns {
-    static func openRepository(_ path: String?) throws -> (GitRepository, URL) {
-        let start = URL(fileURLWithPath: path ?? FileManager.default.currentDirectoryPath)
-        do {
-            let repository = try GitRepository.discover(startingAt: start)
-            return (repository, repository.workdir.map { URL(fileURLWithPath: $0) } ?? start)
-        } catch {
-            throw failure("git: \(error)", .badInput)
-        }
-    }
-
-    /// `--reports`, else the project file's `reports`, else `reports` (relative to the current folder, as `compare` takes it).
-    static func reportsFolder(_ option: String?, project: ProjectOptions, root: URL) throws -> URL {
-        let projectFile = try project.load(root: root)
-        let path = option ?? projectFile?.reports.map { $0.hasPrefix("/") ? $0 : root.appendingPathComponent($0).path } ?? "reports"
-        return URL(fileURLWithPath: path)
-    }
-
-    /// The index of `reports`, updated from its result files and the repository's notes; problems
-    /// with single sources are warnings (once per change), a broken index is bad input.
-    static func updatedIndex(reports: URL, repository: GitRepository, rebuild: Bool, report: Bool = false) throws -> SQLiteResultIndex {
-        do {
-            return try updatedIndexOnce(reports: reports, repository: repository, rebuild: rebuild, report: report)
-        } catch let error as IndexError where !rebuild {
-            // Damage found only while reading or writing it (a page, a table): rebuild once, say so once.
-            warn("the results index was damaged (\(error.pointOfFailure): \(error.message)); rebuilt it from the result files and git notes")
-            do {
-                return try updatedIndexOnce(reports: reports, repository: repository, rebuild: true, report: report)
-            } catch let error as IndexError {
-                throw failure(error.description, .runIncomplete)
-            }
-        }
-    }
-
-    private static func updatedIndexOnce(reports: URL, repository: GitRepository, rebuild: Bool, report: Bool) throws -> SQLiteResultIndex {
-        do {
-            let index = try SQLiteResultIndex(url: SQLiteResultIndex.defaultURL(reports: reports), rebuild: rebuild)
-            if index.wasRebuilt && !rebuild {
-                warn(index.damage.map { "the results index was damaged (\($0)); rebuilt it from the result files and git notes" }
-                     ?? "the results index \(index.url.path) was of another version; rebuilt it from the result files and git notes")
-            }
-            let files = try index.update(folder: reports)
-            let listing: NoteListing
-            do {
-                listing = try repository.noteListing()
-            } catch {
-                throw failure("git: \(error)", .badInput)
-            }
-            let notes = try index.update(notes: listing) { try repository.blobText($0) }
-            for problem in (files + notes).unreadable { warn("\(problem); skipped") }
-            if report {
-                say("files     \(files.read) read, \(files.removed) forgotten (\(reports.path))")
-                say("notes     \(notes.read) read, \(notes.removed) forgotten (\(GitRepository.chatEvalNotesRef))")
-            }
-            return index
-        }
     }
 }

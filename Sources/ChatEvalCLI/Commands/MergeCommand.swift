@@ -15,6 +15,13 @@ struct MergeCommand: ParsableCommand {
             the merge is refused (exit 2) naming the difference. The merged record lists conversations in the order an \
             unsharded run replays them and evaluates the suites' gates over all of them (exit 1 when one fails), so it \
             equals an unsharded run of the commit but for timings. It is written to the reports folder like a run.
+
+            Examples:
+              chateval run --shard 2/4 --reports shard      one CI job's share
+              chateval merge shard/*.json                   the four shards' results, joined
+
+            Exit codes: 0 gates passed, 1 a gate failed, 2 the shards do not make one run, 3 a shard was interrupted \
+            or the merged result could not be written.
             """)
 
     @Argument(help: ArgumentHelp("Result files of the shards, in any order.", valueName: "result")) var results: [String]

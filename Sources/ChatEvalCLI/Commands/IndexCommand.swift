@@ -1,0 +1,40 @@
+import ArgumentParser
+import ChatEvalCore
+import ChatEvalGit
+import ChatEvalHistory
+import ChatEvalIndex
+import ChatEvalReport
+import ChatEvalStore
+import Foundation
+
+struct IndexCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "index",
+        abstract: "Bring the results index up to date with the result files and git notes (or rebuild it).",
+        discussion: """
+            The index (<reports>/.chateval/index.sqlite) only caches what the result files and the git notes hold; \
+            `history` updates it by itself. --rebuild throws it away and reads everything again.
+
+            Examples:
+              chateval index                 read new and changed result files and notes
+              chateval index --rebuild       throw the index away and read everything again
+            """)
+
+    @Flag(help: "Start from an empty index.") var rebuild = false
+
+    @Option(name: .customLong("reports"), help: ArgumentHelp("Folder of result files (default: the project file's, else reports).", valueName: "dir"))
+    var reportsFolder: String?
+
+    @Option(help: ArgumentHelp("Repository whose notes to read (default: found from the current folder upward).", valueName: "path"))
+    var repo: String?
+
+    @OptionGroup var project: ProjectOptions
+
+    func run() throws {
+        let (repository, root) = try RecordedRuns.openRepository(repo)
+        let folder = try RecordedRuns.reportsFolder(reportsFolder, project: project, root: root)
+        let start = Date()
+        let index = try RecordedRuns.updatedIndex(reports: folder, repository: repository, rebuild: rebuild, report: true)
+        say("index     \(index.url.path) up to date in \(String(format: "%.2f", Date().timeIntervalSince(start))) s")
+    }
+}

@@ -1,0 +1,231 @@
+import ChatEvalCore
+import Foundation
+internal import Yams
+
+/// Turns the composed document into a `Suite`, reporting problems to the reader.
+struct SuiteBuilder {
+    let reader: YAMLReader
+
+    func suite(from root: Node, path: String) -> Suite? {
+        guard let entries = reader.mapping(root, "the suite", allowed: ["name", "description", "defaults", "gates", "compare", "slo", "conversations"]) else { return nil }
+        let name = required("name", in: entries, of: root, "the suite").flatMap { reader.string($0, "name") }
+        let description = entries["description"].flatMap { reader.string($0, "description") }
+        let defaults = entries["defaults"].map { settings(from: $0, "defaults", allowed: ConversationSettings.keys) } ?? ConversationSettings()
+
+        var conversations: [SuiteConversation] = []
+        var seen: [String: Int] = [:]
+        if let list = required("conversations", in: entries, of: root, "the suite").flatMap({ reader.sequence($0, "conversations") }) {
+            if list.isEmpty { reader.fail(.invalidValue, at: entries["conversations"], "conversations is empty", hint: "add at least one conversation") }
+            for node in list {
+                guard let conversation = conversation(from: node, defaults: defaults) else { continue }
+                if let line = seen[conversation.id] {
+                    reader.fail(.duplicate, at: node, "conversation id '\(conversation.id)' is used twice (first at line \(line))", hint: "ids must be unique in a suite")
+                } else {
+                    seen[conversation.id] = node.mark?.line ?? 0
+                    conversations.append(conversation)
+                }
+            }
+        }
+        let gates = entries["gates"].map(gates(from:)) ?? SuiteGates()
+        let comparison = entries["compare"].flatMap { ComparisonSection(reader: reader).overrides($0, allowed: ComparisonSection.suiteKeys) }
+        let slo = entries["slo"].flatMap { SLOSection(reader: reader).objectives($0) }
+        guard let name else { return nil }
+        return Suite(name: name, description: description, path: path, conversations: conversations, gates: gates, comparison: comparison, slo: slo)
+    }
+
+    private func gates(from node: Node) -> SuiteGates {
+        guard let entries = reader.mapping(node, "gates", allowed: ["min_pass_rate", "max_failed_turns", "metrics"]) else { return SuiteGates() }
+        var gates = SuiteGates()
+        gates.minimumPassRate = entries["min_pass_rate"].flatMap { node in
+            reader.number(node, "min_pass_rate").flatMap { rate in
+                guard (0...1).contains(rate) else {
+                    reader.fail(.invalidValue, at: node, "min_pass_rate must be between 0 and 1, found \(rate)")
+                    return nil
+                }
+                if rate == 0 {
+                    reader.warn(line: node.mark?.line, column: node.mark?.column, "min_pass_rate: 0 can never fail", hint: "set the share of checks the suite must pass, or remove the gate")
+                }
+                return rate
+            }
+        }
+        gates.maximumFailedTurns = entries["max_failed_turns"].flatMap { reader.integer($0, "max_failed_turns", minimum: 0) }
+        for item in entries["metrics"].flatMap({ reader.sequence($0, "gates.metrics") }) ?? [] {
+            guard let gate = reader.mapping(item, "a metric gate", allowed: ["metric", "stat", "min", "max"]) else { continue }
+            let metricNames = Metric.allCases.map(\.rawValue)
+            let metric = required("metric", in: gate, of: item, "a metric gate").flatMap { node -> Metric? in
+                guard let name = reader.string(node, "metric") else { return nil }
+                guard let metric = Metric(rawValue: name) else {
+                    reader.fail(.invalidValue, at: node, "unknown metric '\(name)'",
+                                hint: suggestions(for: name, among: metricNames).first.map { "did you mean '\($0)'?" } ?? "metrics: \(metricNames.joined(separator: ", "))")
+                    return nil
+                }
+                return metric
+            }
+            let statNames = MetricGate.Statistic.allCases.map(\.rawValue)
+            let statistic = gate["stat"].map { node -> MetricGate.Statistic? in
+                guard let name = reader.string(node, "stat") else { return nil }
+                guard let statistic = MetricGate.Statistic(rawValue: name) else {
+                    reader.fail(.invalidValue, at: node, "unknown statistic '\(name)'", hint: "statistics: \(statNames.joined(separator: ", "))")
+                    return nil
+                }
+                return statistic
+            } ?? .median
+            let minimum = gate["min"].flatMap { reader.number($0, "min") }
+            let maximum = gate["max"].flatMap { reader.number($0, "max") }
+            if gate["min"] == nil && gate["max"] == nil {
+                reader.fail(.missingKey, at: item, "a metric gate needs 'min' or 'max'")
+            }
+            if let minimum, let maximum, minimum > maximum {
+                reader.fail(.invalidValue, at: item, "min (\(minimum)) is above max (\(maximum))")
+            }
+            if let metric, let statistic {
+                let gate = MetricGate(metric: metric, statistic: statistic, minimum: minimum, maximum: maximum)
+                for finding in SuiteLint.findings(gate) {
+                    reader.warn(line: item.mark?.line, column: item.mark?.column, finding.message, hint: finding.hint)
+                }
+                gates.metrics.append(gate)
+            }
+        }
+        return gates
+    }
+
+    private func conversation(from node: Node, defaults: ConversationSettings) -> SuiteConversation? {
+        let allowed = ["id", "description", "tags", "checks", "turns"] + ConversationSettings.keys
+        guard let entries = reader.mapping(node, "a conversation", allowed: allowed) else { return nil }
+        let id = required("id", in: entries, of: node, "a conversation").flatMap { reader.string($0, "id") }
+        let what = id.map { "conversation '\($0)'" } ?? "a conversation"
+        let description = entries["description"].flatMap { reader.string($0, "description") }
+        let tags = entries["tags"].flatMap { reader.strings($0, "tags") } ?? []
+        let resolved = defaults.overlaid(with: settings(from: node, what, allowed: allowed, entries: entries))
+        check(resolved, at: node, what)
+
+        var messages: [TemplateText] = []
+        var turnChecks: [[CheckDefinition]] = []
+        var turnCount = 0
+        if let turnsNode = required("turns", in: entries, of: node, what), let turns = reader.sequence(turnsNode, "turns of \(what)") {
+            if turns.isEmpty { reader.fail(.invalidValue, at: turnsNode, "\(what) has no turns", hint: "add at least one turn with a 'user' message") }
+            turnCount = turns.count
+            var sizes: [Int] = []
+            for (index, turn) in turns.enumerated() {
+                guard let (message, checks) = self.turn(from: turn, index: index, variables: resolved.variables, what) else { continue }
+                messages.append(message)
+                turnChecks.append(checks)
+                // The least each message expands to, known now from the variables and earlier
+                // messages (answers add to it at run time, where the same limit is checked again).
+                guard sizes.count == index else { continue }
+                let size = message.expandedSizeAtLeast { name in
+                    if name.hasPrefix("vars.") { return resolved.variables[String(name.dropFirst(5))]?.utf8.count }
+                    guard let reference = TurnReference(name), reference.field == .user, reference.turn <= sizes.count else { return nil }
+                    return sizes[reference.turn - 1]
+                }
+                sizes.append(size)
+                if size > TemplateText.maximumExpandedBytes {
+                    reader.fail(.tooComplex, at: turn, "turn \(index + 1) of \(what) expands to at least \(ByteCount.format(size)) "
+                        + "(its placeholders quote earlier turns and variables); a message may have at most \(ByteCount.format(TemplateText.maximumExpandedBytes))",
+                        hint: "quote each earlier turn once, or shorten the variables it quotes")
+                }
+            }
+        }
+        let checks = entries["checks"].map { node -> [CheckDefinition] in
+            let definitions = CheckDefinitionReader(reader: reader).definitions(node, "the checks of \(what)")
+            for name in definitions.flatMap(\.placeholders) {
+                checkPlaceholder(name, turnIndex: turnCount, variables: resolved.variables, at: node, "the checks of \(what)")
+            }
+            return definitions
+        } ?? []
+        for definition in turnChecks.joined() + checks {
+            for finding in SuiteLint.findings(definition, options: resolved.options) {
+                reader.warn(line: definition.line, column: definition.column, "\(what): \(finding.message)", hint: finding.hint)
+            }
+        }
+        guard let id else { return nil }
+        let script = ConversationScript(
+            id: id, systemPrompt: resolved.system, options: resolved.options, maxMessages: resolved.maxMessages,
+            variables: resolved.variables, userMessages: messages)
+        return SuiteConversation(id: id, description: description, tags: tags, script: script, turnChecks: turnChecks, checks: checks)
+    }
+
+    /// A turn is `- user: "..."` with optional `checks:`, or, for short, `- "..."`.
+    private func turn(from node: Node, index: Int, variables: [String: String], _ what: String) -> (TemplateText, [CheckDefinition])? {
+        let turnName = "turn \(index + 1) of \(what)"
+        let textNode: Node?
+        var checks: [CheckDefinition] = []
+        if case .scalar = node {
+            textNode = node
+        } else {
+            let entries = reader.mapping(node, turnName, allowed: ["user", "checks"])
+            textNode = entries.flatMap { required("user", in: $0, of: node, turnName) }
+            if let checksNode = entries?["checks"] {
+                checks = CheckDefinitionReader(reader: reader).definitions(checksNode, turnName)
+                // Checks may quote this turn too: its answer is known when it is graded.
+                for name in checks.flatMap(\.placeholders) {
+                    checkPlaceholder(name, turnIndex: index + 1, variables: variables, at: checksNode, "the checks of \(turnName)")
+                }
+            }
+        }
+        guard let textNode, let text = reader.string(textNode, "the user message of \(turnName)") else { return nil }
+        let template: TemplateText
+        do {
+            template = try TemplateText(text)
+        } catch {
+            reader.fail(.invalidValue, at: textNode, "\(turnName): \(error.message)", hint: "placeholders look like {{turn1.answer}} or {{vars.name}}")
+            return nil
+        }
+        for name in template.placeholders {
+            checkPlaceholder(name, turnIndex: index, variables: variables, at: textNode, turnName)
+        }
+        return (template, checks)
+    }
+
+    private func checkPlaceholder(_ name: String, turnIndex: Int, variables: [String: String], at node: Node, _ turnName: String) {
+        if name.hasPrefix("vars.") {
+            let variable = String(name.dropFirst(5))
+            if variables[variable] == nil {
+                let near = suggestions(for: variable, among: Array(variables.keys))
+                reader.fail(.invalidValue, at: node, "\(turnName) uses {{\(name)}} but no variable '\(variable)' is defined",
+                            hint: near.first.map { "did you mean {{vars.\($0)}}?" } ?? "define it under vars:")
+            }
+        } else if let reference = TurnReference(name) {
+            if reference.turn > turnIndex {
+                reader.fail(.invalidValue, at: node, "\(turnName) uses {{\(name)}}, which is not an earlier turn",
+                            hint: turnIndex == 0 ? "the first turn cannot quote answers" : "earlier turns are turn1...turn\(turnIndex)")
+            }
+        } else {
+            reader.fail(.invalidValue, at: node, "\(turnName) uses unknown placeholder {{\(name)}}",
+                        hint: "use {{turnN.answer}}, {{turnN.user}} or {{vars.NAME}}")
+        }
+    }
+
+    private func settings(from node: Node, _ what: String, allowed: [String], entries: [String: Node]? = nil) -> ConversationSettings {
+        guard let entries = entries ?? reader.mapping(node, what, allowed: allowed) else { return ConversationSettings() }
+        var settings = ConversationSettings()
+        settings.system = entries["system"].flatMap { reader.string($0, "system") }
+        settings.maxTokens = entries["max_tokens"].flatMap { reader.integer($0, "max_tokens", minimum: 1, maximum: GenerationOptions.maximumTokens) }
+        settings.temperature = entries["temperature"].flatMap { reader.number($0, "temperature") }
+        settings.topP = entries["top_p"].flatMap { reader.number($0, "top_p") }
+        settings.topK = entries["top_k"].flatMap { reader.integer($0, "top_k", minimum: 0, maximum: GenerationOptions.maximumTopK) }
+        settings.seed = entries["seed"].flatMap { reader.integer($0, "seed", minimum: 0) }.flatMap { seed in
+            guard let value = UInt32(exactly: seed) else {
+                reader.fail(.invalidValue, at: entries["seed"], "seed must be below 2^32, found \(seed)")
+                return nil
+            }
+            return value
+        }
+        settings.stop = entries["stop"].flatMap { reader.strings($0, "stop") }
+        settings.maxMessages = entries["max_messages"].flatMap { reader.integer($0, "max_messages", minimum: 1, maximum: 1_000_000) }
+        settings.variables = entries["vars"].flatMap { reader.stringMap($0, "vars") } ?? [:]
+        return settings
+    }
+
+    private func check(_ settings: ConversationSettings, at node: Node, _ what: String) {
+        for problem in settings.options.problems {
+            reader.fail(.invalidValue, at: node, "\(what): \(problem)")
+        }
+    }
+
+    private func required(_ key: String, in entries: [String: Node], of node: Node, _ what: String) -> Node? {
+        if let value = entries[key] { return value }
+        reader.fail(.missingKey, at: node, "\(what) has no '\(key)'")
+        return nil
+    }
+}
