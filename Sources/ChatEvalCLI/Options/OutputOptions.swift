@@ -135,7 +135,7 @@ extension OutputOptions {
                 let budget = max(4_096, MarkdownReport.defaultBudget - used)
                 let text = Secrets.redact(Terminal.safeLines(try subject.render(format, markdownBudget: budget, terminal: terminal)))
                 do {
-                    if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+                    if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
                     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
                     defer { try? handle.close() }
                     try handle.seekToEnd()
