@@ -24,19 +24,8 @@ FUZZ_SECONDS ?= 300
 .PHONY: all setup build run test test-html bench bench-gate fuzz clean
 all: run
 
-# Set-up, with every part of the Swift build that needs no llama.cpp compiled beside libllama:
-# each build has long single-core stretches (one big C++ file, one Swift module after another),
-# so side by side they take two minutes less on 2 cores than one after the other ("A fresh start").
-# The same flags as the full build, so it reuses every module built here.
-PREBUILT_TARGETS := ChatEvalRunner ChatEvalReport ChatEvalIndex ChatEvalOpenAI ChatEvalGit ArgumentParser
 setup:
-	@bash scripts/setup.sh prepare
-	@$(MAKE) --no-print-directory _setup
-_setup:
-	@bash scripts/setup.sh all & setup=$$!; \
-	$(if $(wildcard $(LLAMA_LIBDIR)/libllama.so),,echo "[setup] compiling the Swift modules that need no llama.cpp beside it"; \
-	  for target in $(PREBUILT_TARGETS); do swift build $(SWIFT_FLAGS) --target $$target || break; done;) \
-	wait $$setup
+	@bash scripts/setup.sh all
 
 build: setup
 	@$(MAKE) --no-print-directory _build

@@ -6,10 +6,8 @@
 #   LLAMA_PKG_CONFIG_PATH, LLAMA_LIBDIR, LLAMA_BUILD (what we built against), LLAMA_TOOLS,
 #   MODEL (the default chat model), GEMMA_MODEL (the second, benchmark model).
 #
-# Steps can be run alone: setup.sh packages | prepare | llama | llama-tools | llama-server | chat-model | gemma-model | report-tools | test-extras | chromium | all
-# (`prepare` is what must come before the Swift build can start: packages, the llama.cpp source
-# configured, env.mk; `all` is everything `make run` needs, and runs beside the parts of the Swift
-# build that need no llama.cpp; `make test` adds `test-extras` — the second model,
+# Steps can be run alone: setup.sh packages | llama | llama-tools | llama-server | chat-model | gemma-model | report-tools | test-extras | chromium | all
+# (`all` is everything `make run` needs; `make test` adds `test-extras` — the second model,
 # llama-server and the report checkers — while its Swift build runs; `make bench` the second model,
 # llama-bench and llama-server, `make test-html` Chromium.)
 set -euo pipefail
@@ -99,21 +97,15 @@ llama_configure() {
     || { tail -n 40 "$LLAMA_ROOT/configure.log" >&2; die "cmake could not configure llama.cpp in $LLAMA_ROOT/build (log: $LLAMA_ROOT/configure.log)"; }
 }
 
-# Which llama.cpp: one that pkg-config finds outside our cache (a distribution or hand-built one)
-# wins; else ours, built once. Sets LLAMA_MODE.
-llama_mode() {
+# The library: system llama.cpp when pkg-config finds one, else ours, built once.
+llama() {
+  # A llama.cpp that pkg-config finds outside our cache (a distribution or hand-built one) wins.
   if [ -z "${CHATEVAL_BUILD_LLAMA:-}" ] && pkg-config --exists llama 2>/dev/null \
      && [[ "$(pkg-config --variable=prefix llama)" != "$CACHE"/* ]]; then
-    LLAMA_MODE=system
-  else
-    LLAMA_MODE=cached
+    say "using system llama.cpp $(pkg-config --modversion llama)"
+    LLAMA_MODE=system; return 0
   fi
-}
-
-# The library, built and installed into the cache unless a system one is used.
-llama() {
-  llama_mode
-  if [ "$LLAMA_MODE" = system ]; then say "using system llama.cpp $(pkg-config --modversion llama)"; return 0; fi
+  LLAMA_MODE=cached
   [ -f "$LLAMA_ROOT/prefix/.installed" ] && return 0
   llama_source
   llama_configure OFF
@@ -219,8 +211,6 @@ MK
 case "${1:-all}" in
   packages) packages ;;
   llama) packages; llama; write_env ;;
-  # env.mk depends only on where llama.cpp will be, so it is written before libllama is built.
-  prepare) packages; llama_mode; if [ "$LLAMA_MODE" = cached ] && [ ! -f "$LLAMA_ROOT/prefix/.installed" ]; then llama_source; llama_configure OFF; fi; write_env ;;
   llama-tools) packages; llama_tools llama-bench llama-server ;;
   llama-server) packages; llama_tools llama-server ;;
   chat-model) chat_model ;;
@@ -231,5 +221,5 @@ case "${1:-all}" in
   all) packages; chat_model & model=$!; llama; wait "$model"; write_env ;;
   # What make test adds, run while the tests compile: the second model, llama-server, the report checkers.
   test-extras) packages; gemma_model & gemma=$!; report_tools & tools=$!; llama_tools llama-server; wait "$gemma"; wait "$tools" ;;
-  *) die "usage: setup.sh [packages|prepare|llama|llama-tools|llama-server|chat-model|gemma-model|report-tools|test-extras|chromium|all]" ;;
+  *) die "usage: setup.sh [packages|llama|llama-tools|llama-server|chat-model|gemma-model|report-tools|test-extras|chromium|all]" ;;
 esac
