@@ -9,10 +9,11 @@ import PackageDescription
 //   ChatEvalLlama → {Runtime, Core, Digest, CLlama}   ChatEvalOpenAI → {Runtime, Core, Digest, CCurl}   ChatEvalGit → {Core, CGit2}
 //   ChatEvalGrading → {Core, PunktModel, CTextCat, CPCRE2}   ChatEvalDigest → COpenSSL
 //   C modules have one importer each; ChatEvalCore imports Foundation only.
-//   ChatEvalTestKit (fakes: scripted runtime, fake chat server, CLI runner) → {Runtime, Store, Core}: tests and benches only.
-//   Executables: chateval (CLI), chateval-bench (Bench → TestKit), chateval-grading-bench, chateval-fuzz.
+//   ChatEvalToolKit (running programs, a local llama-server, synthetic histories) → {Store, Core}: tests and benches.
+//   ChatEvalTestKit (fakes: scripted runtime, fake chat server; test tags) → {ToolKit, Runtime, Store, Core}: tests only.
+//   Executables: chateval (CLI), chateval-bench (Bench → ToolKit), chateval-grading-bench, chateval-fuzz.
 //
-// Three packages from the mirror, no more: argument parsing, YAML, and (tests only) running programs.
+// Three packages from the mirror, no more: argument parsing, YAML, and (tests and benches only) running programs.
 // HTTP is libcurl and SHA-256 is OpenSSL's libcrypto, both system libraries already on the machine
 // (see Sources/ChatEvalOpenAI/HTTP/CurlTransfer.swift for the measured trade-off).
 /// -O for a target in debug builds (tests), where its loops would otherwise dominate `make test`.
@@ -30,7 +31,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
-        // Tests only (ChatEvalTestKit): running programs without pipe deadlocks.
+        // Tests and benches only (ChatEvalToolKit): running programs without pipe deadlocks.
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
     ],
@@ -83,11 +84,14 @@ let package = Package(
         .target(name: "ChatEvalIndex", dependencies: ["ChatEvalCore", "ChatEvalStore", "CSQLite"]),
         // Human-readable tables and summaries; Markdown, JUnit XML and HTML reports.
         .target(name: "ChatEvalReport", dependencies: ["ChatEvalCore", "ChatEvalStore", "ChatEvalCompare", "ChatEvalHistory"]),
-        // Fakes shared by tests.
-        .target(name: "ChatEvalTestKit", dependencies: [
-            "ChatEvalRuntime", "ChatEvalStore", "ChatEvalCore", .product(name: "Subprocess", package: "swift-subprocess"),
+        // What tests and benches share, never linked into `chateval` and free of any test framework:
+        // running programs (swift-subprocess, both pipes read at once), a local llama-server, synthetic histories.
+        .target(name: "ChatEvalToolKit", dependencies: [
+            "ChatEvalStore", "ChatEvalCore", .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
+        // Fakes and tags shared by tests (imports Testing); re-exports ChatEvalToolKit.
+        .target(name: "ChatEvalTestKit", dependencies: ["ChatEvalToolKit", "ChatEvalRuntime", "ChatEvalStore", "ChatEvalCore"]),
 
         .executableTarget(
             name: "ChatEvalCLI",
@@ -101,7 +105,7 @@ let package = Package(
             name: "ChatEvalBench",
             dependencies: [
                 "ChatEvalLlama", "ChatEvalOpenAI", "ChatEvalReport", "ChatEvalRuntime", "ChatEvalCore", "ChatEvalCompare", "ChatEvalRunner",
-                "ChatEvalStore", "ChatEvalSuites", "ChatEvalTestKit",
+                "ChatEvalStore", "ChatEvalSuites", "ChatEvalToolKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

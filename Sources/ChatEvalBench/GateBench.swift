@@ -7,6 +7,7 @@ import ChatEvalRunner
 import ChatEvalRuntime
 import ChatEvalStore
 import ChatEvalSuites
+import ChatEvalToolKit
 import Foundation
 
 /// The CI gate's own error rates: how often it false-alarms on identical builds and how often it
@@ -111,54 +112,52 @@ struct GateBench: AsyncParsableCommand {
     /// HEAD~1 → HEAD at `same`), and a longer system prompt (`slower`). The change a user might
     /// make: four more tokens of system prompt (29 → 33 with a one-word question), which slowed
     /// every first token by about 10% on the development machine — the size of change the gate must catch.
-    private func repository(model: String) throws -> (folder: URL, same: String, slower: String) {
+    private func repository(model: String) async throws -> (folder: URL, same: String, slower: String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chateval-gate-repo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("suites"), withIntermediateDirectories: true)
         let system = "You are a concise assistant. Answer every question in one short sentence."
-        func git(_ arguments: String...) throws -> String {
-            let result = try Program.run("/usr/bin/git", ["-C", folder.path, "-c", "user.name=bench", "-c", "user.email=bench@example.com"] + arguments)
+        func git(_ arguments: String...) async throws -> String {
+            let result = try await Program.run("/usr/bin/git", ["-C", folder.path, "-c", "user.name=bench", "-c", "user.email=bench@example.com"] + arguments)
             guard result.status == 0 else { throw BenchError("git \(arguments.joined(separator: " ")): \(result.errors)") }
             return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         func write(_ text: String, _ path: String) throws { try Data(text.utf8).write(to: folder.appendingPathComponent(path)) }
-        _ = try git("init", "-q", "-b", "main")
+        _ = try await git("init", "-q", "-b", "main")
         try write("model:\n  path: \(model)\nsuites: suites\nreports: reports\n", "chateval.yaml")
         try write("reports/\n", ".gitignore")
         try write(Self.suiteText(system: system), "suites/gate.yaml")
-        _ = try git("add", "-A")
-        _ = try git("commit", "-qm", "the gate suite")
+        _ = try await git("add", "-A")
+        _ = try await git("commit", "-qm", "the gate suite")
         try write("A note that changes nothing the run reads.\n", "NOTES.md")
-        _ = try git("add", "-A")
-        _ = try git("commit", "-qm", "a change that changes nothing")
-        let same = try git("rev-parse", "HEAD")
+        _ = try await git("add", "-A")
+        _ = try await git("commit", "-qm", "a change that changes nothing")
+        let same = try await git("rev-parse", "HEAD")
         try write(Self.suiteText(system: system + " Be very brief."), "suites/gate.yaml")
-        _ = try git("commit", "-qam", "a longer system prompt")
-        let slower = try git("rev-parse", "HEAD")
+        _ = try await git("commit", "-qam", "a longer system prompt")
+        let slower = try await git("rev-parse", "HEAD")
         return (folder, same, slower)
     }
 
     private func real(model: String) async throws {
         guard let chateval else { throw ValidationError("--chateval (the release binary) is needed for the real-model comparisons") }
-        let (folder, same, slower) = try repository(model: model)
+        let (folder, same, slower) = try await repository(model: model)
         defer { try? FileManager.default.removeItem(at: folder) }
         let load = MachineLoad.sample(over: 1)
         print("\nThe gate on the real model (\(URL(fileURLWithPath: model).lastPathComponent)) through `chateval run --baseline HEAD~1` in a throwaway "
             + "repository; \(realComparisons) comparisons of each kind; machine \(load.summary)\(beside.isEmpty ? "" : "; beside it: \(beside)")\(runBusyThreshold.map { "; --busy-threshold \($0)" } ?? "")")
-        var burner: Burner?
-        if !beside.isEmpty {
-            burner = try Burner(command: beside)
-            try await Task.sleep(for: .seconds(5))
-            print("   the load beside the runs: \(MachineLoad.sample(over: 1).summary)")
+        try await Burner.running(beside) {
+            try await comparisons(chateval: chateval, folder: folder, same: same, slower: slower)
         }
-        defer { burner?.stop() }
+    }
 
+    private func comparisons(chateval: String, folder: URL, same: String, slower: String) async throws {
         var table = TextTable([.init("comparison", .left), .init("design", .left), .init("reported a regression"), .init("TTFT verdicts", .left),
                                .init("reps per side (median)"), .init("replays left out"), .init("seconds (median)")])
         let designs = repetitionCounts.map { $0 == 0 ? "rounds" : String($0) }
         for design in designs {
             let kinds = (slowdownOnly ? [] : [("A/A", same)]) + (aaOnly ? [] : [("system prompt 4 tokens longer", slower)])
             for (name, commit) in kinds {
-                _ = try Program.run("/usr/bin/git", ["-C", folder.path, "checkout", "-q", commit])
+                _ = try await Program.run("/usr/bin/git", ["-C", folder.path, "checkout", "-q", commit])
                 var flagged = 0, leftOut = 0, measured = 0
                 var verdicts: [String: Int] = [:]
                 var repetitions: [Double] = [], seconds: [Double] = []
@@ -169,7 +168,7 @@ struct GateBench: AsyncParsableCommand {
                     if let runTimeBudget { arguments += ["--time-budget", runTimeBudget] }
                     if let runBusyThreshold { arguments += ["--busy-threshold", runBusyThreshold] }
                     let started = Date()
-                    let result = try Program.run(chateval, arguments, in: folder)
+                    let result = try await Program.run(chateval, arguments, in: folder)
                     let elapsed = Date().timeIntervalSince(started)
                     // 0 no regression, 1 a regression, 4 no verdict (nothing measured on both sides).
                     guard [0, 1, 4].contains(result.status),
@@ -200,56 +199,34 @@ struct GateBench: AsyncParsableCommand {
     }
 }
 
-/// Runs a program to its end, its standard output and error each into a file (no pipe to fill and
-/// deadlock on), and returns both with its exit status.
+/// Runs a program to its end and returns its exit status, standard output and error.
 enum Program {
-    static func run(_ executable: String, _ arguments: [String], in folder: URL? = nil) throws -> (status: Int32, output: String, errors: String) {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("chateval-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let outputURL = scratch.appendingPathComponent("out"), errorURL = scratch.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        let output = try FileHandle(forWritingTo: outputURL), errors = try FileHandle(forWritingTo: errorURL)
-        defer { try? output.close(); try? errors.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let folder { process.currentDirectoryURL = folder }
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: (try? Data(contentsOf: outputURL)) ?? Data(), as: UTF8.self),
-                String(decoding: (try? Data(contentsOf: errorURL)) ?? Data(), as: UTF8.self))
+    static func run(_ executable: String, _ arguments: [String], in folder: URL? = nil) async throws -> (status: Int32, output: String, errors: String) {
+        let outcome = try await ProcessRunner.run(URL(fileURLWithPath: executable), arguments, in: folder)
+        return (outcome.status, outcome.stdout, outcome.stderr)
     }
 }
 
-/// A command run over and over in the background (a compile beside the runs), until stopped.
-final class Burner: @unchecked Sendable {
-    private let process = Process()
-
-    init(command: String) throws {
+/// A command run over and over in the background (a compile beside the runs) for the length of a body.
+enum Burner {
+    /// Runs `body` with `command` looping beside it (just `body` when `command` is empty); the loop
+    /// and whatever it runs are killed when `body` ends, and by a watcher if the bench dies first.
+    static func running(_ command: String, body: () async throws -> Void) async throws {
+        guard !command.isEmpty else { return try await body() }
         // Its own process group (setsid execs in place: the pid leads the group), so that stopping
-        // it stops whatever the loop is running too.
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        // A watcher kills the group when the bench is gone, however it ended (a kill included), and
-        // the loop itself stops starting the command once the bench is gone.
+        // it stops whatever the loop is running too. The watcher kills the group when the bench is
+        // gone, however it ended (a kill included), and the loop stops starting the command then.
         let bench = getpid()
-        process.arguments = ["/bin/bash", "-c", "(while kill -0 \(bench) 2>/dev/null; do sleep 1; done; kill -KILL -- -$$) & "
-                             + "while kill -0 \(bench) 2>/dev/null; do \(command); done"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-    }
-
-    func stop() {
-        // The loop and whatever it runs: its process group (SIGKILL: a shell waiting on its
-        // command may outlive SIGTERM, and a compile has nothing to save).
-        kill(-process.processIdentifier, SIGKILL)
-        process.terminate()
-        process.waitUntilExit()
+        let loop = "(while kill -0 \(bench) 2>/dev/null; do sleep 1; done; kill -KILL -- -$$) & "
+            + "while kill -0 \(bench) 2>/dev/null; do \(command); done"
+        try await ProcessRunner.during(URL(fileURLWithPath: "/usr/bin/setsid"), ["/bin/bash", "-c", loop],
+                                       log: URL(fileURLWithPath: "/dev/null")) { process in
+            // SIGKILL to the group: a shell waiting on its command may outlive SIGTERM, and a
+            // compile has nothing to save.
+            defer { kill(-process.processIdentifier, SIGKILL) }
+            try await Task.sleep(for: .seconds(5))
+            print("   the load beside the runs: \(MachineLoad.sample(over: 1).summary)")
+            try await body()
+        }
     }
 }

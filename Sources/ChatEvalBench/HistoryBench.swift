@@ -1,7 +1,7 @@
 import ArgumentParser
 import ChatEvalCore
 import ChatEvalStore
-import ChatEvalTestKit
+import ChatEvalToolKit
 import Foundation
 
 /// `chateval history` over a generated repository: how long it answers for 1,000 recorded runs
@@ -34,14 +34,14 @@ struct HistoryBench: AsyncParsableCommand {
 
         let arguments = ["history", "--repo", folder.path, "--reports", folder.appendingPathComponent("reports").path,
                          "--max-count", String(commits), "--no-project", "--format", "json"]
-        let (cold, output) = try time(arguments)
+        let (cold, output) = try await time(arguments)
         let history = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
         let found = history?["series"] as? [[String: Any]] ?? []
         let steps = found.flatMap { ($0["steps"] as? [[String: Any]] ?? []).compactMap { $0["suspect"] as? String } }
         print(String(format: "cold (index built from %d files): %.3f s", commits * runsPerCommit, cold))
         var warm: [Double] = []
-        for _ in 0..<repetitions { warm.append(try time(arguments).0) }
-        let (html, _) = try time(arguments.dropLast(2) + ["--output", folder.appendingPathComponent("history.html").path])
+        for _ in 0..<repetitions { warm.append(try await time(arguments).0) }
+        let (html, _) = try await time(arguments.dropLast(2) + ["--output", folder.appendingPathComponent("history.html").path])
         print(String(format: "warm (index up to date), median of %d: %.3f s %@ — %@", repetitions, median(warm), spread(warm),
                      median(warm) < 1 ? "under a second" : "OVER A SECOND"))
         print(String(format: "warm, with the HTML report written too: %.3f s", html))
@@ -72,20 +72,13 @@ struct HistoryBench: AsyncParsableCommand {
     }
 
     /// Runs chateval with `arguments`; its wall time and standard output.
-    private func time<S: Sequence>(_ arguments: S) throws -> (Double, String) where S.Element == String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: chateval)
-        process.arguments = Array(arguments)
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
+    private func time<S: Sequence>(_ arguments: S) async throws -> (Double, String) where S.Element == String {
         let start = Date()
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let outcome = try await ProcessRunner.run(URL(fileURLWithPath: chateval), Array(arguments))
         let elapsed = Date().timeIntervalSince(start)
-        guard process.terminationStatus == 0 else { throw BenchError("chateval \(Array(arguments).joined(separator: " ")) exited \(process.terminationStatus): \(errorText)") }
-        return (elapsed, String(decoding: data, as: UTF8.self))
+        guard outcome.status == 0 else {
+            throw BenchError("chateval \(Array(arguments).joined(separator: " ")) exited \(outcome.status): \(outcome.stderr)")
+        }
+        return (elapsed, outcome.stdout)
     }
 }

@@ -7,6 +7,7 @@ import ChatEvalRunner
 import ChatEvalRuntime
 import ChatEvalStore
 import ChatEvalSuites
+import ChatEvalToolKit
 import Foundation
 
 /// The same greedy conversation in process and over llama-server (same model, threads, template,

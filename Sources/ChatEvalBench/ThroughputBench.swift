@@ -3,6 +3,7 @@ import ChatEvalCore
 import ChatEvalLlama
 import ChatEvalReport
 import ChatEvalRuntime
+import ChatEvalToolKit
 import Foundation
 
 /// ChatEval's prefill and decode against llama-bench on the same model, threads and depth.
@@ -43,7 +44,7 @@ struct ThroughputBench: AsyncParsableCommand {
             var turn: TurnMetrics?
             for side in pair % 2 == 0 ? [0, 1] : [1, 0] {
                 if side == 0 {
-                    reference = try referenceRun(depth: depth)
+                    reference = try await referenceRun(depth: depth)
                 } else {
                     await runtime.resetSession()
                     turn = try await measuredTurn(runtime, messages, turnOptions)
@@ -84,25 +85,18 @@ struct ThroughputBench: AsyncParsableCommand {
     }
 
     /// One llama-bench run of each matching test: pp at depth 0, tg at the prompt's depth.
-    private func referenceRun(depth: Int) throws -> (prompt: Double, decode: Double) {
-        let prompt = try llamaBenchRate(["-p", String(depth), "-n", "0", "-d", "0"])
-        let decode = try llamaBenchRate(["-p", "0", "-n", String(generatedTokens), "-d", String(depth)])
+    private func referenceRun(depth: Int) async throws -> (prompt: Double, decode: Double) {
+        let prompt = try await llamaBenchRate(["-p", String(depth), "-n", "0", "-d", "0"])
+        let decode = try await llamaBenchRate(["-p", "0", "-n", String(generatedTokens), "-d", String(depth)])
         return (prompt, decode)
     }
 
-    private func llamaBenchRate(_ test: [String]) throws -> Double {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: llamaBench)
-        process.arguments = ["-m", options.model, "-t", String(options.threads), "-r", "1", "-o", "json"] + test
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-              let rows = try? JSONDecoder().decode([LlamaBenchRow].self, from: data), let rate = rows.first?.avg_ts else {
-            throw BenchError("llama-bench \(test.joined(separator: " ")) failed (status \(process.terminationStatus))")
+    private func llamaBenchRate(_ test: [String]) async throws -> Double {
+        let arguments = ["-m", options.model, "-t", String(options.threads), "-r", "1", "-o", "json"] + test
+        let outcome = try await ProcessRunner.run(URL(fileURLWithPath: llamaBench), arguments)
+        guard outcome.status == 0,
+              let rows = try? JSONDecoder().decode([LlamaBenchRow].self, from: Data(outcome.stdout.utf8)), let rate = rows.first?.avg_ts else {
+            throw BenchError("llama-bench \(test.joined(separator: " ")) failed (status \(outcome.status)): \(outcome.stderr.suffix(2000))")
         }
         return rate
     }

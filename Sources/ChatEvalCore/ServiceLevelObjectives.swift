@@ -45,7 +45,8 @@ public struct ServiceLevelObjectives: Codable, Sendable, Hashable {
         public var name: String { metric.rawValue + (percentile.map { "_p\($0)" } ?? "") }
     }
 
-    public static let percentiles = [50, 90, 95, 99]
+    /// The percentiles an objective may name: those of `Statistic` (`ttft_p50` … `ttft_p99`).
+    public static let percentiles = Statistic.allCases.compactMap(\.percentile)
 
     /// At most one per metric.
     public var objectives: [Objective]

@@ -54,3 +54,9 @@ public struct GateOutcome: Codable, Sendable, Hashable {
         self.found = found
     }
 }
+
+extension Verdict {
+    /// The type of the check that expects its turn to fail (`failure`): a failed turn whose
+    /// `failure` check passed failed as the suite said it would.
+    public static let failureCheckType = "failure"
+}

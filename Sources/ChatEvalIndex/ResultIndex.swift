@@ -14,10 +14,11 @@ public protocol ResultIndex: AnyObject {
     /// that is not a result is reported in the summary, not thrown.
     func update(folder: URL) throws(IndexError) -> IndexUpdate
 
-    /// Brings the index up to date with the git notes in `listing`: notes whose blob changed are
-    /// read (`read` gives a blob's text), removed notes forgotten; nothing is read when the
-    /// notes ref has not moved since the last update.
-    func update(notes listing: NoteListing, read: (String) throws -> String) throws(IndexError) -> IndexUpdate
+    /// Brings the index up to date with the git notes under one ref: `tip` is the notes ref's
+    /// commit (nil when there is none), `notes` maps each annotated commit to its note's blob id.
+    /// Notes whose blob changed are read (`read` gives a blob's text), removed notes forgotten;
+    /// nothing is read when the notes ref has not moved since the last update.
+    func update(notesTip tip: String?, notes: [String: String], read: (String) throws -> String) throws(IndexError) -> IndexUpdate
 
     /// Runs recorded against any of `commits`, each with only the samples of `metrics`. A run
     /// found both in a file and in a note comes back once, from the file.

@@ -165,14 +165,14 @@ public final class SQLiteResultIndex: ResultIndex {
         }
     }
 
-    public func update(notes listing: NoteListing, read: (String) throws -> String) throws(IndexError) -> IndexUpdate {
+    public func update(notesTip tip: String?, notes: [String: String], read: (String) throws -> String) throws(IndexError) -> IndexUpdate {
         let tipKey = "notes_tip"
-        if try meta(tipKey) == (listing.tip ?? "") { return IndexUpdate() }
+        if try meta(tipKey) == (tip ?? "") { return IndexUpdate() }
         let known = try stamps(kind: "note")
         try database.begin()
         do {
             var update = IndexUpdate()
-            let wanted = Dictionary(uniqueKeysWithValues: listing.notes.map { ("notes:" + $0.key, $0.value) })
+            let wanted = Dictionary(uniqueKeysWithValues: notes.map { ("notes:" + $0.key, $0.value) })
             for source in known.keys where wanted[source] == nil {
                 try forget(source)
                 update.removed += 1
@@ -194,7 +194,7 @@ public final class SQLiteResultIndex: ResultIndex {
                     update.unreadable.append("\(source): \(unreadable.count) line(s) are not ChatEval runs of this version")
                 }
             }
-            try database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").run([.text(tipKey), .text(listing.tip ?? "")])
+            try database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").run([.text(tipKey), .text(tip ?? "")])
             try database.commit()
             return update
         } catch {

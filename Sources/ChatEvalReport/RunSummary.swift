@@ -42,7 +42,7 @@ public struct RunSummary: Sendable {
             timeToFirstToken = Distribution(turns.map(\.timeToFirstToken))
             decodeTokensPerSecond = Distribution(turns.compactMap(\.decodeTokensPerSecond))
             repetitions = Set(measured.map(\.repetition)).count
-            unexpectedFailures = measured.flatMap(\.turns).filter(RunSummary.isUnexpectedFailure).count
+            unexpectedFailures = measured.flatMap(\.turns).filter(\.failedUnexpectedly).count
             failedGates = suite.gates.filter { !$0.passed }
             gateCount = suite.gates.count
         }
@@ -100,7 +100,7 @@ public struct RunSummary: Sendable {
             for suite in record.suites {
                 let measured = suite.conversations.filter(\.isMeasured)
                 runtimeFailures += measured.flatMap { replay in
-                    replay.turns.filter(Self.isUnexpectedFailure).map { RuntimeFailureLine(suite: suite.name, label: label, conversation: replay.id, turn: $0, repetition: replay.repetition) }
+                    replay.turns.filter(\.failedUnexpectedly).map { RuntimeFailureLine(suite: suite.name, label: label, conversation: replay.id, turn: $0, repetition: replay.repetition) }
                 }
                 lines.append(SuiteLine(suite, label: label))
                 failedChecks += Self.failedChecks(suite.name, label: label, measured)
@@ -110,10 +110,6 @@ public struct RunSummary: Sendable {
         self.failedChecks = failedChecks
         self.runtimeFailures = runtimeFailures
         self.incomplete = records.contains { $0.status != .complete }
-    }
-
-    static func isUnexpectedFailure(_ turn: TurnRecord) -> Bool {
-        turn.status == .failed && !(turn.checks ?? []).contains { $0.check == "failure" && $0.passed }
     }
 
     /// Failed checks grouped by (conversation, turn, check) over the repetitions, in suite order.

@@ -26,9 +26,7 @@ public enum GateEvaluator {
                 found: rate.map { "\(decimal($0)) (\(passedCount) of \(verdicts.count) checks)" } ?? "no checks"))
         }
         if let maximum = gates.maximumFailedTurns {
-            let unexpected = conversations.flatMap(\.turns).filter { turn in
-                turn.status == .failed && !(turn.checks ?? []).contains { $0.check == "failure" && $0.passed }
-            }.count
+            let unexpected = conversations.flatMap(\.turns).filter(\.failedUnexpectedly).count
             outcomes.append(GateOutcome(gate: "max_failed_turns", passed: unexpected <= maximum, expected: "≤ \(maximum)", found: "\(unexpected) unexpected failures"))
         }
         let metrics = conversations.flatMap { $0.turns.compactMap(\.metrics) }

@@ -45,3 +45,11 @@ public struct TurnRecord: Codable, Sendable, Hashable {
         try container.encodeIfPresent(score, forKey: .score)
     }
 }
+
+extension TurnRecord {
+    /// True when the turn failed and no passing `failure` check said it would: what
+    /// `max_failed_turns` counts and summaries call a failure.
+    public var failedUnexpectedly: Bool {
+        status == .failed && !(checks ?? []).contains { $0.check == Verdict.failureCheckType && $0.passed }
+    }
+}

@@ -61,10 +61,10 @@ struct SuiteBuilder {
                 }
                 return metric
             }
-            let statNames = MetricGate.Statistic.allCases.map(\.rawValue)
-            let statistic = gate["stat"].map { node -> MetricGate.Statistic? in
+            let statNames = Statistic.names
+            let statistic = gate["stat"].map { node -> Statistic? in
                 guard let name = reader.string(node, "stat") else { return nil }
-                guard let statistic = MetricGate.Statistic(rawValue: name) else {
+                guard let statistic = Statistic(rawValue: name) else {
                     reader.fail(.invalidValue, at: node, "unknown statistic '\(name)'", hint: "statistics: \(statNames.joined(separator: ", "))")
                     return nil
                 }

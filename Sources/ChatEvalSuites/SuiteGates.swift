@@ -27,22 +27,6 @@ public struct SuiteGates: Sendable, Hashable {
 
 /// A bound on a statistic of a metric over a suite's measured turns.
 public struct MetricGate: Sendable, Hashable {
-    public enum Statistic: String, Sendable, Hashable, CaseIterable {
-        case median, mean, p90, p95, p99, min, max
-
-        public func value(of distribution: Distribution) -> Double {
-            switch self {
-            case .median: distribution.median
-            case .mean: distribution.mean
-            case .p90: distribution.p90
-            case .p95: distribution.p95
-            case .p99: distribution.p99
-            case .min: distribution.min
-            case .max: distribution.max
-            }
-        }
-    }
-
     public var metric: Metric
     public var statistic: Statistic
     public var minimum: Double?

@@ -89,6 +89,11 @@ struct PerformanceChecksTests {
         // p95 with linear interpolation: 0.3 + 0.85 × (2.0 − 0.3) = 1.745
         #expect(try grade("ttft", ["max": 1.75, "aggregate": "p95"], subject).passed)
         #expect(!(try grade("ttft", ["max": 1.74, "aggregate": "p95"], subject).passed))
+        // The gates' statistics too (one vocabulary): p90 = 0.3 + 0.7 × 1.7 = 1.49, p99 = 0.3 + 0.97 × 1.7 = 1.949.
+        #expect(try grade("ttft", ["max": 1.5, "aggregate": "p90"], subject).passed)
+        #expect(!(try grade("ttft", ["max": 1.48, "aggregate": "p90"], subject).passed))
+        #expect(try grade("ttft", ["max": 1.95, "aggregate": "p99"], subject).passed)
+        #expect(!(try grade("ttft", ["max": 1.94, "aggregate": "p99"], subject).passed))
         let empty = GradingSubject(answer: "ok")
         #expect(!(try grade("ttft", ["max": 1, "aggregate": "max"], empty).passed))
     }
@@ -101,7 +106,7 @@ struct PerformanceChecksTests {
         #expect(definitionError("reuse-ratio", ["min": 1.5])?.kind == .invalidValue)
         #expect(definitionError("peak-memory", ["max": "lots"])?.kind == .invalidValue)
         #expect(definitionError("stop-reason", ["value": "eos"])?.suggestions == ["eog"])
-        #expect(definitionError("ttft", ["max": 1, "aggregate": "p99"])?.kind == .invalidValue)
+        #expect(definitionError("ttft", ["max": 1, "aggregate": "p42"])?.kind == .invalidValue)
     }
 
     /// Whatever number a suite gives, building and evaluating never traps.

@@ -64,17 +64,17 @@ import Testing
         var reads: [String] = []
         let index = try SQLiteResultIndex(url: folder.index)
         _ = try index.update(folder: folder.url)
-        let listing = NoteListing(tip: "tip1", notes: [commit: "blob1"])
-        let update = try index.update(notes: listing) { blob in reads.append(blob); return note }
+        let listing = (tip: "tip1", notes: [commit: "blob1"])
+        let update = try index.update(notesTip: listing.tip, notes: listing.notes) { blob in reads.append(blob); return note }
         #expect(update.read == 1 && update.unreadable == ["notes:\(commit): 1 line(s) are not ChatEval runs of this version"])
         let found = try index.runs(commits: [commit], metrics: [.timeToFirstToken])
         #expect(Set(found.map(\.runId)) == ["both0001", "note0001"])
         #expect(found.first { $0.runId == "both0001" }?.source.hasSuffix(".json") == true)
 
-        _ = try index.update(notes: listing) { _ in Issue.record("an unmoved notes ref is not read again"); return "" }
-        _ = try index.update(notes: NoteListing(tip: "tip2", notes: [commit: "blob1"])) { _ in Issue.record("an unchanged note is not read again"); return "" }
+        _ = try index.update(notesTip: listing.tip, notes: listing.notes) { _ in Issue.record("an unmoved notes ref is not read again"); return "" }
+        _ = try index.update(notesTip: "tip2", notes: [commit: "blob1"]) { _ in Issue.record("an unchanged note is not read again"); return "" }
         #expect(reads == ["blob1"])
-        let removed = try index.update(notes: NoteListing(tip: nil, notes: [:])) { _ in "" }
+        let removed = try index.update(notesTip: nil, notes: [:]) { _ in "" }
         #expect(removed.removed == 1)
         #expect(try index.runs(commits: [commit], metrics: []).map(\.runId) == ["both0001"])
     }

@@ -56,7 +56,7 @@ enum RecordedRuns {
             } catch {
                 throw failure("git: \(error)", .badInput)
             }
-            let notes = try index.update(notes: listing) { try repository.blobText($0) }
+            let notes = try index.update(notesTip: listing.tip, notes: listing.notes) { try repository.blobText($0) }
             for problem in (files + notes).unreadable { warn("\(problem); skipped") }
             if report {
                 say("files     \(files.read) read, \(files.removed) forgotten (\(reports.path))")

@@ -111,8 +111,8 @@ struct ArgumentReader {
     func number(_ key: String, minimum: Double? = nil, maximum: Double? = nil) throws(CheckDefinitionError) -> Double {
         let v = try value(key)
         var expected = "a number"
-        if let minimum, let maximum { expected = "a number from \(Format.decimal(minimum, places: 3)) to \(Format.decimal(maximum, places: 3))" }
-        else if let minimum { expected = "a number of \(Format.decimal(minimum, places: 3)) or more" }
+        if let minimum, let maximum { expected = "a number from \(DetailNumbers.decimal(minimum, places: 3)) to \(DetailNumbers.decimal(maximum, places: 3))" }
+        else if let minimum { expected = "a number of \(DetailNumbers.decimal(minimum, places: 3)) or more" }
         let d: Double
         switch v {
         case .integer(let i): d = Double(i)

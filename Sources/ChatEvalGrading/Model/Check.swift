@@ -31,7 +31,7 @@ public struct Check: Sendable {
         var outcome = evaluator.evaluate(subject)
         if outcome.error == nil, let threshold, let score = outcome.score {
             outcome.passed = score >= threshold
-            outcome.detail += " (score \(Format.score(score)) \(outcome.passed ? "≥" : "<") threshold \(Format.score(threshold)))"
+            outcome.detail += " (score \(DetailNumbers.score(score)) \(outcome.passed ? "≥" : "<") threshold \(DetailNumbers.score(threshold)))"
         }
         if isNegated && outcome.error == nil {
             outcome.passed.toggle()
@@ -74,8 +74,10 @@ extension Check {
     }
 }
 
-/// Number formatting for details.
-enum Format {
+/// Numbers in check details, written exactly enough to see why a check failed ("0.97", "412.3 ms",
+/// "1.5 GiB"): recorded in result files, so unlike the reports' rounding (ChatEvalReport's
+/// `Format`) they keep two decimals.
+enum DetailNumbers {
     static func score(_ value: Double) -> String { decimal(value, places: 2) }
 
     static func decimal(_ value: Double, places: Int) -> String {

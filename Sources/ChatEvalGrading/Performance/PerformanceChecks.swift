@@ -5,18 +5,22 @@ import ChatEvalCore
 /// A limit check reads one metric and compares it with `max` (smaller is better) or `min`
 /// (bigger is better). Without `aggregate` it reads this turn's metrics and fails with a clear
 /// detail when the turn has none (it failed) or the metric is undefined (decode rate of a
-/// one-token answer, memory over HTTP). With `aggregate` (`max`, `min`, `mean`, `median`, `p95`)
-/// it reads the metric of every turn of the conversation that defines it, reduces them with that
-/// statistic (percentiles interpolate as ChatEvalCore's `Distribution`), and compares the result.
+/// one-token answer, memory over HTTP). With `aggregate` (a `Statistic`: `median`, `mean`, `p90`,
+/// `p95`, `p99`, `min`, `max`) it reads the metric of every turn of the conversation that defines
+/// it, reduces them with that statistic (percentiles interpolate as ChatEvalCore's `Distribution`), and compares the result.
 enum PerformanceChecks {
     /// A metric a limit check reads, named and typed by `Metric` (the one vocabulary shared with
     /// gates and comparisons): the bound is `max` when smaller is better, `min` when bigger is.
     struct LimitMetric: Sendable {
         let metric: Metric
         var name: String { metric.name }
-        var limitKey: String { metric.polarity == .smallerIsBetter ? "max" : "min" }
+        /// Which bound the check's argument sets.
+        enum Limit: String, Sendable { case max, min }
+        var limit: Limit { metric.polarity == .smallerIsBetter ? .max : .min }
+        /// The argument's name in a suite: `max` or `min`.
+        var limitKey: String { limit.rawValue }
         var summary: String {
-            let bound = limitKey == "max" ? "at most" : "at least"
+            let bound = limit == .max ? "at most" : "at least"
             return "The \(metric.summary) is \(bound) `\(limitKey)`" + (metric == .peakMemory ? " (\"600MB\", \"1.5GiB\" accepted)." : ".")
         }
 
@@ -24,17 +28,16 @@ enum PerformanceChecks {
 
         func format(_ value: Double) -> String {
             switch metric.unit {
-            case .seconds: Format.seconds(value)
-            case .tokensPerSecond: "\(Format.decimal(value, places: 1)) tokens/s"
-            case .ratio: Format.decimal(value, places: 3)
-            case .bytes: Format.bytes(value)
-            case .tokens: "\(Format.decimal(value, places: 0)) tokens"
+            case .seconds: DetailNumbers.seconds(value)
+            case .tokensPerSecond: "\(DetailNumbers.decimal(value, places: 1)) tokens/s"
+            case .ratio: DetailNumbers.decimal(value, places: 3)
+            case .bytes: DetailNumbers.bytes(value)
+            case .tokens: "\(DetailNumbers.decimal(value, places: 0)) tokens"
             }
         }
     }
 
-    static let aggregates = ["max", "min", "mean", "median", "p95"]
-
+    
     static let limitMetrics: [LimitMetric] = Metric.allCases.map(LimitMetric.init(metric:))
 
     static let factories: [CheckFactory] = limitMetrics.map(limitFactory) + [
@@ -42,7 +45,7 @@ enum PerformanceChecks {
                      arguments: [ArgumentInfo("value", "eog | max_tokens | stop_string", required: true, "The expected StopReason.")]) { r throws(CheckDefinitionError) in
             StopReasonCheck(expected: StopReason(rawValue: try r.choice("value", StopReason.allCases.map(\.rawValue))) ?? .endOfGeneration)
         },
-        CheckFactory("failure", .performance, "The turn failed (with the given RuntimeFailure code, if one is given).",
+        CheckFactory(Verdict.failureCheckType, .performance, "The turn failed (with the given RuntimeFailure code, if one is given).",
                      arguments: [ArgumentInfo("value", "failure code", required: false, "e.g. context_overflow, timeout; any failure when absent.")]) { r throws(CheckDefinitionError) in
             FailureCheck(code: try r.optionalString("value").map(RuntimeFailure.Code.init(rawValue:)))
         },
@@ -56,8 +59,8 @@ enum PerformanceChecks {
         default: "number ≥ 0"
         }
         var arguments = [ArgumentInfo(metric.limitKey, valueType, required: true,
-                                      "\(metric.limitKey == "max" ? "Largest" : "Smallest") value allowed, in \(metric.metric.unit.rawValue).")]
-        arguments.append(ArgumentInfo("aggregate", aggregates.joined(separator: " | "), required: false,
+                                      "\(metric.limit == .max ? "Largest" : "Smallest") value allowed, in \(metric.metric.unit.rawValue).")]
+        arguments.append(ArgumentInfo("aggregate", Statistic.names.joined(separator: " | "), required: false,
                                       "Check this statistic over all turns of the conversation instead of this turn."))
         return CheckFactory(metric.name, .performance, metric.summary, arguments: arguments) { r throws(CheckDefinitionError) in
             let limit: Double
@@ -70,8 +73,8 @@ enum PerformanceChecks {
             } else {
                 limit = try r.number(metric.limitKey, minimum: 0)
             }
-            let aggregate = r.has("aggregate") ? try r.choice("aggregate", aggregates) : nil
-            return LimitCheck(metric: metric, limit: limit, isMaximum: metric.limitKey == "max", aggregate: aggregate)
+            let aggregate = r.has("aggregate") ? Statistic(rawValue: try r.choice("aggregate", Statistic.names)) : nil
+            return LimitCheck(metric: metric, limit: limit, isMaximum: metric.limit == .max, aggregate: aggregate)
         }
     }
 
@@ -113,7 +116,7 @@ struct LimitCheck: CheckEvaluator {
     let metric: PerformanceChecks.LimitMetric
     let limit: Double
     let isMaximum: Bool
-    let aggregate: String?
+    let aggregate: Statistic?
 
     func evaluate(_ subject: GradingSubject) -> Outcome {
         let value: Double
@@ -127,14 +130,8 @@ struct LimitCheck: CheckEvaluator {
                 }
                 return .fail(detail)
             }
-            switch aggregate {
-            case "max": value = distribution.max
-            case "min": value = distribution.min
-            case "mean": value = distribution.mean
-            case "median": value = distribution.median
-            default: value = distribution.p95
-            }
-            what = "\(aggregate) \(metric.name) over \(distribution.count) turns"
+            value = aggregate.value(of: distribution)
+            what = "\(aggregate.rawValue) \(metric.name) over \(distribution.count) turns"
         } else {
             guard let metrics = subject.metrics else {
                 let why = subject.failure.map { "the turn failed (\($0))" } ?? "the turn has no metrics"

@@ -320,9 +320,9 @@ struct LevenshteinCheck: CheckEvaluator {
         var ok = true
         var rules: [String] = []
         if let k = maxDistance { ok = ok && (distance.map { $0 <= k } ?? false); rules.append("at most \(k) edits") }
-        if let s = minSimilarity { ok = ok && score >= s; rules.append("similarity ≥ \(Format.score(s))") }
+        if let s = minSimilarity { ok = ok && score >= s; rules.append("similarity ≥ \(DetailNumbers.score(s))") }
         return .judge(ok, "expected \(rules.joined(separator: " and ")) from \(Excerpt.head(reference, width: 40)); "
-                      + "distance \(distanceText), similarity \(distance == nil ? "at most " : "")\(Format.score(score)): \(Excerpt.head(subject.answer, width: 40))",
+                      + "distance \(distanceText), similarity \(distance == nil ? "at most " : "")\(DetailNumbers.score(score)): \(Excerpt.head(subject.answer, width: 40))",
                       score: score)
     }
 

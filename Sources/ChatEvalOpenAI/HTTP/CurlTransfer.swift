@@ -7,8 +7,9 @@ import Synchronization
 ///
 /// Chosen by measurement over the two alternatives (README, "Served models"):
 /// - AsyncHTTPClient compiled swift-nio, swift-nio-ssl (a second copy of BoringSSL: 406 C
-///   objects), swift-nio-http2, swift-certificates and more into every fresh build — about 890
-///   build steps, most of a cold `make run` — for one streamed POST and two GETs.
+///   objects), swift-nio-http2, swift-certificates and more into every fresh build — 871 build
+///   steps, 690 s of a 970-s cold `make run` on 2 cores — for one streamed POST and two GETs.
+///   With libcurl the same release build is 47 steps and 160 s (README, "A fresh start").
 /// - FoundationNetworking's URLSession builds nothing either, but on Linux it has no streaming
 ///   `bytes(for:)`, its idle timeout restarts at every byte (a server sending a byte a second
 ///   holds a turn for ever), and its errors lose libcurl's codes, on which the typed failures rest.

@@ -2,7 +2,8 @@ import Foundation
 
 /// A llama-server of this machine, started for the length of a body (integration tests,
 /// benchmarks): on 127.0.0.1 with a free port, its output in a log file, stopped by its process
-/// id when the body returns or throws (SIGTERM, then SIGKILL after 5 s).
+/// id when the body returns or throws (SIGTERM, then SIGKILL after 5 s); its log is kept when
+/// the body throws, for the message.
 ///
 /// The default executable is `$CHATEVAL_LLAMA_SERVER`, which `make test` sets to the
 /// llama-server that scripts/setup.sh builds from the same llama.cpp tree as the in-process runtime.
@@ -26,7 +27,7 @@ public enum LocalLlamaServer {
     }
 
     /// Starts `llama-server -m MODEL --host 127.0.0.1 --port FREE ARGUMENTS`, runs `body`, stops it.
-    public static func run<T>(model: String, arguments: [String] = [], executable: String? = LocalLlamaServer.executable,
+    public static func run<T: Sendable>(model: String, arguments: [String] = [], executable: String? = LocalLlamaServer.executable,
                               body: (Running) async throws -> T) async throws -> T {
         guard let executable else {
             throw Unavailable(description: "CHATEVAL_LLAMA_SERVER is not set: run the tests with `make test`, which builds llama-server (scripts/setup.sh llama-server)")
@@ -39,26 +40,12 @@ public enum LocalLlamaServer {
         guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
             throw Unavailable(description: "cannot create the server's log file \(log.path)")
         }
-        let output = try FileHandle(forWritingTo: log)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-m", model, "--host", "127.0.0.1", "--port", String(port)] + arguments
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let running = Running(processIdentifier: process.processIdentifier, port: port, log: log)
-        do {
-            let result = try await body(running)
-            stop(process)
-            try? output.close()
-            try? FileManager.default.removeItem(at: log)
-            return result
-        } catch {
-            stop(process)
-            try? output.close()
-            throw error
+        let arguments = ["-m", model, "--host", "127.0.0.1", "--port", String(port)] + arguments
+        let result = try await ProcessRunner.during(URL(fileURLWithPath: executable), arguments, log: log) { process in
+            try await body(Running(processIdentifier: process.processIdentifier, port: port, log: log))
         }
+        try? FileManager.default.removeItem(at: log)
+        return result
     }
 
     /// A TCP port on 127.0.0.1 that nothing listens on now: the system's pick, bound and
@@ -83,15 +70,5 @@ public enum LocalLlamaServer {
     public static func tail(of running: Running, lines: Int = 20) -> String {
         let text = (try? String(contentsOf: running.log, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
-    }
-
-    /// SIGTERM by process id, SIGKILL if it is still running 5 s later; waits for it to end.
-    private static func stop(_ process: Process) {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
     }
 }

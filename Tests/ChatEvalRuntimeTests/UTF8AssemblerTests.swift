@@ -1,4 +1,4 @@
-import ChatEvalCore
+import ChatEvalRuntime
 import Testing
 
 @Suite struct UTF8AssemblerTests {
