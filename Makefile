@@ -21,7 +21,7 @@ SWIFT_FLAGS := -c release -Xswiftc -enable-testing $(LINK)
 
 FUZZ_SECONDS ?= 300
 
-.PHONY: all setup build run test test-html bench bench-gate fuzz clean
+.PHONY: all setup build run test test-html bench bench-gate fuzz format format-check clean
 all: run
 
 setup:
@@ -41,7 +41,7 @@ _run: _build
 # (downloads and one C++ build beside one Swift build); their log is shown if they fail.
 test: setup
 	@$(MAKE) --no-print-directory _test
-_test:
+_test: format-check
 	@echo "[setup] the second model, llama-server and the report checkers, beside the build (log: $(CHATEVAL_CACHE)/test-extras.log)"
 	@mkdir -p $(CHATEVAL_CACHE); bash scripts/setup.sh test-extras > $(CHATEVAL_CACHE)/test-extras.log 2>&1 & extras=$$!; \
 	swift build $(SWIFT_FLAGS) --build-tests; built=$$?; \
@@ -106,6 +106,18 @@ _bench-gate:
 	swift build $(SWIFT_FLAGS) --product chateval-bench
 	swift build $(SWIFT_FLAGS) --product chateval
 	.build/release/chateval-bench gate --model $(MODEL) --chateval .build/release/chateval --real-comparisons 20 $(BENCH_GATE_ARGS)
+
+# The code as swift-format (shipped with the toolchain) writes it, with .swift-format's settings
+# (140 columns, 4 spaces): make test fails on anything else; make format fixes it.
+FORMATTED := Sources Tests Package.swift
+format:
+	swift format --in-place --recursive --parallel $(FORMATTED)
+format-check:
+	@rm -rf .build/format-check && mkdir -p .build/format-check && cp -r $(FORMATTED) .swift-format .build/format-check/
+	@cd .build/format-check && swift format --in-place --recursive --parallel $(FORMATTED)
+	@diff -r -q Sources .build/format-check/Sources && diff -r -q Tests .build/format-check/Tests \
+		&& cmp -s Package.swift .build/format-check/Package.swift \
+		|| { echo "the files above are not formatted as swift-format writes them: run make format"; exit 1; }
 
 clean:
 	rm -rf .build

@@ -76,7 +76,9 @@ let package = Package(
         // Compares runs: per-metric rank tests with Holm's adjustment, thresholds, check changes.
         .target(name: "ChatEvalCompare", dependencies: ["ChatEvalCore", "ChatEvalStore"], swiftSettings: optimisedInDebug),
         // Runs a plan of suites against a runtime, recording every turn as it goes.
-        .target(name: "ChatEvalRunner", dependencies: ["ChatEvalSuites", "ChatEvalStore", "ChatEvalCompare", "ChatEvalGrading", "ChatEvalRuntime", "ChatEvalCore"]),
+        .target(
+            name: "ChatEvalRunner",
+            dependencies: ["ChatEvalSuites", "ChatEvalStore", "ChatEvalCompare", "ChatEvalGrading", "ChatEvalRuntime", "ChatEvalCore"]),
         // A metric over first-parent history: per-commit medians and spreads, series per machine
         // and model, change points (E-divisive) with the suspect commit.
         .target(name: "ChatEvalHistory", dependencies: ["ChatEvalCore", "ChatEvalStore"]),
@@ -86,10 +88,12 @@ let package = Package(
         .target(name: "ChatEvalReport", dependencies: ["ChatEvalCore", "ChatEvalStore", "ChatEvalCompare", "ChatEvalHistory"]),
         // What tests and benches share, never linked into `chateval` and free of any test framework:
         // running programs (swift-subprocess, both pipes read at once), a local llama-server, synthetic histories.
-        .target(name: "ChatEvalToolKit", dependencies: [
-            "ChatEvalStore", "ChatEvalCore", .product(name: "Subprocess", package: "swift-subprocess"),
-            .product(name: "SystemPackage", package: "swift-system"),
-        ]),
+        .target(
+            name: "ChatEvalToolKit",
+            dependencies: [
+                "ChatEvalStore", "ChatEvalCore", .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
         // Fakes and tags shared by tests (imports Testing); re-exports ChatEvalToolKit.
         .target(name: "ChatEvalTestKit", dependencies: ["ChatEvalToolKit", "ChatEvalRuntime", "ChatEvalStore", "ChatEvalCore"]),
 
@@ -112,33 +116,44 @@ let package = Package(
         // Fuzzing what users, models and disks control: suites (chained placeholders), answers files, project
         // files, result files, journals and the results index. A bounded
         // mutational fuzzer by default (make test); libFuzzer with -DCHATEVAL_LIBFUZZER (make fuzz).
-        .executableTarget(name: "ChatEvalFuzz", dependencies: [
-            "ChatEvalSuites", "ChatEvalRunner", "ChatEvalGrading", "ChatEvalCompare", "ChatEvalIndex", "ChatEvalStore", "ChatEvalCore",
-        ]),
+        .executableTarget(
+            name: "ChatEvalFuzz",
+            dependencies: [
+                "ChatEvalSuites", "ChatEvalRunner", "ChatEvalGrading", "ChatEvalCompare", "ChatEvalIndex", "ChatEvalStore", "ChatEvalCore",
+            ]),
         // Grading throughput: 10,000 answers against a 20-check turn, graded through the runner's own path.
-        .executableTarget(name: "ChatEvalGradingBench", dependencies: ["ChatEvalRunner", "ChatEvalSuites", "ChatEvalGrading", "ChatEvalCore"]),
+        .executableTarget(
+            name: "ChatEvalGradingBench", dependencies: ["ChatEvalRunner", "ChatEvalSuites", "ChatEvalGrading", "ChatEvalCore"]),
 
         .testTarget(name: "ChatEvalCoreTests", dependencies: ["ChatEvalCore"]),
         .testTarget(name: "ChatEvalRuntimeTests", dependencies: ["ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit"]),
         .testTarget(name: "ChatEvalSuitesTests", dependencies: ["ChatEvalSuites", "ChatEvalGrading", "ChatEvalCore"]),
         .testTarget(name: "ChatEvalLlamaTests", dependencies: ["ChatEvalLlama", "ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit"]),
         .testTarget(name: "ChatEvalGitTests", dependencies: ["ChatEvalGit", "ChatEvalCore", "ChatEvalTestKit"]),
-        .testTarget(name: "ChatEvalRunnerTests", dependencies: [
-            "ChatEvalRunner", "ChatEvalReport", "ChatEvalSuites", "ChatEvalStore", "ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit",
-        ]),
-        .testTarget(name: "ChatEvalOpenAITests", dependencies: [
-            "ChatEvalOpenAI", "ChatEvalRunner", "ChatEvalSuites", "ChatEvalStore", "ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit",
-        ]),
+        .testTarget(
+            name: "ChatEvalRunnerTests",
+            dependencies: [
+                "ChatEvalRunner", "ChatEvalReport", "ChatEvalSuites", "ChatEvalStore", "ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit",
+            ]),
+        .testTarget(
+            name: "ChatEvalOpenAITests",
+            dependencies: [
+                "ChatEvalOpenAI", "ChatEvalRunner", "ChatEvalSuites", "ChatEvalStore", "ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit",
+            ]),
         .testTarget(name: "ChatEvalStoreTests", dependencies: ["ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),
         .testTarget(name: "ChatEvalIndexTests", dependencies: ["ChatEvalIndex", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),
         .testTarget(name: "ChatEvalHistoryTests", dependencies: ["ChatEvalHistory", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),
-        .testTarget(name: "ChatEvalReportTests", dependencies: [
-            "ChatEvalReport", "ChatEvalHistory", "ChatEvalCompare", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit",
-        ]),
+        .testTarget(
+            name: "ChatEvalReportTests",
+            dependencies: [
+                "ChatEvalReport", "ChatEvalHistory", "ChatEvalCompare", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit",
+            ]),
         .testTarget(name: "ChatEvalCompareTests", dependencies: ["ChatEvalCompare", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),
-        .testTarget(name: "ChatEvalGradingTests", dependencies: [
-            "ChatEvalGrading", "ChatEvalPunktModel", "ChatEvalCore", "ChatEvalDigest",
-        ], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "ChatEvalGradingTests",
+            dependencies: [
+                "ChatEvalGrading", "ChatEvalPunktModel", "ChatEvalCore", "ChatEvalDigest",
+            ], exclude: ["Fixtures"]),
         .testTarget(name: "ChatEvalCLITests", dependencies: ["ChatEvalCLI", "ChatEvalOpenAI", "ChatEvalTestKit"]),
     ],
     swiftLanguageModes: [.v6]

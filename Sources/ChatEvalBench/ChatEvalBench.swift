@@ -30,8 +30,10 @@ struct ModelOptions: ParsableArguments {
     }
 
     func runtime(contextSize: Int = 4096) throws -> LlamaChatRuntime {
-        try LlamaChatRuntime(.init(modelPath: model, chatTemplate: chatTemplate, contextSize: contextSize, batchSize: 512, threads: threads,
-                                   build: ProcessInfo.processInfo.environment["CHATEVAL_LLAMA_BUILD"]))
+        try LlamaChatRuntime(
+            .init(
+                modelPath: model, chatTemplate: chatTemplate, contextSize: contextSize, batchSize: 512, threads: threads,
+                build: ProcessInfo.processInfo.environment["CHATEVAL_LLAMA_BUILD"]))
     }
 
     /// Says how busy the machine is; a busy machine makes every figure below doubtful.

@@ -13,12 +13,15 @@ import Foundation
 /// The CI gate's own error rates: how often it false-alarms on identical builds and how often it
 /// catches a real slowdown — on seeded synthetic samples (exact, fast), and on the real model.
 struct GateBench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "gate", abstract: "The gate's false-alarm rate and power, synthetic and on the real model.")
+    static let configuration = CommandConfiguration(
+        commandName: "gate", abstract: "The gate's false-alarm rate and power, synthetic and on the real model.")
 
     @Option(help: "GGUF model for the real-model comparisons.") var model: String?
     @Option(help: "Synthetic comparisons per scenario; 0 to skip them.") var trials: Int = 1000
     @Option(help: "Real-model comparisons of each kind (A/A and slowdown); 0 to skip them.") var realComparisons: Int = 0
-    @Option(parsing: .upToNextOption, help: "Designs of the real comparisons: repetitions per side fixed by --repeat, 0 for rounds until decided.")
+    @Option(
+        parsing: .upToNextOption,
+        help: "Designs of the real comparisons: repetitions per side fixed by --repeat, 0 for rounds until decided.")
     var repetitionCounts: [Int] = [0]
     @Option(help: "The chateval binary the real comparisons run.") var chateval: String?
     @Option(help: "A command run in a loop beside the real comparisons (a compile).") var beside: String = ""
@@ -30,8 +33,10 @@ struct GateBench: AsyncParsableCommand {
     @Flag(help: "Real-model comparisons with the slower head only.") var slowdownOnly = false
     @Option(help: "Most repetitions per side of the sequential design.") var maxRepetitions: Int = 30
     @Flag(help: "Synthetic scenarios of the sequential design only.") var sequentialOnly = false
-    @Option(help: "Exponent of the false-alarm rate's spending function.") var spendingExponent: Double = SequentialDesign.defaultSpendingExponent
-    @Option(help: "Exponent of the intervals' spending function (0: none).") var intervalExponent: Double = SequentialDesign.defaultIntervalSpendingExponent ?? 0
+    @Option(help: "Exponent of the false-alarm rate's spending function.") var spendingExponent: Double = SequentialDesign
+        .defaultSpendingExponent
+    @Option(help: "Exponent of the intervals' spending function (0: none).") var intervalExponent: Double =
+        SequentialDesign.defaultIntervalSpendingExponent ?? 0
     @Option(parsing: .upToNextOption, help: "Shares of each value's variance common to a replay's turns, for the synthetic scenarios.")
     var sharedShares: [Double] = [0, 0.55]
 
@@ -48,46 +53,64 @@ struct GateBench: AsyncParsableCommand {
     private func synthetic() {
         let settings = ComparisonSettings.default
         let calibration = GateCalibration(settings: settings)
-        let shipped = (try? FileManager.default.contentsOfDirectory(atPath: suites))?.filter { $0.hasSuffix(".yaml") }.sorted()
+        let shipped =
+            (try? FileManager.default.contentsOfDirectory(atPath: suites))?.filter { $0.hasSuffix(".yaml") }.sorted()
             .compactMap { try? SuiteLoader.load(path: suites + "/" + $0) }.map { $0.conversations.map(\.script.userMessages.count) } ?? []
         var sequential = SequentialDesign.rounds(maximum: maxRepetitions)
         sequential.spendingExponent = spendingExponent
         sequential.intervalSpendingExponent = intervalExponent <= 0 ? nil : intervalExponent
-        print("\nThe gate on seeded synthetic samples (\(trials) comparisons each; every value varies by 10%, of which a share is common to "
-            + "the turns of a replay; \(settings.preset) settings: false-alarm rate \(settings.familyErrorRate) for the whole comparison, threshold 5%; "
-            + "sequential: looks at \(sequential.looks.map(String.init).joined(separator: ", ")) repetitions, spending α·t^\(sequential.spendingExponent))")
-        var table = TextTable([.init("scenario", .left), .init("shared"), .init("repetitions"), .init("A/A: any regression"), .init("A/A: decided"), .init("A/A: median reps"),
-                               .init("10% slower TTFT caught"), .init("its median reps"), .init("underpowered")])
+        print(
+            "\nThe gate on seeded synthetic samples (\(trials) comparisons each; every value varies by 10%, of which a share is common to "
+                + "the turns of a replay; \(settings.preset) settings: false-alarm rate \(settings.familyErrorRate) for the whole comparison, threshold 5%; "
+                + "sequential: looks at \(sequential.looks.map(String.init).joined(separator: ", ")) repetitions, spending α·t^\(sequential.spendingExponent))"
+        )
+        var table = TextTable([
+            .init("scenario", .left), .init("shared"), .init("repetitions"), .init("A/A: any regression"), .init("A/A: decided"),
+            .init("A/A: median reps"),
+            .init("10% slower TTFT caught"), .init("its median reps"), .init("underpowered"),
+        ])
         var scenarios: [(String, [[Int]], Int, SequentialDesign?)] = []
-        for repetitions in [1, 2, 3, ComparisonSettings.defaultRepetitions] { scenarios.append(("one 8-turn conversation", [[8]], repetitions, nil)) }
+        for repetitions in [1, 2, 3, ComparisonSettings.defaultRepetitions] {
+            scenarios.append(("one 8-turn conversation", [[8]], repetitions, nil))
+        }
         scenarios.append(("one 8-turn conversation", [[8]], maxRepetitions, sequential))
         for repetitions in [1, 3] { scenarios.append(("eight 1-turn conversations", [Array(repeating: 1, count: 8)], repetitions, nil)) }
         scenarios.append(("eight 1-turn conversations", [Array(repeating: 1, count: 8)], maxRepetitions, sequential))
         if !shipped.isEmpty {
-            for repetitions in [1, ComparisonSettings.defaultRepetitions] { scenarios.append(("the shipped suites' shape", shipped, repetitions, nil)) }
+            for repetitions in [1, ComparisonSettings.defaultRepetitions] {
+                scenarios.append(("the shipped suites' shape", shipped, repetitions, nil))
+            }
             scenarios.append(("the shipped suites' shape", shipped, maxRepetitions, sequential))
         }
         if sequentialOnly { scenarios = scenarios.filter { $0.3 != nil } }
         for shared in sharedShares {
             for (name, shape, repetitions, design) in scenarios {
-                let same = calibration.run(.init(suites: shape, repetitions: repetitions, coefficientOfVariation: 0.1, sharedVariance: shared, design: design),
-                                           trials: trials, seed: 11)
-                let slower = calibration.run(.init(suites: shape, repetitions: repetitions, coefficientOfVariation: 0.1, sharedVariance: shared,
-                                                   slowdown: 0.1, design: design), trials: trials, seed: 12)
-                table.add([name, String(format: "%.2f", shared), design == nil ? String(repetitions) : "≤ \(repetitions), in rounds",
-                           rate(same.anyRegression, of: trials), rate(same.decided, of: trials), String(format: "%.0f", same.medianRepetitions),
-                           rate(slower.ttftRegression, of: trials),
-                           String(format: "%.0f", slower.medianRepetitions), rate(slower.ttftUnderpowered, of: trials)])
+                let same = calibration.run(
+                    .init(suites: shape, repetitions: repetitions, coefficientOfVariation: 0.1, sharedVariance: shared, design: design),
+                    trials: trials, seed: 11)
+                let slower = calibration.run(
+                    .init(
+                        suites: shape, repetitions: repetitions, coefficientOfVariation: 0.1, sharedVariance: shared,
+                        slowdown: 0.1, design: design), trials: trials, seed: 12)
+                table.add([
+                    name, String(format: "%.2f", shared), design == nil ? String(repetitions) : "≤ \(repetitions), in rounds",
+                    rate(same.anyRegression, of: trials), rate(same.decided, of: trials), String(format: "%.0f", same.medianRepetitions),
+                    rate(slower.ttftRegression, of: trials),
+                    String(format: "%.0f", slower.medianRepetitions), rate(slower.ttftUnderpowered, of: trials),
+                ])
             }
         }
         print(table.render(indent: "   "))
 
         // Pass counts: a check that passes 9 times in 10 on base and never on head, among 20 steady checks.
         let steady = Array(repeating: (base: 1.0, head: 1.0), count: 20)
-        let dropped = calibration.run(.init(suites: [[8]], repetitions: 10, coefficientOfVariation: 0.1, checks: [(0.9, 0.0)] + steady), trials: trials, seed: 13)
-        let flaky = calibration.run(.init(suites: [[8]], repetitions: 10, coefficientOfVariation: 0.1, checks: [(0.5, 0.5)] + steady), trials: trials, seed: 14)
-        print("\n   Pass counts, 10 repetitions: a check at 90% on base and 0% on head is a regression in \(rate(dropped.checkRegression, of: trials)); "
-            + "one at 50% on both sides in \(rate(flaky.checkRegression, of: trials))")
+        let dropped = calibration.run(
+            .init(suites: [[8]], repetitions: 10, coefficientOfVariation: 0.1, checks: [(0.9, 0.0)] + steady), trials: trials, seed: 13)
+        let flaky = calibration.run(
+            .init(suites: [[8]], repetitions: 10, coefficientOfVariation: 0.1, checks: [(0.5, 0.5)] + steady), trials: trials, seed: 14)
+        print(
+            "\n   Pass counts, 10 repetitions: a check at 90% on base and 0% on head is a regression in \(rate(dropped.checkRegression, of: trials)); "
+                + "one at 50% on both sides in \(rate(flaky.checkRegression, of: trials))")
     }
 
     private func rate(_ count: Int, of total: Int) -> String {
@@ -117,7 +140,8 @@ struct GateBench: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("suites"), withIntermediateDirectories: true)
         let system = "You are a concise assistant. Answer every question in one short sentence."
         func git(_ arguments: String...) async throws -> String {
-            let result = try await Program.run("/usr/bin/git", ["-C", folder.path, "-c", "user.name=bench", "-c", "user.email=bench@example.com"] + arguments)
+            let result = try await Program.run(
+                "/usr/bin/git", ["-C", folder.path, "-c", "user.name=bench", "-c", "user.email=bench@example.com"] + arguments)
             guard result.status == 0 else { throw BenchError("git \(arguments.joined(separator: " ")): \(result.errors)") }
             return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
         }
@@ -143,16 +167,20 @@ struct GateBench: AsyncParsableCommand {
         let (folder, same, slower) = try await repository(model: model)
         defer { try? FileManager.default.removeItem(at: folder) }
         let load = MachineLoad.sample(over: 1)
-        print("\nThe gate on the real model (\(URL(fileURLWithPath: model).lastPathComponent)) through `chateval run --baseline HEAD~1` in a throwaway "
-            + "repository; \(realComparisons) comparisons of each kind; machine \(load.summary)\(beside.isEmpty ? "" : "; beside it: \(beside)")\(runBusyThreshold.map { "; --busy-threshold \($0)" } ?? "")")
+        print(
+            "\nThe gate on the real model (\(URL(fileURLWithPath: model).lastPathComponent)) through `chateval run --baseline HEAD~1` in a throwaway "
+                + "repository; \(realComparisons) comparisons of each kind; machine \(load.summary)\(beside.isEmpty ? "" : "; beside it: \(beside)")\(runBusyThreshold.map { "; --busy-threshold \($0)" } ?? "")"
+        )
         try await Burner.running(beside) {
             try await comparisons(chateval: chateval, folder: folder, same: same, slower: slower)
         }
     }
 
     private func comparisons(chateval: String, folder: URL, same: String, slower: String) async throws {
-        var table = TextTable([.init("comparison", .left), .init("design", .left), .init("reported a regression"), .init("TTFT verdicts", .left),
-                               .init("reps per side (median)"), .init("replays left out"), .init("seconds (median)")])
+        var table = TextTable([
+            .init("comparison", .left), .init("design", .left), .init("reported a regression"), .init("TTFT verdicts", .left),
+            .init("reps per side (median)"), .init("replays left out"), .init("seconds (median)"),
+        ])
         let designs = repetitionCounts.map { $0 == 0 ? "rounds" : String($0) }
         for design in designs {
             let kinds = (slowdownOnly ? [] : [("A/A", same)]) + (aaOnly ? [] : [("system prompt 4 tokens longer", slower)])
@@ -172,8 +200,10 @@ struct GateBench: AsyncParsableCommand {
                     let elapsed = Date().timeIntervalSince(started)
                     // 0 no regression, 1 a regression, 4 no verdict (nothing measured on both sides).
                     guard [0, 1, 4].contains(result.status),
-                          let comparison = try? ResultWriter.makeDecoder().decode(Comparison.self, from: Data(result.output.utf8)) else {
-                        throw BenchError("chateval \(arguments.joined(separator: " ")) exited \(result.status): \(result.errors.suffix(2000))")
+                        let comparison = try? ResultWriter.makeDecoder().decode(Comparison.self, from: Data(result.output.utf8))
+                    else {
+                        throw BenchError(
+                            "chateval \(arguments.joined(separator: " ")) exited \(result.status): \(result.errors.suffix(2000))")
                     }
                     if comparison.hasRegression { flagged += 1 }
                     let ttft = comparison.suites.first?.metrics.first { $0.metric == .timeToFirstToken }
@@ -181,18 +211,26 @@ struct GateBench: AsyncParsableCommand {
                     let reps = comparison.sequential?.repetitions ?? comparison.design.looks.last ?? 0
                     repetitions.append(Double(reps))
                     seconds.append(elapsed)
-                    leftOut += comparison.load.base.leftOut + comparison.load.head.leftOut + comparison.load.base.remeasured + comparison.load.head.remeasured
+                    leftOut +=
+                        comparison.load.base.leftOut + comparison.load.head.leftOut + comparison.load.base.remeasured
+                        + comparison.load.head.remeasured
                     measured += comparison.load.base.sampled + comparison.load.head.sampled
-                    let regressed = comparison.metricRegressions.map(\.change.metric.name) + (comparison.quality.hasRegression ? ["checks"] : [])
-                    print(String(format: "   %@, %@ %d/%d: %@; TTFT %.1f → %.1f ms, %+.1f%% [%+.1f%%, %+.1f%%]: %@; %d reps, %@; %.0f s",
-                                 name, design, index, realComparisons, regressed.isEmpty ? "no regression" : "regression in " + regressed.joined(separator: ", "),
-                                 (ttft?.baseMedian ?? .nan) * 1000, (ttft?.headMedian ?? .nan) * 1000, (ttft?.change ?? .nan) * 100,
-                                 (ttft?.changeLower ?? .nan) * 100, (ttft?.changeUpper ?? .nan) * 100, ttft?.verdict.rawValue ?? "not measured",
-                                 reps, comparison.sequential.map { $0.stop.rawValue } ?? "fixed", elapsed))
+                    let regressed =
+                        comparison.metricRegressions.map(\.change.metric.name) + (comparison.quality.hasRegression ? ["checks"] : [])
+                    print(
+                        String(
+                            format: "   %@, %@ %d/%d: %@; TTFT %.1f → %.1f ms, %+.1f%% [%+.1f%%, %+.1f%%]: %@; %d reps, %@; %.0f s",
+                            name, design, index, realComparisons,
+                            regressed.isEmpty ? "no regression" : "regression in " + regressed.joined(separator: ", "),
+                            (ttft?.baseMedian ?? .nan) * 1000, (ttft?.headMedian ?? .nan) * 1000, (ttft?.change ?? .nan) * 100,
+                            (ttft?.changeLower ?? .nan) * 100, (ttft?.changeUpper ?? .nan) * 100, ttft?.verdict.rawValue ?? "not measured",
+                            reps, comparison.sequential.map { $0.stop.rawValue } ?? "fixed", elapsed))
                 }
-                table.add([name, design == "rounds" ? "in rounds" : "\(design) fixed", "\(flagged) of \(realComparisons)",
-                           verdicts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "),
-                           String(format: "%.0f", median(repetitions)), "\(leftOut) of \(measured)", String(format: "%.0f", median(seconds))])
+                table.add([
+                    name, design == "rounds" ? "in rounds" : "\(design) fixed", "\(flagged) of \(realComparisons)",
+                    verdicts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "),
+                    String(format: "%.0f", median(repetitions)), "\(leftOut) of \(measured)", String(format: "%.0f", median(seconds)),
+                ])
             }
         }
         print("\n" + table.render(indent: "   "))
@@ -201,7 +239,9 @@ struct GateBench: AsyncParsableCommand {
 
 /// Runs a program to its end and returns its exit status, standard output and error.
 enum Program {
-    static func run(_ executable: String, _ arguments: [String], in folder: URL? = nil) async throws -> (status: Int32, output: String, errors: String) {
+    static func run(_ executable: String, _ arguments: [String], in folder: URL? = nil) async throws -> (
+        status: Int32, output: String, errors: String
+    ) {
         let outcome = try await ProcessRunner.run(URL(fileURLWithPath: executable), arguments, in: folder)
         return (outcome.status, outcome.stdout, outcome.stderr)
     }
@@ -217,10 +257,13 @@ enum Burner {
         // it stops whatever the loop is running too. The watcher kills the group when the bench is
         // gone, however it ended (a kill included), and the loop stops starting the command then.
         let bench = getpid()
-        let loop = "(while kill -0 \(bench) 2>/dev/null; do sleep 1; done; kill -KILL -- -$$) & "
+        let loop =
+            "(while kill -0 \(bench) 2>/dev/null; do sleep 1; done; kill -KILL -- -$$) & "
             + "while kill -0 \(bench) 2>/dev/null; do \(command); done"
-        try await ProcessRunner.during(URL(fileURLWithPath: "/usr/bin/setsid"), ["/bin/bash", "-c", loop],
-                                       log: URL(fileURLWithPath: "/dev/null")) { process in
+        try await ProcessRunner.during(
+            URL(fileURLWithPath: "/usr/bin/setsid"), ["/bin/bash", "-c", loop],
+            log: URL(fileURLWithPath: "/dev/null")
+        ) { process in
             // SIGKILL to the group: a shell waiting on its command may outlive SIGTERM, and a
             // compile has nothing to save.
             defer { kill(-process.processIdentifier, SIGKILL) }

@@ -19,7 +19,9 @@ struct HistoryBench: AsyncParsableCommand {
     @Option(help: "Generated histories for the detector's rates.") var histories: Int = 1_000
 
     func run() async throws {
-        guard FileManager.default.isExecutableFile(atPath: chateval) else { throw BenchError("no chateval binary at \(chateval); build it first (swift build -c release --product chateval)") }
+        guard FileManager.default.isExecutableFile(atPath: chateval) else {
+            throw BenchError("no chateval binary at \(chateval); build it first (swift build -c release --product chateval)")
+        }
         let load = MachineLoad.sample(over: 1)
         print("\nhistory — \(commits) commits × \(runsPerCommit) runs = \(commits * runsPerCommit) result files")
         print("machine: \(load.summary)\(load.isBusy ? " — FIGURES BELOW CARRY THAT NOISE" : "")")
@@ -29,11 +31,17 @@ struct HistoryBench: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: folder) }
         let stepAt = commits * 4 / 5
         let generationStart = Date()
-        let ids = try await SyntheticHistory.make(in: folder, commits: commits, runsPerCommit: runsPerCommit, stepAt: stepAt, stepFactor: 1.15)
-        print(String(format: "generated the repository and %d result files in %.1f s", commits * runsPerCommit, Date().timeIntervalSince(generationStart)))
+        let ids = try await SyntheticHistory.make(
+            in: folder, commits: commits, runsPerCommit: runsPerCommit, stepAt: stepAt, stepFactor: 1.15)
+        print(
+            String(
+                format: "generated the repository and %d result files in %.1f s", commits * runsPerCommit,
+                Date().timeIntervalSince(generationStart)))
 
-        let arguments = ["history", "--repo", folder.path, "--reports", folder.appendingPathComponent("reports").path,
-                         "--max-count", String(commits), "--no-project", "--format", "json"]
+        let arguments = [
+            "history", "--repo", folder.path, "--reports", folder.appendingPathComponent("reports").path,
+            "--max-count", String(commits), "--no-project", "--format", "json",
+        ]
         let (cold, output) = try await time(arguments)
         let history = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
         let found = history?["series"] as? [[String: Any]] ?? []
@@ -42,12 +50,15 @@ struct HistoryBench: AsyncParsableCommand {
         var warm: [Double] = []
         for _ in 0..<repetitions { warm.append(try await time(arguments).0) }
         let (html, _) = try await time(arguments.dropLast(2) + ["--output", folder.appendingPathComponent("history.html").path])
-        print(String(format: "warm (index up to date), median of %d: %.3f s %@ — %@", repetitions, median(warm), spread(warm),
-                     median(warm) < 1 ? "under a second" : "OVER A SECOND"))
+        print(
+            String(
+                format: "warm (index up to date), median of %d: %.3f s %@ — %@", repetitions, median(warm), spread(warm),
+                median(warm) < 1 ? "under a second" : "OVER A SECOND"))
         print(String(format: "warm, with the HTML report written too: %.3f s", html))
         let expected = ids[stepAt]
-        print("steps found: \(steps.map { String($0.prefix(7)) }) — the generated step is at \(expected.prefix(7)) (commit \(stepAt)): "
-            + (steps == [expected] ? "found exactly, nothing else" : "NOT AS GENERATED"))
+        print(
+            "steps found: \(steps.map { String($0.prefix(7)) }) — the generated step is at \(expected.prefix(7)) (commit \(stepAt)): "
+                + (steps == [expected] ? "found exactly, nothing else" : "NOT AS GENERATED"))
 
         // The detector alone, on the per-commit medians of generated 60-commit histories.
         func generated(seed: UInt64, step: Bool) -> [Double] {
@@ -60,15 +71,22 @@ struct HistoryBench: AsyncParsableCommand {
         }
         let detector = ChangePointDetector()
         let start = Date()
-        let falseAlarms = (0..<histories).filter { !detector.changePoints(in: generated(seed: UInt64(10_000 + $0), step: false)).isEmpty }.count
+        let falseAlarms = (0..<histories).filter { !detector.changePoints(in: generated(seed: UInt64(10_000 + $0), step: false)).isEmpty }
+            .count
         let located = (0..<histories).map { detector.changePoints(in: generated(seed: UInt64(20_000 + $0), step: true)).map(\.index) }
         let exact = located.filter { $0 == [40] }.count
         let nearby = located.filter { $0.count == 1 && abs($0[0] - 40) <= 1 }.count
-        print(String(format: "detector (α = %.2f, %d permutations) on %d flat 60-commit histories (5%% noise, 1 in 30 an outlier): false alarms %d = %.2f%%",
-                     detector.alpha, detector.permutations, histories, falseAlarms, 100 * Double(falseAlarms) / Double(histories)))
-        print(String(format: "… with a 20%% step at commit 40: found exactly and alone %.1f%%, within one commit and alone %.1f%% (%.2f ms per history)",
-                     100 * Double(exact) / Double(histories), 100 * Double(nearby) / Double(histories),
-                     Date().timeIntervalSince(start) * 1000 / Double(2 * histories)))
+        print(
+            String(
+                format:
+                    "detector (α = %.2f, %d permutations) on %d flat 60-commit histories (5%% noise, 1 in 30 an outlier): false alarms %d = %.2f%%",
+                detector.alpha, detector.permutations, histories, falseAlarms, 100 * Double(falseAlarms) / Double(histories)))
+        print(
+            String(
+                format:
+                    "… with a 20%% step at commit 40: found exactly and alone %.1f%%, within one commit and alone %.1f%% (%.2f ms per history)",
+                100 * Double(exact) / Double(histories), 100 * Double(nearby) / Double(histories),
+                Date().timeIntervalSince(start) * 1000 / Double(2 * histories)))
     }
 
     /// Runs chateval with `arguments`; its wall time and standard output.

@@ -7,7 +7,8 @@ import Foundation
 
 /// Session reuse against cold turns on the same 8-turn conversation, alternating.
 struct ReuseBench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "reuse", abstract: "Session reuse against cold re-evaluation of every turn.")
+    static let configuration = CommandConfiguration(
+        commandName: "reuse", abstract: "Session reuse against cold re-evaluation of every turn.")
 
     @OptionGroup var options: ModelOptions
     @Option(help: "Alternating runs of each.") var repetitions: Int = 3
@@ -34,14 +35,18 @@ struct ReuseBench: AsyncParsableCommand {
         }
 
         let example = pairs[0].session
-        var turns = TextTable([.init("turn"), .init("prompt"), .init("added since last turn"), .init("reused"), .init("evaluated"),
-                               .init("evaluated cold"), .init("TTFT"), .init("TTFT cold")])
+        var turns = TextTable([
+            .init("turn"), .init("prompt"), .init("added since last turn"), .init("reused"), .init("evaluated"),
+            .init("evaluated cold"), .init("TTFT"), .init("TTFT cold"),
+        ])
         for (index, turn) in example.enumerated() {
             let added = index == 0 ? turn.promptTokens : turn.promptTokens - example[index - 1].promptTokens
             let cold = pairs[0].cold[index]
-            turns.add([String(index + 1), String(turn.promptTokens), String(added), turn.reusedTokens.map(String.init) ?? "?",
-                       turn.evaluatedTokens.map(String.init) ?? "?", cold.evaluatedTokens.map(String.init) ?? "?",
-                       Format.duration(turn.timeToFirstToken), Format.duration(cold.timeToFirstToken)])
+            turns.add([
+                String(index + 1), String(turn.promptTokens), String(added), turn.reusedTokens.map(String.init) ?? "?",
+                turn.evaluatedTokens.map(String.init) ?? "?", cold.evaluatedTokens.map(String.init) ?? "?",
+                Format.duration(turn.timeToFirstToken), Format.duration(cold.timeToFirstToken),
+            ])
         }
         print("\n" + turns.render(indent: "   "))
 
@@ -51,11 +56,17 @@ struct ReuseBench: AsyncParsableCommand {
         func meanTTFT(_ turns: [TurnMetrics]) -> Double { turns[later].reduce(0) { $0 + $1.timeToFirstToken } / Double(later.count) }
         let ratios = pairs.map { meanTTFT($0.cold) / meanTTFT($0.session) }
         var summary = TextTable([.init("turns 2–8", .left), .init("session"), .init("cold"), .init("cold / session")])
-        summary.add(["prompt tokens evaluated", String(evaluatedSession), String(evaluatedCold),
-                     String(format: "%.1f×", Double(evaluatedCold) / Double(max(evaluatedSession, 1)))])
-        summary.add(["mean TTFT (median of runs)", Format.duration(median(pairs.map { meanTTFT($0.session) })),
-                     Format.duration(median(pairs.map { meanTTFT($0.cold) })), String(format: "%.1f× (runs: %@)", median(ratios),
-                     ratios.map { String(format: "%.1f×", $0) }.joined(separator: ", "))])
+        summary.add([
+            "prompt tokens evaluated", String(evaluatedSession), String(evaluatedCold),
+            String(format: "%.1f×", Double(evaluatedCold) / Double(max(evaluatedSession, 1))),
+        ])
+        summary.add([
+            "mean TTFT (median of runs)", Format.duration(median(pairs.map { meanTTFT($0.session) })),
+            Format.duration(median(pairs.map { meanTTFT($0.cold) })),
+            String(
+                format: "%.1f× (runs: %@)", median(ratios),
+                ratios.map { String(format: "%.1f×", $0) }.joined(separator: ", ")),
+        ])
         print("\n" + summary.render(indent: "   "))
     }
 

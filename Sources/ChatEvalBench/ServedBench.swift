@@ -19,7 +19,8 @@ import Foundation
 /// previous turn's cache (session mode) and decode the same number of tokens (end of generation
 /// ignored), so what differs is the serving path.
 struct ServedBench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "served", abstract: "In-process against llama-server: TTFT, tokens/s, transport overhead; a concurrency sweep.")
+    static let configuration = CommandConfiguration(
+        commandName: "served", abstract: "In-process against llama-server: TTFT, tokens/s, transport overhead; a concurrency sweep.")
 
     @OptionGroup var options: ModelOptions
     @Option(help: "Path of llama-server built from the same llama.cpp tree.") var llamaServer: String
@@ -33,11 +34,15 @@ struct ServedBench: AsyncParsableCommand {
     var levels: [Int] { concurrency.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
 
     func validate() throws {
-        guard FileManager.default.isExecutableFile(atPath: llamaServer) else { throw ValidationError("no llama-server at \(llamaServer); `make bench` builds it") }
+        guard FileManager.default.isExecutableFile(atPath: llamaServer) else {
+            throw ValidationError("no llama-server at \(llamaServer); `make bench` builds it")
+        }
         guard repetitions >= 1, turnTokens >= 2, parallel >= 1, conversations >= 1, ttftObjective > 0 else {
             throw ValidationError("repetitions ≥ 1, turn tokens ≥ 2, parallel ≥ 1, conversations ≥ 1, TTFT objective > 0")
         }
-        guard !levels.isEmpty, levels.allSatisfy({ $0 >= 1 }) else { throw ValidationError("--concurrency: a list of levels such as 1,2,4") }
+        guard !levels.isEmpty, levels.allSatisfy({ $0 >= 1 }) else {
+            throw ValidationError("--concurrency: a list of levels such as 1,2,4")
+        }
     }
 
     static let questions = [
@@ -56,7 +61,9 @@ struct ServedBench: AsyncParsableCommand {
     /// context per slot, and the template rendered by `llama_chat_apply_template` as in process
     /// (`--no-jinja`), so both sides see the same prompt tokens (the table shows both counts).
     func serverArguments(slots: Int) -> [String] {
-        var arguments = ["-t", String(options.threads), "-c", String(4096 * slots), "-np", String(slots), "-b", "512", "--no-webui", "--no-jinja"]
+        var arguments = [
+            "-t", String(options.threads), "-c", String(4096 * slots), "-np", String(slots), "-b", "512", "--no-webui", "--no-jinja",
+        ]
         if let template = options.chatTemplate { arguments += ["--chat-template", template, "--swa-full"] }
         return arguments
     }
@@ -75,7 +82,9 @@ struct ServedBench: AsyncParsableCommand {
             try await Self.connected(server) { connection in
                 let served = connection.makeRuntime()
                 let conversation = script(id: "side-by-side")
-                print("a \(conversation.userMessages.count)-turn greedy conversation, \(turnTokens) tokens per answer, \(repetitions) alternating pairs; server: \(connection.server.engine) \(connection.server.build ?? "")")
+                print(
+                    "a \(conversation.userMessages.count)-turn greedy conversation, \(turnTokens) tokens per answer, \(repetitions) alternating pairs; server: \(connection.server.engine) \(connection.server.build ?? "")"
+                )
                 var pairs: [(local: [TurnMetrics], served: [TurnMetrics])] = []
                 for pair in 1...repetitions {
                     var local: [TurnMetrics] = [], remote: [TurnMetrics] = []
@@ -94,8 +103,10 @@ struct ServedBench: AsyncParsableCommand {
     }
 
     private func report(_ pairs: [(local: [TurnMetrics], served: [TurnMetrics])]) {
-        var table = TextTable([.init("turn"), .init("prompt in/srv"), .init("reused in/srv"), .init("TTFT in process"), .init("TTFT server"),
-                               .init("overhead (median)"), .init("TTFT srv spread"), .init("decode t/s in"), .init("decode t/s srv")])
+        var table = TextTable([
+            .init("turn"), .init("prompt in/srv"), .init("reused in/srv"), .init("TTFT in process"), .init("TTFT server"),
+            .init("overhead (median)"), .init("TTFT srv spread"), .init("decode t/s in"), .init("decode t/s srv"),
+        ])
         for turn in pairs[0].local.indices {
             let local = pairs.map { $0.local[turn] }, served = pairs.map { $0.served[turn] }
             let overheads = zip(served, local).map { $0.timeToFirstToken - $1.timeToFirstToken }
@@ -104,36 +115,47 @@ struct ServedBench: AsyncParsableCommand {
                 "\(local[0].reusedTokens.map(String.init) ?? "?")/\(served[0].reusedTokens.map(String.init) ?? "?")",
                 Format.duration(median(local.map(\.timeToFirstToken))), Format.duration(median(served.map(\.timeToFirstToken))),
                 Format.duration(median(overheads)), spread(served.map(\.timeToFirstToken)),
-                Format.rate(median(local.compactMap(\.decodeTokensPerSecond))), Format.rate(median(served.compactMap(\.decodeTokensPerSecond))),
+                Format.rate(median(local.compactMap(\.decodeTokensPerSecond))),
+                Format.rate(median(served.compactMap(\.decodeTokensPerSecond))),
             ])
         }
         print("\n" + table.render(indent: "   "))
         let all = pairs.flatMap { zip($0.served, $0.local).map { $0.timeToFirstToken - $1.timeToFirstToken } }
-        let ratios = pairs.flatMap { zip($0.served, $0.local).compactMap { pair -> Double? in
-            guard let served = pair.0.decodeTokensPerSecond, let local = pair.1.decodeTokensPerSecond, local > 0 else { return nil }
-            return served / local
-        } }
-        print(String(format: "   transport overhead, every turn of every pair: median %@ (min %@, max %@); decode t/s server / in process: median %.3f×",
-                     Format.duration(median(all)), Format.duration(all.min()), Format.duration(all.max()), median(ratios)))
+        let ratios = pairs.flatMap {
+            zip($0.served, $0.local).compactMap { pair -> Double? in
+                guard let served = pair.0.decodeTokensPerSecond, let local = pair.1.decodeTokensPerSecond, local > 0 else { return nil }
+                return served / local
+            }
+        }
+        print(
+            String(
+                format:
+                    "   transport overhead, every turn of every pair: median %@ (min %@, max %@); decode t/s server / in process: median %.3f×",
+                Format.duration(median(all)), Format.duration(all.min()), Format.duration(all.max()), median(ratios)))
     }
 
     // MARK: Sweep
 
     private func sweep() async throws {
-        try await LocalLlamaServer.run(model: options.model, arguments: serverArguments(slots: parallel), executable: llamaServer) { server in
+        try await LocalLlamaServer.run(model: options.model, arguments: serverArguments(slots: parallel), executable: llamaServer) {
+            server in
             try await Self.connected(server) { connection in
-                let suite = Suite(name: "served-bench", path: "(bench)",
-                                  conversations: (1...conversations).map { SuiteConversation(id: "c\($0)", script: script(id: "c\($0)")) },
-                                  slo: ServiceLevelObjectives([.init(metric: .timeToFirstToken, bound: ttftObjective, percentile: 95)]))
+                let suite = Suite(
+                    name: "served-bench", path: "(bench)",
+                    conversations: (1...conversations).map { SuiteConversation(id: "c\($0)", script: script(id: "c\($0)")) },
+                    slo: ServiceLevelObjectives([.init(metric: .timeToFirstToken, bound: ttftObjective, percentile: 95)]))
                 let plan = RunPlan(suites: [suite], settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
-                print("\nconcurrency sweep against llama-server --parallel \(parallel): \(conversations) conversations of \(Self.questions.count) turns at each level, goodput against TTFT p95 ≤ \(Format.duration(ttftObjective))")
+                print(
+                    "\nconcurrency sweep against llama-server --parallel \(parallel): \(conversations) conversations of \(Self.questions.count) turns at each level, goodput against TTFT p95 ≤ \(Format.duration(ttftObjective))"
+                )
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chateval-served-bench-\(UUID().uuidString)")
                 defer { try? FileManager.default.removeItem(at: folder) }
                 var summaries: [LoadSummary] = []
                 for level in levels {
                     let runtimes = (0..<level).map { _ in connection.makeRuntime() }
-                    let record = RunRecord(runId: ResultWriter.newRunId(), startedAt: Date(), command: CommandLine.arguments, git: nil,
-                                           machine: MachineInfo.current(), runtime: connection.identity, modelSha256: nil, settings: plan.settings)
+                    let record = RunRecord(
+                        runId: ResultWriter.newRunId(), startedAt: Date(), command: CommandLine.arguments, git: nil,
+                        machine: MachineInfo.current(), runtime: connection.identity, modelSha256: nil, settings: plan.settings)
                     let writer = try ResultWriter(folder: folder, record: record, suites: [])
                     let final = try await LoadRunner(plan: plan, runtimes: runtimes).run(into: record, writer: writer, stop: StopRequest())
                     guard let load = final.load else { throw BenchError("the level \(level) recorded no load summary") }

@@ -14,7 +14,8 @@ import Foundation
 /// already in the context). Runs alternate, which goes first alternating too; every ratio is the
 /// median of per-pair ratios; beside it, each side's run-to-run spread.
 struct ThroughputBench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "throughput", abstract: "Prefill and decode against llama-bench at the same depth.")
+    static let configuration = CommandConfiguration(
+        commandName: "throughput", abstract: "Prefill and decode against llama-bench at the same depth.")
 
     @OptionGroup var options: ModelOptions
     @Option(help: "Path of llama-bench built from the same llama.cpp tree.") var llamaBench: String
@@ -24,8 +25,12 @@ struct ThroughputBench: AsyncParsableCommand {
     @Option(help: "The ratio a figure must reach.") var goal: Double = 0.97
 
     func validate() throws {
-        guard FileManager.default.isExecutableFile(atPath: llamaBench) else { throw ValidationError("no llama-bench at \(llamaBench); `make bench` builds it") }
-        guard repetitions >= 1, promptTokens >= 16, generatedTokens >= 2 else { throw ValidationError("repetitions ≥ 1, prompt ≥ 16, generated ≥ 2") }
+        guard FileManager.default.isExecutableFile(atPath: llamaBench) else {
+            throw ValidationError("no llama-bench at \(llamaBench); `make bench` builds it")
+        }
+        guard repetitions >= 1, promptTokens >= 16, generatedTokens >= 2 else {
+            throw ValidationError("repetitions ≥ 1, prompt ≥ 16, generated ≥ 2")
+        }
     }
 
     func run() async throws {
@@ -36,7 +41,9 @@ struct ThroughputBench: AsyncParsableCommand {
         let messages = try promptOfAbout(promptTokens, runtime)
         let depth = runtime.promptTokens(for: messages)?.count ?? promptTokens
         let turnOptions = GenerationOptions(maxTokens: generatedTokens, ignoreEndOfGeneration: true)
-        print("a \(depth)-token chat prompt, then \(generatedTokens) tokens; llama-bench pp\(depth) and tg\(generatedTokens) @ d\(depth); \(repetitions) alternating pairs")
+        print(
+            "a \(depth)-token chat prompt, then \(generatedTokens) tokens; llama-bench pp\(depth) and tg\(generatedTokens) @ d\(depth); \(repetitions) alternating pairs"
+        )
 
         var pairs: [(reference: (prompt: Double, decode: Double), turn: TurnMetrics)] = []
         for pair in 1...repetitions {
@@ -52,17 +59,23 @@ struct ThroughputBench: AsyncParsableCommand {
             }
             guard let reference, let turn else { continue }
             pairs.append((reference, turn))
-            print(String(format: "   pair %d: llama-bench pp %.1f, tg@d %.1f | ChatEval prefill %.1f, decode %.1f tokens/s",
-                         pair, reference.0, reference.1, turn.prefillTokensPerSecond ?? 0, turn.decodeTokensPerSecond ?? 0))
+            print(
+                String(
+                    format: "   pair %d: llama-bench pp %.1f, tg@d %.1f | ChatEval prefill %.1f, decode %.1f tokens/s",
+                    pair, reference.0, reference.1, turn.prefillTokensPerSecond ?? 0, turn.decodeTokensPerSecond ?? 0))
         }
         let prefill = pairs.map { ($0.reference.prompt, $0.turn.prefillTokensPerSecond ?? 0) }
         let decode = pairs.map { ($0.reference.decode, $0.turn.decodeTokensPerSecond ?? 0) }
-        var table = TextTable([.init("tokens/s", .left), .init("llama-bench"), .init("spread"), .init("ChatEval"), .init("spread"),
-                               .init("ratio (median of pairs)"), .init("goal"), .init("", .left)])
+        var table = TextTable([
+            .init("tokens/s", .left), .init("llama-bench"), .init("spread"), .init("ChatEval"), .init("spread"),
+            .init("ratio (median of pairs)"), .init("goal"), .init("", .left),
+        ])
         for (name, values) in [("prefill, pp\(depth)", prefill), ("decode, tg\(generatedTokens) @ d\(depth)", decode)] {
             let ratio = median(values.map { $0.1 / $0.0 })
-            table.add([name, Format.rate(median(values.map(\.0))), spread(values.map(\.0)), Format.rate(median(values.map(\.1))),
-                       spread(values.map(\.1)), String(format: "%.3f×", ratio), String(format: "≥ %.2f×", goal), ratio >= goal ? "met" : "MISSED"])
+            table.add([
+                name, Format.rate(median(values.map(\.0))), spread(values.map(\.0)), Format.rate(median(values.map(\.1))),
+                spread(values.map(\.1)), String(format: "%.3f×", ratio), String(format: "≥ %.2f×", goal), ratio >= goal ? "met" : "MISSED",
+            ])
         }
         print("\n" + table.render(indent: "   "))
 
@@ -79,8 +92,10 @@ struct ThroughputBench: AsyncParsableCommand {
         memoryTable.add(["  harness: data (heap, stacks)", mib(split.harnessData)])
         memoryTable.add(["harness total (goal ≤ 30 MB = 28.6 MiB)", mib(split.harness)])
         memoryTable.add(["llama.cpp's report: model + KV + compute + output", mib(memory?.engineBytes)])
-        memoryTable.add(["peak RSS − that report (the issue's formula; reserved ≠ resident)",
-                         mib(pairs.compactMap(\.turn.peakResidentBytes).max().flatMap { peak in memory?.engineBytes.map { peak - $0 } })])
+        memoryTable.add([
+            "peak RSS − that report (the issue's formula; reserved ≠ resident)",
+            mib(pairs.compactMap(\.turn.peakResidentBytes).max().flatMap { peak in memory?.engineBytes.map { peak - $0 } }),
+        ])
         print(memoryTable.render(indent: "   "))
     }
 
@@ -95,7 +110,8 @@ struct ThroughputBench: AsyncParsableCommand {
         let arguments = ["-m", options.model, "-t", String(options.threads), "-r", "1", "-o", "json"] + test
         let outcome = try await ProcessRunner.run(URL(fileURLWithPath: llamaBench), arguments)
         guard outcome.status == 0,
-              let rows = try? JSONDecoder().decode([LlamaBenchRow].self, from: Data(outcome.stdout.utf8)), let rate = rows.first?.avg_ts else {
+            let rows = try? JSONDecoder().decode([LlamaBenchRow].self, from: Data(outcome.stdout.utf8)), let rate = rows.first?.avg_ts
+        else {
             throw BenchError("llama-bench \(test.joined(separator: " ")) failed (status \(outcome.status)): \(outcome.stderr.suffix(2000))")
         }
         return rate

@@ -1,10 +1,9 @@
 import ArgumentParser
 import ChatEvalCore
-import ChatEvalReport
 import ChatEvalGit
 import ChatEvalLlama
+import ChatEvalReport
 import Foundation
-
 
 /// `chateval`: replay prompt suites against a chat runtime, measure every turn, grade the answers.
 ///
@@ -31,7 +30,10 @@ struct ChatEval: AsyncParsableCommand {
             the journal).
             """,
         version: ChatEvalVersion.description,
-        subcommands: [RunCommand.self, CompareCommand.self, CalibrateCommand.self, MergeCommand.self, HistoryCommand.self, IndexCommand.self, ValidateCommand.self, GradeCommand.self, RecoverCommand.self, TemplatesCommand.self],
+        subcommands: [
+            RunCommand.self, CompareCommand.self, CalibrateCommand.self, MergeCommand.self, HistoryCommand.self, IndexCommand.self,
+            ValidateCommand.self, GradeCommand.self, RecoverCommand.self, TemplatesCommand.self,
+        ],
         defaultSubcommand: RunCommand.self
     )
 

@@ -107,7 +107,8 @@ public struct ComparisonDesign: Codable, Sendable, Hashable {
 
     /// One look spending everything: what `compare` of two recorded runs does.
     public static func single(_ settings: ComparisonSettings, repetitions: Int) -> ComparisonDesign {
-        ComparisonDesign(look: 1, looks: [repetitions], share: 1, familyErrorRate: settings.familyErrorRate, confidence: settings.confidence)
+        ComparisonDesign(
+            look: 1, looks: [repetitions], share: 1, familyErrorRate: settings.familyErrorRate, confidence: settings.confidence)
     }
 
     public var isSequential: Bool { looks.count > 1 }
@@ -170,7 +171,10 @@ public struct LoadComparison: Codable, Sendable, Hashable {
         self.base = base
         self.head = head
         if let b = base.meanOtherCores, let h = head.meanOtherCores, abs(b - h) > Self.imbalance {
-            warning = String(format: "base was measured while other processes used %.2f cores on average, head %.2f: their timings carry different noise", b, h)
+            warning = String(
+                format:
+                    "base was measured while other processes used %.2f cores on average, head %.2f: their timings carry different noise", b,
+                h)
         }
     }
 }
@@ -210,8 +214,10 @@ public struct ComparedSide: Codable, Sendable {
     public var machine: String
     public var repetitions: Int
 
-    public init(commit: String?, shortCommit: String?, subject: String?, dirty: Bool, runs: [String], sources: [String],
-                model: String, machine: String, repetitions: Int) {
+    public init(
+        commit: String?, shortCommit: String?, subject: String?, dirty: Bool, runs: [String], sources: [String],
+        model: String, machine: String, repetitions: Int
+    ) {
         self.commit = commit
         self.shortCommit = shortCommit
         self.subject = subject
@@ -286,8 +292,10 @@ public struct MetricChange: Codable, Sendable {
     /// Why the verdict is what it is, in one clause.
     public var reason: String
 
-    public init(metric: Metric, baseMedian: Double?, headMedian: Double?, baseCount: Int, headCount: Int, scale: ChangeScale,
-                verdict: ChangeVerdict, reason: String) {
+    public init(
+        metric: Metric, baseMedian: Double?, headMedian: Double?, baseCount: Int, headCount: Int, scale: ChangeScale,
+        verdict: ChangeVerdict, reason: String
+    ) {
         self.metric = metric
         self.baseMedian = baseMedian
         self.headMedian = headMedian

@@ -36,9 +36,11 @@ public struct GateAudit: Codable, Sendable, Hashable {
     public var replaysLeftOut: Int
     public var replaysMeasured: Int
 
-    public init(machine: String, modelSha256: String?, model: String, measuredAt: Date, commit: String?, comparisons: Int, falseAlarms: Int,
-                decided: Int, looks: [Int], repetitionsUsed: [Int], familyErrorRate: Double, preset: String, metrics: [MetricNoise],
-                replaysLeftOut: Int, replaysMeasured: Int) {
+    public init(
+        machine: String, modelSha256: String?, model: String, measuredAt: Date, commit: String?, comparisons: Int, falseAlarms: Int,
+        decided: Int, looks: [Int], repetitionsUsed: [Int], familyErrorRate: Double, preset: String, metrics: [MetricNoise],
+        replaysLeftOut: Int, replaysMeasured: Int
+    ) {
         schemaVersion = Self.currentSchemaVersion
         self.machine = machine
         self.modelSha256 = modelSha256
@@ -88,7 +90,8 @@ public struct GateAudit: Codable, Sendable, Hashable {
     /// that `repetitions` per side detect with 90% power at family-wise `alpha` over `tests`
     /// tests (Bonferroni's share, which Holm's first step is): the forecast of
     /// `RepetitionForecast`, solved for the change. In the metric's reported scale.
-    public static func detectableChange(spread: Double, strata: Int, repetitions: Int, alpha: Double, tests: Int, relative: Bool) -> Double {
+    public static func detectableChange(spread: Double, strata: Int, repetitions: Int, alpha: Double, tests: Int, relative: Bool) -> Double
+    {
         guard spread > 0, strata > 0, repetitions > 0 else { return 0 }
         let z = RankShift.normalQuantile(1 - alpha / Double(max(tests, 1)) / 2) + RankShift.normalQuantile(RepetitionForecast.power)
         let standardError = spread * (Double.pi / 3).squareRoot() * (2 / Double(repetitions * strata)).squareRoot()
@@ -106,9 +109,11 @@ public struct GateAudit: Codable, Sendable, Hashable {
     public func thresholdWarnings(_ settings: ComparisonSettings) -> [String] {
         settings.metrics.compactMap { metric -> String? in
             guard let weakest = weakest(metric), let threshold = settings.thresholds[metric], weakest.scale == .relative,
-                  weakest.detectable > threshold.relative else { return nil }
-            return String(format: "%@ threshold %.0f%% is below the %.1f%% this runner detects in %@ at %d repetitions: "
-                + "raise max_repetitions or the threshold", metric.name, threshold.relative * 100, weakest.detectable * 100,
+                weakest.detectable > threshold.relative
+            else { return nil }
+            return String(
+                format: "%@ threshold %.0f%% is below the %.1f%% this runner detects in %@ at %d repetitions: "
+                    + "raise max_repetitions or the threshold", metric.name, threshold.relative * 100, weakest.detectable * 100,
                 weakest.suite, looks.last ?? 0)
         }
     }

@@ -33,8 +33,10 @@ public struct GateCalibration: Sendable {
         /// the first look where everything is decided or a regression is found.
         public var design: SequentialDesign?
 
-        public init(suites: [[Int]], repetitions: Int, coefficientOfVariation: Double, sharedVariance: Double = 0, slowdown: Double = 0,
-                    checks: [(base: Double, head: Double)] = [], design: SequentialDesign? = nil) {
+        public init(
+            suites: [[Int]], repetitions: Int, coefficientOfVariation: Double, sharedVariance: Double = 0, slowdown: Double = 0,
+            checks: [(base: Double, head: Double)] = [], design: SequentialDesign? = nil
+        ) {
             self.suites = suites
             self.repetitions = repetitions
             self.coefficientOfVariation = coefficientOfVariation
@@ -45,10 +47,13 @@ public struct GateCalibration: Sendable {
         }
 
         /// One conversation of `turns` turns per suite.
-        public init(suiteTurns: [Int], repetitions: Int, coefficientOfVariation: Double, sharedVariance: Double = 0, slowdown: Double = 0,
-                    design: SequentialDesign? = nil) {
-            self.init(suites: suiteTurns.map { [$0] }, repetitions: repetitions, coefficientOfVariation: coefficientOfVariation,
-                      sharedVariance: sharedVariance, slowdown: slowdown, design: design)
+        public init(
+            suiteTurns: [Int], repetitions: Int, coefficientOfVariation: Double, sharedVariance: Double = 0, slowdown: Double = 0,
+            design: SequentialDesign? = nil
+        ) {
+            self.init(
+                suites: suiteTurns.map { [$0] }, repetitions: repetitions, coefficientOfVariation: coefficientOfVariation,
+                sharedVariance: sharedVariance, slowdown: slowdown, design: design)
         }
     }
 
@@ -114,7 +119,9 @@ public struct GateCalibration: Sendable {
                 guard final || regression || decided else { continue }
                 outcome.repetitionsUsed.append(repetitions)
                 if regression { outcome.anyRegression += 1 }
-                if regression || changes.contains(where: { $0.verdict == .improvement }) || !quality.improvements.isEmpty { outcome.anyChange += 1 }
+                if regression || changes.contains(where: { $0.verdict == .improvement }) || !quality.improvements.isEmpty {
+                    outcome.anyChange += 1
+                }
                 if keepingTTFT { outcome.lastTTFT = changes.first { $0.metric == .timeToFirstToken } }
                 let ttft = changes.first { $0.metric == .timeToFirstToken }?.verdict
                 if ttft == .regression { outcome.ttftRegression += 1 }
@@ -138,7 +145,9 @@ public struct GateCalibration: Sendable {
         var forecasts: [Double] = []
         for trial in 0..<trials {
             let first = run(scenario, trials: 1, seed: random.next(), keepingTTFT: true)
-            guard let ttft = first.lastTTFT, ttft.verdict == .underpowered, let needed = ttft.repetitionsNeeded, needed <= 300 else { continue }
+            guard let ttft = first.lastTTFT, ttft.verdict == .underpowered, let needed = ttft.repetitionsNeeded, needed <= 300 else {
+                continue
+            }
             asked += 1
             forecasts.append(Double(needed))
             var again = scenario
@@ -152,7 +161,7 @@ public struct GateCalibration: Sendable {
     /// The replays drawn so far on one side: per suite and metric, the replay samples; the
     /// checks' pass counts.
     struct Sample {
-        var replays: [[[ReplaySample]]] = []   // suite → metric → replays
+        var replays: [[[ReplaySample]]] = []  // suite → metric → replays
         var passed: [Int] = []
         var total = 0
     }
@@ -181,12 +190,16 @@ public struct GateCalibration: Sendable {
         sample.total += 1
     }
 
-    private func decide(_ sides: (base: Sample, head: Sample), scenario: Scenario, look: ComparisonLook) -> ([MetricChange], QualityComparison) {
+    private func decide(_ sides: (base: Sample, head: Sample), scenario: Scenario, look: ComparisonLook) -> (
+        [MetricChange], QualityComparison
+    ) {
         var pending: [RunComparator.PendingChange] = []
         for suite in scenario.suites.indices {
             for (index, metric) in settings.metrics.enumerated() {
-                pending.append(RunComparator.PendingChange(suite: "suite\(suite + 1)", turn: nil, metric: metric,
-                                                           base: sides.base.replays[suite][index], head: sides.head.replays[suite][index]))
+                pending.append(
+                    RunComparator.PendingChange(
+                        suite: "suite\(suite + 1)", turn: nil, metric: metric,
+                        base: sides.base.replays[suite][index], head: sides.head.replays[suite][index]))
             }
         }
         func tally(_ passed: Int, _ total: Int) -> QualityComparator.Tally {
@@ -204,7 +217,8 @@ public struct GateCalibration: Sendable {
         }
         let counts = QualityComparator.Counts(checks: checks, turns: [])
         let (changes, quality, _) = RunComparator.decide(
-            pending, counts: counts, level: RunComparator.Level(settings: settings, share: look.share, intervalShare: look.intervalShare), settings: settings, suiteSettings: [:])
+            pending, counts: counts, level: RunComparator.Level(settings: settings, share: look.share, intervalShare: look.intervalShare),
+            settings: settings, suiteSettings: [:])
         return (changes, quality)
     }
 
@@ -212,7 +226,7 @@ public struct GateCalibration: Sendable {
     private static func typicalValue(of metric: Metric, _ random: inout SeededRandom) -> Double {
         let u = random.uniform()
         switch metric {
-        case .timeToFirstToken: return 0.05 + u            // 50 ms to 1 s
+        case .timeToFirstToken: return 0.05 + u  // 50 ms to 1 s
         case .totalTime: return 0.5 + 2 * u
         case .interTokenLatencyP50, .interTokenLatencyP95: return 0.01 + 0.02 * u
         case .prefillTokensPerSecond: return 100 + 900 * u

@@ -71,12 +71,21 @@ enum QualityComparator {
     }
 
     /// Sorts the counts into verdicts with the family's decisions (aligned with `counts`).
-    static func decide(_ counts: Counts, checkDecisions: [MultipleTesting.Decision?], turnDecisions: [MultipleTesting.Decision?]) -> QualityComparison {
-        var quality = QualityComparison(regressions: [], improvements: [], flaky: [], undecided: [], added: [], removed: [],
-                                        turnRegressions: [], turnsUndecided: [])
+    static func decide(_ counts: Counts, checkDecisions: [MultipleTesting.Decision?], turnDecisions: [MultipleTesting.Decision?])
+        -> QualityComparison
+    {
+        var quality = QualityComparison(
+            regressions: [], improvements: [], flaky: [], undecided: [], added: [], removed: [],
+            turnRegressions: [], turnsUndecided: [])
         for (entry, decision) in zip(counts.checks, checkDecisions) {
-            guard let base = entry.base else { quality.added.append(change(entry, verdict: .unchanged, decision: nil)); continue }
-            guard let head = entry.head else { quality.removed.append(change(entry, verdict: .unchanged, decision: nil)); continue }
+            guard let base = entry.base else {
+                quality.added.append(change(entry, verdict: .unchanged, decision: nil))
+                continue
+            }
+            guard let head = entry.head else {
+                quality.removed.append(change(entry, verdict: .unchanged, decision: nil))
+                continue
+            }
             let verdict = countVerdict(base: base, head: head, decision: decision)
             let item = change(entry, verdict: verdict, decision: decision)
             switch verdict {
@@ -97,7 +106,11 @@ enum QualityComparator {
                 baseAnswered: base.passed, baseTotal: base.total, headAnswered: head.passed, headTotal: head.total,
                 pValue: entry.fisher?.pValue, adjustedPValue: decision?.adjustedPValue, verdict: verdict,
                 headOutcome: head.lastFailure ?? "")
-            if verdict == .regression { quality.turnRegressions.append(item) } else if verdict == .undecided { quality.turnsUndecided.append(item) }
+            if verdict == .regression {
+                quality.turnRegressions.append(item)
+            } else if verdict == .undecided {
+                quality.turnsUndecided.append(item)
+            }
         }
         return quality
     }
@@ -123,12 +136,18 @@ enum QualityComparator {
                 for conversation in suite.conversations where conversation.isMeasured {
                     for turn in conversation.turns {
                         for (position, verdict) in (turn.checks ?? []).enumerated() {
-                            add(verdict, CheckKey(suite: suite.name, conversation: conversation.id, turn: turn.index, position: position, check: verdict.check),
+                            add(
+                                verdict,
+                                CheckKey(
+                                    suite: suite.name, conversation: conversation.id, turn: turn.index, position: position,
+                                    check: verdict.check),
                                 answer: turn.answer)
                         }
                     }
                     for (position, verdict) in conversation.checks.enumerated() {
-                        add(verdict, CheckKey(suite: suite.name, conversation: conversation.id, turn: nil, position: position, check: verdict.check),
+                        add(
+                            verdict,
+                            CheckKey(suite: suite.name, conversation: conversation.id, turn: nil, position: position, check: verdict.check),
                             answer: conversation.turns.last(where: { $0.status == .answered })?.answer)
                     }
                 }

@@ -35,8 +35,9 @@ public struct ComparisonLook: Sendable, Hashable {
 
     /// Look `index` of `design`, spending its planned shares (everything left when `final`).
     public init(index: Int, of design: SequentialDesign, final: Bool = false) {
-        self.init(index: index, design: design, share: design.share(atLook: index, final: final),
-                  intervalShare: design.intervalShare(atLook: index, final: final))
+        self.init(
+            index: index, design: design, share: design.share(atLook: index, final: final),
+            intervalShare: design.intervalShare(atLook: index, final: final))
     }
 
     /// A single look spending everything: a plain comparison of recorded runs.
@@ -46,8 +47,10 @@ public struct ComparisonLook: Sendable, Hashable {
     /// comparing them again decides as the run did. A plain comparison otherwise.
     public static func recorded(base: [RunRecord], head: [RunRecord]) -> ComparisonLook {
         guard base.count == 1, head.count == 1, let look = head[0].decidedLook, head[0].pairedRunId == base[0].runId,
-              base[0].pairedRunId == head[0].runId, base[0].decidedLook == look, look.looks.indices.contains(look.look - 1) else { return .single }
-        return ComparisonLook(index: look.look - 1, design: SequentialDesign(looks: look.looks), share: look.share, intervalShare: look.intervalShare)
+            base[0].pairedRunId == head[0].runId, base[0].decidedLook == look, look.looks.indices.contains(look.look - 1)
+        else { return .single }
+        return ComparisonLook(
+            index: look.look - 1, design: SequentialDesign(looks: look.looks), share: look.share, intervalShare: look.intervalShare)
     }
 }
 
@@ -109,17 +112,22 @@ public enum RunComparator {
             guard let baseSuite = baseReplays[suite], let headSuite = headReplays[suite] else { continue }
             for metric in settings.metrics {
                 let base = baseSuite.map { $0.sample(metric) }, head = headSuite.map { $0.sample(metric) }
-                suiteTests.append(PendingChange(suite: suite, turn: nil, metric: metric, base: base, head: head,
-                                                leftOut: (baseLeftOut[suite] ?? 0) + (headLeftOut[suite] ?? 0)))
+                suiteTests.append(
+                    PendingChange(
+                        suite: suite, turn: nil, metric: metric, base: base, head: head,
+                        leftOut: (baseLeftOut[suite] ?? 0) + (headLeftOut[suite] ?? 0)))
                 guard turnDetail else { continue }
                 for key in turnKeys(base, head) {
-                    turnTests.append(PendingChange(suite: suite, turn: key, metric: metric,
-                                                   base: base.compactMap { $0.only(key) }, head: head.compactMap { $0.only(key) }))
+                    turnTests.append(
+                        PendingChange(
+                            suite: suite, turn: key, metric: metric,
+                            base: base.compactMap { $0.only(key) }, head: head.compactMap { $0.only(key) }))
                 }
             }
         }
         let counts = QualityComparator.tally(base: base.runs, head: head.runs)
-        let (suiteChanges, quality, family) = decide(suiteTests, counts: counts, level: level, settings: settings, suiteSettings: suiteSettings)
+        let (suiteChanges, quality, family) = decide(
+            suiteTests, counts: counts, level: level, settings: settings, suiteSettings: suiteSettings)
         let turnChanges = decideDetail(turnTests, level: level, settings: settings, suiteSettings: suiteSettings)
 
         let suites = suiteOrder.map { suite in
@@ -177,7 +185,9 @@ public enum RunComparator {
     }
 
     /// Suite name → its measured replays, and what the load left out, for one side.
-    static func measuredReplays(_ runs: [RunRecord], busyThreshold: Double? = ComparisonSettings.defaultBusyThreshold) -> ([String: [Replay]], SideLoad) {
+    static func measuredReplays(_ runs: [RunRecord], busyThreshold: Double? = ComparisonSettings.defaultBusyThreshold) -> (
+        [String: [Replay]], SideLoad
+    ) {
         let (suites, _, load) = measuredReplaysCounting(runs, busyThreshold: busyThreshold)
         return (suites, load)
     }
@@ -193,12 +203,17 @@ public enum RunComparator {
             let screens = run.runtime.inProcess != false && busyThreshold != nil
             for suite in run.suites {
                 for conversation in suite.conversations where !conversation.warmup {
-                    if let load = conversation.load { sampled += 1; loads.append(load.otherCores) }
+                    if let load = conversation.load {
+                        sampled += 1
+                        loads.append(load.otherCores)
+                    }
                     if conversation.leftOut != nil && busyThreshold != nil {
                         suites[suite.name, default: []] = suites[suite.name, default: []]
                         leftOutBySuite[suite.name, default: 0] += 1
                         // A paired run marks the disturbed replay and measures it again.
-                        if suite.conversations.contains(where: { $0.id == conversation.id && $0.repetition == conversation.repetition && $0.leftOut == nil }) {
+                        if suite.conversations.contains(where: {
+                            $0.id == conversation.id && $0.repetition == conversation.repetition && $0.leftOut == nil
+                        }) {
                             remeasured += 1
                         } else {
                             leftOut += 1
@@ -230,7 +245,9 @@ public enum RunComparator {
     }
 
     private static func turnKeys(_ base: [ReplaySample], _ head: [ReplaySample]) -> [TurnKey] {
-        let keys = { (samples: [ReplaySample]) in Set(samples.flatMap { sample in sample.values.keys.map { TurnKey(conversation: sample.conversation, turn: $0) } }) }
+        let keys = { (samples: [ReplaySample]) in
+            Set(samples.flatMap { sample in sample.values.keys.map { TurnKey(conversation: sample.conversation, turn: $0) } })
+        }
         return keys(base).intersection(keys(head)).sorted()
     }
 
@@ -239,7 +256,8 @@ public enum RunComparator {
         return ComparedSide(
             commit: latest?.git?.commit, shortCommit: latest?.git?.shortCommit, subject: latest?.git?.subject,
             dirty: side.runs.contains { $0.git?.isDirty == true }, runs: side.runs.map(\.runId), sources: side.sources,
-            model: latest.map { "\($0.runtime.model.description) (\(URL(fileURLWithPath: $0.runtime.model.path).lastPathComponent))" } ?? "",
+            model: latest.map { "\($0.runtime.model.description) (\(URL(fileURLWithPath: $0.runtime.model.path).lastPathComponent))" }
+                ?? "",
             machine: latest.map { "\($0.machine.cpuModel), \($0.machine.logicalCores) cores" } ?? "",
             repetitions: side.runs.reduce(0) { $0 + $1.settings.repetitions })
     }
@@ -328,30 +346,40 @@ public enum RunComparator {
         }
         let decisions = MultipleTesting.decide(family, alpha: level.alpha)
         let changes = zip(metrics, zip(tested, metricSlots)).map { pending, item in
-            verdict(for: item.0, decision: item.1.map { decisions[$0] }, familySize: decisions.filter { $0.adjustedPValue != nil }.count,
-                    level: level, settings: suiteSettings[pending.suite] ?? settings)
+            verdict(
+                for: item.0, decision: item.1.map { decisions[$0] }, familySize: decisions.filter { $0.adjustedPValue != nil }.count,
+                level: level, settings: suiteSettings[pending.suite] ?? settings)
         }
-        let quality = QualityComparator.decide(counts, checkDecisions: checkSlots.map { $0.map { decisions[$0] } },
-                                               turnDecisions: turnSlots.map { $0.map { decisions[$0] } })
+        let quality = QualityComparator.decide(
+            counts, checkDecisions: checkSlots.map { $0.map { decisions[$0] } },
+            turnDecisions: turnSlots.map { $0.map { decisions[$0] } })
         return (changes, quality, TestFamily(tests: family.count, testable: decisions.filter { $0.adjustedPValue != nil }.count))
     }
 
     /// The per-turn detail: its own family at the same level, never gating.
-    static func decideDetail(_ family: [PendingChange], level: Level, settings: ComparisonSettings, suiteSettings: [String: ComparisonSettings]) -> [MetricChange] {
+    static func decideDetail(
+        _ family: [PendingChange], level: Level, settings: ComparisonSettings, suiteSettings: [String: ComparisonSettings]
+    ) -> [MetricChange] {
         let tested = family.map { test($0, confidence: level.confidence) }
         let slots = tested.map { $0.shift.map { ($0.pValue, $0.minimumPValue) } }
         let decisions = MultipleTesting.decide(slots.compactMap { $0 }, alpha: level.alpha)
         var next = 0
         return zip(family, tested).map { pending, test in
             var decision: MultipleTesting.Decision?
-            if test.shift != nil { decision = decisions[next]; next += 1 }
-            return verdict(for: test, decision: decision, familySize: decisions.filter { $0.adjustedPValue != nil }.count,
-                           level: level, settings: suiteSettings[pending.suite] ?? settings)
+            if test.shift != nil {
+                decision = decisions[next]
+                next += 1
+            }
+            return verdict(
+                for: test, decision: decision, familySize: decisions.filter { $0.adjustedPValue != nil }.count,
+                level: level, settings: suiteSettings[pending.suite] ?? settings)
         }
     }
 
-    static func verdict(for test: TestedChange, decision: MultipleTesting.Decision?, familySize: Int, level: Level,
-                        settings: ComparisonSettings) -> MetricChange {
+    static func verdict(
+        for test: TestedChange, decision: MultipleTesting.Decision?, familySize: Int, level: Level,
+        settings: ComparisonSettings
+    ) -> MetricChange {
         let metric = test.metric
         let relative = !comparesDifferences(metric)
         var change = MetricChange(
@@ -359,7 +387,8 @@ public enum RunComparator {
             baseCount: test.shift?.baseCount ?? 0, headCount: test.shift?.headCount ?? 0,
             scale: relative ? .relative : .absolute, verdict: .notMeasured, reason: "")
         guard let shift = test.shift, let baseMedian = change.baseMedian else {
-            change.reason = test.baseValues.isEmpty && test.headValues.isEmpty
+            change.reason =
+                test.baseValues.isEmpty && test.headValues.isEmpty
                 ? "not measured on either side" : test.baseValues.isEmpty ? "not measured on base" : "not measured on head"
             if test.leftOut > 0 { change.reason += " (\(test.leftOut) replays left out: other processes held the cores)" }
             return change
@@ -387,12 +416,14 @@ public enum RunComparator {
         let minimum = min(shift.baseCount, shift.headCount)
         if minimum < settings.minimumSamples {
             change.verdict = .underpowered
-            change.reason = shift.minimumPValue >= 1
+            change.reason =
+                shift.minimumPValue >= 1
                 ? "\(shift.baseCount) and \(shift.headCount) replays: no arrangement of them could show a change"
                 : "\(minimum) replays on one side; the settings ask for at least \(settings.minimumSamples)"
             change.repetitionsNeeded = RepetitionForecast.repetitions(
                 spread: test.spread, strata: shift.strata, estimate: shift.estimate, bound: relative ? log1p(bound) : bound,
-                familyLevel: level.alpha / Double(max(familySize, 1)), intervalTail: level.tail).map { max($0, test.repetitions + 1) }
+                familyLevel: level.alpha / Double(max(familySize, 1)), intervalTail: level.tail
+            ).map { max($0, test.repetitions + 1) }
             return change
         }
         let significant = decision?.significant == true
@@ -403,7 +434,8 @@ public enum RunComparator {
 
         if significant && excludesZero && abs(estimate) >= bound {
             change.verdict = direction
-            change.reason = "p = \(format(decision?.adjustedPValue ?? 1)) after adjustment over \(familySize) tests, and the change passes the threshold"
+            change.reason =
+                "p = \(format(decision?.adjustedPValue ?? 1)) after adjustment over \(familySize) tests, and the change passes the threshold"
             return change
         }
         if lower > -bound && upper < bound {
@@ -415,16 +447,19 @@ public enum RunComparator {
         let worseEnd = metric.polarity == .smallerIsBetter ? upper : -lower
         if worseEnd < bound {
             change.verdict = .notWorse
-            change.reason = "the \(confidence) interval rules out a change past the threshold for the worse; too few replays to tell an improvement"
+            change.reason =
+                "the \(confidence) interval rules out a change past the threshold for the worse; too few replays to tell an improvement"
             return change
         }
         change.verdict = .underpowered
         let scaleBound = relative ? log1p(bound) : bound
         change.repetitionsNeeded = RepetitionForecast.repetitions(
             spread: test.spread, strata: shift.strata, estimate: shift.estimate, bound: scaleBound,
-            familyLevel: level.alpha / Double(max(familySize, 1)), intervalTail: level.tail).map { max($0, test.repetitions + 1) }
+            familyLevel: level.alpha / Double(max(familySize, 1)), intervalTail: level.tail
+        ).map { max($0, test.repetitions + 1) }
         if decision == nil {
-            change.reason = shift.minimumPValue >= 1
+            change.reason =
+                shift.minimumPValue >= 1
                 ? "\(shift.baseCount) and \(shift.headCount) replays: no arrangement of them could show a change"
                 : "\(shift.baseCount) and \(shift.headCount) replays cannot reach the family's rate (at best p = \(format(shift.minimumPValue)))"
         } else if significant && !(abs(estimate) >= bound) {
@@ -472,7 +507,9 @@ public struct ReplaySample: Sendable {
     /// changes nothing but the labels — the rank test stays exact. Conversations measured on one
     /// side only are left out.
     public static func strata(base: [ReplaySample], head: [ReplaySample], onLogScale: Bool) -> [(base: [Double], head: [Double])] {
-        let transform: (Double) -> Double? = { value in onLogScale ? (value > 0 && value.isFinite ? Foundation.log(value) : nil) : (value.isFinite ? value : nil) }
+        let transform: (Double) -> Double? = { value in
+            onLogScale ? (value > 0 && value.isFinite ? Foundation.log(value) : nil) : (value.isFinite ? value : nil)
+        }
         // Each replay as (turn, value) pairs on the compared scale (turn indices are small: arrays, not dictionaries).
         func scaled(_ sample: ReplaySample) -> [(turn: Int, value: Double)] {
             sample.values.compactMap { turn, value in transform(value).map { (turn, $0) } }

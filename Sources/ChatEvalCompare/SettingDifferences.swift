@@ -9,7 +9,9 @@ import ChatEvalStore
 /// project file; otherwise someone ran the two sides differently, and that is a mismatch too.
 enum SettingDifferences {
     static func between(base: [RunRecord], head: [RunRecord]) -> [SettingDifference] {
-        guard let b = base.max(by: { $0.startedAt < $1.startedAt }), let h = head.max(by: { $0.startedAt < $1.startedAt }) else { return [] }
+        guard let b = base.max(by: { $0.startedAt < $1.startedAt }), let h = head.max(by: { $0.startedAt < $1.startedAt }) else {
+            return []
+        }
         var differences: [SettingDifference] = []
         func compare(_ field: String, _ baseValue: String, _ headValue: String, setting: String?) {
             guard baseValue != headValue else { return }

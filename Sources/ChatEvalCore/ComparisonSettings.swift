@@ -1,4 +1,3 @@
-
 /// The smallest change of a metric that matters in practice: a change must exceed both the
 /// relative and the absolute bound to count as a regression or improvement (5% of a 3 ms
 /// inter-token gap is noise; 2 ms of a 2 s answer is too).
@@ -47,7 +46,8 @@ public struct ComparisonSettings: Codable, Sendable, Hashable {
 
     public init(
         preset: String, familyErrorRate: Double, confidence: Double = 0.95, minimumSamples: Int = 3,
-        thresholds: [Metric: MetricThreshold], metrics: [Metric] = Metric.compared, busyThreshold: Double? = ComparisonSettings.defaultBusyThreshold
+        thresholds: [Metric: MetricThreshold], metrics: [Metric] = Metric.compared,
+        busyThreshold: Double? = ComparisonSettings.defaultBusyThreshold
     ) {
         self.preset = preset
         self.familyErrorRate = familyErrorRate
@@ -68,12 +68,18 @@ public struct ComparisonSettings: Codable, Sendable, Hashable {
     /// Problems that make these settings unusable, as sentences; empty when valid.
     public var problems: [String] {
         var found: [String] = []
-        if !(familyErrorRate > 0 && familyErrorRate < 1) { found.append("the false-alarm rate (alpha) must be between 0 and 1, exclusive (got \(familyErrorRate))") }
+        if !(familyErrorRate > 0 && familyErrorRate < 1) {
+            found.append("the false-alarm rate (alpha) must be between 0 and 1, exclusive (got \(familyErrorRate))")
+        }
         if !(confidence > 0 && confidence < 1) { found.append("the confidence must be between 0 and 1, exclusive (got \(confidence))") }
         if minimumSamples < 2 { found.append("the minimum number of samples must be at least 2 (got \(minimumSamples))") }
         for (metric, threshold) in thresholds.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            if !(threshold.relative >= 0 && threshold.relative.isFinite) { found.append("\(metric.name): the relative threshold must be 0 or more (got \(threshold.relative))") }
-            if !(threshold.absolute >= 0 && threshold.absolute.isFinite) { found.append("\(metric.name): the absolute threshold must be 0 or more (got \(threshold.absolute))") }
+            if !(threshold.relative >= 0 && threshold.relative.isFinite) {
+                found.append("\(metric.name): the relative threshold must be 0 or more (got \(threshold.relative))")
+            }
+            if !(threshold.absolute >= 0 && threshold.absolute.isFinite) {
+                found.append("\(metric.name): the absolute threshold must be 0 or more (got \(threshold.absolute))")
+            }
         }
         return found
     }

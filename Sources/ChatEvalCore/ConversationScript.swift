@@ -72,7 +72,8 @@ public struct TurnReference: Sendable, Hashable {
     public init?(_ name: String) {
         guard name.hasPrefix("turn"), let dot = name.firstIndex(of: ".") else { return nil }
         guard let turn = Int(name[name.index(name.startIndex, offsetBy: 4)..<dot]), turn >= 1,
-              let field = Field(rawValue: String(name[name.index(after: dot)...])) else { return nil }
+            let field = Field(rawValue: String(name[name.index(after: dot)...]))
+        else { return nil }
         self.turn = turn
         self.field = field
     }

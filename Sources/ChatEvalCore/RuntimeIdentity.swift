@@ -88,8 +88,10 @@ public struct EngineMemory: Codable, Sendable, Hashable {
     public var computeBytes: Int?
     public var outputBytes: Int?
 
-    public init(residentBytesBeforeLoad: Int? = nil, loadPeakResidentBytes: Int? = nil, modelBytes: Int? = nil,
-                kvCacheBytes: Int? = nil, computeBytes: Int? = nil, outputBytes: Int? = nil) {
+    public init(
+        residentBytesBeforeLoad: Int? = nil, loadPeakResidentBytes: Int? = nil, modelBytes: Int? = nil,
+        kvCacheBytes: Int? = nil, computeBytes: Int? = nil, outputBytes: Int? = nil
+    ) {
         self.residentBytesBeforeLoad = residentBytesBeforeLoad
         self.loadPeakResidentBytes = loadPeakResidentBytes
         self.modelBytes = modelBytes

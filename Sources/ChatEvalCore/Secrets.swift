@@ -39,14 +39,19 @@ public enum Secrets {
     }
 
     /// Query parameters whose value is a credential by its name.
-    static let secretParameters: Set<String> = ["key", "api_key", "apikey", "api-key", "token", "access_token", "auth", "password",
-                                                "secret", "client_secret", "sig", "signature", "x-api-key"]
+    static let secretParameters: Set<String> = [
+        "key", "api_key", "apikey", "api-key", "token", "access_token", "auth", "password",
+        "secret", "client_secret", "sig", "signature", "x-api-key",
+    ]
 
     /// A URL with its password (userinfo) and credential-like query values replaced; other text unchanged.
     public static func redactURL(_ text: String) -> String {
         guard text.contains("://"), var components = URLComponents(string: text) else { return redact(text) }
         var changed = false
-        if components.password != nil { components.password = placeholder; changed = true }
+        if components.password != nil {
+            components.password = placeholder
+            changed = true
+        }
         if let items = components.queryItems {
             components.queryItems = items.map { item in
                 guard secretParameters.contains(item.name.lowercased()), item.value?.isEmpty == false else { return item }
@@ -63,9 +68,17 @@ public enum Secrets {
         var result: [String] = []
         var hideNext = false
         for argument in arguments {
-            if hideNext { result.append(placeholder); hideNext = false; continue }
+            if hideNext {
+                result.append(placeholder)
+                hideNext = false
+                continue
+            }
             let lowered = argument.lowercased()
-            if ["--api-key", "--token", "--password"].contains(lowered) { result.append(argument); hideNext = true; continue }
+            if ["--api-key", "--token", "--password"].contains(lowered) {
+                result.append(argument)
+                hideNext = true
+                continue
+            }
             if let equals = argument.firstIndex(of: "="), ["--api-key", "--token", "--password"].contains(String(lowered[..<equals])) {
                 result.append(String(argument[...equals]) + placeholder)
                 continue

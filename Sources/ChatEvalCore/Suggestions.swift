@@ -28,7 +28,8 @@ public func suggestions(for word: String, among candidates: [String], limit: Int
     guard word.utf8.count <= longestSuggestedWord * 4, word.count <= longestSuggestedWord else { return [] }
     let lowered = word.lowercased()
     let budget = max(2, lowered.count / 3)
-    return candidates
+    return
+        candidates
         .map { (candidate: $0, distance: editDistance(lowered, $0.lowercased())) }
         .filter { $0.distance <= budget || (lowered.count >= 3 && $0.candidate.lowercased().hasPrefix(lowered)) }
         .sorted { ($0.distance, $0.candidate) < ($1.distance, $1.candidate) }

@@ -38,8 +38,9 @@ enum FuzzTarget: String, CaseIterable {
                 for (index, template) in conversation.script.userMessages.enumerated() {
                     guard let user = try? template.render({ variables.value(of: $0) }) else { break }
                     let answer = String(text.suffix(300)) + (turns.last?.answer ?? "")
-                    let turn = ReplayedTurn(index: index, user: user, messagesSent: 2 * index + 1, status: .answered,
-                                            answer: String(answer.prefix(4_096)), metrics: FuzzInputs.metrics)
+                    let turn = ReplayedTurn(
+                        index: index, user: user, messagesSent: 2 * index + 1, status: .answered,
+                        answer: String(answer.prefix(4_096)), metrics: FuzzInputs.metrics)
                     variables.record(turn)
                     turns.append(turn)
                 }
@@ -53,7 +54,9 @@ enum FuzzTarget: String, CaseIterable {
         case .project:
             _ = try? ProjectFile.parse(text, source: "chateval.yaml", environment: ["HOME": "/home/fuzz", "CHATEVAL_CACHE": "/cache"])
         case .result:
-            guard let record = try? ResultWriter.makeDecoder().decode(RunRecord.self, from: data), record.validationProblems.isEmpty else { return }
+            guard let record = try? ResultWriter.makeDecoder().decode(RunRecord.self, from: data), record.validationProblems.isEmpty else {
+                return
+            }
             let runs = ComparedRuns(runs: [record], sources: ["fuzz.json"])
             _ = RunComparator.compare(base: runs, head: runs, settings: .default)
             _ = RunDigest(record, source: "fuzz.json")
@@ -81,7 +84,8 @@ enum FuzzTarget: String, CaseIterable {
 enum FuzzInputs {
     /// The suites shipped in `suites/`, found from the current folder or the package root.
     static let shippedSuites: [Suite] = {
-        let folder = ["suites", URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../suites").path]
+        let folder =
+            ["suites", URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../suites").path]
             .first { FileManager.default.fileExists(atPath: $0) } ?? "suites"
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".yaml") }.sorted()
         return names.compactMap { try? SuiteLoader.load(path: folder + "/" + $0) }
@@ -99,27 +103,38 @@ enum FuzzInputs {
 
     /// A small complete run: two turns of one shipped-like suite, with checks and a gate.
     static let record: RunRecord = {
-        let git = GitSnapshot(commit: commit, shortCommit: String(commit.prefix(7)), branch: "main", isDetached: false, isUnborn: false,
-                              modifiedCount: 0, untrackedCount: 0, commitTime: nil, commitTimeZoneOffsetMinutes: nil, subject: "fuzz",
-                              describe: nil, isShallow: false, workdir: "/repo")
-        let runtime = RuntimeIdentity(engine: "llama.cpp", build: "fuzz", model: ModelIdentity(path: "/m.gguf", fileBytes: 1, description: "m"),
-                                      chatTemplate: "embedded", chatTemplateSource: "model", contextSize: 4096, batchSize: 512, threads: 2)
-        var record = RunRecord(runId: "fuzzrun1", startedAt: Date(timeIntervalSince1970: 1_800_000_000), command: ["chateval", "run"], git: git,
-                               machine: MachineInfo(hostname: "h", cpuModel: "cpu", logicalCores: 2, memoryBytes: 1 << 30, operatingSystem: "Linux",
-                                                    kernel: "6", architecture: "x86_64"),
-                               runtime: runtime, modelSha256: String(repeating: "5", count: 64),
-                               settings: RunSettings(cacheMode: .session, repetitions: 2, warmupConversations: 0))
+        let git = GitSnapshot(
+            commit: commit, shortCommit: String(commit.prefix(7)), branch: "main", isDetached: false, isUnborn: false,
+            modifiedCount: 0, untrackedCount: 0, commitTime: nil, commitTimeZoneOffsetMinutes: nil, subject: "fuzz",
+            describe: nil, isShallow: false, workdir: "/repo")
+        let runtime = RuntimeIdentity(
+            engine: "llama.cpp", build: "fuzz", model: ModelIdentity(path: "/m.gguf", fileBytes: 1, description: "m"),
+            chatTemplate: "embedded", chatTemplateSource: "model", contextSize: 4096, batchSize: 512, threads: 2)
+        var record = RunRecord(
+            runId: "fuzzrun1", startedAt: Date(timeIntervalSince1970: 1_800_000_000), command: ["chateval", "run"], git: git,
+            machine: MachineInfo(
+                hostname: "h", cpuModel: "cpu", logicalCores: 2, memoryBytes: 1 << 30, operatingSystem: "Linux",
+                kernel: "6", architecture: "x86_64"),
+            runtime: runtime, modelSha256: String(repeating: "5", count: 64),
+            settings: RunSettings(cacheMode: .session, repetitions: 2, warmupConversations: 0))
         let turns = (0..<2).map { index in
-            TurnRecord(ReplayedTurn(index: index, user: "What is the capital of France?", messagesSent: 2 * index + 1, status: .answered,
-                                    answer: "Paris.", metrics: metrics),
-                       checks: [Verdict(check: "icontains", passed: index == 0, detail: "found \"Paris\"")], score: index == 0 ? 1 : 0)
+            TurnRecord(
+                ReplayedTurn(
+                    index: index, user: "What is the capital of France?", messagesSent: 2 * index + 1, status: .answered,
+                    answer: "Paris.", metrics: metrics),
+                checks: [Verdict(check: "icontains", passed: index == 0, detail: "found \"Paris\"")], score: index == 0 ? 1 : 0)
         }
-        record.suites = [SuiteRecord(name: "smoke", path: "suites/smoke.yaml", conversations: (1...2).map { repetition in
-            var conversation = ConversationRecord(id: "capitals", repetition: repetition, warmup: false, systemPrompt: "Be brief.",
-                                                  options: GenerationOptions(), turns: turns)
-            conversation.load = ReplayLoad(otherCores: 0.01, seconds: 1)
-            return conversation
-        }, gates: [GateOutcome(gate: "min_pass_rate", passed: true, expected: "≥ 0.5", found: "0.5")])]
+        record.suites = [
+            SuiteRecord(
+                name: "smoke", path: "suites/smoke.yaml",
+                conversations: (1...2).map { repetition in
+                    var conversation = ConversationRecord(
+                        id: "capitals", repetition: repetition, warmup: false, systemPrompt: "Be brief.",
+                        options: GenerationOptions(), turns: turns)
+                    conversation.load = ReplayLoad(otherCores: 0.01, seconds: 1)
+                    return conversation
+                }, gates: [GateOutcome(gate: "min_pass_rate", passed: true, expected: "≥ 0.5", found: "0.5")])
+        ]
         record.status = .complete
         record.gatesPassed = true
         return record
@@ -129,16 +144,22 @@ enum FuzzInputs {
 
     /// A journal of `record`'s run: its header (with the suite's text), then its turns.
     static var journalFile: Data {
-        let suite = "name: smoke\nconversations:\n  - id: capitals\n    turns:\n      - What is the capital of France?\n      - And of Italy?\n"
+        let suite =
+            "name: smoke\nconversations:\n  - id: capitals\n    turns:\n      - What is the capital of France?\n      - And of Italy?\n"
         var header = record
         header.suites = []
         header.status = .running
         let encoder = ResultWriter.makeEncoder(pretty: false)
-        var lines = [(try? encoder.encode(JournalHeader(record: header, suites: [SuiteSource(path: "suites/smoke.yaml", text: suite)]))) ?? Data()]
+        var lines = [
+            (try? encoder.encode(JournalHeader(record: header, suites: [SuiteSource(path: "suites/smoke.yaml", text: suite)]))) ?? Data()
+        ]
         for conversation in record.suites[0].conversations {
             for turn in conversation.turns {
-                lines.append((try? encoder.encode(JournalEntry(suite: "smoke", conversation: "capitals", repetition: conversation.repetition,
-                                                               warmup: false, turn: turn.replayed))) ?? Data())
+                lines.append(
+                    (try? encoder.encode(
+                        JournalEntry(
+                            suite: "smoke", conversation: "capitals", repetition: conversation.repetition,
+                            warmup: false, turn: turn.replayed))) ?? Data())
             }
         }
         return Data(lines.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n").utf8)
@@ -161,57 +182,57 @@ enum FuzzInputs {
 }
 
 #if CHATEVAL_LIBFUZZER
-/// libFuzzer's driver (`make fuzz`). SwiftPM makes an executable's `main` the module's
-/// `ChatEvalFuzz_main`, so that symbol hands the command line to libFuzzer, which then calls
-/// `fuzzOneInput` for every input; the target comes from CHATEVAL_FUZZ_TARGET.
-@_silgen_name("LLVMFuzzerRunDriver")
-private func runLibFuzzer(
-    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
-) -> Int32
+    /// libFuzzer's driver (`make fuzz`). SwiftPM makes an executable's `main` the module's
+    /// `ChatEvalFuzz_main`, so that symbol hands the command line to libFuzzer, which then calls
+    /// `fuzzOneInput` for every input; the target comes from CHATEVAL_FUZZ_TARGET.
+    @_silgen_name("LLVMFuzzerRunDriver")
+    private func runLibFuzzer(
+        _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+    ) -> Int32
 
-@_cdecl("ChatEvalFuzz_main")
-func libFuzzerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    var count = argc
-    var arguments = argv
-    return runLibFuzzer(&count, &arguments) { start, length in
-        let target = ProcessInfo.processInfo.environment["CHATEVAL_FUZZ_TARGET"].flatMap(FuzzTarget.init(rawValue:)) ?? .suite
-        target.exercise(start.map { Data(bytes: $0, count: length) } ?? Data())
-        return 0
-    }
-}
-#else
-/// `chateval-fuzz`: a bounded, reproducible mutational fuzzer over the same targets (`make test`
-/// runs it); `make fuzz` builds this target with libFuzzer instead.
-@main
-struct ChatEvalFuzz {
-    static func main() {
-        let arguments = CommandLine.arguments.dropFirst()
-        var seconds = 60.0, seed: UInt64 = 1, limit = 5.0
-        var iterator = arguments.makeIterator()
-        while let argument = iterator.next() {
-            switch argument {
-            case "--seconds": seconds = iterator.next().flatMap(Double.init) ?? seconds
-            case "--seed": seed = iterator.next().flatMap(UInt64.init) ?? seed
-            case "--limit": limit = iterator.next().flatMap(Double.init) ?? limit
-            case "--seeds":
-                // Writes the seed inputs as a corpus for libFuzzer: DIR/<target>/<n>.
-                guard let folder = iterator.next() else { break }
-                for target in FuzzTarget.allCases {
-                    let directory = URL(fileURLWithPath: folder).appendingPathComponent(target.rawValue)
-                    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                    for (index, data) in MutationalFuzzer.seeds(for: target).enumerated() {
-                        try? data.write(to: directory.appendingPathComponent("seed-\(index)"))
-                    }
-                }
-                return
-            default:
-                FileHandle.standardError.write(Data("usage: chateval-fuzz [--seconds S] [--seed N] [--limit S] | --seeds DIR\n".utf8))
-                exit(2)
-            }
+    @_cdecl("ChatEvalFuzz_main")
+    func libFuzzerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+        var count = argc
+        var arguments = argv
+        return runLibFuzzer(&count, &arguments) { start, length in
+            let target = ProcessInfo.processInfo.environment["CHATEVAL_FUZZ_TARGET"].flatMap(FuzzTarget.init(rawValue:)) ?? .suite
+            target.exercise(start.map { Data(bytes: $0, count: length) } ?? Data())
+            return 0
         }
-        let outcome = MutationalFuzzer(seed: seed, seconds: seconds, limitPerInput: limit).run()
-        exit(outcome ? 0 : 1)
     }
-}
+#else
+    /// `chateval-fuzz`: a bounded, reproducible mutational fuzzer over the same targets (`make test`
+    /// runs it); `make fuzz` builds this target with libFuzzer instead.
+    @main
+    struct ChatEvalFuzz {
+        static func main() {
+            let arguments = CommandLine.arguments.dropFirst()
+            var seconds = 60.0, seed: UInt64 = 1, limit = 5.0
+            var iterator = arguments.makeIterator()
+            while let argument = iterator.next() {
+                switch argument {
+                case "--seconds": seconds = iterator.next().flatMap(Double.init) ?? seconds
+                case "--seed": seed = iterator.next().flatMap(UInt64.init) ?? seed
+                case "--limit": limit = iterator.next().flatMap(Double.init) ?? limit
+                case "--seeds":
+                    // Writes the seed inputs as a corpus for libFuzzer: DIR/<target>/<n>.
+                    guard let folder = iterator.next() else { break }
+                    for target in FuzzTarget.allCases {
+                        let directory = URL(fileURLWithPath: folder).appendingPathComponent(target.rawValue)
+                        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                        for (index, data) in MutationalFuzzer.seeds(for: target).enumerated() {
+                            try? data.write(to: directory.appendingPathComponent("seed-\(index)"))
+                        }
+                    }
+                    return
+                default:
+                    FileHandle.standardError.write(Data("usage: chateval-fuzz [--seconds S] [--seed N] [--limit S] | --seeds DIR\n".utf8))
+                    exit(2)
+                }
+            }
+            let outcome = MutationalFuzzer(seed: seed, seconds: seconds, limitPerInput: limit).run()
+            exit(outcome ? 0 : 1)
+        }
+    }
 #endif

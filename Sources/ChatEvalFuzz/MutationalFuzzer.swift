@@ -29,8 +29,10 @@ struct MutationalFuzzer {
 
     /// Runs every target in turn for its share of the time. Returns false when an input was too slow.
     func run() -> Bool {
-        let folder = URL(fileURLWithPath: ProcessInfo.processInfo.environment["CHATEVAL_CACHE"]
-            ?? FileManager.default.homeDirectoryForCurrentUser.path + "/.cache/chateval").appendingPathComponent("fuzz")
+        let folder = URL(
+            fileURLWithPath: ProcessInfo.processInfo.environment["CHATEVAL_CACHE"]
+                ?? FileManager.default.homeDirectoryForCurrentUser.path + "/.cache/chateval"
+        ).appendingPathComponent("fuzz")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var random = SeededRandom(seed: seed)
         var slow = 0
@@ -58,7 +60,10 @@ struct MutationalFuzzer {
                 }
             }
             try? FileManager.default.removeItem(at: last)
-            print(String(format: "  %-8@ %6d inputs, 0 crashes, slowest %.3f s, largest %d bytes", target.rawValue as NSString, runs, longest, largest))
+            print(
+                String(
+                    format: "  %-8@ %6d inputs, 0 crashes, slowest %.3f s, largest %d bytes", target.rawValue as NSString, runs, longest,
+                    largest))
         }
         print(slow == 0 ? "fuzz: 0 crashes, 0 inputs over \(limitPerInput) s" : "fuzz: \(slow) input(s) over \(limitPerInput) s")
         return slow == 0
@@ -70,28 +75,30 @@ struct MutationalFuzzer {
         for _ in 0..<edits {
             let position = bytes.isEmpty ? 0 : Int(random.next() % UInt64(bytes.count + 1))
             switch random.next() % 9 {
-            case 0 where !bytes.isEmpty:                                       // flip a byte
+            case 0 where !bytes.isEmpty:  // flip a byte
                 bytes[min(position, bytes.count - 1)] ^= UInt8(truncatingIfNeeded: 1 << (random.next() % 8))
-            case 1:                                                            // insert a random byte
+            case 1:  // insert a random byte
                 bytes.insert(UInt8(truncatingIfNeeded: random.next()), at: position)
-            case 2 where !bytes.isEmpty:                                       // delete a range
+            case 2 where !bytes.isEmpty:  // delete a range
                 let end = min(bytes.count, position + 1 + Int(random.next() % 32))
                 bytes.removeSubrange(min(position, bytes.count - 1)..<end)
-            case 3 where !bytes.isEmpty:                                       // duplicate a range
+            case 3 where !bytes.isEmpty:  // duplicate a range
                 let start = min(position, bytes.count - 1)
                 let chunk = bytes[start..<min(bytes.count, start + 1 + Int(random.next() % 256))]
                 bytes.insert(contentsOf: chunk, at: start)
-            case 4, 5:                                                         // a token
+            case 4, 5:  // a token
                 bytes.insert(contentsOf: Array(Self.tokens[Int(random.next() % UInt64(Self.tokens.count))].utf8), at: position)
-            case 6:                                                            // splice another seed
+            case 6:  // splice another seed
                 let other = [UInt8](seeds[Int(random.next() % UInt64(seeds.count))])
                 let from = other.isEmpty ? 0 : Int(random.next() % UInt64(other.count))
                 bytes.insert(contentsOf: other[from..<min(other.count, from + 200)], at: position)
-            case 7:                                                            // deep nesting
+            case 7:  // deep nesting
                 let depth = 1 + Int(random.next() % 5_000)
                 let (open, close) = random.next() % 2 == 0 ? ("[", "]") : ("(", ")")
-                bytes.insert(contentsOf: Array(String(repeating: open, count: depth).utf8) + Array(String(repeating: close, count: depth).utf8), at: position)
-            case 8 where !bytes.isEmpty:                                       // a large repetition
+                bytes.insert(
+                    contentsOf: Array(String(repeating: open, count: depth).utf8) + Array(String(repeating: close, count: depth).utf8),
+                    at: position)
+            case 8 where !bytes.isEmpty:  // a large repetition
                 let start = min(position, bytes.count - 1)
                 let chunk = Array(bytes[start..<min(bytes.count, start + 1 + Int(random.next() % 64))])
                 let copies = min(1 + Int(random.next() % 4_000), max(1, (256 << 10) / chunk.count))
@@ -109,10 +116,16 @@ struct MutationalFuzzer {
         switch target {
         case .suite:
             return FuzzInputs.shippedSuites.map { Data($0.text.utf8) }
-                + [Data("name: s\nconversations: [{id: c, turns: [{user: \"{{vars.x}}\", checks: [{type: regex, value: \"{{turn1.answer}}\"}]}], vars: {x: y}}]\n".utf8),
-                   // Chained quotes: each turn quotes the previous one twice (the expansion limit's case).
-                   Data(("name: chain\nconversations:\n  - id: c\n    vars: {x: \(String(repeating: "ab", count: 500))}\n    turns:\n      - \"{{vars.x}}\"\n"
-                         + (2...8).map { "      - \"{{turn\($0 - 1).user}} {{turn\($0 - 1).user}} {{turn\($0 - 1).answer}}\"\n" }.joined()).utf8)]
+                + [
+                    Data(
+                        "name: s\nconversations: [{id: c, turns: [{user: \"{{vars.x}}\", checks: [{type: regex, value: \"{{turn1.answer}}\"}]}], vars: {x: y}}]\n"
+                            .utf8),
+                    // Chained quotes: each turn quotes the previous one twice (the expansion limit's case).
+                    Data(
+                        ("name: chain\nconversations:\n  - id: c\n    vars: {x: \(String(repeating: "ab", count: 500))}\n    turns:\n      - \"{{vars.x}}\"\n"
+                            + (2...8).map { "      - \"{{turn\($0 - 1).user}} {{turn\($0 - 1).user}} {{turn\($0 - 1).answer}}\"\n" }
+                            .joined()).utf8),
+                ]
         case .answers:
             return FuzzInputs.shippedSuites.flatMap { suite in
                 suite.conversations.map { conversation in
@@ -121,14 +134,21 @@ struct MutationalFuzzer {
                             + "{\"prompt_tokens\": 40, \"reused_tokens\": 10, \"generated_tokens\": 5, \"time_to_first_token\": 0.2, \"prefill_time\": 0.1, "
                             + "\"decode_time\": 0.2, \"total_time\": 0.4, \"inter_token_latencies\": [0.05, 0.05, 0.05, 0.05], \"stop_reason\": \"eog\"}}"
                     }
-                    return Data((lines + ["{\"conversation\": \"\(conversation.id)\", \"turn\": 1, \"failure\": {\"code\": \"timeout\", \"message\": \"slow\"}}"])
+                    return Data(
+                        (lines + [
+                            "{\"conversation\": \"\(conversation.id)\", \"turn\": 1, \"failure\": {\"code\": \"timeout\", \"message\": \"slow\"}}"
+                        ])
                         .joined(separator: "\n").utf8)
                 }
             }
         case .project:
             return [
-                Data("model:\n  path: ${CHATEVAL_CACHE}/m.gguf\n  sha256: \(String(repeating: "a", count: 64))\nthreads: 2\nrepetitions: 10\nsuites: [a, b]\n".utf8),
-                Data("compare:\n  preset: default\n  alpha: 0.01\n  thresholds:\n    ttft: {relative: 5%, absolute: 0.002}\n    peak-memory: {absolute: 8MiB}\n".utf8),
+                Data(
+                    "model:\n  path: ${CHATEVAL_CACHE}/m.gguf\n  sha256: \(String(repeating: "a", count: 64))\nthreads: 2\nrepetitions: 10\nsuites: [a, b]\n"
+                        .utf8),
+                Data(
+                    "compare:\n  preset: default\n  alpha: 0.01\n  thresholds:\n    ttft: {relative: 5%, absolute: 0.002}\n    peak-memory: {absolute: 8MiB}\n"
+                        .utf8),
                 Data("max_repetitions: 20\ntime_budget: 15m\ncompare: {busy_threshold: off}\n".utf8),
             ]
         case .result:

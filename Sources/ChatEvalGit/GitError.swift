@@ -39,11 +39,12 @@ public struct GitError: Error, Sendable, CustomStringConvertible {
     init(result: Int32, pointOfFailure: String, path: String?) {
         let last = git_error_last()
         let message = last.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "no message from libgit2"
-        let code: Code = switch result {
-        case GIT_ENOTFOUND.rawValue: .notFound
-        case GIT_EUNBORNBRANCH.rawValue: .unbornHead
-        default: .other(result)
-        }
+        let code: Code =
+            switch result {
+            case GIT_ENOTFOUND.rawValue: .notFound
+            case GIT_EUNBORNBRANCH.rawValue: .unbornHead
+            default: .other(result)
+            }
         self.init(
             code: code, pointOfFailure: pointOfFailure, message: message, path: path,
             errorClass: last?.pointee.klass ?? 0)

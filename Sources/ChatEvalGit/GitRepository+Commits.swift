@@ -54,7 +54,8 @@ extension GitRepository {
             let list: (OpaquePointer?) throws -> [String] = { tree in
                 (0..<git_tree_entrycount(tree)).compactMap { index in
                     guard let entry = git_tree_entry_byindex(tree, index), git_tree_entry_type(entry) == GIT_OBJECT_BLOB,
-                          let name = git_tree_entry_name(entry) else { return nil }
+                        let name = git_tree_entry_name(entry)
+                    else { return nil }
                     return String(cString: name)
                 }.sorted()
             }
@@ -81,14 +82,17 @@ extension GitRepository {
         if result < 0 {
             let error = GitError(result: result, pointOfFailure: "git_revparse_single", path: displayPath)
             if revision == "HEAD", git_repository_head_unborn(pointer) == 1 {
-                throw GitError(code: .unbornHead, pointOfFailure: error.pointOfFailure, message: error.message,
-                               path: displayPath, errorClass: error.errorClass)
+                throw GitError(
+                    code: .unbornHead, pointOfFailure: error.pointOfFailure, message: error.message,
+                    path: displayPath, errorClass: error.errorClass)
             }
             // An unknown or ambiguous name, or one that is not a commit: say which.
             if error.code == .notFound || error.code == .other(GIT_EAMBIGUOUS.rawValue) || error.code == .other(GIT_EINVALIDSPEC.rawValue)
-                || error.code == .other(GIT_EPEEL.rawValue) {
-                throw GitError(code: .notFound, pointOfFailure: error.pointOfFailure,
-                               message: "'\(revision)' names no commit (\(error.message))", path: displayPath, errorClass: error.errorClass)
+                || error.code == .other(GIT_EPEEL.rawValue)
+            {
+                throw GitError(
+                    code: .notFound, pointOfFailure: error.pointOfFailure,
+                    message: "'\(revision)' names no commit (\(error.message))", path: displayPath, errorClass: error.errorClass)
             }
             throw error
         }

@@ -41,9 +41,10 @@ extension GitRepository {
                 }
             }
             if let since, var target = stop, !reachedStop, maxCount.map({ commits.count < $0 }) ?? true {
-                throw GitError(code: .notFound, pointOfFailure: "git_revwalk_next",
-                               message: "'\(since)' (\(hexString(of: &target).prefix(12))) is not on the first-parent history of \(revision)",
-                               path: displayPath)
+                throw GitError(
+                    code: .notFound, pointOfFailure: "git_revwalk_next",
+                    message: "'\(since)' (\(hexString(of: &target).prefix(12))) is not on the first-parent history of \(revision)",
+                    path: displayPath)
             }
             return commits
         }

@@ -41,13 +41,17 @@ extension GitRepository {
             do {
                 try LibGit2.withLock { try moveNotesRef(notesRef, to: prepared) }
                 return prepared.text
-            } catch let error as GitError where [GIT_EMODIFIED, GIT_ELOCKED, GIT_EEXISTS].contains(where: { error.code == .other($0.rawValue) }) {
+            } catch let error as GitError
+                where [GIT_EMODIFIED, GIT_ELOCKED, GIT_EEXISTS].contains(where: { error.code == .other($0.rawValue) })
+            {
                 lastError = error
-                usleep(useconds_t(500 * (1 + attempt % 8)))   // another writer got there first: read again
+                usleep(useconds_t(500 * (1 + attempt % 8)))  // another writer got there first: read again
             }
         }
-        throw lastError ?? GitError(code: .other(GIT_EMODIFIED.rawValue), pointOfFailure: "git_reference_create_matching",
-                                    message: "the notes ref kept changing", path: displayPath)
+        throw lastError
+            ?? GitError(
+                code: .other(GIT_EMODIFIED.rawValue), pointOfFailure: "git_reference_create_matching",
+                message: "the notes ref kept changing", path: displayPath)
     }
 
     /// A notes commit holding the appended note, and the notes commit it was built on.
@@ -83,7 +87,8 @@ extension GitRepository {
         if !existing.isEmpty && !existing.hasSuffix("\n") { existing += "\n" }
         let text = existing + line + "\n"
         var newNotes = git_oid()
-        try check(git_note_commit_create(&newNotes, nil, pointer, parent, signature, signature, &commitID, text, 1), "git_note_commit_create")
+        try check(
+            git_note_commit_create(&newNotes, nil, pointer, parent, signature, signature, &commitID, text, 1), "git_note_commit_create")
         return PreparedAppend(newNotes: newNotes, previousNotes: hasNotes ? currentNotes : nil, text: text)
     }
 
@@ -92,8 +97,9 @@ extension GitRepository {
         var reference: OpaquePointer?
         var target = prepared.newNotes
         if var previous = prepared.previousNotes {
-            try check(git_reference_create_matching(&reference, pointer, notesRef, &target, 1, &previous, "chateval: add a run"),
-                      "git_reference_create_matching")
+            try check(
+                git_reference_create_matching(&reference, pointer, notesRef, &target, 1, &previous, "chateval: add a run"),
+                "git_reference_create_matching")
         } else {
             try check(git_reference_create(&reference, pointer, notesRef, &target, 0, "chateval: first run"), "git_reference_create")
         }

@@ -35,7 +35,7 @@ extension GitRepository {
         try check(git_reference_lookup(&head, pointer, "HEAD"), "git_reference_lookup")
         defer { git_reference_free(head) }
         guard git_reference_type(head) == GIT_REFERENCE_SYMBOLIC,
-              let target = git_reference_symbolic_target(head)
+            let target = git_reference_symbolic_target(head)
         else { return (nil, true) }
         let name = String(cString: target)
         let branchPrefix = "refs/heads/"

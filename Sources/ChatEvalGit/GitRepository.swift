@@ -98,8 +98,9 @@ public final class GitRepository {
         let gitDirectory = gitDirectoryPath(of: repository)
         let currentUserID = geteuid()
         let checkedPaths = [workdir, gitDirectory].compactMap { $0 }
-        guard let foreignOwnerID = checkedPaths.lazy.compactMap(ownerUserID(of:))
-            .first(where: { $0 != currentUserID })
+        guard
+            let foreignOwnerID = checkedPaths.lazy.compactMap(ownerUserID(of:))
+                .first(where: { $0 != currentUserID })
         else { throw refusal }
 
         let repositoryPath = workdir ?? gitDirectory

@@ -26,9 +26,13 @@ enum Agreement {
 
         init(from decoder: Decoder) throws {
             let container = try decoder.singleValueContainer()
-            if let integer = try? container.decode(Int.self) { argument = .integer(integer) }
-            else if let string = try? container.decode(String.self) { argument = .string(string) }
-            else { argument = .list(try container.decode([String].self).map(CheckArgument.string)) }
+            if let integer = try? container.decode(Int.self) {
+                argument = .integer(integer)
+            } else if let string = try? container.decode(String.self) {
+                argument = .string(string)
+            } else {
+                argument = .list(try container.decode([String].self).map(CheckArgument.string))
+            }
         }
     }
 
@@ -56,7 +60,10 @@ enum Agreement {
         var order: [String] = []
         var tallies: [String: (total: Int, strict: Int, loose: Int)] = [:]
         for c in cases {
-            if tallies[c.id] == nil { order.append(c.id); tallies[c.id] = (0, 0, 0) }
+            if tallies[c.id] == nil {
+                order.append(c.id)
+                tallies[c.id] = (0, 0, 0)
+            }
             var arguments = CheckArgument.Map(c.kwargs.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: $0.value.argument) })
             let strict: Verdict, loose: Verdict
             do {
@@ -71,8 +78,10 @@ enum Agreement {
             if strict.passed == c.strict { tallies[c.id]?.strict += 1 }
             if loose.passed == c.loose { tallies[c.id]?.loose += 1 }
             if showDisagreements && (strict.passed != c.strict || loose.passed != c.loose) {
-                print("  disagreement \(c.id) \(c.kwargs.mapValues { $0.argument.shortDescription }): harness strict \(c.strict) loose \(c.loose), "
-                      + "ChatEval strict \(strict.passed) loose \(loose.passed): \(strict.detail) — \(c.response.debugDescription.prefix(200))")
+                print(
+                    "  disagreement \(c.id) \(c.kwargs.mapValues { $0.argument.shortDescription }): harness strict \(c.strict) loose \(c.loose), "
+                        + "ChatEval strict \(strict.passed) loose \(loose.passed): \(strict.detail) — \(c.response.debugDescription.prefix(200))"
+                )
             }
         }
         print("IFEval agreement with lm-evaluation-harness 0.4.13 on \(cases.count) generated answers (strict, loose):")
@@ -80,11 +89,13 @@ enum Agreement {
         for id in order {
             guard let t = tallies[id] else { continue }
             all = (all.total + t.total, all.strict + t.strict, all.loose + t.loose)
-            print("  \(id.padding(toLength: 46, withPad: " ", startingAt: 0)) \(t.strict)/\(t.total) \(percent(t.strict, t.total))"
-                  + "   \(t.loose)/\(t.total) \(percent(t.loose, t.total))")
+            print(
+                "  \(id.padding(toLength: 46, withPad: " ", startingAt: 0)) \(t.strict)/\(t.total) \(percent(t.strict, t.total))"
+                    + "   \(t.loose)/\(t.total) \(percent(t.loose, t.total))")
         }
-        print("  \("all".padding(toLength: 46, withPad: " ", startingAt: 0)) \(all.strict)/\(all.total) \(percent(all.strict, all.total))"
-              + "   \(all.loose)/\(all.total) \(percent(all.loose, all.total))")
+        print(
+            "  \("all".padding(toLength: 46, withPad: " ", startingAt: 0)) \(all.strict)/\(all.total) \(percent(all.strict, all.total))"
+                + "   \(all.loose)/\(all.total) \(percent(all.loose, all.total))")
         return true
     }
 
@@ -98,17 +109,24 @@ enum Agreement {
         var order: [String] = []
         var tallies: [String: (total: Int, agreed: Int)] = [:]
         for c in cases {
-            if tallies[c.language] == nil { order.append(c.language); tallies[c.language] = (0, 0) }
+            if tallies[c.language] == nil {
+                order.append(c.language)
+                tallies[c.language] = (0, 0)
+            }
             let detected = identifier.detect(c.text)
             tallies[c.language]?.total += 1
-            if detected == c.langdetect { tallies[c.language]?.agreed += 1 }
-            else if showDisagreements {
-                print("  disagreement \(c.language): langdetect \(c.langdetect ?? "none"), ChatEval \(detected ?? "none"): \(c.text.prefix(100))")
+            if detected == c.langdetect {
+                tallies[c.language]?.agreed += 1
+            } else if showDisagreements {
+                print(
+                    "  disagreement \(c.language): langdetect \(c.langdetect ?? "none"), ChatEval \(detected ?? "none"): \(c.text.prefix(100))"
+                )
             }
         }
         let agreed = tallies.values.reduce(0) { $0 + $1.agreed }
-        print("langdetect 1.0.9 agreement on \(cases.count) generated texts in \(order.count) languages: "
-              + "\(agreed)/\(cases.count) (\(percent(agreed, cases.count)))")
+        print(
+            "langdetect 1.0.9 agreement on \(cases.count) generated texts in \(order.count) languages: "
+                + "\(agreed)/\(cases.count) (\(percent(agreed, cases.count)))")
         print("  " + order.map { code in tallies[code].map { "\(code) \($0.agreed)/\($0.total)" } ?? code }.joined(separator: ", "))
         return true
     }

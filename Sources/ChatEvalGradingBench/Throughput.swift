@@ -2,10 +2,11 @@ import ChatEvalCore
 import ChatEvalGrading
 import ChatEvalRunner
 import ChatEvalSuites
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Grading throughput: synthetic answers against a 20-check turn.
@@ -15,9 +16,9 @@ enum Throughput {
     static func cpuSeconds() -> Double {
         var usage = rusage()
         #if os(Linux)
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+            getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         #else
-        getrusage(RUSAGE_SELF, &usage)
+            getrusage(RUSAGE_SELF, &usage)
         #endif
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
@@ -93,13 +94,16 @@ enum Throughput {
     static func timeLargeAnswer(_ clock: ContinuousClock) {
         let unit = "The café serves crème brûlée. 日本語の文。 Emoji 🎉 here, and NUMBERS like 3.14! I CAN'T GO, Mr. Smith said. "
         let answer = GradingSubject(answer: String(repeating: unit, count: 5_000_000 / unit.utf8.count + 1))
-        guard let check = make("change_case:capital_word_frequency", ["capital_frequency": 3, "capital_relation": "at least"]) else { return }
+        guard let check = make("change_case:capital_word_frequency", ["capital_frequency": 3, "capital_relation": "at least"]) else {
+            return
+        }
         var verdict: Verdict?
         let cpuStart = cpuSeconds()
         let elapsed = clock.measure { verdict = check.evaluate(answer) }
         let cpu = cpuSeconds() - cpuStart
-        print("change_case:capital_word_frequency on a \(answer.answer.utf8.count / 1_000_000) MB answer in \(elapsed) wall, "
-              + "\(cpu) s CPU (\(verdict?.passed == true ? "passed" : "failed"))")
+        print(
+            "change_case:capital_word_frequency on a \(answer.answer.utf8.count / 1_000_000) MB answer in \(elapsed) wall, "
+                + "\(cpu) s CPU (\(verdict?.passed == true ? "passed" : "failed"))")
     }
 
     /// Grades `answerCount` answers and prints the time taken; `only` times one check type 20
@@ -107,9 +111,10 @@ enum Throughput {
     static func run(answerCount: Int, only: String?, perCheck: Bool) {
         guard let conversation = conversation() else { return }
         let checks = conversation.turnChecks[0].compactMap { try? $0.resolved { _ in nil } }
-        let metrics = TurnMetrics(promptTokens: 900, reusedTokens: 600, generatedTokens: 200, timeToFirstToken: 0.21,
-                                  prefillTime: 0.18, decodeTime: 4.2, totalTime: 4.45, interTokenLatencies: [],
-                                  stopReason: .endOfGeneration, peakResidentBytes: 700_000_000)
+        let metrics = TurnMetrics(
+            promptTokens: 900, reusedTokens: 600, generatedTokens: 200, timeToFirstToken: 0.21,
+            prefillTime: 0.18, decodeTime: 4.2, totalTime: 4.45, interTokenLatencies: [],
+            stopReason: .endOfGeneration, peakResidentBytes: 700_000_000)
         let turns = (0..<answerCount).map {
             [ReplayedTurn(index: 0, user: "Tell me something.", messagesSent: 1, status: .answered, answer: answer($0), metrics: metrics)]
         }
@@ -131,9 +136,10 @@ enum Throughput {
         // The evaluation alone, for the share the rest takes.
         let subjects = turns.map { GradingSubject(answer: $0[0].answer ?? "", metrics: metrics) }
         let evaluation = timed { subjects.reduce(0) { $0 + Check.grade(checks, $1).verdicts.filter(\.passed).count } }
-        print("graded \(turns.count) answers (\(characters / turns.count) characters on average) × \(checks.count) checks "
-              + "as a run does in \(runner.wall) s wall, \(runner.cpu) s CPU (\(runner.passed) verdicts passed); "
-              + "the checks' evaluation alone \(evaluation.wall) s wall")
+        print(
+            "graded \(turns.count) answers (\(characters / turns.count) characters on average) × \(checks.count) checks "
+                + "as a run does in \(runner.wall) s wall, \(runner.cpu) s CPU (\(runner.passed) verdicts passed); "
+                + "the checks' evaluation alone \(evaluation.wall) s wall")
 
         timeLargeAnswer(clock)
         if let only, let check = checks.first(where: { $0.type == only }) {

@@ -15,7 +15,8 @@ func value(after flag: String) -> String? {
 
 if let directory = value(after: "--agreement") {
     let showDisagreements = arguments.contains("--show-disagreements")
-    let ok = Agreement.ifeval(file: directory + "/ifeval.jsonl", showDisagreements: showDisagreements)
+    let ok =
+        Agreement.ifeval(file: directory + "/ifeval.jsonl", showDisagreements: showDisagreements)
         && Agreement.languages(file: directory + "/langdetect.jsonl", showDisagreements: showDisagreements)
     if !ok { exit(1) }
 } else {

@@ -27,7 +27,10 @@ public struct History: Codable, Sendable {
         public var minimumSegment: Int
     }
 
-    public init(commits: [CommitSummary], metrics: [String], series: [HistorySeries], skippedDirtyRuns: Int, skippedIncompleteRuns: Int, detection: Detection) {
+    public init(
+        commits: [CommitSummary], metrics: [String], series: [HistorySeries], skippedDirtyRuns: Int, skippedIncompleteRuns: Int,
+        detection: Detection
+    ) {
         schemaVersion = Self.currentSchemaVersion
         self.commits = commits
         self.metrics = metrics
@@ -89,7 +92,13 @@ public enum HistoryMetric: Hashable, Sendable, Codable {
     public static let defaults: [HistoryMetric] = [.metric(.timeToFirstToken), .passRate]
 
     public init?(name: String) {
-        if name == Self.passRateName { self = .passRate } else if let metric = Metric(name: name) { self = .metric(metric) } else { return nil }
+        if name == Self.passRateName {
+            self = .passRate
+        } else if let metric = Metric(name: name) {
+            self = .metric(metric)
+        } else {
+            return nil
+        }
     }
 
     /// Every name `--metric` takes.

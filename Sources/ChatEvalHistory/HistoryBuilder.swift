@@ -19,11 +19,18 @@ public enum HistoryBuilder {
         var grouped: [SeriesKey: [Int: [(run: RunDigest, suite: SuiteDigest)]]] = [:]
         for run in runs {
             guard let commit = run.commit, let position = positions[commit] else { continue }
-            if run.dirty { dirty += 1; continue }
-            if run.status != .complete { incomplete += 1; continue }
+            if run.dirty {
+                dirty += 1
+                continue
+            }
+            if run.status != .complete {
+                incomplete += 1
+                continue
+            }
             for suite in run.suites where suites?.contains(suite.name) ?? true {
-                let key = SeriesKey(suite: suite.name, machine: run.machine, modelSha256: run.modelSha256, model: run.model,
-                                    engine: run.engine, cacheMode: run.cacheMode)
+                let key = SeriesKey(
+                    suite: suite.name, machine: run.machine, modelSha256: run.modelSha256, model: run.model,
+                    engine: run.engine, cacheMode: run.cacheMode)
                 grouped[key, default: [:]][position, default: []].append((run, suite))
             }
         }
@@ -33,16 +40,24 @@ public enum HistoryBuilder {
             for metric in metrics {
                 let points = positions.compactMap { point(metric, position: $0.key, commit: commits[$0.key].id, runs: $0.value) }
                 guard !points.isEmpty else { continue }
-                series.append(HistorySeries(key: key, metric: metric, points: points, steps: steps(in: points, metric: metric, commits: commits, detector: detector)))
+                series.append(
+                    HistorySeries(
+                        key: key, metric: metric, points: points,
+                        steps: steps(in: points, metric: metric, commits: commits, detector: detector)))
             }
         }
         return History(
             commits: commits, metrics: metrics.map(\.name), series: series, skippedDirtyRuns: dirty, skippedIncompleteRuns: incomplete,
-            detection: .init(method: "e-divisive with a Mann-Whitney confirmation; change: Hodges-Lehmann shift (pass rate: difference of means, bootstrap interval)", alpha: detector.alpha,
-                             permutations: detector.permutations, minimumSegment: detector.minimumSegment))
+            detection: .init(
+                method:
+                    "e-divisive with a Mann-Whitney confirmation; change: Hodges-Lehmann shift (pass rate: difference of means, bootstrap interval)",
+                alpha: detector.alpha,
+                permutations: detector.permutations, minimumSegment: detector.minimumSegment))
     }
 
-    private static func point(_ metric: HistoryMetric, position: Int, commit: String, runs: [(run: RunDigest, suite: SuiteDigest)]) -> HistoryPoint? {
+    private static func point(_ metric: HistoryMetric, position: Int, commit: String, runs: [(run: RunDigest, suite: SuiteDigest)])
+        -> HistoryPoint?
+    {
         let values: [Double]
         let median: Double
         switch metric {
@@ -57,7 +72,8 @@ public enum HistoryBuilder {
             median = runs.reduce(0) { $0 + $1.suite.checksPassed } / total
         }
         let sorted = values.sorted()
-        let (lower, upper) = metric == .passRate
+        let (lower, upper) =
+            metric == .passRate
             ? (sorted.first ?? median, sorted.last ?? median)
             : (Distribution.percentile(sorted: sorted, 25), Distribution.percentile(sorted: sorted, 75))
         return HistoryPoint(
@@ -67,7 +83,9 @@ public enum HistoryBuilder {
     }
 
     /// Change points of the points' medians, each named by its suspect commit.
-    private static func steps(in points: [HistoryPoint], metric: HistoryMetric, commits: [CommitSummary], detector: ChangePointDetector) -> [HistoryStep] {
+    private static func steps(in points: [HistoryPoint], metric: HistoryMetric, commits: [CommitSummary], detector: ChangePointDetector)
+        -> [HistoryStep]
+    {
         var detector = detector
         // A pass rate takes a few levels: its steps are a change of mean, not a location shift.
         if metric == .passRate { detector.estimator = .mean }

@@ -48,8 +48,9 @@ final class SQLiteDatabase {
         let result = sqlite3_exec(handle, sql, nil, nil, &error)
         defer { sqlite3_free(error) }
         guard result == SQLITE_OK else {
-            throw IndexError(pointOfFailure: "sqlite3_exec", code: result & 0xFF,
-                             message: error.map { String(cString: $0) } ?? lastMessage, path: path)
+            throw IndexError(
+                pointOfFailure: "sqlite3_exec", code: result & 0xFF,
+                message: error.map { String(cString: $0) } ?? lastMessage, path: path)
         }
     }
 

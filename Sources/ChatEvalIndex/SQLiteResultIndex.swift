@@ -92,19 +92,25 @@ public final class SQLiteResultIndex: ResultIndex {
         let current = try database.integer("PRAGMA user_version")
         let tables = try database.integer("SELECT count(*) FROM sqlite_master WHERE type = 'table'")
         if tables > 0 && current != schemaVersion {
-            throw IndexError(pointOfFailure: "schema version", code: 0, message: "index version \(current), this chateval writes \(schemaVersion)", path: url.path)
+            throw IndexError(
+                pointOfFailure: "schema version", code: 0, message: "index version \(current), this chateval writes \(schemaVersion)",
+                path: url.path)
         }
         if tables > 0 {
-            let present = try database.integer("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('meta', 'sources', 'runs', 'suites', 'samples')")
+            let present = try database.integer(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('meta', 'sources', 'runs', 'suites', 'samples')")
             if present != Self.tables.count {
-                throw IndexError(pointOfFailure: "check the tables", code: 0, message: "\(Self.tables.count - present) of its tables are missing", path: url.path)
+                throw IndexError(
+                    pointOfFailure: "check the tables", code: 0, message: "\(Self.tables.count - present) of its tables are missing",
+                    path: url.path)
             }
             let check = try database.prepare("PRAGMA quick_check")
             if try check.next(), let verdict = check.text(0), verdict != "ok" {
                 throw IndexError(pointOfFailure: "check its pages", code: 0, message: verdict, path: url.path)
             }
         }
-        try database.execute("""
+        try database.execute(
+            """
             PRAGMA journal_mode = WAL;
             PRAGMA synchronous = NORMAL;
             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -130,7 +136,7 @@ public final class SQLiteResultIndex: ResultIndex {
     // MARK: Updating
 
     public func update(folder: URL) throws(IndexError) -> IndexUpdate {
-        var onDisk: [String: String] = [:]   // name in the folder → stamp
+        var onDisk: [String: String] = [:]  // name in the folder → stamp
         for url in ResultFolder.files(in: folder) {
             var info = stat()
             guard stat(url.path, &info) == 0 else { continue }
@@ -220,7 +226,9 @@ public final class SQLiteResultIndex: ResultIndex {
     }
 
     private func remember(_ source: String, kind: String, stamp: String) throws(IndexError) {
-        try database.prepare("INSERT OR REPLACE INTO sources (source, kind, stamp) VALUES (?, ?, ?)").run([.text(source), .text(kind), .text(stamp)])
+        try database.prepare("INSERT OR REPLACE INTO sources (source, kind, stamp) VALUES (?, ?, ?)").run([
+            .text(source), .text(kind), .text(stamp),
+        ])
     }
 
     private func forget(_ source: String) throws(IndexError) {
@@ -231,22 +239,27 @@ public final class SQLiteResultIndex: ResultIndex {
 
     private func insert(_ record: RunRecord, source: String) throws(IndexError) {
         let digest = RunDigest(record, source: source)
-        try database.prepare("""
+        try database.prepare(
+            """
             INSERT OR REPLACE INTO runs (source, run_id, commit_id, dirty, started_at, status, machine, hostname, model_sha256, model,
                 engine, build, cache_mode, role) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).run([
-                .text(source), .text(digest.runId), digest.commit.map(SQLiteValue.text), .integer(digest.dirty ? 1 : 0),
-                .real(digest.startedAt.timeIntervalSince1970), .text(digest.status.rawValue), .text(digest.machine), .text(digest.hostname),
-                digest.modelSha256.map(SQLiteValue.text), .text(digest.model), .text(digest.engine), .text(digest.build),
-                .text(digest.cacheMode.rawValue), digest.role.map { .text($0.rawValue) },
-            ])
-        let suite = try database.prepare("""
+            """
+        ).run([
+            .text(source), .text(digest.runId), digest.commit.map(SQLiteValue.text), .integer(digest.dirty ? 1 : 0),
+            .real(digest.startedAt.timeIntervalSince1970), .text(digest.status.rawValue), .text(digest.machine), .text(digest.hostname),
+            digest.modelSha256.map(SQLiteValue.text), .text(digest.model), .text(digest.engine), .text(digest.build),
+            .text(digest.cacheMode.rawValue), digest.role.map { .text($0.rawValue) },
+        ])
+        let suite = try database.prepare(
+            """
             INSERT OR REPLACE INTO suites (source, run_id, position, name, checks_passed, checks_total, gates_failed) VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
         let sample = try database.prepare("INSERT OR REPLACE INTO samples (source, run_id, position, metric, vals) VALUES (?, ?, ?, ?, ?)")
         for (position, digestSuite) in digest.suites.enumerated() {
-            try suite.run([.text(source), .text(digest.runId), .integer(position), .text(digestSuite.name), .real(digestSuite.checksPassed),
-                           .real(digestSuite.checksTotal), .integer(digestSuite.gatesFailed)])
+            try suite.run([
+                .text(source), .text(digest.runId), .integer(position), .text(digestSuite.name), .real(digestSuite.checksPassed),
+                .real(digestSuite.checksTotal), .integer(digestSuite.gatesFailed),
+            ])
             for (metric, values) in digestSuite.samples {
                 try sample.run([.text(source), .text(digest.runId), .integer(position), .text(metric.rawValue), .blob(Self.pack(values))])
             }
@@ -258,14 +271,15 @@ public final class SQLiteResultIndex: ResultIndex {
     public func runs(commits: [String], metrics: Set<Metric>) throws(IndexError) -> [RunDigest] {
         guard !commits.isEmpty else { return [] }
         let commitList = Self.jsonArray(commits)
-        let runs = try database.prepare("""
+        let runs = try database.prepare(
+            """
             SELECT source, run_id, commit_id, dirty, started_at, status, machine, hostname, model_sha256, model, engine, build, cache_mode, role
             FROM runs WHERE commit_id IN (SELECT value FROM json_each(?)) ORDER BY started_at, source
             """)
         try runs.bind([.text(commitList)])
         var digests: [RunDigest] = []
-        var positions: [String: Int] = [:]   // "source\u{0}runId" → index in digests
-        var seenRuns: [String: Int] = [:]     // runId → index of the kept copy
+        var positions: [String: Int] = [:]  // "source\u{0}runId" → index in digests
+        var seenRuns: [String: Int] = [:]  // runId → index of the kept copy
         while try runs.next() {
             let source = runs.text(0) ?? "", runId = runs.text(1) ?? ""
             // A file by its name in this reports folder; a note as `notes:<commit>`.
@@ -289,7 +303,8 @@ public final class SQLiteResultIndex: ResultIndex {
             digests.append(digest)
         }
 
-        let suites = try database.prepare("""
+        let suites = try database.prepare(
+            """
             SELECT s.source, s.run_id, s.position, s.name, s.checks_passed, s.checks_total, s.gates_failed
             FROM suites s JOIN runs r ON r.source = s.source AND r.run_id = s.run_id
             WHERE r.commit_id IN (SELECT value FROM json_each(?)) ORDER BY s.position
@@ -302,11 +317,13 @@ public final class SQLiteResultIndex: ResultIndex {
                 digests[index].suites.append(SuiteDigest(name: "", samples: [:], checksPassed: 0, checksTotal: 0, gatesFailed: 0))
             }
             digests[index].suites[position] = SuiteDigest(
-                name: suites.text(3) ?? "", samples: [:], checksPassed: suites.real(4), checksTotal: suites.real(5), gatesFailed: suites.integer(6))
+                name: suites.text(3) ?? "", samples: [:], checksPassed: suites.real(4), checksTotal: suites.real(5),
+                gatesFailed: suites.integer(6))
         }
 
         guard !metrics.isEmpty else { return digests }
-        let samples = try database.prepare("""
+        let samples = try database.prepare(
+            """
             SELECT s.source, s.run_id, s.position, s.metric, s.vals
             FROM samples s JOIN runs r ON r.source = s.source AND r.run_id = s.run_id
             WHERE r.commit_id IN (SELECT value FROM json_each(?1)) AND s.metric IN (SELECT value FROM json_each(?2))
@@ -314,7 +331,8 @@ public final class SQLiteResultIndex: ResultIndex {
         try samples.bind([.text(commitList), .text(Self.jsonArray(metrics.map(\.rawValue)))])
         while try samples.next() {
             guard let index = positions[(samples.text(0) ?? "") + "\u{0}" + (samples.text(1) ?? "")],
-                  let metric = samples.text(3).flatMap(Metric.init(name:)) else { continue }
+                let metric = samples.text(3).flatMap(Metric.init(name:))
+            else { continue }
             let position = samples.integer(2)
             guard digests[index].suites.indices.contains(position) else { continue }
             digests[index].suites[position].samples[metric] = Self.unpack(samples.blob(4))

@@ -21,20 +21,26 @@ struct ChatTemplate: Sendable {
         case let name? where name != "embedded":
             guard builtins.contains(name) else {
                 let near = suggestions(for: name, among: builtins + ["embedded"]).first
-                throw LlamaError(.unknownChatTemplate, "unknown chat template '\(name)'; "
-                    + (near.map { "did you mean '\($0)'? (" } ?? "(") + "`chateval templates` lists the \(builtins.count) llama.cpp knows, "
-                    + "and 'embedded' is the model's own)")
+                throw LlamaError(
+                    .unknownChatTemplate,
+                    "unknown chat template '\(name)'; "
+                        + (near.map { "did you mean '\($0)'? (" } ?? "(")
+                        + "`chateval templates` lists the \(builtins.count) llama.cpp knows, "
+                        + "and 'embedded' is the model's own)")
             }
             return ChatTemplate(source: name, name: name, origin: "builtin")
         default:
             guard let embedded = model.embeddedChatTemplate else {
                 let architecture = model.metadata("general.architecture") ?? "this"
-                let hint = builtins.first { architecture.hasPrefix($0) }.map { " (for \(architecture) models: --chat-template \($0))" } ?? ""
+                let hint =
+                    builtins.first { architecture.hasPrefix($0) }.map { " (for \(architecture) models: --chat-template \($0))" } ?? ""
                 throw LlamaError(.unknownChatTemplate, "the model \(model.path) stores no chat template; pass --chat-template NAME\(hint)")
             }
             let template = ChatTemplate(source: embedded, name: "embedded", origin: "model")
             guard template.render([.user("test")]) != nil else {
-                throw LlamaError(.unknownChatTemplate, "llama.cpp's template API does not support the template stored in \(model.path); pass --chat-template NAME")
+                throw LlamaError(
+                    .unknownChatTemplate,
+                    "llama.cpp's template API does not support the template stored in \(model.path); pass --chat-template NAME")
             }
             return template
         }

@@ -51,10 +51,10 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
     public var runsInProcess: Bool { true }
 
     private let model: LlamaModel
-    private let context: LlamaContext                   // llama thread only
+    private let context: LlamaContext  // llama thread only
     private let template: ChatTemplate
-    private var cachedTokens: [llama_token] = []        // llama thread only: tokens whose KV entries are in the cache
-    private var lastGeneratedTokens: [llama_token] = [] // llama thread only
+    private var cachedTokens: [llama_token] = []  // llama thread only: tokens whose KV entries are in the cache
+    private var lastGeneratedTokens: [llama_token] = []  // llama thread only
     /// KV cache bytes per cached token (all layers, keys and values).
     private let bytesPerCachedToken: Int?
 
@@ -134,7 +134,8 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         var memory = LlamaMemoryReport.parse(LlamaLog.bufferReports(since: mark))
         memory.residentBytesBeforeLoad = residentBefore
         memory.loadPeakResidentBytes = window.close()
-        return Loaded(model: model, template: template, context: context, loadSeconds: loadSeconds, warmupSeconds: warmupSeconds, memory: memory)
+        return Loaded(
+            model: model, template: template, context: context, loadSeconds: loadSeconds, warmupSeconds: warmupSeconds, memory: memory)
     }
 
     public func respond(to messages: [ChatMessage], options: GenerationOptions) -> AsyncThrowingStream<ChatEvent, any Error> {
@@ -199,7 +200,8 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             throw RuntimeFailure(.tokenizationFailed, "the rendered prompt (\(text.utf8.count) bytes) could not be tokenized")
         }
         guard prompt.count < context.contextSize else {
-            throw RuntimeFailure(.contextOverflow, "the prompt has \(prompt.count) tokens and the context holds \(context.contextSize); no room to answer")
+            throw RuntimeFailure(
+                .contextOverflow, "the prompt has \(prompt.count) tokens and the context holds \(context.contextSize); no room to answer")
         }
 
         context.abort(when: cancelled)
@@ -248,7 +250,8 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             if stopReason != nil { break }
 
             guard cachedTokens.count < context.contextSize else {
-                throw RuntimeFailure(.contextOverflow, "the context of \(context.contextSize) tokens filled up after \(generated.count) generated tokens")
+                throw RuntimeFailure(
+                    .contextOverflow, "the context of \(context.contextSize) tokens filled up after \(generated.count) generated tokens")
             }
             let status = context.decode(token: token)
             guard status == 0 else { throw evaluationFailure(status, during: "evaluating generated token \(generated.count)") }

@@ -42,7 +42,7 @@ final class LlamaContext: @unchecked Sendable {
     }
 
     deinit {
-        llama_free(pointer)   // before the threadpool it uses, which is released after this
+        llama_free(pointer)  // before the threadpool it uses, which is released after this
     }
 
     private var memory: llama_memory_t? { llama_get_memory(pointer) }
@@ -87,10 +87,12 @@ final class LlamaContext: @unchecked Sendable {
             llama_set_abort_callback(pointer, nil, nil)
             return
         }
-        llama_set_abort_callback(pointer, { data in
-            guard let data else { return false }
-            return Unmanaged<CancellationFlag>.fromOpaque(data).takeUnretainedValue().isCancelled
-        }, Unmanaged.passUnretained(flag).toOpaque())
+        llama_set_abort_callback(
+            pointer,
+            { data in
+                guard let data else { return false }
+                return Unmanaged<CancellationFlag>.fromOpaque(data).takeUnretainedValue().isCancelled
+            }, Unmanaged.passUnretained(flag).toOpaque())
     }
 
     /// Waits until all submitted work is finished (so a clock reading after it is honest).

@@ -23,10 +23,11 @@ enum LlamaLog {
     /// Routes llama.cpp's log here; idempotent. Must run before the first llama.cpp call that logs.
     static func install() {
         echo = ProcessInfo.processInfo.environment["CHATEVAL_LLAMA_LOG"].map { !$0.isEmpty && $0 != "0" } ?? false
-        llama_log_set({ level, text, _ in
-            guard let text else { return }
-            LlamaLog.receive(level: level, text: String(cString: text))
-        }, nil)
+        llama_log_set(
+            { level, text, _ in
+                guard let text else { return }
+                LlamaLog.receive(level: level, text: String(cString: text))
+            }, nil)
     }
 
     private static func receive(level: ggml_log_level, text: String) {

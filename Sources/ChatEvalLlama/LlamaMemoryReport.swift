@@ -20,19 +20,25 @@ enum LlamaMemoryReport {
             let before = line[..<marker.lowerBound]
             let amount = line[marker.upperBound...].split(separator: " ", omittingEmptySubsequences: true)
             guard amount.count >= 2, let value = Double(amount[0]), value.isFinite, value >= 0 else { continue }
-            let scale: Double = switch amount[1] {
-            case "MiB": 1_048_576
-            case "KiB": 1024
-            case "GiB": 1_073_741_824
-            case "B": 1
-            default: 0
-            }
+            let scale: Double =
+                switch amount[1] {
+                case "MiB": 1_048_576
+                case "KiB": 1024
+                case "GiB": 1_073_741_824
+                case "B": 1
+                default: 0
+                }
             guard scale > 0 else { continue }
             let bytes = Int((value * scale).rounded())
-            if before.hasSuffix(" model") { add(bytes, to: \.modelBytes) }
-            else if before.hasSuffix(" KV") { add(bytes, to: \.kvCacheBytes) }
-            else if before.hasSuffix(" compute") { add(bytes, to: \.computeBytes) }
-            else if before.hasSuffix(" output") { add(bytes, to: \.outputBytes) }
+            if before.hasSuffix(" model") {
+                add(bytes, to: \.modelBytes)
+            } else if before.hasSuffix(" KV") {
+                add(bytes, to: \.kvCacheBytes)
+            } else if before.hasSuffix(" compute") {
+                add(bytes, to: \.computeBytes)
+            } else if before.hasSuffix(" output") {
+                add(bytes, to: \.outputBytes)
+            }
         }
         return memory
     }

@@ -64,15 +64,17 @@ final class LlamaModel: @unchecked Sendable {
     /// attention geometry (`block_count`, `head_count_kv`, `key_length`, `value_length`).
     func kvCacheBytes(contextSize: Int) -> Int? {
         guard let architecture = metadata("general.architecture"),
-              let layers = metadata("\(architecture).block_count").flatMap(Int.init),
-              let headsKV = metadata("\(architecture).attention.head_count_kv").flatMap(Int.init) else { return nil }
-        let keyLength = metadata("\(architecture).attention.key_length").flatMap(Int.init)
+            let layers = metadata("\(architecture).block_count").flatMap(Int.init),
+            let headsKV = metadata("\(architecture).attention.head_count_kv").flatMap(Int.init)
+        else { return nil }
+        let keyLength =
+            metadata("\(architecture).attention.key_length").flatMap(Int.init)
             ?? metadata("\(architecture).embedding_length").flatMap(Int.init).flatMap { embedding in
                 metadata("\(architecture).attention.head_count").flatMap(Int.init).map { embedding / $0 }
             }
         guard let keyLength else { return nil }
         let valueLength = metadata("\(architecture).attention.value_length").flatMap(Int.init) ?? keyLength
-        let bytesPerElement = 2 // f16, llama.cpp's default cache type
+        let bytesPerElement = 2  // f16, llama.cpp's default cache type
         return contextSize * layers * headsKV * (keyLength + valueLength) * bytesPerElement
     }
 
@@ -119,7 +121,9 @@ final class LlamaModel: @unchecked Sendable {
     private static func checkGGUFFile(at path: String) throws(LlamaError) -> Int {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw LlamaError(.modelNotFound, "model file \(path) does not exist; pass the path of a .gguf file with --model (make run fetches the default model)")
+            throw LlamaError(
+                .modelNotFound,
+                "model file \(path) does not exist; pass the path of a .gguf file with --model (make run fetches the default model)")
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw LlamaError(.modelUnreadable, "model file \(path) cannot be read; check its permissions")

@@ -19,9 +19,10 @@ final class LlamaThreadpool {
     /// nil when the CPU backend does not offer threadpools (the context then uses its default).
     init?(threads: Int, poll: UInt32 = LlamaThreadpool.defaultPoll) {
         guard let device = ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_CPU),
-              let registry = ggml_backend_dev_backend_reg(device),
-              let newAddress = ggml_backend_reg_get_proc_address(registry, "ggml_threadpool_new"),
-              let freeAddress = ggml_backend_reg_get_proc_address(registry, "ggml_threadpool_free") else { return nil }
+            let registry = ggml_backend_dev_backend_reg(device),
+            let newAddress = ggml_backend_reg_get_proc_address(registry, "ggml_threadpool_new"),
+            let freeAddress = ggml_backend_reg_get_proc_address(registry, "ggml_threadpool_free")
+        else { return nil }
         let create = unsafeBitCast(newAddress, to: New.self)
         free = unsafeBitCast(freeAddress, to: Free.self)
         var parameters = ggml_threadpool_params_default(Int32(threads))

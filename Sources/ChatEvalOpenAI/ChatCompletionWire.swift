@@ -49,7 +49,9 @@ struct ChatCompletionChunk: Decodable {
         var predictedMs: Double?
         var predictedPerSecond: Double?
 
-        private enum CodingKeys: String, CodingKey { case cacheN, promptN, promptMs, promptPerSecond, predictedN, predictedMs, predictedPerSecond }
+        private enum CodingKeys: String, CodingKey {
+            case cacheN, promptN, promptMs, promptPerSecond, predictedN, predictedMs, predictedPerSecond
+        }
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             cacheN = container.count(.cacheN)
@@ -148,7 +150,8 @@ extension KeyedDecodingContainer {
     /// A token count: a whole number from 0 to 2³¹, else nil.
     func count(_ key: Key) -> Int? {
         guard let value = (try? decodeIfPresent(Double.self, forKey: key)) ?? nil, value.isFinite, value >= 0, value <= Double(Int32.max),
-              value == value.rounded() else { return nil }
+            value == value.rounded()
+        else { return nil }
         return Int(value)
     }
 

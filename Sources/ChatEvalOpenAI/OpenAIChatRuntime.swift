@@ -65,7 +65,11 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
     static func newAffinityKey(conversation: String?) -> String {
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
         let suffix = String((0..<10).map { _ in alphabet.randomElement() ?? "x" })
-        let name = conversation.map { String($0.unicodeScalars.filter { $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }.prefix(40)) }
+        let name = conversation.map {
+            String(
+                $0.unicodeScalars.filter { $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
+                    .prefix(40))
+        }
         return ["chateval", name, suffix].compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: "-")
     }
 
@@ -113,14 +117,16 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
         _ messages: [ChatMessage], options: GenerationOptions, session: Session, emit: @escaping @Sendable (String) -> Void
     ) async throws(RuntimeFailure) -> TurnMetrics {
         let configuration = connection.configuration
-        let body = try ChatRequestBody.encode(ChatRequestBody.Turn(
-            model: configuration.modelName, messages: messages, options: options,
-            disableCache: session.fresh, llamaServerFields: connection.sendsCacheControl,
-            user: configuration.affinity.userField ? session.affinityKey : nil, extraFields: configuration.extraFields))
+        let body = try ChatRequestBody.encode(
+            ChatRequestBody.Turn(
+                model: configuration.modelName, messages: messages, options: options,
+                disableCache: session.fresh, llamaServerFields: connection.sendsCacheControl,
+                user: configuration.affinity.userField ? session.affinityKey : nil, extraFields: configuration.extraFields))
         var headers = connection.headers()
         if let header = configuration.affinity.header { headers.append((header, session.affinityKey)) }
-        let request = HTTPRequest(url: connection.endpoint.chatCompletions, body: body, headers: headers,
-                                  connectTimeout: configuration.connectTimeout)
+        let request = HTTPRequest(
+            url: connection.endpoint.chatCompletions, body: body, headers: headers,
+            connectTimeout: configuration.connectTimeout)
 
         var retries: [RetryAttempt] = []
         var attempt = 1
@@ -134,22 +140,30 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
                 if Task.isCancelled, failure.code != .cancelled {
                     failure = RuntimeFailure(.cancelled, "the turn was cancelled (\(failure.message))")
                 }
-                let delay = failed.answerBegun || failure.code == .cancelled ? nil
-                    : configuration.retry.delay(beforeRetry: attempt, after: failure.code, retryAfter: failed.retryAfter) { Double.random(in: 0..<1) }
+                let delay =
+                    failed.answerBegun || failure.code == .cancelled
+                    ? nil
+                    : configuration.retry.delay(beforeRetry: attempt, after: failure.code, retryAfter: failed.retryAfter) {
+                        Double.random(in: 0..<1)
+                    }
                 guard let delay else {
                     if let asked = failed.retryAfter, asked > configuration.retry.maximumRetryAfter, RetryPolicy.isTransient(failure.code) {
-                        failure.message += "; the server asked to retry after \(ServerFailures.format(asked)) s, longer than the "
+                        failure.message +=
+                            "; the server asked to retry after \(ServerFailures.format(asked)) s, longer than the "
                             + "\(ServerFailures.format(configuration.retry.maximumRetryAfter)) s a turn waits: not retried"
                     }
                     failure.retries = retries.isEmpty ? nil : retries
                     throw failure
                 }
-                retries.append(RetryAttempt(attempt: attempt, code: failure.code, message: failure.message, elapsed: failed.elapsed,
-                                            delay: delay, retryAfter: failed.retryAfter))
+                retries.append(
+                    RetryAttempt(
+                        attempt: attempt, code: failure.code, message: failure.message, elapsed: failed.elapsed,
+                        delay: delay, retryAfter: failed.retryAfter))
                 do {
                     try await Task.sleep(for: .seconds(delay))
                 } catch {
-                    throw RuntimeFailure(.cancelled, "the turn was cancelled while waiting to retry after \(failure.code)", retries: retries)
+                    throw RuntimeFailure(
+                        .cancelled, "the turn was cancelled while waiting to retry after \(failure.code)", retries: retries)
                 }
                 attempt += 1
             }
@@ -160,7 +174,9 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
     /// (sending to last byte), the stall bound (no head, then no new event, for `stallTimeout`
     /// seconds) and the answer bound. The bounds are checked by libcurl's progress callback, at
     /// least once a second.
-    private func stream(_ request: HTTPRequest, options: GenerationOptions, emit: @escaping @Sendable (String) -> Void) async -> Result<TurnMetrics, AttemptFailure> {
+    private func stream(_ request: HTTPRequest, options: GenerationOptions, emit: @escaping @Sendable (String) -> Void) async -> Result<
+        TurnMetrics, AttemptFailure
+    > {
         let configuration = connection.configuration
         let url = connection.endpoint.recorded + "/chat/completions"
         let clock = Stopwatch()
@@ -202,8 +218,11 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
                     }
                     let contentType = fields.first("Content-Type") ?? ""
                     guard contentType.lowercased().hasPrefix("text/event-stream") else {
-                        return failed(RuntimeFailure(.malformedStream, "the server answered \(contentType.isEmpty ? "no content type" : ServerFailures.excerpt(contentType, limit: 80)), "
-                            + "not an event stream (text/event-stream)"), begun: true)
+                        return failed(
+                            RuntimeFailure(
+                                .malformedStream,
+                                "the server answered \(contentType.isEmpty ? "no content type" : ServerFailures.excerpt(contentType, limit: 80)), "
+                                    + "not an event stream (text/event-stream)"), begun: true)
                     }
                 case .body(let data):
                     guard status == 200 else {
@@ -236,32 +255,52 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
         } catch let failure as RuntimeFailure {
             return failed(failure, begun: true)
         } catch is ServerSentEventParser.LineTooLong {
-            return failed(RuntimeFailure(.malformedStream, "a line of the event stream is over \(ServerSentEventParser.maximumLineBytes) bytes: not server-sent events"), begun: true)
+            return failed(
+                RuntimeFailure(
+                    .malformedStream,
+                    "a line of the event stream is over \(ServerSentEventParser.maximumLineBytes) bytes: not server-sent events"),
+                begun: true)
         } catch let error as HTTPTransportError {
             let begun = status != 0
             switch error.kind {
             case .stopped where overTime():
-                return failed(RuntimeFailure(.timeout, "no complete answer within the request timeout of \(ServerFailures.format(timeout)) s"
-                    + (begun ? " (\(turn.deltaTimes.count) pieces of it arrived)" : "")), begun: true)
+                return failed(
+                    RuntimeFailure(
+                        .timeout,
+                        "no complete answer within the request timeout of \(ServerFailures.format(timeout)) s"
+                            + (begun ? " (\(turn.deltaTimes.count) pieces of it arrived)" : "")), begun: true)
             case .stopped where stalled():
-                return failed(RuntimeFailure(.timeout, status == 0
-                    ? "the server sent no complete response head within \(ServerFailures.format(stall)) s (the stall bound)"
-                    : "the stream stalled: no new event for \(ServerFailures.format(stall)) s after \(turn.deltaTimes.count) pieces of the answer (the stall bound)"),
-                              begun: true)
+                return failed(
+                    RuntimeFailure(
+                        .timeout,
+                        status == 0
+                            ? "the server sent no complete response head within \(ServerFailures.format(stall)) s (the stall bound)"
+                            : "the stream stalled: no new event for \(ServerFailures.format(stall)) s after \(turn.deltaTimes.count) pieces of the answer (the stall bound)"
+                    ),
+                    begun: true)
             case .stopped:
-                return failed(RuntimeFailure(.cancelled, "the turn was cancelled after \(turn.deltaTimes.count) pieces of the answer"), begun: begun)
+                return failed(
+                    RuntimeFailure(.cancelled, "the turn was cancelled after \(turn.deltaTimes.count) pieces of the answer"), begun: begun)
             case .unreachable:
                 return failed(RuntimeFailure(.unavailable, "cannot reach \(url): \(error.message)"), begun: false)
             case .connectTimeout:
-                return failed(RuntimeFailure(.unavailable, "cannot reach \(url): no connection within \(ServerFailures.format(configuration.connectTimeout)) s"), begun: false)
+                return failed(
+                    RuntimeFailure(
+                        .unavailable, "cannot reach \(url): no connection within \(ServerFailures.format(configuration.connectTimeout)) s"),
+                    begun: false)
             case .headersTooLarge:
                 return failed(RuntimeFailure(.malformedStream, "\(error.message): not the head of a chat completion"), begun: true)
             case .broken where received > 0 && !parser.sawEventStream:
                 let start = ServerFailures.excerpt(String(decoding: opening, as: UTF8.self), limit: 80)
-                return failed(RuntimeFailure(.malformedStream, "the body is not server-sent events though labelled text/event-stream: it begins \"\(start)\""), begun: true)
+                return failed(
+                    RuntimeFailure(
+                        .malformedStream, "the body is not server-sent events though labelled text/event-stream: it begins \"\(start)\""),
+                    begun: true)
             case .broken:
                 return begun
-                    ? failed(RuntimeFailure(.streamInterrupted, "the answer broke off after \(turn.deltaTimes.count) pieces: \(error.message)"), begun: true)
+                    ? failed(
+                        RuntimeFailure(.streamInterrupted, "the answer broke off after \(turn.deltaTimes.count) pieces: \(error.message)"),
+                        begun: true)
                     : failed(RuntimeFailure(.unavailable, "\(url) closed the connection before answering: \(error.message)"), begun: false)
             case .setup:
                 return failed(RuntimeFailure(.invalidResponse, error.message), begun: false)
@@ -273,19 +312,26 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
             return failed(RuntimeFailure(.unavailable, "\(url) closed the connection before answering"), begun: false)
         }
         if status != 200 {
-            return failed(ServerFailures.http(status: status, reason: statusReason.isEmpty ? HTTPStatus.reason(status) : statusReason,
-                                              body: errorBody, retryAfter: retryAfter),
-                          retryAfter: retryAfter, begun: false)
+            return failed(
+                ServerFailures.http(
+                    status: status, reason: statusReason.isEmpty ? HTTPStatus.reason(status) : statusReason,
+                    body: errorBody, retryAfter: retryAfter),
+                retryAfter: retryAfter, begun: false)
         }
         if !turn.isFinished, !cut, received > 0, !parser.sawEventStream {
             let start = ServerFailures.excerpt(String(decoding: opening, as: UTF8.self), limit: 80)
-            return failed(RuntimeFailure(.malformedStream, "the body is not server-sent events though labelled text/event-stream: it begins \"\(start)\""), begun: true)
+            return failed(
+                RuntimeFailure(
+                    .malformedStream, "the body is not server-sent events though labelled text/event-stream: it begins \"\(start)\""),
+                begun: true)
         }
         if !stoppedAtString { coalescer.add(stops.flush()) }
         coalescer.flush()
         do {
-            return .success(try turn.metrics(totalTime: completedAt ?? clock.elapsed, options: options, stoppedAtString: stoppedAtString,
-                                             backend: backend, cut: cut))
+            return .success(
+                try turn.metrics(
+                    totalTime: completedAt ?? clock.elapsed, options: options, stoppedAtString: stoppedAtString,
+                    backend: backend, cut: cut))
         } catch {
             return failed(error, begun: true)
         }

@@ -58,8 +58,10 @@ public struct OpenAIConfiguration: Sendable, Hashable {
 
     public init(
         baseURL: String, modelName: String, apiKeyVariable: String? = nil,
-        requestTimeout: Double = OpenAIConfiguration.defaultRequestTimeout, connectTimeout: Double = OpenAIConfiguration.defaultConnectTimeout,
-        stallTimeout: Double = OpenAIConfiguration.defaultStallTimeout, extraFields: [String: JSONValue] = [:], affinity: Affinity = Affinity(), backendHeader: String? = nil,
+        requestTimeout: Double = OpenAIConfiguration.defaultRequestTimeout,
+        connectTimeout: Double = OpenAIConfiguration.defaultConnectTimeout,
+        stallTimeout: Double = OpenAIConfiguration.defaultStallTimeout, extraFields: [String: JSONValue] = [:],
+        affinity: Affinity = Affinity(), backendHeader: String? = nil,
         retry: RetryPolicy = RetryPolicy(), cacheControl: Bool? = nil
     ) {
         self.baseURL = baseURL
@@ -79,16 +81,26 @@ public struct OpenAIConfiguration: Sendable, Hashable {
     public var problems: [String] {
         var found: [String] = []
         if Endpoint(baseURL) == nil {
-            found.append("the base URL must be an http:// or https:// URL with a host, like http://127.0.0.1:8080/v1 (got \"\(Endpoint.redacted(baseURL))\")")
+            found.append(
+                "the base URL must be an http:// or https:// URL with a host, like http://127.0.0.1:8080/v1 (got \"\(Endpoint.redacted(baseURL))\")"
+            )
         }
         if let apiKeyVariable, apiKeyVariable.isEmpty || apiKeyVariable.contains("=") {
             found.append("the API key variable must be the name of an environment variable (got \"\(apiKeyVariable)\")")
         }
-        if !(requestTimeout > 0 && requestTimeout.isFinite) { found.append("the request timeout must be more than 0 seconds (got \(requestTimeout))") }
-        if !(connectTimeout > 0 && connectTimeout.isFinite) { found.append("the connect timeout must be more than 0 seconds (got \(connectTimeout))") }
-        if !(stallTimeout > 0 && stallTimeout.isFinite) { found.append("the stall timeout must be more than 0 seconds (got \(stallTimeout))") }
+        if !(requestTimeout > 0 && requestTimeout.isFinite) {
+            found.append("the request timeout must be more than 0 seconds (got \(requestTimeout))")
+        }
+        if !(connectTimeout > 0 && connectTimeout.isFinite) {
+            found.append("the connect timeout must be more than 0 seconds (got \(connectTimeout))")
+        }
+        if !(stallTimeout > 0 && stallTimeout.isFinite) {
+            found.append("the stall timeout must be more than 0 seconds (got \(stallTimeout))")
+        }
         let reserved = extraFields.keys.filter(Self.reservedFields.contains).sorted()
-        if !reserved.isEmpty { found.append("extra request fields cannot set \(reserved.joined(separator: ", ")): ChatEval streams the chat itself") }
+        if !reserved.isEmpty {
+            found.append("extra request fields cannot set \(reserved.joined(separator: ", ")): ChatEval streams the chat itself")
+        }
         for name in [affinity.header, backendHeader].compactMap({ $0 }) where !Self.isHeaderName(name) {
             found.append("\"\(name)\" is not an HTTP header name (letters, digits and -)")
         }
@@ -96,7 +108,10 @@ public struct OpenAIConfiguration: Sendable, Hashable {
     }
 
     private static func isHeaderName(_ name: String) -> Bool {
-        !name.isEmpty && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_".unicodeScalars.contains($0)) }
+        !name.isEmpty
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_".unicodeScalars.contains($0))
+            }
     }
 }
 
@@ -109,7 +124,8 @@ public struct Endpoint: Sendable, Hashable {
 
     public init?(_ text: String) {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty else { return nil }
+            scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
+        else { return nil }
         var path = components.path
         while path.hasSuffix("/") { path.removeLast() }
         if path.isEmpty { path = "/v1" }

@@ -42,15 +42,17 @@ public final class OpenAIConnection: Sendable {
         let pool = CurlHandlePool()
         // The one-off probe gets at least 10 s whatever the turns' timeout: a server (or a loaded
         // machine) slow to answer /props once must not fail the whole run before its first turn.
-        let probe = ServerProbe(pool: pool, endpoint: endpoint, apiKey: apiKey, timeout: min(max(configuration.requestTimeout, 10), 30),
-                                connectTimeout: configuration.connectTimeout)
+        let probe = ServerProbe(
+            pool: pool, endpoint: endpoint, apiKey: apiKey, timeout: min(max(configuration.requestTimeout, 10), 30),
+            connectTimeout: configuration.connectTimeout)
         let server: ServerInfo
         var configuration = configuration
         do throws(OpenAIConnectionError) {
             server = try await probe.identify(modelName: configuration.modelName, retry: configuration.retry)
             if configuration.modelName.isEmpty {
                 guard server.models.count == 1, let only = server.models.first else {
-                    let listed = server.models.isEmpty ? "lists none at /v1/models" : "lists \(server.models.prefix(10).joined(separator: ", "))"
+                    let listed =
+                        server.models.isEmpty ? "lists none at /v1/models" : "lists \(server.models.prefix(10).joined(separator: ", "))"
                     throw OpenAIConnectionError(.invalidConfiguration, "name the model to request (--model-name): the server \(listed)")
                 }
                 configuration.modelName = only
@@ -84,7 +86,8 @@ public final class OpenAIConnection: Sendable {
         while ContinuousClock.now - clock < .seconds(timeout) {
             for url in [endpoint.health, endpoint.models] {
                 do {
-                    let response = try await HTTPClient.fetch(HTTPRequest(url: url, connectTimeout: 2), pool: pool, timeout: 2, maximumBytes: 1 << 20)
+                    let response = try await HTTPClient.fetch(
+                        HTTPRequest(url: url, connectTimeout: 2), pool: pool, timeout: 2, maximumBytes: 1 << 20)
                     if response.status == 200 { return }
                     last = "\(Endpoint.redacted(url)) answered \(response.status)"
                     if response.status != 404 { break }
@@ -95,7 +98,8 @@ public final class OpenAIConnection: Sendable {
             }
             do { try await Task.sleep(for: .milliseconds(200)) } catch { break }
         }
-        throw OpenAIConnectionError(.unreachable, "the server at \(endpoint.recorded) was not ready within \(ServerFailures.format(timeout)) s (\(last))")
+        throw OpenAIConnectionError(
+            .unreachable, "the server at \(endpoint.recorded) was not ready within \(ServerFailures.format(timeout)) s (\(last))")
     }
 
     /// A runtime for one conversation at a time over this connection.
@@ -110,8 +114,9 @@ public final class OpenAIConnection: Sendable {
     public var identity: RuntimeIdentity {
         RuntimeIdentity(
             engine: server.engine, build: server.build ?? "unknown",
-            model: ModelIdentity(path: configuration.modelName, fileBytes: server.modelBytes ?? 0,
-                                 description: server.modelDescription, parameters: server.parameters),
+            model: ModelIdentity(
+                path: configuration.modelName, fileBytes: server.modelBytes ?? 0,
+                description: server.modelDescription, parameters: server.parameters),
             chatTemplate: "server", chatTemplateSource: "server", chatTemplateHash: server.chatTemplateHash,
             contextSize: server.contextSize ?? 0, batchSize: 0, threads: 0, inProcess: false, endpoint: endpoint.recorded)
     }
@@ -174,8 +179,10 @@ public struct ServerInfo: Sendable, Hashable {
     /// Model ids `/v1/models` lists (empty when it lists none or is not served).
     public var models: [String]
 
-    public init(engine: String, build: String? = nil, isLlamaServer: Bool = false, contextSize: Int? = nil, slots: Int? = nil,
-                modelBytes: Int? = nil, parameters: Int? = nil, modelDescription: String, chatTemplateHash: String? = nil, models: [String] = []) {
+    public init(
+        engine: String, build: String? = nil, isLlamaServer: Bool = false, contextSize: Int? = nil, slots: Int? = nil,
+        modelBytes: Int? = nil, parameters: Int? = nil, modelDescription: String, chatTemplateHash: String? = nil, models: [String] = []
+    ) {
         self.engine = engine
         self.build = build
         self.isLlamaServer = isLlamaServer
@@ -233,8 +240,10 @@ struct ServerProbe {
                 return try await identify(modelName: modelName)
             } catch {
                 guard error.code == .unreachable,
-                      let delay = retry.delay(beforeRetry: attempt, after: .unavailable, retryAfter: nil, uniform: { Double.random(in: 0..<1) }),
-                      (try? await Task.sleep(for: .seconds(delay))) != nil else { throw error }
+                    let delay = retry.delay(
+                        beforeRetry: attempt, after: .unavailable, retryAfter: nil, uniform: { Double.random(in: 0..<1) }),
+                    (try? await Task.sleep(for: .seconds(delay))) != nil
+                else { throw error }
                 attempt += 1
             }
         }
@@ -269,17 +278,22 @@ struct ServerProbe {
         let headers = apiKey.map { [(name: "Authorization", value: "Bearer \($0)")] } ?? []
         let response: (status: Int, headers: HTTPHeaders, body: Data)
         do {
-            response = try await HTTPClient.fetch(HTTPRequest(url: url, headers: headers, connectTimeout: connectTimeout), pool: pool,
-                                                  timeout: timeout, maximumBytes: 8 << 20)
+            response = try await HTTPClient.fetch(
+                HTTPRequest(url: url, headers: headers, connectTimeout: connectTimeout), pool: pool,
+                timeout: timeout, maximumBytes: 8 << 20)
         } catch {
             throw OpenAIConnectionError(.unreachable, "cannot reach \(Endpoint.redacted(url)): \(error.message)")
         }
         if response.status == 401 || response.status == 403 {
-            throw OpenAIConnectionError(.unauthorized, "\(Endpoint.redacted(url)) answered \(response.status) \(HTTPStatus.reason(response.status)): the server does not accept the API key")
+            throw OpenAIConnectionError(
+                .unauthorized,
+                "\(Endpoint.redacted(url)) answered \(response.status) \(HTTPStatus.reason(response.status)): the server does not accept the API key"
+            )
         }
         if response.status == 503 {
             // llama-server answers 503 to everything while its model loads: what it is cannot be told yet.
-            throw OpenAIConnectionError(.unreachable, "\(Endpoint.redacted(url)) answered 503: the server is not ready (a model still loading?)")
+            throw OpenAIConnectionError(
+                .unreachable, "\(Endpoint.redacted(url)) answered 503: the server is not ready (a model still loading?)")
         }
         guard response.status == 200 else { return nil }
         return try? ChatCompletionChunk.decoder.decode(T.self, from: response.body)

@@ -40,8 +40,12 @@ public struct RetryPolicy: Sendable, Hashable {
         var found: [String] = []
         if !(0...100).contains(maximumRetries) { found.append("retries must be between 0 and 100 (got \(maximumRetries))") }
         if !(initialDelay >= 0 && initialDelay.isFinite) { found.append("the retry delay must be 0 or more seconds (got \(initialDelay))") }
-        if !(maximumDelay >= initialDelay && maximumDelay.isFinite) { found.append("the longest retry delay must be at least the first (got \(maximumDelay))") }
-        if !(maximumRetryAfter >= 0 && maximumRetryAfter.isFinite) { found.append("the longest Retry-After must be 0 or more seconds (got \(maximumRetryAfter))") }
+        if !(maximumDelay >= initialDelay && maximumDelay.isFinite) {
+            found.append("the longest retry delay must be at least the first (got \(maximumDelay))")
+        }
+        if !(maximumRetryAfter >= 0 && maximumRetryAfter.isFinite) {
+            found.append("the longest Retry-After must be 0 or more seconds (got \(maximumRetryAfter))")
+        }
         return found
     }
 

@@ -5,12 +5,15 @@ enum ServerFailures {
     /// The failure an HTTP error status stands for, from the status and the server's error body.
     static func http(status: Int, reason: String, body: [UInt8], retryAfter: Double?) -> RuntimeFailure {
         let detail = ServerErrorBody.parse(body)
-        let said = detail?.message.map { ": \(excerpt($0))" } ?? (body.isEmpty ? "" : ": \(excerpt(String(decoding: body.prefix(400), as: UTF8.self)))")
+        let said =
+            detail?.message.map { ": \(excerpt($0))" }
+            ?? (body.isEmpty ? "" : ": \(excerpt(String(decoding: body.prefix(400), as: UTF8.self)))")
         if let detail, let overflow = contextOverflow(detail) { return overflow }
         let wait = retryAfter.map { " (Retry-After \(format($0)) s)" } ?? ""
         switch status {
         case 429: return RuntimeFailure(.rateLimited, "the server is rate limiting (HTTP 429\(wait))\(said)")
-        case 502, 503, 504: return RuntimeFailure(.unavailable, "the server cannot take the request now (HTTP \(status) \(reason)\(wait))\(said)")
+        case 502, 503, 504:
+            return RuntimeFailure(.unavailable, "the server cannot take the request now (HTTP \(status) \(reason)\(wait))\(said)")
         case 401, 403: return RuntimeFailure(.unauthorized, "the server refused the credentials (HTTP \(status) \(reason))\(said)")
         case 408: return RuntimeFailure(.timeout, "the server timed the request out (HTTP 408)\(said)")
         default: return RuntimeFailure(.httpError, "the server rejected the request (HTTP \(status) \(reason))\(said)")
@@ -21,7 +24,8 @@ enum ServerFailures {
     static func inStream(_ detail: ServerErrorBody.Detail) -> RuntimeFailure {
         if let overflow = contextOverflow(detail) { return overflow }
         let code = detail.code.map { " \($0)" } ?? ""
-        return RuntimeFailure(.httpError, "the server reported an error mid-stream\(code): \(excerpt(detail.message ?? detail.type ?? "no message"))")
+        return RuntimeFailure(
+            .httpError, "the server reported an error mid-stream\(code): \(excerpt(detail.message ?? detail.type ?? "no message"))")
     }
 
     /// A context-window error in any of the servers' shapes: llama-server's
@@ -30,7 +34,8 @@ enum ServerFailures {
     static func contextOverflow(_ detail: ServerErrorBody.Detail) -> RuntimeFailure? {
         let message = detail.message ?? ""
         let lowered = message.lowercased()
-        let matches = detail.type == "exceed_context_size_error" || detail.code == "context_length_exceeded"
+        let matches =
+            detail.type == "exceed_context_size_error" || detail.code == "context_length_exceeded"
             || lowered.contains("maximum context length") || lowered.contains("exceeds the available context size")
             || lowered.contains("context length exceeded") || lowered.contains("context window")
         guard matches else { return nil }

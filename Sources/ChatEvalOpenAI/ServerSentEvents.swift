@@ -40,7 +40,7 @@ struct ServerSentEventParser: Sendable {
         for byte in bytes {
             if afterCarriageReturn {
                 afterCarriageReturn = false
-                if byte == 0x0A { continue }          // the LF of a CRLF
+                if byte == 0x0A { continue }  // the LF of a CRLF
             }
             switch byte {
             case 0x0A:
@@ -64,7 +64,10 @@ struct ServerSentEventParser: Sendable {
             if line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
         }
         guard !line.isEmpty else { return dispatch() }
-        if line[0] == UInt8(ascii: ":") { sawEventStream = true; return nil }
+        if line[0] == UInt8(ascii: ":") {
+            sawEventStream = true
+            return nil
+        }
         let field: ArraySlice<UInt8>
         var value: ArraySlice<UInt8>
         if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
@@ -85,9 +88,9 @@ struct ServerSentEventParser: Sendable {
             type = String(decoding: value, as: UTF8.self)
             sawEventStream = true
         case "id", "retry":
-            sawEventStream = true                         // not used here
+            sawEventStream = true  // not used here
         default:
-            break                                         // unknown fields are ignored, as the standard says
+            break  // unknown fields are ignored, as the standard says
         }
         return nil
     }

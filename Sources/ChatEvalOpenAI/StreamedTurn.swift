@@ -42,7 +42,9 @@ struct StreamedTurn {
         do {
             chunk = try ChatCompletionChunk.decoder.decode(ChatCompletionChunk.self, from: Data(data.utf8))
         } catch {
-            throw RuntimeFailure(.malformedStream, "chunk \(deltaTimes.count + 1) of the stream is not a chat completion chunk: \(ServerFailures.excerpt(data, limit: 120))")
+            throw RuntimeFailure(
+                .malformedStream,
+                "chunk \(deltaTimes.count + 1) of the stream is not a chat completion chunk: \(ServerFailures.excerpt(data, limit: 120))")
         }
         if let error = chunk.error { throw ServerFailures.inStream(error) }
         if let usage = chunk.usage { self.usage = usage }
@@ -69,7 +71,9 @@ struct StreamedTurn {
     /// the answer was complete.
     /// `cut`: ChatEval stopped reading at its answer bound (the server ignored `max_tokens`):
     /// the answer counts as finished at `max_tokens`.
-    func metrics(totalTime: Double, options: GenerationOptions, stoppedAtString: Bool, backend: String?, cut: Bool = false) throws(RuntimeFailure) -> TurnMetrics {
+    func metrics(totalTime: Double, options: GenerationOptions, stoppedAtString: Bool, backend: String?, cut: Bool = false)
+        throws(RuntimeFailure) -> TurnMetrics
+    {
         if !refusal.isEmpty {
             throw RuntimeFailure(.refused, "the model refused: \(ServerFailures.excerpt(refusal, limit: 200))")
         }
@@ -77,7 +81,9 @@ struct StreamedTurn {
             throw RuntimeFailure(.refused, "the server's content filter stopped the answer after \(text.count) characters")
         }
         guard isFinished || cut else {
-            throw RuntimeFailure(.streamInterrupted, "the stream ended after \(deltaTimes.count) pieces (\(text.count) characters) without finishing the answer")
+            throw RuntimeFailure(
+                .streamInterrupted,
+                "the stream ended after \(deltaTimes.count) pieces (\(text.count) characters) without finishing the answer")
         }
         var figures = ServerFigures(
             promptEvaluatedTokens: timings?.promptN, cachedTokens: timings?.cacheN ?? usage?.promptTokensDetails?.cachedTokens,

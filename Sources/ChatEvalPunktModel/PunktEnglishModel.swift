@@ -14,20615 +14,20615 @@ package enum PunktEnglishModel {
 
     /// Abbreviations (lowercase, without the final period), one per line.
     package static let abbreviations = #"""
-. . 
-a.a
-a.c
-a.d
-a.g
-a.h
-a.m
-a.m.e
-a.s
-a.t
-adm
-ala
-ariz
-aug
-ave
-b.f
-b.v
-bros
-c
-c.i.t
-c.o.m.b
-c.v
-calif
-chg
-cie
-co
-col
-colo
-conn
-corp
-cos
-ct
-d
-d.c
-d.h
-d.w
-dec
-dr
-e
-e.f
-e.h
-e.l
-e.m
-f
-f.g
-f.j
-feb
-fla
-fri
-ft
-g
-g.d
-g.f
-g.k
-ga
-gen
-h
-h.c
-h.f
-h.m
-i.m.s
-ill
-inc
-j.b
-j.c
-j.j
-j.k
-j.p
-j.r
-jan
-jr
-k
-kan
-ky
-l
-l.a
-l.f
-l.p
-lt
-ltd
-m
-m.b.a
-m.d.c
-m.j
-maj
-messrs
-mg
-mich
-minn
-mr
-mrs
-ms
-n
-n.c
-n.d
-n.h
-n.j
-n.m
-n.v
-n.y
-nev
-nov
-oct
-ok
-okla
-ore
-p
-p.a.m
-p.m
-pa
-ph.d
-prof
-r
-r.a
-r.h
-r.i
-r.j
-r.k
-r.t
-rep
-reps
-s
-s.a
-s.a.y
-s.c
-s.g
-s.p.a
-s.s
-sen
-sep
-sept
-sr
-st
-sw
-t
-t.j
-tenn
-tues
-u.k
-u.n
-u.s
-u.s.a
-u.s.s.r
-v
-va
-vs
-vt
-w
-w.c
-w.r
-w.va
-w.w
-wash
-wed
-wis
-yr
-"""#
+        . . 
+        a.a
+        a.c
+        a.d
+        a.g
+        a.h
+        a.m
+        a.m.e
+        a.s
+        a.t
+        adm
+        ala
+        ariz
+        aug
+        ave
+        b.f
+        b.v
+        bros
+        c
+        c.i.t
+        c.o.m.b
+        c.v
+        calif
+        chg
+        cie
+        co
+        col
+        colo
+        conn
+        corp
+        cos
+        ct
+        d
+        d.c
+        d.h
+        d.w
+        dec
+        dr
+        e
+        e.f
+        e.h
+        e.l
+        e.m
+        f
+        f.g
+        f.j
+        feb
+        fla
+        fri
+        ft
+        g
+        g.d
+        g.f
+        g.k
+        ga
+        gen
+        h
+        h.c
+        h.f
+        h.m
+        i.m.s
+        ill
+        inc
+        j.b
+        j.c
+        j.j
+        j.k
+        j.p
+        j.r
+        jan
+        jr
+        k
+        kan
+        ky
+        l
+        l.a
+        l.f
+        l.p
+        lt
+        ltd
+        m
+        m.b.a
+        m.d.c
+        m.j
+        maj
+        messrs
+        mg
+        mich
+        minn
+        mr
+        mrs
+        ms
+        n
+        n.c
+        n.d
+        n.h
+        n.j
+        n.m
+        n.v
+        n.y
+        nev
+        nov
+        oct
+        ok
+        okla
+        ore
+        p
+        p.a.m
+        p.m
+        pa
+        ph.d
+        prof
+        r
+        r.a
+        r.h
+        r.i
+        r.j
+        r.k
+        r.t
+        rep
+        reps
+        s
+        s.a
+        s.a.y
+        s.c
+        s.g
+        s.p.a
+        s.s
+        sen
+        sep
+        sept
+        sr
+        st
+        sw
+        t
+        t.j
+        tenn
+        tues
+        u.k
+        u.n
+        u.s
+        u.s.a
+        u.s.s.r
+        v
+        va
+        vs
+        vt
+        w
+        w.c
+        w.r
+        w.va
+        w.w
+        wash
+        wed
+        wis
+        yr
+        """#
 
     /// Collocations (a word ending in a period, then the next word), tab-separated.
     package static let collocations = #"""
-##number##	abreast
-##number##	aes
-##number##	business
-##number##	cbot
-##number##	colgate
-##number##	commodities
-##number##	cooper
-##number##	corrections
-##number##	credit
-##number##	dividend
-##number##	financing
-##number##	genentech
-##number##	henley
-##number##	insider
-##number##	international
-##number##	leisure
-##number##	letters
-##number##	notable
-##number##	pay-fone
-##number##	pegasus
-##number##	pepper
-##number##	review
-##number##	rj
-##number##	wedgestone
-##number##	who
-##number##	zimmer
-b	edelman
-b	levine
-b	smith
-b	stewart
-b	wigton
-i	magnin
-i	toussie
-j	aron
-j	fialka
-j	walter
-o	ludcke
-"""#
+        ##number##	abreast
+        ##number##	aes
+        ##number##	business
+        ##number##	cbot
+        ##number##	colgate
+        ##number##	commodities
+        ##number##	cooper
+        ##number##	corrections
+        ##number##	credit
+        ##number##	dividend
+        ##number##	financing
+        ##number##	genentech
+        ##number##	henley
+        ##number##	insider
+        ##number##	international
+        ##number##	leisure
+        ##number##	letters
+        ##number##	notable
+        ##number##	pay-fone
+        ##number##	pegasus
+        ##number##	pepper
+        ##number##	review
+        ##number##	rj
+        ##number##	wedgestone
+        ##number##	who
+        ##number##	zimmer
+        b	edelman
+        b	levine
+        b	smith
+        b	stewart
+        b	wigton
+        i	magnin
+        i	toussie
+        j	aron
+        j	fialka
+        j	walter
+        o	ludcke
+        """#
 
     /// Frequent sentence starters, one per line.
     package static let sentenceStarters = #"""
-according
-although
-among
-both
-but
-despite
-even
-he
-however
-i
-if
-in
-indeed
-instead
-it
-many
-meanwhile
-moreover
-most
-nevertheless
-nonetheless
-nor
-sales
-separately
-similarly
-since
-so
-some
-the
-there
-these
-they
-this
-though
-thus
-under
-when
-while
-yet
-"""#
+        according
+        although
+        among
+        both
+        but
+        despite
+        even
+        he
+        however
+        i
+        if
+        in
+        indeed
+        instead
+        it
+        many
+        meanwhile
+        moreover
+        most
+        nevertheless
+        nonetheless
+        nor
+        sales
+        separately
+        similarly
+        since
+        so
+        some
+        the
+        there
+        these
+        they
+        this
+        though
+        thus
+        under
+        when
+        while
+        yet
+        """#
 
     /// Orthographic contexts: word type, tab, flags.
     package static let orthographicContext = #"""
-a	126
-a&m	4
-a-%	32
-a-1	4
-a-1-plus	4
-a-2	4
-a-330	4
-a-340	4
-a-6e	4
-a-discounted	64
-a-from	64
-a.a.	4
-a.c.	4
-a.d.	4
-a.g.	4
-a.h.	14
-a.m.	32
-a.m.e.	2
-a.s.	4
-a.t.	4
-aai	2
-aaron	4
-ab	4
-aba	12
-aback	32
-abalone	38
-abalone-lover	32
-abalone-processing	32
-abandon	32
-abandoned	96
-abandoning	32
-abandons	32
-abated	32
-abbe	4
-abbes	4
-abbott	14
-abbreviation	32
-abc	14
-abc-affiliated	4
-abdicating	32
-abdication	32
-abducted	32
-abductors	32
-abdul-haadee	4
-abela	12
-abelson	4
-aberrational	32
-aberrations	32
-abf	8
-abhor	32
-abhorrence	32
-abhors	32
-abides	32
-abiding	32
-abilities	32
-ability	100
-abington	4
-abitibi-price	6
-abject	32
-able	32
-abm	4
-abner	4
-aboard	32
-abolished	32
-abolishing	32
-abolition	32
-abortion	32
-abortions	36
-abound	36
-about	46
-about-to-boom	32
-above	34
-above-average	32
-above-market	32
-abraham	14
-abrahamson	12
-abrams	4
-abrasives	32
-abreast	40
-abroad	36
-abrogate	32
-abrogated	32
-abrogation	32
-abrupt	32
-abruptly	96
-absb	4
-absence	32
-absent	32
-absenteeism	32
-abshire	4
-absolute	36
-absolutely	32
-absolve	32
-absorb	32
-absorbed	32
-absorbing	4
-absurd	32
-abt	14
-abuse	32
-abused	32
-abuses	32
-abusive	32
-ac	4
-academe	32
-academia	32
-academic	32
-academicians	32
-academics	32
-academies	32
-academy	4
-acc	4
-acceded	32
-accelerate	32
-accelerated	32
-accelerates	32
-accelerating	32
-acceleration	40
-accelerator	32
-accent	32
-accept	32
-acceptability	32
-acceptable	32
-acceptance	32
-accepted	42
-accepting	32
-accepts	40
-access	100
-accessibility	32
-accessible	32
-accessories	32
-accident	32
-accidental	32
-accidently	32
-accidents	32
-accob	8
-accommodate	32
-accommodated	32
-accommodations	32
-accommodative	32
-accompanied	34
-accompany	32
-accompanying	32
-accomplish	32
-accomplished	32
-accomplishes	32
-accomplishments	32
-accord	36
-accordance	32
-according	38
-accordingly	34
-accost	32
-accosted	32
-account	36
-accountability	32
-accountant	32
-accountants	36
-accounted	32
-accountemps	2
-accounting	36
-accounts	36
-accreditation	32
-accredited	32
-accrediting	36
-accrual	32
-accrue	32
-accrued	32
-accumulate	32
-accumulated	32
-accumulating	32
-accuracy	32
-accurate	32
-accurately	32
-accusations	32
-accusatory	32
-accused	32
-accuser	32
-accuses	32
-accusing	32
-accustomed	32
-ace	32
-acerbic	32
-achieve	32
-achieved	32
-achievement	36
-achievements	32
-achieving	34
-acid	32
-acid-rain	96
-acidic	32
-acker	12
-acknowledge	32
-acknowledged	36
-acknowledgement	32
-acknowledges	32
-acknowledging	40
-acknowledgment	32
-acli	14
-acolytes	32
-acoustic	4
-acquaint	32
-acquaintance	32
-acquiesced	32
-acquiescent	32
-acquire	36
-acquired	100
-acquirer	32
-acquirers	32
-acquires	44
-acquiring	32
-acquisition	44
-acquisition-minded	32
-acquisitions	38
-acquisitive	32
-acquistion	32
-acquitted	32
-acqusitions	32
-acreage	32
-acres	32
-acrid	32
-acronym	32
-acronyms	32
-across	36
-across-the-board	32
-act	36
-acted	32
-acting	44
-action	110
-action-forcing	32
-actions	32
-activated	32
-activator	32
-active	32
-actively	32
-activism	32
-activist	32
-activists	32
-activities	36
-activity	36
-actor	36
-actors	32
-actress	36
-acts	44
-actual	36
-actually	38
-actuarial	32
-acumen	32
-acute	32
-acute-care	32
-acutely	32
-acy	8
-ad	34
-ada	4
-adair	12
-adam	4
-adamant	32
-adams	12
-adapt	32
-adaptation	32
-adapted	32
-adapting	32
-adapts	4
-add	36
-add-vantage	6
-added	38
-addict	32
-addicts	32
-adding	34
-addington	2
-addition	32
-additional	110
-additionally	2
-additions	32
-additive	32
-additives	32
-address	32
-addressed	32
-addresses	32
-addressing	34
-adds	34
-adelman	4
-adequacy	32
-adequate	32
-adequately	32
-adhesives	32
-adieu	32
-adjacent	32
-adjoin	32
-adjoins	32
-adjourned	32
-adjudicated	32
-adjunct	32
-adjust	32
-adjustable-rate	32
-adjusted	98
-adjusting	32
-adjustment	32
-adjustments	32
-adjuvant	32
-adler	12
-adm.	6
-admen	34
-administered	32
-administering	32
-administration	38
-administrations	32
-administrative	32
-administrator	32
-administrators	48
-admiral	36
-admirers	32
-admission	32
-admissions	32
-admit	36
-admits	32
-admittance	32
-admitted	32
-admittedly	32
-admitting	32
-ado	32
-adolescents	32
-adolfo	6
-adolph	6
-adopt	32
-adopted	40
-adopting	32
-adoption	32
-adopts	12
-adorjan	8
-adrar	4
-ads	36
-adult	32
-adults	32
-adv	8
-advance	36
-advance-purchase	32
-advanced	46
-advancement	32
-advances	38
-advancing	32
-advantage	32
-advantages	32
-advent	32
-adventure	32
-adventurers	32
-adverse	32
-adversely	32
-advertise	32
-advertised	32
-advertisers	32
-advertising	110
-advest	6
-advice	32
-advisable	32
-advise	32
-advised	32
-adviser	36
-advisers	36
-advises	32
-advising	32
-advisory	32
-advocacy	34
-advocate	36
-advocated	32
-advocates	34
-advocating	32
-ae-1	4
-aegean	4
-aegis	4
-aer	4
-aerobics	2
-aerosol	32
-aerospace	108
-aerospace/technology	32
-aes	12
-aesthetic	32
-aet	8
-aetna	10
-affable	32
-affair	36
-affairs	36
-affect	36
-affected	96
-affecting	32
-affection	32
-affects	32
-affidavits	32
-affiliate	32
-affiliated	32
-affiliates	36
-affiliates-led	4
-affiliation	32
-affirm	36
-affirmative	32
-affirmed	32
-affirming	32
-affirms	4
-afflicted	32
-affluent	32
-afford	32
-affordability	32
-affordable	32
-afforded	32
-affords	32
-afghan	4
-afghanistan	4
-aficionados	32
-afinp	8
-afl-cio	4
-afonso	4
-afoot	32
-afoul	32
-afraid	32
-afric	12
-africa	4
-african	4
-afrikaans-language	4
-after	110
-after-tax	32
-aftermath	32
-afternoon	32
-afternoons	32
-aftershocks	32
-afterward	32
-afterwards	32
-ag	12
-aga	4
-again	38
-against	46
-agaricus	32
-age	36
-age-old	32
-aged	32
-agencies	32
-agency	46
-agenda	32
-agent	32
-agents	32
-aggiornamento	32
-aggravated	32
-aggregate	32
-aggregates	32
-aggression	32
-aggressive	32
-aggressively	32
-aghast	32
-aging	32
-agins	4
-agio	4
-agios	4
-agip	4
-ago	44
-agree	36
-agreeable	32
-agreed	96
-agreed-upon	32
-agreeing	32
-agreement	36
-agreements	32
-agrees	44
-agricultural	98
-agricultural-debt	32
-agriculture	36
-agsi	8
-ah	2
-ahc	4
-ahe	12
-ahead	40
-ahonoora	4
-ahp	12
-aid	100
-aide	36
-aided	36
-aiden	2
-aides	38
-aiding	34
-aids	38
-aids-information	4
-aids-related	4
-aids-treatment	4
-ailing	36
-ailment	32
-ailments	32
-aim	32
-aimed	32
-aims	32
-ain	32
-air	46
-air-cargo	32
-air-conditioner	32
-air-defense	32
-air-freight	64
-airborne	36
-airbus	6
-aircraft	100
-aircraft-evacuation	32
-aircruisers	6
-aired	32
-airing	32
-airlift	36
-airline	40
-airliner	32
-airliners	32
-airlines	46
-airmach	4
-airplane	32
-airplanes	36
-airport	36
-airports	32
-airs	32
-airspace	32
-airways	4
-ait	4
-ak-47	4
-akron	12
-akshay	2
-al	6
-ala.	4
-ala.-based	4
-alabama	4
-alan	6
-alarm	36
-alarmed	32
-alarming	32
-alas	2
-alasdair	4
-alaska	6
-alaskan	4
-albani	12
-albert	14
-alberta	4
-alberto	4
-albn	8
-albright	4
-album	32
-alchemist	32
-alcohol	36
-alcohol-related	32
-ald	4
-alden	12
-alderman	4
-aleman	12
-alert	32
-alex	14
-alexander	4
-alexanders	4
-alexandra	4
-alexandria	4
-alfa	4
-alfa-laval	6
-alfb	4
-alfonse	2
-alfonso	4
-alfred	6
-algeria	12
-algerian	4
-alice	14
-alicia	4
-alienate	32
-alienating	32
-aliens	36
-aligned	32
-alike	32
-alive	32
-alix	12
-all	46
-all-cash	32
-all-irish	32
-all-knowing	32
-all-natural	32
-all-night	32
-all-seeing	32
-all-suite	32
-all-time	32
-all-too-familiar	32
-allan	4
-allanna	4
-allay	32
-allegation	32
-allegations	34
-allege	32
-alleged	32
-allegedly	32
-alleges	44
-alleghany	6
-allegheny	14
-allegiance	32
-alleging	32
-allegis	4
-allen	12
-allentown	4
-allergens	32
-allergies	32
-allergist	32
-allergy	36
-alleviate	32
-alley	36
-alliance	36
-alliant	4
-allied	14
-allied-signal	4
-allies	96
-allocated	32
-allocates	32
-allocating	32
-allocation	2
-allocations	32
-allots	32
-allotted	32
-allow	32
-allowed	32
-allowing	34
-allows	96
-alloy	32
-alloys	32
-alltime	32
-allude	32
-alluded	32
-alluding	32
-alluringly	32
-ally	32
-alma	36
-almost	98
-almost-certain	32
-almys	12
-aln	8
-alnt	8
-aloft	32
-alone	36
-along	42
-alpha	4
-alphabet	32
-already	98
-already-crowded	32
-already-scheduled	32
-also	110
-altar	32
-alter	36
-altered	8
-altering	32
-alternate	4
-alternating	32
-alternative	32
-alternatives	32
-alters	4
-although	46
-altitudes	32
-altmann	4
-alto	4
-altogether	40
-alton	4
-altos	4
-altruistic	32
-aluminum	36
-alumni	32
-alumnus	32
-alums	32
-alvin	4
-always	32
-am	38
-ama	8
-amadeus	4
-amadou-mahtar	2
-amal	4
-amalgam	32
-amanda	4
-amarillo	12
-amassing	32
-amateur	32
-amateurs	32
-amazement	32
-ambassador	32
-ambassadors	32
-ambient	4
-ambiguities	32
-ambiguous	32
-ambition	32
-ambitious	32
-ambivalence	32
-ambj	8
-ambulance-chasing	32
-ambulances	4
-ambulatory	32
-amc	14
-amd	4
-amdec	4
-amdur	4
-amend	32
-amended	32
-amendment	36
-amendments	32
-amends	32
-amenities	32
-amerada	4
-america	12
-american	14
-american-made	4
-americano	4
-americans	4
-americas	4
-americus	14
-amerika	4
-ameritech	4
-amex	12
-amf	4
-amfac	6
-amhowitz	8
-amiable	32
-amicable	32
-amid	110
-amitai	8
-amity	4
-ammonium	32
-ammunition	32
-amnesia	32
-amnesty	2
-amo	12
-amok	32
-among	46
-amortization	32
-amortizing	32
-amos	12
-amos-lee	4
-amount	32
-amounted	32
-amounting	32
-amounts	32
-ampersand	4
-ample	32
-amplifications	4
-amplify	32
-amply	32
-amps	4
-amr	14
-amsterdam	8
-amsterdam-based	4
-amstrad	14
-amtrak	4
-amused	32
-amusements	4
-amy	4
-an	46
-ana	4
-anaheim	12
-analogues	32
-analyses	32
-analysis	32
-analyst	100
-analysts	46
-analytical	4
-analyzed	32
-anastasio	4
-anathema	32
-anatolia	4
-anatoly	4
-anatomy	8
-anaylsts	32
-anc	4
-ancestors	32
-ancher	12
-anchorman	32
-anchors	32
-ancient	32
-and	126
-and/or	32
-anders	4
-andersen	4
-anderson	12
-andover	4
-andre	6
-andrea	4
-andreas	4
-andrei	4
-andrew	6
-andrews	4
-andy	4
-anemia	32
-anemic	32
-anew	32
-angeles	4
-angeles-based	4
-angels	36
-anger	36
-angered	32
-angiographic	32
-angiographics	32
-angle	32
-anglia	8
-anglican	4
-anglin	4
-anglo-dutch	4
-anglo-irish	4
-angola	4
-angolan	6
-angolans	4
-angrily	32
-angry	32
-anguish	32
-anguished	32
-angus	2
-animal	32
-animal-health	32
-animals	32
-animated	32
-animation	32
-animator	32
-animators	32
-animosity	32
-ankara	6
-anmc	6
-ann	14
-anna	4
-anne	4
-annihilation	32
-anniversary	32
-annoucements	32
-announce	32
-announced	96
-announcement	32
-announcements	32
-announces	32
-announcing	32
-annual	32
-annualized	34
-annually	34
-annuities	32
-annuity	36
-anomalies	32
-anomaly	32
-anonymity	32
-anonymous	32
-another	110
-ansa	4
-ansberry	4
-answer	36
-answered	32
-answers	32
-antediluvian	32
-anthony	6
-anthophyllite	32
-anthropologists	32
-anti-aircraft	32
-anti-apartheid	38
-anti-ballet	32
-anti-ballistic	4
-anti-black	32
-anti-climactic	32
-anti-communist	32
-anti-competitive	32
-anti-consumer	32
-anti-discrimination	32
-anti-drug	32
-anti-dumping	42
-anti-gadhafi	32
-anti-germ	36
-anti-hypertensive	32
-anti-inflation	32
-anti-japanese	32
-anti-jazz	8
-anti-khomeini	32
-anti-lawyer	32
-anti-managua	32
-anti-missile	32
-anti-nazi	32
-anti-sandinista	32
-anti-smoking	32
-anti-takeover	44
-anti-tank	32
-anti-terrorist	32
-anti-ulcer	32
-anti-union	32
-antibiotic	32
-antibiotics	32
-antibody	36
-anticipate	32
-anticipated	32
-anticipates	32
-anticipating	34
-anticipation	32
-antics	32
-antidote	32
-antigovernment	32
-antilles	4
-antimissile	32
-antipathy	32
-antiprotons	32
-antique	32
-antitrust	32
-antitrust-law	32
-antonin	4
-antonio	4
-antonio-based	4
-antony	4
-antwerp	4
-anxious	32
-any	46
-anybody	32
-anyhow	32
-anymore	36
-anyone	34
-anything	32
-anytime	32
-anyway	32
-anywhere	32
-ap	4
-apart	36
-apartheid	32
-apartment	32
-apartment-housing	32
-apathetic	32
-apawamis	4
-apcar	8
-aphrodisiac	32
-apia	8
-aplenty	32
-apocryphally	32
-apollo	4
-apologetic	32
-apologies	32
-apologized	32
-apostles	32
-appalachia	4
-appalachian	4
-appalled	32
-appalling	32
-apparatus	32
-apparel	36
-apparent	32
-apparently	34
-appeal	36
-appealed	32
-appealing	32
-appeals	44
-appeals-court	32
-appear	32
-appearance	32
-appearances	32
-appeared	32
-appearing	32
-appears	36
-appeasement	32
-appeasing	32
-appendix	32
-appetite	36
-appetizer	32
-applaud	32
-applauds	32
-applause	32
-apple	6
-appliance	36
-appliances	36
-applicant	32
-applicants	32
-application	32
-application-specific	32
-applications	42
-applied	40
-applies	32
-apply	32
-applying	32
-appoint	32
-appointed	32
-appointee	32
-appointees	32
-appointing	32
-appointment	32
-appointments	32
-appoints	8
-appraisal	36
-appraised	32
-appreciable	32
-appreciably	32
-appreciate	32
-appreciated	32
-appreciation	32
-apprehension	32
-apprehensive	32
-approach	32
-approached	96
-approaches	32
-approaching	32
-appropriate	32
-appropriations	4
-approval	110
-approvals	32
-approve	44
-approved	36
-approves	44
-approving	32
-approximate	32
-approximately	34
-approximates	32
-april	4
-apropos	2
-apt	32
-aqua	36
-aquatic	32
-aquifers	32
-aquino	6
-aquitaine	4
-ar	4
-arab	4
-arab-israeli	4
-arabia	4
-arabian	4
-arabs	4
-arb	32
-arbiter	4
-arbitrage	36
-arbitrage-trading	32
-arbitrager	36
-arbitragers	34
-arbitrary	32
-arbitration	32
-arbor	4
-arbs	32
-arc	8
-arcana	32
-arch-rival	32
-archaeologists	32
-archaic	32
-archbishop	4
-arched	32
-archibald	4
-architect	40
-architects	36
-architectural	32
-architecture	32
-architectures	32
-archly	32
-arco	14
-arctic	4
-ardently	32
-ardmore	4
-are	110
-area	36
-areas	36
-aren	100
-arena	32
-arentsen	8
-argentina	4
-argentine	4
-argonaut	4
-argue	32
-argued	34
-arguello	4
-argues	32
-arguing	32
-argument	32
-arguments	32
-argyll	6
-aria	32
-arid	32
-arida	12
-arie	4
-arisen	32
-arising	32
-aristar	4
-ariz.	4
-arizona	14
-arkansas	4
-arkin	4
-arlington	4
-arm	104
-armageddon	4
-armand	2
-armed	36
-armenian	4
-armenians	4
-armies	32
-armin	4
-arming	34
-armon	4
-armonk	4
-armour	4
-arms	100
-arms-control	96
-arms-sale	32
-arms-sales	32
-armstrong	14
-armtek	4
-army	36
-arnold	14
-aro	4
-aron	10
-arose	32
-around	44
-aroused	32
-arraigned	32
-arraignment	32
-arrange	32
-arranged	32
-arrangement	32
-arrangements	32
-arranging	32
-array	32
-arrearages	32
-arrest	32
-arrested	38
-arrests	44
-arrington	12
-arrival	32
-arrive	32
-arrived	32
-arrives	32
-arriving	32
-arrogant	32
-arrow	14
-arrows	32
-arsenal	38
-arson	32
-art	38
-artel	10
-arthur	4
-article	32
-articles	32
-articulate	32
-articulately	32
-artifice	32
-artificial	32
-artillery	32
-artist	32
-artistic	32
-artistically	32
-artists	36
-artitragers	32
-arts	36
-arturo	4
-artwork	32
-arv	8
-arvin	14
-arw	8
-aryan	4
-aryans	4
-as	110
-asahi	2
-asai	8
-asarco	2
-asbestos	38
-asbestos-containing	32
-asbestos-lawsuit	32
-asbestos-like	32
-asbestos-related	32
-asbestosis	32
-ascent	32
-ascribed	32
-ashamed	32
-asher	4
-ashore	32
-ashton	4
-ashton-tate	6
-ashton-tate#	8
-asia	4
-asia/	4
-asian	4
-asian-americans	4
-asian-based	4
-asians	6
-asics	4
-aside	36
-asides	4
-asinof	4
-ask	34
-asked	98
-asking	32
-askren	8
-asks	52
-aspartame	36
-aspect	32
-aspects	34
-aspidistra	32
-aspin	12
-aspiration	32
-aspire	32
-assad	4
-assailed	32
-assails	4
-assassination	32
-assault	32
-assaults	32
-assemble	36
-assembled	32
-assembles	32
-assemblies	32
-assembling	32
-assembly	96
-assent	32
-assert	32
-asserted	32
-asserting	32
-assertion	32
-assertions	34
-asserts	32
-assessed	32
-assessment	36
-assessments	32
-assessor	4
-asset	46
-asset-	32
-asset-management	32
-assets	110
-assiduously	32
-assign	32
-assigned	34
-assignment	32
-assignments	32
-assist	32
-assistance	100
-assistant	36
-assistants	32
-assisted	34
-assisting	32
-assists	32
-assitance	32
-assn	4
-associate	40
-associated	38
-associates	38
-associating	32
-association	36
-association-college	4
-associations	32
-assortment	32
-assuage	32
-assuaging	32
-assume	34
-assumed	96
-assumes	32
-assuming	32
-assumption	32
-assurance	44
-assure	32
-assured	32
-assuredly	32
-assures	32
-ast	4
-asta	4
-asthma	36
-asthmatic	32
-asthmatics	32
-astonishes	32
-astonishing	32
-astronautics	4
-astronomically	32
-asymmetrical	32
-at	110
-at&t	14
-ata	4
-ataturk	4
-atco	8
-atcor	12
-ate	32
-atfc	8
-athens	12
-athens-based	4
-athletes	32
-athletic	32
-athletics	32
-atico	14
-atkinson	4
-atlanta	14
-atlanta-based	4
-atlantic	14
-atlantis	14
-atlasair	4
-atmosphere	32
-atoka	4
-atom	36
-atomic	36
-atomization	32
-atoms	32
-atoned	32
-atorino	4
-atpwi	4
-atrc	4
-atrocious	32
-atswi	4
-attach	32
-attache	32
-attached	32
-attachments	32
-attack	40
-attacked	32
-attacking	32
-attacks	32
-attain	32
-attaining	32
-attempt	36
-attempted	32
-attempting	32
-attempts	34
-attend	32
-attendance	32
-attendant	32
-attendants	32
-attended	32
-attending	32
-attention	32
-attested	32
-attesting	32
-attired	32
-attitude	32
-attorney	108
-attorneys	42
-attract	36
-attracted	32
-attracting	32
-attraction	32
-attractions	4
-attractive	32
-attractively	32
-attractiveness	32
-attracts	32
-attribute	32
-attributed	32
-attributes	32
-attrition	32
-atuwi	4
-atv	4
-au	34
-auckland	4
-auction	36
-auction-market	32
-auction-rate	32
-auctioned	32
-auctions	38
-audacious	32
-audience	32
-audiences	32
-audio	32
-audio-video	34
-audio/video	12
-audit	32
-audited	36
-auditing	32
-auditor	40
-auditorium	36
-auditors	32
-audits	36
-audrey	4
-auel	4
-aug.	14
-augment	32
-august	6
-augustine	12
-aurora	4
-auroras	4
-auschwitz	4
-aussies	4
-austere	32
-austerity	32
-austin	6
-australasia	4
-australia	14
-australia-based	8
-australian	14
-australian-based	4
-australians	4
-austria	4
-aut	4
-authentic	32
-author	32
-authored	32
-authoritative	32
-authoritatively	32
-authorities	98
-authority	36
-authorization	32
-authorize	32
-authorized	32
-authorizing	32
-authors	32
-auto	102
-auto-buying	32
-auto-company	32
-auto-focus	40
-auto-parts	32
-auto-plant	32
-auto-receivables	64
-autobiography	32
-automated	32
-automatic	36
-automatic-focus	32
-automatic-teller	32
-automatically	32
-automation	32
-automobile	32
-automobiles	32
-automotive	32
-autonomous	32
-autonomously	32
-autonomy	32
-autos	44
-autumn	32
-av-8b	4
-ava	4
-availability	32
-available	32
-availed	32
-avant-garde	32
-ave.	4
-avenue	36
-average	46
-averaged	32
-averages	34
-averaging	32
-aversion	32
-averted	32
-avez	32
-aviation	36
-aviator	32
-avionics	32
-aviv	4
-avoid	36
-avoided	36
-avoiding	32
-avondale	2
-awacs	4
-await	36
-awaited	32
-awaiting	36
-awaits	32
-awake	32
-awakening	32
-award	44
-award-winning	32
-awarded	32
-awarding	32
-awards	32
-aware	32
-awareness	32
-away	36
-awe	32
-awed	32
-awesome	32
-awful	32
-awhile	32
-awkward	32
-awoke	32
-awry	32
-ax	32
-axes	32
-axles	32
-axp	12
-axxx	4
-azt	6
-b	44
-b-1	12
-b-1b	4
-b-week	16
-b.a.it	8
-b.f.	4
-b.v.	4
-ba	12
-ba-1	4
-ba-2	4
-ba-3	4
-baa-1	4
-baa-3	4
-baalbek	4
-bab	12
-babble	32
-babcock	4
-babies	32
-babson	8
-baby	36
-baby-boom	32
-babyboomers	32
-babylonian	2
-bach	4
-bacha	12
-bachelor	32
-back	46
-back-and-forthing	32
-back-office	32
-back-to-basics	32
-backbone	32
-backdrop	32
-backdrops	32
-backed	32
-backer	32
-backers	32
-backfire	32
-backfired	32
-background	36
-backing	32
-backlash	32
-backless	32
-backlog	36
-backs	32
-backstage	32
-backup	32
-backwater	32
-bacterium	32
-bad	36
-bade	32
-badly	32
-baer	4
-baffled	32
-baffling	32
-bag	32
-bagged	32
-baghdad	4
-bags	32
-bah	2
-bahamas	4
-bahia	4
-bail	32
-bailed	32
-bailey	4
-bailing	32
-bailly	4
-bailout	32
-bain	14
-baine	4
-baird	12
-baja	4
-bajarin	12
-baked	32
-baker	14
-baker-watchers	4
-bakes	4
-bala-cynwyd	4
-balance	36
-balance-of-payments	32
-balance-of-power	32
-balanced	32
-balances	32
-balanchine	4
-balanchinism	4
-balancing	32
-balding	32
-baldness	32
-baldrige	4
-balfour	4
-balk	32
-balkanized	4
-balked	32
-ball	44
-ballerina-like	32
-ballet	36
-balletomanes	32
-ballets	34
-ballistic	32
-balloon	32
-ballooning	40
-balloons	40
-ballot	32
-balloting	32
-ballpark	32
-balls	32
-bally	14
-ballyhooed	4
-balm	32
-baltimore	12
-baltimore-based	6
-baltimore-washington	8
-baluchis	4
-bamberger	12
-bamford	12
-ban	36
-banana-republic	32
-banca	4
-bancorp	4
-bancroft	14
-bancshares	4
-band	32
-bandag	2
-banded	32
-bandwagon	32
-bang	36
-bang-them-over-the-head	32
-bangemann	12
-banjo	32
-bank	110
-bank-affiliated	32
-bank-dallas	4
-bank-holding	32
-bank-secrecy	32
-bankcard	4
-banker	100
-bankers	102
-banking	108
-bankrupt	32
-bankruptcies	40
-bankruptcy	44
-bankruptcy-law	32
-banks	110
-bankshares	4
-banned	32
-banner	32
-banners	32
-banning	2
-bans	32
-bantam	4
-banxquote	4
-baptista	12
-bar	36
-bar-hopping	32
-bar-illan	12
-barakat	4
-barbara	14
-barbecue	38
-barbella	8
-barbie	4
-barclays	4
-bare	2
-barely	32
-bargain	36
-bargain-basement	32
-bargain-hunting	32
-bargaining	32
-bargains	32
-barge	32
-barish	4
-baritone	32
-barker	4
-barksdale	4
-barley	32
-barnes	12
-barnett	12
-barney	12
-barometer	32
-barometers	32
-baroque	4
-barrage	32
-barratt	12
-barred	32
-barrel	36
-barrels	32
-barren	32
-barrett	12
-barricaded	32
-barrier	32
-barriers	32
-barring	36
-barringer	4
-barrios	4
-barris	8
-barry	12
-bars	32
-bart	4
-bartels	4
-bartlesville	8
-bartlett	4
-barton	12
-baryshnikov	4
-base	36
-baseball	32
-based	46
-baseless	32
-basement	32
-bases	32
-bashers	4
-bashful	32
-bashing	32
-basic	32
-basically	36
-basics	32
-basie	4
-basil	32
-basing	36
-basis	32
-basket	32
-basketball	38
-basra	4
-bass	12
-bassett	4
-bat	34
-bat-lovers	32
-batchelder	12
-batchelor	12
-bathers	32
-bathing	32
-bats	32
-batschari	12
-batter	8
-battered	32
-batteries	32
-battery	32
-battery-powered	32
-battery-processing	32
-batterymarch	6
-battipaglia	4
-battle	36
-battle-tested	32
-battled	32
-battles	32
-battling	32
-batus	4
-baucus	12
-bauer	12
-bavarian	4
-bax	12
-baxter	14
-bay	36
-bay-based	4
-bayh	4
-baylor	4
-baytown	4
-bb	4
-bbc	4
-bbc-brown	2
-bbdo	4
-bbec	8
-bbf	8
-bbk	4
-bcl	8
-bcv	8
-bcw	8
-bcy	4
-bdg	4
-be	108
-beach	36
-beaches	32
-bean	4
-beane	12
-beans	32
-bear	38
-bearable	32
-beard	32
-beare	8
-bearer	32
-bearing	32
-bearish	32
-bears	36
-beast	32
-beat	32
-beaten	32
-beating	32
-beatrice	4
-beatrice/hunt	4
-beats	32
-beau	32
-beaubien	4
-beaumont	4
-beautiful	36
-beautifully	32
-beauty	36
-beaver	4
-became	96
-because	110
-bechar	4
-bechtel	4
-becker	4
-becket	8
-beckett	4
-beckoning	32
-become	32
-becomes	36
-becoming	32
-becor	12
-bed	32
-bedeviled	32
-bedford	12
-bedroom	32
-beds	32
-bedside	32
-beech	6
-beef	32
-beehives	32
-been	36
-beer	100
-beer-industry	32
-beers	32
-bees	32
-beesley	12
-beets	32
-beezley	4
-before	110
-began	100
-begetters	32
-begged	32
-begin	96
-beginners	4
-beginning	102
-beginnings	32
-begins	44
-begun	38
-behalf	32
-behave	36
-behaving	32
-behavior	32
-behest	32
-behind	34
-behold	32
-beige	32
-beijing	4
-being	34
-beings	32
-beirut	4
-bel	4
-belched	32
-belding	4
-belgian	4
-belgium	6
-belgo-luxembourg	8
-belief	32
-believe	34
-believed	32
-believes	96
-believing	32
-belittle	32
-bell	46
-bellevue	12
-bells	36
-bellwether	96
-belly	32
-belmar	4
-belong	32
-belonged	32
-belongs	32
-belove	4
-below	36
-below-cost	32
-belt	36
-belted	32
-belton	4
-bely	4
-bemoaned	32
-bench	32
-benched	32
-benchmark	32
-bend	36
-bendel	4
-bendix	6
-bendix/martin	6
-bendjedid	4
-bends	32
-beneath	32
-benedetti	4
-benefactors	32
-beneficial	32
-beneficiaries	32
-beneficiary	32
-benefit	32
-benefited	32
-benefiting	32
-benefits	36
-beni	4
-benighted	32
-benito	4
-benjamin	4
-bennes	6
-bennett	8
-benny	4
-bensalem	4
-benson	4
-bent	32
-benton	8
-berendt	12
-berger	4
-berisford	4
-berkeley	4
-berkowitz	4
-berlin	4
-bermingham	4
-bermon	12
-bern	8
-bernado	4
-bernard	6
-bernhard	4
-bernie	4
-berri	4
-berrill	4
-berry	4
-berth	32
-berton	4
-bertrand	4
-beryl	6
-beseech	32
-beseechingly	32
-beset	36
-besides	42
-best	36
-best-managed	32
-best-selling	32
-bestowal	32
-bestowed	32
-bet	32
-beta	32
-bethesda	4
-bethlehem	12
-betrayal	36
-betrayed	32
-bets	32
-betsy	4
-bette	2
-better	34
-better-conceived	32
-better-known	32
-betting	32
-bettner	4
-betty-jo	2
-between	34
-beutel	4
-bev	4
-beverage	36
-beverages	32
-beverly	12
-bevy	32
-beyond	34
-bg	4
-bhc	8
-bias	32
-biased	32
-bible	4
-bibles	4
-bicentennial	32
-bickering	32
-bicycle	32
-bid	36
-bid-rigging	32
-bidder	32
-bidders	34
-bidding	36
-biden	12
-bids	34
-bidu	4
-big	46
-big-bucks	32
-big-college	32
-big-name	32
-big-selling	32
-big-time	32
-bigelow	4
-bigger	32
-bigger-than-expected	32
-biggest	38
-biggest-selling	32
-bigness	4
-bigwig	32
-bikers	32
-bikinis	32
-bilandic	4
-bilateral	32
-bilion	32
-bill	44
-billboard	32
-billed	32
-billet	4
-billiard	32
-billing	32
-billion	36
-billion-plus	32
-billionaire	32
-billions	32
-bills	36
-billy	4
-bimonthly	32
-binding	32
-bing	4
-binge	32
-bingham	4
-binlc	8
-binns	4
-biochemist	32
-biocraft	10
-biographies	32
-biography	32
-biological	32
-biologists	32
-biology	32
-bioscience	36
-biotechnology	36
-bipartisan	34
-birch	8
-birds	32
-birdwell	12
-birinyi	12
-birmingham	14
-birnbaum	8
-birth	32
-birth-control	32
-birthday	36
-birthplace	32
-births	96
-bis	4
-bisporus	32
-bistro	32
-bit	32
-bite	32
-biting	32
-bits	32
-bitter	32
-bitterness	32
-bittersweet	32
-bizarre	32
-bizet	4
-bk	8
-bkn	8
-bkne	8
-bko	8
-black	36
-black-and-white	32
-black-cowboy	32
-black-led	32
-black-lung	32
-black-market	32
-black-owned	32
-black-white	32
-blackboard	32
-blacklist	32
-blacklisted	32
-blacklisting	32
-blackmail	32
-blacks	32
-blackstone	4
-blair	12
-blame	34
-blamed	32
-bland	32
-blank	4
-blanket	32
-blas	4
-blase	32
-blast	32
-blasted	32
-bleached	32
-bleak	32
-bleeding	32
-blend	32
-blender	32
-blenders	32
-blends	32
-blessed	32
-blessing	32
-blew	32
-blind	32
-blinder	14
-blinders	32
-blindfold	32
-blindly	32
-blissful	32
-blistering	32
-blithe	32
-blitz	32
-bloated	32
-bloc	36
-block	44
-blockade	36
-blockbuster	46
-blockbusters	32
-blocked	32
-blocking	32
-blocks	32
-bloedel	4
-blond	34
-blonde	36
-blonde-laden	32
-blondes	32
-blonds	36
-blood	32
-blood-analysis	32
-blood-clot	32
-bloodcurdling	32
-bloodless	32
-bloodletting	32
-bloods	32
-bloodstock	32
-bloom	4
-bloomingdale	4
-bloomington	4
-blossoms	32
-blount	12
-blow	36
-blow-by-blow	32
-blowing	32
-blows	32
-bls	4
-bltb	8
-blue	38
-blue-and-yellow	32
-blue-chip	32
-blue-collar	32
-blue-eyed	32
-blue-ribbon	32
-bluechip	32
-bluefield	4
-blueprint	32
-bluhdorn	4
-bluhm	12
-blumenthal	4
-blunder	32
-blundered	32
-blunt	36
-blur	32
-blustein	4
-blustery	32
-bluth	4
-bly	12
-blytheville	4
-bmws	4
-bmy	4
-bn	8
-bnk	4
-board	110
-board-room	32
-boardroom	4
-boards	32
-boardwalk	32
-boasted	32
-boasts	32
-boat	36
-boat-and-motor	32
-boats	32
-bob	38
-bobby	12
-boca	12
-boczek	4
-bodan	4
-bode	32
-bodies	32
-body	32
-boehringer	6
-boeing	14
-boesky	12
-boesky-like	4
-bog	32
-bogdanich	4
-bogeymen	32
-bohai	4
-boil	32
-boise	4
-bold	32
-bolder	32
-boldly	32
-bollenbacher	4
-boller/coates/spadaro	4
-bollerer	4
-bolling	4
-bollinger	10
-bolster	36
-bolstered	32
-bolsters	32
-bomb	32
-bombarded	32
-bombed	32
-bomber	32
-bombers	32
-bombing	32
-bombs	32
-bombshell	4
-bon	4
-bona	32
-bonanza	4
-bonar	12
-bond	42
-bond-trading	32
-bondholders	32
-bonding	32
-bonds	110
-bone	32
-bones	36
-boning	32
-bonn	14
-bonner	4
-bonus	32
-bonuses	32
-boo-boos	32
-boogie	32
-book	36
-book-to-bill	32
-booked	32
-bookings	32
-bookish	32
-bookkeeping	32
-books	44
-books/william	4
-bookseller	32
-bookshelf	4
-bookstore	32
-boom	38
-booming	32
-boomlet	32
-boon	32
-boone	8
-boorstin	4
-boost	36
-boosted	96
-booster	32
-boosterism	32
-boosters	32
-boosting	32
-boosts	44
-boot	32
-boots	36
-booty	32
-boozer	32
-bor	8
-borden	14
-border	36
-borders	32
-bore	32
-bored	32
-borg-warner	14
-borger	4
-born	38
-borne	32
-borohydride	32
-boroughs	32
-borovoy	8
-borrow	32
-borrowed	36
-borrowers	32
-borrowing	32
-borrowings	34
-borrus	4
-borscht	4
-boss	44
-bosses	32
-boston	14
-boston-based	4
-both	46
-bother	32
-bothered	32
-bothering	32
-botlek	4
-bottle	32
-bottlenecks	32
-bottler	32
-bottlers	32
-bottles	32
-bottling	100
-bottom	36
-bottom-line	32
-bottomed	32
-bottoms	32
-bought	100
-boulder	4
-boulevard	6
-boumedienne	4
-bounce	32
-bounced	32
-bouncers	34
-bound	32
-boundaries	32
-bounties	32
-bouquet	32
-bourbon	32
-bourbon-pecan	32
-bourj	4
-bournonville	4
-bousquet-cadillac	4
-boustany	4
-bout	32
-boutique	34
-boveri	4
-bovine	32
-bow	32
-bowen	12
-bowery	4
-bowie	4
-bowing	32
-bowl	4
-bowling	32
-bowman	32
-box	96
-box-office	32
-boxer	36
-boxes	32
-boy	32
-boycott	32
-boycotts	32
-boyd	12
-boyer	4
-boyish	32
-boys	32
-bqr	8
-brace	4
-braces	32
-bracher	12
-bracket	32
-brackets	32
-brad	4
-bradford	4
-bradlees	4
-bradley	12
-bradstock	4
-bradstreet	4
-bradt	8
-brady	4
-brag	32
-bragg	12
-bragged	32
-brahms	4
-braided	32
-brain	32
-brains	32
-brainstorming	32
-brake	32
-brakeman	32
-brakes	32
-bram	2
-bramco	4
-bramham	4
-branch	32
-branches	32
-brand	32
-brand-name	32
-brandao	4
-branded	32
-brandon	4
-brands	36
-brandy	32
-branford	4
-braniff	4
-brannigan	4
-brannock	12
-brant	12
-brash	32
-brashness	32
-brasilia	4
-brass	36
-braverman	12
-brazenly	32
-brazil	14
-brazilian	14
-brazilians	2
-breach	32
-breach-of-contract	32
-breached	32
-breaches	32
-breaching	32
-bread	32
-bread-and-butter	32
-breaded	32
-breadth	32
-break	32
-break-even	32
-break-up	32
-breakdowns	32
-breakers	32
-breakfast	36
-breaking	34
-breaks	32
-breakthroughs	32
-breakup	36
-breast	32
-breasts	32
-breath	32
-breathes	32
-breathing	32
-breathlessly	32
-breau	8
-breckinridge	2
-bred	32
-breed	32
-breeders	32
-breeding	32
-breeds	32
-breeze	4
-brennan	8
-brent	6
-brenton	4
-brentwood	4
-brethren	32
-brew	32
-brewed	32
-brewer	32
-brewers	32
-brewing	36
-brewster	12
-brezhnev	4
-brian	14
-bribery	32
-brick	32
-bricker	8
-bricks-and-mortar	32
-bridal	32
-bride	36
-brides	32
-bridesmaid	32
-bridesmaids	32
-bridges	4
-brief	36
-briefcases	32
-briefed	32
-briefing	32
-briefings	32
-briefly	32
-briefs	2
-brigade	32
-brigades	32
-bright	32
-brighter	36
-brightest	32
-brill	4
-brilliant	32
-bring	36
-bringing	32
-brings	32
-brink	32
-brio	8
-bristol	4
-bristol-myers	4
-britain	14
-british	14
-british-based	4
-broad	36
-broad-based	32
-broadcast	36
-broadcaster	32
-broadcasters	38
-broadcasting	38
-broadcastmail	32
-broadcasts	32
-broaden	32
-broadening	32
-broadens	32
-broader	34
-broader-based	32
-broadest	32
-broadly	32
-broadman	4
-broadside	32
-broadway	4
-brobeck	12
-brocade	32
-broccoli	32
-brock	14
-brockman	4
-broderbund	4
-broderick	4
-broke	32
-broken	32
-broker	40
-broker-adviser	32
-broker-dealer	36
-broker-loan	32
-brokerage	98
-brokerages	36
-brokers	34
-bromberg	12
-bronchial	32
-bronx	4
-bronze	32
-brook	4
-brookfield	8
-brookings	2
-brooklyn	4
-brooks	4
-bros	4
-brother	32
-brother-in-law	32
-brotherhood	4
-brothers	36
-brought	36
-brown	46
-brown-forman	4
-browns	4
-brownsville	4
-brraap	32
-brrs	4
-bruce	14
-brueghel	4
-brunei	14
-brunette	32
-brunswick	4
-brushed	32
-brusqueness	32
-brussels	12
-brutal	32
-brutally	32
-brutish	32
-bs	8
-bsbx	12
-bsc	4
-bse	4
-bt	4
-bti	8
-btr	2
-bty	4
-bubble	32
-bubbles	32
-buccaneers	32
-buchanan	12
-buck	4
-buckhorn	14
-buckley	12
-bucks	32
-bucksbaum	12
-bud	32
-budapest	8
-buddha	4
-buddhism	4
-buddy	32
-budged	32
-budget	110
-budget-cutting	32
-budget-minded	32
-budget/tax	32
-budgetary	32
-budgeted	32
-budgeteers	32
-budgets	32
-budweiser	4
-buffalo	4
-buffer	32
-buffeted	32
-buford	8
-bugs	8
-buick	8
-build	96
-builder	32
-builders	44
-building	38
-buildings	36
-builds	32
-buildup	32
-built	96
-bukovsky	4
-bulgarian	4
-bulgarians	4
-bulging	32
-bulk	32
-bulkier	32
-bulky	32
-bull	36
-bullet	4
-bulletin	4
-bullion	2
-bullish	32
-bullishness	32
-bullock	4
-bullying	32
-bumpers	32
-bumpy	40
-bunch	32
-bunches	32
-bundesbank	4
-bundesrat	4
-bundle	32
-bungling	32
-buoy	32
-buoyant	32
-buoyed	32
-bur	8
-burbank	4
-burden	32
-burdened	32
-burdick	12
-burdines	4
-bureau	36
-bureaucracies	32
-bureaucracy	32
-bureaucrat	4
-bureaucratic	32
-bureaucratically	32
-bureaucrats	32
-burenga	8
-burgee	4
-burgeoning	32
-burger	12
-burgess	4
-buried	34
-burk	4
-burlingame	4
-burlington	4
-burn	32
-burned	32
-burnham	4
-burning	32
-burroughs-wellcome	6
-burrowing	32
-burry	8
-burst	32
-burton	4
-bury	32
-bus	32
-bused	32
-buses	32
-bush	14
-busines	32
-business	110
-business-type	32
-businesses	106
-businesses-newspaper	32
-businessman	32
-businessmen	34
-businessses	32
-buss	8
-bust	32
-busy	36
-but	126
-butane-powered	32
-butcher	36
-butler	12
-butt	32
-butter	32
-buttery	32
-buttressed	32
-butyl	32
-buy	36
-buyback	36
-buybacks	8
-buyer	34
-buyers	96
-buying	44
-buyout	40
-buyouts	32
-buys	36
-buzzword	32
-bwv	4
-by	126
-by-election	32
-bygone	32
-bylaws	32
-bypass	32
-bypwi	4
-byrne	12
-byron	4
-byswi	4
-byuwi	4
-byzantine	4
-c	36
-c-123	4
-c-yields	64
-c.	6
-c.i.t.	4
-c.o.m.b.	6
-c.v.	4
-caa	4
-cab	4
-cabbage	4
-cabinet	32
-cabinet-level	32
-cable	46
-cable-television	32
-cabrera	12
-cabs	32
-cachet	32
-cacophonous	32
-cadillac	8
-cadre	32
-caesarean	4
-caesarean-section	4
-caesars	14
-cafe	36
-cai	4
-caine	4
-caisse	6
-cake	4
-cal	4
-calamari	32
-calan	4
-calculate	32
-calculated	32
-calculates	32
-calculating	32
-calculation	32
-calculations	32
-calculators	32
-calder	4
-caldwell	4
-caleb	4
-calendar	36
-calero	12
-calgary	12
-caliber	32
-calif-based	4
-calif.	4
-calif.-based	4
-california	12
-california-based	4
-california-santa	4
-call	34
-call-ups	32
-callan	8
-called	38
-calling	34
-callous	32
-calls	100
-calm	32
-calmat	6
-calming	32
-calmly	32
-calny	14
-calumny	32
-calvert	4
-calvin	4
-cambridge	4
-camcorder	32
-camden	2
-came	40
-camera	32
-cameramen	32
-cameras	38
-cameron	4
-cameroon	4
-camino	4
-camouflage	32
-camouflaging	32
-camp	36
-campaign	38
-campaigned	32
-campaigner	32
-campaigns	36
-campanies	32
-campbell	6
-campbelltown	4
-campeau	4
-camper	32
-campesinas	32
-campground	32
-camping	32
-camps	36
-campsite	32
-campus	36
-campuses	32
-can	116
-can-sealing	32
-canada	14
-canadian	14
-canadians	4
-cancel	32
-canceled	32
-cancellation	40
-cancellations	32
-cancelling	32
-cancels	8
-cancer	36
-cancers	32
-canda	12
-candidate	96
-candidates	40
-candlelight	32
-cando	4
-candor	32
-candy	36
-cane	36
-cane-sugar	32
-cannes	4
-cannot	32
-canny	40
-canon	14
-cantata	4
-canton	4
-cantor	4
-canyon	6
-cap	36
-capabilities	32
-capability	32
-capable	32
-capacity	108
-capita	32
-capital	46
-capital-gains	32
-capital-intensive	32
-capital-markets	32
-capital-rich	32
-capital-spending	32
-capitalization	32
-capitalize	32
-capitalized	32
-capitalizing	32
-capitol	4
-capitulation	32
-capping	32
-capriccio	4
-caps	32
-capsule	32
-capsules	32
-captives	32
-captors	32
-capture	32
-captured	32
-captures	32
-car	106
-car-assembly	96
-car-market	32
-car-parts	32
-car-rental	32
-car-rentals	32
-carajas	4
-caramels	32
-carberry	4
-carbide	4
-carbon	32
-carceres	4
-card	38
-cardholder	4
-cardillo	4
-cardin	4
-cardinal	4
-cardiss	8
-cards	36
-care	100
-cared	32
-career	36
-careers	38
-careful	32
-carefully	32
-cares	36
-carew	8
-carey	4
-cargo	96
-caribbean	4
-carl	6
-carley	8
-carlo	4
-carlos	4
-carlough	8
-carlow	4
-carlson	12
-carlucci	4
-carlyle	12
-carmelo	4
-carmen	4
-carmichael	4
-carmine	4
-carnation	4
-carnegie	4
-carnivorous	32
-carol	4
-carolee	2
-carolina	4
-carolinians	2
-carpenter	12
-carpet	32
-carpeting	32
-carried	32
-carrier	46
-carriers	100
-carries	32
-carrington	4
-carroll	8
-carrot	32
-carrots	32
-carry	32
-carry-forward	32
-carry-forwards	32
-carrying	32
-carryover	32
-cars	36
-carted	32
-cartel	32
-carter	12
-carter-wallace	2
-carteret	6
-carthage	4
-carting	32
-cartoon	32
-cartoons	4
-carve	32
-carver	32
-carving	32
-cary	4
-case	36
-case-by-case	32
-caseload	32
-cases	36
-casey	14
-cash	38
-cash-and-stock	32
-cash-flow	32
-cash-laden	32
-cash-rich	32
-cash-strapped	32
-cashing	32
-casino	36
-casino-hotel	32
-casinos	44
-caspar	4
-cassandras	4
-casseb	4
-cassette	32
-cassettes	32
-cassoni	4
-cast	32
-casting	32
-castings	32
-castle	36
-castro	4
-casts	32
-casually	32
-casualties	32
-casualty	38
-casy	8
-cat	36
-cat-and-mouse	32
-catala-roca	4
-catalog	32
-catalogued	32
-catalyst	4
-catalytic	32
-catalyzed	32
-catastrophe	32
-catastrophic	32
-catastrophic-illness	32
-catch	36
-catches	34
-categories	32
-category	36
-catered	32
-caterers	6
-catering	32
-caters	32
-catherine	4
-cathleen	2
-catholic	4
-cathy	4
-cato	4
-cats	36
-catskills	4
-cattivera	4
-cattle	38
-cattle-on-feed	32
-caucasus	4
-caucused	32
-caught	32
-cause	32
-caused	32
-causes	32
-causing	32
-caution	32
-cautioned	32
-cautions	32
-cautious	40
-cautiously	32
-cavalier	4
-cave	4
-caveats	32
-caves	32
-caw	4
-cbe	8
-cboe	12
-cbot	12
-cbs	14
-cbs/fox	14
-ccb	12
-ccc	4
-cce	12
-cci	12
-cd-v.	32
-cdii	8
-cdn	8
-cds	4
-cease	32
-cease-fire	32
-ceased	32
-cecola	8
-cedar	8
-cede	36
-ceded	32
-ceiling	36
-celanese	4
-celebrate	32
-celebrating	32
-celebrations	4
-celebratory	32
-celebrities	32
-celebrity	36
-celebrity-laden	32
-celestre	8
-cell	32
-cells	32
-cellular	36
-celso	4
-celtic	6
-cement	36
-cementing	32
-cemeteries	32
-cemetery	40
-cen	8
-censor	32
-censure	34
-censured	32
-censures	4
-census	12
-cent	32
-centauri	4
-center	36
-centered	32
-centerior	4
-centerpiece	32
-centers	36
-centigrade	4
-centocor	4
-central	44
-centralized	32
-centre	4
-centrifuge	32
-centronics	14
-cents	32
-centuries	32
-centuries-old	32
-centurion	4
-century	44
-ceo	4
-cephalexin	6
-cephalosporin	32
-ceramic	32
-certain	44
-certainly	34
-certainty	32
-certfs	8
-certificate	32
-certificates	96
-certification	36
-certified	44
-ceuta	4
-cfp	4
-cfps	4
-cft	4
-cftc	12
-cge	4
-cgp	4
-chadli	4
-chafing	32
-chagrin	32
-chagrined	34
-chain	36
-chains	36
-chair	32
-chairman	110
-chairmen	32
-chairs	32
-chairwoman	32
-challenge	32
-challenged	32
-challenger	32
-challengers	34
-challenges	32
-challenging	32
-chalmers	4
-chamber	36
-chamberlain	12
-chambers	32
-chamorro	12
-champ	32
-champagne	32
-champion	44
-championed	64
-champions	32
-champlain	4
-champs	32
-chance	32
-chancellor	36
-chances	32
-chandler	8
-chang	4
-change	36
-changed	36
-changes	46
-changing	36
-channel	38
-channell	12
-channels	32
-chant	4
-chaos	32
-chaotic	32
-chaparral	4
-chapel	12
-chaplains	32
-chapstick	4
-chapter	36
-chapters	32
-character	32
-characteristic	32
-characterization	32
-characterize	32
-characterized	32
-characterizes	32
-characters	32
-charge	40
-charge-offs	64
-charged	36
-charges	102
-charging	40
-charing	4
-charities	32
-charity-ball	32
-charlene	2
-charles	14
-charleston	14
-charlie	4
-charlotte	4
-charm	32
-charmer	32
-charming	36
-charnel	32
-chart	32
-chart-guided	32
-chartered	36
-charters	32
-charts	32
-chase	46
-chased	32
-chases	32
-chasing	4
-chastening	32
-chattanooga	8
-chatted	32
-chauffeur-driven	32
-chautauqua	4
-chazov	4
-chb	8
-cheap	36
-cheap-labor	32
-cheaper	36
-cheapest	32
-cheat	32
-cheating	96
-check	32
-check-kiting	32
-checked	32
-checkers	4
-checking	32
-checkoff	4
-checks	36
-checkup	32
-cheek	12
-cheer	32
-cheerful	32
-cheerleader	32
-cheerleaders	32
-cheers	32
-cheese	32
-cheesecake	32
-cheetah	4
-chef	32
-chefs	32
-chemical	44
-chemical-analysis	32
-chemical-physics	32
-chemically	32
-chemicals	40
-chemotherapy	32
-chengbei	4
-cherbourg	4
-cherished	32
-chernobyl	4
-cherokee	4
-cherry	8
-chesapeake	4
-chesebrough	2
-chesebrough-pond	12
-chess	32
-chest	32
-chester	4
-chestnut	32
-chestnuts	32
-chevalier	36
-chevelles	4
-chevette	4
-chevrefeuille	4
-chevrolet	12
-chevron	14
-chevy	4
-chg.	4
-chiam	4
-chiba	4
-chic	32
-chicago	14
-chicago-area	4
-chicago-based	4
-chickasha	4
-chicken	36
-chicken-restaurant	32
-chief	46
-chiefly	32
-chiefs	44
-chieftains	32
-chikane	12
-child	36
-child-bearing	32
-child-care	40
-childless	32
-children	38
-chile	6
-chileans	4
-chiles	12
-chill	4
-chilled	32
-chillicothe	4
-chilling	32
-chilly	32
-chilton	12
-chimicles	8
-chimpanzee	32
-chimpanzees	32
-china	46
-chinese	4
-chip	100
-chip-consuming	32
-chip-industry	32
-chipmakers	36
-chips	100
-chirac	4
-chisholm	12
-chl	4
-chloe	4
-chlorthalidone	32
-chm	4
-choate	4
-chocolat	4
-chocolate	36
-chocolate-chunk	32
-chocolate-coated	32
-chocolate-truffle	32
-chocolates	44
-chocolatier	4
-chocolatiers	32
-chocolaty	32
-choice	32
-choices	32
-choleric	32
-cholesterol	36
-cholesterol-lowering	32
-choose	32
-chooses	32
-choosing	32
-chop	8
-chopin	4
-chopped	32
-choppy	32
-chops	32
-choreographer	32
-choreographers	32
-choreographic	32
-choreography	32
-chorus	32
-chose	32
-chosen	32
-christensen	14
-christian	4
-christianity	4
-christmas	4
-christopher	4
-chromed	32
-chronar	8
-chronic	32
-chronicle	32
-chronicler	32
-chronicles	32
-chronologies	32
-chronology	36
-chry-plym	8
-chrysanthemum	32
-chrysler	14
-chu	8
-chucking	32
-chula	6
-chum	32
-chunk	32
-church	46
-churches	32
-churchillian	4
-churning	32
-churns	32
-chv	12
-ci	8
-cia	12
-ciba-geigy	4
-cie.	6
-cieply	4
-cigarette	36
-cigarette-tax	32
-cigarettes	36
-cigars	32
-cigna	14
-cih	4
-cihlar	4
-cil	4
-cincinnati	4
-cinderblock	32
-cinematic	32
-circled	32
-circles	32
-circuit	40
-circuitry	32
-circuits	32
-circulated	32
-circulating	32
-circulation	32
-circulatory	32
-circumstance	32
-circumstances	32
-circumvent	32
-circumventing	32
-circus	32
-cit	4
-citations	32
-cite	32
-cited	36
-cites	96
-citibank	4
-citicorp	6
-citicorp-issued	4
-cities	38
-cities/abc	4
-citing	42
-citizen	36
-citizens	110
-citizenship	32
-city	46
-city-based	4
-city-council	32
-city-sponsored	32
-city-state	32
-civil	44
-civil-rights	32
-civilian	32
-civilians	32
-civilization	36
-cjn	4
-cl	8
-clabir	14
-clad	32
-claiborne	8
-claim	32
-claimant	32
-claimants	32
-claimed	32
-claiming	96
-claims	36
-clamor	32
-clamoring	32
-clan	36
-clandestine	32
-clans	32
-claptrap	32
-clara	4
-clare	4
-claremont	12
-clarence	2
-claridge	8
-clarified	32
-clarinetist	32
-clarity	32
-clark	12
-clash	32
-clashed	32
-clashes	32
-class	36
-class-action	32
-classes	32
-classic	36
-classical	32
-classicism	32
-classicist	32
-classics	32
-classification	32
-classified	32
-classifying	32
-classmate	32
-classrooms	32
-claude	8
-claudine	8
-claudio	4
-clause	32
-clay	6
-clayton	4
-clda	8
-clean	36
-clean-coal	32
-cleaning	32
-cleanse	32
-clear	44
-clear-cut	32
-clearance	36
-clearances	32
-cleared	36
-clearer	32
-clearing	36
-clearinghouse	32
-clearly	38
-clears	12
-clemens	8
-clemenza	4
-cleocin	4
-clerical	32
-clerk	32
-clev	4
-cleveland	12
-cleveland-based	4
-cleveland-cliffs	10
-clevepak	4
-clever	32
-clevite	12
-clf	8
-clg	8
-cliche	32
-client	32
-clients	36
-cliff	4
-clifford	4
-clifton	2
-climate	32
-climax	32
-climb	32
-climbed	36
-climber	32
-climbing	32
-cline	8
-clines	12
-clings	32
-clinic	36
-clinical	46
-clip	32
-clippings	32
-clips	32
-cln	12
-clny	4
-cloaked	32
-clock	32
-clones	32
-clonidine-hcl	32
-close	44
-close-knit	32
-close-out	32
-closed	44
-closed-end	32
-closely	102
-closer	36
-closes	32
-closest	32
-closet	32
-closing	32
-closings	32
-clossey	4
-closures	32
-clot	36
-clothes	32
-clothing	32
-cloud	32
-clouded	32
-clouds	4
-clout	32
-clowning	32
-club	36
-clubs	32
-clucks	32
-clues	32
-clumsy	32
-clung	32
-cluster	32
-clutch	32
-clyde	4
-clymer	8
-cm&m	4
-cmb	8
-cmd	4
-cng	4
-cnh	4
-cnn	4
-cno	4
-cnvx	4
-co-artistic	32
-co-author	32
-co-authored	32
-co-creator	32
-co-equal	32
-co-founder	32
-co-head	32
-co-managed	32
-co-manager	32
-co-managing	32
-co-op	32
-co-plaintiffs	2
-co-produced	32
-co-producer	32
-co-production	32
-co-workers	32
-co.	12
-coach	36
-coached	32
-coaches	32
-coaching	32
-coal	36
-coal-burning	32
-coal-management	32
-coal-mining	32
-coal-related	2
-coalesced	32
-coalition	32
-coalitions	32
-coast	44
-coastal	4
-coasts	32
-coat	32
-coated	32
-coates	8
-coating	32
-coatings	32
-coaxing	32
-coca-cola	14
-cocaine	32
-cocktail	32
-cocktails	4
-cocoa	38
-cocolat	4
-code	36
-codes	32
-coelho	4
-coerce	32
-coercion	32
-coercive	32
-coffee	46
-coffee-growing	32
-cofide	12
-cogeneration	32
-cohen	12
-cohens	4
-coherence	32
-coherent	32
-cohesive	32
-cohorts	32
-coil	32
-coin	32
-coincide	32
-coincided	32
-coincidentally	32
-coincides	32
-coins	32
-coke	4
-cokes	4
-col.	14
-colby	4
-cold	32
-coldly	32
-coldwell	4
-coleman	14
-colgate	12
-colgate-palmolive	2
-coliseum	32
-collaborate	32
-collaborated	32
-collaboration	32
-collapse	36
-collapsed	32
-collapsing	32
-collateral	32
-colleague	32
-colleagues	34
-collect	32
-collected	32
-collecting	34
-collection	36
-collections	32
-collective	32
-collectively	32
-colleen	2
-college	46
-colleges	32
-collider	4
-colline	4
-collins	4
-collomb	12
-collusion	32
-colman	4
-colo.	4
-colo.-based	4
-colodny	12
-cologne	4
-colombian	4
-colonel	32
-colonialists	32
-colonize	32
-colony	32
-color	36
-colorado	6
-colorado-brewed	4
-coloratura	32
-colored	32
-coloreds	32
-colorful	32
-colors	32
-colt	6
-colton	4
-colts	4
-columbia	4
-columbia-based	4
-columbia-registered	4
-columbus	12
-column	32
-columnist	32
-columns	32
-comair	4
-comanche	4
-comanches	4
-combat	32
-combination	32
-combinations	32
-combine	32
-combined	34
-combines	36
-combing	32
-combining	32
-combipress	6
-combustion	32
-comdata	14
-come	36
-comeback	36
-comedian	38
-comedies	32
-comedy	32
-comers	32
-comes	36
-comex	12
-comfort	32
-comfortable	32
-comforting	32
-comic	32
-coming	46
-command	36
-commander	32
-commanders	32
-commanding	32
-commandos	32
-commend	32
-commendable	32
-commensurate	32
-comment	32
-commentaries	32
-commentator	32
-commented	32
-commenting	32
-comments	32
-commerce	36
-commercial	46
-commercial-paper	32
-commercial/investment	32
-commerciale	4
-commercially	32
-commercials	32
-commissars	32
-commission	44
-commissioned	32
-commissioner	38
-commissioners	32
-commissions	34
-commit	32
-commitment	96
-commitments	36
-commits	32
-committed	32
-committee	38
-committees	32
-committing	32
-commodities	44
-commodity	46
-commodity-chip	32
-commodore	4
-common	110
-common-stock	32
-commonly	32
-commonplace	32
-commons	4
-commrcl	8
-communicate	32
-communicated	32
-communicating	32
-communications	46
-communications-based	32
-communism	32
-communist	38
-communities	36
-community	38
-community-center	32
-commute	32
-commuted	32
-compact	32
-companies	102
-companions	32
-company	110
-company-operated	32
-company-owned	32
-company-wide	32
-companywide	32
-compaq	14
-comparable	32
-comparative	32
-comparatively	32
-compare	32
-compared	42
-compares	32
-comparing	32
-comparison	32
-comparisons	32
-compatibility	32
-compatible	32
-compelled	32
-compelling	32
-compensate	32
-compensating	32
-compensation	32
-compete	32
-competence	32
-competent	32
-competing	42
-competition	46
-competitive	32
-competitiveness	36
-competitor	32
-competitors	34
-compiled	40
-complacency	32
-complacent	32
-complain	32
-complained	32
-complaining	32
-complains	32
-complaint	36
-complaints	32
-complementing	32
-complements	32
-complete	32
-completed	32
-completely	32
-completes	44
-completing	32
-completion	34
-complex	36
-complexion	32
-complexities	32
-complexity	32
-compliance	32
-complicate	32
-complicated	32
-complicating	32
-complication	32
-complications	32
-complied	32
-complimented	32
-comply	32
-complying	32
-component	32
-components	32
-composed	32
-composer	32
-composing	32
-composite	36
-composition	32
-compound	32
-compounded	32
-compounds	32
-comprehend	32
-comprehensive	36
-compression	32
-compressor	32
-comprise	32
-comprises	96
-comprising	32
-compromise	32
-compromised	32
-compromises	32
-compromising	32
-comptroller	44
-compulsion	32
-compulsively	32
-compulsory	32
-compunction	32
-computer	38
-computer-aided	32
-computer-guided	2
-computer-information	32
-computerized	32
-computerizing	32
-computers	108
-computers/office	32
-computervision	14
-comrades	32
-comsat	8
-con	4
-conceal	32
-concealed	32
-concealing	32
-concede	32
-conceded	32
-concedes	34
-conceding	32
-conceivable	32
-conceivably	32
-conceived	32
-concentrate	32
-concentrated	32
-concentrates	32
-concentrating	32
-concentration	32
-concentrations	32
-concept	46
-conception	32
-conceptual	32
-conceptually	32
-concern	38
-concerned	32
-concerning	32
-concerns	106
-concert	36
-concerted	32
-concerto	4
-concessionary	32
-concessions	32
-conciliatory	32
-concise	32
-conclude	32
-concluded	32
-concludes	36
-concluding	32
-conclusion	32
-conclusions	32
-conclusive	32
-concocted	32
-concord	4
-concrete	32
-concretely	32
-concurred	32
-concurrently	2
-concurs	32
-concussed	32
-condemning	32
-condition	32
-conditional	32
-conditioned	32
-conditioning	32
-conditions	32
-condom	32
-condominium	32
-condoms	32
-condon	12
-condoned	32
-conduct	32
-conducted	32
-conducting	32
-conductor	32
-conduits	32
-cone	4
-coney	4
-confair	12
-confection	32
-confectionery	32
-confections	32
-conference	36
-conferences	32
-confess	32
-confessed	32
-confesses	32
-confidence	36
-confident	32
-confidential	34
-confidentiality	32
-confides	32
-confined	32
-confinement	32
-confirm	32
-confirmation	40
-confirmed	96
-confirming	32
-confirms	32
-confiscatory	32
-conflict	32
-conflict-of-interest	32
-conflicting	32
-conflicts	32
-conform	32
-confounded	32
-confront	32
-confrontation	32
-confrontationism	32
-confronted	32
-confronting	32
-confuse	32
-confused	32
-confuses	32
-confusing	32
-confusion	36
-conglomerate	32
-conglomerates	32
-conglomerateur	32
-congregated	32
-congregations	32
-congreso	4
-congress	46
-congressional	38
-congressman	32
-congressmen	32
-conjectures	32
-conjunction	32
-conjures	32
-conjuring	32
-conn.	4
-conn.-based	4
-connected	32
-connecticut	4
-connecticut-based	4
-connecting	32
-connecting-flight	32
-connection	32
-connections	32
-conner	12
-connolly	12
-connors	4
-connotation	32
-conquered	32
-conquest	4
-conrail	14
-consciences	32
-conscious	32
-consecutive	32
-consensus	32
-consent	32
-consented	32
-consequence	32
-consequences	32
-consequential	32
-consequently	2
-conservancy	32
-conservation	36
-conservatism	32
-conservative	36
-conservatively	32
-conservatives	36
-conservatorship	32
-consider	34
-considerable	32
-considerably	32
-consideration	32
-considerations	32
-considered	34
-considering	34
-considers	96
-consist	32
-consisted	32
-consistency	32
-consistent	32
-consistently	32
-consisting	96
-consists	32
-console	32
-consolidate	32
-consolidated	46
-consolidating	32
-consolidation	32
-consolidations	32
-consortium	100
-conspicuous	32
-conspiracy	32
-conspired	32
-conspiring	32
-constance	12
-constant	96
-constantly	32
-constanza	4
-consternation	32
-constituencies	32
-constituent	32
-constituents	32
-constitute	32
-constitutes	32
-constituting	32
-constitution	44
-constitutional	32
-constrained	32
-constraints	32
-constructed	32
-construction	44
-construction-materials	32
-constructive	32
-constructors	12
-construed	32
-consult	32
-consultant	32
-consultants	36
-consultations	32
-consulting	32
-consumed	32
-consumer	46
-consumer-electronics	32
-consumer-goods	2
-consumer-group	32
-consumer-oriented	32
-consumer-products	32
-consumers	38
-consumption	98
-cont	8
-contact	32
-contacted	32
-contacting	32
-contacts	32
-contadora	4
-contagion	32
-contain	32
-contained	32
-container	36
-containers	32
-containing	32
-containment	32
-contains	32
-contaminated	32
-contamination	32
-contemplating	32
-contemporary	32
-contempt	32
-contend	36
-contended	32
-contender	32
-contenders	32
-contending	32
-contends	32
-content	32
-contented	32
-contentious	32
-contents	32
-contest	32
-contesting	32
-context	32
-continent	32
-continent-wide	32
-continental	14
-continents	32
-contingency	32
-contingent	32
-contingents	32
-continual	32
-continually	32
-continuation	32
-continue	36
-continued	34
-continues	100
-continuing	34
-continuing-education	32
-continuous	32
-continuously	32
-contortionists	32
-contra	4
-contraceptive	32
-contract	36
-contract-suspension	32
-contracted	40
-contracting	32
-contraction	36
-contractionary	32
-contractor	32
-contractors	32
-contracts	36
-contractual	32
-contradict	32
-contradicted	32
-contradiction	32
-contradictions	32
-contradictory	32
-contrary	32
-contras	4
-contrast	32
-contrasted	32
-contrasting	32
-contrasts	32
-contribute	32
-contributed	32
-contributing	34
-contribution	32
-contributions	32
-contributors	34
-control	44
-controlled	96
-controller	32
-controllers	32
-controlling	32
-controls	100
-controversial	32
-controversies	32
-controversy	32
-convene	32
-convened	32
-convenience	32
-convenient	32
-convention	36
-conventional	32
-conventional-mortgage	32
-conventions	32
-convergent	4
-conversation	32
-conversations	32
-converse	4
-conversely	2
-conversing	32
-conversion	32
-conversions	32
-convert	32
-converted	32
-convertible	36
-convertible-debt	32
-convertibles	4
-converting	32
-converts	36
-convex	4
-convey	32
-conveyed	32
-convicted	32
-conviction	32
-convictions	36
-convince	32
-convinced	32
-convincing	32
-convincingly	32
-convocations	32
-convoluted	32
-convulse	32
-cook	4
-cook-off	32
-cooke	4
-cooker	32
-cookie	4
-cookie-cutter	32
-cookies	32
-cooking	32
-cool	32
-cooled	32
-coolidge	12
-cooling-off	32
-cooped	32
-cooper	14
-cooperate	32
-cooperated	32
-cooperating	32
-cooperation	100
-cooperative	32
-cooperman	12
-coopers	12
-coordinate	32
-coordinated	32
-coordinating	36
-coordination	32
-coordinator	32
-coors	6
-cope	32
-copenhagen	8
-copied	32
-copies	32
-copolymer	4
-coppee	4
-copper	36
-cops	32
-copy	32
-copycat	4
-copying	32
-copyright	32
-copyrights	32
-cordials	32
-cordis	14
-cords	8
-core	32
-corn	36
-cornball	32
-cornell	4
-corner	32
-cornerstone	32
-cornetti	4
-corona	4
-coronation	36
-corp	4
-corp.	12
-corporate	110
-corporate-bureaucracy	32
-corporately	32
-corporation	32
-corporations	98
-corps	32
-correct	32
-corrected	32
-correction	32
-correctional	6
-corrections	12
-correctly	32
-correlation	32
-correspondence	32
-correspondent	32
-correspondents	32
-corresponding	32
-correspondingly	32
-corresponds	32
-corrigan	4
-corroborating	32
-corroboration	32
-corrosion	32
-corrugated	32
-corrupt	32
-corruption	32
-coryphees	32
-cos.	4
-cosby	12
-cosmetic	32
-cost	32
-cost-conscious	32
-cost-control	32
-cost-cutting	36
-cost-effective	32
-cost-effectiveness	32
-cost-plus-fixed-fee	32
-cost-reduction	32
-cost-savings	32
-costa	12
-costing	4
-costly	34
-costs	38
-costumes	32
-cot	4
-cotton	44
-couched	32
-cough	32
-coughlin	8
-could	108
-couldn	36
-council	44
-councillors	32
-councils	32
-counsel	96
-counselor	32
-counsels	32
-count	36
-counted	32
-counter	32
-counteract	32
-counterbid	32
-countered	32
-counterlogic	32
-countermeasures	32
-counteroffer	32
-counterpart	96
-counterparts	32
-counterpoint	32
-counterproductive	32
-counters	32
-countervailing-duty	32
-counties	32
-counting	34
-countries	36
-country	102
-countrywide	8
-counts	96
-county	38
-coup	36
-couple	32
-coupled	42
-couples	32
-coupon	40
-couponing	32
-coups	32
-courage	32
-courier	32
-courier-journal	8
-couriers	32
-cours-la-reine	4
-course	32
-coursed	32
-courses	32
-court	108
-court-appointed	32
-court-sanctioned	32
-courter	12
-courtesy	32
-courthouse	32
-courtier	32
-courting	32
-courtney	4
-courtroom	32
-courts	102
-covenants	32
-covent	4
-cover	36
-coverage	36
-covered	32
-covering	32
-covers	32
-covert	36
-covertible	4
-covertly	32
-coveted	32
-covey	32
-covington	4
-cowbells	32
-cowboy	32
-cowboys	4
-cows	32
-cox	4
-coy	4
-cozied	32
-cozy	32
-cpas	4
-cper	4
-cph	4
-cpq	12
-cpt	6
-cptc	4
-cq	8
-cqx	4
-crack	32
-crackdown	32
-crackpot	32
-cracks	36
-craft	32
-crafty	32
-crager	8
-craig	12
-cramming	32
-crane	12
-crankshaft	32
-crary	12
-crash	32
-crashed	32
-cratered	32
-crates	32
-craven	4
-crawl	32
-cray	4
-craze	32
-craziness	32
-crazy	38
-cream	32
-creams	32
-create	32
-created	34
-creates	32
-creating	32
-creation	32
-creations	4
-creative	36
-creator	32
-creators	32
-creature	32
-creatures	32
-credentials	32
-credibility	32
-credible	32
-credibly	32
-credit	46
-credit-card	42
-credit-research	32
-credited	32
-creditor	40
-creditors	36
-credits	32
-creditwatch	4
-creditworthy	32
-creek	4
-creep	32
-creepers	32
-creeping	32
-creeps	32
-creer	4
-cref	14
-crematories	32
-creole	4
-crew	32
-crewmen	32
-crews	36
-crickets	32
-cried	32
-criers	32
-cries	32
-crime	36
-crimes	32
-criminal	36
-criminal-sentencing	32
-criminally	32
-criminals	32
-crimps	32
-cripple	32
-crippling	32
-crisanti	4
-crises	32
-crisis	36
-crisp	32
-crisscross	32
-criteria	32
-critic	32
-critical	36
-critically	32
-criticism	32
-criticisms	32
-criticize	32
-criticized	32
-criticizes	32
-criticizing	32
-critics	34
-critique	32
-critiques	32
-crnr	4
-cro-magnons	4
-crocker	4
-crocodile	4
-crooks	12
-croons	32
-crop	32
-cropping	32
-crosby	12
-cross	44
-cross-subsidization	32
-crossed	32
-crosses	32
-crossing	32
-crow	36
-crowd	32
-crowded	32
-crowds	32
-crowe	12
-crown	36
-crowne	4
-crowned	32
-crownx	4
-crows	32
-crucial	36
-crude	102
-crude-oil	32
-crude-steel	32
-cruikshank	4
-cruise	36
-cruise-missile	32
-crummy	32
-crusade	32
-crusading	32
-crushed	32
-cruz	12
-cruzado	36
-cruzeiro	32
-cry	36
-crybabies	32
-crying	34
-crystal	32
-crzy	8
-cs-1	6
-cs1	4
-csfb	4
-cswc	4
-csx	14
-ct.	4
-cty	8
-cuban	4
-cuckoo	4
-cue	32
-cuff	12
-cuisine	32
-cujo	4
-culbro	4
-cullen	4
-culminates	32
-culminating	32
-cultivating	32
-cultural	32
-culture	36
-culver	4
-cumbersome	32
-cumulative	32
-cup	36
-cupertino	4
-cupid	2
-curacao	4
-curacao-registered	4
-curb	36
-curbed	4
-curbing	32
-curbs	36
-cure	32
-curently	32
-curfew	96
-curfew-long	32
-curiosity	32
-curious	32
-curiously	32
-curling	32
-curran	4
-currencies	40
-currency	110
-currency-exchange	32
-currency-stabilization	32
-currency-trading	32
-current	102
-current-account	96
-current-dollar	32
-currently	42
-currently-available	32
-curricula	32
-cursory	32
-curtail	32
-curtailed	32
-curtailment	32
-curtails	32
-curtain	36
-curtis	12
-curve	4
-cushion	32
-cushman	4
-custody	32
-custom	32
-custom-made	32
-customary	32
-customer	32
-customers	110
-customized	32
-customizing	32
-customs	44
-cut	100
-cut-and-dried	32
-cut-rate	32
-cutback	32
-cutbacks	36
-cute	32
-cutoff	32
-cuts	36
-cutthroat	32
-cutting	32
-cvn	8
-cwm	8
-cx	4
-cyanamid	4
-cycle	32
-cycles	32
-cyclical	32
-cyclops	14
-cyclosporine-a	32
-cyl	8
-cynical	32
-cynr	4
-cynthia	4
-cypm	12
-cypress	6
-cyprus	14
-cyrus	4
-cz	8
-czar	32
-czech	4
-czm	8
-czyrek	12
-d	44
-d&k	14
-d-ram	4
-d-rams	4
-d.	4
-d.c.	4
-d.c.-based	4
-d.h.	4
-d.w.	4
-dabbling	32
-dad	38
-daffynition	8
-dahl	4
-dail	4
-daily	100
-dairy	32
-daisy	4
-daiwa	4
-dakota	12
-dal	4
-dale	6
-daley	12
-dalhouse	12
-dali	4
-dalkon	4
-dallas	14
-dallas-based	4
-dallas-fort	4
-damage	36
-damage-control	32
-damaged	36
-damages	32
-damaging	32
-damascus	4
-dame	4
-damn	32
-damon	4
-damp	32
-damped	32
-dan	14
-dana	4
-dance	44
-danced	32
-dancer	32
-dancers	32
-dances	32
-dancing	32
-danger	32
-dangerous	40
-dangerously	32
-dangers	32
-dangling	32
-daniel	14
-daniels	4
-danish	14
-dank	32
-danny	4
-danse	32
-dante	4
-danube	4
-danvers	4
-darby	4
-dardi	4
-daredevil	32
-daring	32
-dark	32
-dark-haired	36
-dark-skinned	32
-darkly	32
-darling	32
-darman	12
-dart	36
-dartmouth	4
-darts	4
-darwinism	4
-dash	32
-dashed	32
-data	46
-data-base	32
-data-communications	32
-data-networking	32
-data-processing	32
-data-reading	32
-data-storing	32
-database	32
-databases	32
-dataquest	4
-date	40
-date-	4
-dated	32
-dates	32
-dating	32
-datron	4
-daughter	32
-daunting	32
-dausch	8
-davao	4
-dave	4
-davenport	4
-david	14
-david-weill	12
-davidoff	12
-davidson	4
-davidweill	8
-davis	12
-dawn	32
-day	36
-day-care	34
-day-to-day	32
-dayco	4
-daylong	32
-days	36
-dayton	12
-dazzling	32
-dbase	32
-dc-9	8
-dc-9s	4
-dd	8
-ddb	6
-ddc	4
-de	100
-de-americanized	32
-de-germanize	32
-dead	36
-deadline	32
-deadlines	32
-deadlock	32
-deadly	32
-deadpan	32
-deaf	32
-deal	36
-deal-making	32
-dealer	36
-dealer-manager	32
-dealers	34
-dealership	32
-dealing	32
-dealing-room	32
-dealings	32
-deals	36
-deals-curbing	32
-dealt	36
-dean	46
-deandome	4
-dearborn	6
-dearly	32
-death	38
-death-penalty	32
-death-rate	32
-deathbed	32
-deaths	32
-debacle	32
-debate	32
-debated	32
-debates	32
-debenture	32
-debentures	100
-debilitating	32
-deborah	2
-debra	4
-debt	100
-debt-backed	32
-debt-laden	32
-debt-negotiating	32
-debt-ridden	32
-debt-to-capital	32
-debtholders	32
-debtor	32
-debtor-country	32
-debtors	36
-debts	36
-debut	32
-dec.	14
-decade	32
-decadent	32
-decades	36
-decatur	2
-decay	32
-deceiving	32
-december	14
-decent	32
-decentralize	32
-decentralized	32
-decentralizing	32
-deceptive	32
-decide	32
-decided	36
-decides	32
-deciding	32
-decision	100
-decision-making	32
-decisions	32
-decisive	32
-decker	4
-decks	32
-declaration	32
-declarations	32
-declare	32
-declared	96
-declares	46
-declassified	32
-decline	36
-declined	104
-decliners	40
-declines	36
-declining	36
-decoder	32
-decof	4
-decompression	32
-decontamination	32
-decor	32
-decorated	32
-decorating	32
-decorative	32
-decorator	32
-decorous	32
-decoupled	32
-decrane	8
-decrease	32
-decreased	32
-decree	32
-decreed	32
-decried	32
-dedham	4
-dedicated	32
-deduced	32
-deduct	32
-deductibility	32
-deductible	32
-deducting	32
-deduction	32
-deductions	32
-deed	32
-deeds	32
-deemed	32
-deep	32
-deep-rooted	32
-deep-seated	32
-deepen	32
-deepening	32
-deeper	32
-deepest	32
-deeply	32
-deer	32
-deere	6
-deerfield	12
-def	4
-default	32
-defeat	32
-defeated	32
-defect	32
-defection	32
-defections	32
-defective	32
-defects	32
-defend	36
-defendant	32
-defendants	34
-defended	32
-defending	32
-defends	32
-defense	108
-defense-electronics	32
-defense-oriented	32
-defenses	32
-defensive	32
-defer	32
-deferral	32
-deferred	32
-deferred-compensation	32
-deferring	32
-deficiencies	32
-deficiency	32
-deficit	44
-deficit-reduction	32
-deficits	32
-define	32
-defined	32
-defines	32
-defining	32
-definite	36
-definitely	100
-definition	32
-definitive	34
-definitively	32
-deflated	32
-deflation	32
-deflator	32
-deflect	32
-defraud	32
-defrauded	32
-defrauding	32
-defuse	32
-defying	32
-degenerate	32
-degree	32
-degrees	32
-deisz	4
-deja	32
-del	14
-delano	4
-delaware	14
-delay	36
-delayed	32
-delaying	32
-delays	40
-delco	4
-delegate	32
-delegated	32
-delegates	36
-delegations	32
-deleted	32
-deleting	32
-delfim	4
-delftaland	4
-delfzijl	4
-deliberate	32
-deliberately	32
-deliberations	32
-delicacy	32
-delicate	36
-delicately	32
-delicious	32
-delight	32
-delighted	32
-delinquent	4
-deliver	32
-deliverable	32
-delivered	32
-deliveries	32
-delivers	32
-delivery	32
-dell	4
-delmas	14
-deloitte	4
-delta	14
-delves	32
-demand	102
-demanded	32
-demanding	32
-demands	96
-demento	8
-demise	32
-demjanjuk	6
-democracies	32
-democracy	36
-democrat	4
-democratic	38
-democratic-controlled	4
-democrats	14
-demographic	2
-demographics	32
-demonic	32
-demonstrate	32
-demonstrated	32
-demonstrates	32
-demonstrating	32
-demonstration	32
-demonstrations	32
-demos	8
-demure	32
-demurred	32
-den.a	8
-denationalization	36
-denationalized	32
-denes	4
-denial	34
-denials	32
-denied	32
-denies	32
-denigrating	32
-denis	8
-denison	14
-denmark	6
-dennis	6
-denominated	32
-denominations	32
-denounce	32
-denounced	32
-dense	32
-dense-pac	14
-densely	32
-dental	32
-denunzio	12
-denver	12
-denver-based	4
-deny	32
-denying	32
-depart	32
-departed	32
-departing	32
-department	44
-department-related	4
-department-store	32
-departments	32
-departure	36
-departures	32
-depend	32
-dependable	32
-dependence	96
-dependency	32
-dependent	32
-dependents	32
-depending	34
-depends	32
-depicting	32
-depleting	32
-deplorable	32
-deploy	32
-deployed	32
-deploying	32
-deployment	32
-deploys	32
-deposed	32
-deposit	36
-deposit-taking	32
-depositary	36
-deposited	32
-depositor	32
-depositors	32
-depository	32
-deposits	32
-depot	4
-depreciable	32
-depreciated	32
-depreciates	32
-depreciation	36
-depressed	32
-depressing	32
-depression	4
-deprive	32
-deprived	32
-depriving	32
-deprosse	4
-depth	32
-depths	32
-deputy	38
-der	36
-derby	8
-deregulated	32
-deregulating	36
-deregulation	36
-derided	32
-derivative	32
-derivative-action	32
-derive	32
-derived	32
-derives	32
-des	44
-descendant	32
-descended	32
-descending	32
-describe	32
-described	32
-describes	32
-describing	34
-description	32
-desert	36
-deserve	32
-deservedly	32
-deserves	32
-design	36
-designate	32
-designated	32
-designates	32
-designation	32
-designed	32
-designer	32
-designers	32
-designing	32
-designs	32
-desirability	32
-desirable	32
-desire	32
-desist	32
-desk	32
-desks	32
-desktop	32
-desktops	32
-desmond	6
-despair	32
-despaired	32
-desperate	32
-desperately	32
-desperation	32
-despite	46
-destabilize	32
-destinations	32
-destined	32
-destroy	32
-destroyed	32
-destroying	32
-destructive	32
-detail	32
-detailed	32
-detailing	32
-details	34
-detained	32
-detainee	32
-detect	36
-detected	32
-detection	32
-detector	32
-detectors	32
-detente	32
-detention	32
-deter	32
-detergent	32
-deteriorate	32
-deteriorated	32
-deteriorates	32
-deteriorating	32
-deterioration	32
-determination	32
-determinations	34
-determine	32
-determined	32
-determining	32
-deterred	32
-deterrence	32
-deterrent	32
-deterring	32
-dethrone	32
-detonate	32
-detrick	4
-detriment	32
-detrimental	32
-detroit	12
-detroit-based	4
-dettmar	4
-deutsche	36
-deux	4
-devaluation	32
-devaluing	32
-devastating	32
-devastatingly	32
-develop	32
-developed	32
-developed-country	32
-developer	32
-developers	34
-developing	32
-development	36
-development-park	32
-developments	40
-develops	36
-device	36
-devices	36
-devise	36
-devised	32
-devises	32
-devising	32
-devote	32
-devoted	32
-devoting	32
-devotion	32
-devour	32
-dhl	4
-di	44
-dia	4
-diagnose	32
-diagnosed	32
-diagnoses	32
-diagnosing	32
-diagnosis	32
-diagnostic	32
-diagram	32
-diagrams	32
-dial	32
-dialogue	32
-dials	32
-diameter	32
-diamond	14
-diana	4
-diane	6
-dianna	4
-diaper	32
-diapers	32
-diarrhea	32
-dibacco	8
-dice	32
-diceon	14
-dicey	32
-dick	4
-dickerson	8
-dickson	4
-dickstein	4
-dicn	8
-dictatorial	32
-dictatorship	32
-dictionary	32
-did	38
-didn	32
-die	32
-diebold	8
-died	38
-diego	4
-diego-based	4
-diem	4
-dien	4
-dies	32
-diet	32
-dieter	4
-dietrich	8
-differ	32
-differed	32
-difference	32
-differences	34
-different	40
-differential	32
-differently	32
-differing	32
-differs	32
-difficult	32
-difficult-to-collect	32
-difficulties	32
-difficulty	32
-dig	40
-digest	4
-digger	4
-digital	36
-dignity	32
-dilemma	36
-diligent	32
-dillard	4
-dillon	4
-dilorenzo	4
-dilson	4
-dilute	32
-diluted	32
-dilutes	32
-dilutive	32
-dime	12
-dimensionless	32
-dimes	32
-dimetapp	4
-diming	32
-diminished	96
-diminishing	32
-diminutive	32
-dimmed	32
-dimon	4
-dimona	4
-dims	4
-dimwitted	32
-dinar	32
-diners	36
-dinette	32
-dingell	12
-dining	32
-dinner	44
-dinners	32
-dinsmore	4
-dioxide	32
-diploma	32
-diplomacy	32
-diplomat	32
-diplomatic	32
-dipped	32
-dipping	32
-dirac	8
-dire	32
-direct	32
-direct-mail	32
-direct-sales	32
-directed	32
-directing	34
-direction	32
-directions	32
-directive	32
-directly	40
-director	102
-director-general	32
-director-generalship	32
-directorate	32
-directorial	32
-directors	110
-directors-and-officers	32
-directs	32
-dirk	4
-dirks	4
-dirt	32
-dirty	32
-dis	8
-disability	32
-disable	32
-disadvantage	32
-disadvantaged	32
-disadvantages	32
-disaffection	32
-disagree	32
-disagreeable	32
-disagreed	32
-disagreeing	32
-disagreement	32
-disagreements	32
-disagrees	32
-disappear	32
-disappearance	32
-disappeared	32
-disappearing	32
-disappears	32
-disappointed	32
-disappointing	34
-disappointment	32
-disapproved	32
-disarmed	32
-disarray	32
-disaster	32
-disastrous	32
-disbanded	32
-disbanding	32
-disbelief	32
-disbursed	32
-discard	32
-discerning	32
-discharge	32
-discharged	32
-disciple	32
-discipline	32
-disciplined	32
-disciplines	32
-disclose	32
-disclosed	36
-discloses	32
-disclosing	32
-disclosure	38
-disclosures	32
-discoloring	32
-discomforts	32
-disconnect	32
-disconnected	32
-discontinue	32
-discontinued	32
-discontinuing	32
-discord	32
-discotheques	32
-discount	44
-discounted	32
-discounting	32
-discounts	32
-discourage	32
-discouraged	32
-discover	32
-discovered	32
-discovery	32
-discredit	32
-discredited	32
-discreet	32
-discretion	32
-discretionary	32
-discriminate	32
-discrimination	32
-discriminatory	32
-discuss	40
-discussed	32
-discusses	4
-discussing	36
-discussion	32
-discussions	32
-disdained	32
-disdaining	32
-disease	36
-diseases	36
-disembowel	32
-disenchantment	32
-disgorge	32
-disgrace	40
-disgraceful	32
-disgruntled	32
-disguise	32
-disguised	32
-disgust	32
-dish	34
-disheartening	32
-dishwashers	32
-dishwater-dingy	32
-disinflation	32
-disintegrate	32
-disk	40
-disk-drive	40
-disks	32
-dislocated	32
-dismal	32
-dismayed	32
-dismiss	32
-dismissal	32
-dismissals	32
-dismissed	32
-dismisses	36
-dismissing	36
-disney	12
-disorder	32
-disorders	32
-disparities	32
-disparity	32
-dispatched	32
-dispel	32
-dispense	32
-dispersed	32
-displaced	32
-display	32
-displayed	32
-displaying	32
-displays	32
-displeasure	32
-disposable	32
-disposal	32
-dispose	32
-disposed	32
-disposes	32
-disposition	32
-dispositions	32
-disproportionate	32
-disproportionately	32
-dispute	36
-disputed	36
-disputes	38
-disqualify	32
-disregard	32
-disrupt	32
-disrupted	32
-disrupting	32
-disruptive	32
-dissatisfaction	32
-dissatisfied	32
-dissemination	32
-dissent	32
-dissented	32
-dissenting	32
-dissident	32
-dissidents	32
-dissipating	32
-dissolved	32
-dissolver	68
-dissuade	32
-distance	32
-distanced	32
-distant	32
-distaste	32
-distasteful	32
-distillates	32
-distiller	32
-distillers	4
-distinct	32
-distinction	32
-distinctions	32
-distinctive	32
-distinctly	32
-distinguish	32
-distinguished	32
-distinguishes	32
-distorted	32
-distortions	32
-distorts	32
-distracted	32
-distraction	32
-distractions	32
-distressed	32
-distressing	32
-distressingly	32
-distribute	32
-distributed	32
-distributes	32
-distributing	32
-distribution	36
-distributions	32
-distributor	32
-distributors	36
-district	108
-districts	32
-distrusted	32
-disturb	32
-disturbed	32
-disturbing	32
-ditches	32
-ditto	2
-diuretic	32
-div	4
-dive	32
-diver	36
-divers	32
-diverse	34
-diversification	32
-diversifications	32
-diversified	100
-diversify	32
-diversion	32
-diversions	4
-diverted	40
-divertimento	4
-diverting	32
-divest	32
-divested	32
-divestiture	32
-divestitures	32
-divestments	32
-divests	32
-divided	32
-dividend	44
-dividends	44
-dividing	32
-diving	34
-division	100
-divisions	32
-divisive	32
-divisiveness	32
-divorced	32
-divulging	32
-dixie-narco	4
-dixieland	4
-dixons	14
-dj	4
-django	4
-dls	8
-dmbk	8
-dmgif	8
-dna	4
-dnb	4
-do	38
-do-it-yourself	34
-dobbs-higginson	4
-dockets	32
-doctor	32
-doctorate	32
-doctors	46
-document	32
-documentaries	32
-documentary	32
-documentation	32
-documents	34
-dodge	40
-doel	4
-does	98
-doesn	98
-dofor	12
-dog	36
-dogma	36
-dogs	32
-doilies	32
-doing	40
-doldrums	36
-dole	12
-doling	32
-doll	4
-dollar	108
-dollar-denominated	32
-dollar-holders	32
-dollar-holdings	32
-dollar-owners	32
-dollar-stocks	4
-dollars	96
-dolls	32
-dolly	4
-dome	2
-domestic	42
-domestic-appliance	32
-dominant	32
-dominate	32
-dominated	44
-dominates	32
-dominating	32
-domination	64
-dominion	14
-domtar	4
-don	46
-donald	6
-donaldson	6
-donate	32
-donated	32
-donations	32
-done	32
-donna	4
-donned	32
-donning	32
-donoghue	4
-donohue	14
-donors	38
-doodles	4
-doom-and-gloom	32
-doomed	32
-door	32
-door-to-door	36
-door-to-door-delivery	32
-doorbells	32
-doors	32
-doorstep	32
-dorfman	8
-dorin	4
-dorm	6
-dormant	2
-dormitory	32
-doron	4
-dosage	32
-dosages	32
-dose	32
-dot	32
-dotted	32
-double	32
-double-a	32
-double-a-2	32
-double-a-3	32
-double-a-minus	32
-double-a-minus/a-1-plus	32
-double-a/a-1-plus	32
-double-digit	32
-double-edged	32
-doubled	36
-doublespeak	32
-doubling	32
-doubly	32
-doubt	32
-doubted	32
-doubtful	32
-doubtless	32
-doubts	36
-douglas	12
-doulton	4
-dow	14
-dowd	4
-down	38
-down-and-out	32
-down-home	32
-downey	4
-downfall	32
-downgrade	32
-downgraded	96
-downgrades	32
-downgrading	32
-downhill	32
-downing	32
-downplay	32
-downside	32
-downsizing	32
-downtown	32
-downturn	32
-downturns	32
-downward	32
-doyle	12
-dozen	32
-dozens	34
-dpac	8
-dqu	8
-dr.	14
-drabkin	12
-drabness	32
-draft	32
-drafted	32
-drafting	32
-drafts	32
-draftsman	32
-drag	32
-dragged	32
-dragnet	32
-drahuschak	4
-drain	32
-drained	32
-draining	32
-drake	4
-dram	4
-drama	32
-dramas	32
-dramatic	32
-dramatically	32
-dramatized	32
-dramatizes	32
-drams	4
-draped	2
-drastic	32
-dravidians	4
-draw	32
-drawbacks	32
-drawing	32
-drawings	32
-drawn	32
-drawn-out	32
-draws	32
-dread	32
-dreaded	32
-dreadful	32
-dream	36
-dreamed	32
-dreams	36
-dreary	32
-drebsky	4
-dreg	32
-drescher	4
-dresher	12
-dress	32
-dressed	32
-dresser	4
-dresses	32
-drew	44
-drexel	14
-dried	32
-drift	32
-drifted	32
-drill	32
-drill-bit	32
-drilling	36
-drink	32
-drinkers	32
-drinking	32
-drinks	32
-drive	36
-driven	32
-drivers	32
-drives	36
-driving	36
-drooping	32
-drop	36
-dropout	32
-dropped	32
-dropping	32
-drops	4
-drove	32
-droves	32
-drucker	4
-drug	102
-drug-company	32
-drug-delivery	32
-drug-enforcement	32
-drug-industry	32
-drugged	32
-drugs	32
-drum	32
-drum-shaped	32
-drummer-athletes	32
-drums	32
-drunk	32
-drunks	2
-druse	4
-drusilla	6
-dry	36
-dryburgh	8
-dryden	8
-dtc	12
-du	46
-dual	4
-dual-career	32
-dual-purpose	32
-dubai	4
-dubbed	32
-dublin	12
-dubofsky	4
-dubroc	4
-duck	32
-ducklings	32
-ducks	32
-duds	32
-due	108
-duet	32
-duke	4
-dull	36
-dulles	4
-dumagami	10
-dumez	6
-dummy	32
-dump	32
-dumping	34
-dun	12
-duncan	4
-dunce	32
-dundee	4
-dune	32
-dung	4
-dunlop	8
-duplicate	32
-duplicating	32
-duplication	32
-duquesne	14
-durable	40
-durables	32
-durant	4
-duration	32
-durenberger	4
-during	110
-dust	36
-dusty	32
-dutch	4
-dutch-auction-rate	4
-duthie	4
-duties	36
-dutton	12
-duty	100
-duzan	8
-dwarf	32
-dwarfed	32
-dwarfism	32
-dwellers	32
-dwight	8
-dwindled	32
-dwindling	32
-dyess	4
-dying	32
-dynamic	32
-dynamic-random-access	32
-dynamics	4
-dynasty	4
-dynes	8
-e-6a	4
-e-estimated	64
-e-flats	4
-e.	4
-e.f.	6
-e.f.ihutton	4
-e.h.	8
-e.l.	4
-e.m.	4
-each	46
-eaf	4
-eagan	4
-eager	32
-eagerly	32
-eagerness	32
-eagle	4
-eagle-picher	10
-eagleton	12
-ear	32
-earings	32
-earle	4
-earlier	106
-earlier-than-contemplated	32
-earliest	32
-early	106
-early-deployment	32
-early-loss	32
-early-warning	32
-earmarked	32
-earn	32
-earned	36
-earner	32
-earners	32
-earnest	32
-earning	34
-earnings	46
-ears	32
-earth	36
-earth-stuff	32
-earthly	32
-earthquake-free	32
-ease	36
-eased	34
-easier	32
-easier-to-use	32
-easiest	32
-easily	32
-easing	32
-easley	4
-east	46
-east-west	36
-eastbound	32
-eastdil	4
-easter	4
-easter-egg	4
-eastern	46
-eastman	6
-eastmet	12
-easton	4
-easy	36
-easy-cash	2
-easy-to-use	32
-eat	36
-eaten	32
-eaters	4
-eating	32
-eaton	4
-eaux	4
-eaves	12
-ebbed	32
-ebbing	32
-ebnc	4
-ec	12
-ecdysiast	32
-echelons	32
-echoed	32
-echoes	32
-echoing	32
-eclipsed	32
-eco	4
-ecology	4
-econometric	4
-econometric-forecasting	32
-economic	108
-economical	32
-economically	32
-economics	36
-economies	32
-economist	40
-economists	46
-economy	100
-ecstatic	32
-ecuador	4
-ed	14
-eddie	6
-edelman	12
-edgar	12
-edge	32
-edged	32
-edges	4
-edging	32
-edible	32
-ediger	8
-edina	8
-edinburgh	4
-edison	4
-editing	32
-edition	32
-editor	36
-editor-in-chief	32
-editorial	36
-editorial-features	32
-editorial-page	32
-editorials	32
-editors	32
-edits	32
-edmar	4
-edmund	4
-edp	12
-eduardo	4
-educate	32
-educated	32
-educating	32
-education	46
-educational	36
-educator	32
-educators	32
-edward	14
-edwards	12
-edwin	6
-ef-18a	4
-efac	4
-effect	36
-effective	32
-effectively	32
-effectiveness	32
-effects	32
-efficiencies	32
-efficiency	32
-efficient	32
-efficiently	32
-effigy	32
-effluent	32
-effort	36
-efforts	102
-efh	8
-egg	32
-egon	4
-egypt	4
-egyptian	4
-egyptian-born	4
-ehrman	4
-eight	34
-eight-foot	32
-eight-member	32
-eight-month-old	32
-eight-tenths	32
-eight-year	32
-eighth	4
-eileen	4
-einstein	12
-eisenhardt	8
-eisenhower	4
-eisenstadt	8
-eisner	12
-either	34
-ek	12
-eke	32
-ekg	4
-ekman	12
-ekofisk	4
-ekstrom	8
-el	6
-el-barajneh	32
-el-sayed	96
-elaborate	32
-elaborately	32
-elbit	4
-elbtf	4
-elder	36
-elderly	32
-elders	36
-eldorado	6
-ele	4
-elect	32
-elected	100
-election	36
-elections	32
-electoral	32
-electric	110
-electrical	100
-electricity	36
-electrocardiogram	32
-electromagnetism	32
-electronic	38
-electronics	102
-electrons	32
-elects	4
-elegance	36
-elegant	32
-element	32
-elementary	32
-elements	32
-elephant	32
-elephants	32
-elevator	32
-elevators	32
-elf	4
-elgie	4
-eli	4
-eligibility	32
-eligible	32
-eliminate	32
-eliminated	32
-eliminates	32
-eliminating	32
-elimination	32
-elite	36
-elixirs	32
-elizabeth	4
-elkay	4
-elkes	8
-ellen	6
-elliott	4
-ellis	4
-ellsberg	4
-ellsworth	4
-elm	4
-elma	4
-elmwood	8
-eloquence	32
-els	4
-else	32
-elsewhere	32
-elsinore	2
-eluded	32
-elusive	32
-elusiveness	32
-elvis	4
-emanuel	2
-embarked	32
-embarrass	32
-embarrassed	32
-embarrassing	32
-embarrassment	32
-embassy	46
-embattled	32
-embezzlement	32
-embittered	32
-embodied	32
-embodying	32
-embrace	32
-embraced	32
-embracing	32
-embroiled	32
-emerald	4
-emerge	36
-emerged	32
-emergence	32
-emergency	32
-emerges	36
-emerging	32
-emeritus	32
-emerson	14
-emery	4
-emi	4
-emigrate	32
-emigrated	32
-emigration	32
-emigres	32
-emil	4
-emily	4
-eminent	32
-emirates	4
-emission	32
-emissions	32
-emits	32
-emma	4
-emmett	8
-emmy	4
-emoluments	32
-emotion	4
-emotional	32
-emotionally	32
-emotions	32
-empathy	32
-emphasis	32
-emphasize	36
-emphasized	32
-emphasizing	32
-emphatically	32
-empire	32
-employ	32
-employed	32
-employee	32
-employee-benefits	32
-employee-compensation	32
-employees	38
-employer	34
-employers	98
-employes	32
-employing	32
-employment	36
-employs	32
-emporia	12
-empowered	32
-empress	32
-empty	32
-emr	8
-emulate	32
-emulated	32
-en	36
-enable	32
-enabled	32
-enables	32
-enabling	34
-enact	32
-enacted	32
-enacting	4
-enactment	32
-encapsulating	32
-encased	32
-enchant	32
-enclaves	32
-enclosed	32
-encompassing	32
-encounter	32
-encountered	32
-encounters	36
-encourage	32
-encouraged	36
-encouragement	32
-encourages	32
-encouraging	32
-end	36
-end-of-year	32
-end-use	32
-endanger	32
-endangered	32
-endangering	32
-endearing	32
-endeavor	32
-endeavors	32
-ended	36
-endemic	32
-enderlin	4
-endgame	32
-ending	36
-endless	32
-endo	8
-endorse	32
-endorsed	32
-endorsing	32
-endotronics	14
-ends	36
-endurance	32
-endure	32
-enduring	32
-ene	4
-enemies	32
-enemy	36
-energetic	32
-energy	46
-energy-related	32
-enex	10
-enforce	32
-enforced	32
-enforcement	36
-enforces	32
-enga	4
-engage	32
-engaged	32
-engagement	32
-engaging	32
-engen	4
-engendered	32
-engine	36
-engineer	32
-engineered	32
-engineering	100
-engineers	32
-engines	32
-england	4
-england-based	4
-englewood	12
-english	4
-english-language	4
-enhance	32
-enhanced	32
-enhancements	32
-enhances	36
-enhancing	32
-enigmatic	32
-enjoined	32
-enjoins	4
-enjoy	32
-enjoyed	32
-enjoying	32
-enjoys	36
-enlightened	32
-enlist	32
-enmity	32
-enormous	32
-enormously	32
-enough	32
-enrich	32
-enriching	32
-enrico	4
-enrile	4
-enrique	4
-enrollments	32
-enron	4
-ensconced	32
-ensemble	36
-ensnare	32
-ensue	32
-ensure	32
-ensures	32
-ensuring	32
-entailed	32
-entails	32
-entangled	32
-enteprises	4
-enter	32
-entered	32
-entering	32
-enterprise	36
-enterprises	44
-enterprising	4
-enterra	4
-enters	8
-entertain	32
-entertained	32
-entertainer	32
-entertainers	32
-entertaining	32
-entertainment	36
-enthusiasm	36
-enthusiastic	32
-entices	32
-entiche	4
-entire	32
-entirely	32
-entities	32
-entitle	32
-entitled	32
-entitles	32
-entity	32
-entrance	32
-entreaties	32
-entregrowth	6
-entrenched	32
-entrenching	32
-entrepeneurial	32
-entrepreneur	32
-entrepreneurial	32
-entrepreneurs	32
-entrepreneurship	32
-entries	32
-entrusting	32
-entry	32
-env	4
-envelope	32
-envelopes	32
-enviromental	32
-environment	40
-environmental	46
-environments	32
-envisions	32
-envoy	32
-envoys	32
-envy	32
-enzyme	32
-eons	32
-epa	4
-epi	8
-epidemic	32
-epidemiologist	32
-epidemiology	32
-epilepsy	36
-epileptic-like	32
-epileptics	32
-epiphanies	32
-episode	32
-epistolary	32
-epitaph	32
-eprom	4
-eproms	4
-epton	4
-equal	32
-equaling	32
-equality	32
-equalized	32
-equally	34
-equals	32
-equation	32
-equicor	2
-equicor-equitable	4
-equipment	36
-equipped	32
-equitable	38
-equities	36
-equity	36
-equitypurchase	32
-equivalent	96
-era	32
-erasable	32
-erase	32
-erased	4
-erdman	4
-erect	32
-erg	4
-eric	4
-erich	8
-ern	4
-ernest	14
-ernst	6
-erode	32
-eroded	32
-eroding	32
-erosion	32
-erratic	32
-erratically	4
-erria	4
-errickson	8
-erroneous	32
-error	36
-errors	32
-erstwhile	32
-erupt	32
-erupted	32
-ervin	12
-erwin	2
-esber	12
-escalate	4
-escalated	32
-escalates	32
-escalating	32
-escalation	32
-escan	4
-escape	32
-eschewing	32
-escorted	32
-escrow	32
-especially	34
-espionage	32
-espn	6
-essay	32
-essays	32
-essence	32
-essential	32
-essentially	32
-est	12
-establish	32
-established	32
-establishes	32
-establishing	36
-establishment	32
-establishments	32
-estate	36
-estes	8
-esther	4
-estimate	36
-estimated	34
-estimates	96
-estrangement	32
-et	32
-etc	32
-etched	32
-ether	32
-ethic	32
-ethical	32
-ethics	36
-ethnic	32
-ethnicity	32
-ethylene	32
-etn	8
-etzioni	4
-euan	8
-eugene	14
-eugenia	4
-euphemisms	32
-euphoria	32
-euphoric	32
-eurobond	4
-eurobonds	12
-eurodollar	14
-eurodollars	8
-euromark	12
-euromarket	4
-europ	12
-europe	14
-european	14
-european-looking	4
-europeans	4
-eurosecurities	4
-euroyen	4
-evacuation	32
-evade	32
-evades	32
-evading	32
-evaluate	32
-evaluating	32
-evaluation	32
-evans	4
-evanston	4
-evaporate	32
-evaporating	32
-evaporation	32
-evasion	32
-even	46
-evenhanded	32
-evenhandedly	32
-evening	36
-evenly	32
-event	32
-events	38
-eventual	32
-eventually	106
-ever	34
-ever-changing	32
-ever-improving	32
-every	102
-everybody	38
-everyday	32
-everyone	46
-everything	36
-everywhere	32
-evidence	34
-evidenced	32
-evident	32
-evidently	2
-evil	32
-evokes	32
-evoking	32
-evolutionary	32
-evolve	32
-evolved	32
-evolving	32
-ewall	32
-ex-cell-o	4
-ex-chairman	40
-ex-cia	32
-ex-grenfell	4
-ex-management	32
-ex-microsoft	32
-ex-military	32
-ex-officers	4
-ex-spouse	4
-exacerbate	32
-exacerbating	32
-exact	32
-exactly	32
-exaggerated	32
-exaggeration	32
-exam	32
-exam-preparation	32
-examination	32
-examinations	32
-examine	32
-examined	32
-examiner	32
-examines	32
-examining	32
-example	32
-examples	34
-exams	32
-exasperation	32
-exceed	32
-exceeded	32
-exceeding	32
-exceeds	32
-excel	6
-excellence	32
-excellent	32
-except	32
-exception	32
-exceptional	32
-exceptions	32
-excess	34
-excesses	32
-excessive	32
-excessively	32
-exchange	102
-exchange-market	32
-exchange-rate	32
-exchangeable	32
-exchanged	32
-exchanges	32
-exchanging	32
-excise	32
-excite	32
-excited	40
-excitement	32
-exciting	32
-exclude	32
-excluded	32
-excludes	32
-excluding	42
-exclusionary	32
-exclusive	32
-exclusively	32
-exclusivity	32
-excoriating	32
-excreta	32
-excursions	4
-excuse	32
-excused	32
-excuses	32
-exe	4
-execute	32
-executed	32
-executes	32
-execution	32
-executive	108
-executives	102
-executor	32
-exempt	36
-exemption	32
-exemptions	32
-exempts	32
-exercisable	32
-exercise	32
-exercised	32
-exercises	32
-exercising	32
-exhaust	32
-exhausted	32
-exhibited	32
-exhibitions	32
-exist	32
-existed	32
-existence	32
-existing	32
-exists	32
-exit	36
-exiting	32
-exorbitant	32
-exotic	32
-expand	32
-expandability	32
-expanded	32
-expanding	96
-expands	32
-expansion	32
-expansion-minded	32
-expansion-related	32
-expansionist	32
-expansive	32
-expatriate	32
-expect	36
-expectation	32
-expectations	102
-expected	36
-expecting	32
-expects	108
-expedited	32
-expelled	32
-expenditure	32
-expenditures	32
-expense	32
-expense-reduction	32
-expenses	32
-expensive	32
-experience	32
-experienced	32
-experiences	32
-experiencing	32
-experiment	32
-experimental	32
-experimenter	32
-experimenting	32
-experiments	32
-expert	32
-expertise	32
-expertly	32
-experts	34
-expiration	32
-expire	32
-expired	32
-expires	32
-expiring	32
-explain	32
-explainable	32
-explained	32
-explaining	32
-explains	32
-explanation	32
-explanations	32
-explicit	32
-explicitly	32
-explode	32
-exploit	32
-exploitation	32
-exploiting	2
-exploits	32
-exploration	36
-explore	32
-explored	32
-exploring	32
-explosion	36
-explosions	32
-explosives	32
-exponent	32
-export	32
-export-guarantee	32
-export-import	12
-exported	32
-exporters	32
-exporting	36
-exports	110
-exposed	32
-exposure	32
-express	36
-express-parcel	32
-expressed	32
-expresses	36
-expressing	32
-expression	32
-expressionist	4
-expressions	32
-expressive	32
-expressively	32
-expressiveness	32
-expressivity	32
-expropriated	32
-expropriation	32
-expulsion	32
-exquisite	32
-extend	32
-extendable	32
-extended	100
-extended-stay	32
-extending	32
-extends	44
-extension	36
-extensive	36
-extent	32
-exterior	32
-external	32
-extinction	32
-extinguished	32
-extinguishment	32
-extra	32
-extra-curricular	32
-extract	32
-extracting	32
-extraction	32
-extradited	32
-extradition	32
-extraordinarily	32
-extraordinary	32
-extraparliamentary	32
-extrapolation	32
-extras	4
-extravagance	32
-extravagant	32
-extreme	32
-extremely	32
-extremist	32
-exuding	32
-exxon	2
-eye	32
-eye-opening	32
-eyebrows	32
-eyeing	32
-eyerman	12
-eyes	32
-f	12
-f-100	4
-f-111	12
-f-20	4
-f.	4
-f.g.	4
-f.j.	4
-fa-18	4
-faa	12
-fab	4
-fabian	8
-fabled	32
-fabric	32
-fabricated	32
-fabricating	32
-fabrication	32
-fabrics	32
-fabulously	32
-facade	32
-face	44
-face-saving	32
-faced	34
-faceless	32
-faces	36
-facets	32
-facilitate	32
-facilitated	32
-facilitating	32
-facilities	100
-facility	32
-facing	32
-fact	32
-faction	32
-factions	36
-facto	32
-factor	32
-factories	36
-factors	38
-factory	32
-facts	36
-factual	32
-faculty	32
-fade	32
-faded	32
-fading	36
-fail	36
-failed	36
-failing	32
-fails	44
-failure	36
-failures	36
-faint	32
-faintest	32
-fair	36
-fair-skinned	32
-fairchild	4
-fairer	32
-fairfield	12
-fairly	32
-fairness	32
-fairy	36
-fairy-tale	32
-faith	32
-faithful	32
-fake	32
-falconbridge	4
-falcone	4
-falcons	32
-fall	36
-fallacies	32
-fallacy	32
-fallen	32
-falling	42
-fallout	32
-falls	36
-false	36
-falsgraf	4
-falsified	32
-falsify	32
-falsity	32
-falter	32
-faltered	32
-faltering	32
-fame	32
-familiar	32
-familiarity	32
-families	32
-family	38
-family-life	32
-family-planning	32
-famous	32
-fan	32
-fanatic	32
-fanatics	32
-fancier	32
-fancy	32
-fanfare	32
-fanned	32
-fanny	4
-fans	34
-fantastic	32
-fantasy	36
-fantasy-at-home	32
-fanuc	4
-fao	4
-far	102
-far-fetched	32
-far-flung	32
-far-ranging	32
-farce	32
-fare	32
-fare-restructuring	32
-fared	32
-fares	36
-fargo	4
-faring	32
-farm	46
-farm-credit	32
-farm-workers	32
-farmer	36
-farmer-borrower	32
-farmer-borrowers	32
-farmers	96
-farming	32
-farmington	4
-farmland	32
-farms	36
-farmworker	4
-farrakhan	4
-farris	12
-farther	32
-fascinated	32
-fascinating	32
-fascination	32
-fashion	32
-fashionable	32
-fast	44
-fast-food	32
-fast-growing	32
-fast-moving	32
-fast-paced	32
-fastbacs	4
-fasteners	32
-faster	40
-faster-growing	32
-faster-than-expected	32
-fastest	32
-fastest-growing	32
-fat	32
-fatal	32
-fatalistic	32
-fatalities	4
-fatality	32
-fate	32
-fateful	32
-father	36
-father-in-law	32
-fatigue	32
-fats	2
-fattening	32
-fault	32
-faulted	32
-faulty	32
-favor	32
-favorable	32
-favorably	32
-favored	36
-favored-nation	32
-favoring	32
-favorite	32
-favorites	32
-favors	36
-fayva	4
-fazio	4
-fbc	8
-fbi	4
-fbs	8
-fbt	4
-fca	4
-fcc	14
-fda	6
-fdic	6
-fdn	4
-fds	8
-fdx	12
-fe	4
-fear	32
-feared	32
-fearful	32
-fearing	32
-fearon	4
-fears	32
-fearsome	32
-feasible	32
-feature	32
-featured	32
-features	32
-featuring	32
-feb	12
-feb.	14
-february	4
-fed	46
-federal	110
-federal-assisted	32
-federalism	32
-federally	32
-federated	4
-federation	4
-feds	32
-fee	36
-fee-for-service	32
-feed	36
-feedback	32
-feeding	32
-feedlots	32
-feel	36
-feeling	32
-feelingly	32
-feelings	36
-feels	32
-fees	38
-feet	32
-feetlebaum	4
-fein	4
-feiner	8
-feinstein	4
-feistritzer	4
-feisty	32
-feldstein	12
-feline	32
-felix	2
-fell	100
-fellas	32
-fellow	34
-felon	32
-felonies	32
-felons	32
-felony	32
-felt	32
-felt-tipped	32
-felv	4
-female	32
-females	34
-fence	32
-fence-sitting	32
-fences	32
-fend	32
-fenders	32
-fending	32
-fenner	4
-ferdinand	4
-fermenta	14
-fermilab	4
-fernand	8
-fernando	4
-fernao	4
-fernley	4
-ferns	32
-ferris	12
-ferry	32
-fertility	32
-fertilizer	32
-fertilizers	32
-festering	32
-festival	36
-fetch	96
-fetched	32
-fete	32
-fever	36
-feverishly	32
-fevers	32
-few	38
-fewer	34
-fezzes	32
-ffod	4
-fgsv	4
-fhp	4
-fialka	8
-fiance	32
-fiancee	32
-fianna	4
-fiasco	36
-fiat	12
-fiber	32
-fibers	32
-fibreboard	6
-fibrous	32
-fictionalized	32
-fiddler	32
-fide	32
-fidel	4
-fidelity	14
-fidelity-monarch	4
-fiduciary	32
-fiefdom	32
-field	36
-field-goals-allowed	32
-fielding	32
-fields	44
-fierce	32
-fiercely	32
-fiery	32
-fifth	38
-fig	32
-fight	36
-fighter	32
-fighters	32
-fighting	38
-fights	36
-figure	32
-figured	32
-figures	42
-figuring	32
-file	32
-filed	32
-filene	4
-files	40
-filing	38
-filings	36
-fill	32
-filled	32
-filling	96
-fillings	32
-fills	32
-film	44
-film-making	32
-filming	32
-films	32
-filthy	4
-filtration-systems	32
-fin	4
-final	34
-finale	32
-finally	34
-financal	32
-finance	38
-financed	96
-financement	4
-finances	32
-financial	108
-financial-aid	32
-financial-district	32
-financial-futures	32
-financial-information	32
-financial-service	32
-financial-services	32
-financially	32
-financier	36
-financiere	14
-financing	44
-financings	32
-finanza	4
-finanziaria	8
-finazzo	8
-finch	4
-find	36
-finder	32
-finders	32
-finding	36
-findings	32
-finds	36
-fine	38
-fine-tuned	32
-fine-tuning	32
-fined	32
-finely	32
-fines	32
-finesse	32
-finest	32
-fingerprinted	32
-fingers	32
-finicky	32
-fining	32
-finish	32
-finished	32
-fink	12
-finkielstain	12
-fir	36
-fire	36
-fired	32
-firefighters	32
-firepower	32
-fires	64
-firestone	4
-fireworks	2
-firing	32
-firings	32
-firm	44
-firmed	32
-firmer	32
-firmly	32
-firms	46
-first	46
-first-class	32
-first-ever	32
-first-generation	32
-first-phase	32
-first-quarter	32
-first-ranked	32
-first-rate	32
-first-time	32
-first-year	32
-firsts	4
-fis	8
-fiscal	44
-fiscal-year	34
-fischbach	6
-fischer	4
-fish	32
-fisher	6
-fisher-price	4
-fisheries	32
-fishing	32
-fissures	32
-fists	32
-fit	32
-fitness	32
-fits	32
-fitzgerald	4
-fitzwater	12
-five	102
-five-country	32
-five-day	32
-five-member	32
-five-month	32
-five-point	32
-five-ton	32
-five-week	32
-five-year	32
-fives	32
-fix	32
-fixed	32
-fixed-cost	32
-fixed-income	2
-fixed-interest	32
-fixed-rate	32
-fixed-rated	32
-fixings	32
-fizzle	32
-fla.	4
-fla.-based	4
-flag	32
-flagging	32
-flagrant	32
-flair	32
-flak	32
-flaky	32
-flamboyant	32
-flamingo	4
-flamingos	32
-flammable	32
-flanked	32
-flannigan	4
-flash	32
-flashier	32
-flashing	32
-flat	36
-flatly	32
-flatter	32
-flavor	32
-flavors	32
-flawed	32
-flaws	32
-flaxen-haired	32
-fled	32
-fledgling	32
-flee	32
-fleecer	4
-fleeing	32
-fleet	36
-fleet-replenishment	32
-fleeting	32
-fleets	32
-fleming	4
-flemming	4
-flesh	32
-flew	36
-flexi-van	4
-flexibility	32
-flexible	32
-flick	4
-fliers	34
-flies	32
-flight	32
-flights	36
-flimsy	34
-flindt	4
-fling	32
-flint	36
-flipped	32
-flirtation	32
-flirting	32
-flirts	4
-float	32
-floated	32
-floating	32
-floating-interest-rate	32
-floating-rate	32
-floats	32
-flood	32
-flooded	32
-flooding	32
-floor	32
-flop	32
-flopped	32
-floppy	32
-flora	2
-florida	12
-florio	8
-flounder	32
-floundered	32
-flourish	32
-flourished	32
-flourishes	32
-flourishing	36
-flournoy	4
-floury	32
-flow	36
-flow-of-funds	32
-flowed	32
-flower	32
-flowers	32
-flowing	32
-flown	32
-flows	32
-floyd	6
-flu	32
-fluctuations	32
-fluidly	32
-fluids	4
-fluke	32
-flurry	32
-flush	32
-flx	4
-fly	32
-fly-drive-sleep	32
-flying	34
-flynn	8
-fmc	4
-fnbf	8
-fnd	4
-foal	32
-foals	2
-foam	32
-focus	36
-focused	32
-focuses	32
-focusing	32
-fodder	32
-foe	32
-foiled	32
-fold	32
-folded	32
-foldessy	8
-folk	32
-follow	34
-follow-on	32
-follow-through	32
-follow-up	32
-followed	96
-followerfish	32
-followers	32
-following	42
-follows	40
-folly	32
-fomon	12
-fonda	4
-fondy	8
-fontana	4
-food	46
-food-processing	32
-food-service	32
-food-store	32
-foods	36
-fool	36
-fooling	32
-foolish	32
-foolproof	32
-foot	32
-football	36
-football-field	32
-foote	4
-foothold	32
-footlick	4
-footwear	32
-for	110
-foray	32
-forays	32
-forbes	12
-forbid	32
-forbidden	32
-forbids	32
-force	36
-forced	32
-forceful	32
-forces	32
-forcing	32
-ford	14
-forecast	36
-forecasters	32
-forecasting	36
-forecasts	32
-foreclose	32
-foreclosed	32
-forefathers	32
-forefront	32
-foreign	46
-foreign-aid	32
-foreign-controlled	32
-foreign-currency	32
-foreign-debt	32
-foreign-exchange	40
-foreign-made	32
-foreign-policy	32
-foreign-relations	32
-foreigner	32
-foreigners	38
-forelock	32
-foreman	8
-foremen	32
-foresee	32
-foreseeable	32
-foreseen	32
-foresees	32
-foreshadowed	32
-forest	36
-forest-products	32
-forestall	32
-forestalls	4
-forever	32
-forfeited	32
-forge	32
-forged	32
-forget	34
-forging	32
-forgiven	32
-forgn	12
-forgo	32
-forgotten	36
-fork	32
-forks	4
-form	44
-formal	32
-formality	32
-formally	32
-format	32
-formation	32
-formations	32
-formed	32
-former	110
-formerly	98
-formidable	32
-forming	32
-formless	32
-forms	36
-formula	32
-formulated	32
-formulates	32
-forrest	4
-forson	8
-forster	12
-forstmann	4
-forsythe	12
-fort	12
-forte	32
-forth	32
-forthcoming	32
-fortier	4
-forties	32
-fortifying	32
-fortney	8
-fortress	32
-fortunate	32
-fortunately	2
-fortune	36
-fortunes	32
-forty-eight	4
-forum	46
-forward	32
-forward-looking	32
-forwarded	32
-forwarder	32
-forwarders	32
-foskett	4
-foster	44
-fostering	4
-fosters	32
-fought	32
-found	100
-foundation	38
-foundations	32
-founded	34
-founder	40
-foundered	32
-founders	32
-founding	32
-four	46
-four-alarm	32
-four-city	32
-four-day	32
-four-month	32
-four-month-per-exam	32
-four-nation	32
-four-share	32
-four-story-tall	32
-four-way	32
-four-week	32
-four-wheel-drive	32
-four-year	32
-four-year-olds	32
-foursquare	32
-fourteen	2
-fourth	38
-fourth-biggest	32
-fourth-largest	32
-fourth-quarter	110
-fowler	12
-fox	44
-foxboro	8
-foxborough	4
-fpa	8
-fraction	32
-fractional	32
-fractious	32
-fractured	32
-fragile	32
-frail	32
-frailty	4
-frame	4
-framed	32
-framework	32
-framingham	4
-franc	32
-franc-denominated	32
-francaise	8
-france	14
-francesc	4
-franchise	32
-franchised	32
-franchisee	32
-franchisees	36
-franchiser	32
-franchises	32
-franchising	32
-francis	12
-francisco	4
-francisco-based	4
-francisville	8
-francois	12
-francs	32
-franey	4
-frank	14
-frankel	4
-frankenstein	4
-frankfurt	12
-frankfurt-am-main	4
-franklin	12
-frankly	32
-frantic	32
-franyo	4
-fraternity	32
-frates	8
-fraud	36
-fraudulent	32
-fraught	32
-fray	32
-frayed	32
-frazier	4
-frazzano	12
-frears	4
-fred	12
-freddie	14
-frederick	14
-fredericks	8
-fredric	6
-free	44
-free-energy	32
-free-fall	32
-free-lance	32
-free-market	36
-free-standing	32
-free-trade	32
-free-wheeling	32
-freed	32
-freedman	12
-freedom	36
-freeing	32
-freely	32
-freeman	12
-freeport-mcmoran	4
-freer	32
-freeze	32
-freezeframe	4
-freezes	32
-freezing	32
-freight	44
-freighter	32
-fremantle	4
-french	14
-french-sounding	4
-frenzied	32
-frenzy	32
-frequency	32
-frequent	34
-frequently	32
-frequents	32
-freres	4
-fresh	36
-fresher	32
-freshman	32
-fresno	4
-frest	12
-frets	32
-frew	12
-frey	12
-freya	6
-fri.	2
-friction	32
-friday	14
-fried	44
-fried-chicken	32
-friedman	12
-friend	32
-friendly	32
-friends	38
-friendship	32
-friendships	32
-frightened	64
-frightening	32
-frills	32
-fringe	32
-fringes	32
-frisch	12
-frisked	32
-frivolous	32
-from	110
-fromer	8
-frommer	12
-front	36
-front-page	32
-front-runner	32
-front-runners	32
-frontal	32
-frontier	36
-frontrunners	32
-fronts	32
-frost	32
-frost-retarding	32
-frothy	32
-froze	32
-frozen	32
-fruit	36
-fruitful	32
-fruits	32
-frustrate	32
-frustrated	34
-frustration	32
-frx	4
-fry	12
-frydenlund	12
-fsia	4
-fslic	4
-ft.	4
-ftc	12
-ftlv	4
-fuehrer	4
-fuel	36
-fueled	36
-fuels	32
-fugitive	32
-fujitsu	6
-fulfill	32
-fulfilled	32
-fulfilling	32
-full	44
-full-financing	32
-full-fledged	32
-full-hearted	32
-full-scale	32
-full-service	32
-full-sized	32
-full-time	32
-full-year	38
-fuller	14
-fullerton	4
-fully	34
-fumbling	32
-fumes	32
-fun	36
-funaro	12
-function	36
-functions	32
-fund	36
-fund-raisers	32
-fund-raising	32
-fundamental	32
-fundamentalism	32
-fundamentalist	32
-fundamentalists	32
-fundamentally	32
-fundamentals	32
-funded	32
-funding	36
-funds	46
-funeral	36
-fung	12
-fungi	36
-funneled	32
-funnier	32
-funniest	32
-funny	32
-furious	32
-furnace	32
-furnaces	32
-furnished	32
-furnishing	32
-furniture	100
-furor	32
-further	46
-furtherance	32
-furthered	32
-furthering	32
-furthermore	34
-fusillade	32
-futile	32
-futility	32
-future	36
-futures	46
-futuro	4
-fuzziness	32
-fuzzy	32
-fweets	32
-fyffe	4
-g-5	4
-g-man	4
-g.	4
-g.d.	10
-g.f.	2
-g.k.	4
-ga.	4
-ga.-based	4
-gabriel	4
-gadd	12
-gade	4
-gadhafi	12
-gael	4
-gaffe	32
-gags	32
-gain	44
-gained	96
-gainers	34
-gainful	32
-gaining	32
-gains	38
-galactic	32
-galbraith	12
-galen	4
-galinsky	4
-gallantly	32
-gallery	36
-galley	4
-gallon	32
-galoob	4
-galvanize	32
-gamble	36
-gambled	4
-gambler	32
-gambling	38
-game	36
-games	100
-gameshow	8
-gaming	4
-gamse	4
-gandhi	4
-gang	32
-gangster	32
-gangster-and-love	32
-gangster-filled	32
-gannett	4
-gant	8
-gap	36
-gaps	32
-garages	32
-garbage	32
-garcia	8
-garden	44
-garden-variety	32
-gardena	4
-gardening	32
-gardner	4
-gargles	32
-garland	4
-garments	32
-garnishing	32
-garrasi	4
-garret	4
-garrett	14
-gartner	4
-gary	14
-garza	4
-gas	36
-gas-fired	32
-gas-turbine	32
-gashed	32
-gasoline	98
-gasoline-tax	32
-gastropod	32
-gate	36
-gate-side	32
-gates	46
-gateway	4
-gather	32
-gathered	32
-gathering	32
-gatherings	32
-gatsby	4
-gatt	4
-gaudy	32
-gauge	32
-gaughan	8
-gave	32
-gay	32
-gaynors	4
-gaz	4
-gazette	4
-gci	4
-gd	4
-gdp	4
-ge	14
-gear	36
-geared	32
-gears	32
-gecm	4
-gelbard	8
-gemayel	4
-gen	4
-gen.	14
-gena	4
-gencorp	14
-gender	32
-gene	12
-gene-splicing	32
-genenchem	4
-genentech	14
-general	46
-general-interest	32
-general-purpose	32
-generale	4
-generally	36
-generals	32
-generate	32
-generated	32
-generating	32
-generation	36
-generations	32
-generator	32
-generators	36
-generic	38
-generically	32
-generosity	32
-generous	32
-generously	32
-genes	32
-genesee	4
-genetic	36
-genetically	32
-genetski	12
-geneva	4
-genicom	6
-genital	32
-genius	32
-genrad	4
-genral	8
-genres	32
-genteel	32
-gentiles	4
-gentle	32
-gentleman	32
-gentlemanly	32
-gentles	4
-geochemistry	32
-geographic	32
-georg	4
-george	14
-georgetown	4
-georgia	6
-georgiadis	4
-georgian	4
-georgine	8
-gerald	6
-geraldine	4
-geranium	32
-gerhard	4
-gerlach	8
-germ-warfare	32
-germain	4
-germalists	32
-german	14
-german-based	4
-german-supplied	2
-germans	6
-germany	12
-gerry	8
-gerson	12
-gerstner	4
-gesture	32
-gestures	32
-get	36
-get-up	32
-gets	44
-getting	38
-getty	12
-ghana	4
-ghetto	4
-ghostly	32
-ghosts	32
-giacomo	4
-giant	32
-giants	36
-gibbs	12
-gibert	4
-gibraltar	4
-gibson	12
-gideon	4
-gift	32
-gifted	32
-gifts	32
-gigantic	32
-gigolo	4
-gigs	32
-gil	4
-gilbert	12
-gilgore	12
-gillespie	12
-gilliam	4
-gillis	4
-gilts	32
-gimmick	32
-gimmickry	32
-gin	32
-gina	2
-ginger-haired	32
-gingerbread	32
-ginnie	14
-ginning	32
-gintel	12
-giorgio	4
-giraffe	32
-girl	34
-girlfriend	32
-girls	32
-giudici	4
-giuliani	12
-give	44
-giveaway	32
-givebacks	32
-given	42
-gives	32
-giving	40
-glacial	32
-gladly	32
-glamorous	32
-glance	36
-glaser	4
-glashow	4
-glasnost	2
-glass	36
-glass-steagall	4
-glasses	32
-glassmaker	32
-glassmakers	32
-glazer	12
-gleam	32
-gleaming	32
-glemp	4
-glen	4
-glenn	4
-glenview	12
-glimpse	32
-glitches	32
-glittering	32
-gloating	32
-global	34
-globalization	32
-globe	36
-globe-trot	32
-globe-trotting	32
-globo	4
-gloom	4
-gloomy	32
-glory	32
-gloss	32
-glowing	32
-glucksman	4
-glue	32
-glugging	32
-glugs	32
-gluing	32
-glut	32
-gluts	32
-glutted	32
-gm	14
-gm-csf	4
-gmc	4
-gmfanuc	10
-gmh	4
-gng	4
-gnp	4
-go	36
-go-between	32
-goading	32
-goal	36
-goals	96
-goat	32
-gobain	4
-god	36
-god-fearing	4
-godiva	4
-gods	32
-goebbels	4
-goes	32
-goetabanken	4
-goetzl	12
-going	32
-going-away	32
-going-private	32
-goings-on	32
-gold	110
-golden	44
-goldfeder	12
-goldhammer	4
-goldin	4
-goldman	14
-goldman-kidder	4
-goldsmith	12
-goldwater	8
-golf	32
-gone	36
-gonzalez	4
-good	38
-good-faith	32
-good-looking	32
-good-natured	32
-good-neighbor	32
-good-sized	32
-goodrich	12
-goods	100
-goodwill	32
-goodwin	4
-goodyear	14
-goose	32
-gop	4
-goradok	4
-gorbachev	14
-gorda	4
-gordon	6
-gore	4
-gorki	4
-gospel	32
-gossip	32
-got	100
-gothic	4
-gotten	32
-gottesman	12
-gouging	32
-gould	4
-gourmet	36
-gourmets	36
-gousha	12
-govern	32
-governance	32
-governing	36
-government	110
-government-appointed	32
-government-guaranteed	32
-government-owned	32
-government-recognized	32
-government-related	32
-government-sponsored	34
-governmental	32
-governments	32
-governor	32
-governors	38
-governs	32
-govett	4
-govil	4
-govmt	12
-gowan	8
-gown	32
-gq	4
-gr	4
-gra	4
-grab	32
-grabbed	64
-grabbing	32
-grabs	32
-grace	46
-graceful	32
-gracefully	32
-graceland	4
-grades	36
-gradison	4
-gradual	32
-gradually	36
-graduate	36
-graduated	32
-graduates	32
-graduation	36
-graft-vs.-host	32
-graham	14
-grain	32
-grains	2
-gramm-rudman	4
-gran	4
-grand	36
-grandfather	32
-grandmotherly	32
-granite	32
-grant	46
-granted	38
-granting	32
-grants	32
-grapefruit	32
-graphic	6
-graphics	36
-grappled	32
-grasping	32
-grass-roots	32
-grata	32
-grateful	32
-gratitude	34
-grave	32
-gravely	44
-graves	12
-graveyard	32
-gravity	32
-gray	46
-graying	32
-graze	32
-grease	32
-great	46
-greater	32
-greatest	32
-greatly	32
-greats	32
-greece	6
-greed	36
-greek	6
-greek-turkish	4
-greeks	4
-greeley	4
-green	44
-greenback	32
-greenberg	12
-greene	4
-greener	4
-greenmail	32
-greens	36
-greensburg	4
-greenslet	12
-greenwich	4
-greer	4
-greeted	32
-greg	4
-gregorian	12
-gregory	12
-grenada	4
-grenade	32
-grenfell	4
-grew	40
-greyerz	4
-grid	32
-gridlock	32
-grieux	4
-grievance	32
-grievances	32
-grieveson	4
-griffith	4
-grill	32
-grille	32
-grim	32
-grimm	12
-grind	32
-gringo	32
-grinspun	4
-grip	32
-grips	32
-grisdela	8
-grist	32
-griswold	8
-gritty	32
-groans	32
-grocery	32
-groove	32
-grooves	32
-gros	12
-gross	32
-grossed	32
-grossly	32
-grossman	12
-grosz	4
-ground	32
-ground-based	32
-grounded	32
-grounds	32
-groundwater	32
-groundwork	36
-group	46
-group/business	4
-groupings	32
-groups	36
-grousing	32
-grove	12
-groves	8
-grow	36
-growers	32
-growing	32
-growl	32
-grown	32
-grows	36
-growth	38
-growth-oriented	32
-grudgingly	32
-gruenberg	4
-gruesome	32
-grumbled	32
-grumbling	32
-grumman	6
-gruneich	4
-grungy	32
-gruntal	4
-gsu	8
-gsx	8
-gt	12
-gtch	8
-gte	14
-gtech	10
-gtx	8
-guano	32
-guarantee	32
-guaranteed	36
-guaranteeing	32
-guarantees	32
-guaranty	4
-guard	36
-guarded	32
-guardia	4
-guardian	32
-guarding	32
-guards	32
-guarini	8
-guatemala	4
-gubernatorial	32
-guenther	4
-guero	32
-guerrilla	32
-guerrillas	32
-guess	32
-guesses	32
-guessing	32
-guest	32
-guests	34
-guidance	32
-guide	36
-guided	32
-guideline	32
-guidelines	32
-guides	32
-guiding	32
-guild	38
-guilder	32
-guiliani	8
-guillermo	2
-guillotine	32
-guilt	32
-guilty	44
-guinea	32
-guinness	14
-guitar	32
-guittard	4
-gulf	46
-gulfstream	4
-gulyas	4
-gun	32
-gundy	4
-gunmen	32
-gunn	12
-guns	32
-gunshot	32
-gunshots	32
-gupta	4
-gut	32
-gutfeld	4
-gutowski	4
-guts	32
-gutsy	32
-gutzwiller	8
-guy	32
-guyford	8
-guyon	4
-guys	36
-gwf	8
-gy	8
-gym	36
-gymnastics	32
-gyohten	4
-gypsies	32
-gypsum	36
-gypsy	32
-gyrations	32
-h.	6
-h.c.	6
-h.f.	4
-h.m.	4
-ha	8
-habit	32
-habits	32
-hacienda	4
-had	108
-hadlock	4
-hadn	32
-hafez	4
-hagan	8
-haggarty	4
-haggling	32
-hague	4
-haider	12
-hailed	32
-hainan	4
-hair	32
-hair-trigger	32
-hairline	32
-hairs	32
-hal	14
-halcion	4
-halcyon	32
-half	38
-half-decade	32
-half-dozen	32
-half-empty	32
-half-hour	32
-half-million	32
-half-price	32
-half-step	32
-hall	36
-hall-walker	12
-halliburton	12
-halls	32
-halmi	4
-halsor	8
-halt	36
-halted	32
-halter	8
-halts	32
-halved	32
-halves	32
-hamadei	4
-hambrecht	4
-hambros	2
-hamburg	4
-hamburger	32
-hamburgers	32
-hamel	4
-hamilton	4
-hamm	8
-hammer	36
-hammered	32
-hammett	12
-hammond	8
-hampshire	4
-hampton	4
-hancock	8
-hand	36
-hand-wringing	32
-handcuffed	32
-handcuffing	4
-handcuffs	32
-handed	32
-handelman	4
-handful	32
-handgun	32
-handicapped	32
-handkerchief	32
-handle	32
-handled	32
-handleman	10
-handles	32
-handling	36
-handmade	32
-hands	32
-hands-off	32
-handsome	32
-handsomely	32
-handy	40
-hanff	4
-hang	32
-hangars	40
-hanged	32
-hanging	34
-hangout	32
-hangover	32
-hangs	32
-hanif	4
-hanisee	12
-hanoi	4
-hanover	4
-hans	4
-hansen	12
-hanson	8
-hapless	32
-happen	32
-happened	32
-happening	32
-happens	32
-happy	32
-harass	32
-harassed	32
-harassment	32
-harbert	4
-harbingers	32
-harbor	36
-harcourt	4
-hard	36
-hard-charging	32
-hard-currency	32
-hard-line	32
-hard-nosed	32
-hard-pressed	32
-hard-to-please	32
-harden	36
-hardening	32
-harder	32
-hardest	2
-hardgoods	4
-hardly	36
-hardship	32
-hardware	36
-hardymon	8
-harlan	12
-harlem	4
-harm	32
-harmed	32
-harmful	32
-harmfully	32
-harming	32
-harmless	32
-harmon	4
-harmony	36
-harnessing	32
-harney	4
-harold	12
-harper	4
-harpsichord	32
-harrah	12
-harris	14
-harrisburg	8
-harrison	6
-harrow	4
-harry	6
-harsco	12
-harsher	32
-harshly	32
-hart	2
-hart-dyke	4
-hartford	12
-hartman	6
-harvard	4
-harvard-educated	4
-harvest	32
-harvestable	32
-harvested	32
-harvesting	32
-harvests	32
-harvey	12
-has	108
-has-been	32
-hasbro	4
-haskins	4
-hasn	98
-hassenfeld	8
-hastily	32
-hastings	2
-hata	4
-hatch	12
-hatcher	4
-hate	32
-hated	32
-hates	32
-hats	32
-hatton	12
-hauck	4
-haughey	12
-haughty	32
-haul	32
-haunted	32
-haunting	32
-hausfeld	12
-have	100
-haven	36
-havens	4
-having	46
-havre	4
-hawaii	4
-hawaiian	12
-hawk	4
-hawkeye	14
-hawks	4
-hay	4
-hayden	4
-hays	2
-hazard	32
-hazardous	32
-hazardous-waste	32
-hazardous-waste-management	32
-hazards	32
-hazlitt	4
-hbo	6
-hca	12
-hci	8
-hdl	8
-he	46
-head	100
-head-on	32
-head-to-head	32
-headaches	32
-headdress	32
-headed	96
-heading	32
-headline	32
-headlined	32
-headlines	34
-headlining	32
-headquarters	36
-heads	96
-headstrong	32
-headway	36
-heal	32
-healey	4
-health	38
-health-care	32
-health-insurance	32
-health-products	32
-health-threatening	32
-healthvest	8
-healthy	32
-healy	12
-heaped	32
-hear	32
-heard	44
-hearing	40
-hearings	32
-hears	32
-heart	36
-heart-shaped	32
-heartbeat	32
-heartbeats	32
-heartening	32
-hearth	32
-heartland	36
-hearts	32
-heat	36
-heat-processing-systems	32
-heated	32
-heating	34
-heaven	32
-heavier	32
-heaviest	32
-heavily	32
-heavy	96
-heavy-duty	32
-heavy-truck	32
-heavy-water	32
-heck	14
-heckuva	32
-hectic	32
-hedge	32
-hedging	32
-heed	32
-heel	36
-heels	36
-heftier	32
-hefty	32
-height	32
-heightened	32
-heightening	32
-heights	36
-heil	4
-heileman	8
-heinemann	4
-heinike	4
-heinrich	4
-heir	32
-heirs	32
-heitzeberg	4
-helane	2
-held	44
-helen	4
-helene	4
-helgi	4
-helicopter	32
-helium	32
-hell	36
-helm	32
-helmut	4
-help	36
-helped	34
-helpful	32
-helping	32
-helpless	32
-helps	32
-helyar	4
-hemming	12
-hence	34
-henceforth	32
-henderson	12
-hendry	12
-heng	8
-henkel	12
-henley	14
-hennessy	8
-henri	4
-henry	14
-hentoff	12
-hepatitis	32
-her	34
-herald	4
-herbert	2
-herbs	32
-herculean	32
-hercules	4
-here	106
-hereabouts	32
-hereditary	32
-heretofore	40
-heritage	38
-herman	4
-hero	32
-heroes	32
-heroic	32
-heroine	32
-heroines	32
-heron	6
-herpes	32
-herrera	8
-herring	32
-hers	32
-herself	32
-hertz	6
-hertzberg	4
-herwitz	4
-herzog	4
-hes	8
-hesitant	32
-hesitate	32
-hess	4
-hessians	4
-hesston	14
-heterodox	32
-heterogeneity	32
-heublein	4
-hew	4
-hewlett-packard	14
-hewn	32
-hex	12
-hey	36
-heyday	32
-hezbollah	4
-hhs	6
-hi	4
-hi-bred	4
-hia	12
-hiatus	32
-hibernation	32
-hiccup	32
-hiccuped	32
-hiccups	32
-hicksville	8
-hid	32
-hidden	36
-hide	32
-hideout	32
-hides	32
-hiding	32
-hierarchy	32
-higginbotham	4
-higgins	4
-high	46
-high-bracket	32
-high-bypass	32
-high-class	4
-high-density	32
-high-end	32
-high-energy	32
-high-flier	32
-high-gloss	32
-high-income	32
-high-intensity	32
-high-interest	32
-high-level	32
-high-limit	32
-high-performance	32
-high-powered	32
-high-priced	32
-high-profile	32
-high-quality	32
-high-ranking	32
-high-rate	32
-high-rise	32
-high-risk	32
-high-school	32
-high-speed	32
-high-tech	96
-high-technology	32
-high-volume	32
-high-volume-dependent	32
-high-yield	34
-higher	38
-higher-priced	32
-higher-quality	32
-higher-ranking	32
-higher-salaried	32
-higher-than-anticipated	32
-higher-than-expected	32
-higher-ups	32
-highest	32
-highest-paid	32
-highest-volume	32
-highfliers	32
-highlight	32
-highlights	40
-highly	32
-highs	32
-highway	36
-highways	32
-hijacking	32
-hike	32
-hiked	32
-hikes	32
-hiking	32
-hilarious	32
-hilarity	32
-hildegard	2
-hilford	4
-hill	12
-hills	36
-hills-based	4
-hillsborough	4
-hillsman	4
-hilton	6
-him	96
-himont	14
-himself	32
-hindawi	4
-hinder	32
-hindered	32
-hindsight	32
-hinduism	4
-hinge	32
-hinges	32
-hint	32
-hinted	32
-hinton	4
-hints	32
-hip	36
-hipbone	32
-hipps	4
-hire	32
-hired	32
-hires	32
-hiring	40
-hirsch	4
-hirshhorn	2
-his	46
-hispanic	4
-hispanics	4
-historian	34
-historians	32
-historic	32
-historical	32
-historically	34
-history	36
-hit	44
-hitachi	14
-hitherto	32
-hitler	4
-hitlin	4
-hits	32
-hitters	32
-hitting	32
-hl	12
-hmc	4
-hme	8
-hmo	4
-hmos	4
-hmt	12
-hoak	8
-hoard	32
-hoare	4
-hobart	2
-hobbies	32
-hobbled	32
-hobhouse	4
-hobor	12
-hock	4
-hodding	4
-hodel	12
-hodgepodge	32
-hodges	4
-hoe	32
-hoechst	4
-hoffmann	4
-hoffmann-la	4
-hog	34
-hogwash	32
-hokum	32
-hold	32
-holder	44
-holders	102
-holding	108
-holding-company	32
-holdings	44
-holds	104
-holed	64
-holiday	46
-holiday-shortened	32
-holidays	32
-holland	4
-hollis	8
-holliston	4
-hollow	32
-hollow-cheeked	32
-hollywood	4
-holocaust	32
-holstein	4
-holt	8
-holyoke	4
-home	46
-home-buying	32
-home-dish	32
-home-equity	34
-home-grown	32
-home-improvement	32
-home-mortgage	32
-home-shopping	32
-home-state	32
-home-video	32
-homeland	32
-homeless	32
-homely	2
-homeowner	32
-homeowner-mortgage	32
-homeowners	32
-homes	100
-hometown	32
-homework	32
-homicide	32
-homo	4
-homosexuality	32
-honda	12
-honduras	4
-honest	32
-honestly	32
-honesty	32
-honeysuckle	4
-honeywell	6
-hong	12
-honing	32
-honolulu	8
-honor	34
-honorable	32
-honoring	32
-honors	32
-hood	32
-hoods	32
-hooking	32
-hookup	32
-hookups	32
-hoop	32
-hoopla	32
-hoops	32
-hoopsters	4
-hooray	2
-hootch	32
-hoots	32
-hoover	4
-hoover-dempsey	4
-hop	32
-hope	36
-hoped	36
-hopelessly	32
-hopelessness	32
-hopes	36
-hoping	34
-hopkins	12
-hopped	32
-horde	32
-horelick	12
-horizon	32
-horizons	36
-hormone	32
-hormone-treated	32
-horns	32
-horoscopes	32
-horrified	32
-horror	32
-horse	32
-horse-breeding	32
-horse-racing	32
-horsepower	32
-horses	36
-horseshoe	32
-horst	4
-horton	4
-horwitz	4
-hose	32
-hoskins	12
-hospitable	32
-hospital	46
-hospitalization	32
-hospitals	96
-host	32
-hostage	32
-hostages	96
-hosted	32
-hostile	40
-hostility	32
-hosts	32
-hot	34
-hot-blow	32
-hot-strip	32
-hotel	110
-hotels	36
-hotsy-totsy	32
-hottest	32
-houari	4
-houghton	4
-hour	32
-hourlong	32
-hourly	32
-hours	32
-house	46
-house-backed	4
-housed	32
-household	38
-households	96
-houses	32
-housewares	32
-housewife	32
-housewives	32
-housing	102
-housing-finance	32
-housing-industry	32
-houston	12
-houston-based	4
-hover	32
-hovered	32
-hovering	32
-hovers	32
-how	46
-howard	14
-howe	4
-howes	4
-however	46
-howls	32
-howorth	12
-hoyt	4
-hp	4
-hpc	4
-hrd	4
-hrs	4
-hsc	8
-ht	4
-hub	36
-hubert	4
-hubs	32
-hud	2
-hudson	12
-huffy	32
-hug	40
-huge	32
-hugel	12
-hugely	32
-hughes	14
-hull	32
-hullabaloo	32
-human	36
-humanity	32
-humans	32
-hume	4
-humming	32
-humor	32
-humphrey	4
-humphreys	4
-humphries	8
-hundred	32
-hundreds	32
-hung	36
-hungary	14
-hunger	32
-hunkered	32
-hunt	44
-hunter	36
-hunters	36
-hunting	32
-huntington	6
-hurl	32
-hurlburt	4
-hurry	32
-hurt	36
-hurting	32
-hurts	32
-husband	32
-hussein	4
-hussmann	4
-hustle	32
-hustlings	4
-hut	4
-hutcheson	4
-hutton	14
-huw	8
-huyssteen	4
-hve	8
-hwkb	8
-hwp	8
-hyatt	4
-hybrid	32
-hyde	12
-hydraulic	32
-hydro	4
-hydromatic	32
-hyman	8
-hynes	12
-hype	32
-hyped	32
-hyper-reactivity	32
-hyperbole	32
-hyperinflation	32
-hypertension	32
-hyping	32
-hypocrisy	32
-hypocritical	32
-hypotheses	32
-hypothetical	32
-hysteria	32
-i	14
-i.m.s.	4
-i`ve	4
-iacocca	12
-iaea	4
-ian	4
-ibew	4
-ibm	14
-ibus	4
-ic	14
-icahn	12
-icbms	4
-icc	4
-ice	36
-iceberg	32
-iceland	4
-icg	4
-icing	32
-icn	14
-icn-financed	4
-ico	4
-icx	8
-icy	32
-id	4
-ida	4
-idaho	4
-idea	32
-ideal	34
-idealized	32
-ideally	34
-ideas	36
-identical	32
-identification	32
-identified	32
-identify	36
-identity	32
-idiot	32
-idle	32
-idles	8
-idol	32
-idolized	32
-idomeneo	4
-ieoc	6
-if	46
-igam	4
-igc	12
-ignited	32
-ignorance	32
-ignore	34
-ignored	32
-ignores	32
-ignoring	32
-ii	4
-iii	4
-ilan	4
-ill	36
-ill-advised	32
-ill-considered	32
-ill-designed	32
-ill-fated	32
-ill-informed	32
-ill-timed	32
-ill.-based	4
-illegal	32
-illegality	32
-illegally	96
-illegitimate	32
-illicit	32
-illinois	6
-illiquidity	32
-illiterate	32
-illness	32
-illnesses	32
-ills	32
-illuminate	32
-illuminating	4
-illusion	32
-illusions	32
-illusory	32
-illustrated	32
-illustrates	32
-illustration	32
-image	32
-image-tarnishing	32
-imagery	32
-images	32
-imagination	32
-imaginative	32
-imagine	32
-imaging	32
-imasco	4
-imbalances	32
-imbroglio	4
-imelda	4
-imf	4
-imitators	32
-immediate	32
-immediately	32
-immigrant	32
-immigrants	32
-immigration	36
-imminent	32
-immune	32
-immune-deficiency	32
-immunex	10
-immunities	4
-immunity	32
-immunized	32
-immuno-modulator	32
-immunology	36
-imnx	8
-impact	36
-impaired	32
-impairing	2
-impasse	32
-impatiens	32
-impatient	32
-impede	32
-impedes	32
-impediment	32
-impeding	32
-impelled	32
-impending	32
-imperative	32
-imperatives	32
-imperial	36
-imperialism	32
-imperils	8
-imperishable	32
-impetus	32
-implantable	32
-implement	32
-implementation	32
-implemented	32
-implementing	32
-implicate	32
-implicated	32
-implicates	8
-implicating	32
-implication	32
-implications	32
-implicit	32
-implied	32
-implies	32
-implored	32
-import	32
-importance	32
-important	32
-importantly	32
-imported	32
-importers	10
-importing	32
-imports	102
-impose	36
-imposed	96
-imposing	36
-imposition	96
-impossible	32
-impoverished	32
-impractical	32
-impressed	32
-impression	32
-impressive	32
-imprisoned	32
-imprisonment	32
-impromptu	32
-improper	36
-improperly	36
-impropriety	32
-improve	32
-improved	32
-improvement	32
-improvements	32
-improves	32
-improving	32
-improvise	32
-impulse	32
-impulses	32
-impunity	32
-imsi	4
-in	110
-in-house	32
-in-state	32
-inability	32
-inaccuracies	32
-inaccurate	32
-inaction	32
-inadequacy	32
-inadequate	32
-inadequately	32
-inappropriately	32
-inc.	12
-incantations	32
-incarcerated	32
-incarnated	32
-incensed	32
-incentive	36
-incentives	32
-inception	32
-incessant	32
-incestuous	32
-inch	32
-inched	32
-inches	32
-incidence	32
-incident	32
-incidents	32
-incinerator	32
-inclination	32
-inclined	32
-include	32
-included	32
-includes	36
-including	34
-inclusion	32
-income	36
-income-producing	32
-income-tax	32
-incomes	32
-incomparable	32
-incompetent	32
-incomplete	32
-inconclusive	32
-inconsistent	32
-incontrovertible	32
-inconvenient	32
-incorporate	32
-incorporated	32
-incorporates	32
-incorporating	32
-incorrect	32
-incorrectly	32
-increase	44
-increased	42
-increases	44
-increasing	100
-increasingly	38
-incredible	32
-incredulous	32
-incremental	32
-increments	32
-incumbent	32
-incur	32
-incurred	32
-incurring	32
-ind	4
-indebtedness	32
-indecisive	32
-indeed	42
-indefinite	32
-indefinitely	32
-indelible	32
-indemnify	32
-indemnifying	32
-independence	32
-independent	34
-independent-production	32
-independently	32
-independents	32
-index	36
-indexation	32
-indexed	32
-indexes	36
-india	14
-india-rubber	4
-indian	4
-indiana	4
-indianapolis	12
-indianapolis-based	4
-indicate	36
-indicated	96
-indicates	32
-indicating	32
-indication	32
-indications	34
-indicator	36
-indicators	36
-indict	32
-indicted	44
-indictment	32
-indictments	32
-indigent	36
-indignation	32
-indignities	32
-indirect	32
-indirectly	32
-indispensable	32
-indisputable	32
-individual	32
-individually	32
-individuals	34
-induce	32
-induced	32
-inducements	32
-induces	32
-inducing	32
-inductance	32
-induction	32
-indulgence	32
-industrial	110
-industrial-policy	32
-industrial-systems	32
-industrial-talc	32
-industrialist	32
-industrialists	96
-industrialized	32
-industrials	44
-industrie	4
-industries	108
-industry	110
-industry-financed	32
-industry/government/residents	32
-industrywide	32
-ineffective	32
-inefficiencies	32
-inefficiency	32
-inefficient	32
-ineligible	32
-inequitable	32
-inert	32
-inertial	32
-inescapable	32
-inestimable	32
-inevitability	32
-inevitable	32
-inexact	32
-inexpensive	32
-inexperienced	32
-inexplicable	32
-inexplicably	32
-inextricably	32
-infancy	32
-infant	32
-infants	32
-infected	32
-infection	32
-infections	32
-infectious	36
-inference	32
-inferior	32
-infinet	6
-inflammations	32
-inflammatory	32
-inflated	32
-inflating	32
-inflation	46
-inflation-adjusted	32
-inflationary	32
-inflections	32
-inflict	32
-inflicted	32
-inflow	32
-inflows	32
-influence	32
-influenced	32
-influencing	32
-influential	32
-influenza	32
-influx	32
-info	4
-infocorp	4
-inform	32
-informal	32
-informally	32
-informant	32
-information	100
-information-age	32
-information-driven	32
-information-providing	32
-information-service	32
-information-services	32
-information-swapping	32
-informative	32
-informed	34
-infractions	32
-infrequently	36
-infringe	32
-infringed	32
-infringement	32
-infusion	36
-infusions	32
-ing	4
-ingelheim	4
-ingenious	32
-ingenuity	96
-ingersoll	4
-ingested	32
-ingratiate	32
-ingredient	32
-ingredients	32
-inhabit	32
-inhabitants	32
-inhalable	32
-inhaled	32
-inherent	32
-inherit	32
-inherited	32
-inhibit	32
-ini	4
-initial	42
-initially	96
-initiated	32
-initiating	32
-initiative	36
-initiatives	32
-inititiated	32
-inject	32
-injected	32
-injunction	32
-injunctions	32
-injured	32
-injuries	32
-injuring	32
-injury	32
-injustices	32
-ink	32
-inman	8
-inmates	32
-inn	4
-inner	32
-inner-city	32
-innes	8
-innkeeper	32
-innkeepers	32
-innocence	32
-innocent	36
-innocently	32
-innocuous	32
-innovate	32
-innovating	32
-innovation	32
-innovations	32
-innovative	32
-inns	4
-inordinate	32
-inordinately	32
-inouye	4
-input	32
-inquire	64
-inquirer	4
-inquiries	32
-inquiring	32
-inquiry	36
-inroads	32
-ins	4
-insatiable	32
-inscrutability	32
-inscrutable	32
-insecure	32
-insecurity	32
-insensitive	32
-insensitivity	32
-inseparable	32
-inserts	32
-inside	34
-inside-information	32
-inside-trading	8
-insider	46
-insider-trading	36
-insiders	32
-insight	32
-insights	32
-insignificant	36
-insist	32
-insisted	32
-insistence	32
-insisting	32
-insists	32
-insolvency	32
-insolvent	32
-inspect	32
-inspected	32
-inspection	40
-inspections	32
-inspector	32
-inspectors	32
-inspired	32
-inspires	32
-instability	32
-install	32
-installation	32
-installations	32
-installed	32
-installing	32
-installment	32
-installments	32
-instance	32
-instances	32
-instant	40
-instant-camera	32
-instead	106
-instinct	32
-instinctively	32
-instincts	32
-institute	36
-institutes	36
-institution	36
-institutional	102
-institutionalized	32
-institutions	100
-instruct	32
-instructed	32
-instructing	32
-instructions	32
-instructive	32
-instrument	32
-instrumental	32
-instruments	36
-insufficient	32
-insulated	32
-insulation	32
-insult	32
-insurance	44
-insured	32
-insurer	36
-insurers	36
-insures	32
-insurgency	32
-insurgent	32
-insurgents	32
-insuring	2
-insystec	4
-int	4
-intact	32
-intc	12
-integon	6
-integrate	32
-integrated	32
-integrating	32
-integration	32
-integrity	32
-intel	12
-intellectual	32
-intellectually	32
-intellectuals	34
-intelligence	102
-intelligent	32
-intemperate	32
-intend	32
-intended	100
-intends	32
-intense	36
-intensely	32
-intensified	32
-intensifies	4
-intensify	32
-intensifying	32
-intensity	32
-intensive	32
-intent	32
-intention	32
-intentional	32
-intentionally	32
-intentions	32
-inter-city	4
-interact	32
-interbank	36
-interceptors	32
-interchangeable	32
-interco	4
-intercontinental	32
-interest	110
-interest-only	32
-interest-rate	32
-interest-sensitive	32
-interested	32
-interesting	32
-interestingly	2
-interests	32
-interfaith	4
-interfere	32
-interfered	32
-interference	32
-interferes	32
-interfering	32
-interferred	32
-interim	36
-interior	34
-interiors	4
-interleukin-1	32
-interleukin-2	32
-intermediaries	32
-intermediary	32
-intermediate	36
-intermingling	32
-intermittent	32
-intermodal	4
-internal	46
-international	110
-internationally	32
-interns	32
-interplay	32
-interpret	32
-interpretation	32
-interpretations	34
-interpreted	32
-interpreters	32
-interpretive	32
-interprets	32
-interpublic	6
-interrelated	32
-interrupt	32
-interrupted	32
-interruptions	32
-interstate	46
-intertwined	32
-intervene	32
-intervention	32
-interventions	32
-interview	36
-interviewed	32
-interviewing	32
-interviews	32
-intimacy	32
-intimate	36
-intimately	32
-intimidate	32
-intimidated	32
-intimidates	32
-intimidation	32
-into	96
-intolerable	32
-intones	32
-intourist	4
-intra-european	32
-intractable	32
-intraday	32
-intrauterine	32
-intravenous	36
-intricacy	32
-intricate	32
-intrigue	32
-intrinsically	32
-intro	32
-introduce	36
-introduced	96
-introduces	32
-introducing	32
-introduction	38
-introductions	32
-introductory	32
-introspective	32
-intuitively	32
-inundated	32
-invade	32
-invaders	32
-invading	32
-invalid	32
-invalidated	32
-invaluable	32
-invariably	34
-invasion	32
-invent	32
-invented	32
-invention	32
-inventive	32
-inventor	32
-inventories	34
-inventors	32
-inventory	42
-inventory/sales	8
-invest	32
-investable	32
-invested	32
-investigate	32
-investigated	36
-investigates	4
-investigating	32
-investigation	100
-investigations	32
-investigative	32
-investigator	32
-investigators	46
-investing	32
-investment	102
-investment-bank	64
-investment-banking	32
-investments	44
-investor	46
-investor-protection	32
-investors	46
-invests	32
-invisible	36
-invitation	32
-invitations	32
-invite	32
-invited	32
-invites	32
-invoices	32
-invoked	32
-invoking	32
-involuntary	32
-involve	32
-involved	36
-involvement	36
-involves	32
-involving	44
-invulnerable	32
-iosif	4
-ious	4
-iowa	4
-iowa-based	4
-ipg	4
-ipo	4
-ipos	4
-iq	4
-ira	4
-iran	6
-iran-arms	4
-iran-contra	4
-irancontra	4
-iranian	4
-iranian-syrian	4
-iranians	4
-iraq	6
-iraqi	6
-iraqis	4
-ire	32
-ireland	14
-irish	6
-irish-american	4
-irksome	32
-iron	36
-iron-bending	32
-ironic	32
-ironically	10
-irons	32
-irony	32
-iroquois	4
-irregularities	32
-irrelevant	32
-irresistible	32
-irresponsible	32
-irreverence	32
-irritants	32
-irritate	32
-irritating	32
-irritations	32
-irs	12
-irvine	14
-irving	6
-irvington-on-hudson	2
-irwin	4
-is	110
-isaac	4
-isaacs	8
-isabella	4
-isaly	12
-isbell	4
-isc	4
-ischemia	32
-iscs	4
-isgur	4
-islam	4
-islamic	4
-island	36
-islands	36
-isle	4
-isles	4
-isn	104
-isolated	36
-isolation	32
-isotope	32
-israel	14
-israeli	6
-israelis	4
-iss	40
-issuance	32
-issue	36
-issue-oriented	32
-issued	96
-issuers	32
-issues	36
-issuing	32
-it	110
-italian	14
-italiana	4
-italy	4
-itc	4
-itek	4
-item	32
-items	32
-its	46
-itself	36
-itt	6
-iv	4
-ivan	4
-ivanov	4
-iverson	4
-ivory	36
-ivory-tower	2
-ixiz	4
-j	14
-j&l	4
-j.b.	4
-j.c.	6
-j.j.	6
-j.k.	4
-j.p.	14
-j.r.	2
-jaap	4
-jack	14
-jack-of-all-trades	32
-jacket	32
-jackets	32
-jackie	4
-jackman	4
-jackpot	36
-jackson	12
-jacksonville	4
-jacob	4
-jacobs	4
-jacobson	8
-jacqmin	8
-jacques	6
-jaded	32
-jagry	4
-jaguar	4
-jail	32
-jailed	32
-jam	4
-jamaica	4
-jamail	12
-james	14
-jamie	2
-jammed	32
-jamming	32
-jams	32
-jan	4
-jan.	14
-jane	4
-janeiro	4
-janesville	4
-janet	4
-janice	4
-janitors	32
-janney	4
-january	14
-japan	14
-japan-style	4
-japanese	14
-japanese-designed	4
-japanese-made	4
-japanese-style	4
-jaques	12
-jardine	4
-jarring	32
-jaruzelski	4
-jasinowski	12
-jason	2
-javett	8
-jawbone	32
-jawboning	32
-jaws	32
-jay	6
-jayne	2
-jazz	46
-jean	6
-jean-jacques	2
-jean-louis	4
-jean-pierre	4
-jeanne	4
-jeans	34
-jed	4
-jeep	36
-jeff	6
-jefferies	4
-jefferson	8
-jeffrey	6
-jenner	8
-jennifer	2
-jennings	12
-jenny	4
-jenrette	4
-jeopardizing	32
-jeremy	2
-jerk	32
-jerome	4
-jerrold	4
-jerry	4
-jersey	4
-jerusalem	4
-jesse	2
-jesuit	4
-jesus	4
-jet	36
-jets	32
-jett	12
-jew	4
-jewel	32
-jewel-like	32
-jewelry	32
-jewels	4
-jewish	6
-jewishness	4
-jews	4
-jeyaretnam	12
-jill	4
-jim	6
-jmb	4
-jnj	8
-joachim-ernst	4
-joan	6
-joanne	4
-joao	4
-joaquin	4
-job	36
-job-conscious	32
-job-hopping	32
-job-service	2
-job-training	32
-jobless	36
-jobs	36
-jockey	36
-joe	14
-joel	6
-jog	32
-johann	4
-johannesburg	4
-john	14
-johnnie	4
-johnny	4
-johns	12
-johnson	14
-johnsons	4
-johnston	12
-join	36
-joined	32
-joining	32
-joins	32
-joint	44
-joint-venture	32
-jointly	36
-joints	32
-joke	32
-joked	32
-jokes	32
-joking	32
-joll	4
-jolla	4
-jolt	32
-jolted	32
-jon	6
-jonathan	4
-joned	32
-jones	12
-jones-irwin	4
-joneses	4
-jordan	12
-jordanian	4
-jose	4
-joseph	14
-josephthal	4
-jour	32
-jourlet	4
-journal	36
-journal/europe	4
-journalism	32
-journalist	32
-journalistic	32
-journalists	34
-journals	36
-journey	32
-journeyed	32
-jozef	4
-jpi	8
-jpm	4
-jr.	4
-jra	4
-jtl	4
-juan	4
-jubilant	32
-judaism	4
-judd	4
-judge	46
-judged	32
-judges	32
-judgment	44
-judgments	32
-judicial	32
-judiciary	36
-judiciously	32
-judith	4
-jug	4
-jugglers	32
-jules	4
-julian	2
-julie	4
-julius	6
-july	6
-jumblatt	4
-jump	36
-jumped	96
-jumping	32
-jumps	32
-juncture	4
-june	6
-jung/brannen	4
-jungle	32
-junior	34
-junji	4
-junk	32
-junk-bond	32
-junkyard	32
-juries	32
-jurisdiction	32
-jurisdictional	32
-jurists	32
-jurors	32
-jury	36
-jus	4
-just	46
-just-in-time	32
-justice	46
-justices	40
-justified	32
-justifies	32
-justify	32
-justin	4
-justly	32
-juvenile	36
-juveniles	32
-jwt	14
-jyll	4
-k	4
-k-12	4
-k.	4
-kab	8
-kagan	4
-kahle	12
-kahn	14
-kai	4
-kaiser	14
-kaiserslautern	12
-kalamazoo	8
-kallshian	4
-kalmus	12
-kamin	4
-kan.	4
-kanabayashi	4
-kanawha	4
-kaneb	6
-kansas	4
-kanter	12
-kaplan	12
-kapor	12
-karachi	4
-karen	4
-karma	32
-karr	8
-kastenmeier	12
-kathleen	4
-kathryn	4
-kathy	4
-katz	4
-kaufman	14
-kaul	4
-kawanishi	4
-kawasaki	6
-kay	4
-kaye	2
-kazakhstan	4
-kb	4
-kbh	4
-kearney	12
-keating	12
-kebab	32
-keel	36
-keels	32
-keen	32
-keenan	12
-keener	32
-keenly	32
-keep	36
-keeping	38
-keeps	32
-keflex	4
-keizai	4
-kelley	4
-kelp	32
-kelton	12
-kemal	4
-kemmons	6
-kemp	4
-kempe	4
-ken	4
-kendall	8
-kendrick	4
-kennedy	12
-kenneth	6
-kennett	4
-kensington	4
-kent	6
-kentucky	6
-kept	32
-keran	4
-kerchief	32
-kerley	8
-kerr	8
-kessler	12
-ketchum	12
-kevin	6
-key	44
-keyboard	32
-keyboards	32
-keyed	32
-keyes	12
-keynes	8
-keynesian	4
-keyt	4
-kfv	4
-kfvpr	4
-khalq	4
-khan	4
-khj	4
-khoo	4
-khoo-controlled	4
-khoo-related	4
-khoo-shearson	4
-kick	32
-kickback	32
-kickbacks	32
-kicked	32
-kicker	32
-kicking	32
-kicks	32
-kid	32
-kidder	14
-kidneys	32
-kids	32
-kiel	4
-kiev	4
-kiichi	4
-kika	8
-kike	32
-kilburn	8
-kildare	4
-kill	32
-killed	32
-killers	32
-killian	8
-killing	32
-kills	32
-kilmer	4
-kilns	32
-kilobytes	32
-kilos	32
-kilowatt-hour	32
-kilowatt-hours	32
-kilpatrick	8
-kilroy	4
-kimball	8
-kimberly	4
-kimberly-clark	4
-kimbriel	8
-kimmelman	4
-kin-deep	32
-kinard	12
-kinburn	4
-kind	36
-kinda	4
-kindercare	4
-kinderhill	4
-kinds	32
-kinetic	32
-king	38
-kingdom	4
-kingpin	32
-kingsborough	4
-kingwood	8
-kinnear	12
-kip	4
-kiplinger	4
-kirby	4
-kirchner	4
-kiss	40
-kisses	32
-kissing	32
-kissinger	4
-kit	32
-kitchen	32
-kits	32
-kiwi	4
-klaus	4
-kleenex	4
-klein	12
-kleinwort	6
-kline	4
-klm	4
-klopfenstein	4
-knack	32
-knappik	4
-kneale	4
-knees	32
-knew	32
-knife	32
-knifepoint	4
-knight	12
-knight-ridder	4
-knitting	36
-knives	32
-knock	32
-knocking	32
-knot	32
-know	36
-knowing	36
-knowingly	32
-knowledge	40
-knowledgeable	32
-knowlton	12
-known	34
-knows	36
-knox	4
-knut	2
-ko	4
-kodak	14
-kodo	2
-koenig	4
-koester	8
-kogod	4
-kohl	4
-kohlberg	4
-kolb	8
-kolber	8
-kong	4
-kong-based	4
-kookaburra	6
-korea	4
-korean	4
-korner	4
-koryagin	12
-koss	4
-koten	4
-kotlowitz	4
-kotzan	4
-kouril	12
-kra	8
-kraft	14
-kram	4
-kramer	14
-krauss	4
-kravis	4
-kreider	4
-kremlin	4
-kremlins	32
-kriftcher	8
-kristol	12
-krock	8
-krug	12
-ktcc	8
-kuan	4
-kudelka	4
-kudos	32
-kuhn	2
-kumar	4
-kupinski	4
-kurds	4
-kureishi	4
-kurlak	12
-kurt	4
-kuwait	4
-kwon	8
-ky.	4
-ky.-based	4
-kyotaru	12
-kyushu	4
-l	4
-l-dopa	4
-l.	4
-l.a.	4
-l.f.	4
-l.p.	12
-la	46
-lab	32
-labant	8
-labeled	32
-labib	4
-labor	46
-labor-force	32
-labor-management	32
-labor-relations	32
-laboratories	36
-laboratory	32
-laborers	32
-labs	4
-laced	32
-lachenbruch	4
-lachica	4
-lack	32
-lacked	32
-lacking	32
-lackluster	32
-lacks	32
-lacroix	12
-lacy	38
-ladder	32
-ladenburg	4
-ladies	4
-lady	36
-laf	4
-lafarge	14
-lafayette	8
-laffer	4
-lagged	32
-lagging	32
-laid	32
-laing	12
-lait	32
-lake	36
-lake-front	32
-lakes	32
-lambasted	32
-lambert	4
-lamboley	4
-lambro	12
-lambsdorff	4
-lamented	32
-laments	32
-lammermoor	4
-lampooned	32
-lancaster	4
-lancet	4
-land	36
-landfill	32
-landfills	32
-landing	32
-landmark	32
-landmarks	32
-landro	4
-landry	4
-landscape	36
-landslide	32
-lane	36
-lanes	32
-langdon	4
-langoni	12
-language	32
-languages	32
-lansing	12
-lantern-lit	32
-lap	32
-lapsed	32
-lapses	32
-laptop	32
-lara	12
-larceny	32
-lardner	4
-large	36
-large-denomination	32
-large-scale	32
-large-screen	32
-largely	32
-larger	32
-largesse	32
-largest	100
-largest-airline	32
-largest-ever	32
-largest-selling	32
-laroche	8
-larouche	6
-larry	14
-las	14
-laser-related	32
-lasers	32
-lasser	12
-last	110
-last-ditch	32
-last-minute	32
-last-ranked	32
-lasted	32
-lasting	32
-lasts	32
-laszlo	4
-latam	12
-latch	32
-latched	32
-latchkey	32
-late	46
-late-afternoon	32
-late-night	32
-lately	34
-latent	32
-later	46
-latest	44
-latest-quarter	32
-latin	6
-latitude	32
-latter	32
-lau	4
-lauderdale	12
-lauding	32
-laugh	32
-laughable	32
-laughed	32
-laughing	32
-laughlin	4
-laughs	32
-launch	32
-launched	98
-launches	36
-launching	32
-laundering	32
-laundrette	4
-laundry	32
-laura	4
-laurdan	4
-laureate	32
-laurels	32
-laurence	6
-laurie	4
-lavender	32
-lavenders	32
-lavish	32
-law	108
-law-abiding	32
-lawfully	32
-lawmakers	34
-lawn	32
-lawn-care	32
-lawrence	14
-lawrenceville	8
-laws	100
-lawsuit	32
-lawsuits	38
-lawton	12
-lawyer	44
-lawyer-cpa	32
-lawyers	46
-lay	36
-laying	32
-layoff	32
-layoffs	32
-layout	32
-lays	4
-lazard	4
-lazarus	4
-lbr	4
-lce	4
-lci	4
-ldc	4
-ldcs	4
-le	34
-lead	38
-lead-recycling	32
-lead/acid	32
-leader	36
-leaders	34
-leadership	32
-leading	42
-leads	96
-leaf	32
-leaflets	32
-league	36
-leagues	32
-leahy	12
-leak	32
-leak-rate	32
-leakage	32
-leaked	32
-leaking	36
-leaks	32
-lean	34
-leaned	32
-leanest	32
-leaning	32
-leans	32
-leap	32
-leaped	32
-leapfrogged	32
-leapfrogging	32
-leaping	32
-lear	14
-lear-siegler	4
-learn	32
-learned	32
-learning	36
-learns	32
-lease	32
-lease-purchase	32
-leased	32
-leases	32
-leasing	36
-least	32
-leave	36
-leaves	36
-leaving	38
-lebanese	6
-lebanon	4
-lebaron	4
-leblond	4
-lebow	4
-lech	4
-lecturer	32
-led	96
-lederle	4
-ledgard	4
-ledger	32
-ledyard	4
-lee	14
-leeds	4
-leery	32
-leeson	4
-leeway	32
-lefler	8
-left	44
-left-leaning	32
-left-wing	32
-left-wingers	32
-leftovers	32
-lefty	4
-leg	36
-legal	44
-legal-ethics	32
-legal-trade	32
-legalization	32
-legally	32
-legendary	32
-legends	32
-legg	4
-leggett	8
-legions	32
-legislating	32
-legislation	40
-legislative	32
-legislators	32
-legislatures	32
-legitimacy	32
-legitimate	36
-legitimately	32
-legitimize	32
-lehder	4
-lehigh	6
-lehman	14
-leigh	12
-leinberger	12
-leisure	40
-leisure-time	32
-lemgruber	12
-lemon	32
-lemonade	32
-lend	32
-lender	36
-lenders	32
-lending	32
-lends	32
-length	32
-lengths	36
-lengthy	32
-lenient	32
-lenin	4
-leningrad	6
-lenox	4
-lens	32
-lenses	32
-lent	32
-lentivirus	4
-leo	6
-leominster	4
-leon	6
-leonard	6
-lerner	8
-les	12
-lesa	4
-lescaze	4
-less	38
-less-costly	36
-less-developed	32
-less-favored	32
-less-powerful	32
-less-upholstered	32
-lessen	32
-lessened	32
-lessening	32
-lesser	34
-lesson	32
-lessons	32
-lessor	32
-lest	32
-lesuer	8
-let	46
-lethal	32
-lets	32
-letter	44
-letters	40
-letting	32
-leu	4
-leukemia	4
-level	100
-leveled	32
-leveling	32
-levels	36
-leventhal	4
-lever	32
-leverage	32
-leveraged	32
-leveraged-buyout	32
-levesque	2
-levied	32
-levies	32
-levin	14
-levine	12
-levittowns	4
-levy	44
-lew	4
-lewis	12
-lexington	8
-lgn	4
-liabilities	32
-liability	32
-liable	32
-libel	32
-liberal	36
-liberalization	32
-liberalize	32
-liberalized	32
-liberals	32
-liberate	32
-liberation	4
-liberties	32
-libor	4
-librarian	32
-libraries	32
-library	4
-librettist	32
-libya	4
-libya-style	4
-libyan	4
-libyans	4
-license	36
-license-renewal	32
-licensed	32
-licenser	32
-licenses	32
-licensing	32
-lie	32
-lie-detector	32
-lieberman	8
-liebowitz	4
-lies	32
-lieutenant	32
-life	46
-life-insurance	32
-life-of-contract	32
-life-sized	32
-lifeless	32
-lifetime	32
-lift	32
-lifted	32
-lifting	34
-liggio	4
-light	36
-light-duty	32
-light-filled	32
-light-skinned	32
-light-years	32
-lighter	32
-lighthearted	32
-lighting	32
-lightning	32
-lights	32
-likable	32
-like	102
-liked	32
-likelihood	32
-likely	36
-likened	32
-likenot	32
-likens	32
-likes	32
-likewise	34
-likud	4
-lilac	4
-lillie	8
-lilliputian	4
-lilly	4
-limbo	32
-lime	36
-limelight	32
-limerick	32
-limit	36
-limitation	32
-limitations	32
-limited	36
-limited-partnership	32
-limited-service	32
-limiteds	32
-limiting	32
-limits	36
-limousine	4
-limousines	32
-linchpin	32
-lincoln	14
-lincoln-mercury	8
-linda	12
-linden	4
-lindley	4
-lindner	8
-line	36
-linear	32
-lined	32
-linerboard	38
-lines	44
-lines-western	4
-lineup	32
-linger	32
-lingerie	32
-lingering	32
-lingo	32
-lingus	4
-lining	32
-link	36
-linked	32
-linkenauger	8
-linking	32
-links	32
-linkup	6
-lio	8
-lion	32
-lionel	14
-lip	32
-lipman	4
-lipper	14
-lipton	12
-liquid	32
-liquid-yield	32
-liquidate	32
-liquidated	32
-liquidating	32
-liquidation	32
-liquidity	32
-liquids	32
-liquor	34
-lisa	4
-list	32
-listed	32
-listen	32
-listened	32
-listeners	32
-listening	32
-listens	32
-listing	32
-listings	32
-lists	32
-litan	8
-litchfield	4
-literally	32
-literary	32
-literature	32
-liters	32
-litigants	32
-litigated	32
-litigation	32
-litigator	32
-litigators	32
-little	46
-little-known	32
-little-noted	32
-little-noticed	32
-litton	6
-live	38
-lived	32
-liven	32
-lives	34
-livestock	2
-living	32
-lk	4
-lks	8
-lloyd	4
-llsi	4
-llx	4
-lnc	4
-lng	4
-lo	32
-load	46
-loan	100
-loan-loss	32
-loan-rescheduling	32
-loaned	32
-loans	44
-lobbied	32
-lobby	32
-lobbying	32
-lobbyist	32
-lobbyists	32
-lobster	32
-local	38
-localities	4
-locality	32
-localized	32
-locally	32
-locals	36
-locate	32
-located	32
-locating	32
-location	32
-locations	32
-lock	32
-locke	4
-locked	32
-lockheed	6
-lodged	32
-lodging	32
-loeb	4
-loewi	4
-logan	4
-logic	36
-logical	32
-logicon	4
-logistical	32
-logistics	32
-logo	32
-logos	32
-london	14
-london-based	4
-lone	4
-long	46
-long-awaited	32
-long-distance	98
-long-form	32
-long-lived	32
-long-misunderstood	32
-long-range	32
-long-run	32
-long-running	32
-long-suffering	32
-long-term	34
-long-term-gain	32
-long-troubled	32
-longer	36
-longer-term	32
-longest	32
-longs	32
-longstanding	32
-longtime	32
-lonsdale	4
-look	38
-looked	32
-looking	34
-looks	44
-looming	32
-looms	36
-loophole	32
-loose	32
-loosely	32
-loosen	32
-loosened	32
-loosens	32
-lopes	4
-lopped	32
-lopping	32
-loquacity	32
-lorimar-telepictures	8
-los	46
-lose	32
-losers	32
-loses	4
-losing	32
-loss	46
-loss-ridden	32
-loss-sharing	32
-losses	100
-lost	36
-lot	32
-lotion	32
-lots	36
-lotteries	32
-lottery	36
-lotus	14
-lou	4
-loucks	8
-loud	32
-loudly	32
-loughman	4
-louis	14
-louis-based	8
-louisiana	12
-louisiana-pacific	14
-louisville	4
-lounge	32
-lousy	32
-lovable	32
-lovastatin	34
-love	36
-loved	32
-lover	34
-lovers	36
-loves	32
-lovett	8
-low	46
-low-	32
-low-budget	32
-low-cost	32
-low-end	32
-low-fare	32
-low-hanging	32
-low-income	32
-low-key	32
-low-light	32
-low-margin	32
-low-priced	32
-low-profile	32
-low-status	32
-low-sulfur	32
-lowell	12
-lowenthal	12
-lower	46
-lower-cost	32
-lower-level	32
-lower-priced	32
-lowered	96
-lowering	34
-lowers	36
-lowest	36
-lowest-cost	32
-lowly	32
-lowry	4
-lows	32
-loyal	32
-loyalties	32
-loyalty	36
-loynd	8
-lpx	8
-lsi	12
-lt	8
-lt.	4
-ltd.	4
-ltv	4
-luanda	12
-lubensky	8
-lubin	12
-lubove	12
-lucas	4
-luce	4
-lucia	4
-luck	36
-luckily	8
-lucky	38
-lucrative	32
-ludcke	8
-luders	12
-ludwig	4
-luff	32
-lufkin	4
-lufthansa	6
-luftwaffe	4
-lugano	4
-lugar	4
-luis	4
-luke	4
-lulling	32
-lumber	102
-lumbermen	36
-lump	32
-lunatic	32
-lunch	32
-luncheon	32
-lunches	32
-lunchmates	32
-lund	4
-lung	32
-lungs	32
-lure	32
-lurk	4
-lurked	32
-lurking	32
-lurks	32
-lust	32
-luv	8
-luxembourg	4
-luxury	32
-lybrand	4
-lying	32
-lykes	4
-lyle	4
-lymph	32
-lynch	4
-lyndon	4
-lynford	12
-lynn	12
-lynne	6
-lyon	12
-lyonnais	4
-lyons	14
-lyric	32
-lyrics	32
-lytle	12
-lytton	4
-m	4
-m&a	4
-m&m/mars	4
-m-s-r	12
-m.	12
-m.b.a.	4
-m.b.a.s	4
-m.d.c.	4
-m.j.	6
-m1	4
-m2	4
-m3	6
-ma	4
-mabey	12
-mac	4
-macabre	32
-macdonald	12
-macdougal	8
-macedo	4
-macfadden-bartell	4
-machine	36
-machine-style	32
-machine-tool	32
-machinery	38
-machines	36
-machinists	36
-macintosh	4
-macintyre	4
-mack	12
-mackin	4
-mackinsey	4
-maclaine	4
-maclean	4
-macmillan	14
-macroeconomic	32
-macy	12
-mad	4
-madcap	10
-made	44
-made-for-television	32
-madison	4
-madness	32
-madonna-meets-the-duchess-of-windsor	4
-mae	4
-maestro	32
-maffei	4
-magazine	44
-magazines	36
-maggie	4
-maghdousheh	4
-magic	36
-magical	32
-magically	32
-magnavision	4
-magnavox	6
-magnet	32
-magnetic	32
-magnetism	32
-magnets	32
-magnificent	32
-magnin	12
-magnitude	32
-magnuson-moss	4
-maher	4
-maid	32
-mail	36
-mail-order	32
-mailbox	32
-mailed	32
-mailer	4
-mailings	32
-mailroom	32
-main	36
-maine	4
-maine-based	4
-mainframe	32
-mainframes	32
-mainly	32
-mainstay	32
-mainstream	32
-maintain	32
-maintained	32
-maintaining	34
-maintains	36
-maintenance	32
-mair	8
-maj.	4
-majestic	34
-major	46
-major-illness	4
-major-league	32
-majorities	32
-majority	32
-majority-owned	32
-make	108
-maker	100
-makers	110
-makes	36
-makeup	32
-making	44
-maladies	32
-malaise	32
-malaysia	4
-malaysian	12
-malcolm	6
-malcontents	32
-maldutis	12
-male	32
-male-female	32
-male-pattern	32
-males	32
-malevolent	32
-malfitano	12
-malfunctions	32
-maligned	32
-mall	32
-malls	32
-malmstrom	4
-malongo	4
-maloof	4
-malpractice	32
-malt	32
-malted	32
-malveaux	12
-malvern	4
-mamelodi	4
-mammoth	36
-man	36
-man-hours	34
-man-to-man	32
-manage	32
-manageable	32
-managed	32
-management	110
-management-led	32
-managements	32
-manager	96
-managerial	32
-managers	36
-manages	32
-managing	32
-managua	4
-manatee	4
-mandate	32
-mandated	32
-mandatory	32
-maneaty	12
-maneuver	32
-maneuvering	32
-maneuverings	32
-maneuvers	32
-manhattan	4
-manifested	32
-manifesto	32
-manifold	32
-manila	6
-manipulated	32
-manipulation	96
-manipulative	32
-manitoba	4
-manley	12
-mann	12
-manna	32
-manne	4
-manned	32
-mannequins	32
-manner	32
-manners	32
-manning	8
-manon	4
-mansfield	4
-mansion	32
-manuel	6
-manufacture	32
-manufactured	42
-manufacturer	32
-manufacturers	110
-manufactures	32
-manufacturing	108
-manure	32
-manuverings	32
-many	46
-manzi	8
-maple	32
-maps	36
-maquila	34
-maquilas	42
-mar	4
-marble-floored	32
-marbury	4
-marc	4
-march	46
-marche	32
-marched	32
-marches	32
-marcheschi	12
-marching	32
-marckesano	12
-marco	4
-marcom	12
-marcos	12
-mares	32
-margaret	4
-margin	32
-marginal	32
-marginally	32
-margins	36
-margo	2
-margoshes	4
-mari	4
-maria	4
-marian	2
-marie	4
-marietta	4
-marijuana	32
-marilyn	6
-marina	4
-marine	38
-marines	4
-marion	4
-maritime	36
-maritime-union	2
-marius	4
-mark	46
-marked	32
-market	110
-market-auction	32
-market-by-market	32
-market-moving	32
-market-oriented	32
-market-research	32
-market-sensitive	32
-market-share	32
-marketable	32
-marketed	32
-marketeering	32
-marketeers	32
-marketer	32
-marketers	32
-marketing	110
-marketings	32
-marketplace	32
-markets	110
-marking	32
-marks	44
-marlin	4
-marmon	4
-marpac	4
-marquee	32
-marquette	4
-marred	32
-marrel	4
-marriage	32
-married	36
-marrow	32
-mars	4
-marsam	8
-marsh	12
-marshal	32
-marshaling	32
-marshall	2
-marshals	96
-mart	32
-martha	4
-martial	32
-martin	14
-martine	4
-martinet	4
-martini	4
-marts	32
-marty	6
-martyred	32
-marvelous	32
-marvels	32
-marvin	6
-marwick	4
-marxist	4
-marxists	4
-mary	4
-maryinsky	4
-maryland	4
-mas	8
-masayoshi	4
-masco	14
-mascot	32
-mascots	32
-maseng	4
-mask	32
-masks	32
-mason	14
-mass	36
-mass-manufacture	32
-mass-manufactured	2
-mass-produced	32
-mass-production	32
-mass.-based	4
-massachusetts	4
-massacre	36
-massacres	32
-massaged	32
-masse	32
-massenet	6
-masses	32
-massive	34
-massoud	4
-master	36
-mastered	32
-masterly	32
-mastermind	32
-masterpieces	32
-masters	36
-masterson	8
-masx	4
-match	32
-matched	32
-matching	32
-mate	36
-mateo	4
-mater	36
-material	36
-material-handling	32
-material-service	32
-materials	100
-math	32
-mathematical	32
-mathematically	32
-mathematics	32
-mathewson	4
-matriculated	32
-matrimony	32
-matsumura	4
-matsushita	4
-matt	4
-matter	36
-matters	36
-matthew	4
-matthews	12
-mattingly	12
-mature	32
-maturing	34
-maturities	32
-maturity	32
-maui	4
-maurice	6
-maurier	12
-mauro	4
-maury	4
-max	12
-maxcell	4
-maximize	32
-maximizing	32
-maximum	32
-maxsaver	6
-maxsaver-type	4
-maxsavers	12
-maxxum	4
-may	110
-maybe	38
-mayer	4
-maynard	4
-mayor	38
-mayors	32
-maytag	14
-mazanec	8
-mazankowski	4
-maze	4
-mca	6
-mcalister	4
-mcalpine	4
-mcauliffe	8
-mccann-erickson	4
-mccarran-ferguson	4
-mccarthy	12
-mccaw	4
-mcclelland	4
-mccormick	10
-mccrk	4
-mccullagh	4
-mcdermott	4
-mcdonald	12
-mcdonnell	6
-mcdonough	4
-mcdougall	12
-mcdowall	12
-mcentee	8
-mcfarlane	14
-mcgann	4
-mcgaw	4
-mcgee	12
-mcgegan	4
-mcgibbon	4
-mcginley	4
-mcgraw	4
-mcgraw-edison	4
-mcgraw-hill	6
-mcguire	4
-mchenry	8
-mci	14
-mcic	8
-mckanic	4
-mckay	12
-mckenzie	12
-mckeon	8
-mckeown	4
-mckerrow	4
-mckinley	8
-mckinnon	12
-mcknew	12
-mclean	4
-mclellan	12
-mcmurray	4
-mcmxxv	4
-mcnealy	12
-mcneill	4
-mcniff	8
-mcqueen	12
-md	4
-md-11	12
-md.-based	4
-mdc	4
-mdest	12
-mdr	4
-me	38
-me-too	32
-mead	4
-meager	32
-meal	32
-meals	32
-mean	32
-meaning	32
-meaningful	32
-meaningless	32
-meanings	4
-means	36
-meant	36
-meantime	34
-meanwhile	46
-measles	32
-measure	36
-measured	32
-measurement	32
-measures	32
-measuring	32
-meat	100
-meatpacking	32
-meats	4
-mecca	32
-mechanic	32
-mechanical	32
-mechanically	32
-mechanics	32
-mechanicsburg	8
-mechanism	32
-meddlesome	32
-medea	4
-media	36
-median	32
-mediating	32
-mediation	32
-mediator	32
-medical	110
-medical-diagnostic	32
-medical-insurance	32
-medical-technology	32
-medically	36
-medicare	4
-medication	32
-medications	32
-medicinal	32
-medicine	36
-medicines	32
-medieval	32
-meditation	32
-mediterranean	4
-medium	32
-medium-duty	32
-medrich	12
-meese	12
-meet	36
-meeting	36
-meeting-date	32
-meetings	32
-meets	32
-meg	4
-meier	4
-meierfeld	8
-meinertzhagen	4
-melamed	12
-meleiha	4
-mellifluous	32
-mellifluously	32
-melloan	4
-mellon	4
-melodrama	32
-melt	32
-melt-through	32
-melville	8
-member	32
-members	38
-membership	96
-memo	32
-memoirs	4
-memorabilia	32
-memorable	32
-memorably	32
-memorandum	32
-memorial	36
-memories	36
-memory	46
-memory-chip	32
-memory-enhancing	32
-memos	36
-memotec	14
-memphis	12
-men	36
-mend	32
-mendham	4
-mendoza	4
-menlo	4
-mental	32
-mention	32
-mentioned	32
-mentor	4
-mentz	4
-menu	32
-menuetto	4
-menus	32
-mep	4
-mer	8
-mer-national	6
-merc	4
-mercantile	6
-merchandise	96
-merchandising	32
-merchant	32
-merchant-banking	32
-merchant-ivory	4
-merchants	36
-merck	14
-mercoil	4
-mercurial	32
-mercury	4
-mere	32
-merely	32
-merge	32
-merged	32
-merger	100
-merger-advisory	32
-merger-defense	32
-mergers	36
-merging	32
-merhige	12
-merion	8
-merit	32
-meritless	32
-merits	32
-merrill	14
-mesa	14
-mesh	32
-meshed	4
-mesmerized	32
-mesopotamian	4
-mess	32
-message	32
-messages	32
-messel	8
-messianic	32
-messiest	32
-messrs.	6
-messy	32
-mestizo	32
-met	36
-met-coil	2
-meta	4
-metal	36
-metal-futures	32
-metall	6
-metallurgical	32
-metals	36
-meteoric	32
-meter	32
-meters	32
-method	32
-methodically	32
-methodist	4
-methodology	32
-methods	36
-methyl	32
-meticulously	32
-metric	32
-metro	14
-metropolis	8
-metropolitan	44
-mets	8
-mettam	8
-metzenbaum	4
-mevacor	4
-mexican	6
-mexicans	6
-mexico	14
-mezzo	2
-mg.	32
-mgm/ua	4
-mhc	12
-mhp	8
-miami	14
-miami-based	4
-mice	36
-mich.	4
-mich.-based	4
-michael	14
-micheal	2
-michel	6
-michigan	14
-michigan-based	4
-mickey	4
-micro	4
-micro-marketing	32
-microbe	32
-microbes	32
-microchip	32
-microchips	40
-microcomputer	12
-microcomputers	32
-microcosm	32
-micron	4
-microphone	32
-microphones	64
-microscope	32
-microscopic	32
-microsemi	2
-microsoft	14
-microsystems	4
-microwave	36
-mid	32
-mid-1950s	32
-mid-1960s	32
-mid-1970s	32
-mid-1980	32
-mid-1987	32
-mid-1988	32
-mid-1990s	32
-mid-40s	32
-mid-afternoon	32
-mid-december	32
-mid-level	32
-mid-march	32
-mid-may	32
-mid-teens	32
-mid-to-upper	32
-mid-year	32
-midcon	4
-midday	32
-middle	36
-middle-income	32
-middle-level	32
-middleman	32
-middlemen	32
-middletown	8
-mideast	4
-midgets	32
-midland	12
-midlands	4
-midler	4
-midlevel	32
-midnight	32
-midnight-to-5-a.m.	32
-midpriced	32
-midrange	32
-midsized	32
-midst	36
-midsummer	32
-midterm	32
-midtown	32
-midwest	4
-midwestern	32
-midwinter	32
-midyear	32
-mifflin	4
-might	100
-mightn	32
-mighty	32
-miguel	4
-mikael	4
-mike	14
-mikhail	4
-mikva	4
-milan	6
-milburn	4
-mild	34
-mild-mannered	32
-mildest	32
-mile	36
-miles	32
-milestone	32
-milford	12
-milhollin	4
-militants	32
-military	100
-militia	32
-militiamen	32
-milk	32
-milkshakes	32
-mill	36
-millar	4
-millennia	32
-miller	14
-millers	4
-millie	4
-milling	36
-million	100
-million-dollar-a-year	32
-million-plus	32
-million-ton	32
-millions	32
-milllion	32
-millon	4
-mills	36
-milpitas	4
-milton	4
-milwaukee	12
-mim	4
-mime	32
-mimic	32
-mimicking	32
-mims	4
-min	4
-mind	32
-mind-set	32
-mindful	32
-minds	32
-mine	32
-miner	32
-mineral	32
-minerals	36
-mines	36
-mingle	32
-mini-recession	32
-minichain	32
-minicomputer	32
-minicomputers	32
-minimal	32
-minimize	32
-minimized	32
-minimizing	32
-minimum	32
-mining	46
-miniscribe	6
-miniseries	32
-minister	36
-ministerial	32
-ministers	32
-ministry	36
-minn.	4
-minneapolis	12
-minneapolis-based	4
-minnesota	14
-minolta	4
-minor	38
-minorities	32
-minority	32
-minority-owned	32
-minot	4
-minoxidil	32
-minstar	8
-minus	32
-minuscule	32
-minute	32
-minutes	38
-miny	8
-minzer	12
-miracle	32
-miranda	4
-mired	32
-mirror	36
-mirrored	32
-mirroring	8
-mirrors	36
-mirth	32
-misapplied	32
-misapplying	32
-misappropriated	32
-misappropriation	32
-miscast	32
-misconduct	32
-miscreants	32
-misdeeds	32
-misdiagnosis	32
-miserable	32
-misgivings	32
-misguided	32
-mishandled	32
-mishaps	32
-mishima	4
-misinterpretation	32
-misleading	36
-misled	32
-mismanaged	32
-mismanagement	32
-miss	38
-missed	34
-misses	32
-missile	108
-missile-defense	32
-missile-guidance	32
-missiles	36
-missing	40
-mission	38
-missions	32
-mississippi	6
-missouri	4
-misstate	32
-misstated	32
-mistake	32
-mistaken	32
-mistakes	32
-misting	32
-mistress	32
-misunderstanding	32
-misunderstandings	32
-misunderstood	4
-misuse	32
-misused	32
-mit	4
-mitchell	12
-miti	14
-mitsubishi	4
-mitsuko	4
-mitzi	4
-mitzvahs	32
-mix	32
-mixed	38
-mixes	32
-mixing	4
-mixture	32
-miyazawa	4
-mk	8
-mkt	4
-ml	8
-mll	8
-mlp	8
-mmblf	8
-mmm	8
-mmr	8
-mnco	12
-mnd	4
-mnh	8
-mnst	4
-mo	4
-moammar	12
-mob	36
-mobex	12
-mobil	4
-mobile	32
-mobile-home	32
-mobilize	4
-mocatta	4
-model	36
-modeled	32
-modeling	32
-modell	12
-models	36
-moderate	32
-moderate-income	32
-moderate-priced	32
-moderately	32
-moderates	40
-modern	38
-modernization	32
-modernize	32
-modernizes	32
-modernizing	32
-modest	32
-modestly	32
-modification	32
-modifications	32
-modified	32
-modifier	32
-modify	32
-modulator	32
-moffett	4
-mogul	32
-moguls	32
-mohammad	4
-mohawk	4
-moines	4
-moines-based	4
-mold	32
-molders	6
-molding	32
-molds	32
-molecule	32
-moline	4
-mollusk	32
-mollusks	32
-molten	32
-mom	32
-mom-and-pop	32
-moment	32
-momentary	32
-moments	32
-momentum	32
-mon	14
-mona	4
-monaghan	4
-monarch	14
-monarchs	32
-monday	14
-monday-night	4
-mondschein	12
-monessen	4
-monetary	110
-money	46
-money-losing	32
-money-market	4
-money-supply	32
-money-transfer	32
-monica	4
-moniker	32
-monitor	36
-monitored	32
-monitoring	32
-monitors	32
-monoclonal	32
-monolithic	4
-monopole	32
-monopole-hunting	32
-monopoles	34
-monopolies	32
-monopoly	32
-monroe	4
-monrovia	4
-monsanto	6
-mont	4
-montana	4
-montedison	4
-monteith	8
-montera	4
-montero	4
-monteverdi	6
-montfrooy	4
-montgomery	12
-month	38
-monthly	32
-months	32
-montreal	12
-montreal-based	4
-monty	4
-mood	32
-moody	14
-moon	32
-mooney	4
-moonlight	4
-moonlighting	4
-moore	12
-moorman	8
-moot	32
-moraine	4
-moral	40
-morale	36
-moralists	32
-morality	32
-moralizing	32
-morally	32
-moran	4
-moratorium	32
-morbid	32
-mordant	32
-mordechai	4
-more	110
-more-expensive	32
-more-extensive	32
-more-favorable	32
-more-focused	32
-more-modest	32
-more-open	32
-morella	4
-moreover	42
-mores	32
-morgan	14
-moribund	32
-morin	4
-morning	32
-mornings	32
-moroccans	4
-morocco	4
-morris	12
-morrison	4
-morrison-knudsen	8
-morristown	4
-morrow	4
-morse	14
-mortages	32
-mortars	32
-mortgage	36
-mortgage-backed	32
-mortgage-related	32
-mortgaged	32
-mortgages	32
-morton	14
-moscow	14
-mosle	4
-moslem	6
-mosley	4
-mosquito	4
-moss	4
-most	46
-most-active	32
-mostly	38
-mostow	4
-mot	4
-motel	32
-motels	32
-mother	32
-mother-in-law	40
-mother-of-pearl	32
-motherhood	32
-mothers	32
-motifs	32
-motion	36
-motion-picture	32
-motivated	32
-motivating	32
-motivation	32
-motivations	32
-motive	32
-motives	32
-moto	14
-motoi	2
-motor	44
-motor-hotel	32
-motorbiking	32
-motorist	32
-motorists	32
-motorola	4
-motors	36
-motown	4
-mound	32
-mount	36
-mountain	36
-mountains	36
-mounted	32
-mounting	32
-mountlake	8
-mounts	32
-mouse	32
-mousetraps	32
-mousse	32
-mouth	32
-mouthpiece	32
-mouths	32
-move	44
-moved	32
-movement	36
-movements	32
-mover	32
-movers	4
-moves	36
-movie	36
-movie-maker	4
-movie-studio	32
-movies	108
-moving	36
-mozart	4
-mpi	4
-mr.	14
-mrgo	4
-mrk	8
-mrmt	8
-mrn	4
-mrs	8
-mrs.	14
-ms-dos	4
-ms.	14
-mscc	4
-msft	8
-msl	6
-mtbe	4
-mtc	8
-mti	8
-much	102
-much-larger	32
-much-needed	32
-muckrakers	32
-muddling-through	32
-mueller	4
-mug	32
-mugged	4
-muhammad	12
-mujahedeen	4
-mulders	12
-mullally	12
-muller	12
-mulroney	12
-multi-year	32
-multibillion-dollar	32
-multibusiness	32
-multifamily	32
-multilayer	32
-multimate	4
-multimillion-dollar	32
-multinational	32
-multinationals	32
-multiple	32
-multiple-unit	32
-multiples	32
-multiplied	32
-multiply	32
-multitude	32
-munch	32
-munich	4
-municipal	36
-municipalities	32
-munin	8
-munitions	32
-munoz	12
-muranyi	4
-murder	32
-murdered	32
-murders	32
-murdoch	8
-murdock	12
-murky	32
-murphy	12
-murray	6
-muscle	32
-muscular	32
-museum	36
-museums	32
-mush	32
-mushroom	38
-mushrooms	36
-music	44
-musical	44
-musician	4
-musicians	32
-must	36
-muster	32
-musty	32
-muted	32
-mutter	32
-mutual	46
-mutual-fund	40
-mutually	32
-mutuals	32
-mx	4
-my	38
-myers	12
-myg	8
-myl	8
-mylan	14
-myopia	32
-myriad	32
-myself	32
-mysteries	32
-mysterious	32
-mysteriously	32
-mystery	36
-mystic	32
-mystifies	32
-mystique	32
-myth	32
-n.	4
-n.c.	4
-n.c.-based	4
-n.d.	4
-n.h.	4
-n.j.	4
-n.j.-based	4
-n.m.	4
-n.v.	14
-n.y.	4
-n.y.-based	4
-nabih	4
-nabisco	4
-nad	4
-nadzick	4
-nag	32
-nail	36
-nail-painting	32
-naive	32
-naj	4
-nakagama	4
-nakasone	4
-naked	36
-name	36
-named	102
-namely	2
-nameplate	32
-names	44
-naming	36
-nancy	12
-nano	4
-nanometrics	10
-napery	32
-narrates	32
-narration	32
-narrative	32
-narrow	32
-narrowed	36
-narrower	34
-narrowest	32
-narrowing	36
-narrowly	32
-narrows	36
-nasa	2
-nasdaq	4
-nash	4
-nashua	12
-nashville	14
-nassau	4
-nasturtium	32
-nasty	34
-nat	4
-natan	4
-natchez	4
-nation	36
-national	46
-nationale	4
-nationalism	32
-nationalist	32
-nationality	32
-nationally	34
-nations	36
-nationwide	36
-native	32
-nato	4
-natomas	4
-natural	44
-natural-gas	32
-naturalization	4
-naturally	34
-nature	32
-nauman	4
-nauslar	12
-nav	8
-naval	40
-navistar	4
-navy	46
-naylor	12
-naysayers	32
-nazaire	8
-nazi	4
-nazionale	4
-nazis	4
-nbc	12
-nbl	4
-ncaa	4
-ncnb	4
-ncr	4
-ndco	8
-ndunduma	4
-ndx	4
-neanderthals	4
-near	36
-near-great	32
-near-infrared-spectroscopy	32
-near-quadrupling	32
-near-term	32
-nearby	32
-neared	32
-nearer	32
-nearest	96
-nearing	32
-nearly	46
-neatly	32
-nebulous	32
-nec	6
-necessarily	32
-necessary	32
-necessity	32
-neck	32
-neco	12
-ned	6
-need	32
-needed	32
-needham	4
-needing	32
-needles	32
-needn	32
-needs	32
-negative	32
-negatively	32
-negatives	32
-negev	4
-neglect	32
-neglecting	32
-negligible	32
-negotiate	40
-negotiated	32
-negotiates	32
-negotiating	42
-negotiation	32
-negotiations	32
-negotiator	32
-negotiators	32
-neidl	4
-neighbor	32
-neighborhood	32
-neighborhoods	32
-neighboring	32
-neighbors	32
-neil	6
-neither	34
-nelson	12
-nemesis	32
-neo-darwinists	32
-neon	32
-nerd	32
-nero	6
-neronian	4
-nervous	32
-nervousness	34
-ness	4
-nessen	4
-nest	36
-nestle	2
-net	110
-netherlands	12
-netted	32
-nettlesome	32
-netto	4
-network	44
-network-news	32
-networking	36
-networks	32
-netx	4
-neuro	4
-neurological	32
-neurosurgical	32
-neutral	32
-neutralist	32
-neutrinos	32
-neutrons	32
-nev.	4
-nev.-based	4
-nevada	12
-nevada-las	4
-never	38
-never-never	32
-nevertheless	34
-neves	4
-new	46
-new$	4
-new-car	32
-new-hire	32
-new-product	32
-newark	12
-newborn	32
-newcomer	32
-newcomers	32
-newer	32
-newest	32
-newly	32
-newman	4
-newmark	14
-newport	4
-news	38
-news-service	32
-newsletter	32
-newsman	32
-newspaper	32
-newspapers	36
-newsprint	36
-newsrooms	32
-newsstands	32
-newsweek	6
-newton	8
-next	110
-nfl	12
-nge	4
-ngo	4
-nhrd	8
-nhy	8
-ni	8
-niagara	14
-nicaragua	6
-nicaraguan	4
-nice	36
-nicest	32
-niceties	32
-niche	36
-niches	32
-nicholas	4
-nichols	4
-nicholson	4
-nick	4
-nickeling	32
-nickname	32
-nicolas	6
-nicotine-stained	32
-niels	4
-nielsen	14
-nigger	32
-niggers	32
-night	36
-nightclub	32
-nightly	36
-nightmare	36
-nights	32
-nighttime	32
-nightwatch	4
-nihon	4
-nike	4
-nikkei	4
-niles	8
-nine	38
-nine-to-10-month	32
-nine-year	32
-nios	4
-nipny	4
-nippon	14
-niskanen	4
-nissan	8
-nitro	12
-nitze	12
-nivard-flornoy	4
-nixon	4
-nl	4
-nli	8
-nmk	8
-no	110
-no-growth	32
-no-nonsense	4
-no-smoking	32
-no-strike	32
-no-tax	32
-no-win	32
-nobel	4
-nobility	32
-noble	14
-nobodies	32
-nobody	38
-noc	8
-nod	4
-nodes	32
-noel	2
-noir	32
-noise	32
-noises	32
-noisy	32
-nolde	4
-nominate	32
-nominated	32
-nominating	32
-nomination	40
-nominations	32
-nominee	32
-nominees	32
-nomura	4
-non	32
-non-canadian	32
-non-canadians	32
-non-cash	32
-non-competitive	32
-non-consumer-related	32
-non-contract	32
-non-discretionary	32
-non-family	32
-non-farm	2
-non-financial	32
-non-food	32
-non-german	32
-non-grocery	32
-non-ibm	32
-non-japanese	32
-non-oil	36
-non-petroleum	32
-non-precious	4
-non-profit	32
-non-public	32
-non-recoverable	32
-non-refundable	32
-non-russian	32
-non-steel	32
-non-technical	32
-non-utility	32
-non-voting	32
-non-whites	32
-nonbank	32
-nonbinding	32
-noncaloric	32
-noncompetitive	32
-noncompt	32
-nondurable	40
-nondurable-goods	32
-none	36
-none-too-subtle	32
-nonessential	32
-nonetheless	34
-nonexistent	32
-nonferrous	32
-nonpartisan	32
-nonperforming	32
-nonprofessional	32
-nonprofit	32
-nonpublic	32
-nonrecurring	32
-nonresidential	32
-nonsense	32
-nonstop	32
-nonunion	36
-nonunionized	32
-nonverbal	32
-nonviolent	32
-nonwhite	32
-noon	32
-nor	42
-nora	4
-norand	4
-noranda	4
-nordic	4
-nordmann	12
-norfolk	14
-norm	32
-normal	36
-normally	32
-norman	14
-normick	4
-norrett	4
-norris	4
-norse	4
-norsk	14
-north	44
-north-central	4
-north-south	32
-northbrook	12
-northeast	36
-northeastern	6
-northern	46
-northrop	14
-northrup	4
-northwest	4
-northwestern	4
-norway	14
-norwegian	6
-norwood	12
-nose	32
-nosedived	32
-noses	32
-nostalgia	32
-not	46
-notable	40
-notably	32
-notation	32
-notations	32
-notch	32
-note	106
-noted	32
-notes	100
-nothing	40
-notice	36
-noticeably	32
-noticed	32
-notices	32
-noticing	32
-notification	32
-notified	96
-notify	32
-noting	40
-notion	32
-notorious	32
-notoriously	32
-notre	4
-notwithstanding	32
-nov.	14
-novel	32
-novelist	32
-novels	36
-novelty	32
-november	4
-novices	32
-now	46
-now-canceled	32
-now-defunct	32
-now-dormant	32
-now-legendary	32
-now-notorious	32
-nowhere	34
-noxious	32
-noyce	4
-npt	8
-nrc	12
-nsany	4
-nsc	12
-nsc-directed	4
-nsm	4
-nssi	4
-nu	8
-nuala	4
-nuclear	108
-nuclear-strategy	32
-nuclear-weapons	32
-nuclei	32
-nucleoside	32
-nucleus	4
-nugget	4
-nuk	4
-number	32
-number-crunching	32
-numbering	32
-numbers	34
-numerals	32
-numerical	32
-numerous	34
-nummi	8
-nunn	12
-nurse	36
-nursery	4
-nursing	32
-nurtured	32
-nurtures	32
-nutley	4
-nutrasweet	14
-nutrition	32
-nutritious	32
-nuts	32
-nutshell	32
-nutsiness	32
-nutty	32
-nuys	4
-nwa	4
-nws	4
-nyack	4
-nye	4
-nyn	8
-nyse	4
-nyt	8
-nyta	4
-o	12
-o-daiko	32
-oak	4
-oakland	4
-oakland-based	4
-oasis	32
-oath	4
-object	32
-objected	32
-objection	32
-objectionable	32
-objections	32
-objective	32
-objectives	32
-objects	32
-obligated	32
-obligation	96
-obligations	32
-obligator	32
-obligatory	32
-obliged	32
-obliquely	32
-obliterate	32
-oblivious	32
-obscene	32
-obscenely	32
-obscenity	32
-obscure	32
-obscured	32
-obscures	32
-observance	32
-observation	32
-observe	32
-observed	32
-observer	36
-observers	32
-observes	32
-observing	32
-obsessed	32
-obsession	32
-obsessional	34
-obsessive	32
-obstacle	32
-obstacles	36
-obstructing	32
-obstruction	36
-obtain	32
-obtained	32
-obtaining	32
-obtains	32
-obvious	32
-obviously	36
-oc	4
-occasion	32
-occasional	32
-occasionally	34
-occasions	32
-occidental	2
-occidential	8
-occupancy	32
-occupation	32
-occupational	36
-occupations	32
-occupied	34
-occupy	32
-occupying	32
-occur	32
-occurred	32
-occurrence	32
-occurring	32
-occurs	32
-ocean	40
-oceanographic	32
-oct.	6
-octave	32
-octavia	4
-october	4
-odd	32
-odds	32
-odds-makers	32
-odor	32
-oecd	12
-oechslin	12
-oestreich	12
-of	126
-off	36
-off-brand	32
-off-peak	32
-offended	32
-offender	32
-offending	32
-offense	32
-offenses	32
-offensive	32
-offer	44
-offered	96
-offering	100
-offerings	36
-offers	36
-offhand	32
-office	36
-office-automation	64
-office-space	32
-office-temporary	32
-officer	98
-officers	100
-offices	100
-official	108
-officially	36
-officials	110
-offset	40
-offsetting	34
-offshore	38
-offspring	32
-oft-stated	32
-often	46
-often-ignored	32
-often-violent	32
-ogil	4
-ogilvy	14
-oglesby	12
-ogorodnikov	4
-oh	14
-oh-god-if-i-pull-this-one-off-i	4
-ohbayashi	4
-ohio	4
-ohio-based	4
-oil	110
-oil-drilling	32
-oil-field	32
-oil-industry	32
-oil-pipeline	32
-oil-price	32
-oil-producing	32
-oil-service	32
-oil-services	32
-oil-well	32
-oiler	32
-ojai	4
-ojay	8
-ok.	4
-okada	12
-okay	32
-oki	4
-okla.	4
-okla.-based	4
-oklahoma	12
-olcp	8
-old	108
-old-fashioned	32
-older	32
-oldest	32
-oldsmobile	8
-olenick	4
-oligopoly	32
-oliver	14
-olivetti	12
-olivetti-made	4
-olivier	6
-ollmann	4
-olmstead	4
-olof	4
-olson	12
-olvr	8
-olympic	4
-olympics	6
-om	8
-omb	12
-omcm	4
-omega	4
-omens	32
-ominous	32
-omit	32
-omitted	100
-omni	4
-omnibus	32
-omnicom	14
-omniscient	32
-on	110
-on-call	32
-on-site	34
-on-time	32
-onboard	32
-once	46
-once-incurable	32
-once-monolithic	32
-once-thriving	32
-oncor	2
-one	46
-one-cent-a-share	32
-one-day	36
-one-for-one	32
-one-fourth	32
-one-half	32
-one-hour	32
-one-man	32
-one-megabit	32
-one-on-one	32
-one-quarter	32
-one-shot	32
-one-sixth	32
-one-stop	32
-one-tenth	32
-one-third	32
-one-time	32
-one-upmanship	32
-one-way	32
-one-week	32
-one-year	32
-ones	32
-onetime	32
-ongoing	32
-onions	32
-online	4
-only	38
-ono	4
-ontario	4
-ontario-based	4
-onto	32
-onus	32
-oop	4
-op-ed	32
-opc	4
-opec	4
-opel	6
-open	36
-open-air	32
-open-market	32
-opened	32
-opening	32
-openings	32
-openly	32
-openness	32
-opens	32
-opera	36
-opera-comique	4
-operate	32
-operated	32
-operates	96
-operating	46
-operation	36
-operational	32
-operationally	32
-operations	102
-operator	32
-operators	32
-opining	32
-opinion	38
-opinions	32
-opossms	4
-oppenheimer	12
-opponent	32
-opponents	34
-opportunities	32
-opportunity	32
-oppose	32
-opposed	36
-opposes	32
-opposing	32
-opposite	32
-opposition	38
-opted	32
-optic	32
-optical	4
-optics	32
-optimism	32
-optimistic	36
-optimists	32
-option	44
-optional	32
-options	36
-or	102
-oral	32
-orally	32
-orange	14
-orate	32
-orbanco	14
-orben	4
-orbiting	32
-orbn	8
-orchard	4
-orchestrated	32
-order	36
-order-inflow	32
-ordered	32
-ordering	32
-orderly	32
-orders	36
-ordinance	32
-ordinary	32
-ordnance	32
-ore	32
-ore.	4
-ore.-based	4
-oreffice	8
-orem	4
-oresman	8
-organ	32
-organisation	4
-organization	36
-organizational	32
-organizations	32
-organized	32
-organizer	32
-organizes	32
-organizing	32
-organs	32
-orgolini	4
-oriental	4
-oriented	32
-origin	32
-original	32
-originality	32
-originally	40
-originate	32
-originated	64
-originating	32
-origination	32
-origins	32
-orion	14
-orlando	12
-orleans	4
-orleans-based	4
-orleans-style	4
-orlov	12
-ormrod	4
-orsini	8
-ortega	4
-orthodontic	32
-orthodox	32
-ortner	4
-osaka	4
-oscar	4
-oscar-winning	4
-oscars	4
-oscher	4
-osha	4
-oskar	4
-oslo	10
-ostensible	32
-ostrow	4
-oswego	4
-otc	12
-other	110
-others	46
-otherwise	34
-otherwise-anemic	32
-otherwise-flattering	32
-otis	4
-ottawa	12
-ottawa-based	4
-otter	32
-otters	36
-otto	4
-ottoman	4
-ottone	4
-ought	32
-ounce	32
-ounces	32
-our	38
-ours	32
-ourselves	32
-ousey	4
-oust	32
-ousted	32
-ouster	32
-ousting	32
-ousts	8
-out	38
-out-of-court	32
-out-of-favor	32
-out-of-state	36
-outage	32
-outboard	42
-outbursts	32
-outcome	32
-outcry	32
-outdated	32
-outdo	32
-outdoor	32
-outer	32
-outerspace	32
-outfits	32
-outfitted	32
-outfitting	32
-outgoing	34
-outgrowth	32
-outgrowths	32
-outlast	32
-outlaw	32
-outlawing	32
-outlays	40
-outlet	32
-outlets	32
-outline	36
-outlined	32
-outlines	32
-outlining	32
-outlook	36
-outnumbered	32
-outnumbering	32
-outpaced	32
-outpacing	32
-outperform	32
-outperformed	32
-outperforming	32
-output	46
-output-based	32
-outrage	32
-outraged	32
-outrageous	36
-outright	32
-outsells	32
-outset	32
-outside	102
-outsiders	32
-outskirts	32
-outspoken	32
-outstanding	32
-outstripped	32
-outweigh	32
-outweighed	32
-oval	32
-ovarian	32
-ovens	32
-over	110
-over-represented	32
-over-the-air	32
-over-the-counter	32
-overabundance	32
-overaddiction	32
-overaged	32
-overall	34
-overallotment	32
-overallotments	32
-overblown	32
-overboard	32
-overbuilding	32
-overcall	32
-overcapacity	32
-overcharged	32
-overcharges	32
-overcharging	32
-overcome	32
-overcrowded	32
-overdose	32
-overdraft	32
-overdrafts	32
-overdue	34
-overestimated	32
-overexposure	32
-overextending	32
-overhang	32
-overhaul	36
-overhauling	32
-overhead	32
-overheated	32
-overlap	32
-overload	32
-overlook	32
-overlooked	32
-overnight	36
-overpaid	32
-overpaying	32
-overpriced	32
-overproduced	32
-overproducing	32
-overproduction	32
-overreach	32
-overreacting	32
-overreaction	32
-overregulation	32
-override	32
-oversaw	32
-overseas	102
-oversee	32
-overseeing	32
-oversees	32
-overshot	32
-oversight	32
-oversize	32
-oversized	32
-oversold	32
-overstate	36
-overstates	32
-overstepped	32
-overstylized	32
-oversubscribed	32
-oversubscription	32
-oversupply	32
-overt	32
-overtaken	32
-overthrow	32
-overtime	32
-overture	36
-overtures	32
-overturn	32
-overturned	32
-overuns	32
-overweight	32
-overwhelmed	34
-overwhelming	32
-overwhelmingly	32
-overwhelms	32
-overwrought	32
-owe	32
-owed	32
-owens-illinois	4
-owes	32
-own	36
-owned	32
-owned-and-operated	32
-owner	32
-owners	100
-ownership	32
-owning	32
-owns	96
-oxford	4
-oxy	8
-oxygen	32
-oyster	32
-p	8
-p&l	4
-p.	4
-p.a.m.	4
-p.m.	32
-pa.	4
-pa.-based	4
-pac	4
-pac-man	4
-paccar	6
-pace	36
-paced	34
-pacemaker	96
-pacemakers	32
-pacific	14
-pack	32
-package	36
-packages	32
-packaging	36
-packed	32
-packing	32
-packs	32
-pacman	4
-pact	44
-pacts	36
-padding	32
-paddio	4
-page	32
-page-one	32
-pages	32
-pahn-ish	4
-paid	32
-pain	32
-paine	4
-painewebber	6
-painful	34
-painfully	32
-painless	32
-pains	32
-painstakingly	32
-paint	32
-painted	32
-painters	32
-paintings	32
-pair	32
-pakistan	6
-pakistani	4
-pakistanis	4
-palace	36
-palatable	32
-palates	32
-pale	32
-palestine	4
-palestinian	4
-palestinians	4
-palm-sized	32
-palmer	4
-palmetto	4
-palmolive	4
-palo	8
-pals	32
-paltry	32
-pan	14
-pan-hellenic	4
-panache	2
-panama	4
-panamanian	4
-panasonic	4
-panay	4
-pandair	4
-pandemonium	32
-pandora	4
-panel	36
-panels	32
-panhandle	2
-panic	12
-panicked	2
-panicky	32
-panitz	12
-pannill	4
-pantheon	4
-pants	32
-pantzer	12
-pap	4
-papandreou	12
-paper	38
-paperback	32
-papers	36
-par	32
-parable	32
-parachutes	32
-parade	32
-paradise	4
-paragraphing	4
-paragraphs	32
-parallel	32
-parallelism	32
-paralysis	32
-paralyzed	32
-paramount	36
-paranoia	32
-paranoid	32
-paraphrase	32
-parasitical	32
-paratungstate	32
-parcel	4
-parcels	32
-pardon	32
-pare	36
-pared	4
-parent	100
-parenting	32
-parents	38
-pares	32
-parfet	8
-pargas	4
-paribas	14
-paris	12
-paris-dakar	4
-parish	4
-park	36
-parked	32
-parker	4
-parking	32
-parking-brake	32
-parking-lot	32
-parkinson	4
-parks	32
-parksigns	4
-parkway	4
-parlayed	32
-parliament	36
-parliamentary	32
-parlow	12
-parnes	4
-parochial	32
-parodies	32
-parody	32
-parry	8
-part	46
-partial	32
-partially	32
-participant	32
-participants	34
-participate	32
-participated	32
-participating	34
-participation	32
-particle	32
-particles	32
-particular	32
-particularly	34
-parties	36
-partly	34
-partner	96
-partners	36
-partnership	100
-partnerships	36
-parts	100
-party	36
-party-plan	32
-pas	4
-pasadena	12
-paso	4
-pasok	4
-pass	32
-passage	32
-passages	32
-passed	32
-passenger	32
-passenger-car	32
-passengers	32
-passes	32
-passing	32
-passion	32
-passions	32
-passive	32
-passports	32
-password	32
-past	38
-pasta	32
-paste	32
-pastel	32
-pastime	32
-pastore	4
-pastry	32
-pasts	32
-pastures	4
-pasztor	4
-pat	4
-patch	4
-patchwork	4
-pate	32
-patent	44
-patent-infringement	32
-patently	32
-patents	32
-paternalistic	32
-path	32
-pathetic	32
-pathology	32
-paths	32
-pathways	32
-patient	32
-patients	34
-patricia	6
-patrick	14
-patrol	36
-patronized	32
-patronizing	32
-patrons	32
-patsy	32
-pattern	36
-patterned	32
-patterns	32
-patti	4
-paul	14
-paula	4
-paulette	4
-paulo	4
-pauls	4
-paulson	12
-paulus	8
-paunches	32
-pause	32
-pausing	2
-pave	32
-paving	32
-pawing	2
-pay	36
-pay-as-we-go	32
-pay-fone	14
-payable	32
-paychecks	32
-paydown	32
-paying	36
-payload	32
-payment	36
-payments	36
-payne	12
-payoffs	32
-payout	44
-payouts	36
-payroll	32
-pays	32
-pc	4
-pcar	4
-pclb	8
-pcs	4
-pd	4
-pds	4
-peabody	12
-peace	36
-peace-loving	32
-peace-of-mind	32
-peaceful	32
-peacetime	32
-peach	36
-peak	32
-peaking	32
-peaks	32
-peanuts	32
-pearce	4
-pearl	4
-pearson	6
-peasant	32
-peasant-style	32
-peat	36
-peck	12
-pecora	4
-pectorals	32
-peculiar	32
-pedal	32
-peddling	32
-pedersen	8
-pedro	4
-peek	32
-peelers	32
-peelings	32
-peer	32
-peerless	4
-peers	36
-pegasus	14
-peggy	4
-peking	8
-peladeau	4
-pelf	32
-pellet	32
-pemberton	4
-pen	32
-penal	32
-penalize	32
-penalties	36
-penalty	36
-penchant	32
-pending	34
-penetrate	32
-penetration	32
-penicillin	32
-penn	12
-penned	32
-penney	8
-pennsylvania	14
-penny-stock	32
-pennzoil	14
-penobscot	12
-pensacola	4
-pension	36
-pension-plan	32
-pensions	32
-pent	32
-pentagon	14
-people	38
-peopled	32
-peoples	32
-pep	40
-pepper	12
-pepsi	4
-pepsi-cola	4
-pepsico	14
-per	32
-per-capita	10
-per-minute	32
-per-share	42
-per-unit	32
-perceive	32
-perceived	32
-perceiving	32
-percent	40
-percentage	34
-percentage-point	32
-percentages	32
-perceptible	32
-perception	32
-peregrine	32
-peres	12
-pereslavl-zalessky	4
-perfect	32
-perfection	32
-perfectly	32
-perforce	32
-perform	32
-performance	32
-performances	34
-performed	32
-performer	32
-performers	32
-performing	32
-performs	32
-perhaps	46
-perils	32
-period	36
-period-vaulting	32
-periodic	32
-periodically	32
-periods	32
-peripheral	32
-perk	32
-perkins	4
-perks	32
-perle	12
-perma	4
-permanent	32
-permanently	32
-permeate	32
-permissible	32
-permission	32
-permissive	32
-permit	32
-permits	32
-permitted	32
-permitting	32
-peroni	12
-perot	4
-perpetrated	32
-perpetually	32
-perpetuating	32
-perplexed	36
-perquisites	32
-perrin	4
-perron	4
-perry	14
-persecuting	32
-perseverance	32
-persian	4
-persio	4
-persist	32
-persisted	32
-persistent	32
-persistently	32
-persists	32
-person	32
-personal	32
-personal-care	32
-personal-computer	32
-personal-income	32
-personal-injury	32
-personal-recognizance	32
-personalities	32
-personality	32
-personally	32
-personified	32
-personifies	32
-personnel	32
-personnel-related	32
-persons	32
-perspective	36
-persuade	32
-persuaded	32
-persuading	32
-persuasion	4
-persuasive	32
-pertained	32
-pertinent	32
-perturbations	32
-pervading	32
-pervasive	32
-perverse	32
-perversely	32
-peso	32
-pessimism	32
-pessimistic	36
-pest-resistant	32
-pesticides	32
-pet	36
-pete	4
-peter	14
-petersburg	8
-petersen	8
-peterson	4
-petipa	4
-petition	32
-petitions	32
-petro-canada	4
-petrochemicals	32
-petrodollars	32
-petrofina	4
-petrol	32
-petroles	4
-petroleum	44
-petroleumish	32
-petronius	4
-pettee	12
-petty	32
-petzinger	4
-peugeot	8
-pezim	12
-pfe	12
-pfennig	32
-pfizer	14
-pga	8
-pgloy	4
-pgn	8
-pgulf	8
-ph.d.	4
-pha	4
-phaedra	4
-pharmaceutical	36
-pharmaceuticals	44
-pharmacists	32
-pharmacy	4
-phase	32
-phase-down	32
-phased	32
-phaseout	32
-phases	32
-phelps-stokes	4
-phenomenal	32
-phenomenally	32
-phenomenon	32
-phi	4
-phil	4
-philadelphia	12
-philadelphia-based	4
-philhellene	32
-philip	14
-philipp	4
-philippine	6
-philippines	4
-philips	14
-phillip	6
-phillips	14
-philosophical	32
-philosophizes	32
-philosophy	32
-phoebus	4
-phoenix	14
-phone	32
-phones	32
-phosphate	4
-photo	36
-photo-identification	32
-photo-processing	32
-photocopier	32
-photograph	32
-photographer	32
-photographers	32
-photographic	32
-photographically	32
-photographs	36
-photography	40
-photos	32
-photovoltaic	32
-phrase	32
-phrased	32
-phrases	32
-phyb	8
-phyllis	8
-physical	32
-physician	32
-physician-researcher	32
-physicians	36
-physicist	32
-physicists	32
-physics	36
-pianist	2
-piano	32
-piasio	4
-pick	32
-pick-up	32
-picked	32
-pickens	12
-pickets	32
-picking	32
-picks	36
-pickup	36
-picture	36
-pictures	36
-pie	12
-piece	32
-pieced	32
-piecemeal	32
-pieces	32
-piecuch	8
-piedmont	14
-pierce	44
-pierced	32
-piercing	32
-pierre	12
-pieter	4
-piety	8
-pig	32
-piggyback	32
-pih	4
-pik	4
-pile	36
-pilkington	4
-pill	32
-pillar	32
-pilliod	8
-pills	32
-pilot	32
-piloted	32
-pilots	46
-pinch	32
-pincham	4
-pine	4
-pink	32
-pink-marble	32
-pinkish	32
-pinks	32
-pinnacle	4
-pinpoint	32
-pins	4
-pinstripes	32
-pinto	4
-pioneer	46
-pioneered	32
-pioneering	32
-pioneers	32
-pipe	32
-pipeline	32
-pipelines	4
-piper	4
-pipes	32
-piping	32
-pirrie	8
-piscataway	4
-pistol	32
-pistols	32
-pit	32
-pitch	32
-pitching	32
-pitfalls	44
-pittsburgh	12
-pittsburgh-based	4
-pity	32
-pivotal	36
-pix	4
-pizza	38
-pk	4
-pl	4
-placate	32
-place	36
-placebo	32
-placed	36
-placement	36
-placements	32
-places	34
-placing	32
-plagued	32
-plaguing	32
-plaid	32
-plain	32
-plain-talking	32
-plainclothes	32
-plainly	32
-plains	6
-plaintiff	32
-plaintiffs	32
-plaintive	32
-plan	44
-plane	32
-planes	32
-planet	32
-planned	32
-planner	4
-planners	36
-planning	36
-plans	110
-plant	108
-plantations	32
-planted	32
-planting	32
-plants	36
-plas	4
-plasma	32
-plasminogen	32
-plastic	32
-plastics	36
-plate	32
-platform	32
-platforms	32
-platinum	34
-platoon	4
-platt	4
-plausible	32
-plausibly	32
-play	32
-played	32
-player	32
-players	36
-playful	32
-playing	40
-playoffs	32
-playroom	32
-plays	32
-plaza	4
-plazas	4
-plc	4
-plea	36
-plea-bargaining	32
-plead	32
-pleaded	96
-pleading	32
-pleads	32
-pleas	32
-pleasant	32
-please	32
-pleased	32
-pleasurable	32
-pleasure	32
-pledge	32
-pledged	32
-pledges	32
-pledging	8
-plentiful	32
-plenty	32
-plethora	32
-pliable	32
-plight	32
-plo	4
-plodding	32
-plot	32
-plots	32
-plotted	32
-plow	32
-plowed	32
-plows	32
-ploy	32
-plugged	32
-plugging	32
-plum	32
-plumbing	32
-plummet	32
-plummeted	32
-plump	32
-plunder	32
-plunge	36
-plunged	36
-plunges	4
-plunging	32
-plunked	32
-plunking	32
-plus	36
-plush	32
-plutonium	32
-plutonium-producing	32
-pm	4
-pmco	4
-pmi	8
-pmk	8
-pmn	8
-pmsc	4
-pn	8
-pneumonia	32
-poaching	32
-pocahontas	4
-pocket	36
-pockets	32
-poems	32
-poet	32
-poindexter	12
-poink	4
-point	36
-point-guard	2
-pointe	32
-pointed	32
-pointedly	32
-pointing	34
-pointless	32
-points	32
-poised	32
-poison	32
-poison-pill	32
-poisoning	32
-poisonous	32
-poker	32
-poland	6
-polaroid	14
-pole	32
-pole-vaulter	32
-polemics	32
-poles	36
-poliakoff	12
-police	38
-policies	36
-policy	110
-policy-coordination	32
-policy-makers	32
-policy-making	32
-policy-setting	32
-policyholders	32
-polish	36
-politburo	32
-polite	32
-politeness	32
-political	98
-political-science	32
-politically	32
-politician	32
-politicians	34
-politicized	32
-politics	32
-polk	4
-poll	32
-pollack	12
-pollard	4
-polled	32
-polls	42
-pollsters	32
-pollutants	32
-polluting	32
-pollution	36
-pollution-control	32
-polo	36
-polonsky	4
-polyethylene	36
-polygraph	32
-polypropylene	32
-polystyrene	32
-ponce	4
-ponderous	32
-ponnelle	12
-ponnet	4
-pont	4
-pontiac	14
-pool	32
-pool-playing	32
-pools	32
-poor	38
-poor-quality	32
-poorest	32
-poorly	32
-pop	32
-popcorn	32
-pope	4
-poppea	12
-pops	32
-popular	36
-popularity	32
-popularize	32
-popularized	32
-popularizing	32
-populated	32
-population	100
-populations	32
-populism	32
-por	4
-pore	32
-pork	38
-porky	4
-porsche	2
-port	32
-port-o-potty	4
-portable	44
-portables	32
-portasol	4
-portec	8
-portend	32
-portents	32
-porter	4
-portfolio	32
-portfolios	32
-portion	32
-portions	36
-portland	14
-portrait	32
-portraits	32
-portray	32
-portrayal	32
-portrayed	32
-ports	32
-portsmouth	4
-portugal	4
-portuguese	4
-pose	36
-posed	32
-poses	32
-posing	32
-position	96
-positioned	32
-positioning	32
-positions	44
-positive	32
-positively	32
-posner	12
-posner-controlled	4
-possess	32
-possessed	32
-possession	32
-possessions	32
-possibilities	32
-possibility	32
-possible	36
-possibly	34
-post	36
-post-big	32
-post-colonial	32
-post-cruzado	32
-post-it	4
-post-split	32
-post-teledyne	2
-postal	32
-posted	100
-posters	32
-posting	32
-postpone	32
-postponed	100
-postponement	32
-posts	44
-postwar	32
-potato	32
-potatoes	32
-potent	32
-potential	32
-potentially	32
-potpourri	32
-potted	32
-potty	4
-pound	32
-pounded	32
-pounds	32
-poured	32
-pours	32
-poverty	32
-powell	4
-power	46
-power-circuit	4
-power-train	32
-powerful	32
-powerhouse	32
-powers	32
-pox	32
-ppos	4
-pqb	4
-pr	4
-practical	32
-practical-joking	32
-practically	32
-practice	32
-practices	36
-practicing	32
-practitioners	32
-pragmatic	36
-praise	32
-praised	32
-praises	32
-praising	32
-prank	32
-prankster	32
-pranksterism	32
-prat	4
-pratically	32
-pratt	14
-prayer	32
-prd	8
-pre-agreement	32
-pre-aids	32
-pre-apprentices	32
-pre-approved	32
-pre-big	32
-pre-boesky	32
-pre-dated	32
-pre-election	32
-pre-game	32
-pre-graham	32
-pre-nuptial	32
-pre-paid	32
-pre-payment	32
-pre-reagan	32
-pre-recorded	32
-pre-reform	32
-pre-school	32
-pre-schoolers	32
-pre-selected	32
-pre-split	32
-pre-strike	32
-pre-tax	36
-pre-trial	32
-pre-world	32
-preacher	32
-precaution	32
-precede	32
-precedent	32
-precedes	32
-preceding	32
-precious	42
-precipitate	32
-precipitating	32
-precipitous	32
-precise	40
-precisely	32
-precision	32
-predated	32
-predator	32
-predators	32
-predatory	32
-predecessor	32
-predecessors	32
-predicament	32
-predict	32
-predictable	32
-predicted	32
-predicting	32
-prediction	32
-predictions	32
-predicts	32
-predisposed	36
-predominantly	32
-preeminence	32
-preeminent	32
-preface	32
-prefer	32
-preference	32
-preferences	32
-preferential	32
-preferred	34
-preferred-stock	32
-preferring	32
-prefers	32
-pregnant	32
-prejudice	32
-prejudiced	32
-prejudices	32
-preliminary	32
-premark	14
-premature	32
-premeditation	32
-premier	36
-premiere	32
-premise	32
-premises	32
-premium	32
-premiums	32
-prentice-hall	4
-preoccupation	32
-preoccupied	32
-preoccupies	32
-preparation	32
-prepare	32
-prepared	32
-preparedness	8
-prepares	32
-preparing	32
-preposterous	2
-prepubescent	32
-prerequisite	32
-prescribed	32
-prescription	32
-prescriptions	32
-presence	32
-present	32
-presentation	32
-presentations	32
-presented	32
-presently	32
-preserve	32
-preserved	32
-preservers	32
-preserving	32
-presided	32
-president	110
-president-elect	4
-presidente	4
-presidential	38
-presidents	100
-presides	32
-presley	4
-presplit	32
-press	36
-pressed	34
-presses	36
-pressing	32
-pressure	100
-pressured	32
-pressures	40
-pressuring	32
-prestigious	32
-preston	12
-prestowitz	4
-presumably	34
-presumed	32
-presumption	32
-presumptions	32
-pretax	32
-pretoria	4
-prettier	32
-prettiness	32
-pretty	32
-prevailed	32
-prevailing	32
-prevails	4
-prevalence	32
-prevalent	32
-prevent	32
-preventable	32
-prevented	32
-preventing	32
-prevention	36
-preventive	36
-prevents	32
-preview	32
-previous	34
-previously	34
-prevost	4
-price	110
-price-depressing	32
-price-earnings	32
-price-fixing	32
-price-slashing	32
-price/earnings	32
-priced	98
-prices	102
-pricing	36
-pricked	32
-pride	32
-prides	32
-priest	32
-prillaman	12
-primarily	32
-primark	12
-primary	36
-prime	38
-prime-1	4
-prime-3	4
-prime-time	32
-primer	4
-primitive	32
-prince	32
-princess	4
-princeton	12
-principal	40
-principally	32
-principals	32
-principle	32
-principled	32
-principles	36
-print	36
-printable	32
-printed	32
-printemps	6
-printer	32
-printers	32
-printing	36
-prints	36
-prior	106
-priori	32
-priorities	32
-priority	32
-priscilla	4
-prison	36
-prisoners	32
-prisons	32
-pritzker	12
-private	34
-private-ownership	32
-private-property	32
-private-sector	32
-privately	32
-privatization	32
-privatize	4
-privatized	32
-privee	36
-privilege	32
-privy	32
-prize	36
-prized	8
-prizes	4
-pro	32
-pro-forma	32
-pro-iran	32
-pro-rata	32
-probable	32
-probably	96
-probation	32
-probe	36
-probed	4
-probes	32
-probing	36
-problem	40
-problem-free	32
-problem-loan	32
-problems	40
-procedural	32
-procedure	36
-procedures	32
-proceed	32
-proceeded	32
-proceeding	32
-proceedings	32
-proceeds	42
-process	32
-processed	32
-processes	32
-processing	32
-processini	4
-processor	32
-processors	32
-proclaim	32
-proclaimed	32
-proclaiming	32
-procter	4
-procurement	36
-prod	32
-prodding	32
-prodigious	32
-prods	32
-produce	36
-produced	32
-producer	46
-producers	102
-produces	32
-producing	32
-product	32
-product-liability	32
-production	38
-production-quota	32
-productions	36
-productive	32
-productivity	32
-productivity-related	32
-products	100
-prof.	6
-professing	32
-profession	32
-professional	38
-professional-management	32
-professionals	32
-professions	32
-professionsals	32
-professor	32
-professorial	32
-profile	32
-profilic	32
-profit	46
-profit-making	32
-profit-margin	32
-profit-spreads	32
-profit-taking	36
-profitability	36
-profitable	34
-profits	38
-profound	32
-profusion	32
-prognosticators	32
-program	34
-programmable	32
-programmers	32
-programming	32
-programs	36
-progress	38
-progresses	32
-progression	32
-progressive	36
-prohibit	32
-prohibited	32
-prohibiting	32
-prohibition	32
-prohibitions	32
-prohibitive	32
-prohibits	32
-project	36
-projected	32
-projectiles	32
-projecting	32
-projection	32
-projections	32
-projects	32
-proliferating	32
-proliferation	32
-prolong	32
-prolonged	32
-prolongs	32
-prominent	32
-prominently	32
-promise	32
-promised	32
-promises	32
-promising	32
-promote	36
-promoted	32
-promoter	32
-promotes	32
-promoting	32
-promotion	32
-promotional	96
-promotions	34
-prompt	32
-prompted	32
-prompting	32
-promptly	32
-pronounce	32
-pronounced	32
-pronouncements	32
-pronouncing	32
-proof	32
-proofs	32
-prop	32
-propaganda	32
-propel	32
-propelled	32
-propeller	32
-proper	32
-properly	32
-properties	36
-property	38
-property-casualty	32
-prophecy	4
-prophets	32
-proponent	32
-proponents	34
-proportion	32
-proportional	32
-proportionate	32
-proportionately	32
-proportioned	32
-proposal	44
-proposals	38
-propose	44
-proposed	104
-proposes	44
-proposing	32
-proposition	32
-propped	32
-propping	32
-proprietary	32
-proprietor	32
-proprietors	32
-props	32
-propulsion	32
-prosecute	32
-prosecuting	32
-prosecution	32
-prosecutor	32
-prosecutors	32
-prospect	32
-prospective	32
-prospects	36
-prospectus	32
-prospekt	32
-prospered	32
-prospering	32
-prosperity	32
-prostitution	32
-protect	32
-protected	32
-protecting	32
-protection	36
-protectionism	32
-protectionist	32
-protections	32
-protective	32
-protege	32
-protein	32
-proteon	4
-protest	36
-protestant	4
-protesters	32
-protests	32
-protracted	32
-proud	40
-proudly	32
-prove	34
-proved	32
-proven	32
-proverbial	32
-proves	32
-provide	32
-provided	96
-providence	12
-provident	4
-provider	32
-providers	32
-provides	32
-providing	36
-province	32
-provinces	32
-provincial	32
-provincially	32
-proving	34
-provision	32
-provisional	32
-provisionally	32
-provisions	34
-provocative	32
-provoke	32
-provoked	32
-provoking	32
-prowess	32
-proxies	32
-proximity	32
-proxmire	12
-proxy	36
-prudent	32
-prudential	4
-prudential-bache	4
-pryor	4
-ps	4
-psc	4
-psd	8
-pso	8
-psychiatric	36
-psychiatrist	36
-psychiatrists	32
-psycho-killer	32
-psychological	32
-psychologically	32
-psychologist	32
-psychologists	34
-psychology	32
-psychotic	32
-ptrk	8
-pty	4
-puat	4
-pub	4
-public	38
-public-broadcasting	32
-public-choice	32
-public-debt	32
-public-liaison	32
-public-relations	32
-public-sector	32
-public-works	32
-publication	32
-publications	36
-publicist	32
-publicity	96
-publicized	32
-publicizing	32
-publicly	32
-publish	32
-published	32
-publisher	32
-publishers	6
-publishes	32
-publishing	46
-puccini	4
-puckett	8
-puerto	4
-puff	32
-puffs	32
-puffy	32
-puget	12
-pugh	8
-pugnacious	32
-pul	4
-pull	32
-pullback	32
-pulled	32
-pulley	32
-pulling	32
-pullman	12
-pullman-peabody	12
-pullout	32
-pullouts	32
-pulmonary	32
-pulp	40
-pulpit	32
-pump	36
-pumped	32
-pumps	32
-punch	4
-punished	32
-punishing	32
-punishment	32
-punishments	32
-punitive	36
-punitive-damage	32
-punjab	4
-punk	32
-punta	14
-puppeteers	32
-pura	4
-purcell	4
-purchase	46
-purchased	32
-purchaser	32
-purchasers	34
-purchases	40
-purchasing	36
-pure	32
-purer	32
-purists	2
-purity	32
-purportedly	32
-purporting	32
-purports	32
-purpose	36
-purposes	32
-purse-snatching	32
-pursue	32
-pursued	32
-pursuing	36
-pursuit	32
-purveyors	32
-push	36
-pushed	96
-pushing	42
-put	34
-putka	4
-puts	32
-putting	32
-puusepp	12
-puzzle	32
-puzzled	32
-puzzles	32
-pwj	4
-pyf	8
-pyrotechnics	32
-pza	4
-pzl	4
-qatar	4
-qua	32
-quacks	32
-quadrennial	32
-quadrex	4
-quadrupled	40
-quaintly	32
-quaintness	32
-qualifications	32
-qualified	32
-qualifies	32
-qualify	36
-qualifying	32
-qualities	32
-quality	36
-quandary	32
-quantify	32
-quantities	32
-quantity	32
-quarries	32
-quarry	32
-quarter	100
-quarter-to-quarter	32
-quarterlies	32
-quarterly	46
-quarters	32
-quasar	4
-quash	32
-quasi-protectionist	32
-quayle	4
-quebec	14
-quebecor	6
-quebecor/british	4
-queen	44
-quell	32
-quest	38
-question	32
-questionable	32
-questioned	32
-questioner	32
-questioning	32
-questions	32
-quick	46
-quick-delivery	8
-quick-reaction	32
-quickened	32
-quicker	32
-quickie	32
-quickly	36
-quicksands	32
-quiet	36
-quietly	32
-quinlan	8
-quips	32
-quirky	32
-quist	4
-quit	36
-quite	38
-quits	4
-quitting	32
-quo	32
-quondam	32
-quota	32
-quotable	4
-quotas	38
-quotation	32
-quoted	32
-quotes	32
-quoting	32
-r-revised	16
-r-word	4
-r.	14
-r.a.	2
-r.h.	6
-r.i.	4
-r.j.	2
-r.k.	4
-r.t.	2
-rabbi	32
-rabbit	36
-rabbits	4
-raburn	4
-rabushka	12
-race	38
-raced	32
-races	32
-racial	32
-racially	32
-racing	32
-rack	32
-racking	32
-racqueteers	8
-racquets	34
-racquets-master	32
-radar	100
-radar-jamming	32
-radial	32
-radiation	32
-radical	32
-radically	32
-radicals	32
-radio	36
-radio-controlled	32
-radio-television	4
-radioactivity	32
-rafael	4
-raft	32
-ragbag	32
-rage	32
-raged	4
-raging	32
-rah	12
-raid	32
-raider	32
-raiders	32
-raiding	32
-raids	36
-raikes	12
-rail	100
-rail-car	32
-railroad	36
-railroads	36
-railway	36
-rain	32
-rainer	2
-rainier	6
-rains	32
-raise	100
-raised	108
-raiser	32
-raises	36
-raising	44
-rajavi	4
-raked	32
-raking	32
-rakoff	8
-rallied	32
-rallies	32
-rally	36
-rallying	32
-ralph	6
-ram	8
-ramada	12
-ramps	32
-ramsey	4
-ramshackle	32
-ran	96
-ranalli	8
-ranches	32
-rand	4
-randall	4
-random	36
-randy	4
-rang	32
-range	32
-ranged	32
-ranges	32
-ranging	32
-rank	36
-ranking	32
-rankings	32
-rankles	32
-ranks	40
-ranky	4
-ransom	32
-ranzino	4
-rao	8
-raoul	4
-rapaciousness	32
-raphael	4
-rapid	32
-rapid-fire	32
-rapidly	32
-rapids	4
-rappaport	8
-rapport	32
-rare	36
-rare-book	32
-rarely	34
-rarity	32
-rash	32
-ratajczak	4
-rate	108
-rate-economic	32
-rate-increase	32
-rate-of-return	32
-rated	32
-ratepayer	32
-ratepayers	32
-rates	38
-rather	38
-ratification	32
-ratified	32
-rating	32
-ratings	36
-ratio	32
-rational	32
-rationale	32
-rationalization	32
-rationalize	32
-rationed	32
-rationing	32
-ratios	32
-raton	4
-rats	32
-rattle	32
-ravaged	32
-ravages	32
-rave	32
-raves	32
-raving	32
-ravishing	32
-ravitch	4
-raw	32
-raw-material	36
-raw-materials	32
-raw-steel	2
-ray	4
-raymond	6
-rayner	8
-raytheon	10
-razor-sharp	32
-razzak	4
-razzmatazz	32
-rban	4
-rca	12
-rdc	4
-re	36
-re-announced	32
-re-elected	32
-re-election	32
-re-regulating	32
-re-transmit	32
-reach	36
-reachable	32
-reached	38
-reaches	32
-reaching	32
-react	36
-reacted	32
-reacting	32
-reaction	32
-reactions	32
-reactivated	32
-reactor	32
-read	44
-readable	32
-reader	32
-readers	32
-readied	32
-readily	32
-readiness	32
-reading	38
-readings	32
-readonly	32
-reads	32
-ready	36
-reaffirm	32
-reagan	14
-reagan-proposed	4
-reaganites	4
-real	46
-real-estate	96
-real-life	32
-real-world	32
-realigned	32
-realignment	32
-realigns	8
-realistic	32
-realistically	36
-realists	32
-realities	32
-reality	32
-realize	32
-realized	32
-realizes	32
-realizing	32
-reallocation	32
-really	38
-realms	32
-realtors	32
-realty	4
-reap	32
-reaping	32
-reappeared	32
-rearranging	32
-reason	36
-reasonable	32
-reasonably	32
-reasoning	32
-reasons	36
-reassess	32
-reassessing	32
-reassigned	32
-reassure	36
-rebate	32
-rebates	32
-rebel	36
-rebelling	32
-rebellion	32
-rebellious	32
-rebels	36
-rebound	32
-rebounded	32
-rebounding	32
-rebs	4
-rebuffed	32
-rebuild	32
-rebuilding	32
-rebuilt	32
-rebuke	32
-rebuttal	32
-rebutted	32
-recalculated	32
-recalculating	32
-recalculation	32
-recall	36
-recalled	32
-recalls	32
-recapitalization	36
-recapitalized	32
-recapture	32
-recapturing	32
-recast	32
-recede	32
-receding	32
-receipt	32
-receipts	36
-receivables	32
-receive	32
-received	96
-receivers	32
-receives	44
-receiving	32
-recent	42
-recently	114
-reception	32
-receptive	32
-recess	32
-recession	32
-recipe	32
-recipes	32
-recipient	32
-recipients	32
-reciprocal	32
-reciprocity	32
-recital	32
-recitation	32
-recitatives	32
-reckoned	32
-recognition	32
-recognizable	32
-recognizance	32
-recognize	32
-recognized	32
-recognizes	32
-recognizing	10
-recollection	32
-recollections	32
-recommend	32
-recommendation	32
-recommendations	32
-recommended	32
-recommending	32
-recommends	32
-reconcile	32
-reconsider	36
-reconsideration	32
-reconstituted	32
-record	44
-record-breaking	32
-record-keeping	32
-record-setting	32
-recorded	32
-recorder	32
-recorders	32
-recording	36
-recordings	32
-records	44
-recounts	32
-recoup	32
-recouped	32
-recouping	32
-recoupment	32
-recover	32
-recovered	32
-recovery	36
-recreating	32
-recreational	32
-recruit	32
-recruited	32
-recruiter	32
-recruiting	32
-recruitment	32
-recruits	32
-rectified	32
-rectify	32
-recurrence	32
-recuse	32
-recyclables	32
-recycle	32
-recycled	32
-recyclers	32
-recycling	32
-red	36
-red-blood-cell	32
-red-faced	32
-red-haired	32
-redd	12
-redeem	36
-redeemable	32
-redeemed	32
-redefine	32
-redemption	44
-redemptions	4
-redesignation	32
-redesigned	32
-redford	4
-redirecting	32
-redistributing	32
-redistribution	32
-redmond	4
-redoglia	4
-redoubling	32
-redoute	4
-redress	32
-redskin	4
-reduce	36
-reduced	96
-reduces	36
-reducing	36
-reduction	32
-reductions	32
-redwood	4
-reebok	14
-reed	12
-reelection	32
-reeling	32
-reemerge	32
-reestablishing	32
-reevaluate	32
-reexamined	32
-refaat	4
-refer	32
-referee	32
-referees	32
-reference	36
-referendum	32
-referral	32
-referrals	32
-referred	32
-referring	40
-refers	32
-refinance	32
-refinanced	32
-refinances	32
-refinancing	40
-refined	32
-refinements	32
-refiner	32
-refineries	32
-refiners	64
-refinery-run	32
-refining	32
-reflect	96
-reflected	32
-reflecting	40
-reflection	32
-reflects	32
-reflex	32
-reform	36
-reform-minded	32
-reforms	32
-refractory	4
-refrain	32
-refreshing	32
-refrigerators	32
-refuge	36
-refugee	32
-refugees	32
-refund	36
-refunded	32
-refunding	32
-refunds	32
-refurbishing	32
-refusal	32
-refuse	32
-refused	32
-refuses	36
-refusing	32
-refute	32
-refuted	32
-regain	32
-regained	32
-regaining	32
-regains	32
-regalia	32
-regan	12
-regard	32
-regarded	32
-regarding	32
-regardless	42
-regards	32
-regencys	4
-regime	32
-regimen	32
-regimes	32
-region	32
-regional	32
-regions	40
-register	36
-registered	32
-registering	32
-registers	32
-registration	32
-registry	32
-regret	32
-regrets	32
-regrettable	32
-regretted	32
-regrouping	32
-regular	40
-regular-season	32
-regularly	32
-regulate	32
-regulated	32
-regulates	32
-regulating	32
-regulation	38
-regulations	32
-regulator	32
-regulators	38
-regulatory	36
-rehabilitation	32
-rehash	32
-rehearing	32
-rehearsing	32
-rehnquist	4
-reich	12
-reichstuhl	4
-reigning	32
-reilly	4
-reimburse	32
-reimbursed	32
-reimbursement	32
-reimbursements	32
-reimpose	36
-reimposed	32
-reimposing	32
-reimposition	32
-rein	32
-reincorporate	32
-reincorporation	32
-reinforce	32
-reinforcing	32
-reinhardt	4
-reining	32
-reins	32
-reinstate	32
-reinstated	32
-reinstatement	32
-reinsurance	32
-reinterpretation	32
-reinterpreting	32
-reintroduced	32
-reinventing	32
-reis	12
-reiterate	32
-reiterated	32
-reits	4
-reject	36
-rejected	32
-rejecting	32
-rejection	32
-rejects	36
-rejoined	32
-rejuvenate	32
-rekindle	32
-rekindled	32
-rekindling	32
-rel	12
-related	36
-relates	32
-relating	32
-relation	32
-relations	38
-relationship	32
-relationships	32
-relative	32
-relatively	32
-relatives	32
-relax	32
-relaxation	32
-relaxed	32
-relaxing	32
-relays	32
-release	36
-released	32
-releases	32
-releasing	32
-relegated	32
-relentless	32
-relentlessly	32
-relevant	32
-reliability	32
-reliable	34
-reliably	32
-reliance	46
-relic	32
-relied	32
-relief	34
-relies	32
-relieve	32
-reliever	32
-religion	32
-religions	32
-religious	32
-relinquish	32
-relinquished	32
-relish	32
-relman	12
-relocate	32
-relocating	34
-relocations	32
-reluctance	32
-reluctant	32
-reluctantly	32
-rely	32
-remain	32
-remainder	32
-remained	32
-remaining	32
-remains	100
-remanded	32
-remark	32
-remarkable	32
-remarkably	32
-remarked	32
-remarks	32
-rembleske	8
-remedies	32
-remedy	32
-remember	34
-remembers	32
-remembrance	4
-remind	32
-reminded	32
-reminder	32
-reminds	32
-remnant	32
-remote	32
-remotely	32
-removal	32
-remove	32
-removed	32
-removing	32
-renaissance	36
-renamed	32
-renault	8
-render	32
-rendered	32
-rendering	32
-rendition	32
-renee	4
-renegade	32
-reneged	32
-renegotiated	32
-renew	32
-renewal	32
-renewed	32
-reno	12
-renominate	32
-renominated	32
-renominating	32
-renomination	36
-renominations	8
-renouncing	32
-renovation	32
-renowned	32
-rent	32
-rental	32
-rentals	32
-rented	32
-renters	32
-renting	32
-rents	32
-renunciation	32
-reoccur	32
-reopen	32
-reopened	32
-reopening	36
-reorganization	40
-reorganizations	32
-reorganize	4
-reorganized	96
-reorganizing	32
-rep.	6
-repackage	32
-repackaging	32
-repaid	36
-repair	36
-repaired	32
-repairing	32
-repairmen	32
-repairs	32
-repay	32
-repayment	32
-repeal	36
-repealing	32
-repeated	34
-repeatedly	32
-repeating	32
-repeats	32
-repented	32
-repercussions	32
-repertoire	32
-repertory	36
-repetitive	32
-replace	32
-replaceable	32
-replaced	32
-replacement	32
-replacing	32
-replenished	4
-replica	32
-replicate	32
-replicated	32
-replied	32
-replies	32
-replow	32
-reply	32
-report	44
-reported	100
-reportedly	32
-reporter	36
-reporterof	4
-reporters	36
-reporting	32
-reports	110
-repositories	32
-reprehensible	32
-represent	32
-representation	32
-representations	32
-representative	36
-representatives	32
-represented	32
-representing	32
-represents	32
-repressed	32
-repressive	32
-reprieve	32
-reprint	32
-reproach	32
-reproduce	32
-reproducing	32
-reproductive	32
-reps.	6
-reptile	32
-reptiles	32
-republic	46
-republican	4
-republicans	4
-repulsed	32
-repurchased	32
-repurchases	32
-reputable	2
-reputation	32
-reputations	32
-reputed	32
-request	36
-requested	32
-requesting	32
-requests	36
-require	32
-required	32
-requirement	36
-requirements	32
-requires	32
-requiring	32
-rereading	8
-reregulation	32
-resale	4
-reschedule	32
-rescheduled	32
-rescheduling	32
-rescind	32
-rescue	32
-rescuing	32
-reseach	32
-research	102
-research-and-development	32
-researched	32
-researcher	32
-researchers	42
-resell	32
-resells	32
-resemble	32
-resembles	32
-resende	4
-resent	32
-resentful	32
-resentment	32
-resents	32
-reser	12
-reservation	32
-reservations	36
-reserve	38
-reserved	32
-reserves	38
-reservists	32
-reseve	4
-reshuffled	32
-reshufflings	32
-residence	4
-residential	34
-residents	32
-residual	32
-resign	36
-resignation	32
-resignations	32
-resigned	108
-resigning	32
-resigns	40
-resilience	32
-resins	32
-resist	32
-resistance	36
-resistant	32
-resisted	32
-resolution	34
-resolutions	32
-resolve	100
-resolved	32
-resolves	32
-resolving	32
-resort	32
-resorted	32
-resorting	32
-resorts	44
-resource	36
-resourceful	32
-resourcefulness	32
-resources	36
-respect	32
-respectability	32
-respectable	32
-respected	32
-respectful	2
-respectively	32
-respects	32
-respiratory	36
-respite	32
-resplendent	32
-respond	32
-responded	32
-responding	34
-responds	32
-response	32
-responses	32
-responsibile	32
-responsibilities	96
-responsibility	36
-responsible	32
-responsive	32
-rest	36
-restart	32
-restated	32
-restaurant	32
-restaurants	32
-resting	32
-restitution	32
-restless	32
-restoration	32
-restore	32
-restored	32
-restoring	32
-restrain	32
-restrained	32
-restraining	34
-restraint	32
-restrict	32
-restricted	32
-restricting	34
-restriction	32
-restrictions	32
-restrictive	32
-restructure	32
-restructured	32
-restructures	8
-restructuring	44
-restructurings	32
-rests	32
-resubmit	32
-result	32
-resultant	32
-resulted	32
-resulting	32
-results	58
-resume	36
-resumed	32
-resuming	36
-resurgence	32
-resurrecting	32
-resuscitate	32
-ret	4
-retail	110
-retail-entertainment	32
-retailer	96
-retailers	40
-retailing	40
-retain	32
-retained	32
-retainer	32
-retaining	32
-retains	32
-retaliate	32
-retaliated	32
-retaliation	96
-retaliatory	32
-retard	32
-retention	32
-rethink	32
-rethinking	32
-retire	100
-retired	34
-retirees	32
-retirement	36
-retiring	32
-retool	32
-retooled	32
-retorts	32
-retreating	32
-retrench	32
-retrenchment	32
-retroactive	32
-retrospective	4
-retrovir	4
-retton	4
-return	36
-return-on-investment	32
-returned	32
-returning	32
-returns	44
-reuben	2
-reunification	32
-reunify	32
-reuters	14
-rev	4
-revamping	40
-reveal	32
-revealed	32
-revealing	32
-reveals	32
-revelation	32
-revelations	32
-revenge	32
-revenue	110
-revenue-raising	32
-revenues	32
-reverence	32
-reveres	32
-reversal	36
-reversals	32
-reverse	40
-reversed	32
-reverses	32
-reversing	32
-reversion	32
-revert	32
-reverted	32
-review	44
-reviewed	32
-reviewing	32
-reviews	32
-revise	32
-revised	36
-revising	4
-revision	32
-revisions	32
-revisit	32
-revitalize	36
-revival	36
-revive	36
-revived	32
-reviving	32
-revocation	32
-revoking	32
-revolt	32
-revolted	32
-revolution	36
-revolutionaries	32
-revolutionary	32
-revolve	32
-revolving	32
-revue	4
-revved	32
-reward	32
-rewarded	32
-rewards	32
-reworking	32
-rewritten	32
-rex	4
-reyna	8
-reynolds	14
-rgc	8
-rgs	4
-rhetoric	32
-rhetorical	32
-rhi	4
-rhodes	4
-rhr	8
-rhythm	32
-rial	8
-ribaminol	34
-ribavirin	32
-ribbons	32
-ribs	32
-rica	4
-rican	4
-ricans	4
-rice	44
-rich	36
-richard	14
-richards	4
-richardson-vicks	4
-richer	36
-richest	32
-richfield	4
-richmond	4
-rico	4
-ricupero	4
-rid	32
-ridden	32
-riddled	32
-riddles	32
-ride	36
-rides	32
-ridge	4
-ridgefield	8
-ridiculous	32
-ridiculously	32
-riding	32
-ried	12
-ries	4
-rifadin	4
-rife	32
-rifkin	12
-rifles	32
-rift	32
-rigdon	4
-right	34
-right-wing	32
-rightfully	32
-rightness	32
-rights	36
-rigid	32
-rigorous	32
-rigs	32
-rile	32
-riled	32
-riling	32
-rim	4
-rinehart	4
-ring	44
-ring-shaped	32
-ringed	32
-ringing	36
-rings	32
-rio	12
-rioting	32
-riots	32
-ripe	32
-ripples	32
-rise	44
-risen	36
-rises	36
-rising	34
-risk	36
-risk-free	32
-risk-taking	32
-risked	32
-risks	36
-risky	36
-ritter	4
-ritterbusch	4
-rittereiser	12
-ritual	32
-rituals	32
-rival	38
-rivalry	34
-rivals	36
-river	4
-rivers	4
-riverside	4
-rj	10
-rjf	8
-rjr	14
-rko	4
-road	36
-roadblocks	32
-roads	32
-roadside	32
-roadways	32
-roanoke	12
-rob	32
-robbed	32
-robberies	32
-robbins	14
-robelo	12
-robert	14
-roberto	4
-roberts	12
-robertson	14
-robin	4
-robins	14
-robinson	12
-robitussin	4
-robn	8
-robot	64
-robotics	36
-robust	40
-robusta	4
-roche	4
-rochelle	4
-rochester	4
-rock	38
-rock-and-roll	32
-rock-bottom	32
-rocked	32
-rocket	32
-rockets	32
-rockford	6
-rockingham	4
-rocks	32
-rockwell	14
-rockwool	4
-rocky	36
-roddy	4
-rode	32
-rodents	4
-rodeo	36
-rodgers	8
-rodime	6
-rods	32
-roebuck	4
-rogaine	4
-roger	12
-rogers	12
-rogue	32
-rohatyn	4
-rohowsky	8
-rohr	14
-rohstoff	4
-rok	8
-roland	4
-role	108
-roles	32
-rolf	4
-roll	32
-roll-out	32
-rolla	4
-rollbacks	32
-rolled	32
-roller-coaster	32
-rolling	36
-rollover	4
-rolls	4
-rolls-royce	4
-roman	4
-romance	34
-romans	4
-romantic	34
-romanticism	32
-romanticized	32
-rome	12
-romeo	4
-romilly	2
-romualdez	4
-ron	12
-ronald	6
-ronk	8
-roof	32
-rookie	32
-room	36
-roomier	32
-roommate	32
-rooms	32
-roosevelt	4
-rooted	32
-roots	32
-ropak	6
-rope-like	32
-roped	32
-ropk	4
-rosalie	6
-rosalind	2
-roscoe	4
-rose	44
-rose-colored	32
-rosen	4
-rosenbaum	4
-rosenberg	4
-rosenfeld	4
-rosenthal	4
-roses	34
-ross	12
-rostov	4
-rostrum	32
-rosy	36
-rotan	4
-rotating	32
-rotational	32
-roth	12
-rothman	4
-rothschild	8
-rotondo	12
-rotterdam	4
-rouged	32
-rough	32
-rough-and-tumble	32
-roughed	32
-roughly	32
-roulac	8
-round	40
-rounded	32
-roundtable	4
-roundup	4
-rouse	32
-rousseau	4
-route	36
-routed	4
-routes	32
-routine	32
-routinely	32
-routines	32
-routing	32
-roux	12
-rover	6
-row	36
-rowan	4
-rowdiness	32
-rowlands	4
-rows	32
-roxani	4
-roy	6
-royal	4
-royalties	32
-royalty	4
-royce	4
-royko	4
-royster	12
-rozelle	12
-rozen	4
-rt	4
-rt.a	12
-rte	10
-rtn	12
-rts	4
-rua	4
-rub	36
-rubbed	32
-rubber	44
-rubel	8
-rubens	4
-rubes	4
-rubicam	4
-rubin	4
-rubric	32
-rudani	4
-rudder	32
-rudin	4
-rudolfo	4
-rudolph	14
-ruesselsheim	4
-ruffle-front	32
-ruffled	36
-rugged	32
-ruin	32
-ruined	32
-ruinous	32
-ruins	32
-rule	36
-rule-making	32
-ruled	32
-ruler	32
-rules	36
-rules-enforcing	32
-ruling	44
-rulings	32
-rumford	4
-rummy	32
-rumor	32
-rumored	32
-rumors	32
-run	36
-run-and-gun	32
-run-down	32
-run-up	32
-runners	32
-runnin	4
-running	44
-runoff	32
-runs	32
-runup	32
-runyon	4
-rural	32
-rusch	4
-rush	32
-rushed	32
-rushes	32
-rushing	36
-russell	6
-russia	4
-russian	4
-russians	4
-rust	36
-rustler	4
-rut	4
-ruth	4
-rutledge	8
-ryan	4
-ryder	4
-rye	4
-s	36
-s&l	4
-s&p	14
-s&w	4
-s-3a	4
-s-corporation	6
-s.	14
-s.a.	4
-s.a.y.	8
-s.c.	4
-s.c.-based	4
-s.g.	4
-s.p.a.	4
-s.s.	4
-sa-7	4
-saatchi	6
-sable	4
-sabotage	32
-sabotaging	32
-sabre	4
-sacco	4
-sachem	4
-sachnoff	8
-sachs	4
-sachs/kidder	4
-sachy	8
-sacrifice	4
-sacrificed	32
-sacrifices	32
-sacrificing	32
-sacrosanct	32
-sad	42
-saddened	32
-sadder	2
-saddle	36
-saddled	32
-sadly	32
-sadness	32
-safe	32
-safeguard	32
-safeguards	32
-safer	32
-safety	36
-safety-equipment	32
-safety-related	32
-safeway	4
-sag	32
-saga	4
-sagging	32
-sahara	4
-saharan	4
-sai	8
-saia	12
-said	126
-saig	8
-sailboat	32
-sailer	8
-sailing	32
-sailor	32
-sailors	32
-saint	14
-sake	32
-sakharov	4
-saks	4
-salad	32
-salamon	4
-salaried	32
-salaries	38
-salary	44
-sale	44
-sale-and-leaseback	32
-sale-leaseback	32
-sale-leasebacks	32
-sales	110
-salesman	32
-salespeople	32
-salinas	4
-salisbury	4
-saliva	36
-salivating	32
-sallie	4
-sally	6
-salomon	14
-salon	32
-salovaara	4
-salt	44
-salute	32
-saluted	32
-salvador	4
-salvaging	32
-salvo	32
-salzburg	4
-sam	12
-same	32
-sample	32
-samples	32
-sampling	36
-samsung	4
-samuel	14
-san	12
-sanction	32
-sanctioned	32
-sanctions	100
-sanctuary	32
-sand	32
-sandbagged	32
-sanders	4
-sandinista	4
-sandoz	4
-sandra	4
-sands	4
-sandwich	32
-sane	32
-sanf	4
-sanford	12
-sang	32
-sanguine	32
-sanitation	32
-sanity	32
-sank	32
-sankey	8
-santa	12
-sao	4
-sapiens	32
-sara	8
-sarney	12
-sarre	4
-sasso	4
-sat	32
-satans	4
-satellite	36
-satellite-beamed	32
-satiated	32
-satin	32
-satirist	32
-satisfaction	32
-satisfactorily	32
-satisfactory	32
-satisfied	32
-satisfy	32
-satisfying	32
-saturated	32
-saturation	32
-saturday	4
-saturn	6
-sauce	32
-saudi	4
-saudia	4
-saudis	4
-saul	4
-saunders	4
-sauteed	32
-savage	44
-savage-western	4
-savaiko	4
-savannah	4
-save	36
-saved	32
-saver	32
-saves	32
-savin	4
-saving	32
-savings	36
-savvy	32
-saw	32
-saxophonist	32
-saxton	12
-say	100
-sayad	4
-sayao	4
-sayer	4
-sayi	4
-saying	36
-says	110
-sb	4
-sbc	4
-sbo	12
-scale	32
-scaled	32
-scaled-back	32
-scalia	12
-scaling	32
-scandal	44
-scandal-ridden	32
-scandals	44
-scandinavian	4
-scanditoy	4
-scant	32
-scapegoat	32
-scarce	32
-scarcity	4
-scare	32
-scared	36
-scares	32
-scary	32
-scathing	32
-scattered	32
-scavengers	32
-scenario	32
-scenarios	32
-scene	32
-scenes	32
-schedule	32
-scheduled	32
-schedules	32
-scheme	36
-schemes	32
-schenectady	8
-schierl	8
-schiff	4
-schlender	8
-schlesinger	8
-schlumberger	14
-schmedel	8
-schneider	12
-schoenberg	4
-scholar	4
-scholarly	32
-scholarship	32
-scholarships	32
-school	36
-schoolchildren	32
-schooling	32
-schoolmasters	32
-schools	36
-schoolyard	32
-schoonover	4
-schrader	12
-schreyer	8
-schroder	4
-schubert	4
-schulz-koehn	4
-schuman	4
-schumann	4
-schumer	4
-schuster	4
-schwartz	4
-schwartzman	4
-schwarz	4
-science	36
-sciences	4
-scientific	36
-scientist	32
-scientists	38
-scintillation	32
-scion	8
-scoff	32
-scope	32
-score	32
-scored	32
-scorer	32
-scores	38
-scoring	32
-scorn	32
-scorns	32
-scotch	4
-scotland	4
-scott	4
-scotto	4
-scout	32
-scouting	32
-scr	4
-scramble	4
-scrambled	32
-scrambling	32
-scrap	32
-scratch	8
-scrawled	32
-scream	32
-screamed	32
-screamers	32
-screaming	32
-screams	32
-screen	36
-screened	32
-screening	32
-screenings	32
-screenplay	32
-screens	32
-screwdriver	32
-scribbled	32
-scrimp	32
-script	32
-scripting	32
-scripts	32
-scrupulous	32
-scrutinize	36
-scrutinized	32
-scrutinizes	32
-scrutinizing	32
-scrutiny	32
-scrymgeour	12
-scullin	4
-scullion	12
-sculptor	32
-sculpture	4
-sculptured	32
-sculptures	32
-scurrying	32
-scuttle	32
-scuttled	32
-sdi	4
-se	32
-sea	46
-sea-land	4
-sea-otter	32
-seafood	32
-seag	8
-seagate	4
-sealed	32
-seals	32
-seaman	32
-seamen	100
-sean	4
-search	44
-searched	32
-searing	32
-searle	14
-sears	4
-season	32
-seasonal	32
-seasonal-adjustment	32
-seasonally	34
-seasons	32
-seat	44
-seat-of-the-pants	32
-seated	32
-seating	32
-seats	46
-seattle	12
-seattle-based	4
-sec	14
-second	46
-second-biggest	32
-second-fiddle	32
-second-front-page	32
-second-guessing	32
-second-highest	32
-second-largest	32
-second-quarter	32
-second-ranked	32
-secondary	40
-seconds	32
-secord	12
-secrecy	32
-secret	44
-secret-payments	32
-secretaries	32
-secretary	46
-secretly	32
-secrets	32
-section	32
-sections	32
-sector	36
-sectoral	32
-sectors	36
-secure	32
-secured	32
-secured-lease	32
-securing	32
-securities	110
-securities-industry	2
-securities-law	32
-securities-services	32
-security	46
-securties	4
-sedona	4
-seductive	32
-see	38
-seed	32
-seeds	32
-seeing	34
-seek	36
-seekers	32
-seeking	36
-seeks	44
-seelig	12
-seem	32
-seemala	6
-seemann	8
-seemed	32
-seemingly	36
-seems	32
-seen	36
-seeped	32
-sees	100
-seesaw	4
-seesaws	4
-segment	32
-segmentation	32
-segments	32
-segregated	32
-segue	32
-segundo	4
-seidler	4
-seidman	12
-seized	32
-seizing	32
-seizure-prone	32
-seizures	36
-selas	12
-seldom	34
-select	32
-selected	32
-selecting	32
-selection	32
-selections	4
-selective	32
-selectively	32
-self-consciously	32
-self-control	32
-self-dealing	32
-self-defeating	32
-self-defense	32
-self-deprecating	32
-self-destruct	32
-self-evaluation	32
-self-fulfilling	40
-self-imposed	32
-self-indulgent	32
-self-interest	32
-self-policing	32
-self-regulatory	32
-self-respecting	32
-self-taught	32
-self-tender	32
-selikoff	12
-sell	36
-sell-off	32
-seller	32
-sellers	32
-selling	42
-sells	44
-selwyn	4
-semans	8
-semantical	32
-semantics	36
-sematech	4
-semester	32
-semi-annual	32
-semi-negative	32
-semi-obscene	32
-semi-rut	32
-semiannual	32
-semiconductor	110
-semiconductor-equipment	32
-semiconductor-industry	32
-semiconductor-manufacturing	32
-semiconductors	38
-semifinals	32
-seminars	32
-seminary	32
-sen.	6
-senate	14
-senator	104
-senators	34
-send	32
-sending	36
-sends	32
-seneca	4
-seneker	4
-senior	100
-senior-college	32
-seniority	32
-seniors	32
-sensation	32
-sense	32
-sensed	32
-senses	32
-sensibility	32
-sensibly	32
-sensitive	32
-sensitivity	32
-sensors	32
-sent	32
-sentence	32
-sentenced	32
-sentencing	40
-sentiment	32
-sentimental	32
-sentimentally	32
-sentiments	32
-sep.	2
-separate	32
-separated	32
-separately	42
-separates	32
-separating	32
-separation	32
-sept.	14
-september	4
-sequent	4
-sequestered	32
-serenade	4
-sergeant	32
-sergeants	32
-serial	32
-series	36
-serious	36
-seriously	32
-seriousness	32
-servants	32
-serve	32
-served	32
-serves	32
-service	46
-service-company	32
-serviceable	32
-servicer	32
-services	44
-servicing	32
-serving	32
-sesit	8
-session	40
-sessions	32
-set	44
-setback	40
-setbacks	32
-seth	4
-sets	44
-setting	32
-settings	32
-settle	44
-settled	32
-settlement	44
-settlements	36
-settles	44
-settling	34
-setup	32
-seven	34
-seven-day	32
-seven-figure	32
-seven-member	32
-seven-nation	32
-seven-page	32
-seven-state	32
-seven-up	12
-seven-year	32
-seventeen	2
-seventh	34
-seventh-largest	32
-sever	32
-several	46
-severance	32
-severe	32
-severed	32
-severely	32
-severence	32
-sewage-treatment	32
-seward	12
-sewerage	4
-sex	32
-sexiness	32
-sexual	32
-sexy	32
-sgic	4
-shabby	32
-shackled	32
-shad	12
-shade	32
-shades	32
-shadow	32
-shadowy	32
-shafer	8
-shafts	32
-shaib	4
-shake	32
-shake-ups	32
-shaken	32
-shakeout	32
-shakespeare	4
-shakeup	32
-shaky	32
-shalala	8
-shallow	32
-shamberg	12
-shambles	32
-shamir	14
-shamrock	14
-shanghai	4
-shannon	4
-shantytown	32
-shape	32
-shape-memory	32
-shaped	32
-shapes	32
-shaping	36
-shapiro	12
-share	36
-share-buying	32
-share-for-share	32
-share-trading	32
-shared	32
-shareholder	32
-shareholder-rights	32
-shareholder-solicitation	32
-shareholders	110
-shareowner	4
-shares	46
-sharing	32
-shark	36
-sharks	32
-sharky	32
-sharon	14
-sharp	44
-sharpened	32
-sharper	32
-sharpest	32
-sharply	34
-shattered	32
-shattuck	4
-shave	32
-shaw	12
-shcharansky	4
-she	46
-shearson	14
-shearson-managed	4
-sheathed	32
-shed	32
-shedding	32
-sheen	4
-sheet	36
-sheet-metal	32
-sheets	32
-sheldon	12
-shelf	32
-shell	32
-shelley	4
-shelling	32
-shelter	32
-shelved	32
-shelves	32
-shenanigans	32
-shepherd	12
-sheridan	4
-sheriff	36
-sherman	12
-sherwin-williams	4
-sherwood	6
-shicoff	4
-shield	36
-shielding	32
-shields	12
-shies	32
-shift	32
-shifted	32
-shifting	32
-shifts	32
-shiite	6
-shilling	12
-shimbun	4
-shimon	4
-shindell	12
-shindig	32
-shine	32
-shiny	32
-ship	36
-ship-to-stock	32
-shipbuilding	36
-shipment	32
-shipments	36
-shipowners	32
-shipped	32
-shipper	32
-shipping	34
-ships	32
-shipyard	36
-shiraz	4
-shirley	4
-shirt	32
-shirts	32
-shish	2
-shkif	8
-shl	10
-shlaes	4
-shock	32
-shocked	32
-shocking	32
-shoddy	32
-shoe	36
-shoes	32
-shoeshine	32
-shogun	4
-shoo-in	32
-shook	32
-shoot	32
-shooting	34
-shoots	32
-shop	36
-shopkeeper	32
-shoppers	32
-shoppes	4
-shopping	36
-shops	36
-shore	32
-shore-grown	32
-shored	32
-shoring	32
-short	36
-short-covering	32
-short-haul	32
-short-lived	4
-short-maturity	32
-short-term	38
-short-year	32
-shortage	36
-shortages	32
-shortchange	32
-shortcut	32
-shorted	32
-shorten	32
-shortened	32
-shortening	32
-shorter	32
-shorter-maturities	32
-shortfall	32
-shortly	34
-shorts	32
-shot	32
-shotgun	32
-shotguns	32
-shots	32
-should	102
-shoulder	32
-shoulders	32
-shouldn	96
-shouting	34
-shoving	32
-show	36
-show-business	32
-showboat	14
-showcased	32
-showed	36
-showering	32
-showgirl	32
-showing	32
-showman	32
-shown	32
-shows	36
-shp	8
-shrank	32
-shrewsbury	4
-shrieks	32
-shriners	4
-shrink	32
-shrinking	32
-shrinks	32
-shrugged	32
-shrunken	32
-shuffling	32
-shufro	4
-shugart	4
-shulman	12
-shultz	14
-shun	32
-shunned	32
-shunning	32
-shunted	32
-shurkin	4
-shut	32
-shut-off	32
-shutting	36
-shuttle	32
-shy	32
-sia	12
-sias	8
-sib	4
-sibling	32
-sick	12
-sickened	32
-sickness	32
-siconolfi	4
-side	100
-sideline	32
-sidelines	32
-sides	36
-sideshow	32
-sidestep	32
-sidestepped	32
-sidesteps	32
-sideways	32
-siege	32
-siegel	12
-siegels	4
-siegler	4
-siemens	6
-sifting	32
-sigh	32
-sight	32
-sighting	32
-sigma	4
-sign	44
-signal	46
-signaling	34
-signals	32
-signature	36
-signed	96
-signficant	32
-significance	32
-significant	32
-significantly	32
-signing	32
-signs	36
-sikh	6
-sikhism	4
-silence	32
-silenced	32
-silent	36
-silently	32
-silibis	4
-silicon	36
-silk	32
-silliness	32
-sills	4
-silly	2
-silo	4
-silos	32
-silva	12
-silver	36
-silvercrest	14
-silversmiths	32
-simi	4
-simian	32
-similar	32
-similarities	32
-similarly	42
-simon	12
-simons	8
-simple	96
-simpler	32
-simplest	32
-simplicity	32
-simplify	4
-simplifying	32
-simplistic	32
-simply	32
-simpson	12
-simulated	32
-simultaneous	32
-simultaneously	32
-sin	32
-sinai	4
-sinatra	4
-since	110
-sincerely	32
-sine	32
-sing	32
-singapore	14
-singapore-based	4
-singer	38
-singing	36
-single	32
-single-a	32
-single-a-1	32
-single-a-2	32
-single-a-3	32
-single-a-minus	32
-single-a-minus/a-2	64
-single-a/a-1	32
-single-b	32
-single-b-3	32
-single-day	4
-single-digit	32
-single-engine	32
-single-family	34
-single-state	32
-single-store	32
-singlehandedly	32
-singleton	12
-sings	32
-sink	32
-sinking	32
-sinking-fund	32
-sins	32
-sir	46
-sis	4
-sisb	4
-sister	32
-sisters	4
-sit	32
-sitcom	32
-sitcoms	32
-site	36
-sites	36
-sits	32
-sitting	34
-situated	32
-situation	36
-situations	32
-six	102
-six-cylinder	32
-six-figure	32
-six-month	32
-six-packs	32
-six-to	32
-six-week	32
-six-year	32
-six-year-old	32
-sixth	38
-sizable	32
-size	32
-sizeable	32
-skagit/hanford	4
-skeleton	4
-skeptic	32
-skeptical	32
-skepticism	32
-skeptics	34
-sketch	32
-skew	32
-ski	32
-skidded	32
-skids	32
-skies	32
-skiing	32
-skill	32
-skilled	32
-skills	32
-skim	32
-skimmed	32
-skimming	32
-skimp	32
-skimpy	32
-skims	32
-skin	32
-skinny	32
-skins	32
-skip	32
-skipped	32
-skirt	32
-skis	32
-skittish	32
-skokie	8
-skull	4
-skunk	32
-skyscraper	32
-skyw	8
-skywest	14
-slack	32
-slack-jawed	32
-slacks	32
-slap	32
-slapping	32
-slash	32
-slashed	32
-slashes	32
-slashing	32
-slate	32
-slated	44
-slates	4
-slaughter	32
-slb	8
-sle	8
-sleazy	32
-sleep	36
-sleepers	32
-sleeping	36
-sleepy	32
-sleeves	32
-slender	32
-slew	32
-sliced	32
-slices	32
-slickers	4
-slid	32
-slide	36
-slides	32
-sliding	32
-slight	32
-slightly	36
-slim	32
-slimmer	32
-slip	36
-slipped	40
-slippers	32
-slipping	32
-slips	32
-slithering	32
-sloan	12
-sloan-kettering	4
-slogan	32
-slope	4
-slopes	32
-sloppy	32
-slot	8
-slots	32
-slow	32
-slow-moving	32
-slowdown	32
-slowed	32
-slower	32
-slower-than-expected	32
-slowest	32
-slowing	32
-slowly	40
-slowness	32
-slr	4
-sls	8
-sluggish	34
-sluggishly	32
-sluggishness	32
-slump	36
-slumped	32
-slumping	32
-slumps	32
-slv	8
-slvn	8
-sly	12
-slyly	32
-sm	8
-small	36
-small-appliance	32
-small-business	32
-small-lot	40
-small-minded	32
-small-parcel	32
-small-scale	32
-small-time	32
-small-to-mid-sized	32
-small-volume	32
-smaller	42
-smallest	32
-smart	36
-smash	32
-smasher	36
-smashers	32
-smashing	32
-smell	32
-smelling	32
-smells	32
-smelters	32
-smelting	32
-smf	12
-smile	32
-smiled	32
-smiles	32
-smiling	32
-smith	12
-smiths	4
-smoke	32
-smoking	32
-smoot-hawley	4
-smooth	32
-smoothly	32
-smorgasboard	32
-smr	4
-sms	4
-smuggle	32
-smuggled	32
-smugglers	32
-smuggling	32
-smugly	32
-smuin	12
-snack	32
-snag	32
-snake	36
-snap	32
-snapping	32
-snaps	32
-snapshot	32
-snared	32
-snarl	32
-sne	8
-sneak	32
-sneaker	32
-sneakers	32
-sneaking	32
-sneer	32
-sng	8
-snickered	32
-sniff	32
-snobbism	32
-snow	32
-snowplows	32
-snowstorm	32
-snowstorms	32
-snowy	32
-so	106
-so-called	32
-soady	8
-soap	32
-soar	32
-soared	36
-soaring	32
-soars	8
-sobbed	32
-sobbing	32
-sobriety	2
-social	38
-social-security	32
-socialist	36
-socialists	4
-socially	32
-societal	32
-societe	4
-societies	32
-society	36
-sociological	32
-soda	32
-soderblom	12
-sodium	32
-sodium-borohydride	32
-sofaer	8
-soft	38
-soft-drink	96
-soft-spoken	32
-softdrink	32
-soften	32
-softened	32
-softness	32
-software	36
-softwood	96
-sogevalor	4
-soil	32
-sokolow	12
-solar	32
-sold	100
-soldering	36
-soldier	32
-soldiers	32
-sole	32
-solely	32
-solicit	4
-solicitation	32
-solicitations	32
-solicited	32
-soliciting	32
-solicitor	32
-solicitousness	32
-solid	32
-solid-waste	32
-solidarity	4
-solidify	32
-solidly	32
-solids	32
-solis	4
-solomon	12
-solution	32
-solutions	32
-solve	32
-solved	32
-solvents	32
-solving	32
-somber	32
-some	110
-somebody	36
-someday	32
-somehow	42
-someone	34
-somerville	8
-something	36
-something-for-everyone	32
-sometime	34
-sometimes	34
-sometimes-flimsy	32
-somewhat	32
-somewhere	44
-sommer	8
-somoza	4
-son	34
-song	36
-songs	32
-sonic	4
-sonja	4
-sonnenblick	4
-sons	4
-sony	4
-soon	98
-sooner	32
-soonest	32
-soothe	32
-sophisticated	38
-sophistication	32
-soprano	32
-sopranos	32
-sorbonne	4
-sorely	32
-soria	4
-sorry	32
-sort	32
-sorting	32
-sorts	36
-sought	44
-sought-after	32
-soul	32
-souls	32
-sound	36
-sounded	32
-sounding	32
-soundness	32
-sounds	32
-soup	36
-sour	32
-sour-cream	32
-source	42
-sources	46
-soured	32
-souring	32
-south	44
-southbend	6
-southeast	14
-southeastern	4
-southern	46
-southfield	8
-southmark	14
-southwest	14
-southwestern	32
-souvenir	32
-sovereign	36
-sovereignty	32
-soviet	6
-soviet-backed	4
-soviet-bloc	4
-soviet-turkish	4
-soviets	4
-sow	32
-sox	4
-soybean	34
-soybeans	36
-space	36
-space-based	32
-space-launch	32
-spaces	32
-spacious	32
-spaciousness	32
-spadaro	8
-spain	4
-spanier	8
-spanish	12
-spar	4
-spare	32
-sparingly	32
-spark	32
-sparked	32
-sparrow	4
-sparse	32
-spartacus	4
-spate	32
-spawn	32
-spawned	32
-spc	4
-speak	32
-speaker	36
-speakerphone	32
-speakers	32
-speakes	4
-speaking	32
-speaks	32
-spear	32
-spear-throwing	32
-spearheaded	32
-spears	12
-special	46
-special-events	32
-special-interest	32
-special-interest-group	32
-special-operations	32
-specialist	32
-specialists	32
-specialization	32
-specialize	32
-specialized	34
-specializes	32
-specializing	32
-specially	32
-specials	32
-specialty	96
-species	32
-specific	32
-specifically	42
-specifications	32
-specifics	40
-specified	32
-specify	32
-specimens	32
-specious	32
-spectacle	40
-spectacular	32
-spectra	4
-spectra-physics	14
-spectrum	32
-speculate	32
-speculated	32
-speculates	32
-speculating	32
-speculation	34
-speculative	32
-speculator	32
-speculators	32
-speech	32
-speeches	32
-speed	32
-speeded	32
-speeding	32
-speeds	32
-speedy	32
-speidell	4
-spell	32
-spend	32
-spending	34
-spent	32
-sperm	32
-speyer	4
-sphere	32
-spiced	32
-spices	32
-spielberg	12
-spies	32
-spigot	32
-spike	14
-spill	36
-spilled	32
-spillman	8
-spillover	34
-spin	32
-spinach	32
-spinning	34
-spinoff	36
-spinoffs	32
-spins	32
-spiraling	32
-spirit	32
-spirited	32
-spirits	32
-spiritual	32
-spit	32
-spite	32
-splashy	32
-splintered	32
-splintering	32
-split	38
-splits	32
-spoiler	32
-spoiling	32
-spokane	12
-spoke	32
-spokeman	32
-spoken	32
-spokesman	96
-spokesmen	34
-spokeswoman	32
-sponges	32
-sponsor	32
-sponsored	32
-sponsoring	32
-sponsorship	34
-spontaneity	2
-spontaneously	32
-spoofs	32
-spook	32
-sporadic	32
-sporkin	12
-sport	32
-sport-fishing	32
-sported	32
-sporting	32
-sports	36
-spot	36
-spot-market	32
-spotlight	32
-spots	32
-spotted	32
-spotting	32
-spotty	32
-spouse	32
-spouses	32
-sprang	32
-sprawling	32
-spread	32
-spreading	32
-spreads	36
-spreadsheet	32
-spreadsheets	36
-spreckels	4
-spree	32
-sprees	32
-spring	36
-springfield	4
-springs	36
-springsteen	4
-sprinkel	12
-sprinkled	32
-sprinkles	32
-sprint	4
-sprinted	32
-sprinting	32
-spruce	32
-spruce-pine-fir	32
-sprung	32
-spun	96
-spur	32
-spur-of-the-moment	32
-spurgeon	8
-spurned	32
-spurred	32
-spurring	32
-spurt	32
-spurted	32
-spy	36
-spying	32
-sqn	8
-squabble	32
-squad	32
-squads	32
-squander	32
-square	36
-square-toed	32
-squares	32
-squash	34
-squashed	32
-squawk	32
-squeaked	32
-squeeze	32
-squeezing	32
-squirming	32
-squirms	32
-squish	32
-squished	32
-sr.	4
-sreg	8
-sri	4
-srv	8
-ssax	12
-ssc	6
-st	4
-st.	12
-stability	32
-stabilization	36
-stabilize	36
-stabilizing	32
-stable	32
-stablilizers	32
-stacks	32
-stadiums	32
-staff	46
-staffer	32
-staffers	36
-staffing	32
-stafford	8
-staffs	32
-stage	32
-stage-dominating	32
-staged	32
-stages	32
-staggers	32
-staging	32
-stainless	32
-stake	36
-staked	32
-stakes	36
-staley	8
-stalin	4
-stalked	32
-stalking	32
-stall	32
-stalled	32
-stalling	32
-stallion	32
-stallions	32
-stalls	8
-stamford	12
-stamina	32
-stamina-testing	32
-stamp	32
-stamped	32
-stamping	32
-stan	4
-stance	36
-stances	32
-stanch	32
-stand	32
-standard	46
-standardization	32
-standardizes	32
-standards	36
-standby	32
-standing	32
-standing-room-only	32
-standoff	32
-stands	32
-standstill	32
-stanford	12
-stanger	8
-stanley	14
-stanleytown	8
-stanton	4
-staples	32
-stapleton	4
-star	36
-star-topped	32
-starcraft	4
-stardom	32
-stares	32
-stark	4
-starring	32
-stars	36
-starship	4
-start	36
-start-up	32
-started	32
-starter	36
-starters	32
-starting	32
-startled	32
-starts	36
-startups	32
-starving	32
-state	110
-state-controlled	32
-state-court	32
-state-funded	32
-state-of-emergency	32
-state-of-the-art	32
-state-owned	32
-state-supported	32
-stated	32
-stately	32
-statement	32
-statements	32
-states	46
-statesmanlike	32
-station	36
-stations	100
-statistical	38
-statistics	44
-statue	32
-stature	32
-status	32
-statute	32
-statutes	32
-staunchly	32
-stave	32
-stay	36
-stay-over	32
-stayed	32
-staying	32
-stb	8
-steadfast	32
-steadily	32
-steady	32
-steak	4
-steaks	32
-steal	32
-stealing	32
-steam	32
-steamed	32
-steamship	36
-stearns	12
-steel	46
-steel-equipment	32
-steel-fabricating	32
-steel-fabrication	32
-steel-ingot	32
-steel-production	32
-steeley	12
-steelmaker	40
-steelmakers	32
-steelmaking	96
-steelworkers	36
-steenburgen	12
-steep	32
-steeper	32
-steeply	32
-steer	32
-steering	32
-stein	12
-steinberg	4
-stem	32
-stemmed	32
-stemming	32
-stemple	12
-stems	32
-step	32
-step-up	32
-stepchild	32
-stepchildren	32
-stephen	14
-stephens	4
-stepped	32
-steppes	8
-stepping	32
-steps	36
-steptoe	4
-stereo	32
-stereos	32
-sterling	36
-stern	12
-stettin	4
-steve	4
-steven	6
-stevens	8
-stevenson	4
-stever	4
-stew	4
-steward	32
-stewart	12
-sthf	8
-stick	32
-sticker	32
-sticks	32
-stiff	32
-stiffer	32
-stifles	32
-stifling	32
-stigma	32
-still	42
-still-centralized	32
-stimulants	32
-stimulate	32
-stimulated	32
-stimulates	32
-stimulating	32
-stimulus	32
-stinginess	32
-stings	32
-stinko	32
-stint	32
-stipulate	32
-stipulation	32
-stirred	32
-stirring	32
-stk	4
-sto	4
-stock	110
-stock-cash	32
-stock-held	32
-stock-in-trade	32
-stock-index	32
-stock-manipulation	32
-stock-market	36
-stock-swap	32
-stock-trading	32
-stockbroker	32
-stockbrokerage	32
-stockbrokers	32
-stockholder	32
-stockholders	32
-stockholdings	32
-stockholm	12
-stockman	8
-stockpile	32
-stockpiles	32
-stocks	110
-stockyards	4
-stoddard	14
-stoga	8
-stoic	32
-stoicism	32
-stoke	32
-stolen	32
-stoltenberg	4
-stomp	32
-stomping	32
-stone	46
-stones	4
-stony	2
-stood	32
-stop	46
-stop-loss	32
-stopped	32
-stopping	34
-stops	32
-storage	32
-store	36
-store-closing	32
-stored	32
-storer	4
-stores	36
-stories	32
-storm	36
-stormed	32
-storming	32
-stormy	36
-storrs	4
-story	36
-storybook	32
-storyteller	32
-stoughton	8
-stoves	32
-straight	36
-straightforward	32
-strain	36
-strained	32
-strains	32
-straits	4
-strange	32
-strangers	32
-strapped	32
-strassels	8
-strassner	8
-strategic	36
-strategic-arms	32
-strategically	32
-strategies	36
-strategist	32
-strategists	96
-strategy	36
-stratified	32
-strauss	4
-straw	32
-strawberry	32
-straws	32
-stray	32
-stream	32
-streamline	32
-streamlined	32
-streamlining	32
-streams	32
-street	44
-streeter	4
-streeters	4
-streets	32
-strength	32
-strengthen	32
-strengthened	32
-strengthening	32
-strengths	32
-strenuous	32
-strenuously	32
-streptokinase	32
-stress	32
-stressed	32
-stresses	32
-stressful	32
-stretch	32
-stretch-out	32
-stretched	32
-stricharchuk	4
-stricken	32
-strict	34
-stricter	32
-strictly	32
-stride	32
-strident	32
-strides	32
-strife	32
-strife-torn	32
-strike	36
-strikes	32
-striking	34
-strikingly	32
-string	32
-stringent	32
-stringers	32
-stringfellow	4
-strip	32
-strip-searched	32
-stripes	4
-stripped	32
-strippers	2
-stripping	32
-strips	32
-striving	32
-stroh	4
-strollers	32
-strong	46
-stronger	38
-stronger-than-expected	40
-strongest	32
-stronghold	32
-strongly	32
-struck	32
-structural	32
-structurally	32
-structure	32
-structured	32
-structures	32
-structuring	32
-struggle	36
-struggled	32
-struggles	32
-struggling	32
-strunk	8
-struts	32
-stuart	6
-stuck	32
-stud	36
-student	36
-student-loan	32
-students	46
-studied	32
-studies	44
-studio	34
-studios	36
-studiously	32
-study	108
-studying	32
-stuff	36
-stuffed	32
-stuffy	32
-stumble	4
-stumbled	32
-stumbling	32
-stumps	32
-stun	4
-stung	32
-stunned	32
-stunning	32
-stunt	32
-stupefaction	32
-stupid	36
-stupidity	32
-stutters	32
-style	32
-stylish	32
-stylistic	32
-stymie	32
-stymied	32
-subatomic	32
-subcabinet-level	32
-subcommittee	36
-subcommittees	32
-subcompact	32
-subcontractors	32
-subdued	32
-subject	38
-subjecting	32
-subjects	32
-subjourneymen	32
-submarine	32
-submersible	96
-submit	32
-submits	32
-submitted	32
-submitting	32
-subordinate	32
-subordinated	32
-subordinates	32
-subpeona	32
-subpeonas	32
-subpoena	32
-subpoenaed	32
-subpoenas	32
-subscribe	32
-subscriber	32
-subscriber-line	32
-subscribers	32
-subscription	32
-subsequent	32
-subsequently	34
-subservient	32
-subside	32
-subsides	32
-subsidiaries	36
-subsidiary	100
-subsidies	44
-subsidize	32
-subsidized	32
-subsidizes	32
-subsidizing	32
-subsidy	32
-subsistance	32
-substance	36
-substances	32
-substantial	32
-substantially	32
-substantive	32
-substitute	32
-substituted	32
-substitutes	32
-substituting	32
-substitution	32
-subtle	32
-subtracting	32
-subtracts	32
-suburb	32
-suburban	32
-suburbs	32
-subversion	32
-subvert	32
-subway	32
-subways	36
-succeed	32
-succeeded	32
-succeeding	34
-succeeds	96
-success	32
-successes	36
-successful	32
-successfully	32
-succession	32
-successor	32
-successors	32
-succumbed	32
-succumbing	32
-such	34
-sucked	32
-sucralose	34
-sudden	32
-suddenly	34
-suddenness	32
-sue	36
-sued	100
-sues	68
-suffer	32
-suffered	32
-sufferers	32
-suffering	32
-suffers	32
-sufficient	34
-sufficiently	32
-sugar	46
-sugary	32
-suggest	32
-suggested	32
-suggesting	32
-suggestion	32
-suggestions	32
-suggests	32
-suh	32
-suicidal	32
-suicide	32
-suing	32
-suisse	4
-suit	44
-suitable	32
-suitcase	32
-suitcases	32
-suited	32
-suites	4
-suitor	36
-suitors	32
-suits	38
-sullivan	12
-sultry	32
-sum	40
-sumitomo	4
-sumitomo-clan	4
-sumitomo-group	4
-summaries	32
-summary	36
-summer	36
-summit	42
-summoned	96
-sumo	4
-sums	32
-sun	46
-sun-baked	32
-suna	8
-sunbathing	32
-sunbeam	14
-sunday	4
-sung	32
-sunglasses	32
-sunni	4
-sunny	32
-sunnyvale	12
-sunstyle	4
-sunw	4
-sunworld	14
-suny	4
-sup	4
-super	4
-superannuation	4
-superb	32
-supercomputers	32
-superconducting	4
-superficialities	32
-superhot	32
-superintendent	32
-superintendents	32
-superior	36
-superiority	96
-superlatives	32
-supermarket	36
-supermarkets	4
-supermerchant	32
-superpower	32
-superpowers	32
-supersaver	32
-superscope	4
-supersedes	32
-superstation	32
-superstations	32
-superstitions	38
-superstitious	32
-supervise	32
-supervised	32
-supervises	32
-supervision	32
-supervisor	32
-supervisors	32
-supervisory	32
-supplant	32
-supplanting	32
-supplement	32
-supplemental	32
-supplementary	32
-supplemented	32
-supplements	32
-supplication	32
-supplied	32
-supplier	32
-suppliers	96
-supplies	36
-supply	36
-supply-and-demand	32
-supply-side	32
-supply-siders	34
-supplying	32
-support	116
-supported	34
-supporter	32
-supporters	96
-supporting	32
-supportive	32
-supports	32
-suppose	32
-supposed	32
-supposedly	32
-suppress	32
-suppressed	32
-supremacy	32
-supreme	46
-surcharge	32
-surcharges	32
-sure	38
-sure-fire	32
-surely	34
-surface	32
-surface-to-surface	32
-surfaced	32
-surfaces	32
-surfacing	32
-surfeit	32
-surge	36
-surged	40
-surgeon	32
-surgery	32
-surgical/critical	4
-surging	32
-surmises	32
-surnames	32
-surpass	8
-surpassed	32
-surpassing	32
-surplus	36
-surpluses	32
-surprise	32
-surprised	32
-surprises	32
-surprising	32
-surprisingly	32
-surrender	32
-surrendered	32
-surrogate	32
-surround	32
-surrounded	32
-surrounding	32
-survey	36
-surveyed	96
-surveys	34
-survival	40
-survive	36
-survived	32
-survives	32
-surviving	32
-survivor	32
-survivors	32
-susan	6
-susceptible	32
-suskind	12
-suspect	32
-suspected	32
-suspects	32
-suspend	96
-suspended	32
-suspending	32
-suspense	32
-suspension	32
-suspicion	32
-suspicious	32
-susquehanna	14
-sustain	32
-sustainable	32
-sustained	32
-sustaining	32
-suter	12
-sutezo	4
-suzanne	4
-suzdal	4
-svb	4
-sw.	4
-swaggering	32
-swallow	32
-swallowing	32
-swamp	32
-swamped	32
-swamping	32
-swanson	12
-swap	44
-swapped	96
-swaps	32
-swarming	32
-swarms	32
-swarthy	32
-swartz	4
-swathed	32
-sway	32
-swayed	32
-swaziland	4
-swb	4
-swear	32
-swearingen	4
-sweat	32
-sweaty	32
-sweden	14
-swedes	4
-swedish	14
-sweeny	4
-sweep	32
-sweeping	32
-sweepstakes	32
-sweet	36
-sweeten	40
-sweetened	32
-sweetener	40
-sweetening	32
-sweeter	32
-sweethearts	32
-sweetly	32
-sweetner	8
-swell	32
-swelling	32
-swenson	8
-swept	32
-swift	40
-swim	32
-swimming	32
-swing	40
-swingers	4
-swinging	32
-swings	36
-swirly	32
-swiss	14
-swiss-based	4
-swiss-registered	4
-swissair	4
-switch	36
-switchboards	32
-switched	32
-switching	32
-switzerland	14
-switzerland-based	4
-swofford	4
-swooping	32
-sword	32
-swordfish	32
-swore	32
-sworn	32
-swung	40
-swx	8
-sydney	8
-sylvan	14
-sylvania	4
-sylvester	4
-symbol	36
-symbolic	32
-symbols	32
-symmetrical	32
-sympathetic	32
-sympathize	32
-sympathy	32
-symphony	4
-symposium	32
-symptom	32
-symptoms	32
-syndicate	32
-syndicated	32
-syndicates	32
-syndication	36
-syndicator	32
-syndrome	32
-syne	4
-synergies	32
-syntech	14
-synthesized	32
-synthetic	32
-syracuse	4
-syria	4
-syrian	4
-syrian-backed	4
-syrian-lebanese	4
-syrians	4
-syrup	32
-sysm	8
-system	46
-systematic	32
-systemhouse	4
-systemic	32
-systems	44
-systemwide	32
-t	12
-t-1000s	4
-t-lymphotropic	4
-t-word	4
-t.	4
-t.cdc	8
-t.dhc	4
-t.fcy	4
-t.ims	4
-t.j.	2
-t.nor	4
-t.npi	4
-t.pow	12
-t.pwa	8
-t.pwf	4
-t.spz	4
-t.td	8
-t3100	4
-t3100s	4
-tabak	4
-table	36
-tables	32
-tabor	12
-tacit	32
-tack	32
-tacked	32
-tackle	32
-tackles	32
-tacky	32
-taco	14
-tacoma	8
-tact	32
-tactic	32
-tactics	32
-tadeusz	8
-taffeta	32
-taft	14
-tagamet	6
-tagged	32
-tagliabue	4
-tags	32
-tahoe	4
-tail	4
-tailored	32
-tails	32
-taint	32
-tainted	32
-taipei	8
-taiwan	4
-taiwanese	10
-take	102
-take-home	32
-takeda	4
-taken	102
-takeover	44
-takeover-oriented	32
-takeover-trading	32
-takeovers	36
-takes	44
-taking	32
-talbots	4
-talc	32
-talcs	32
-tale	32
-talent	32
-talented	32
-talents	32
-tales	36
-talismans	32
-talk	38
-talked	32
-talkers	32
-talking	36
-talks	44
-talky	32
-tall	32
-tally	32
-talmud	4
-talmudic	4
-tamanrasset	8
-tampa	4
-tamper	32
-tampering	32
-tan	4
-tananbaum	12
-tancredo	4
-tandem	4
-tangled	32
-tango	32
-tank	32
-tanner	4
-tap	32
-tape	32
-taped	32
-tapes	32
-tapped	32
-tapping	32
-tar	4
-taras	4
-target	44
-target-company	32
-targeted	32
-targeting	32
-targets	32
-tariff	32
-tariffs	36
-tark	4
-tarkanian	6
-tarnished	32
-tarnow	2
-tarrant	2
-tarrytown	4
-tartar	4
-task	40
-tasks	36
-taste	32
-tasted	32
-tastes	36
-tastiest	32
-tate	4
-tattered	32
-tattletale	4
-tatum	8
-taught	32
-taurus	4
-tavern	4
-taverns	32
-tavris	4
-tax	110
-tax-act	32
-tax-cut	32
-tax-cutting	32
-tax-deductible	32
-tax-deferred	32
-tax-driven	32
-tax-exempt	32
-tax-favored	32
-tax-free	32
-tax-increase	32
-tax-law	32
-tax-loss	32
-tax-overhaul	32
-tax-rate	32
-tax-related	32
-tax-shelter	32
-tax-withholding	32
-taxable	32
-taxation	32
-taxed	32
-taxes	44
-taxi	32
-taxi-bureau	32
-taxis	38
-taxpapers	32
-taxpayer	32
-taxpayers	36
-taylor	12
-tbs	8
-tcf	4
-tchaikovsky	4
-tcoma	4
-tcr	8
-tcw	8
-tdy	12
-tea	64
-teach	32
-teacher	32
-teacher-graduates	32
-teachers	46
-teaches	32
-teaching	32
-team	32
-teamed	32
-teams	32
-teamwork	36
-tear	32
-tears	36
-tech	36
-technical	36
-technicare	4
-technicare-related	4
-technician	32
-technicians	2
-technicon	4
-technique	32
-techniques	36
-technologic	4
-technological	34
-technologies	44
-technology	110
-technology-based	32
-teck	4
-ted	14
-teen	32
-teens	32
-teeth	36
-teeth-gnashing	32
-tefra	4
-tehran	6
-teicher	4
-teikoku	4
-tel	4
-telc	8
-telco	14
-tele	8
-tele-communications	14
-telecasting	32
-telecasts	32
-telecom	14
-telecommunications	46
-telectronics	6
-teledyne	14
-teleglobe	6
-telegram	32
-telegraph	36
-telemann	4
-telematics	4
-telephone	38
-telephone-installation	32
-telephone-utility	32
-telephoned	32
-telephones	32
-telequest	14
-telerate	12
-televisa	4
-televised	32
-television	102
-television-newsroom	4
-television-type	32
-televisions	32
-televsion	32
-telex	32
-tell	36
-tellez	4
-telling	32
-tells	36
-telq	8
-temper	32
-temperature	32
-temperatures	32
-tempestuous	32
-temple	4
-temporarily	32
-temporary	32
-temptation	32
-temptations	32
-tempted	32
-tempting	32
-ten	34
-tenafly	4
-tenancy	32
-tenants	32
-tend	32
-tended	32
-tendencies	32
-tendency	32
-tender	44
-tendered	32
-tendering	32
-tenderness	32
-tenders	2
-tends	32
-teneff	12
-tenn.	4
-tennessee	4
-tennis	36
-tennis-racquets	32
-tenor	32
-tension	32
-tensions	32
-tent-meeting	32
-tentative	40
-tentatively	96
-tenth-largest	32
-tenure	32
-teradata	8
-terence	4
-teri	6
-term	32
-term-loan	32
-termed	32
-terminated	36
-terminating	32
-termination	32
-terms	42
-terrace	4
-terrence	4
-terrible	32
-terribly	32
-terrific	32
-territories	32
-territory	32
-terror	2
-terrorism	32
-terrorist	32
-terrorists	32
-terry	4
-terse	32
-tertiary	32
-terzi	12
-test	36
-tested	32
-testified	32
-testifies	32
-testify	32
-testifying	2
-testimony	38
-testing	96
-tests	46
-tex	12
-texaco	14
-texas	14
-texas-based	4
-texcel	10
-text	32
-textbook	32
-textile	32
-textiles	40
-textron	10
-tfb	8
-th	4
-thalmann	4
-than	100
-thank	32
-thank-yous	32
-thanks	32
-tharp	4
-that	126
-thatcher	4
-thatcherite	4
-the	126
-theater	36
-theaters	32
-theatre	4
-theatrical	32
-theatricality	32
-theft	32
-their	38
-them	32
-thematic	32
-theme	36
-theme-park	32
-themes	32
-themselves	32
-then	126
-then-mayor	32
-then-nsc	32
-then-preeminent	32
-then-secret	32
-then-standard	32
-then-usual	32
-thenceforward	32
-theodore	6
-theoretical	32
-theoretically	2
-theories	38
-theorist	32
-theory	32
-therapeutic	32
-therapies	32
-therapy	32
-there	46
-thereafter	34
-thereby	32
-therefore	34
-therein	32
-theresa	8
-theresienstadt	4
-thermal	32
-thermo	8
-thermos	32
-these	46
-they	46
-thick	32
-thick-steel-plate	32
-thicker	32
-thievery	32
-thighbone	32
-thimbleful	32
-thin	32
-thing	36
-things	34
-think	32
-thinker	32
-thinking	32
-thinks	32
-thinly	32
-thinner	4
-thiokol	4
-third	38
-third-country	32
-third-generation	32
-third-highest	32
-third-largest	32
-third-party	32
-third-place	32
-third-quarter	32
-third-ranked	32
-thirteen	2
-this	110
-thomas	14
-thompson	4
-thomson	4
-thorns	4
-thorny	32
-thorough	32
-thoroughly	32
-thorp	12
-those	46
-thou	4
-though	42
-thoughout	32
-thought	32
-thoughtful	8
-thoughts	32
-thousand	32
-thousands	38
-threat	32
-threaten	32
-threatened	32
-threatening	32
-threatens	32
-threats	32
-three	110
-three-cent	32
-three-day	32
-three-division	32
-three-hour	32
-three-judge	32
-three-lane	32
-three-man	32
-three-member	32
-three-month	32
-three-point	32
-three-quarters	32
-three-ring	32
-three-week	32
-three-year	32
-threshold	32
-threw	32
-thrift	36
-thrifts	40
-thrilled	32
-thriller	32
-thrive	32
-thrived	32
-thriving	32
-throes	32
-thrombolytic	32
-through	42
-throughout	32
-throw	32
-throwaways	32
-throwback	32
-throwing	32
-thrown	32
-throws	32
-thrust	32
-thrusting	32
-thrusts	32
-thumb	32
-thumbed	32
-thunberg	4
-thunderous	32
-thurs	10
-thursday	6
-thursday/sunday	4
-thus	42
-thwart	36
-thwarted	32
-thwarting	32
-thwarts	32
-thymidine	32
-tiaa-cref	4
-tianjin	4
-tick	32
-tickers	32
-ticket	32
-ticket-purchase	32
-ticketed	32
-tickets	36
-ticking	32
-tidal	32
-tide	32
-tidy	32
-tie	32
-tie-ins	32
-tied	36
-tien	4
-tier	32
-ties	44
-tight	32
-tight-lipped	32
-tighten	32
-tightened	32
-tightening	32
-tighter	32
-tightly	32
-tightness	32
-tightrope	32
-tigrs	4
-tijuana	4
-tijuana-san	4
-tilley	12
-tilt	32
-tim	6
-timber	32
-timbre	32
-time	44
-timed	32
-timely	32
-times	46
-timetable	32
-timid	32
-timing	32
-timothy	4
-tinged	32
-tinier	32
-tinker	12
-tinkering	32
-tiny	32
-tip	40
-tipped	32
-tipping	32
-tips	32
-tire	46
-tire-worker	32
-tired	32
-tirelessly	32
-tires	32
-tiring	32
-tishman	4
-tissue	2
-titan	4
-title	32
-titled	32
-titles	32
-tito	4
-tl	4
-tlr	4
-tmc	8
-tnm	4
-tnt	6
-to	126
-toadstool	32
-toaster	32
-tobacco	44
-tobin	4
-today	46
-todd	10
-toddlers	32
-toes	32
-toga	32
-together	34
-toilet	32
-toilets	32
-toiling	32
-token	32
-token-ring	32
-tokkin	32
-tokyo	14
-told	36
-toledo	4
-tolerance	32
-tolerate	36
-toll	36
-toll-free	34
-tolls	4
-tom	4
-tomahawk	4
-tomasson	12
-tomatoes	32
-tomihiro	4
-tommaso	8
-tomorrow	34
-ton	32
-tonalities	32
-tone	40
-toned	32
-tones	32
-tong	4
-tongue-twisting	32
-tonic	32
-toning	32
-tons	32
-tony	4
-too	38
-took	96
-tool	36
-tools	36
-toothpaste	32
-top	38
-top-grade	32
-top-level	32
-top-notch	32
-top-of-the-line	32
-top-secret	32
-topic	36
-topics	32
-topped	32
-topping	32
-toppped	4
-tops	32
-tornto	4
-toronto	12
-toronto-based	4
-toronto-dominion	10
-torrance	4
-torrent	32
-torrid	32
-tort	32
-tortillas	32
-torto	4
-tortuous	32
-tortuously	32
-torture	32
-tortured	32
-toshiba	6
-total	46
-totaled	40
-totaling	40
-totalling	32
-totally	32
-totals	40
-totty	4
-touch	36
-touched	32
-touches	32
-touchstone	32
-touchstones	32
-touchy	32
-tough	46
-tough-talking	32
-toughen	36
-toughened	4
-tougher	32
-toughest	32
-tour	36
-toured	32
-tourism	36
-tourist	32
-tourist-drawing	32
-tourists	32
-tournament	32
-tournaments	32
-tourney	32
-toussie	12
-touting	32
-tow	4
-toward	36
-towards	32
-towbin	12
-towels	32
-tower	44
-towers	32
-towing	32
-town	36
-towns	32
-township	32
-townships	32
-toxic	32
-toxic-waste	32
-toxicity	32
-toy	36
-toyco	4
-toyed	32
-toying	4
-toyoo	4
-toyota	8
-toyoy	4
-toys	36
-tpa	4
-tra	4
-trace	32
-traced	32
-track	44
-tracks	32
-tractor	36
-tractors	32
-tracts	32
-trade	108
-trade-deficit	32
-traded	32
-trademark	32
-trademarks	32
-trader	32
-traders	46
-trades	36
-trading	46
-tradition	34
-traditional	32
-traditionally	34
-traditions	32
-traffic	36
-trafficking	32
-trager	4
-tragic	32
-tragically	32
-trail	32
-trailing	32
-train	32
-trained	34
-trainees	32
-training	36
-training-related	32
-trains	32
-trait	32
-traitor	32
-trajectories	32
-trammell	4
-trampled	32
-tranquil	32
-tranquilizer	32
-trans	4
-transaction	36
-transactions	32
-transamerica	4
-transcend	32
-transcribed	32
-transcription	32
-transcriptions	32
-transcripts	32
-transfer	32
-transferable	32
-transfering	32
-transferred	32
-transferring	32
-transfers	96
-transformation	32
-transformed	32
-transformers	4
-transforming	32
-transfusions	32
-transient	32
-transit	32
-transition	32
-transitional	32
-translate	32
-translated	32
-translates	32
-translation	32
-transmission	32
-transmissions	36
-transmitted	32
-transmutes	32
-transparently	32
-transplant	32
-transporation	4
-transport	36
-transportable	32
-transportation	46
-transportations	4
-transports	32
-transtechnology	14
-transvaal	4
-transworld	6
-trap	32
-trapped	32
-trash	36
-trash-collection	32
-trashy	32
-trattori	4
-traumas	32
-travel	46
-travel-rebates	32
-travel-related	32
-traveled	32
-travelers	36
-traveling	32
-travels	32
-travenol	4
-travers	8
-trays	32
-tre	4
-treading	32
-treadway	4
-treason	32
-treasured	32
-treasurer	36
-treasures	32
-treasuries	36
-treasury	46
-treasury-department	32
-treasurys	10
-treat	32
-treatable	32
-treated	32
-treating	32
-treatment	32
-treatments	32
-treats	32
-treaty	36
-tree	36
-trees	32
-trekked	32
-tremendous	32
-tremendously	32
-tremolite	32
-trend	32
-trendless	36
-trends	36
-trial	36
-trials	32
-triangle	4
-tribe	32
-triboro	4
-tribune	4
-tribute	32
-trick	32
-trickling	32
-tricks	32
-tricky	32
-trico	4
-tricone	32
-trident	4
-tried	96
-tries	32
-trifle	32
-trigger	32
-triggered	32
-triggering	32
-trijets	32
-trilling	32
-trillion	32
-trillions	32
-trim	32
-trimmed	96
-trimmer	32
-trimming	32
-trinity	4
-trip	36
-triple	32
-triple-a	32
-triple-b	32
-triple-b-plus	32
-triple-damage	32
-tripled	32
-tripling	32
-trips	32
-trish	4
-tristesse	4
-triton	14
-triumph	32
-triumphant	32
-triumphing	32
-triumphs	4
-trivial	32
-trn	4
-tro	4
-troika	32
-trombonist	32
-tronic	4
-troopers	32
-troops	32
-trop	4
-tropical	32
-tropics	32
-trost	4
-trot	32
-trouble	36
-trouble-free	32
-trouble-shooter	32
-troubled	36
-troubles	32
-troupe	36
-trout	4
-troy	40
-truce	32
-truck	36
-truck-assembly	32
-truck-trailer	32
-trucking	32
-truckloads	32
-trucks	36
-trudeau	4
-true	34
-truell	4
-truer	40
-truffle	32
-truffles	38
-truitt	4
-truk	8
-truly	32
-truman	2
-trump	14
-trumpet-filled	32
-trumpets	4
-trundles	32
-trust	100
-trusted	32
-trustee	32
-trustee-like	32
-trustees	36
-trusts	32
-trustworthiness	32
-truth	32
-trw	4
-try	42
-trying	34
-tsuei	8
-tsuyoshi	4
-tt	8
-tube	36
-tuberculosis	32
-tubes	32
-tubing	32
-tucker	4
-tucson	4
-tudor	4
-tues.	8
-tuesday	4
-tuition	32
-tullock	12
-tully	4
-tulsa	12
-tumbled	32
-tumbles	4
-tumbling	32
-tumult	32
-tune	32
-tuned	32
-tunes	32
-tungsten	38
-tungstic	32
-tunnel	32
-turbine	32
-turbo	32
-turbo-fan	32
-turboprop	32
-turf	32
-turkey	38
-turkeys	32
-turkish	4
-turks	4
-turmoil	32
-turn	32
-turnabout	32
-turnaround	36
-turned	32
-turner	14
-turning	32
-turnout	34
-turnover	32
-turns	40
-turtle	32
-tutelage	32
-tutu	4
-tuxedo	32
-tuxedos	32
-tv	12
-tvla	8
-tvx	4
-twa	4
-twain	32
-tweak	32
-tweedledee	4
-tweedledum	4
-twelve-meter	2
-twentieth	4
-twenty	6
-twenty-first	4
-twenty-five	4
-twice	36
-twilight	32
-twin-engine	32
-twins	32
-twist	32
-twisted	32
-two	110
-two-by-four	32
-two-count	32
-two-day	32
-two-decade-old	32
-two-foot-long	32
-two-month	32
-two-part	32
-two-pronged	32
-two-series	32
-two-story	32
-two-thirds	32
-two-way	36
-two-week	32
-two-year	32
-two-year-old	32
-tx	12
-txel	8
-txn	12
-txt	8
-txu	8
-tyce	12
-tycoons	32
-tyger	4
-tylenol	4
-type	32
-types	36
-typical	32
-typically	34
-tyranny	32
-u	12
-u-shaped	4
-u.k.	12
-u.n.	4
-u.s.	14
-u.s.-assigned	4
-u.s.-backed	4
-u.s.-based	4
-u.s.-canadian	4
-u.s.-dominated	4
-u.s.-italian	4
-u.s.-japan	4
-u.s.-london	8
-u.s.-made	4
-u.s.-soviet	4
-u.s.-trained	4
-u.s.a.	4
-u.s.s.r.	4
-uac	4
-uacia	8
-ual	14
-ual-hertz-hilton	4
-uaw	4
-uc-santa	2
-ucc	8
-uchida	4
-ucl	4
-udayan	4
-udf	4
-uep	8
-uglich	4
-ugliest	32
-ugly	32
-uh	32
-uic	4
-uk	4
-ukman	4
-ulcer	32
-ultimate	32
-ultimately	34
-umbrella	32
-umm	4
-un-american	4
-un-reagan-like	32
-unabashedly	32
-unable	32
-unacceptable	32
-unacceptably	32
-unaffected	32
-unaffiliated	32
-unambiguous	32
-unanimity	32
-unanimous	32
-unanimously	32
-unannounced	32
-unassailable	32
-unattainable	32
-unattractive	96
-unauthorized	32
-unavailability	32
-unavailable	32
-unavoidable	32
-unaware	32
-unbearable	32
-unbroken	32
-unc	4
-uncertain	32
-uncertainties	32
-uncertainty	32
-unchanged	40
-uncharacteristically	32
-unchecked	32
-uncle	36
-unclear	32
-uncollectable	32
-uncomfortable	32
-uncomfortably	32
-uncommon	32
-uncompleted	32
-uncompromising	32
-unconcerned	32
-unconditional	32
-unconfirmed	32
-unconnected	32
-unconstrained	32
-uncontrived	32
-uncontrollable	32
-unconventional	32
-uncounted	32
-uncover	32
-uncovered	32
-uncriticized	32
-und	32
-undeniably	32
-under	110
-under-represented	32
-underbilling	32
-undercharging	32
-underclass	32
-undercut	32
-undercutting	32
-underdeveloped	2
-underdog	32
-underestimate	32
-underestimates	32
-underfinanced	32
-undergone	32
-underground	32
-underline	32
-underlines	32
-underlying	32
-undermine	32
-undermining	32
-underpaid	32
-underpayment	32
-underpricing	32
-underscore	32
-underscored	32
-underscores	32
-undersecretary	32
-undershoot	32
-understand	32
-understandable	32
-understandably	32
-understanding	36
-understandings	32
-understands	32
-understate	32
-understood	32
-undertake	32
-undertaken	32
-undertaking	32
-undertook	32
-undertreatment	32
-undervaluation	32
-undervalued	32
-underwater	32
-underway	32
-underwear	32
-underweighted	32
-underwent	32
-underwithheld	32
-underwood	12
-underwrite	32
-underwriter	32
-underwriters	38
-underwriting	32
-underwritings	32
-underwritten	32
-underwrote	32
-undeservedness	32
-undetermined	32
-undeveloped	32
-undisclosed	32
-undisputed	32
-undo	32
-undoing	32
-undoubtedly	34
-undue	32
-unearthed	32
-uneasiness	32
-uneasy	32
-uneconomic	32
-unemployed	32
-unemployment	46
-unemployment-insurance	32
-unending	32
-unequal	32
-unesco	4
-uneventful	32
-unexpected	32
-unexpectedly	32
-unexpired	32
-unfair	32
-unfairly	32
-unfairness	32
-unfathomable	32
-unfazed	32
-unfilled	32
-unfinished	32
-unfolded	32
-unfolding	32
-unfolds	32
-unforeseen	32
-unforgivable	32
-unfortunate	32
-unfortunately	34
-unfounded	32
-unfreeze	32
-unfriendly	40
-unfulfilled	4
-unfunded	32
-unglamorous	32
-unguaranteed	2
-unhappily	32
-unhappiness	32
-unhappy	40
-unhealthy	32
-unheroic	32
-uni.a	12
-unicorp	12
-unidentified	32
-unified	36
-uniform	32
-uniformly	32
-uniforms	32
-unify	36
-unilateral	32
-unilever	4
-unimaginable	32
-unintelligent	32
-unintended	32
-uninvited	32
-union	46
-union-backed	32
-union-busting	32
-unionized	32
-unionizing	32
-unions	34
-unique	32
-unissued	32
-unisys	4
-unit	108
-unit-trust	32
-united	46
-unitek	4
-units	102
-unity	32
-universal	38
-universally	32
-universe	36
-universities	96
-university	36
-unix	4
-unjust	32
-unjustified	32
-unknowable	32
-unknown	34
-unlawful	32
-unlawfully	32
-unleaded	34
-unleashing	32
-unless	34
-unlike	34
-unlikely	32
-unlimited	32
-unload	32
-unloaded	32
-unluckiest	32
-unlucky	32
-unlv	6
-unmanageable	32
-unmitigated	32
-unnamed	32
-unnecessary	32
-uno	4
-unobtainable	32
-unocal	6
-unpaid	32
-unpersuasive	32
-unplaced	32
-unpleasant	32
-unpopular	32
-unprecedented	32
-unproductive	32
-unprofitable	32
-unpromising	32
-unprotected	32
-unproved	32
-unpublished	32
-unqualified	32
-unrated	32
-unravel	32
-unraveling	32
-unrealistic	32
-unrealized	32
-unreasonable	32
-unrelated	32
-unreleased	32
-unreliable	32
-unremitting	32
-unrequited	32
-unresolved	32
-unrest	32
-unrestricted	32
-unruffled	32
-unsafe	32
-unsatisfactory	32
-unsavory-looking	32
-unscrupulous	32
-unsealed	32
-unseated	32
-unsecured	34
-unseen	32
-unselfish	32
-unshaken	32
-unsharklike	32
-unsold	32
-unsolicited	32
-unspeakable	32
-unspecified	32
-unspectacularly	32
-unspoken	32
-unsuccesful	32
-unsuccessful	32
-unsuccessfully	32
-unsung	32
-unsupported	32
-untaxed	32
-untenable	32
-unterberg	4
-unthinkable	32
-until	38
-untraveled	32
-untutored	32
-untypical	32
-unusual	32
-unusually	32
-unveil	32
-unveiled	32
-unveils	12
-unwanted	32
-unwelcome	32
-unwieldy	32
-unwilling	32
-unwind	32
-unwritten	32
-up	46
-up&l	6
-up-and-coming	32
-up-to-date	32
-upbeat	32
-upc	8
-updated	32
-updates	32
-upgrade	36
-upgrading	32
-upgradings	32
-upham	4
-upheld	32
-uphold	32
-upj	8
-upjohn	14
-upkeep	32
-upon	32
-upper	44
-upper-income	32
-uprisings	32
-ups	6
-upscale	32
-upset	32
-upsetting	32
-upshot	32
-upstate	32
-upturn	32
-upward	32
-uranium	32
-urban	44
-urge	36
-urged	32
-urgency	40
-urgent	32
-urgent-care	32
-urgently	32
-urges	36
-urging	32
-urgings	32
-urokinase	32
-urquhart	4
-urs	10
-urstadt	4
-us	34
-usa	12
-usable	32
-usage	2
-usair	14
-usbk	8
-usda	4
-use	36
-used	44
-useful	32
-usefulness	32
-useless	36
-user	32
-user-charge	32
-users	36
-uses	32
-usher	32
-using	42
-uspci	14
-usual	36
-usually	38
-usw	4
-usx	12
-ut	4
-utah	14
-utah-based	4
-uterine	32
-uti	4
-utilities	46
-utility	36
-utilization	32
-utilize	32
-utp	8
-utx	8
-v	4
-v.	4
-va.	4
-va.-based	4
-vaal	4
-vacancies	32
-vacancy	96
-vacant	32
-vacated	32
-vacation	32
-vacationers	32
-vacations	34
-vaccine	32
-vaccines	32
-vacillation	64
-vacuum	32
-vaginal	32
-vague	32
-vain	32
-vainly	32
-valencia	4
-valentine	12
-valet	32
-valid	32
-valley	4
-valuable	32
-valuations	32
-value	44
-value-added-tax	32
-valued	100
-values	32
-valuing	32
-valvano	4
-valve	32
-valve-stem	32
-valves	32
-van	44
-vancouver	12
-vancouver-based	4
-vandenburg	4
-vanderbilt	12
-vanilla	32
-vanish	32
-vanity	4
-vann	4
-vanoff	4
-vans	36
-vanunu	12
-vanzetti	4
-vapid	32
-variability	32
-variable	32
-variant	32
-variation	32
-variations	36
-varied	32
-varieties	32
-variety	32
-varig	4
-various	34
-various-purpose	32
-variously	32
-varsity	32
-vary	32
-vast	32
-vastly	32
-vastness	32
-vastola	8
-vatican	4
-vault	32
-vaulted	32
-vaunted	32
-vaux	4
-vbnd	4
-vcc.a	4
-vcr	4
-ve	34
-veer	32
-veered	32
-vegas	4
-vegetable	32
-vegetables	32
-veggies	32
-vehemently	32
-vehicle	32
-vehicle-leasing	40
-vehicles	36
-veiled	32
-vein	32
-velasco	4
-velobind	8
-velta	4
-velvet	4
-ven	4
-venal	32
-vending	32
-vendor	32
-vendors	32
-venezuela	4
-venice	4
-venter	4
-ventilation	32
-ventres	8
-ventron	4
-venture	100
-ventures	36
-venues	32
-ver	4
-verdict	32
-veress	4
-verge	32
-vergennes	4
-verified	32
-verifying	32
-veritable	32
-vermont	4
-vern	4
-vernacular	32
-vernon	14
-versatile	38
-versatility	32
-version	32
-versions	32
-versus	32
-very	32
-very-small-business	32
-vessel	32
-vessels	32
-veteran	32
-veterans	36
-veterinary	4
-veto	32
-vf	14
-vfc	8
-vi	4
-via	104
-viability	32
-viable	32
-viacom	14
-vibrant	32
-vic	8
-vice	108
-vice-president	32
-vicious	32
-victim	32
-victimized	32
-victims	36
-victor	14
-victoria	4
-victories	32
-victory	32
-vidal	4
-video	38
-video-disk	32
-videocassette	32
-videos	32
-videotape	32
-vie	32
-vied	32
-vienna	12
-vierdanck	4
-vietnam	6
-view	36
-viewed	36
-viewers	38
-viewership	2
-viewing	32
-viewpoint	40
-views	36
-vignettes	32
-vigor	32
-vigorous	32
-vigorously	32
-vilify	32
-villa	4
-village	32
-villages	32
-villain	32
-vin	4
-vincent	4
-vindicated	32
-vindication	32
-vineyards	32
-vinnell	4
-vino	32
-vintage	10
-violate	32
-violated	96
-violating	32
-violation	32
-violations	32
-violators	32
-violence	36
-violent	32
-violently	32
-violets	32
-vira	4
-viral	32
-viratek	4
-virazole	4
-virazole-against-aids	4
-virgin	4
-virginia	12
-virologist	32
-virtual	32
-virtually	32
-virtues	32
-virus	40
-viruses	32
-visa	6
-visas	96
-vise	32
-visible	32
-visibly	32
-vision	32
-visions	32
-visit	38
-visited	32
-visiting	32
-visitor	32
-visitors	34
-visits	32
-vista	4
-vista-based	4
-visual	32
-vital	36
-vitality	32
-vitro	2
-vittorio	2
-vivaldi	4
-vivid	32
-vladimir	4
-vli	14
-vlis	8
-vlsi	4
-vncp	8
-vocabulary	32
-vocal	36
-vocational	32
-vodavi	4
-vogel	4
-voice	36
-voiced	32
-voices	4
-voicing	32
-void	32
-volatile	32
-volatility	32
-volcker	12
-volga	4
-volkswagen	14
-voltage	4
-volume	46
-volumes	32
-voluntarily	32
-voluntary	32
-volunteered	32
-volunteers	32
-volz	8
-von	32
-vonder	8
-vortmann	8
-vote	36
-vote-buying	32
-vote-getter	32
-voted	36
-voters	34
-votes	32
-voting	36
-vouchsafed	32
-vous	36
-vow	32
-vowed	32
-vowing	32
-vows	40
-vrdolyak	12
-vs.	32
-vt.	4
-vtek	4
-vu	32
-vulnerability	32
-vulnerable	32
-vw	8
-vying	32
-w-4	4
-w-4s	4
-w.	4
-w.c.	4
-w.r.	2
-w.va.	4
-w.w.	4
-wab	8
-wabc-tv	4
-wachtell	4
-wacky	32
-waddell	8
-wade	36
-wafer	32
-waft	32
-wage	34
-wage-price	32
-wages	38
-waging	32
-wagner	12
-wagon	32
-wagoneer	4
-wait	32
-waite	6
-waited	32
-waiting	32
-waive	32
-waived	32
-waiving	32
-wake	36
-wakefield	4
-walcott	4
-wald	4
-walder	8
-waldholz	4
-waldman	4
-wales	4
-walesa	4
-walhalla	4
-walid	4
-walk	32
-walked	32
-walker	4
-walkie-talkies	32
-walking	34
-walkout	32
-walks	32
-wall	46
-wall-to-wall	32
-wallace	12
-wallach	4
-wallboard	36
-wallenberg	12
-waller	4
-wallich	4
-wallop	44
-wallow	32
-walls	32
-walnut-sized	32
-walsh	4
-walt	12
-walter	14
-walton	12
-waltz	4
-wanb	8
-wander	32
-wang	14
-want	36
-wanted	32
-wanting	32
-wants	96
-war	44
-war-vintage	4
-warburg	10
-ward	44
-warden	32
-wards	32
-warehouse	32
-warehoused	32
-warehouses	32
-warfare	32
-warm	32
-warmth	32
-warn	32
-warned	32
-warner	12
-warning	32
-warnings	32
-warns	32
-warp	32
-warplanes	32
-warrant	96
-warranted	32
-warranties	32
-warrants	36
-warranty	36
-warren	14
-warrick	4
-warring	4
-wars	36
-warsaw	4
-warships	32
-wartenberg	8
-wary	40
-was	108
-wash.	4
-wash.-based	4
-washboard	32
-washed	32
-washes	32
-washing	32
-washington	14
-washington-based	6
-washingtonian	4
-washingtonians	4
-wasn	44
-waste	32
-waste-disposal	36
-waste-water	32
-wasteful	32
-wasteland	32
-wasting	32
-watch	38
-watchdog	36
-watched	32
-watchers	32
-watches	32
-watchfully	32
-watching	32
-water	36
-watered	32
-waterflood	32
-waterfront	34
-waterhouse	4
-waters	32
-watkins	12
-watson	12
-waukegan	8
-wausau	4
-wave	32
-waved	32
-wavering	32
-waves	32
-waving	32
-waxing	32
-way	38
-wayne	8
-wayne-gossard	8
-waynesboro	4
-ways	36
-wbb	12
-wbi	8
-wci	8
-wdc	8
-wdg	8
-we	46
-weak	38
-weaken	32
-weakened	32
-weakening	32
-weaker	32
-weakest	32
-weakness	32
-weaknesses	32
-wealth	32
-wealthier	32
-wealthy	32
-weapon	32
-weapons	96
-wear	32
-wearing	32
-wears	32
-weary-looking	32
-wearying	2
-weather	32
-weathered	32
-weatherly	12
-weathermen	32
-weathers	4
-weaver	12
-web	32
-webb	12
-wed	32
-wed.	10
-wedding	32
-weddings	32
-wedgestone	10
-wednesday	12
-weeded	32
-week	38
-week-e	8
-week-old	32
-week-r	4
-weekday	32
-weekdays	32
-weekend	32
-weekends	32
-weeklong	32
-weekly	36
-weekly-average	32
-weeks	32
-weeping	36
-weepy	32
-wefer	8
-weigh	32
-weighed	36
-weighing	32
-weighs	44
-weight	32
-weighted	32
-weights	32
-weighty	32
-wein	4
-weinberg	8
-weinberger	14
-weinger	12
-weinstein	12
-weiss	4
-weizhou	4
-welch	8
-welcome	32
-welcomed	36
-welcomes	32
-weldon	8
-welex	4
-welfare	32
-well	38
-well-advised	32
-well-capitalized	32
-well-connected	32
-well-done	32
-well-financed	32
-well-informed	32
-well-known	32
-well-managed	32
-well-orchestrated	32
-well-paid	32
-well-placed	32
-well-qualified	32
-well-received	32
-well-schooled	32
-well-suited	32
-well-trained	32
-well-turned-out	32
-well-versed	32
-wellcome	14
-wellington	8
-wells	44
-wellsford	4
-welton	4
-wen	8
-wendy	14
-went	96
-were	106
-weren	32
-wermiel	4
-werner	4
-wertheim	6
-wesley	6
-wessel	4
-wesson	4
-west	46
-westamerica	14
-westbound	32
-westburne	14
-westchester	4
-western	46
-westin	6
-westinghouse	4
-weston	4
-westport	4
-wet	32
-wetherby	4
-weyerhaeuser	12
-wfc	8
-wgn	4
-wgr-am	4
-whammy	32
-wharton	14
-what	46
-whatever	38
-whatsoever	32
-wheat	34
-wheaton	4
-wheel	36
-wheelchair	32
-wheeler-dealers	2
-wheeling	12
-wheeling-pittsburgh	2
-wheels	32
-wheezes	32
-when	110
-when-issued	32
-whenever	34
-where	38
-whereabouts	32
-whereas	34
-wherever	32
-whether	42
-which	34
-whichever	32
-while	46
-whims	32
-whiner	32
-whinney	4
-whip	32
-whips	32
-whirl	32
-whirlpool	10
-whirring	32
-whiskey	32
-whisper	32
-white	46
-white-collar	32
-white-haired	32
-whitehead	12
-whiteman	4
-whites	32
-whitman	12
-whitney	4
-whittaker	6
-whittier	4
-whittled	32
-whizzing	32
-who	108
-whoever	2
-whole	32
-wholeheartedly	32
-wholesale	36
-wholesaler	32
-wholesalers	40
-wholly	32
-whom	32
-whoop	32
-whopping	32
-whose	36
-whr	8
-whx	8
-why	38
-wichita	12
-wicklow	4
-wide	32
-wide-bodies	32
-wide-body	32
-wide-eyed	32
-wide-ranging	32
-widely	34
-widen	32
-widened	40
-widening	44
-widens	32
-wider	36
-widespread	32
-widow	4
-wiedemann	8
-wielded	32
-wielders	32
-wielding	32
-wiesbaden	8
-wife	32
-wigton	12
-wilcox	4
-wild	44
-wildest	32
-wildfire	32
-wildlife	4
-wildly	32
-wilf	8
-wilfred	4
-wilkis	12
-will	110
-willam	2
-willcox	8
-willems	4
-willfulness	32
-william	14
-williams	12
-willing	32
-willingness	32
-willis	4
-willliams	4
-willoughby	4
-wilmette	4
-wilmington	12
-wilshe	4
-wilson	14
-win	40
-winans	4
-winchester	4
-wind	36
-windfall	32
-windfalls	32
-windhaven	4
-window	32
-windows	36
-winds	32
-wine	100
-winegardner	12
-wines	32
-wing	36
-wingding	32
-winged	32
-winger	4
-winkler	4
-winner	32
-winners	40
-winnick	4
-winning	36
-winnings	38
-winnipeg	4
-wins	36
-winston-salem	4
-winter	46
-wipe	32
-wiped	32
-wiping	32
-wire	36
-wired	32
-wis.	4
-wis.-based	4
-wisconsin	14
-wisdom	32
-wise	32
-wisely	32
-wish	32
-wished	32
-wishful	32
-wishner	4
-witches	32
-witching	32
-witchlike	32
-with	110
-withdraw	32
-withdrawal	44
-withdrawals	32
-withdrawing	32
-withdraws	8
-withdrew	96
-withered	32
-withheld	32
-withhold	32
-withholding	32
-within	34
-without	98
-withstand	32
-withstood	32
-witkowicz	4
-witless	32
-witness	40
-witnesses	32
-wits	32
-witter	4
-witty	32
-wives	32
-wkr	8
-wnews	12
-woes	36
-wohl	12
-wojciech	8
-wolfe	4
-wolverine	4
-woman	36
-womanish	32
-women	38
-won	108
-won-lost	32
-wonder	36
-wondered	32
-wonderful	32
-wonderfully	32
-wondering	32
-wonders	32
-wondrous	32
-woo	32
-wood	36
-wood-paneled	32
-woodcuts	32
-wooded	32
-wooden	32
-woodhead	8
-woodruff	8
-woods	44
-woodside	4
-woodville	8
-woody	4
-wool	32
-wor-fm	4
-worcester	4
-word	36
-word-processing	32
-wordperfect	4
-words	32
-wore	32
-work	38
-work-force	32
-work-places	32
-work-practice	32
-work-study	32
-workable	32
-workaday	32
-worked	32
-worker	36
-worker-training	32
-workers	102
-workforce	32
-working	34
-working-class	32
-workings	32
-workload	32
-workman	36
-workout	32
-workplace	32
-workplace-related	32
-works	44
-worksheet	32
-worksheets	32
-workstation	32
-workstations	40
-workweeks	32
-world	46
-world-class	32
-world-renowned	32
-world-traded	32
-world-wide	104
-worldly	32
-worlds	36
-worldwide	36
-worm	32
-worn	32
-worn-out	32
-worrell	12
-worried	32
-worries	36
-worry	36
-worrying	96
-worse	32
-worsen	32
-worsened	32
-worsening	104
-worsens	32
-worst	32
-worth	36
-worthless	32
-worthwhile	32
-worthy	36
-would	102
-would-be	32
-wouldn	38
-wound	32
-wound-healing	32
-wounded	32
-wounds	32
-wove	32
-wpob	4
-wps	8
-wrangler	4
-wrapped	32
-wrath	32
-wreck	32
-wrecked	32
-wrested	32
-wrestlers	32
-wright	4
-wrigley	4
-writ	32
-write	36
-write-down	32
-write-downs	32
-write-in	32
-write-off	32
-write-offs	32
-writeoffs	32
-writer	32
-writers	32
-writes	32
-writing	32
-written	34
-wriv	4
-wriv-tv	2
-wrko-am	4
-wrlt-fm	4
-wrong	36
-wrongdoers	32
-wrongdoing	32
-wrongful	32
-wrongful-discharge	32
-wrote	36
-wry	32
-wryly	32
-wsj	4
-wstf	8
-wtbs	6
-wu	8
-wurtman	12
-wurtsmith	4
-wx	4
-wy	8
-wyden	4
-wyo	4
-wyoming	4
-wyomissing	8
-wyss	8
-x	12
-x-%chg	32
-x-ray	4
-x-rayed	4
-x-rays	4
-x-there	64
-xanax	4
-xp	6
-y	4
-ya	32
-yacht	4
-yale	4
-yamaichi	2
-yang	8
-yank	32
-yankee	4
-yardeni	12
-yardstick	32
-yardsticks	32
-yaroslavl	4
-yasuhiro	4
-yawata	4
-yawn	32
-year	46
-year-ago	46
-year-earlier	38
-year-end	34
-year-ending	32
-year-long	32
-year-old	32
-year-round	32
-year-to-year	32
-yearn	32
-years	102
-yelena	4
-yell	36
-yelled	32
-yelling	32
-yellow	4
-yellows	32
-yells	32
-yen	32
-yen-denominated	34
-yen-dollar	32
-yes	34
-yesterday	106
-yet	34
-yeutter	12
-yevgeny	4
-yevtushenko	4
-yew	4
-yield	36
-yield-driven	32
-yielded	32
-yielding	32
-yields	34
-yitzhak	4
-yoder	4
-yoko	2
-yoon	4
-york	4
-york-based	4
-york-new	4
-yoshihara	12
-you	38
-you-know-what	32
-young	46
-younger	32
-youngest	32
-youngsters	32
-your	42
-yourself	32
-youth	32
-youthful	32
-yr.	4
-yugoslavia	4
-yuppie	36
-yuppies	32
-yuri	4
-yutaka	4
-yvette	2
-z	100
-z-holiday	16
-zaentz	12
-zagorsk	4
-zagorski	4
-zaibatsu	32
-zany	32
-zanzotto	12
-zap	32
-zayre	8
-zccbs	4
-zeal	32
-zealand	4
-zealand-based	4
-zealously	32
-zee	4
-zehli	4
-zen	4
-zero	32
-zero-coupon	32
-zero-sum	32
-zeroed	32
-zeros	32
-zickler	4
-zico	6
-ziemer	8
-zim	8
-zimmer	14
-zinberg	8
-zink	12
-zipping	32
-zodiac	4
-zoltan	4
-zone	32
-zones	32
-zoning	36
-zoo	32
-zooming	32
-zoot	32
-zug	4
-zurich	4
-zweig	8
-zwerin	12
-zwyer	4
-zy	4
-"""#
+        a	126
+        a&m	4
+        a-%	32
+        a-1	4
+        a-1-plus	4
+        a-2	4
+        a-330	4
+        a-340	4
+        a-6e	4
+        a-discounted	64
+        a-from	64
+        a.a.	4
+        a.c.	4
+        a.d.	4
+        a.g.	4
+        a.h.	14
+        a.m.	32
+        a.m.e.	2
+        a.s.	4
+        a.t.	4
+        aai	2
+        aaron	4
+        ab	4
+        aba	12
+        aback	32
+        abalone	38
+        abalone-lover	32
+        abalone-processing	32
+        abandon	32
+        abandoned	96
+        abandoning	32
+        abandons	32
+        abated	32
+        abbe	4
+        abbes	4
+        abbott	14
+        abbreviation	32
+        abc	14
+        abc-affiliated	4
+        abdicating	32
+        abdication	32
+        abducted	32
+        abductors	32
+        abdul-haadee	4
+        abela	12
+        abelson	4
+        aberrational	32
+        aberrations	32
+        abf	8
+        abhor	32
+        abhorrence	32
+        abhors	32
+        abides	32
+        abiding	32
+        abilities	32
+        ability	100
+        abington	4
+        abitibi-price	6
+        abject	32
+        able	32
+        abm	4
+        abner	4
+        aboard	32
+        abolished	32
+        abolishing	32
+        abolition	32
+        abortion	32
+        abortions	36
+        abound	36
+        about	46
+        about-to-boom	32
+        above	34
+        above-average	32
+        above-market	32
+        abraham	14
+        abrahamson	12
+        abrams	4
+        abrasives	32
+        abreast	40
+        abroad	36
+        abrogate	32
+        abrogated	32
+        abrogation	32
+        abrupt	32
+        abruptly	96
+        absb	4
+        absence	32
+        absent	32
+        absenteeism	32
+        abshire	4
+        absolute	36
+        absolutely	32
+        absolve	32
+        absorb	32
+        absorbed	32
+        absorbing	4
+        absurd	32
+        abt	14
+        abuse	32
+        abused	32
+        abuses	32
+        abusive	32
+        ac	4
+        academe	32
+        academia	32
+        academic	32
+        academicians	32
+        academics	32
+        academies	32
+        academy	4
+        acc	4
+        acceded	32
+        accelerate	32
+        accelerated	32
+        accelerates	32
+        accelerating	32
+        acceleration	40
+        accelerator	32
+        accent	32
+        accept	32
+        acceptability	32
+        acceptable	32
+        acceptance	32
+        accepted	42
+        accepting	32
+        accepts	40
+        access	100
+        accessibility	32
+        accessible	32
+        accessories	32
+        accident	32
+        accidental	32
+        accidently	32
+        accidents	32
+        accob	8
+        accommodate	32
+        accommodated	32
+        accommodations	32
+        accommodative	32
+        accompanied	34
+        accompany	32
+        accompanying	32
+        accomplish	32
+        accomplished	32
+        accomplishes	32
+        accomplishments	32
+        accord	36
+        accordance	32
+        according	38
+        accordingly	34
+        accost	32
+        accosted	32
+        account	36
+        accountability	32
+        accountant	32
+        accountants	36
+        accounted	32
+        accountemps	2
+        accounting	36
+        accounts	36
+        accreditation	32
+        accredited	32
+        accrediting	36
+        accrual	32
+        accrue	32
+        accrued	32
+        accumulate	32
+        accumulated	32
+        accumulating	32
+        accuracy	32
+        accurate	32
+        accurately	32
+        accusations	32
+        accusatory	32
+        accused	32
+        accuser	32
+        accuses	32
+        accusing	32
+        accustomed	32
+        ace	32
+        acerbic	32
+        achieve	32
+        achieved	32
+        achievement	36
+        achievements	32
+        achieving	34
+        acid	32
+        acid-rain	96
+        acidic	32
+        acker	12
+        acknowledge	32
+        acknowledged	36
+        acknowledgement	32
+        acknowledges	32
+        acknowledging	40
+        acknowledgment	32
+        acli	14
+        acolytes	32
+        acoustic	4
+        acquaint	32
+        acquaintance	32
+        acquiesced	32
+        acquiescent	32
+        acquire	36
+        acquired	100
+        acquirer	32
+        acquirers	32
+        acquires	44
+        acquiring	32
+        acquisition	44
+        acquisition-minded	32
+        acquisitions	38
+        acquisitive	32
+        acquistion	32
+        acquitted	32
+        acqusitions	32
+        acreage	32
+        acres	32
+        acrid	32
+        acronym	32
+        acronyms	32
+        across	36
+        across-the-board	32
+        act	36
+        acted	32
+        acting	44
+        action	110
+        action-forcing	32
+        actions	32
+        activated	32
+        activator	32
+        active	32
+        actively	32
+        activism	32
+        activist	32
+        activists	32
+        activities	36
+        activity	36
+        actor	36
+        actors	32
+        actress	36
+        acts	44
+        actual	36
+        actually	38
+        actuarial	32
+        acumen	32
+        acute	32
+        acute-care	32
+        acutely	32
+        acy	8
+        ad	34
+        ada	4
+        adair	12
+        adam	4
+        adamant	32
+        adams	12
+        adapt	32
+        adaptation	32
+        adapted	32
+        adapting	32
+        adapts	4
+        add	36
+        add-vantage	6
+        added	38
+        addict	32
+        addicts	32
+        adding	34
+        addington	2
+        addition	32
+        additional	110
+        additionally	2
+        additions	32
+        additive	32
+        additives	32
+        address	32
+        addressed	32
+        addresses	32
+        addressing	34
+        adds	34
+        adelman	4
+        adequacy	32
+        adequate	32
+        adequately	32
+        adhesives	32
+        adieu	32
+        adjacent	32
+        adjoin	32
+        adjoins	32
+        adjourned	32
+        adjudicated	32
+        adjunct	32
+        adjust	32
+        adjustable-rate	32
+        adjusted	98
+        adjusting	32
+        adjustment	32
+        adjustments	32
+        adjuvant	32
+        adler	12
+        adm.	6
+        admen	34
+        administered	32
+        administering	32
+        administration	38
+        administrations	32
+        administrative	32
+        administrator	32
+        administrators	48
+        admiral	36
+        admirers	32
+        admission	32
+        admissions	32
+        admit	36
+        admits	32
+        admittance	32
+        admitted	32
+        admittedly	32
+        admitting	32
+        ado	32
+        adolescents	32
+        adolfo	6
+        adolph	6
+        adopt	32
+        adopted	40
+        adopting	32
+        adoption	32
+        adopts	12
+        adorjan	8
+        adrar	4
+        ads	36
+        adult	32
+        adults	32
+        adv	8
+        advance	36
+        advance-purchase	32
+        advanced	46
+        advancement	32
+        advances	38
+        advancing	32
+        advantage	32
+        advantages	32
+        advent	32
+        adventure	32
+        adventurers	32
+        adverse	32
+        adversely	32
+        advertise	32
+        advertised	32
+        advertisers	32
+        advertising	110
+        advest	6
+        advice	32
+        advisable	32
+        advise	32
+        advised	32
+        adviser	36
+        advisers	36
+        advises	32
+        advising	32
+        advisory	32
+        advocacy	34
+        advocate	36
+        advocated	32
+        advocates	34
+        advocating	32
+        ae-1	4
+        aegean	4
+        aegis	4
+        aer	4
+        aerobics	2
+        aerosol	32
+        aerospace	108
+        aerospace/technology	32
+        aes	12
+        aesthetic	32
+        aet	8
+        aetna	10
+        affable	32
+        affair	36
+        affairs	36
+        affect	36
+        affected	96
+        affecting	32
+        affection	32
+        affects	32
+        affidavits	32
+        affiliate	32
+        affiliated	32
+        affiliates	36
+        affiliates-led	4
+        affiliation	32
+        affirm	36
+        affirmative	32
+        affirmed	32
+        affirming	32
+        affirms	4
+        afflicted	32
+        affluent	32
+        afford	32
+        affordability	32
+        affordable	32
+        afforded	32
+        affords	32
+        afghan	4
+        afghanistan	4
+        aficionados	32
+        afinp	8
+        afl-cio	4
+        afonso	4
+        afoot	32
+        afoul	32
+        afraid	32
+        afric	12
+        africa	4
+        african	4
+        afrikaans-language	4
+        after	110
+        after-tax	32
+        aftermath	32
+        afternoon	32
+        afternoons	32
+        aftershocks	32
+        afterward	32
+        afterwards	32
+        ag	12
+        aga	4
+        again	38
+        against	46
+        agaricus	32
+        age	36
+        age-old	32
+        aged	32
+        agencies	32
+        agency	46
+        agenda	32
+        agent	32
+        agents	32
+        aggiornamento	32
+        aggravated	32
+        aggregate	32
+        aggregates	32
+        aggression	32
+        aggressive	32
+        aggressively	32
+        aghast	32
+        aging	32
+        agins	4
+        agio	4
+        agios	4
+        agip	4
+        ago	44
+        agree	36
+        agreeable	32
+        agreed	96
+        agreed-upon	32
+        agreeing	32
+        agreement	36
+        agreements	32
+        agrees	44
+        agricultural	98
+        agricultural-debt	32
+        agriculture	36
+        agsi	8
+        ah	2
+        ahc	4
+        ahe	12
+        ahead	40
+        ahonoora	4
+        ahp	12
+        aid	100
+        aide	36
+        aided	36
+        aiden	2
+        aides	38
+        aiding	34
+        aids	38
+        aids-information	4
+        aids-related	4
+        aids-treatment	4
+        ailing	36
+        ailment	32
+        ailments	32
+        aim	32
+        aimed	32
+        aims	32
+        ain	32
+        air	46
+        air-cargo	32
+        air-conditioner	32
+        air-defense	32
+        air-freight	64
+        airborne	36
+        airbus	6
+        aircraft	100
+        aircraft-evacuation	32
+        aircruisers	6
+        aired	32
+        airing	32
+        airlift	36
+        airline	40
+        airliner	32
+        airliners	32
+        airlines	46
+        airmach	4
+        airplane	32
+        airplanes	36
+        airport	36
+        airports	32
+        airs	32
+        airspace	32
+        airways	4
+        ait	4
+        ak-47	4
+        akron	12
+        akshay	2
+        al	6
+        ala.	4
+        ala.-based	4
+        alabama	4
+        alan	6
+        alarm	36
+        alarmed	32
+        alarming	32
+        alas	2
+        alasdair	4
+        alaska	6
+        alaskan	4
+        albani	12
+        albert	14
+        alberta	4
+        alberto	4
+        albn	8
+        albright	4
+        album	32
+        alchemist	32
+        alcohol	36
+        alcohol-related	32
+        ald	4
+        alden	12
+        alderman	4
+        aleman	12
+        alert	32
+        alex	14
+        alexander	4
+        alexanders	4
+        alexandra	4
+        alexandria	4
+        alfa	4
+        alfa-laval	6
+        alfb	4
+        alfonse	2
+        alfonso	4
+        alfred	6
+        algeria	12
+        algerian	4
+        alice	14
+        alicia	4
+        alienate	32
+        alienating	32
+        aliens	36
+        aligned	32
+        alike	32
+        alive	32
+        alix	12
+        all	46
+        all-cash	32
+        all-irish	32
+        all-knowing	32
+        all-natural	32
+        all-night	32
+        all-seeing	32
+        all-suite	32
+        all-time	32
+        all-too-familiar	32
+        allan	4
+        allanna	4
+        allay	32
+        allegation	32
+        allegations	34
+        allege	32
+        alleged	32
+        allegedly	32
+        alleges	44
+        alleghany	6
+        allegheny	14
+        allegiance	32
+        alleging	32
+        allegis	4
+        allen	12
+        allentown	4
+        allergens	32
+        allergies	32
+        allergist	32
+        allergy	36
+        alleviate	32
+        alley	36
+        alliance	36
+        alliant	4
+        allied	14
+        allied-signal	4
+        allies	96
+        allocated	32
+        allocates	32
+        allocating	32
+        allocation	2
+        allocations	32
+        allots	32
+        allotted	32
+        allow	32
+        allowed	32
+        allowing	34
+        allows	96
+        alloy	32
+        alloys	32
+        alltime	32
+        allude	32
+        alluded	32
+        alluding	32
+        alluringly	32
+        ally	32
+        alma	36
+        almost	98
+        almost-certain	32
+        almys	12
+        aln	8
+        alnt	8
+        aloft	32
+        alone	36
+        along	42
+        alpha	4
+        alphabet	32
+        already	98
+        already-crowded	32
+        already-scheduled	32
+        also	110
+        altar	32
+        alter	36
+        altered	8
+        altering	32
+        alternate	4
+        alternating	32
+        alternative	32
+        alternatives	32
+        alters	4
+        although	46
+        altitudes	32
+        altmann	4
+        alto	4
+        altogether	40
+        alton	4
+        altos	4
+        altruistic	32
+        aluminum	36
+        alumni	32
+        alumnus	32
+        alums	32
+        alvin	4
+        always	32
+        am	38
+        ama	8
+        amadeus	4
+        amadou-mahtar	2
+        amal	4
+        amalgam	32
+        amanda	4
+        amarillo	12
+        amassing	32
+        amateur	32
+        amateurs	32
+        amazement	32
+        ambassador	32
+        ambassadors	32
+        ambient	4
+        ambiguities	32
+        ambiguous	32
+        ambition	32
+        ambitious	32
+        ambivalence	32
+        ambj	8
+        ambulance-chasing	32
+        ambulances	4
+        ambulatory	32
+        amc	14
+        amd	4
+        amdec	4
+        amdur	4
+        amend	32
+        amended	32
+        amendment	36
+        amendments	32
+        amends	32
+        amenities	32
+        amerada	4
+        america	12
+        american	14
+        american-made	4
+        americano	4
+        americans	4
+        americas	4
+        americus	14
+        amerika	4
+        ameritech	4
+        amex	12
+        amf	4
+        amfac	6
+        amhowitz	8
+        amiable	32
+        amicable	32
+        amid	110
+        amitai	8
+        amity	4
+        ammonium	32
+        ammunition	32
+        amnesia	32
+        amnesty	2
+        amo	12
+        amok	32
+        among	46
+        amortization	32
+        amortizing	32
+        amos	12
+        amos-lee	4
+        amount	32
+        amounted	32
+        amounting	32
+        amounts	32
+        ampersand	4
+        ample	32
+        amplifications	4
+        amplify	32
+        amply	32
+        amps	4
+        amr	14
+        amsterdam	8
+        amsterdam-based	4
+        amstrad	14
+        amtrak	4
+        amused	32
+        amusements	4
+        amy	4
+        an	46
+        ana	4
+        anaheim	12
+        analogues	32
+        analyses	32
+        analysis	32
+        analyst	100
+        analysts	46
+        analytical	4
+        analyzed	32
+        anastasio	4
+        anathema	32
+        anatolia	4
+        anatoly	4
+        anatomy	8
+        anaylsts	32
+        anc	4
+        ancestors	32
+        ancher	12
+        anchorman	32
+        anchors	32
+        ancient	32
+        and	126
+        and/or	32
+        anders	4
+        andersen	4
+        anderson	12
+        andover	4
+        andre	6
+        andrea	4
+        andreas	4
+        andrei	4
+        andrew	6
+        andrews	4
+        andy	4
+        anemia	32
+        anemic	32
+        anew	32
+        angeles	4
+        angeles-based	4
+        angels	36
+        anger	36
+        angered	32
+        angiographic	32
+        angiographics	32
+        angle	32
+        anglia	8
+        anglican	4
+        anglin	4
+        anglo-dutch	4
+        anglo-irish	4
+        angola	4
+        angolan	6
+        angolans	4
+        angrily	32
+        angry	32
+        anguish	32
+        anguished	32
+        angus	2
+        animal	32
+        animal-health	32
+        animals	32
+        animated	32
+        animation	32
+        animator	32
+        animators	32
+        animosity	32
+        ankara	6
+        anmc	6
+        ann	14
+        anna	4
+        anne	4
+        annihilation	32
+        anniversary	32
+        annoucements	32
+        announce	32
+        announced	96
+        announcement	32
+        announcements	32
+        announces	32
+        announcing	32
+        annual	32
+        annualized	34
+        annually	34
+        annuities	32
+        annuity	36
+        anomalies	32
+        anomaly	32
+        anonymity	32
+        anonymous	32
+        another	110
+        ansa	4
+        ansberry	4
+        answer	36
+        answered	32
+        answers	32
+        antediluvian	32
+        anthony	6
+        anthophyllite	32
+        anthropologists	32
+        anti-aircraft	32
+        anti-apartheid	38
+        anti-ballet	32
+        anti-ballistic	4
+        anti-black	32
+        anti-climactic	32
+        anti-communist	32
+        anti-competitive	32
+        anti-consumer	32
+        anti-discrimination	32
+        anti-drug	32
+        anti-dumping	42
+        anti-gadhafi	32
+        anti-germ	36
+        anti-hypertensive	32
+        anti-inflation	32
+        anti-japanese	32
+        anti-jazz	8
+        anti-khomeini	32
+        anti-lawyer	32
+        anti-managua	32
+        anti-missile	32
+        anti-nazi	32
+        anti-sandinista	32
+        anti-smoking	32
+        anti-takeover	44
+        anti-tank	32
+        anti-terrorist	32
+        anti-ulcer	32
+        anti-union	32
+        antibiotic	32
+        antibiotics	32
+        antibody	36
+        anticipate	32
+        anticipated	32
+        anticipates	32
+        anticipating	34
+        anticipation	32
+        antics	32
+        antidote	32
+        antigovernment	32
+        antilles	4
+        antimissile	32
+        antipathy	32
+        antiprotons	32
+        antique	32
+        antitrust	32
+        antitrust-law	32
+        antonin	4
+        antonio	4
+        antonio-based	4
+        antony	4
+        antwerp	4
+        anxious	32
+        any	46
+        anybody	32
+        anyhow	32
+        anymore	36
+        anyone	34
+        anything	32
+        anytime	32
+        anyway	32
+        anywhere	32
+        ap	4
+        apart	36
+        apartheid	32
+        apartment	32
+        apartment-housing	32
+        apathetic	32
+        apawamis	4
+        apcar	8
+        aphrodisiac	32
+        apia	8
+        aplenty	32
+        apocryphally	32
+        apollo	4
+        apologetic	32
+        apologies	32
+        apologized	32
+        apostles	32
+        appalachia	4
+        appalachian	4
+        appalled	32
+        appalling	32
+        apparatus	32
+        apparel	36
+        apparent	32
+        apparently	34
+        appeal	36
+        appealed	32
+        appealing	32
+        appeals	44
+        appeals-court	32
+        appear	32
+        appearance	32
+        appearances	32
+        appeared	32
+        appearing	32
+        appears	36
+        appeasement	32
+        appeasing	32
+        appendix	32
+        appetite	36
+        appetizer	32
+        applaud	32
+        applauds	32
+        applause	32
+        apple	6
+        appliance	36
+        appliances	36
+        applicant	32
+        applicants	32
+        application	32
+        application-specific	32
+        applications	42
+        applied	40
+        applies	32
+        apply	32
+        applying	32
+        appoint	32
+        appointed	32
+        appointee	32
+        appointees	32
+        appointing	32
+        appointment	32
+        appointments	32
+        appoints	8
+        appraisal	36
+        appraised	32
+        appreciable	32
+        appreciably	32
+        appreciate	32
+        appreciated	32
+        appreciation	32
+        apprehension	32
+        apprehensive	32
+        approach	32
+        approached	96
+        approaches	32
+        approaching	32
+        appropriate	32
+        appropriations	4
+        approval	110
+        approvals	32
+        approve	44
+        approved	36
+        approves	44
+        approving	32
+        approximate	32
+        approximately	34
+        approximates	32
+        april	4
+        apropos	2
+        apt	32
+        aqua	36
+        aquatic	32
+        aquifers	32
+        aquino	6
+        aquitaine	4
+        ar	4
+        arab	4
+        arab-israeli	4
+        arabia	4
+        arabian	4
+        arabs	4
+        arb	32
+        arbiter	4
+        arbitrage	36
+        arbitrage-trading	32
+        arbitrager	36
+        arbitragers	34
+        arbitrary	32
+        arbitration	32
+        arbor	4
+        arbs	32
+        arc	8
+        arcana	32
+        arch-rival	32
+        archaeologists	32
+        archaic	32
+        archbishop	4
+        arched	32
+        archibald	4
+        architect	40
+        architects	36
+        architectural	32
+        architecture	32
+        architectures	32
+        archly	32
+        arco	14
+        arctic	4
+        ardently	32
+        ardmore	4
+        are	110
+        area	36
+        areas	36
+        aren	100
+        arena	32
+        arentsen	8
+        argentina	4
+        argentine	4
+        argonaut	4
+        argue	32
+        argued	34
+        arguello	4
+        argues	32
+        arguing	32
+        argument	32
+        arguments	32
+        argyll	6
+        aria	32
+        arid	32
+        arida	12
+        arie	4
+        arisen	32
+        arising	32
+        aristar	4
+        ariz.	4
+        arizona	14
+        arkansas	4
+        arkin	4
+        arlington	4
+        arm	104
+        armageddon	4
+        armand	2
+        armed	36
+        armenian	4
+        armenians	4
+        armies	32
+        armin	4
+        arming	34
+        armon	4
+        armonk	4
+        armour	4
+        arms	100
+        arms-control	96
+        arms-sale	32
+        arms-sales	32
+        armstrong	14
+        armtek	4
+        army	36
+        arnold	14
+        aro	4
+        aron	10
+        arose	32
+        around	44
+        aroused	32
+        arraigned	32
+        arraignment	32
+        arrange	32
+        arranged	32
+        arrangement	32
+        arrangements	32
+        arranging	32
+        array	32
+        arrearages	32
+        arrest	32
+        arrested	38
+        arrests	44
+        arrington	12
+        arrival	32
+        arrive	32
+        arrived	32
+        arrives	32
+        arriving	32
+        arrogant	32
+        arrow	14
+        arrows	32
+        arsenal	38
+        arson	32
+        art	38
+        artel	10
+        arthur	4
+        article	32
+        articles	32
+        articulate	32
+        articulately	32
+        artifice	32
+        artificial	32
+        artillery	32
+        artist	32
+        artistic	32
+        artistically	32
+        artists	36
+        artitragers	32
+        arts	36
+        arturo	4
+        artwork	32
+        arv	8
+        arvin	14
+        arw	8
+        aryan	4
+        aryans	4
+        as	110
+        asahi	2
+        asai	8
+        asarco	2
+        asbestos	38
+        asbestos-containing	32
+        asbestos-lawsuit	32
+        asbestos-like	32
+        asbestos-related	32
+        asbestosis	32
+        ascent	32
+        ascribed	32
+        ashamed	32
+        asher	4
+        ashore	32
+        ashton	4
+        ashton-tate	6
+        ashton-tate#	8
+        asia	4
+        asia/	4
+        asian	4
+        asian-americans	4
+        asian-based	4
+        asians	6
+        asics	4
+        aside	36
+        asides	4
+        asinof	4
+        ask	34
+        asked	98
+        asking	32
+        askren	8
+        asks	52
+        aspartame	36
+        aspect	32
+        aspects	34
+        aspidistra	32
+        aspin	12
+        aspiration	32
+        aspire	32
+        assad	4
+        assailed	32
+        assails	4
+        assassination	32
+        assault	32
+        assaults	32
+        assemble	36
+        assembled	32
+        assembles	32
+        assemblies	32
+        assembling	32
+        assembly	96
+        assent	32
+        assert	32
+        asserted	32
+        asserting	32
+        assertion	32
+        assertions	34
+        asserts	32
+        assessed	32
+        assessment	36
+        assessments	32
+        assessor	4
+        asset	46
+        asset-	32
+        asset-management	32
+        assets	110
+        assiduously	32
+        assign	32
+        assigned	34
+        assignment	32
+        assignments	32
+        assist	32
+        assistance	100
+        assistant	36
+        assistants	32
+        assisted	34
+        assisting	32
+        assists	32
+        assitance	32
+        assn	4
+        associate	40
+        associated	38
+        associates	38
+        associating	32
+        association	36
+        association-college	4
+        associations	32
+        assortment	32
+        assuage	32
+        assuaging	32
+        assume	34
+        assumed	96
+        assumes	32
+        assuming	32
+        assumption	32
+        assurance	44
+        assure	32
+        assured	32
+        assuredly	32
+        assures	32
+        ast	4
+        asta	4
+        asthma	36
+        asthmatic	32
+        asthmatics	32
+        astonishes	32
+        astonishing	32
+        astronautics	4
+        astronomically	32
+        asymmetrical	32
+        at	110
+        at&t	14
+        ata	4
+        ataturk	4
+        atco	8
+        atcor	12
+        ate	32
+        atfc	8
+        athens	12
+        athens-based	4
+        athletes	32
+        athletic	32
+        athletics	32
+        atico	14
+        atkinson	4
+        atlanta	14
+        atlanta-based	4
+        atlantic	14
+        atlantis	14
+        atlasair	4
+        atmosphere	32
+        atoka	4
+        atom	36
+        atomic	36
+        atomization	32
+        atoms	32
+        atoned	32
+        atorino	4
+        atpwi	4
+        atrc	4
+        atrocious	32
+        atswi	4
+        attach	32
+        attache	32
+        attached	32
+        attachments	32
+        attack	40
+        attacked	32
+        attacking	32
+        attacks	32
+        attain	32
+        attaining	32
+        attempt	36
+        attempted	32
+        attempting	32
+        attempts	34
+        attend	32
+        attendance	32
+        attendant	32
+        attendants	32
+        attended	32
+        attending	32
+        attention	32
+        attested	32
+        attesting	32
+        attired	32
+        attitude	32
+        attorney	108
+        attorneys	42
+        attract	36
+        attracted	32
+        attracting	32
+        attraction	32
+        attractions	4
+        attractive	32
+        attractively	32
+        attractiveness	32
+        attracts	32
+        attribute	32
+        attributed	32
+        attributes	32
+        attrition	32
+        atuwi	4
+        atv	4
+        au	34
+        auckland	4
+        auction	36
+        auction-market	32
+        auction-rate	32
+        auctioned	32
+        auctions	38
+        audacious	32
+        audience	32
+        audiences	32
+        audio	32
+        audio-video	34
+        audio/video	12
+        audit	32
+        audited	36
+        auditing	32
+        auditor	40
+        auditorium	36
+        auditors	32
+        audits	36
+        audrey	4
+        auel	4
+        aug.	14
+        augment	32
+        august	6
+        augustine	12
+        aurora	4
+        auroras	4
+        auschwitz	4
+        aussies	4
+        austere	32
+        austerity	32
+        austin	6
+        australasia	4
+        australia	14
+        australia-based	8
+        australian	14
+        australian-based	4
+        australians	4
+        austria	4
+        aut	4
+        authentic	32
+        author	32
+        authored	32
+        authoritative	32
+        authoritatively	32
+        authorities	98
+        authority	36
+        authorization	32
+        authorize	32
+        authorized	32
+        authorizing	32
+        authors	32
+        auto	102
+        auto-buying	32
+        auto-company	32
+        auto-focus	40
+        auto-parts	32
+        auto-plant	32
+        auto-receivables	64
+        autobiography	32
+        automated	32
+        automatic	36
+        automatic-focus	32
+        automatic-teller	32
+        automatically	32
+        automation	32
+        automobile	32
+        automobiles	32
+        automotive	32
+        autonomous	32
+        autonomously	32
+        autonomy	32
+        autos	44
+        autumn	32
+        av-8b	4
+        ava	4
+        availability	32
+        available	32
+        availed	32
+        avant-garde	32
+        ave.	4
+        avenue	36
+        average	46
+        averaged	32
+        averages	34
+        averaging	32
+        aversion	32
+        averted	32
+        avez	32
+        aviation	36
+        aviator	32
+        avionics	32
+        aviv	4
+        avoid	36
+        avoided	36
+        avoiding	32
+        avondale	2
+        awacs	4
+        await	36
+        awaited	32
+        awaiting	36
+        awaits	32
+        awake	32
+        awakening	32
+        award	44
+        award-winning	32
+        awarded	32
+        awarding	32
+        awards	32
+        aware	32
+        awareness	32
+        away	36
+        awe	32
+        awed	32
+        awesome	32
+        awful	32
+        awhile	32
+        awkward	32
+        awoke	32
+        awry	32
+        ax	32
+        axes	32
+        axles	32
+        axp	12
+        axxx	4
+        azt	6
+        b	44
+        b-1	12
+        b-1b	4
+        b-week	16
+        b.a.it	8
+        b.f.	4
+        b.v.	4
+        ba	12
+        ba-1	4
+        ba-2	4
+        ba-3	4
+        baa-1	4
+        baa-3	4
+        baalbek	4
+        bab	12
+        babble	32
+        babcock	4
+        babies	32
+        babson	8
+        baby	36
+        baby-boom	32
+        babyboomers	32
+        babylonian	2
+        bach	4
+        bacha	12
+        bachelor	32
+        back	46
+        back-and-forthing	32
+        back-office	32
+        back-to-basics	32
+        backbone	32
+        backdrop	32
+        backdrops	32
+        backed	32
+        backer	32
+        backers	32
+        backfire	32
+        backfired	32
+        background	36
+        backing	32
+        backlash	32
+        backless	32
+        backlog	36
+        backs	32
+        backstage	32
+        backup	32
+        backwater	32
+        bacterium	32
+        bad	36
+        bade	32
+        badly	32
+        baer	4
+        baffled	32
+        baffling	32
+        bag	32
+        bagged	32
+        baghdad	4
+        bags	32
+        bah	2
+        bahamas	4
+        bahia	4
+        bail	32
+        bailed	32
+        bailey	4
+        bailing	32
+        bailly	4
+        bailout	32
+        bain	14
+        baine	4
+        baird	12
+        baja	4
+        bajarin	12
+        baked	32
+        baker	14
+        baker-watchers	4
+        bakes	4
+        bala-cynwyd	4
+        balance	36
+        balance-of-payments	32
+        balance-of-power	32
+        balanced	32
+        balances	32
+        balanchine	4
+        balanchinism	4
+        balancing	32
+        balding	32
+        baldness	32
+        baldrige	4
+        balfour	4
+        balk	32
+        balkanized	4
+        balked	32
+        ball	44
+        ballerina-like	32
+        ballet	36
+        balletomanes	32
+        ballets	34
+        ballistic	32
+        balloon	32
+        ballooning	40
+        balloons	40
+        ballot	32
+        balloting	32
+        ballpark	32
+        balls	32
+        bally	14
+        ballyhooed	4
+        balm	32
+        baltimore	12
+        baltimore-based	6
+        baltimore-washington	8
+        baluchis	4
+        bamberger	12
+        bamford	12
+        ban	36
+        banana-republic	32
+        banca	4
+        bancorp	4
+        bancroft	14
+        bancshares	4
+        band	32
+        bandag	2
+        banded	32
+        bandwagon	32
+        bang	36
+        bang-them-over-the-head	32
+        bangemann	12
+        banjo	32
+        bank	110
+        bank-affiliated	32
+        bank-dallas	4
+        bank-holding	32
+        bank-secrecy	32
+        bankcard	4
+        banker	100
+        bankers	102
+        banking	108
+        bankrupt	32
+        bankruptcies	40
+        bankruptcy	44
+        bankruptcy-law	32
+        banks	110
+        bankshares	4
+        banned	32
+        banner	32
+        banners	32
+        banning	2
+        bans	32
+        bantam	4
+        banxquote	4
+        baptista	12
+        bar	36
+        bar-hopping	32
+        bar-illan	12
+        barakat	4
+        barbara	14
+        barbecue	38
+        barbella	8
+        barbie	4
+        barclays	4
+        bare	2
+        barely	32
+        bargain	36
+        bargain-basement	32
+        bargain-hunting	32
+        bargaining	32
+        bargains	32
+        barge	32
+        barish	4
+        baritone	32
+        barker	4
+        barksdale	4
+        barley	32
+        barnes	12
+        barnett	12
+        barney	12
+        barometer	32
+        barometers	32
+        baroque	4
+        barrage	32
+        barratt	12
+        barred	32
+        barrel	36
+        barrels	32
+        barren	32
+        barrett	12
+        barricaded	32
+        barrier	32
+        barriers	32
+        barring	36
+        barringer	4
+        barrios	4
+        barris	8
+        barry	12
+        bars	32
+        bart	4
+        bartels	4
+        bartlesville	8
+        bartlett	4
+        barton	12
+        baryshnikov	4
+        base	36
+        baseball	32
+        based	46
+        baseless	32
+        basement	32
+        bases	32
+        bashers	4
+        bashful	32
+        bashing	32
+        basic	32
+        basically	36
+        basics	32
+        basie	4
+        basil	32
+        basing	36
+        basis	32
+        basket	32
+        basketball	38
+        basra	4
+        bass	12
+        bassett	4
+        bat	34
+        bat-lovers	32
+        batchelder	12
+        batchelor	12
+        bathers	32
+        bathing	32
+        bats	32
+        batschari	12
+        batter	8
+        battered	32
+        batteries	32
+        battery	32
+        battery-powered	32
+        battery-processing	32
+        batterymarch	6
+        battipaglia	4
+        battle	36
+        battle-tested	32
+        battled	32
+        battles	32
+        battling	32
+        batus	4
+        baucus	12
+        bauer	12
+        bavarian	4
+        bax	12
+        baxter	14
+        bay	36
+        bay-based	4
+        bayh	4
+        baylor	4
+        baytown	4
+        bb	4
+        bbc	4
+        bbc-brown	2
+        bbdo	4
+        bbec	8
+        bbf	8
+        bbk	4
+        bcl	8
+        bcv	8
+        bcw	8
+        bcy	4
+        bdg	4
+        be	108
+        beach	36
+        beaches	32
+        bean	4
+        beane	12
+        beans	32
+        bear	38
+        bearable	32
+        beard	32
+        beare	8
+        bearer	32
+        bearing	32
+        bearish	32
+        bears	36
+        beast	32
+        beat	32
+        beaten	32
+        beating	32
+        beatrice	4
+        beatrice/hunt	4
+        beats	32
+        beau	32
+        beaubien	4
+        beaumont	4
+        beautiful	36
+        beautifully	32
+        beauty	36
+        beaver	4
+        became	96
+        because	110
+        bechar	4
+        bechtel	4
+        becker	4
+        becket	8
+        beckett	4
+        beckoning	32
+        become	32
+        becomes	36
+        becoming	32
+        becor	12
+        bed	32
+        bedeviled	32
+        bedford	12
+        bedroom	32
+        beds	32
+        bedside	32
+        beech	6
+        beef	32
+        beehives	32
+        been	36
+        beer	100
+        beer-industry	32
+        beers	32
+        bees	32
+        beesley	12
+        beets	32
+        beezley	4
+        before	110
+        began	100
+        begetters	32
+        begged	32
+        begin	96
+        beginners	4
+        beginning	102
+        beginnings	32
+        begins	44
+        begun	38
+        behalf	32
+        behave	36
+        behaving	32
+        behavior	32
+        behest	32
+        behind	34
+        behold	32
+        beige	32
+        beijing	4
+        being	34
+        beings	32
+        beirut	4
+        bel	4
+        belched	32
+        belding	4
+        belgian	4
+        belgium	6
+        belgo-luxembourg	8
+        belief	32
+        believe	34
+        believed	32
+        believes	96
+        believing	32
+        belittle	32
+        bell	46
+        bellevue	12
+        bells	36
+        bellwether	96
+        belly	32
+        belmar	4
+        belong	32
+        belonged	32
+        belongs	32
+        belove	4
+        below	36
+        below-cost	32
+        belt	36
+        belted	32
+        belton	4
+        bely	4
+        bemoaned	32
+        bench	32
+        benched	32
+        benchmark	32
+        bend	36
+        bendel	4
+        bendix	6
+        bendix/martin	6
+        bendjedid	4
+        bends	32
+        beneath	32
+        benedetti	4
+        benefactors	32
+        beneficial	32
+        beneficiaries	32
+        beneficiary	32
+        benefit	32
+        benefited	32
+        benefiting	32
+        benefits	36
+        beni	4
+        benighted	32
+        benito	4
+        benjamin	4
+        bennes	6
+        bennett	8
+        benny	4
+        bensalem	4
+        benson	4
+        bent	32
+        benton	8
+        berendt	12
+        berger	4
+        berisford	4
+        berkeley	4
+        berkowitz	4
+        berlin	4
+        bermingham	4
+        bermon	12
+        bern	8
+        bernado	4
+        bernard	6
+        bernhard	4
+        bernie	4
+        berri	4
+        berrill	4
+        berry	4
+        berth	32
+        berton	4
+        bertrand	4
+        beryl	6
+        beseech	32
+        beseechingly	32
+        beset	36
+        besides	42
+        best	36
+        best-managed	32
+        best-selling	32
+        bestowal	32
+        bestowed	32
+        bet	32
+        beta	32
+        bethesda	4
+        bethlehem	12
+        betrayal	36
+        betrayed	32
+        bets	32
+        betsy	4
+        bette	2
+        better	34
+        better-conceived	32
+        better-known	32
+        betting	32
+        bettner	4
+        betty-jo	2
+        between	34
+        beutel	4
+        bev	4
+        beverage	36
+        beverages	32
+        beverly	12
+        bevy	32
+        beyond	34
+        bg	4
+        bhc	8
+        bias	32
+        biased	32
+        bible	4
+        bibles	4
+        bicentennial	32
+        bickering	32
+        bicycle	32
+        bid	36
+        bid-rigging	32
+        bidder	32
+        bidders	34
+        bidding	36
+        biden	12
+        bids	34
+        bidu	4
+        big	46
+        big-bucks	32
+        big-college	32
+        big-name	32
+        big-selling	32
+        big-time	32
+        bigelow	4
+        bigger	32
+        bigger-than-expected	32
+        biggest	38
+        biggest-selling	32
+        bigness	4
+        bigwig	32
+        bikers	32
+        bikinis	32
+        bilandic	4
+        bilateral	32
+        bilion	32
+        bill	44
+        billboard	32
+        billed	32
+        billet	4
+        billiard	32
+        billing	32
+        billion	36
+        billion-plus	32
+        billionaire	32
+        billions	32
+        bills	36
+        billy	4
+        bimonthly	32
+        binding	32
+        bing	4
+        binge	32
+        bingham	4
+        binlc	8
+        binns	4
+        biochemist	32
+        biocraft	10
+        biographies	32
+        biography	32
+        biological	32
+        biologists	32
+        biology	32
+        bioscience	36
+        biotechnology	36
+        bipartisan	34
+        birch	8
+        birds	32
+        birdwell	12
+        birinyi	12
+        birmingham	14
+        birnbaum	8
+        birth	32
+        birth-control	32
+        birthday	36
+        birthplace	32
+        births	96
+        bis	4
+        bisporus	32
+        bistro	32
+        bit	32
+        bite	32
+        biting	32
+        bits	32
+        bitter	32
+        bitterness	32
+        bittersweet	32
+        bizarre	32
+        bizet	4
+        bk	8
+        bkn	8
+        bkne	8
+        bko	8
+        black	36
+        black-and-white	32
+        black-cowboy	32
+        black-led	32
+        black-lung	32
+        black-market	32
+        black-owned	32
+        black-white	32
+        blackboard	32
+        blacklist	32
+        blacklisted	32
+        blacklisting	32
+        blackmail	32
+        blacks	32
+        blackstone	4
+        blair	12
+        blame	34
+        blamed	32
+        bland	32
+        blank	4
+        blanket	32
+        blas	4
+        blase	32
+        blast	32
+        blasted	32
+        bleached	32
+        bleak	32
+        bleeding	32
+        blend	32
+        blender	32
+        blenders	32
+        blends	32
+        blessed	32
+        blessing	32
+        blew	32
+        blind	32
+        blinder	14
+        blinders	32
+        blindfold	32
+        blindly	32
+        blissful	32
+        blistering	32
+        blithe	32
+        blitz	32
+        bloated	32
+        bloc	36
+        block	44
+        blockade	36
+        blockbuster	46
+        blockbusters	32
+        blocked	32
+        blocking	32
+        blocks	32
+        bloedel	4
+        blond	34
+        blonde	36
+        blonde-laden	32
+        blondes	32
+        blonds	36
+        blood	32
+        blood-analysis	32
+        blood-clot	32
+        bloodcurdling	32
+        bloodless	32
+        bloodletting	32
+        bloods	32
+        bloodstock	32
+        bloom	4
+        bloomingdale	4
+        bloomington	4
+        blossoms	32
+        blount	12
+        blow	36
+        blow-by-blow	32
+        blowing	32
+        blows	32
+        bls	4
+        bltb	8
+        blue	38
+        blue-and-yellow	32
+        blue-chip	32
+        blue-collar	32
+        blue-eyed	32
+        blue-ribbon	32
+        bluechip	32
+        bluefield	4
+        blueprint	32
+        bluhdorn	4
+        bluhm	12
+        blumenthal	4
+        blunder	32
+        blundered	32
+        blunt	36
+        blur	32
+        blustein	4
+        blustery	32
+        bluth	4
+        bly	12
+        blytheville	4
+        bmws	4
+        bmy	4
+        bn	8
+        bnk	4
+        board	110
+        board-room	32
+        boardroom	4
+        boards	32
+        boardwalk	32
+        boasted	32
+        boasts	32
+        boat	36
+        boat-and-motor	32
+        boats	32
+        bob	38
+        bobby	12
+        boca	12
+        boczek	4
+        bodan	4
+        bode	32
+        bodies	32
+        body	32
+        boehringer	6
+        boeing	14
+        boesky	12
+        boesky-like	4
+        bog	32
+        bogdanich	4
+        bogeymen	32
+        bohai	4
+        boil	32
+        boise	4
+        bold	32
+        bolder	32
+        boldly	32
+        bollenbacher	4
+        boller/coates/spadaro	4
+        bollerer	4
+        bolling	4
+        bollinger	10
+        bolster	36
+        bolstered	32
+        bolsters	32
+        bomb	32
+        bombarded	32
+        bombed	32
+        bomber	32
+        bombers	32
+        bombing	32
+        bombs	32
+        bombshell	4
+        bon	4
+        bona	32
+        bonanza	4
+        bonar	12
+        bond	42
+        bond-trading	32
+        bondholders	32
+        bonding	32
+        bonds	110
+        bone	32
+        bones	36
+        boning	32
+        bonn	14
+        bonner	4
+        bonus	32
+        bonuses	32
+        boo-boos	32
+        boogie	32
+        book	36
+        book-to-bill	32
+        booked	32
+        bookings	32
+        bookish	32
+        bookkeeping	32
+        books	44
+        books/william	4
+        bookseller	32
+        bookshelf	4
+        bookstore	32
+        boom	38
+        booming	32
+        boomlet	32
+        boon	32
+        boone	8
+        boorstin	4
+        boost	36
+        boosted	96
+        booster	32
+        boosterism	32
+        boosters	32
+        boosting	32
+        boosts	44
+        boot	32
+        boots	36
+        booty	32
+        boozer	32
+        bor	8
+        borden	14
+        border	36
+        borders	32
+        bore	32
+        bored	32
+        borg-warner	14
+        borger	4
+        born	38
+        borne	32
+        borohydride	32
+        boroughs	32
+        borovoy	8
+        borrow	32
+        borrowed	36
+        borrowers	32
+        borrowing	32
+        borrowings	34
+        borrus	4
+        borscht	4
+        boss	44
+        bosses	32
+        boston	14
+        boston-based	4
+        both	46
+        bother	32
+        bothered	32
+        bothering	32
+        botlek	4
+        bottle	32
+        bottlenecks	32
+        bottler	32
+        bottlers	32
+        bottles	32
+        bottling	100
+        bottom	36
+        bottom-line	32
+        bottomed	32
+        bottoms	32
+        bought	100
+        boulder	4
+        boulevard	6
+        boumedienne	4
+        bounce	32
+        bounced	32
+        bouncers	34
+        bound	32
+        boundaries	32
+        bounties	32
+        bouquet	32
+        bourbon	32
+        bourbon-pecan	32
+        bourj	4
+        bournonville	4
+        bousquet-cadillac	4
+        boustany	4
+        bout	32
+        boutique	34
+        boveri	4
+        bovine	32
+        bow	32
+        bowen	12
+        bowery	4
+        bowie	4
+        bowing	32
+        bowl	4
+        bowling	32
+        bowman	32
+        box	96
+        box-office	32
+        boxer	36
+        boxes	32
+        boy	32
+        boycott	32
+        boycotts	32
+        boyd	12
+        boyer	4
+        boyish	32
+        boys	32
+        bqr	8
+        brace	4
+        braces	32
+        bracher	12
+        bracket	32
+        brackets	32
+        brad	4
+        bradford	4
+        bradlees	4
+        bradley	12
+        bradstock	4
+        bradstreet	4
+        bradt	8
+        brady	4
+        brag	32
+        bragg	12
+        bragged	32
+        brahms	4
+        braided	32
+        brain	32
+        brains	32
+        brainstorming	32
+        brake	32
+        brakeman	32
+        brakes	32
+        bram	2
+        bramco	4
+        bramham	4
+        branch	32
+        branches	32
+        brand	32
+        brand-name	32
+        brandao	4
+        branded	32
+        brandon	4
+        brands	36
+        brandy	32
+        branford	4
+        braniff	4
+        brannigan	4
+        brannock	12
+        brant	12
+        brash	32
+        brashness	32
+        brasilia	4
+        brass	36
+        braverman	12
+        brazenly	32
+        brazil	14
+        brazilian	14
+        brazilians	2
+        breach	32
+        breach-of-contract	32
+        breached	32
+        breaches	32
+        breaching	32
+        bread	32
+        bread-and-butter	32
+        breaded	32
+        breadth	32
+        break	32
+        break-even	32
+        break-up	32
+        breakdowns	32
+        breakers	32
+        breakfast	36
+        breaking	34
+        breaks	32
+        breakthroughs	32
+        breakup	36
+        breast	32
+        breasts	32
+        breath	32
+        breathes	32
+        breathing	32
+        breathlessly	32
+        breau	8
+        breckinridge	2
+        bred	32
+        breed	32
+        breeders	32
+        breeding	32
+        breeds	32
+        breeze	4
+        brennan	8
+        brent	6
+        brenton	4
+        brentwood	4
+        brethren	32
+        brew	32
+        brewed	32
+        brewer	32
+        brewers	32
+        brewing	36
+        brewster	12
+        brezhnev	4
+        brian	14
+        bribery	32
+        brick	32
+        bricker	8
+        bricks-and-mortar	32
+        bridal	32
+        bride	36
+        brides	32
+        bridesmaid	32
+        bridesmaids	32
+        bridges	4
+        brief	36
+        briefcases	32
+        briefed	32
+        briefing	32
+        briefings	32
+        briefly	32
+        briefs	2
+        brigade	32
+        brigades	32
+        bright	32
+        brighter	36
+        brightest	32
+        brill	4
+        brilliant	32
+        bring	36
+        bringing	32
+        brings	32
+        brink	32
+        brio	8
+        bristol	4
+        bristol-myers	4
+        britain	14
+        british	14
+        british-based	4
+        broad	36
+        broad-based	32
+        broadcast	36
+        broadcaster	32
+        broadcasters	38
+        broadcasting	38
+        broadcastmail	32
+        broadcasts	32
+        broaden	32
+        broadening	32
+        broadens	32
+        broader	34
+        broader-based	32
+        broadest	32
+        broadly	32
+        broadman	4
+        broadside	32
+        broadway	4
+        brobeck	12
+        brocade	32
+        broccoli	32
+        brock	14
+        brockman	4
+        broderbund	4
+        broderick	4
+        broke	32
+        broken	32
+        broker	40
+        broker-adviser	32
+        broker-dealer	36
+        broker-loan	32
+        brokerage	98
+        brokerages	36
+        brokers	34
+        bromberg	12
+        bronchial	32
+        bronx	4
+        bronze	32
+        brook	4
+        brookfield	8
+        brookings	2
+        brooklyn	4
+        brooks	4
+        bros	4
+        brother	32
+        brother-in-law	32
+        brotherhood	4
+        brothers	36
+        brought	36
+        brown	46
+        brown-forman	4
+        browns	4
+        brownsville	4
+        brraap	32
+        brrs	4
+        bruce	14
+        brueghel	4
+        brunei	14
+        brunette	32
+        brunswick	4
+        brushed	32
+        brusqueness	32
+        brussels	12
+        brutal	32
+        brutally	32
+        brutish	32
+        bs	8
+        bsbx	12
+        bsc	4
+        bse	4
+        bt	4
+        bti	8
+        btr	2
+        bty	4
+        bubble	32
+        bubbles	32
+        buccaneers	32
+        buchanan	12
+        buck	4
+        buckhorn	14
+        buckley	12
+        bucks	32
+        bucksbaum	12
+        bud	32
+        budapest	8
+        buddha	4
+        buddhism	4
+        buddy	32
+        budged	32
+        budget	110
+        budget-cutting	32
+        budget-minded	32
+        budget/tax	32
+        budgetary	32
+        budgeted	32
+        budgeteers	32
+        budgets	32
+        budweiser	4
+        buffalo	4
+        buffer	32
+        buffeted	32
+        buford	8
+        bugs	8
+        buick	8
+        build	96
+        builder	32
+        builders	44
+        building	38
+        buildings	36
+        builds	32
+        buildup	32
+        built	96
+        bukovsky	4
+        bulgarian	4
+        bulgarians	4
+        bulging	32
+        bulk	32
+        bulkier	32
+        bulky	32
+        bull	36
+        bullet	4
+        bulletin	4
+        bullion	2
+        bullish	32
+        bullishness	32
+        bullock	4
+        bullying	32
+        bumpers	32
+        bumpy	40
+        bunch	32
+        bunches	32
+        bundesbank	4
+        bundesrat	4
+        bundle	32
+        bungling	32
+        buoy	32
+        buoyant	32
+        buoyed	32
+        bur	8
+        burbank	4
+        burden	32
+        burdened	32
+        burdick	12
+        burdines	4
+        bureau	36
+        bureaucracies	32
+        bureaucracy	32
+        bureaucrat	4
+        bureaucratic	32
+        bureaucratically	32
+        bureaucrats	32
+        burenga	8
+        burgee	4
+        burgeoning	32
+        burger	12
+        burgess	4
+        buried	34
+        burk	4
+        burlingame	4
+        burlington	4
+        burn	32
+        burned	32
+        burnham	4
+        burning	32
+        burroughs-wellcome	6
+        burrowing	32
+        burry	8
+        burst	32
+        burton	4
+        bury	32
+        bus	32
+        bused	32
+        buses	32
+        bush	14
+        busines	32
+        business	110
+        business-type	32
+        businesses	106
+        businesses-newspaper	32
+        businessman	32
+        businessmen	34
+        businessses	32
+        buss	8
+        bust	32
+        busy	36
+        but	126
+        butane-powered	32
+        butcher	36
+        butler	12
+        butt	32
+        butter	32
+        buttery	32
+        buttressed	32
+        butyl	32
+        buy	36
+        buyback	36
+        buybacks	8
+        buyer	34
+        buyers	96
+        buying	44
+        buyout	40
+        buyouts	32
+        buys	36
+        buzzword	32
+        bwv	4
+        by	126
+        by-election	32
+        bygone	32
+        bylaws	32
+        bypass	32
+        bypwi	4
+        byrne	12
+        byron	4
+        byswi	4
+        byuwi	4
+        byzantine	4
+        c	36
+        c-123	4
+        c-yields	64
+        c.	6
+        c.i.t.	4
+        c.o.m.b.	6
+        c.v.	4
+        caa	4
+        cab	4
+        cabbage	4
+        cabinet	32
+        cabinet-level	32
+        cable	46
+        cable-television	32
+        cabrera	12
+        cabs	32
+        cachet	32
+        cacophonous	32
+        cadillac	8
+        cadre	32
+        caesarean	4
+        caesarean-section	4
+        caesars	14
+        cafe	36
+        cai	4
+        caine	4
+        caisse	6
+        cake	4
+        cal	4
+        calamari	32
+        calan	4
+        calculate	32
+        calculated	32
+        calculates	32
+        calculating	32
+        calculation	32
+        calculations	32
+        calculators	32
+        calder	4
+        caldwell	4
+        caleb	4
+        calendar	36
+        calero	12
+        calgary	12
+        caliber	32
+        calif-based	4
+        calif.	4
+        calif.-based	4
+        california	12
+        california-based	4
+        california-santa	4
+        call	34
+        call-ups	32
+        callan	8
+        called	38
+        calling	34
+        callous	32
+        calls	100
+        calm	32
+        calmat	6
+        calming	32
+        calmly	32
+        calny	14
+        calumny	32
+        calvert	4
+        calvin	4
+        cambridge	4
+        camcorder	32
+        camden	2
+        came	40
+        camera	32
+        cameramen	32
+        cameras	38
+        cameron	4
+        cameroon	4
+        camino	4
+        camouflage	32
+        camouflaging	32
+        camp	36
+        campaign	38
+        campaigned	32
+        campaigner	32
+        campaigns	36
+        campanies	32
+        campbell	6
+        campbelltown	4
+        campeau	4
+        camper	32
+        campesinas	32
+        campground	32
+        camping	32
+        camps	36
+        campsite	32
+        campus	36
+        campuses	32
+        can	116
+        can-sealing	32
+        canada	14
+        canadian	14
+        canadians	4
+        cancel	32
+        canceled	32
+        cancellation	40
+        cancellations	32
+        cancelling	32
+        cancels	8
+        cancer	36
+        cancers	32
+        canda	12
+        candidate	96
+        candidates	40
+        candlelight	32
+        cando	4
+        candor	32
+        candy	36
+        cane	36
+        cane-sugar	32
+        cannes	4
+        cannot	32
+        canny	40
+        canon	14
+        cantata	4
+        canton	4
+        cantor	4
+        canyon	6
+        cap	36
+        capabilities	32
+        capability	32
+        capable	32
+        capacity	108
+        capita	32
+        capital	46
+        capital-gains	32
+        capital-intensive	32
+        capital-markets	32
+        capital-rich	32
+        capital-spending	32
+        capitalization	32
+        capitalize	32
+        capitalized	32
+        capitalizing	32
+        capitol	4
+        capitulation	32
+        capping	32
+        capriccio	4
+        caps	32
+        capsule	32
+        capsules	32
+        captives	32
+        captors	32
+        capture	32
+        captured	32
+        captures	32
+        car	106
+        car-assembly	96
+        car-market	32
+        car-parts	32
+        car-rental	32
+        car-rentals	32
+        carajas	4
+        caramels	32
+        carberry	4
+        carbide	4
+        carbon	32
+        carceres	4
+        card	38
+        cardholder	4
+        cardillo	4
+        cardin	4
+        cardinal	4
+        cardiss	8
+        cards	36
+        care	100
+        cared	32
+        career	36
+        careers	38
+        careful	32
+        carefully	32
+        cares	36
+        carew	8
+        carey	4
+        cargo	96
+        caribbean	4
+        carl	6
+        carley	8
+        carlo	4
+        carlos	4
+        carlough	8
+        carlow	4
+        carlson	12
+        carlucci	4
+        carlyle	12
+        carmelo	4
+        carmen	4
+        carmichael	4
+        carmine	4
+        carnation	4
+        carnegie	4
+        carnivorous	32
+        carol	4
+        carolee	2
+        carolina	4
+        carolinians	2
+        carpenter	12
+        carpet	32
+        carpeting	32
+        carried	32
+        carrier	46
+        carriers	100
+        carries	32
+        carrington	4
+        carroll	8
+        carrot	32
+        carrots	32
+        carry	32
+        carry-forward	32
+        carry-forwards	32
+        carrying	32
+        carryover	32
+        cars	36
+        carted	32
+        cartel	32
+        carter	12
+        carter-wallace	2
+        carteret	6
+        carthage	4
+        carting	32
+        cartoon	32
+        cartoons	4
+        carve	32
+        carver	32
+        carving	32
+        cary	4
+        case	36
+        case-by-case	32
+        caseload	32
+        cases	36
+        casey	14
+        cash	38
+        cash-and-stock	32
+        cash-flow	32
+        cash-laden	32
+        cash-rich	32
+        cash-strapped	32
+        cashing	32
+        casino	36
+        casino-hotel	32
+        casinos	44
+        caspar	4
+        cassandras	4
+        casseb	4
+        cassette	32
+        cassettes	32
+        cassoni	4
+        cast	32
+        casting	32
+        castings	32
+        castle	36
+        castro	4
+        casts	32
+        casually	32
+        casualties	32
+        casualty	38
+        casy	8
+        cat	36
+        cat-and-mouse	32
+        catala-roca	4
+        catalog	32
+        catalogued	32
+        catalyst	4
+        catalytic	32
+        catalyzed	32
+        catastrophe	32
+        catastrophic	32
+        catastrophic-illness	32
+        catch	36
+        catches	34
+        categories	32
+        category	36
+        catered	32
+        caterers	6
+        catering	32
+        caters	32
+        catherine	4
+        cathleen	2
+        catholic	4
+        cathy	4
+        cato	4
+        cats	36
+        catskills	4
+        cattivera	4
+        cattle	38
+        cattle-on-feed	32
+        caucasus	4
+        caucused	32
+        caught	32
+        cause	32
+        caused	32
+        causes	32
+        causing	32
+        caution	32
+        cautioned	32
+        cautions	32
+        cautious	40
+        cautiously	32
+        cavalier	4
+        cave	4
+        caveats	32
+        caves	32
+        caw	4
+        cbe	8
+        cboe	12
+        cbot	12
+        cbs	14
+        cbs/fox	14
+        ccb	12
+        ccc	4
+        cce	12
+        cci	12
+        cd-v.	32
+        cdii	8
+        cdn	8
+        cds	4
+        cease	32
+        cease-fire	32
+        ceased	32
+        cecola	8
+        cedar	8
+        cede	36
+        ceded	32
+        ceiling	36
+        celanese	4
+        celebrate	32
+        celebrating	32
+        celebrations	4
+        celebratory	32
+        celebrities	32
+        celebrity	36
+        celebrity-laden	32
+        celestre	8
+        cell	32
+        cells	32
+        cellular	36
+        celso	4
+        celtic	6
+        cement	36
+        cementing	32
+        cemeteries	32
+        cemetery	40
+        cen	8
+        censor	32
+        censure	34
+        censured	32
+        censures	4
+        census	12
+        cent	32
+        centauri	4
+        center	36
+        centered	32
+        centerior	4
+        centerpiece	32
+        centers	36
+        centigrade	4
+        centocor	4
+        central	44
+        centralized	32
+        centre	4
+        centrifuge	32
+        centronics	14
+        cents	32
+        centuries	32
+        centuries-old	32
+        centurion	4
+        century	44
+        ceo	4
+        cephalexin	6
+        cephalosporin	32
+        ceramic	32
+        certain	44
+        certainly	34
+        certainty	32
+        certfs	8
+        certificate	32
+        certificates	96
+        certification	36
+        certified	44
+        ceuta	4
+        cfp	4
+        cfps	4
+        cft	4
+        cftc	12
+        cge	4
+        cgp	4
+        chadli	4
+        chafing	32
+        chagrin	32
+        chagrined	34
+        chain	36
+        chains	36
+        chair	32
+        chairman	110
+        chairmen	32
+        chairs	32
+        chairwoman	32
+        challenge	32
+        challenged	32
+        challenger	32
+        challengers	34
+        challenges	32
+        challenging	32
+        chalmers	4
+        chamber	36
+        chamberlain	12
+        chambers	32
+        chamorro	12
+        champ	32
+        champagne	32
+        champion	44
+        championed	64
+        champions	32
+        champlain	4
+        champs	32
+        chance	32
+        chancellor	36
+        chances	32
+        chandler	8
+        chang	4
+        change	36
+        changed	36
+        changes	46
+        changing	36
+        channel	38
+        channell	12
+        channels	32
+        chant	4
+        chaos	32
+        chaotic	32
+        chaparral	4
+        chapel	12
+        chaplains	32
+        chapstick	4
+        chapter	36
+        chapters	32
+        character	32
+        characteristic	32
+        characterization	32
+        characterize	32
+        characterized	32
+        characterizes	32
+        characters	32
+        charge	40
+        charge-offs	64
+        charged	36
+        charges	102
+        charging	40
+        charing	4
+        charities	32
+        charity-ball	32
+        charlene	2
+        charles	14
+        charleston	14
+        charlie	4
+        charlotte	4
+        charm	32
+        charmer	32
+        charming	36
+        charnel	32
+        chart	32
+        chart-guided	32
+        chartered	36
+        charters	32
+        charts	32
+        chase	46
+        chased	32
+        chases	32
+        chasing	4
+        chastening	32
+        chattanooga	8
+        chatted	32
+        chauffeur-driven	32
+        chautauqua	4
+        chazov	4
+        chb	8
+        cheap	36
+        cheap-labor	32
+        cheaper	36
+        cheapest	32
+        cheat	32
+        cheating	96
+        check	32
+        check-kiting	32
+        checked	32
+        checkers	4
+        checking	32
+        checkoff	4
+        checks	36
+        checkup	32
+        cheek	12
+        cheer	32
+        cheerful	32
+        cheerleader	32
+        cheerleaders	32
+        cheers	32
+        cheese	32
+        cheesecake	32
+        cheetah	4
+        chef	32
+        chefs	32
+        chemical	44
+        chemical-analysis	32
+        chemical-physics	32
+        chemically	32
+        chemicals	40
+        chemotherapy	32
+        chengbei	4
+        cherbourg	4
+        cherished	32
+        chernobyl	4
+        cherokee	4
+        cherry	8
+        chesapeake	4
+        chesebrough	2
+        chesebrough-pond	12
+        chess	32
+        chest	32
+        chester	4
+        chestnut	32
+        chestnuts	32
+        chevalier	36
+        chevelles	4
+        chevette	4
+        chevrefeuille	4
+        chevrolet	12
+        chevron	14
+        chevy	4
+        chg.	4
+        chiam	4
+        chiba	4
+        chic	32
+        chicago	14
+        chicago-area	4
+        chicago-based	4
+        chickasha	4
+        chicken	36
+        chicken-restaurant	32
+        chief	46
+        chiefly	32
+        chiefs	44
+        chieftains	32
+        chikane	12
+        child	36
+        child-bearing	32
+        child-care	40
+        childless	32
+        children	38
+        chile	6
+        chileans	4
+        chiles	12
+        chill	4
+        chilled	32
+        chillicothe	4
+        chilling	32
+        chilly	32
+        chilton	12
+        chimicles	8
+        chimpanzee	32
+        chimpanzees	32
+        china	46
+        chinese	4
+        chip	100
+        chip-consuming	32
+        chip-industry	32
+        chipmakers	36
+        chips	100
+        chirac	4
+        chisholm	12
+        chl	4
+        chloe	4
+        chlorthalidone	32
+        chm	4
+        choate	4
+        chocolat	4
+        chocolate	36
+        chocolate-chunk	32
+        chocolate-coated	32
+        chocolate-truffle	32
+        chocolates	44
+        chocolatier	4
+        chocolatiers	32
+        chocolaty	32
+        choice	32
+        choices	32
+        choleric	32
+        cholesterol	36
+        cholesterol-lowering	32
+        choose	32
+        chooses	32
+        choosing	32
+        chop	8
+        chopin	4
+        chopped	32
+        choppy	32
+        chops	32
+        choreographer	32
+        choreographers	32
+        choreographic	32
+        choreography	32
+        chorus	32
+        chose	32
+        chosen	32
+        christensen	14
+        christian	4
+        christianity	4
+        christmas	4
+        christopher	4
+        chromed	32
+        chronar	8
+        chronic	32
+        chronicle	32
+        chronicler	32
+        chronicles	32
+        chronologies	32
+        chronology	36
+        chry-plym	8
+        chrysanthemum	32
+        chrysler	14
+        chu	8
+        chucking	32
+        chula	6
+        chum	32
+        chunk	32
+        church	46
+        churches	32
+        churchillian	4
+        churning	32
+        churns	32
+        chv	12
+        ci	8
+        cia	12
+        ciba-geigy	4
+        cie.	6
+        cieply	4
+        cigarette	36
+        cigarette-tax	32
+        cigarettes	36
+        cigars	32
+        cigna	14
+        cih	4
+        cihlar	4
+        cil	4
+        cincinnati	4
+        cinderblock	32
+        cinematic	32
+        circled	32
+        circles	32
+        circuit	40
+        circuitry	32
+        circuits	32
+        circulated	32
+        circulating	32
+        circulation	32
+        circulatory	32
+        circumstance	32
+        circumstances	32
+        circumvent	32
+        circumventing	32
+        circus	32
+        cit	4
+        citations	32
+        cite	32
+        cited	36
+        cites	96
+        citibank	4
+        citicorp	6
+        citicorp-issued	4
+        cities	38
+        cities/abc	4
+        citing	42
+        citizen	36
+        citizens	110
+        citizenship	32
+        city	46
+        city-based	4
+        city-council	32
+        city-sponsored	32
+        city-state	32
+        civil	44
+        civil-rights	32
+        civilian	32
+        civilians	32
+        civilization	36
+        cjn	4
+        cl	8
+        clabir	14
+        clad	32
+        claiborne	8
+        claim	32
+        claimant	32
+        claimants	32
+        claimed	32
+        claiming	96
+        claims	36
+        clamor	32
+        clamoring	32
+        clan	36
+        clandestine	32
+        clans	32
+        claptrap	32
+        clara	4
+        clare	4
+        claremont	12
+        clarence	2
+        claridge	8
+        clarified	32
+        clarinetist	32
+        clarity	32
+        clark	12
+        clash	32
+        clashed	32
+        clashes	32
+        class	36
+        class-action	32
+        classes	32
+        classic	36
+        classical	32
+        classicism	32
+        classicist	32
+        classics	32
+        classification	32
+        classified	32
+        classifying	32
+        classmate	32
+        classrooms	32
+        claude	8
+        claudine	8
+        claudio	4
+        clause	32
+        clay	6
+        clayton	4
+        clda	8
+        clean	36
+        clean-coal	32
+        cleaning	32
+        cleanse	32
+        clear	44
+        clear-cut	32
+        clearance	36
+        clearances	32
+        cleared	36
+        clearer	32
+        clearing	36
+        clearinghouse	32
+        clearly	38
+        clears	12
+        clemens	8
+        clemenza	4
+        cleocin	4
+        clerical	32
+        clerk	32
+        clev	4
+        cleveland	12
+        cleveland-based	4
+        cleveland-cliffs	10
+        clevepak	4
+        clever	32
+        clevite	12
+        clf	8
+        clg	8
+        cliche	32
+        client	32
+        clients	36
+        cliff	4
+        clifford	4
+        clifton	2
+        climate	32
+        climax	32
+        climb	32
+        climbed	36
+        climber	32
+        climbing	32
+        cline	8
+        clines	12
+        clings	32
+        clinic	36
+        clinical	46
+        clip	32
+        clippings	32
+        clips	32
+        cln	12
+        clny	4
+        cloaked	32
+        clock	32
+        clones	32
+        clonidine-hcl	32
+        close	44
+        close-knit	32
+        close-out	32
+        closed	44
+        closed-end	32
+        closely	102
+        closer	36
+        closes	32
+        closest	32
+        closet	32
+        closing	32
+        closings	32
+        clossey	4
+        closures	32
+        clot	36
+        clothes	32
+        clothing	32
+        cloud	32
+        clouded	32
+        clouds	4
+        clout	32
+        clowning	32
+        club	36
+        clubs	32
+        clucks	32
+        clues	32
+        clumsy	32
+        clung	32
+        cluster	32
+        clutch	32
+        clyde	4
+        clymer	8
+        cm&m	4
+        cmb	8
+        cmd	4
+        cng	4
+        cnh	4
+        cnn	4
+        cno	4
+        cnvx	4
+        co-artistic	32
+        co-author	32
+        co-authored	32
+        co-creator	32
+        co-equal	32
+        co-founder	32
+        co-head	32
+        co-managed	32
+        co-manager	32
+        co-managing	32
+        co-op	32
+        co-plaintiffs	2
+        co-produced	32
+        co-producer	32
+        co-production	32
+        co-workers	32
+        co.	12
+        coach	36
+        coached	32
+        coaches	32
+        coaching	32
+        coal	36
+        coal-burning	32
+        coal-management	32
+        coal-mining	32
+        coal-related	2
+        coalesced	32
+        coalition	32
+        coalitions	32
+        coast	44
+        coastal	4
+        coasts	32
+        coat	32
+        coated	32
+        coates	8
+        coating	32
+        coatings	32
+        coaxing	32
+        coca-cola	14
+        cocaine	32
+        cocktail	32
+        cocktails	4
+        cocoa	38
+        cocolat	4
+        code	36
+        codes	32
+        coelho	4
+        coerce	32
+        coercion	32
+        coercive	32
+        coffee	46
+        coffee-growing	32
+        cofide	12
+        cogeneration	32
+        cohen	12
+        cohens	4
+        coherence	32
+        coherent	32
+        cohesive	32
+        cohorts	32
+        coil	32
+        coin	32
+        coincide	32
+        coincided	32
+        coincidentally	32
+        coincides	32
+        coins	32
+        coke	4
+        cokes	4
+        col.	14
+        colby	4
+        cold	32
+        coldly	32
+        coldwell	4
+        coleman	14
+        colgate	12
+        colgate-palmolive	2
+        coliseum	32
+        collaborate	32
+        collaborated	32
+        collaboration	32
+        collapse	36
+        collapsed	32
+        collapsing	32
+        collateral	32
+        colleague	32
+        colleagues	34
+        collect	32
+        collected	32
+        collecting	34
+        collection	36
+        collections	32
+        collective	32
+        collectively	32
+        colleen	2
+        college	46
+        colleges	32
+        collider	4
+        colline	4
+        collins	4
+        collomb	12
+        collusion	32
+        colman	4
+        colo.	4
+        colo.-based	4
+        colodny	12
+        cologne	4
+        colombian	4
+        colonel	32
+        colonialists	32
+        colonize	32
+        colony	32
+        color	36
+        colorado	6
+        colorado-brewed	4
+        coloratura	32
+        colored	32
+        coloreds	32
+        colorful	32
+        colors	32
+        colt	6
+        colton	4
+        colts	4
+        columbia	4
+        columbia-based	4
+        columbia-registered	4
+        columbus	12
+        column	32
+        columnist	32
+        columns	32
+        comair	4
+        comanche	4
+        comanches	4
+        combat	32
+        combination	32
+        combinations	32
+        combine	32
+        combined	34
+        combines	36
+        combing	32
+        combining	32
+        combipress	6
+        combustion	32
+        comdata	14
+        come	36
+        comeback	36
+        comedian	38
+        comedies	32
+        comedy	32
+        comers	32
+        comes	36
+        comex	12
+        comfort	32
+        comfortable	32
+        comforting	32
+        comic	32
+        coming	46
+        command	36
+        commander	32
+        commanders	32
+        commanding	32
+        commandos	32
+        commend	32
+        commendable	32
+        commensurate	32
+        comment	32
+        commentaries	32
+        commentator	32
+        commented	32
+        commenting	32
+        comments	32
+        commerce	36
+        commercial	46
+        commercial-paper	32
+        commercial/investment	32
+        commerciale	4
+        commercially	32
+        commercials	32
+        commissars	32
+        commission	44
+        commissioned	32
+        commissioner	38
+        commissioners	32
+        commissions	34
+        commit	32
+        commitment	96
+        commitments	36
+        commits	32
+        committed	32
+        committee	38
+        committees	32
+        committing	32
+        commodities	44
+        commodity	46
+        commodity-chip	32
+        commodore	4
+        common	110
+        common-stock	32
+        commonly	32
+        commonplace	32
+        commons	4
+        commrcl	8
+        communicate	32
+        communicated	32
+        communicating	32
+        communications	46
+        communications-based	32
+        communism	32
+        communist	38
+        communities	36
+        community	38
+        community-center	32
+        commute	32
+        commuted	32
+        compact	32
+        companies	102
+        companions	32
+        company	110
+        company-operated	32
+        company-owned	32
+        company-wide	32
+        companywide	32
+        compaq	14
+        comparable	32
+        comparative	32
+        comparatively	32
+        compare	32
+        compared	42
+        compares	32
+        comparing	32
+        comparison	32
+        comparisons	32
+        compatibility	32
+        compatible	32
+        compelled	32
+        compelling	32
+        compensate	32
+        compensating	32
+        compensation	32
+        compete	32
+        competence	32
+        competent	32
+        competing	42
+        competition	46
+        competitive	32
+        competitiveness	36
+        competitor	32
+        competitors	34
+        compiled	40
+        complacency	32
+        complacent	32
+        complain	32
+        complained	32
+        complaining	32
+        complains	32
+        complaint	36
+        complaints	32
+        complementing	32
+        complements	32
+        complete	32
+        completed	32
+        completely	32
+        completes	44
+        completing	32
+        completion	34
+        complex	36
+        complexion	32
+        complexities	32
+        complexity	32
+        compliance	32
+        complicate	32
+        complicated	32
+        complicating	32
+        complication	32
+        complications	32
+        complied	32
+        complimented	32
+        comply	32
+        complying	32
+        component	32
+        components	32
+        composed	32
+        composer	32
+        composing	32
+        composite	36
+        composition	32
+        compound	32
+        compounded	32
+        compounds	32
+        comprehend	32
+        comprehensive	36
+        compression	32
+        compressor	32
+        comprise	32
+        comprises	96
+        comprising	32
+        compromise	32
+        compromised	32
+        compromises	32
+        compromising	32
+        comptroller	44
+        compulsion	32
+        compulsively	32
+        compulsory	32
+        compunction	32
+        computer	38
+        computer-aided	32
+        computer-guided	2
+        computer-information	32
+        computerized	32
+        computerizing	32
+        computers	108
+        computers/office	32
+        computervision	14
+        comrades	32
+        comsat	8
+        con	4
+        conceal	32
+        concealed	32
+        concealing	32
+        concede	32
+        conceded	32
+        concedes	34
+        conceding	32
+        conceivable	32
+        conceivably	32
+        conceived	32
+        concentrate	32
+        concentrated	32
+        concentrates	32
+        concentrating	32
+        concentration	32
+        concentrations	32
+        concept	46
+        conception	32
+        conceptual	32
+        conceptually	32
+        concern	38
+        concerned	32
+        concerning	32
+        concerns	106
+        concert	36
+        concerted	32
+        concerto	4
+        concessionary	32
+        concessions	32
+        conciliatory	32
+        concise	32
+        conclude	32
+        concluded	32
+        concludes	36
+        concluding	32
+        conclusion	32
+        conclusions	32
+        conclusive	32
+        concocted	32
+        concord	4
+        concrete	32
+        concretely	32
+        concurred	32
+        concurrently	2
+        concurs	32
+        concussed	32
+        condemning	32
+        condition	32
+        conditional	32
+        conditioned	32
+        conditioning	32
+        conditions	32
+        condom	32
+        condominium	32
+        condoms	32
+        condon	12
+        condoned	32
+        conduct	32
+        conducted	32
+        conducting	32
+        conductor	32
+        conduits	32
+        cone	4
+        coney	4
+        confair	12
+        confection	32
+        confectionery	32
+        confections	32
+        conference	36
+        conferences	32
+        confess	32
+        confessed	32
+        confesses	32
+        confidence	36
+        confident	32
+        confidential	34
+        confidentiality	32
+        confides	32
+        confined	32
+        confinement	32
+        confirm	32
+        confirmation	40
+        confirmed	96
+        confirming	32
+        confirms	32
+        confiscatory	32
+        conflict	32
+        conflict-of-interest	32
+        conflicting	32
+        conflicts	32
+        conform	32
+        confounded	32
+        confront	32
+        confrontation	32
+        confrontationism	32
+        confronted	32
+        confronting	32
+        confuse	32
+        confused	32
+        confuses	32
+        confusing	32
+        confusion	36
+        conglomerate	32
+        conglomerates	32
+        conglomerateur	32
+        congregated	32
+        congregations	32
+        congreso	4
+        congress	46
+        congressional	38
+        congressman	32
+        congressmen	32
+        conjectures	32
+        conjunction	32
+        conjures	32
+        conjuring	32
+        conn.	4
+        conn.-based	4
+        connected	32
+        connecticut	4
+        connecticut-based	4
+        connecting	32
+        connecting-flight	32
+        connection	32
+        connections	32
+        conner	12
+        connolly	12
+        connors	4
+        connotation	32
+        conquered	32
+        conquest	4
+        conrail	14
+        consciences	32
+        conscious	32
+        consecutive	32
+        consensus	32
+        consent	32
+        consented	32
+        consequence	32
+        consequences	32
+        consequential	32
+        consequently	2
+        conservancy	32
+        conservation	36
+        conservatism	32
+        conservative	36
+        conservatively	32
+        conservatives	36
+        conservatorship	32
+        consider	34
+        considerable	32
+        considerably	32
+        consideration	32
+        considerations	32
+        considered	34
+        considering	34
+        considers	96
+        consist	32
+        consisted	32
+        consistency	32
+        consistent	32
+        consistently	32
+        consisting	96
+        consists	32
+        console	32
+        consolidate	32
+        consolidated	46
+        consolidating	32
+        consolidation	32
+        consolidations	32
+        consortium	100
+        conspicuous	32
+        conspiracy	32
+        conspired	32
+        conspiring	32
+        constance	12
+        constant	96
+        constantly	32
+        constanza	4
+        consternation	32
+        constituencies	32
+        constituent	32
+        constituents	32
+        constitute	32
+        constitutes	32
+        constituting	32
+        constitution	44
+        constitutional	32
+        constrained	32
+        constraints	32
+        constructed	32
+        construction	44
+        construction-materials	32
+        constructive	32
+        constructors	12
+        construed	32
+        consult	32
+        consultant	32
+        consultants	36
+        consultations	32
+        consulting	32
+        consumed	32
+        consumer	46
+        consumer-electronics	32
+        consumer-goods	2
+        consumer-group	32
+        consumer-oriented	32
+        consumer-products	32
+        consumers	38
+        consumption	98
+        cont	8
+        contact	32
+        contacted	32
+        contacting	32
+        contacts	32
+        contadora	4
+        contagion	32
+        contain	32
+        contained	32
+        container	36
+        containers	32
+        containing	32
+        containment	32
+        contains	32
+        contaminated	32
+        contamination	32
+        contemplating	32
+        contemporary	32
+        contempt	32
+        contend	36
+        contended	32
+        contender	32
+        contenders	32
+        contending	32
+        contends	32
+        content	32
+        contented	32
+        contentious	32
+        contents	32
+        contest	32
+        contesting	32
+        context	32
+        continent	32
+        continent-wide	32
+        continental	14
+        continents	32
+        contingency	32
+        contingent	32
+        contingents	32
+        continual	32
+        continually	32
+        continuation	32
+        continue	36
+        continued	34
+        continues	100
+        continuing	34
+        continuing-education	32
+        continuous	32
+        continuously	32
+        contortionists	32
+        contra	4
+        contraceptive	32
+        contract	36
+        contract-suspension	32
+        contracted	40
+        contracting	32
+        contraction	36
+        contractionary	32
+        contractor	32
+        contractors	32
+        contracts	36
+        contractual	32
+        contradict	32
+        contradicted	32
+        contradiction	32
+        contradictions	32
+        contradictory	32
+        contrary	32
+        contras	4
+        contrast	32
+        contrasted	32
+        contrasting	32
+        contrasts	32
+        contribute	32
+        contributed	32
+        contributing	34
+        contribution	32
+        contributions	32
+        contributors	34
+        control	44
+        controlled	96
+        controller	32
+        controllers	32
+        controlling	32
+        controls	100
+        controversial	32
+        controversies	32
+        controversy	32
+        convene	32
+        convened	32
+        convenience	32
+        convenient	32
+        convention	36
+        conventional	32
+        conventional-mortgage	32
+        conventions	32
+        convergent	4
+        conversation	32
+        conversations	32
+        converse	4
+        conversely	2
+        conversing	32
+        conversion	32
+        conversions	32
+        convert	32
+        converted	32
+        convertible	36
+        convertible-debt	32
+        convertibles	4
+        converting	32
+        converts	36
+        convex	4
+        convey	32
+        conveyed	32
+        convicted	32
+        conviction	32
+        convictions	36
+        convince	32
+        convinced	32
+        convincing	32
+        convincingly	32
+        convocations	32
+        convoluted	32
+        convulse	32
+        cook	4
+        cook-off	32
+        cooke	4
+        cooker	32
+        cookie	4
+        cookie-cutter	32
+        cookies	32
+        cooking	32
+        cool	32
+        cooled	32
+        coolidge	12
+        cooling-off	32
+        cooped	32
+        cooper	14
+        cooperate	32
+        cooperated	32
+        cooperating	32
+        cooperation	100
+        cooperative	32
+        cooperman	12
+        coopers	12
+        coordinate	32
+        coordinated	32
+        coordinating	36
+        coordination	32
+        coordinator	32
+        coors	6
+        cope	32
+        copenhagen	8
+        copied	32
+        copies	32
+        copolymer	4
+        coppee	4
+        copper	36
+        cops	32
+        copy	32
+        copycat	4
+        copying	32
+        copyright	32
+        copyrights	32
+        cordials	32
+        cordis	14
+        cords	8
+        core	32
+        corn	36
+        cornball	32
+        cornell	4
+        corner	32
+        cornerstone	32
+        cornetti	4
+        corona	4
+        coronation	36
+        corp	4
+        corp.	12
+        corporate	110
+        corporate-bureaucracy	32
+        corporately	32
+        corporation	32
+        corporations	98
+        corps	32
+        correct	32
+        corrected	32
+        correction	32
+        correctional	6
+        corrections	12
+        correctly	32
+        correlation	32
+        correspondence	32
+        correspondent	32
+        correspondents	32
+        corresponding	32
+        correspondingly	32
+        corresponds	32
+        corrigan	4
+        corroborating	32
+        corroboration	32
+        corrosion	32
+        corrugated	32
+        corrupt	32
+        corruption	32
+        coryphees	32
+        cos.	4
+        cosby	12
+        cosmetic	32
+        cost	32
+        cost-conscious	32
+        cost-control	32
+        cost-cutting	36
+        cost-effective	32
+        cost-effectiveness	32
+        cost-plus-fixed-fee	32
+        cost-reduction	32
+        cost-savings	32
+        costa	12
+        costing	4
+        costly	34
+        costs	38
+        costumes	32
+        cot	4
+        cotton	44
+        couched	32
+        cough	32
+        coughlin	8
+        could	108
+        couldn	36
+        council	44
+        councillors	32
+        councils	32
+        counsel	96
+        counselor	32
+        counsels	32
+        count	36
+        counted	32
+        counter	32
+        counteract	32
+        counterbid	32
+        countered	32
+        counterlogic	32
+        countermeasures	32
+        counteroffer	32
+        counterpart	96
+        counterparts	32
+        counterpoint	32
+        counterproductive	32
+        counters	32
+        countervailing-duty	32
+        counties	32
+        counting	34
+        countries	36
+        country	102
+        countrywide	8
+        counts	96
+        county	38
+        coup	36
+        couple	32
+        coupled	42
+        couples	32
+        coupon	40
+        couponing	32
+        coups	32
+        courage	32
+        courier	32
+        courier-journal	8
+        couriers	32
+        cours-la-reine	4
+        course	32
+        coursed	32
+        courses	32
+        court	108
+        court-appointed	32
+        court-sanctioned	32
+        courter	12
+        courtesy	32
+        courthouse	32
+        courtier	32
+        courting	32
+        courtney	4
+        courtroom	32
+        courts	102
+        covenants	32
+        covent	4
+        cover	36
+        coverage	36
+        covered	32
+        covering	32
+        covers	32
+        covert	36
+        covertible	4
+        covertly	32
+        coveted	32
+        covey	32
+        covington	4
+        cowbells	32
+        cowboy	32
+        cowboys	4
+        cows	32
+        cox	4
+        coy	4
+        cozied	32
+        cozy	32
+        cpas	4
+        cper	4
+        cph	4
+        cpq	12
+        cpt	6
+        cptc	4
+        cq	8
+        cqx	4
+        crack	32
+        crackdown	32
+        crackpot	32
+        cracks	36
+        craft	32
+        crafty	32
+        crager	8
+        craig	12
+        cramming	32
+        crane	12
+        crankshaft	32
+        crary	12
+        crash	32
+        crashed	32
+        cratered	32
+        crates	32
+        craven	4
+        crawl	32
+        cray	4
+        craze	32
+        craziness	32
+        crazy	38
+        cream	32
+        creams	32
+        create	32
+        created	34
+        creates	32
+        creating	32
+        creation	32
+        creations	4
+        creative	36
+        creator	32
+        creators	32
+        creature	32
+        creatures	32
+        credentials	32
+        credibility	32
+        credible	32
+        credibly	32
+        credit	46
+        credit-card	42
+        credit-research	32
+        credited	32
+        creditor	40
+        creditors	36
+        credits	32
+        creditwatch	4
+        creditworthy	32
+        creek	4
+        creep	32
+        creepers	32
+        creeping	32
+        creeps	32
+        creer	4
+        cref	14
+        crematories	32
+        creole	4
+        crew	32
+        crewmen	32
+        crews	36
+        crickets	32
+        cried	32
+        criers	32
+        cries	32
+        crime	36
+        crimes	32
+        criminal	36
+        criminal-sentencing	32
+        criminally	32
+        criminals	32
+        crimps	32
+        cripple	32
+        crippling	32
+        crisanti	4
+        crises	32
+        crisis	36
+        crisp	32
+        crisscross	32
+        criteria	32
+        critic	32
+        critical	36
+        critically	32
+        criticism	32
+        criticisms	32
+        criticize	32
+        criticized	32
+        criticizes	32
+        criticizing	32
+        critics	34
+        critique	32
+        critiques	32
+        crnr	4
+        cro-magnons	4
+        crocker	4
+        crocodile	4
+        crooks	12
+        croons	32
+        crop	32
+        cropping	32
+        crosby	12
+        cross	44
+        cross-subsidization	32
+        crossed	32
+        crosses	32
+        crossing	32
+        crow	36
+        crowd	32
+        crowded	32
+        crowds	32
+        crowe	12
+        crown	36
+        crowne	4
+        crowned	32
+        crownx	4
+        crows	32
+        crucial	36
+        crude	102
+        crude-oil	32
+        crude-steel	32
+        cruikshank	4
+        cruise	36
+        cruise-missile	32
+        crummy	32
+        crusade	32
+        crusading	32
+        crushed	32
+        cruz	12
+        cruzado	36
+        cruzeiro	32
+        cry	36
+        crybabies	32
+        crying	34
+        crystal	32
+        crzy	8
+        cs-1	6
+        cs1	4
+        csfb	4
+        cswc	4
+        csx	14
+        ct.	4
+        cty	8
+        cuban	4
+        cuckoo	4
+        cue	32
+        cuff	12
+        cuisine	32
+        cujo	4
+        culbro	4
+        cullen	4
+        culminates	32
+        culminating	32
+        cultivating	32
+        cultural	32
+        culture	36
+        culver	4
+        cumbersome	32
+        cumulative	32
+        cup	36
+        cupertino	4
+        cupid	2
+        curacao	4
+        curacao-registered	4
+        curb	36
+        curbed	4
+        curbing	32
+        curbs	36
+        cure	32
+        curently	32
+        curfew	96
+        curfew-long	32
+        curiosity	32
+        curious	32
+        curiously	32
+        curling	32
+        curran	4
+        currencies	40
+        currency	110
+        currency-exchange	32
+        currency-stabilization	32
+        currency-trading	32
+        current	102
+        current-account	96
+        current-dollar	32
+        currently	42
+        currently-available	32
+        curricula	32
+        cursory	32
+        curtail	32
+        curtailed	32
+        curtailment	32
+        curtails	32
+        curtain	36
+        curtis	12
+        curve	4
+        cushion	32
+        cushman	4
+        custody	32
+        custom	32
+        custom-made	32
+        customary	32
+        customer	32
+        customers	110
+        customized	32
+        customizing	32
+        customs	44
+        cut	100
+        cut-and-dried	32
+        cut-rate	32
+        cutback	32
+        cutbacks	36
+        cute	32
+        cutoff	32
+        cuts	36
+        cutthroat	32
+        cutting	32
+        cvn	8
+        cwm	8
+        cx	4
+        cyanamid	4
+        cycle	32
+        cycles	32
+        cyclical	32
+        cyclops	14
+        cyclosporine-a	32
+        cyl	8
+        cynical	32
+        cynr	4
+        cynthia	4
+        cypm	12
+        cypress	6
+        cyprus	14
+        cyrus	4
+        cz	8
+        czar	32
+        czech	4
+        czm	8
+        czyrek	12
+        d	44
+        d&k	14
+        d-ram	4
+        d-rams	4
+        d.	4
+        d.c.	4
+        d.c.-based	4
+        d.h.	4
+        d.w.	4
+        dabbling	32
+        dad	38
+        daffynition	8
+        dahl	4
+        dail	4
+        daily	100
+        dairy	32
+        daisy	4
+        daiwa	4
+        dakota	12
+        dal	4
+        dale	6
+        daley	12
+        dalhouse	12
+        dali	4
+        dalkon	4
+        dallas	14
+        dallas-based	4
+        dallas-fort	4
+        damage	36
+        damage-control	32
+        damaged	36
+        damages	32
+        damaging	32
+        damascus	4
+        dame	4
+        damn	32
+        damon	4
+        damp	32
+        damped	32
+        dan	14
+        dana	4
+        dance	44
+        danced	32
+        dancer	32
+        dancers	32
+        dances	32
+        dancing	32
+        danger	32
+        dangerous	40
+        dangerously	32
+        dangers	32
+        dangling	32
+        daniel	14
+        daniels	4
+        danish	14
+        dank	32
+        danny	4
+        danse	32
+        dante	4
+        danube	4
+        danvers	4
+        darby	4
+        dardi	4
+        daredevil	32
+        daring	32
+        dark	32
+        dark-haired	36
+        dark-skinned	32
+        darkly	32
+        darling	32
+        darman	12
+        dart	36
+        dartmouth	4
+        darts	4
+        darwinism	4
+        dash	32
+        dashed	32
+        data	46
+        data-base	32
+        data-communications	32
+        data-networking	32
+        data-processing	32
+        data-reading	32
+        data-storing	32
+        database	32
+        databases	32
+        dataquest	4
+        date	40
+        date-	4
+        dated	32
+        dates	32
+        dating	32
+        datron	4
+        daughter	32
+        daunting	32
+        dausch	8
+        davao	4
+        dave	4
+        davenport	4
+        david	14
+        david-weill	12
+        davidoff	12
+        davidson	4
+        davidweill	8
+        davis	12
+        dawn	32
+        day	36
+        day-care	34
+        day-to-day	32
+        dayco	4
+        daylong	32
+        days	36
+        dayton	12
+        dazzling	32
+        dbase	32
+        dc-9	8
+        dc-9s	4
+        dd	8
+        ddb	6
+        ddc	4
+        de	100
+        de-americanized	32
+        de-germanize	32
+        dead	36
+        deadline	32
+        deadlines	32
+        deadlock	32
+        deadly	32
+        deadpan	32
+        deaf	32
+        deal	36
+        deal-making	32
+        dealer	36
+        dealer-manager	32
+        dealers	34
+        dealership	32
+        dealing	32
+        dealing-room	32
+        dealings	32
+        deals	36
+        deals-curbing	32
+        dealt	36
+        dean	46
+        deandome	4
+        dearborn	6
+        dearly	32
+        death	38
+        death-penalty	32
+        death-rate	32
+        deathbed	32
+        deaths	32
+        debacle	32
+        debate	32
+        debated	32
+        debates	32
+        debenture	32
+        debentures	100
+        debilitating	32
+        deborah	2
+        debra	4
+        debt	100
+        debt-backed	32
+        debt-laden	32
+        debt-negotiating	32
+        debt-ridden	32
+        debt-to-capital	32
+        debtholders	32
+        debtor	32
+        debtor-country	32
+        debtors	36
+        debts	36
+        debut	32
+        dec.	14
+        decade	32
+        decadent	32
+        decades	36
+        decatur	2
+        decay	32
+        deceiving	32
+        december	14
+        decent	32
+        decentralize	32
+        decentralized	32
+        decentralizing	32
+        deceptive	32
+        decide	32
+        decided	36
+        decides	32
+        deciding	32
+        decision	100
+        decision-making	32
+        decisions	32
+        decisive	32
+        decker	4
+        decks	32
+        declaration	32
+        declarations	32
+        declare	32
+        declared	96
+        declares	46
+        declassified	32
+        decline	36
+        declined	104
+        decliners	40
+        declines	36
+        declining	36
+        decoder	32
+        decof	4
+        decompression	32
+        decontamination	32
+        decor	32
+        decorated	32
+        decorating	32
+        decorative	32
+        decorator	32
+        decorous	32
+        decoupled	32
+        decrane	8
+        decrease	32
+        decreased	32
+        decree	32
+        decreed	32
+        decried	32
+        dedham	4
+        dedicated	32
+        deduced	32
+        deduct	32
+        deductibility	32
+        deductible	32
+        deducting	32
+        deduction	32
+        deductions	32
+        deed	32
+        deeds	32
+        deemed	32
+        deep	32
+        deep-rooted	32
+        deep-seated	32
+        deepen	32
+        deepening	32
+        deeper	32
+        deepest	32
+        deeply	32
+        deer	32
+        deere	6
+        deerfield	12
+        def	4
+        default	32
+        defeat	32
+        defeated	32
+        defect	32
+        defection	32
+        defections	32
+        defective	32
+        defects	32
+        defend	36
+        defendant	32
+        defendants	34
+        defended	32
+        defending	32
+        defends	32
+        defense	108
+        defense-electronics	32
+        defense-oriented	32
+        defenses	32
+        defensive	32
+        defer	32
+        deferral	32
+        deferred	32
+        deferred-compensation	32
+        deferring	32
+        deficiencies	32
+        deficiency	32
+        deficit	44
+        deficit-reduction	32
+        deficits	32
+        define	32
+        defined	32
+        defines	32
+        defining	32
+        definite	36
+        definitely	100
+        definition	32
+        definitive	34
+        definitively	32
+        deflated	32
+        deflation	32
+        deflator	32
+        deflect	32
+        defraud	32
+        defrauded	32
+        defrauding	32
+        defuse	32
+        defying	32
+        degenerate	32
+        degree	32
+        degrees	32
+        deisz	4
+        deja	32
+        del	14
+        delano	4
+        delaware	14
+        delay	36
+        delayed	32
+        delaying	32
+        delays	40
+        delco	4
+        delegate	32
+        delegated	32
+        delegates	36
+        delegations	32
+        deleted	32
+        deleting	32
+        delfim	4
+        delftaland	4
+        delfzijl	4
+        deliberate	32
+        deliberately	32
+        deliberations	32
+        delicacy	32
+        delicate	36
+        delicately	32
+        delicious	32
+        delight	32
+        delighted	32
+        delinquent	4
+        deliver	32
+        deliverable	32
+        delivered	32
+        deliveries	32
+        delivers	32
+        delivery	32
+        dell	4
+        delmas	14
+        deloitte	4
+        delta	14
+        delves	32
+        demand	102
+        demanded	32
+        demanding	32
+        demands	96
+        demento	8
+        demise	32
+        demjanjuk	6
+        democracies	32
+        democracy	36
+        democrat	4
+        democratic	38
+        democratic-controlled	4
+        democrats	14
+        demographic	2
+        demographics	32
+        demonic	32
+        demonstrate	32
+        demonstrated	32
+        demonstrates	32
+        demonstrating	32
+        demonstration	32
+        demonstrations	32
+        demos	8
+        demure	32
+        demurred	32
+        den.a	8
+        denationalization	36
+        denationalized	32
+        denes	4
+        denial	34
+        denials	32
+        denied	32
+        denies	32
+        denigrating	32
+        denis	8
+        denison	14
+        denmark	6
+        dennis	6
+        denominated	32
+        denominations	32
+        denounce	32
+        denounced	32
+        dense	32
+        dense-pac	14
+        densely	32
+        dental	32
+        denunzio	12
+        denver	12
+        denver-based	4
+        deny	32
+        denying	32
+        depart	32
+        departed	32
+        departing	32
+        department	44
+        department-related	4
+        department-store	32
+        departments	32
+        departure	36
+        departures	32
+        depend	32
+        dependable	32
+        dependence	96
+        dependency	32
+        dependent	32
+        dependents	32
+        depending	34
+        depends	32
+        depicting	32
+        depleting	32
+        deplorable	32
+        deploy	32
+        deployed	32
+        deploying	32
+        deployment	32
+        deploys	32
+        deposed	32
+        deposit	36
+        deposit-taking	32
+        depositary	36
+        deposited	32
+        depositor	32
+        depositors	32
+        depository	32
+        deposits	32
+        depot	4
+        depreciable	32
+        depreciated	32
+        depreciates	32
+        depreciation	36
+        depressed	32
+        depressing	32
+        depression	4
+        deprive	32
+        deprived	32
+        depriving	32
+        deprosse	4
+        depth	32
+        depths	32
+        deputy	38
+        der	36
+        derby	8
+        deregulated	32
+        deregulating	36
+        deregulation	36
+        derided	32
+        derivative	32
+        derivative-action	32
+        derive	32
+        derived	32
+        derives	32
+        des	44
+        descendant	32
+        descended	32
+        descending	32
+        describe	32
+        described	32
+        describes	32
+        describing	34
+        description	32
+        desert	36
+        deserve	32
+        deservedly	32
+        deserves	32
+        design	36
+        designate	32
+        designated	32
+        designates	32
+        designation	32
+        designed	32
+        designer	32
+        designers	32
+        designing	32
+        designs	32
+        desirability	32
+        desirable	32
+        desire	32
+        desist	32
+        desk	32
+        desks	32
+        desktop	32
+        desktops	32
+        desmond	6
+        despair	32
+        despaired	32
+        desperate	32
+        desperately	32
+        desperation	32
+        despite	46
+        destabilize	32
+        destinations	32
+        destined	32
+        destroy	32
+        destroyed	32
+        destroying	32
+        destructive	32
+        detail	32
+        detailed	32
+        detailing	32
+        details	34
+        detained	32
+        detainee	32
+        detect	36
+        detected	32
+        detection	32
+        detector	32
+        detectors	32
+        detente	32
+        detention	32
+        deter	32
+        detergent	32
+        deteriorate	32
+        deteriorated	32
+        deteriorates	32
+        deteriorating	32
+        deterioration	32
+        determination	32
+        determinations	34
+        determine	32
+        determined	32
+        determining	32
+        deterred	32
+        deterrence	32
+        deterrent	32
+        deterring	32
+        dethrone	32
+        detonate	32
+        detrick	4
+        detriment	32
+        detrimental	32
+        detroit	12
+        detroit-based	4
+        dettmar	4
+        deutsche	36
+        deux	4
+        devaluation	32
+        devaluing	32
+        devastating	32
+        devastatingly	32
+        develop	32
+        developed	32
+        developed-country	32
+        developer	32
+        developers	34
+        developing	32
+        development	36
+        development-park	32
+        developments	40
+        develops	36
+        device	36
+        devices	36
+        devise	36
+        devised	32
+        devises	32
+        devising	32
+        devote	32
+        devoted	32
+        devoting	32
+        devotion	32
+        devour	32
+        dhl	4
+        di	44
+        dia	4
+        diagnose	32
+        diagnosed	32
+        diagnoses	32
+        diagnosing	32
+        diagnosis	32
+        diagnostic	32
+        diagram	32
+        diagrams	32
+        dial	32
+        dialogue	32
+        dials	32
+        diameter	32
+        diamond	14
+        diana	4
+        diane	6
+        dianna	4
+        diaper	32
+        diapers	32
+        diarrhea	32
+        dibacco	8
+        dice	32
+        diceon	14
+        dicey	32
+        dick	4
+        dickerson	8
+        dickson	4
+        dickstein	4
+        dicn	8
+        dictatorial	32
+        dictatorship	32
+        dictionary	32
+        did	38
+        didn	32
+        die	32
+        diebold	8
+        died	38
+        diego	4
+        diego-based	4
+        diem	4
+        dien	4
+        dies	32
+        diet	32
+        dieter	4
+        dietrich	8
+        differ	32
+        differed	32
+        difference	32
+        differences	34
+        different	40
+        differential	32
+        differently	32
+        differing	32
+        differs	32
+        difficult	32
+        difficult-to-collect	32
+        difficulties	32
+        difficulty	32
+        dig	40
+        digest	4
+        digger	4
+        digital	36
+        dignity	32
+        dilemma	36
+        diligent	32
+        dillard	4
+        dillon	4
+        dilorenzo	4
+        dilson	4
+        dilute	32
+        diluted	32
+        dilutes	32
+        dilutive	32
+        dime	12
+        dimensionless	32
+        dimes	32
+        dimetapp	4
+        diming	32
+        diminished	96
+        diminishing	32
+        diminutive	32
+        dimmed	32
+        dimon	4
+        dimona	4
+        dims	4
+        dimwitted	32
+        dinar	32
+        diners	36
+        dinette	32
+        dingell	12
+        dining	32
+        dinner	44
+        dinners	32
+        dinsmore	4
+        dioxide	32
+        diploma	32
+        diplomacy	32
+        diplomat	32
+        diplomatic	32
+        dipped	32
+        dipping	32
+        dirac	8
+        dire	32
+        direct	32
+        direct-mail	32
+        direct-sales	32
+        directed	32
+        directing	34
+        direction	32
+        directions	32
+        directive	32
+        directly	40
+        director	102
+        director-general	32
+        director-generalship	32
+        directorate	32
+        directorial	32
+        directors	110
+        directors-and-officers	32
+        directs	32
+        dirk	4
+        dirks	4
+        dirt	32
+        dirty	32
+        dis	8
+        disability	32
+        disable	32
+        disadvantage	32
+        disadvantaged	32
+        disadvantages	32
+        disaffection	32
+        disagree	32
+        disagreeable	32
+        disagreed	32
+        disagreeing	32
+        disagreement	32
+        disagreements	32
+        disagrees	32
+        disappear	32
+        disappearance	32
+        disappeared	32
+        disappearing	32
+        disappears	32
+        disappointed	32
+        disappointing	34
+        disappointment	32
+        disapproved	32
+        disarmed	32
+        disarray	32
+        disaster	32
+        disastrous	32
+        disbanded	32
+        disbanding	32
+        disbelief	32
+        disbursed	32
+        discard	32
+        discerning	32
+        discharge	32
+        discharged	32
+        disciple	32
+        discipline	32
+        disciplined	32
+        disciplines	32
+        disclose	32
+        disclosed	36
+        discloses	32
+        disclosing	32
+        disclosure	38
+        disclosures	32
+        discoloring	32
+        discomforts	32
+        disconnect	32
+        disconnected	32
+        discontinue	32
+        discontinued	32
+        discontinuing	32
+        discord	32
+        discotheques	32
+        discount	44
+        discounted	32
+        discounting	32
+        discounts	32
+        discourage	32
+        discouraged	32
+        discover	32
+        discovered	32
+        discovery	32
+        discredit	32
+        discredited	32
+        discreet	32
+        discretion	32
+        discretionary	32
+        discriminate	32
+        discrimination	32
+        discriminatory	32
+        discuss	40
+        discussed	32
+        discusses	4
+        discussing	36
+        discussion	32
+        discussions	32
+        disdained	32
+        disdaining	32
+        disease	36
+        diseases	36
+        disembowel	32
+        disenchantment	32
+        disgorge	32
+        disgrace	40
+        disgraceful	32
+        disgruntled	32
+        disguise	32
+        disguised	32
+        disgust	32
+        dish	34
+        disheartening	32
+        dishwashers	32
+        dishwater-dingy	32
+        disinflation	32
+        disintegrate	32
+        disk	40
+        disk-drive	40
+        disks	32
+        dislocated	32
+        dismal	32
+        dismayed	32
+        dismiss	32
+        dismissal	32
+        dismissals	32
+        dismissed	32
+        dismisses	36
+        dismissing	36
+        disney	12
+        disorder	32
+        disorders	32
+        disparities	32
+        disparity	32
+        dispatched	32
+        dispel	32
+        dispense	32
+        dispersed	32
+        displaced	32
+        display	32
+        displayed	32
+        displaying	32
+        displays	32
+        displeasure	32
+        disposable	32
+        disposal	32
+        dispose	32
+        disposed	32
+        disposes	32
+        disposition	32
+        dispositions	32
+        disproportionate	32
+        disproportionately	32
+        dispute	36
+        disputed	36
+        disputes	38
+        disqualify	32
+        disregard	32
+        disrupt	32
+        disrupted	32
+        disrupting	32
+        disruptive	32
+        dissatisfaction	32
+        dissatisfied	32
+        dissemination	32
+        dissent	32
+        dissented	32
+        dissenting	32
+        dissident	32
+        dissidents	32
+        dissipating	32
+        dissolved	32
+        dissolver	68
+        dissuade	32
+        distance	32
+        distanced	32
+        distant	32
+        distaste	32
+        distasteful	32
+        distillates	32
+        distiller	32
+        distillers	4
+        distinct	32
+        distinction	32
+        distinctions	32
+        distinctive	32
+        distinctly	32
+        distinguish	32
+        distinguished	32
+        distinguishes	32
+        distorted	32
+        distortions	32
+        distorts	32
+        distracted	32
+        distraction	32
+        distractions	32
+        distressed	32
+        distressing	32
+        distressingly	32
+        distribute	32
+        distributed	32
+        distributes	32
+        distributing	32
+        distribution	36
+        distributions	32
+        distributor	32
+        distributors	36
+        district	108
+        districts	32
+        distrusted	32
+        disturb	32
+        disturbed	32
+        disturbing	32
+        ditches	32
+        ditto	2
+        diuretic	32
+        div	4
+        dive	32
+        diver	36
+        divers	32
+        diverse	34
+        diversification	32
+        diversifications	32
+        diversified	100
+        diversify	32
+        diversion	32
+        diversions	4
+        diverted	40
+        divertimento	4
+        diverting	32
+        divest	32
+        divested	32
+        divestiture	32
+        divestitures	32
+        divestments	32
+        divests	32
+        divided	32
+        dividend	44
+        dividends	44
+        dividing	32
+        diving	34
+        division	100
+        divisions	32
+        divisive	32
+        divisiveness	32
+        divorced	32
+        divulging	32
+        dixie-narco	4
+        dixieland	4
+        dixons	14
+        dj	4
+        django	4
+        dls	8
+        dmbk	8
+        dmgif	8
+        dna	4
+        dnb	4
+        do	38
+        do-it-yourself	34
+        dobbs-higginson	4
+        dockets	32
+        doctor	32
+        doctorate	32
+        doctors	46
+        document	32
+        documentaries	32
+        documentary	32
+        documentation	32
+        documents	34
+        dodge	40
+        doel	4
+        does	98
+        doesn	98
+        dofor	12
+        dog	36
+        dogma	36
+        dogs	32
+        doilies	32
+        doing	40
+        doldrums	36
+        dole	12
+        doling	32
+        doll	4
+        dollar	108
+        dollar-denominated	32
+        dollar-holders	32
+        dollar-holdings	32
+        dollar-owners	32
+        dollar-stocks	4
+        dollars	96
+        dolls	32
+        dolly	4
+        dome	2
+        domestic	42
+        domestic-appliance	32
+        dominant	32
+        dominate	32
+        dominated	44
+        dominates	32
+        dominating	32
+        domination	64
+        dominion	14
+        domtar	4
+        don	46
+        donald	6
+        donaldson	6
+        donate	32
+        donated	32
+        donations	32
+        done	32
+        donna	4
+        donned	32
+        donning	32
+        donoghue	4
+        donohue	14
+        donors	38
+        doodles	4
+        doom-and-gloom	32
+        doomed	32
+        door	32
+        door-to-door	36
+        door-to-door-delivery	32
+        doorbells	32
+        doors	32
+        doorstep	32
+        dorfman	8
+        dorin	4
+        dorm	6
+        dormant	2
+        dormitory	32
+        doron	4
+        dosage	32
+        dosages	32
+        dose	32
+        dot	32
+        dotted	32
+        double	32
+        double-a	32
+        double-a-2	32
+        double-a-3	32
+        double-a-minus	32
+        double-a-minus/a-1-plus	32
+        double-a/a-1-plus	32
+        double-digit	32
+        double-edged	32
+        doubled	36
+        doublespeak	32
+        doubling	32
+        doubly	32
+        doubt	32
+        doubted	32
+        doubtful	32
+        doubtless	32
+        doubts	36
+        douglas	12
+        doulton	4
+        dow	14
+        dowd	4
+        down	38
+        down-and-out	32
+        down-home	32
+        downey	4
+        downfall	32
+        downgrade	32
+        downgraded	96
+        downgrades	32
+        downgrading	32
+        downhill	32
+        downing	32
+        downplay	32
+        downside	32
+        downsizing	32
+        downtown	32
+        downturn	32
+        downturns	32
+        downward	32
+        doyle	12
+        dozen	32
+        dozens	34
+        dpac	8
+        dqu	8
+        dr.	14
+        drabkin	12
+        drabness	32
+        draft	32
+        drafted	32
+        drafting	32
+        drafts	32
+        draftsman	32
+        drag	32
+        dragged	32
+        dragnet	32
+        drahuschak	4
+        drain	32
+        drained	32
+        draining	32
+        drake	4
+        dram	4
+        drama	32
+        dramas	32
+        dramatic	32
+        dramatically	32
+        dramatized	32
+        dramatizes	32
+        drams	4
+        draped	2
+        drastic	32
+        dravidians	4
+        draw	32
+        drawbacks	32
+        drawing	32
+        drawings	32
+        drawn	32
+        drawn-out	32
+        draws	32
+        dread	32
+        dreaded	32
+        dreadful	32
+        dream	36
+        dreamed	32
+        dreams	36
+        dreary	32
+        drebsky	4
+        dreg	32
+        drescher	4
+        dresher	12
+        dress	32
+        dressed	32
+        dresser	4
+        dresses	32
+        drew	44
+        drexel	14
+        dried	32
+        drift	32
+        drifted	32
+        drill	32
+        drill-bit	32
+        drilling	36
+        drink	32
+        drinkers	32
+        drinking	32
+        drinks	32
+        drive	36
+        driven	32
+        drivers	32
+        drives	36
+        driving	36
+        drooping	32
+        drop	36
+        dropout	32
+        dropped	32
+        dropping	32
+        drops	4
+        drove	32
+        droves	32
+        drucker	4
+        drug	102
+        drug-company	32
+        drug-delivery	32
+        drug-enforcement	32
+        drug-industry	32
+        drugged	32
+        drugs	32
+        drum	32
+        drum-shaped	32
+        drummer-athletes	32
+        drums	32
+        drunk	32
+        drunks	2
+        druse	4
+        drusilla	6
+        dry	36
+        dryburgh	8
+        dryden	8
+        dtc	12
+        du	46
+        dual	4
+        dual-career	32
+        dual-purpose	32
+        dubai	4
+        dubbed	32
+        dublin	12
+        dubofsky	4
+        dubroc	4
+        duck	32
+        ducklings	32
+        ducks	32
+        duds	32
+        due	108
+        duet	32
+        duke	4
+        dull	36
+        dulles	4
+        dumagami	10
+        dumez	6
+        dummy	32
+        dump	32
+        dumping	34
+        dun	12
+        duncan	4
+        dunce	32
+        dundee	4
+        dune	32
+        dung	4
+        dunlop	8
+        duplicate	32
+        duplicating	32
+        duplication	32
+        duquesne	14
+        durable	40
+        durables	32
+        durant	4
+        duration	32
+        durenberger	4
+        during	110
+        dust	36
+        dusty	32
+        dutch	4
+        dutch-auction-rate	4
+        duthie	4
+        duties	36
+        dutton	12
+        duty	100
+        duzan	8
+        dwarf	32
+        dwarfed	32
+        dwarfism	32
+        dwellers	32
+        dwight	8
+        dwindled	32
+        dwindling	32
+        dyess	4
+        dying	32
+        dynamic	32
+        dynamic-random-access	32
+        dynamics	4
+        dynasty	4
+        dynes	8
+        e-6a	4
+        e-estimated	64
+        e-flats	4
+        e.	4
+        e.f.	6
+        e.f.ihutton	4
+        e.h.	8
+        e.l.	4
+        e.m.	4
+        each	46
+        eaf	4
+        eagan	4
+        eager	32
+        eagerly	32
+        eagerness	32
+        eagle	4
+        eagle-picher	10
+        eagleton	12
+        ear	32
+        earings	32
+        earle	4
+        earlier	106
+        earlier-than-contemplated	32
+        earliest	32
+        early	106
+        early-deployment	32
+        early-loss	32
+        early-warning	32
+        earmarked	32
+        earn	32
+        earned	36
+        earner	32
+        earners	32
+        earnest	32
+        earning	34
+        earnings	46
+        ears	32
+        earth	36
+        earth-stuff	32
+        earthly	32
+        earthquake-free	32
+        ease	36
+        eased	34
+        easier	32
+        easier-to-use	32
+        easiest	32
+        easily	32
+        easing	32
+        easley	4
+        east	46
+        east-west	36
+        eastbound	32
+        eastdil	4
+        easter	4
+        easter-egg	4
+        eastern	46
+        eastman	6
+        eastmet	12
+        easton	4
+        easy	36
+        easy-cash	2
+        easy-to-use	32
+        eat	36
+        eaten	32
+        eaters	4
+        eating	32
+        eaton	4
+        eaux	4
+        eaves	12
+        ebbed	32
+        ebbing	32
+        ebnc	4
+        ec	12
+        ecdysiast	32
+        echelons	32
+        echoed	32
+        echoes	32
+        echoing	32
+        eclipsed	32
+        eco	4
+        ecology	4
+        econometric	4
+        econometric-forecasting	32
+        economic	108
+        economical	32
+        economically	32
+        economics	36
+        economies	32
+        economist	40
+        economists	46
+        economy	100
+        ecstatic	32
+        ecuador	4
+        ed	14
+        eddie	6
+        edelman	12
+        edgar	12
+        edge	32
+        edged	32
+        edges	4
+        edging	32
+        edible	32
+        ediger	8
+        edina	8
+        edinburgh	4
+        edison	4
+        editing	32
+        edition	32
+        editor	36
+        editor-in-chief	32
+        editorial	36
+        editorial-features	32
+        editorial-page	32
+        editorials	32
+        editors	32
+        edits	32
+        edmar	4
+        edmund	4
+        edp	12
+        eduardo	4
+        educate	32
+        educated	32
+        educating	32
+        education	46
+        educational	36
+        educator	32
+        educators	32
+        edward	14
+        edwards	12
+        edwin	6
+        ef-18a	4
+        efac	4
+        effect	36
+        effective	32
+        effectively	32
+        effectiveness	32
+        effects	32
+        efficiencies	32
+        efficiency	32
+        efficient	32
+        efficiently	32
+        effigy	32
+        effluent	32
+        effort	36
+        efforts	102
+        efh	8
+        egg	32
+        egon	4
+        egypt	4
+        egyptian	4
+        egyptian-born	4
+        ehrman	4
+        eight	34
+        eight-foot	32
+        eight-member	32
+        eight-month-old	32
+        eight-tenths	32
+        eight-year	32
+        eighth	4
+        eileen	4
+        einstein	12
+        eisenhardt	8
+        eisenhower	4
+        eisenstadt	8
+        eisner	12
+        either	34
+        ek	12
+        eke	32
+        ekg	4
+        ekman	12
+        ekofisk	4
+        ekstrom	8
+        el	6
+        el-barajneh	32
+        el-sayed	96
+        elaborate	32
+        elaborately	32
+        elbit	4
+        elbtf	4
+        elder	36
+        elderly	32
+        elders	36
+        eldorado	6
+        ele	4
+        elect	32
+        elected	100
+        election	36
+        elections	32
+        electoral	32
+        electric	110
+        electrical	100
+        electricity	36
+        electrocardiogram	32
+        electromagnetism	32
+        electronic	38
+        electronics	102
+        electrons	32
+        elects	4
+        elegance	36
+        elegant	32
+        element	32
+        elementary	32
+        elements	32
+        elephant	32
+        elephants	32
+        elevator	32
+        elevators	32
+        elf	4
+        elgie	4
+        eli	4
+        eligibility	32
+        eligible	32
+        eliminate	32
+        eliminated	32
+        eliminates	32
+        eliminating	32
+        elimination	32
+        elite	36
+        elixirs	32
+        elizabeth	4
+        elkay	4
+        elkes	8
+        ellen	6
+        elliott	4
+        ellis	4
+        ellsberg	4
+        ellsworth	4
+        elm	4
+        elma	4
+        elmwood	8
+        eloquence	32
+        els	4
+        else	32
+        elsewhere	32
+        elsinore	2
+        eluded	32
+        elusive	32
+        elusiveness	32
+        elvis	4
+        emanuel	2
+        embarked	32
+        embarrass	32
+        embarrassed	32
+        embarrassing	32
+        embarrassment	32
+        embassy	46
+        embattled	32
+        embezzlement	32
+        embittered	32
+        embodied	32
+        embodying	32
+        embrace	32
+        embraced	32
+        embracing	32
+        embroiled	32
+        emerald	4
+        emerge	36
+        emerged	32
+        emergence	32
+        emergency	32
+        emerges	36
+        emerging	32
+        emeritus	32
+        emerson	14
+        emery	4
+        emi	4
+        emigrate	32
+        emigrated	32
+        emigration	32
+        emigres	32
+        emil	4
+        emily	4
+        eminent	32
+        emirates	4
+        emission	32
+        emissions	32
+        emits	32
+        emma	4
+        emmett	8
+        emmy	4
+        emoluments	32
+        emotion	4
+        emotional	32
+        emotionally	32
+        emotions	32
+        empathy	32
+        emphasis	32
+        emphasize	36
+        emphasized	32
+        emphasizing	32
+        emphatically	32
+        empire	32
+        employ	32
+        employed	32
+        employee	32
+        employee-benefits	32
+        employee-compensation	32
+        employees	38
+        employer	34
+        employers	98
+        employes	32
+        employing	32
+        employment	36
+        employs	32
+        emporia	12
+        empowered	32
+        empress	32
+        empty	32
+        emr	8
+        emulate	32
+        emulated	32
+        en	36
+        enable	32
+        enabled	32
+        enables	32
+        enabling	34
+        enact	32
+        enacted	32
+        enacting	4
+        enactment	32
+        encapsulating	32
+        encased	32
+        enchant	32
+        enclaves	32
+        enclosed	32
+        encompassing	32
+        encounter	32
+        encountered	32
+        encounters	36
+        encourage	32
+        encouraged	36
+        encouragement	32
+        encourages	32
+        encouraging	32
+        end	36
+        end-of-year	32
+        end-use	32
+        endanger	32
+        endangered	32
+        endangering	32
+        endearing	32
+        endeavor	32
+        endeavors	32
+        ended	36
+        endemic	32
+        enderlin	4
+        endgame	32
+        ending	36
+        endless	32
+        endo	8
+        endorse	32
+        endorsed	32
+        endorsing	32
+        endotronics	14
+        ends	36
+        endurance	32
+        endure	32
+        enduring	32
+        ene	4
+        enemies	32
+        enemy	36
+        energetic	32
+        energy	46
+        energy-related	32
+        enex	10
+        enforce	32
+        enforced	32
+        enforcement	36
+        enforces	32
+        enga	4
+        engage	32
+        engaged	32
+        engagement	32
+        engaging	32
+        engen	4
+        engendered	32
+        engine	36
+        engineer	32
+        engineered	32
+        engineering	100
+        engineers	32
+        engines	32
+        england	4
+        england-based	4
+        englewood	12
+        english	4
+        english-language	4
+        enhance	32
+        enhanced	32
+        enhancements	32
+        enhances	36
+        enhancing	32
+        enigmatic	32
+        enjoined	32
+        enjoins	4
+        enjoy	32
+        enjoyed	32
+        enjoying	32
+        enjoys	36
+        enlightened	32
+        enlist	32
+        enmity	32
+        enormous	32
+        enormously	32
+        enough	32
+        enrich	32
+        enriching	32
+        enrico	4
+        enrile	4
+        enrique	4
+        enrollments	32
+        enron	4
+        ensconced	32
+        ensemble	36
+        ensnare	32
+        ensue	32
+        ensure	32
+        ensures	32
+        ensuring	32
+        entailed	32
+        entails	32
+        entangled	32
+        enteprises	4
+        enter	32
+        entered	32
+        entering	32
+        enterprise	36
+        enterprises	44
+        enterprising	4
+        enterra	4
+        enters	8
+        entertain	32
+        entertained	32
+        entertainer	32
+        entertainers	32
+        entertaining	32
+        entertainment	36
+        enthusiasm	36
+        enthusiastic	32
+        entices	32
+        entiche	4
+        entire	32
+        entirely	32
+        entities	32
+        entitle	32
+        entitled	32
+        entitles	32
+        entity	32
+        entrance	32
+        entreaties	32
+        entregrowth	6
+        entrenched	32
+        entrenching	32
+        entrepeneurial	32
+        entrepreneur	32
+        entrepreneurial	32
+        entrepreneurs	32
+        entrepreneurship	32
+        entries	32
+        entrusting	32
+        entry	32
+        env	4
+        envelope	32
+        envelopes	32
+        enviromental	32
+        environment	40
+        environmental	46
+        environments	32
+        envisions	32
+        envoy	32
+        envoys	32
+        envy	32
+        enzyme	32
+        eons	32
+        epa	4
+        epi	8
+        epidemic	32
+        epidemiologist	32
+        epidemiology	32
+        epilepsy	36
+        epileptic-like	32
+        epileptics	32
+        epiphanies	32
+        episode	32
+        epistolary	32
+        epitaph	32
+        eprom	4
+        eproms	4
+        epton	4
+        equal	32
+        equaling	32
+        equality	32
+        equalized	32
+        equally	34
+        equals	32
+        equation	32
+        equicor	2
+        equicor-equitable	4
+        equipment	36
+        equipped	32
+        equitable	38
+        equities	36
+        equity	36
+        equitypurchase	32
+        equivalent	96
+        era	32
+        erasable	32
+        erase	32
+        erased	4
+        erdman	4
+        erect	32
+        erg	4
+        eric	4
+        erich	8
+        ern	4
+        ernest	14
+        ernst	6
+        erode	32
+        eroded	32
+        eroding	32
+        erosion	32
+        erratic	32
+        erratically	4
+        erria	4
+        errickson	8
+        erroneous	32
+        error	36
+        errors	32
+        erstwhile	32
+        erupt	32
+        erupted	32
+        ervin	12
+        erwin	2
+        esber	12
+        escalate	4
+        escalated	32
+        escalates	32
+        escalating	32
+        escalation	32
+        escan	4
+        escape	32
+        eschewing	32
+        escorted	32
+        escrow	32
+        especially	34
+        espionage	32
+        espn	6
+        essay	32
+        essays	32
+        essence	32
+        essential	32
+        essentially	32
+        est	12
+        establish	32
+        established	32
+        establishes	32
+        establishing	36
+        establishment	32
+        establishments	32
+        estate	36
+        estes	8
+        esther	4
+        estimate	36
+        estimated	34
+        estimates	96
+        estrangement	32
+        et	32
+        etc	32
+        etched	32
+        ether	32
+        ethic	32
+        ethical	32
+        ethics	36
+        ethnic	32
+        ethnicity	32
+        ethylene	32
+        etn	8
+        etzioni	4
+        euan	8
+        eugene	14
+        eugenia	4
+        euphemisms	32
+        euphoria	32
+        euphoric	32
+        eurobond	4
+        eurobonds	12
+        eurodollar	14
+        eurodollars	8
+        euromark	12
+        euromarket	4
+        europ	12
+        europe	14
+        european	14
+        european-looking	4
+        europeans	4
+        eurosecurities	4
+        euroyen	4
+        evacuation	32
+        evade	32
+        evades	32
+        evading	32
+        evaluate	32
+        evaluating	32
+        evaluation	32
+        evans	4
+        evanston	4
+        evaporate	32
+        evaporating	32
+        evaporation	32
+        evasion	32
+        even	46
+        evenhanded	32
+        evenhandedly	32
+        evening	36
+        evenly	32
+        event	32
+        events	38
+        eventual	32
+        eventually	106
+        ever	34
+        ever-changing	32
+        ever-improving	32
+        every	102
+        everybody	38
+        everyday	32
+        everyone	46
+        everything	36
+        everywhere	32
+        evidence	34
+        evidenced	32
+        evident	32
+        evidently	2
+        evil	32
+        evokes	32
+        evoking	32
+        evolutionary	32
+        evolve	32
+        evolved	32
+        evolving	32
+        ewall	32
+        ex-cell-o	4
+        ex-chairman	40
+        ex-cia	32
+        ex-grenfell	4
+        ex-management	32
+        ex-microsoft	32
+        ex-military	32
+        ex-officers	4
+        ex-spouse	4
+        exacerbate	32
+        exacerbating	32
+        exact	32
+        exactly	32
+        exaggerated	32
+        exaggeration	32
+        exam	32
+        exam-preparation	32
+        examination	32
+        examinations	32
+        examine	32
+        examined	32
+        examiner	32
+        examines	32
+        examining	32
+        example	32
+        examples	34
+        exams	32
+        exasperation	32
+        exceed	32
+        exceeded	32
+        exceeding	32
+        exceeds	32
+        excel	6
+        excellence	32
+        excellent	32
+        except	32
+        exception	32
+        exceptional	32
+        exceptions	32
+        excess	34
+        excesses	32
+        excessive	32
+        excessively	32
+        exchange	102
+        exchange-market	32
+        exchange-rate	32
+        exchangeable	32
+        exchanged	32
+        exchanges	32
+        exchanging	32
+        excise	32
+        excite	32
+        excited	40
+        excitement	32
+        exciting	32
+        exclude	32
+        excluded	32
+        excludes	32
+        excluding	42
+        exclusionary	32
+        exclusive	32
+        exclusively	32
+        exclusivity	32
+        excoriating	32
+        excreta	32
+        excursions	4
+        excuse	32
+        excused	32
+        excuses	32
+        exe	4
+        execute	32
+        executed	32
+        executes	32
+        execution	32
+        executive	108
+        executives	102
+        executor	32
+        exempt	36
+        exemption	32
+        exemptions	32
+        exempts	32
+        exercisable	32
+        exercise	32
+        exercised	32
+        exercises	32
+        exercising	32
+        exhaust	32
+        exhausted	32
+        exhibited	32
+        exhibitions	32
+        exist	32
+        existed	32
+        existence	32
+        existing	32
+        exists	32
+        exit	36
+        exiting	32
+        exorbitant	32
+        exotic	32
+        expand	32
+        expandability	32
+        expanded	32
+        expanding	96
+        expands	32
+        expansion	32
+        expansion-minded	32
+        expansion-related	32
+        expansionist	32
+        expansive	32
+        expatriate	32
+        expect	36
+        expectation	32
+        expectations	102
+        expected	36
+        expecting	32
+        expects	108
+        expedited	32
+        expelled	32
+        expenditure	32
+        expenditures	32
+        expense	32
+        expense-reduction	32
+        expenses	32
+        expensive	32
+        experience	32
+        experienced	32
+        experiences	32
+        experiencing	32
+        experiment	32
+        experimental	32
+        experimenter	32
+        experimenting	32
+        experiments	32
+        expert	32
+        expertise	32
+        expertly	32
+        experts	34
+        expiration	32
+        expire	32
+        expired	32
+        expires	32
+        expiring	32
+        explain	32
+        explainable	32
+        explained	32
+        explaining	32
+        explains	32
+        explanation	32
+        explanations	32
+        explicit	32
+        explicitly	32
+        explode	32
+        exploit	32
+        exploitation	32
+        exploiting	2
+        exploits	32
+        exploration	36
+        explore	32
+        explored	32
+        exploring	32
+        explosion	36
+        explosions	32
+        explosives	32
+        exponent	32
+        export	32
+        export-guarantee	32
+        export-import	12
+        exported	32
+        exporters	32
+        exporting	36
+        exports	110
+        exposed	32
+        exposure	32
+        express	36
+        express-parcel	32
+        expressed	32
+        expresses	36
+        expressing	32
+        expression	32
+        expressionist	4
+        expressions	32
+        expressive	32
+        expressively	32
+        expressiveness	32
+        expressivity	32
+        expropriated	32
+        expropriation	32
+        expulsion	32
+        exquisite	32
+        extend	32
+        extendable	32
+        extended	100
+        extended-stay	32
+        extending	32
+        extends	44
+        extension	36
+        extensive	36
+        extent	32
+        exterior	32
+        external	32
+        extinction	32
+        extinguished	32
+        extinguishment	32
+        extra	32
+        extra-curricular	32
+        extract	32
+        extracting	32
+        extraction	32
+        extradited	32
+        extradition	32
+        extraordinarily	32
+        extraordinary	32
+        extraparliamentary	32
+        extrapolation	32
+        extras	4
+        extravagance	32
+        extravagant	32
+        extreme	32
+        extremely	32
+        extremist	32
+        exuding	32
+        exxon	2
+        eye	32
+        eye-opening	32
+        eyebrows	32
+        eyeing	32
+        eyerman	12
+        eyes	32
+        f	12
+        f-100	4
+        f-111	12
+        f-20	4
+        f.	4
+        f.g.	4
+        f.j.	4
+        fa-18	4
+        faa	12
+        fab	4
+        fabian	8
+        fabled	32
+        fabric	32
+        fabricated	32
+        fabricating	32
+        fabrication	32
+        fabrics	32
+        fabulously	32
+        facade	32
+        face	44
+        face-saving	32
+        faced	34
+        faceless	32
+        faces	36
+        facets	32
+        facilitate	32
+        facilitated	32
+        facilitating	32
+        facilities	100
+        facility	32
+        facing	32
+        fact	32
+        faction	32
+        factions	36
+        facto	32
+        factor	32
+        factories	36
+        factors	38
+        factory	32
+        facts	36
+        factual	32
+        faculty	32
+        fade	32
+        faded	32
+        fading	36
+        fail	36
+        failed	36
+        failing	32
+        fails	44
+        failure	36
+        failures	36
+        faint	32
+        faintest	32
+        fair	36
+        fair-skinned	32
+        fairchild	4
+        fairer	32
+        fairfield	12
+        fairly	32
+        fairness	32
+        fairy	36
+        fairy-tale	32
+        faith	32
+        faithful	32
+        fake	32
+        falconbridge	4
+        falcone	4
+        falcons	32
+        fall	36
+        fallacies	32
+        fallacy	32
+        fallen	32
+        falling	42
+        fallout	32
+        falls	36
+        false	36
+        falsgraf	4
+        falsified	32
+        falsify	32
+        falsity	32
+        falter	32
+        faltered	32
+        faltering	32
+        fame	32
+        familiar	32
+        familiarity	32
+        families	32
+        family	38
+        family-life	32
+        family-planning	32
+        famous	32
+        fan	32
+        fanatic	32
+        fanatics	32
+        fancier	32
+        fancy	32
+        fanfare	32
+        fanned	32
+        fanny	4
+        fans	34
+        fantastic	32
+        fantasy	36
+        fantasy-at-home	32
+        fanuc	4
+        fao	4
+        far	102
+        far-fetched	32
+        far-flung	32
+        far-ranging	32
+        farce	32
+        fare	32
+        fare-restructuring	32
+        fared	32
+        fares	36
+        fargo	4
+        faring	32
+        farm	46
+        farm-credit	32
+        farm-workers	32
+        farmer	36
+        farmer-borrower	32
+        farmer-borrowers	32
+        farmers	96
+        farming	32
+        farmington	4
+        farmland	32
+        farms	36
+        farmworker	4
+        farrakhan	4
+        farris	12
+        farther	32
+        fascinated	32
+        fascinating	32
+        fascination	32
+        fashion	32
+        fashionable	32
+        fast	44
+        fast-food	32
+        fast-growing	32
+        fast-moving	32
+        fast-paced	32
+        fastbacs	4
+        fasteners	32
+        faster	40
+        faster-growing	32
+        faster-than-expected	32
+        fastest	32
+        fastest-growing	32
+        fat	32
+        fatal	32
+        fatalistic	32
+        fatalities	4
+        fatality	32
+        fate	32
+        fateful	32
+        father	36
+        father-in-law	32
+        fatigue	32
+        fats	2
+        fattening	32
+        fault	32
+        faulted	32
+        faulty	32
+        favor	32
+        favorable	32
+        favorably	32
+        favored	36
+        favored-nation	32
+        favoring	32
+        favorite	32
+        favorites	32
+        favors	36
+        fayva	4
+        fazio	4
+        fbc	8
+        fbi	4
+        fbs	8
+        fbt	4
+        fca	4
+        fcc	14
+        fda	6
+        fdic	6
+        fdn	4
+        fds	8
+        fdx	12
+        fe	4
+        fear	32
+        feared	32
+        fearful	32
+        fearing	32
+        fearon	4
+        fears	32
+        fearsome	32
+        feasible	32
+        feature	32
+        featured	32
+        features	32
+        featuring	32
+        feb	12
+        feb.	14
+        february	4
+        fed	46
+        federal	110
+        federal-assisted	32
+        federalism	32
+        federally	32
+        federated	4
+        federation	4
+        feds	32
+        fee	36
+        fee-for-service	32
+        feed	36
+        feedback	32
+        feeding	32
+        feedlots	32
+        feel	36
+        feeling	32
+        feelingly	32
+        feelings	36
+        feels	32
+        fees	38
+        feet	32
+        feetlebaum	4
+        fein	4
+        feiner	8
+        feinstein	4
+        feistritzer	4
+        feisty	32
+        feldstein	12
+        feline	32
+        felix	2
+        fell	100
+        fellas	32
+        fellow	34
+        felon	32
+        felonies	32
+        felons	32
+        felony	32
+        felt	32
+        felt-tipped	32
+        felv	4
+        female	32
+        females	34
+        fence	32
+        fence-sitting	32
+        fences	32
+        fend	32
+        fenders	32
+        fending	32
+        fenner	4
+        ferdinand	4
+        fermenta	14
+        fermilab	4
+        fernand	8
+        fernando	4
+        fernao	4
+        fernley	4
+        ferns	32
+        ferris	12
+        ferry	32
+        fertility	32
+        fertilizer	32
+        fertilizers	32
+        festering	32
+        festival	36
+        fetch	96
+        fetched	32
+        fete	32
+        fever	36
+        feverishly	32
+        fevers	32
+        few	38
+        fewer	34
+        fezzes	32
+        ffod	4
+        fgsv	4
+        fhp	4
+        fialka	8
+        fiance	32
+        fiancee	32
+        fianna	4
+        fiasco	36
+        fiat	12
+        fiber	32
+        fibers	32
+        fibreboard	6
+        fibrous	32
+        fictionalized	32
+        fiddler	32
+        fide	32
+        fidel	4
+        fidelity	14
+        fidelity-monarch	4
+        fiduciary	32
+        fiefdom	32
+        field	36
+        field-goals-allowed	32
+        fielding	32
+        fields	44
+        fierce	32
+        fiercely	32
+        fiery	32
+        fifth	38
+        fig	32
+        fight	36
+        fighter	32
+        fighters	32
+        fighting	38
+        fights	36
+        figure	32
+        figured	32
+        figures	42
+        figuring	32
+        file	32
+        filed	32
+        filene	4
+        files	40
+        filing	38
+        filings	36
+        fill	32
+        filled	32
+        filling	96
+        fillings	32
+        fills	32
+        film	44
+        film-making	32
+        filming	32
+        films	32
+        filthy	4
+        filtration-systems	32
+        fin	4
+        final	34
+        finale	32
+        finally	34
+        financal	32
+        finance	38
+        financed	96
+        financement	4
+        finances	32
+        financial	108
+        financial-aid	32
+        financial-district	32
+        financial-futures	32
+        financial-information	32
+        financial-service	32
+        financial-services	32
+        financially	32
+        financier	36
+        financiere	14
+        financing	44
+        financings	32
+        finanza	4
+        finanziaria	8
+        finazzo	8
+        finch	4
+        find	36
+        finder	32
+        finders	32
+        finding	36
+        findings	32
+        finds	36
+        fine	38
+        fine-tuned	32
+        fine-tuning	32
+        fined	32
+        finely	32
+        fines	32
+        finesse	32
+        finest	32
+        fingerprinted	32
+        fingers	32
+        finicky	32
+        fining	32
+        finish	32
+        finished	32
+        fink	12
+        finkielstain	12
+        fir	36
+        fire	36
+        fired	32
+        firefighters	32
+        firepower	32
+        fires	64
+        firestone	4
+        fireworks	2
+        firing	32
+        firings	32
+        firm	44
+        firmed	32
+        firmer	32
+        firmly	32
+        firms	46
+        first	46
+        first-class	32
+        first-ever	32
+        first-generation	32
+        first-phase	32
+        first-quarter	32
+        first-ranked	32
+        first-rate	32
+        first-time	32
+        first-year	32
+        firsts	4
+        fis	8
+        fiscal	44
+        fiscal-year	34
+        fischbach	6
+        fischer	4
+        fish	32
+        fisher	6
+        fisher-price	4
+        fisheries	32
+        fishing	32
+        fissures	32
+        fists	32
+        fit	32
+        fitness	32
+        fits	32
+        fitzgerald	4
+        fitzwater	12
+        five	102
+        five-country	32
+        five-day	32
+        five-member	32
+        five-month	32
+        five-point	32
+        five-ton	32
+        five-week	32
+        five-year	32
+        fives	32
+        fix	32
+        fixed	32
+        fixed-cost	32
+        fixed-income	2
+        fixed-interest	32
+        fixed-rate	32
+        fixed-rated	32
+        fixings	32
+        fizzle	32
+        fla.	4
+        fla.-based	4
+        flag	32
+        flagging	32
+        flagrant	32
+        flair	32
+        flak	32
+        flaky	32
+        flamboyant	32
+        flamingo	4
+        flamingos	32
+        flammable	32
+        flanked	32
+        flannigan	4
+        flash	32
+        flashier	32
+        flashing	32
+        flat	36
+        flatly	32
+        flatter	32
+        flavor	32
+        flavors	32
+        flawed	32
+        flaws	32
+        flaxen-haired	32
+        fled	32
+        fledgling	32
+        flee	32
+        fleecer	4
+        fleeing	32
+        fleet	36
+        fleet-replenishment	32
+        fleeting	32
+        fleets	32
+        fleming	4
+        flemming	4
+        flesh	32
+        flew	36
+        flexi-van	4
+        flexibility	32
+        flexible	32
+        flick	4
+        fliers	34
+        flies	32
+        flight	32
+        flights	36
+        flimsy	34
+        flindt	4
+        fling	32
+        flint	36
+        flipped	32
+        flirtation	32
+        flirting	32
+        flirts	4
+        float	32
+        floated	32
+        floating	32
+        floating-interest-rate	32
+        floating-rate	32
+        floats	32
+        flood	32
+        flooded	32
+        flooding	32
+        floor	32
+        flop	32
+        flopped	32
+        floppy	32
+        flora	2
+        florida	12
+        florio	8
+        flounder	32
+        floundered	32
+        flourish	32
+        flourished	32
+        flourishes	32
+        flourishing	36
+        flournoy	4
+        floury	32
+        flow	36
+        flow-of-funds	32
+        flowed	32
+        flower	32
+        flowers	32
+        flowing	32
+        flown	32
+        flows	32
+        floyd	6
+        flu	32
+        fluctuations	32
+        fluidly	32
+        fluids	4
+        fluke	32
+        flurry	32
+        flush	32
+        flx	4
+        fly	32
+        fly-drive-sleep	32
+        flying	34
+        flynn	8
+        fmc	4
+        fnbf	8
+        fnd	4
+        foal	32
+        foals	2
+        foam	32
+        focus	36
+        focused	32
+        focuses	32
+        focusing	32
+        fodder	32
+        foe	32
+        foiled	32
+        fold	32
+        folded	32
+        foldessy	8
+        folk	32
+        follow	34
+        follow-on	32
+        follow-through	32
+        follow-up	32
+        followed	96
+        followerfish	32
+        followers	32
+        following	42
+        follows	40
+        folly	32
+        fomon	12
+        fonda	4
+        fondy	8
+        fontana	4
+        food	46
+        food-processing	32
+        food-service	32
+        food-store	32
+        foods	36
+        fool	36
+        fooling	32
+        foolish	32
+        foolproof	32
+        foot	32
+        football	36
+        football-field	32
+        foote	4
+        foothold	32
+        footlick	4
+        footwear	32
+        for	110
+        foray	32
+        forays	32
+        forbes	12
+        forbid	32
+        forbidden	32
+        forbids	32
+        force	36
+        forced	32
+        forceful	32
+        forces	32
+        forcing	32
+        ford	14
+        forecast	36
+        forecasters	32
+        forecasting	36
+        forecasts	32
+        foreclose	32
+        foreclosed	32
+        forefathers	32
+        forefront	32
+        foreign	46
+        foreign-aid	32
+        foreign-controlled	32
+        foreign-currency	32
+        foreign-debt	32
+        foreign-exchange	40
+        foreign-made	32
+        foreign-policy	32
+        foreign-relations	32
+        foreigner	32
+        foreigners	38
+        forelock	32
+        foreman	8
+        foremen	32
+        foresee	32
+        foreseeable	32
+        foreseen	32
+        foresees	32
+        foreshadowed	32
+        forest	36
+        forest-products	32
+        forestall	32
+        forestalls	4
+        forever	32
+        forfeited	32
+        forge	32
+        forged	32
+        forget	34
+        forging	32
+        forgiven	32
+        forgn	12
+        forgo	32
+        forgotten	36
+        fork	32
+        forks	4
+        form	44
+        formal	32
+        formality	32
+        formally	32
+        format	32
+        formation	32
+        formations	32
+        formed	32
+        former	110
+        formerly	98
+        formidable	32
+        forming	32
+        formless	32
+        forms	36
+        formula	32
+        formulated	32
+        formulates	32
+        forrest	4
+        forson	8
+        forster	12
+        forstmann	4
+        forsythe	12
+        fort	12
+        forte	32
+        forth	32
+        forthcoming	32
+        fortier	4
+        forties	32
+        fortifying	32
+        fortney	8
+        fortress	32
+        fortunate	32
+        fortunately	2
+        fortune	36
+        fortunes	32
+        forty-eight	4
+        forum	46
+        forward	32
+        forward-looking	32
+        forwarded	32
+        forwarder	32
+        forwarders	32
+        foskett	4
+        foster	44
+        fostering	4
+        fosters	32
+        fought	32
+        found	100
+        foundation	38
+        foundations	32
+        founded	34
+        founder	40
+        foundered	32
+        founders	32
+        founding	32
+        four	46
+        four-alarm	32
+        four-city	32
+        four-day	32
+        four-month	32
+        four-month-per-exam	32
+        four-nation	32
+        four-share	32
+        four-story-tall	32
+        four-way	32
+        four-week	32
+        four-wheel-drive	32
+        four-year	32
+        four-year-olds	32
+        foursquare	32
+        fourteen	2
+        fourth	38
+        fourth-biggest	32
+        fourth-largest	32
+        fourth-quarter	110
+        fowler	12
+        fox	44
+        foxboro	8
+        foxborough	4
+        fpa	8
+        fraction	32
+        fractional	32
+        fractious	32
+        fractured	32
+        fragile	32
+        frail	32
+        frailty	4
+        frame	4
+        framed	32
+        framework	32
+        framingham	4
+        franc	32
+        franc-denominated	32
+        francaise	8
+        france	14
+        francesc	4
+        franchise	32
+        franchised	32
+        franchisee	32
+        franchisees	36
+        franchiser	32
+        franchises	32
+        franchising	32
+        francis	12
+        francisco	4
+        francisco-based	4
+        francisville	8
+        francois	12
+        francs	32
+        franey	4
+        frank	14
+        frankel	4
+        frankenstein	4
+        frankfurt	12
+        frankfurt-am-main	4
+        franklin	12
+        frankly	32
+        frantic	32
+        franyo	4
+        fraternity	32
+        frates	8
+        fraud	36
+        fraudulent	32
+        fraught	32
+        fray	32
+        frayed	32
+        frazier	4
+        frazzano	12
+        frears	4
+        fred	12
+        freddie	14
+        frederick	14
+        fredericks	8
+        fredric	6
+        free	44
+        free-energy	32
+        free-fall	32
+        free-lance	32
+        free-market	36
+        free-standing	32
+        free-trade	32
+        free-wheeling	32
+        freed	32
+        freedman	12
+        freedom	36
+        freeing	32
+        freely	32
+        freeman	12
+        freeport-mcmoran	4
+        freer	32
+        freeze	32
+        freezeframe	4
+        freezes	32
+        freezing	32
+        freight	44
+        freighter	32
+        fremantle	4
+        french	14
+        french-sounding	4
+        frenzied	32
+        frenzy	32
+        frequency	32
+        frequent	34
+        frequently	32
+        frequents	32
+        freres	4
+        fresh	36
+        fresher	32
+        freshman	32
+        fresno	4
+        frest	12
+        frets	32
+        frew	12
+        frey	12
+        freya	6
+        fri.	2
+        friction	32
+        friday	14
+        fried	44
+        fried-chicken	32
+        friedman	12
+        friend	32
+        friendly	32
+        friends	38
+        friendship	32
+        friendships	32
+        frightened	64
+        frightening	32
+        frills	32
+        fringe	32
+        fringes	32
+        frisch	12
+        frisked	32
+        frivolous	32
+        from	110
+        fromer	8
+        frommer	12
+        front	36
+        front-page	32
+        front-runner	32
+        front-runners	32
+        frontal	32
+        frontier	36
+        frontrunners	32
+        fronts	32
+        frost	32
+        frost-retarding	32
+        frothy	32
+        froze	32
+        frozen	32
+        fruit	36
+        fruitful	32
+        fruits	32
+        frustrate	32
+        frustrated	34
+        frustration	32
+        frx	4
+        fry	12
+        frydenlund	12
+        fsia	4
+        fslic	4
+        ft.	4
+        ftc	12
+        ftlv	4
+        fuehrer	4
+        fuel	36
+        fueled	36
+        fuels	32
+        fugitive	32
+        fujitsu	6
+        fulfill	32
+        fulfilled	32
+        fulfilling	32
+        full	44
+        full-financing	32
+        full-fledged	32
+        full-hearted	32
+        full-scale	32
+        full-service	32
+        full-sized	32
+        full-time	32
+        full-year	38
+        fuller	14
+        fullerton	4
+        fully	34
+        fumbling	32
+        fumes	32
+        fun	36
+        funaro	12
+        function	36
+        functions	32
+        fund	36
+        fund-raisers	32
+        fund-raising	32
+        fundamental	32
+        fundamentalism	32
+        fundamentalist	32
+        fundamentalists	32
+        fundamentally	32
+        fundamentals	32
+        funded	32
+        funding	36
+        funds	46
+        funeral	36
+        fung	12
+        fungi	36
+        funneled	32
+        funnier	32
+        funniest	32
+        funny	32
+        furious	32
+        furnace	32
+        furnaces	32
+        furnished	32
+        furnishing	32
+        furniture	100
+        furor	32
+        further	46
+        furtherance	32
+        furthered	32
+        furthering	32
+        furthermore	34
+        fusillade	32
+        futile	32
+        futility	32
+        future	36
+        futures	46
+        futuro	4
+        fuzziness	32
+        fuzzy	32
+        fweets	32
+        fyffe	4
+        g-5	4
+        g-man	4
+        g.	4
+        g.d.	10
+        g.f.	2
+        g.k.	4
+        ga.	4
+        ga.-based	4
+        gabriel	4
+        gadd	12
+        gade	4
+        gadhafi	12
+        gael	4
+        gaffe	32
+        gags	32
+        gain	44
+        gained	96
+        gainers	34
+        gainful	32
+        gaining	32
+        gains	38
+        galactic	32
+        galbraith	12
+        galen	4
+        galinsky	4
+        gallantly	32
+        gallery	36
+        galley	4
+        gallon	32
+        galoob	4
+        galvanize	32
+        gamble	36
+        gambled	4
+        gambler	32
+        gambling	38
+        game	36
+        games	100
+        gameshow	8
+        gaming	4
+        gamse	4
+        gandhi	4
+        gang	32
+        gangster	32
+        gangster-and-love	32
+        gangster-filled	32
+        gannett	4
+        gant	8
+        gap	36
+        gaps	32
+        garages	32
+        garbage	32
+        garcia	8
+        garden	44
+        garden-variety	32
+        gardena	4
+        gardening	32
+        gardner	4
+        gargles	32
+        garland	4
+        garments	32
+        garnishing	32
+        garrasi	4
+        garret	4
+        garrett	14
+        gartner	4
+        gary	14
+        garza	4
+        gas	36
+        gas-fired	32
+        gas-turbine	32
+        gashed	32
+        gasoline	98
+        gasoline-tax	32
+        gastropod	32
+        gate	36
+        gate-side	32
+        gates	46
+        gateway	4
+        gather	32
+        gathered	32
+        gathering	32
+        gatherings	32
+        gatsby	4
+        gatt	4
+        gaudy	32
+        gauge	32
+        gaughan	8
+        gave	32
+        gay	32
+        gaynors	4
+        gaz	4
+        gazette	4
+        gci	4
+        gd	4
+        gdp	4
+        ge	14
+        gear	36
+        geared	32
+        gears	32
+        gecm	4
+        gelbard	8
+        gemayel	4
+        gen	4
+        gen.	14
+        gena	4
+        gencorp	14
+        gender	32
+        gene	12
+        gene-splicing	32
+        genenchem	4
+        genentech	14
+        general	46
+        general-interest	32
+        general-purpose	32
+        generale	4
+        generally	36
+        generals	32
+        generate	32
+        generated	32
+        generating	32
+        generation	36
+        generations	32
+        generator	32
+        generators	36
+        generic	38
+        generically	32
+        generosity	32
+        generous	32
+        generously	32
+        genes	32
+        genesee	4
+        genetic	36
+        genetically	32
+        genetski	12
+        geneva	4
+        genicom	6
+        genital	32
+        genius	32
+        genrad	4
+        genral	8
+        genres	32
+        genteel	32
+        gentiles	4
+        gentle	32
+        gentleman	32
+        gentlemanly	32
+        gentles	4
+        geochemistry	32
+        geographic	32
+        georg	4
+        george	14
+        georgetown	4
+        georgia	6
+        georgiadis	4
+        georgian	4
+        georgine	8
+        gerald	6
+        geraldine	4
+        geranium	32
+        gerhard	4
+        gerlach	8
+        germ-warfare	32
+        germain	4
+        germalists	32
+        german	14
+        german-based	4
+        german-supplied	2
+        germans	6
+        germany	12
+        gerry	8
+        gerson	12
+        gerstner	4
+        gesture	32
+        gestures	32
+        get	36
+        get-up	32
+        gets	44
+        getting	38
+        getty	12
+        ghana	4
+        ghetto	4
+        ghostly	32
+        ghosts	32
+        giacomo	4
+        giant	32
+        giants	36
+        gibbs	12
+        gibert	4
+        gibraltar	4
+        gibson	12
+        gideon	4
+        gift	32
+        gifted	32
+        gifts	32
+        gigantic	32
+        gigolo	4
+        gigs	32
+        gil	4
+        gilbert	12
+        gilgore	12
+        gillespie	12
+        gilliam	4
+        gillis	4
+        gilts	32
+        gimmick	32
+        gimmickry	32
+        gin	32
+        gina	2
+        ginger-haired	32
+        gingerbread	32
+        ginnie	14
+        ginning	32
+        gintel	12
+        giorgio	4
+        giraffe	32
+        girl	34
+        girlfriend	32
+        girls	32
+        giudici	4
+        giuliani	12
+        give	44
+        giveaway	32
+        givebacks	32
+        given	42
+        gives	32
+        giving	40
+        glacial	32
+        gladly	32
+        glamorous	32
+        glance	36
+        glaser	4
+        glashow	4
+        glasnost	2
+        glass	36
+        glass-steagall	4
+        glasses	32
+        glassmaker	32
+        glassmakers	32
+        glazer	12
+        gleam	32
+        gleaming	32
+        glemp	4
+        glen	4
+        glenn	4
+        glenview	12
+        glimpse	32
+        glitches	32
+        glittering	32
+        gloating	32
+        global	34
+        globalization	32
+        globe	36
+        globe-trot	32
+        globe-trotting	32
+        globo	4
+        gloom	4
+        gloomy	32
+        glory	32
+        gloss	32
+        glowing	32
+        glucksman	4
+        glue	32
+        glugging	32
+        glugs	32
+        gluing	32
+        glut	32
+        gluts	32
+        glutted	32
+        gm	14
+        gm-csf	4
+        gmc	4
+        gmfanuc	10
+        gmh	4
+        gng	4
+        gnp	4
+        go	36
+        go-between	32
+        goading	32
+        goal	36
+        goals	96
+        goat	32
+        gobain	4
+        god	36
+        god-fearing	4
+        godiva	4
+        gods	32
+        goebbels	4
+        goes	32
+        goetabanken	4
+        goetzl	12
+        going	32
+        going-away	32
+        going-private	32
+        goings-on	32
+        gold	110
+        golden	44
+        goldfeder	12
+        goldhammer	4
+        goldin	4
+        goldman	14
+        goldman-kidder	4
+        goldsmith	12
+        goldwater	8
+        golf	32
+        gone	36
+        gonzalez	4
+        good	38
+        good-faith	32
+        good-looking	32
+        good-natured	32
+        good-neighbor	32
+        good-sized	32
+        goodrich	12
+        goods	100
+        goodwill	32
+        goodwin	4
+        goodyear	14
+        goose	32
+        gop	4
+        goradok	4
+        gorbachev	14
+        gorda	4
+        gordon	6
+        gore	4
+        gorki	4
+        gospel	32
+        gossip	32
+        got	100
+        gothic	4
+        gotten	32
+        gottesman	12
+        gouging	32
+        gould	4
+        gourmet	36
+        gourmets	36
+        gousha	12
+        govern	32
+        governance	32
+        governing	36
+        government	110
+        government-appointed	32
+        government-guaranteed	32
+        government-owned	32
+        government-recognized	32
+        government-related	32
+        government-sponsored	34
+        governmental	32
+        governments	32
+        governor	32
+        governors	38
+        governs	32
+        govett	4
+        govil	4
+        govmt	12
+        gowan	8
+        gown	32
+        gq	4
+        gr	4
+        gra	4
+        grab	32
+        grabbed	64
+        grabbing	32
+        grabs	32
+        grace	46
+        graceful	32
+        gracefully	32
+        graceland	4
+        grades	36
+        gradison	4
+        gradual	32
+        gradually	36
+        graduate	36
+        graduated	32
+        graduates	32
+        graduation	36
+        graft-vs.-host	32
+        graham	14
+        grain	32
+        grains	2
+        gramm-rudman	4
+        gran	4
+        grand	36
+        grandfather	32
+        grandmotherly	32
+        granite	32
+        grant	46
+        granted	38
+        granting	32
+        grants	32
+        grapefruit	32
+        graphic	6
+        graphics	36
+        grappled	32
+        grasping	32
+        grass-roots	32
+        grata	32
+        grateful	32
+        gratitude	34
+        grave	32
+        gravely	44
+        graves	12
+        graveyard	32
+        gravity	32
+        gray	46
+        graying	32
+        graze	32
+        grease	32
+        great	46
+        greater	32
+        greatest	32
+        greatly	32
+        greats	32
+        greece	6
+        greed	36
+        greek	6
+        greek-turkish	4
+        greeks	4
+        greeley	4
+        green	44
+        greenback	32
+        greenberg	12
+        greene	4
+        greener	4
+        greenmail	32
+        greens	36
+        greensburg	4
+        greenslet	12
+        greenwich	4
+        greer	4
+        greeted	32
+        greg	4
+        gregorian	12
+        gregory	12
+        grenada	4
+        grenade	32
+        grenfell	4
+        grew	40
+        greyerz	4
+        grid	32
+        gridlock	32
+        grieux	4
+        grievance	32
+        grievances	32
+        grieveson	4
+        griffith	4
+        grill	32
+        grille	32
+        grim	32
+        grimm	12
+        grind	32
+        gringo	32
+        grinspun	4
+        grip	32
+        grips	32
+        grisdela	8
+        grist	32
+        griswold	8
+        gritty	32
+        groans	32
+        grocery	32
+        groove	32
+        grooves	32
+        gros	12
+        gross	32
+        grossed	32
+        grossly	32
+        grossman	12
+        grosz	4
+        ground	32
+        ground-based	32
+        grounded	32
+        grounds	32
+        groundwater	32
+        groundwork	36
+        group	46
+        group/business	4
+        groupings	32
+        groups	36
+        grousing	32
+        grove	12
+        groves	8
+        grow	36
+        growers	32
+        growing	32
+        growl	32
+        grown	32
+        grows	36
+        growth	38
+        growth-oriented	32
+        grudgingly	32
+        gruenberg	4
+        gruesome	32
+        grumbled	32
+        grumbling	32
+        grumman	6
+        gruneich	4
+        grungy	32
+        gruntal	4
+        gsu	8
+        gsx	8
+        gt	12
+        gtch	8
+        gte	14
+        gtech	10
+        gtx	8
+        guano	32
+        guarantee	32
+        guaranteed	36
+        guaranteeing	32
+        guarantees	32
+        guaranty	4
+        guard	36
+        guarded	32
+        guardia	4
+        guardian	32
+        guarding	32
+        guards	32
+        guarini	8
+        guatemala	4
+        gubernatorial	32
+        guenther	4
+        guero	32
+        guerrilla	32
+        guerrillas	32
+        guess	32
+        guesses	32
+        guessing	32
+        guest	32
+        guests	34
+        guidance	32
+        guide	36
+        guided	32
+        guideline	32
+        guidelines	32
+        guides	32
+        guiding	32
+        guild	38
+        guilder	32
+        guiliani	8
+        guillermo	2
+        guillotine	32
+        guilt	32
+        guilty	44
+        guinea	32
+        guinness	14
+        guitar	32
+        guittard	4
+        gulf	46
+        gulfstream	4
+        gulyas	4
+        gun	32
+        gundy	4
+        gunmen	32
+        gunn	12
+        guns	32
+        gunshot	32
+        gunshots	32
+        gupta	4
+        gut	32
+        gutfeld	4
+        gutowski	4
+        guts	32
+        gutsy	32
+        gutzwiller	8
+        guy	32
+        guyford	8
+        guyon	4
+        guys	36
+        gwf	8
+        gy	8
+        gym	36
+        gymnastics	32
+        gyohten	4
+        gypsies	32
+        gypsum	36
+        gypsy	32
+        gyrations	32
+        h.	6
+        h.c.	6
+        h.f.	4
+        h.m.	4
+        ha	8
+        habit	32
+        habits	32
+        hacienda	4
+        had	108
+        hadlock	4
+        hadn	32
+        hafez	4
+        hagan	8
+        haggarty	4
+        haggling	32
+        hague	4
+        haider	12
+        hailed	32
+        hainan	4
+        hair	32
+        hair-trigger	32
+        hairline	32
+        hairs	32
+        hal	14
+        halcion	4
+        halcyon	32
+        half	38
+        half-decade	32
+        half-dozen	32
+        half-empty	32
+        half-hour	32
+        half-million	32
+        half-price	32
+        half-step	32
+        hall	36
+        hall-walker	12
+        halliburton	12
+        halls	32
+        halmi	4
+        halsor	8
+        halt	36
+        halted	32
+        halter	8
+        halts	32
+        halved	32
+        halves	32
+        hamadei	4
+        hambrecht	4
+        hambros	2
+        hamburg	4
+        hamburger	32
+        hamburgers	32
+        hamel	4
+        hamilton	4
+        hamm	8
+        hammer	36
+        hammered	32
+        hammett	12
+        hammond	8
+        hampshire	4
+        hampton	4
+        hancock	8
+        hand	36
+        hand-wringing	32
+        handcuffed	32
+        handcuffing	4
+        handcuffs	32
+        handed	32
+        handelman	4
+        handful	32
+        handgun	32
+        handicapped	32
+        handkerchief	32
+        handle	32
+        handled	32
+        handleman	10
+        handles	32
+        handling	36
+        handmade	32
+        hands	32
+        hands-off	32
+        handsome	32
+        handsomely	32
+        handy	40
+        hanff	4
+        hang	32
+        hangars	40
+        hanged	32
+        hanging	34
+        hangout	32
+        hangover	32
+        hangs	32
+        hanif	4
+        hanisee	12
+        hanoi	4
+        hanover	4
+        hans	4
+        hansen	12
+        hanson	8
+        hapless	32
+        happen	32
+        happened	32
+        happening	32
+        happens	32
+        happy	32
+        harass	32
+        harassed	32
+        harassment	32
+        harbert	4
+        harbingers	32
+        harbor	36
+        harcourt	4
+        hard	36
+        hard-charging	32
+        hard-currency	32
+        hard-line	32
+        hard-nosed	32
+        hard-pressed	32
+        hard-to-please	32
+        harden	36
+        hardening	32
+        harder	32
+        hardest	2
+        hardgoods	4
+        hardly	36
+        hardship	32
+        hardware	36
+        hardymon	8
+        harlan	12
+        harlem	4
+        harm	32
+        harmed	32
+        harmful	32
+        harmfully	32
+        harming	32
+        harmless	32
+        harmon	4
+        harmony	36
+        harnessing	32
+        harney	4
+        harold	12
+        harper	4
+        harpsichord	32
+        harrah	12
+        harris	14
+        harrisburg	8
+        harrison	6
+        harrow	4
+        harry	6
+        harsco	12
+        harsher	32
+        harshly	32
+        hart	2
+        hart-dyke	4
+        hartford	12
+        hartman	6
+        harvard	4
+        harvard-educated	4
+        harvest	32
+        harvestable	32
+        harvested	32
+        harvesting	32
+        harvests	32
+        harvey	12
+        has	108
+        has-been	32
+        hasbro	4
+        haskins	4
+        hasn	98
+        hassenfeld	8
+        hastily	32
+        hastings	2
+        hata	4
+        hatch	12
+        hatcher	4
+        hate	32
+        hated	32
+        hates	32
+        hats	32
+        hatton	12
+        hauck	4
+        haughey	12
+        haughty	32
+        haul	32
+        haunted	32
+        haunting	32
+        hausfeld	12
+        have	100
+        haven	36
+        havens	4
+        having	46
+        havre	4
+        hawaii	4
+        hawaiian	12
+        hawk	4
+        hawkeye	14
+        hawks	4
+        hay	4
+        hayden	4
+        hays	2
+        hazard	32
+        hazardous	32
+        hazardous-waste	32
+        hazardous-waste-management	32
+        hazards	32
+        hazlitt	4
+        hbo	6
+        hca	12
+        hci	8
+        hdl	8
+        he	46
+        head	100
+        head-on	32
+        head-to-head	32
+        headaches	32
+        headdress	32
+        headed	96
+        heading	32
+        headline	32
+        headlined	32
+        headlines	34
+        headlining	32
+        headquarters	36
+        heads	96
+        headstrong	32
+        headway	36
+        heal	32
+        healey	4
+        health	38
+        health-care	32
+        health-insurance	32
+        health-products	32
+        health-threatening	32
+        healthvest	8
+        healthy	32
+        healy	12
+        heaped	32
+        hear	32
+        heard	44
+        hearing	40
+        hearings	32
+        hears	32
+        heart	36
+        heart-shaped	32
+        heartbeat	32
+        heartbeats	32
+        heartening	32
+        hearth	32
+        heartland	36
+        hearts	32
+        heat	36
+        heat-processing-systems	32
+        heated	32
+        heating	34
+        heaven	32
+        heavier	32
+        heaviest	32
+        heavily	32
+        heavy	96
+        heavy-duty	32
+        heavy-truck	32
+        heavy-water	32
+        heck	14
+        heckuva	32
+        hectic	32
+        hedge	32
+        hedging	32
+        heed	32
+        heel	36
+        heels	36
+        heftier	32
+        hefty	32
+        height	32
+        heightened	32
+        heightening	32
+        heights	36
+        heil	4
+        heileman	8
+        heinemann	4
+        heinike	4
+        heinrich	4
+        heir	32
+        heirs	32
+        heitzeberg	4
+        helane	2
+        held	44
+        helen	4
+        helene	4
+        helgi	4
+        helicopter	32
+        helium	32
+        hell	36
+        helm	32
+        helmut	4
+        help	36
+        helped	34
+        helpful	32
+        helping	32
+        helpless	32
+        helps	32
+        helyar	4
+        hemming	12
+        hence	34
+        henceforth	32
+        henderson	12
+        hendry	12
+        heng	8
+        henkel	12
+        henley	14
+        hennessy	8
+        henri	4
+        henry	14
+        hentoff	12
+        hepatitis	32
+        her	34
+        herald	4
+        herbert	2
+        herbs	32
+        herculean	32
+        hercules	4
+        here	106
+        hereabouts	32
+        hereditary	32
+        heretofore	40
+        heritage	38
+        herman	4
+        hero	32
+        heroes	32
+        heroic	32
+        heroine	32
+        heroines	32
+        heron	6
+        herpes	32
+        herrera	8
+        herring	32
+        hers	32
+        herself	32
+        hertz	6
+        hertzberg	4
+        herwitz	4
+        herzog	4
+        hes	8
+        hesitant	32
+        hesitate	32
+        hess	4
+        hessians	4
+        hesston	14
+        heterodox	32
+        heterogeneity	32
+        heublein	4
+        hew	4
+        hewlett-packard	14
+        hewn	32
+        hex	12
+        hey	36
+        heyday	32
+        hezbollah	4
+        hhs	6
+        hi	4
+        hi-bred	4
+        hia	12
+        hiatus	32
+        hibernation	32
+        hiccup	32
+        hiccuped	32
+        hiccups	32
+        hicksville	8
+        hid	32
+        hidden	36
+        hide	32
+        hideout	32
+        hides	32
+        hiding	32
+        hierarchy	32
+        higginbotham	4
+        higgins	4
+        high	46
+        high-bracket	32
+        high-bypass	32
+        high-class	4
+        high-density	32
+        high-end	32
+        high-energy	32
+        high-flier	32
+        high-gloss	32
+        high-income	32
+        high-intensity	32
+        high-interest	32
+        high-level	32
+        high-limit	32
+        high-performance	32
+        high-powered	32
+        high-priced	32
+        high-profile	32
+        high-quality	32
+        high-ranking	32
+        high-rate	32
+        high-rise	32
+        high-risk	32
+        high-school	32
+        high-speed	32
+        high-tech	96
+        high-technology	32
+        high-volume	32
+        high-volume-dependent	32
+        high-yield	34
+        higher	38
+        higher-priced	32
+        higher-quality	32
+        higher-ranking	32
+        higher-salaried	32
+        higher-than-anticipated	32
+        higher-than-expected	32
+        higher-ups	32
+        highest	32
+        highest-paid	32
+        highest-volume	32
+        highfliers	32
+        highlight	32
+        highlights	40
+        highly	32
+        highs	32
+        highway	36
+        highways	32
+        hijacking	32
+        hike	32
+        hiked	32
+        hikes	32
+        hiking	32
+        hilarious	32
+        hilarity	32
+        hildegard	2
+        hilford	4
+        hill	12
+        hills	36
+        hills-based	4
+        hillsborough	4
+        hillsman	4
+        hilton	6
+        him	96
+        himont	14
+        himself	32
+        hindawi	4
+        hinder	32
+        hindered	32
+        hindsight	32
+        hinduism	4
+        hinge	32
+        hinges	32
+        hint	32
+        hinted	32
+        hinton	4
+        hints	32
+        hip	36
+        hipbone	32
+        hipps	4
+        hire	32
+        hired	32
+        hires	32
+        hiring	40
+        hirsch	4
+        hirshhorn	2
+        his	46
+        hispanic	4
+        hispanics	4
+        historian	34
+        historians	32
+        historic	32
+        historical	32
+        historically	34
+        history	36
+        hit	44
+        hitachi	14
+        hitherto	32
+        hitler	4
+        hitlin	4
+        hits	32
+        hitters	32
+        hitting	32
+        hl	12
+        hmc	4
+        hme	8
+        hmo	4
+        hmos	4
+        hmt	12
+        hoak	8
+        hoard	32
+        hoare	4
+        hobart	2
+        hobbies	32
+        hobbled	32
+        hobhouse	4
+        hobor	12
+        hock	4
+        hodding	4
+        hodel	12
+        hodgepodge	32
+        hodges	4
+        hoe	32
+        hoechst	4
+        hoffmann	4
+        hoffmann-la	4
+        hog	34
+        hogwash	32
+        hokum	32
+        hold	32
+        holder	44
+        holders	102
+        holding	108
+        holding-company	32
+        holdings	44
+        holds	104
+        holed	64
+        holiday	46
+        holiday-shortened	32
+        holidays	32
+        holland	4
+        hollis	8
+        holliston	4
+        hollow	32
+        hollow-cheeked	32
+        hollywood	4
+        holocaust	32
+        holstein	4
+        holt	8
+        holyoke	4
+        home	46
+        home-buying	32
+        home-dish	32
+        home-equity	34
+        home-grown	32
+        home-improvement	32
+        home-mortgage	32
+        home-shopping	32
+        home-state	32
+        home-video	32
+        homeland	32
+        homeless	32
+        homely	2
+        homeowner	32
+        homeowner-mortgage	32
+        homeowners	32
+        homes	100
+        hometown	32
+        homework	32
+        homicide	32
+        homo	4
+        homosexuality	32
+        honda	12
+        honduras	4
+        honest	32
+        honestly	32
+        honesty	32
+        honeysuckle	4
+        honeywell	6
+        hong	12
+        honing	32
+        honolulu	8
+        honor	34
+        honorable	32
+        honoring	32
+        honors	32
+        hood	32
+        hoods	32
+        hooking	32
+        hookup	32
+        hookups	32
+        hoop	32
+        hoopla	32
+        hoops	32
+        hoopsters	4
+        hooray	2
+        hootch	32
+        hoots	32
+        hoover	4
+        hoover-dempsey	4
+        hop	32
+        hope	36
+        hoped	36
+        hopelessly	32
+        hopelessness	32
+        hopes	36
+        hoping	34
+        hopkins	12
+        hopped	32
+        horde	32
+        horelick	12
+        horizon	32
+        horizons	36
+        hormone	32
+        hormone-treated	32
+        horns	32
+        horoscopes	32
+        horrified	32
+        horror	32
+        horse	32
+        horse-breeding	32
+        horse-racing	32
+        horsepower	32
+        horses	36
+        horseshoe	32
+        horst	4
+        horton	4
+        horwitz	4
+        hose	32
+        hoskins	12
+        hospitable	32
+        hospital	46
+        hospitalization	32
+        hospitals	96
+        host	32
+        hostage	32
+        hostages	96
+        hosted	32
+        hostile	40
+        hostility	32
+        hosts	32
+        hot	34
+        hot-blow	32
+        hot-strip	32
+        hotel	110
+        hotels	36
+        hotsy-totsy	32
+        hottest	32
+        houari	4
+        houghton	4
+        hour	32
+        hourlong	32
+        hourly	32
+        hours	32
+        house	46
+        house-backed	4
+        housed	32
+        household	38
+        households	96
+        houses	32
+        housewares	32
+        housewife	32
+        housewives	32
+        housing	102
+        housing-finance	32
+        housing-industry	32
+        houston	12
+        houston-based	4
+        hover	32
+        hovered	32
+        hovering	32
+        hovers	32
+        how	46
+        howard	14
+        howe	4
+        howes	4
+        however	46
+        howls	32
+        howorth	12
+        hoyt	4
+        hp	4
+        hpc	4
+        hrd	4
+        hrs	4
+        hsc	8
+        ht	4
+        hub	36
+        hubert	4
+        hubs	32
+        hud	2
+        hudson	12
+        huffy	32
+        hug	40
+        huge	32
+        hugel	12
+        hugely	32
+        hughes	14
+        hull	32
+        hullabaloo	32
+        human	36
+        humanity	32
+        humans	32
+        hume	4
+        humming	32
+        humor	32
+        humphrey	4
+        humphreys	4
+        humphries	8
+        hundred	32
+        hundreds	32
+        hung	36
+        hungary	14
+        hunger	32
+        hunkered	32
+        hunt	44
+        hunter	36
+        hunters	36
+        hunting	32
+        huntington	6
+        hurl	32
+        hurlburt	4
+        hurry	32
+        hurt	36
+        hurting	32
+        hurts	32
+        husband	32
+        hussein	4
+        hussmann	4
+        hustle	32
+        hustlings	4
+        hut	4
+        hutcheson	4
+        hutton	14
+        huw	8
+        huyssteen	4
+        hve	8
+        hwkb	8
+        hwp	8
+        hyatt	4
+        hybrid	32
+        hyde	12
+        hydraulic	32
+        hydro	4
+        hydromatic	32
+        hyman	8
+        hynes	12
+        hype	32
+        hyped	32
+        hyper-reactivity	32
+        hyperbole	32
+        hyperinflation	32
+        hypertension	32
+        hyping	32
+        hypocrisy	32
+        hypocritical	32
+        hypotheses	32
+        hypothetical	32
+        hysteria	32
+        i	14
+        i.m.s.	4
+        i`ve	4
+        iacocca	12
+        iaea	4
+        ian	4
+        ibew	4
+        ibm	14
+        ibus	4
+        ic	14
+        icahn	12
+        icbms	4
+        icc	4
+        ice	36
+        iceberg	32
+        iceland	4
+        icg	4
+        icing	32
+        icn	14
+        icn-financed	4
+        ico	4
+        icx	8
+        icy	32
+        id	4
+        ida	4
+        idaho	4
+        idea	32
+        ideal	34
+        idealized	32
+        ideally	34
+        ideas	36
+        identical	32
+        identification	32
+        identified	32
+        identify	36
+        identity	32
+        idiot	32
+        idle	32
+        idles	8
+        idol	32
+        idolized	32
+        idomeneo	4
+        ieoc	6
+        if	46
+        igam	4
+        igc	12
+        ignited	32
+        ignorance	32
+        ignore	34
+        ignored	32
+        ignores	32
+        ignoring	32
+        ii	4
+        iii	4
+        ilan	4
+        ill	36
+        ill-advised	32
+        ill-considered	32
+        ill-designed	32
+        ill-fated	32
+        ill-informed	32
+        ill-timed	32
+        ill.-based	4
+        illegal	32
+        illegality	32
+        illegally	96
+        illegitimate	32
+        illicit	32
+        illinois	6
+        illiquidity	32
+        illiterate	32
+        illness	32
+        illnesses	32
+        ills	32
+        illuminate	32
+        illuminating	4
+        illusion	32
+        illusions	32
+        illusory	32
+        illustrated	32
+        illustrates	32
+        illustration	32
+        image	32
+        image-tarnishing	32
+        imagery	32
+        images	32
+        imagination	32
+        imaginative	32
+        imagine	32
+        imaging	32
+        imasco	4
+        imbalances	32
+        imbroglio	4
+        imelda	4
+        imf	4
+        imitators	32
+        immediate	32
+        immediately	32
+        immigrant	32
+        immigrants	32
+        immigration	36
+        imminent	32
+        immune	32
+        immune-deficiency	32
+        immunex	10
+        immunities	4
+        immunity	32
+        immunized	32
+        immuno-modulator	32
+        immunology	36
+        imnx	8
+        impact	36
+        impaired	32
+        impairing	2
+        impasse	32
+        impatiens	32
+        impatient	32
+        impede	32
+        impedes	32
+        impediment	32
+        impeding	32
+        impelled	32
+        impending	32
+        imperative	32
+        imperatives	32
+        imperial	36
+        imperialism	32
+        imperils	8
+        imperishable	32
+        impetus	32
+        implantable	32
+        implement	32
+        implementation	32
+        implemented	32
+        implementing	32
+        implicate	32
+        implicated	32
+        implicates	8
+        implicating	32
+        implication	32
+        implications	32
+        implicit	32
+        implied	32
+        implies	32
+        implored	32
+        import	32
+        importance	32
+        important	32
+        importantly	32
+        imported	32
+        importers	10
+        importing	32
+        imports	102
+        impose	36
+        imposed	96
+        imposing	36
+        imposition	96
+        impossible	32
+        impoverished	32
+        impractical	32
+        impressed	32
+        impression	32
+        impressive	32
+        imprisoned	32
+        imprisonment	32
+        impromptu	32
+        improper	36
+        improperly	36
+        impropriety	32
+        improve	32
+        improved	32
+        improvement	32
+        improvements	32
+        improves	32
+        improving	32
+        improvise	32
+        impulse	32
+        impulses	32
+        impunity	32
+        imsi	4
+        in	110
+        in-house	32
+        in-state	32
+        inability	32
+        inaccuracies	32
+        inaccurate	32
+        inaction	32
+        inadequacy	32
+        inadequate	32
+        inadequately	32
+        inappropriately	32
+        inc.	12
+        incantations	32
+        incarcerated	32
+        incarnated	32
+        incensed	32
+        incentive	36
+        incentives	32
+        inception	32
+        incessant	32
+        incestuous	32
+        inch	32
+        inched	32
+        inches	32
+        incidence	32
+        incident	32
+        incidents	32
+        incinerator	32
+        inclination	32
+        inclined	32
+        include	32
+        included	32
+        includes	36
+        including	34
+        inclusion	32
+        income	36
+        income-producing	32
+        income-tax	32
+        incomes	32
+        incomparable	32
+        incompetent	32
+        incomplete	32
+        inconclusive	32
+        inconsistent	32
+        incontrovertible	32
+        inconvenient	32
+        incorporate	32
+        incorporated	32
+        incorporates	32
+        incorporating	32
+        incorrect	32
+        incorrectly	32
+        increase	44
+        increased	42
+        increases	44
+        increasing	100
+        increasingly	38
+        incredible	32
+        incredulous	32
+        incremental	32
+        increments	32
+        incumbent	32
+        incur	32
+        incurred	32
+        incurring	32
+        ind	4
+        indebtedness	32
+        indecisive	32
+        indeed	42
+        indefinite	32
+        indefinitely	32
+        indelible	32
+        indemnify	32
+        indemnifying	32
+        independence	32
+        independent	34
+        independent-production	32
+        independently	32
+        independents	32
+        index	36
+        indexation	32
+        indexed	32
+        indexes	36
+        india	14
+        india-rubber	4
+        indian	4
+        indiana	4
+        indianapolis	12
+        indianapolis-based	4
+        indicate	36
+        indicated	96
+        indicates	32
+        indicating	32
+        indication	32
+        indications	34
+        indicator	36
+        indicators	36
+        indict	32
+        indicted	44
+        indictment	32
+        indictments	32
+        indigent	36
+        indignation	32
+        indignities	32
+        indirect	32
+        indirectly	32
+        indispensable	32
+        indisputable	32
+        individual	32
+        individually	32
+        individuals	34
+        induce	32
+        induced	32
+        inducements	32
+        induces	32
+        inducing	32
+        inductance	32
+        induction	32
+        indulgence	32
+        industrial	110
+        industrial-policy	32
+        industrial-systems	32
+        industrial-talc	32
+        industrialist	32
+        industrialists	96
+        industrialized	32
+        industrials	44
+        industrie	4
+        industries	108
+        industry	110
+        industry-financed	32
+        industry/government/residents	32
+        industrywide	32
+        ineffective	32
+        inefficiencies	32
+        inefficiency	32
+        inefficient	32
+        ineligible	32
+        inequitable	32
+        inert	32
+        inertial	32
+        inescapable	32
+        inestimable	32
+        inevitability	32
+        inevitable	32
+        inexact	32
+        inexpensive	32
+        inexperienced	32
+        inexplicable	32
+        inexplicably	32
+        inextricably	32
+        infancy	32
+        infant	32
+        infants	32
+        infected	32
+        infection	32
+        infections	32
+        infectious	36
+        inference	32
+        inferior	32
+        infinet	6
+        inflammations	32
+        inflammatory	32
+        inflated	32
+        inflating	32
+        inflation	46
+        inflation-adjusted	32
+        inflationary	32
+        inflections	32
+        inflict	32
+        inflicted	32
+        inflow	32
+        inflows	32
+        influence	32
+        influenced	32
+        influencing	32
+        influential	32
+        influenza	32
+        influx	32
+        info	4
+        infocorp	4
+        inform	32
+        informal	32
+        informally	32
+        informant	32
+        information	100
+        information-age	32
+        information-driven	32
+        information-providing	32
+        information-service	32
+        information-services	32
+        information-swapping	32
+        informative	32
+        informed	34
+        infractions	32
+        infrequently	36
+        infringe	32
+        infringed	32
+        infringement	32
+        infusion	36
+        infusions	32
+        ing	4
+        ingelheim	4
+        ingenious	32
+        ingenuity	96
+        ingersoll	4
+        ingested	32
+        ingratiate	32
+        ingredient	32
+        ingredients	32
+        inhabit	32
+        inhabitants	32
+        inhalable	32
+        inhaled	32
+        inherent	32
+        inherit	32
+        inherited	32
+        inhibit	32
+        ini	4
+        initial	42
+        initially	96
+        initiated	32
+        initiating	32
+        initiative	36
+        initiatives	32
+        inititiated	32
+        inject	32
+        injected	32
+        injunction	32
+        injunctions	32
+        injured	32
+        injuries	32
+        injuring	32
+        injury	32
+        injustices	32
+        ink	32
+        inman	8
+        inmates	32
+        inn	4
+        inner	32
+        inner-city	32
+        innes	8
+        innkeeper	32
+        innkeepers	32
+        innocence	32
+        innocent	36
+        innocently	32
+        innocuous	32
+        innovate	32
+        innovating	32
+        innovation	32
+        innovations	32
+        innovative	32
+        inns	4
+        inordinate	32
+        inordinately	32
+        inouye	4
+        input	32
+        inquire	64
+        inquirer	4
+        inquiries	32
+        inquiring	32
+        inquiry	36
+        inroads	32
+        ins	4
+        insatiable	32
+        inscrutability	32
+        inscrutable	32
+        insecure	32
+        insecurity	32
+        insensitive	32
+        insensitivity	32
+        inseparable	32
+        inserts	32
+        inside	34
+        inside-information	32
+        inside-trading	8
+        insider	46
+        insider-trading	36
+        insiders	32
+        insight	32
+        insights	32
+        insignificant	36
+        insist	32
+        insisted	32
+        insistence	32
+        insisting	32
+        insists	32
+        insolvency	32
+        insolvent	32
+        inspect	32
+        inspected	32
+        inspection	40
+        inspections	32
+        inspector	32
+        inspectors	32
+        inspired	32
+        inspires	32
+        instability	32
+        install	32
+        installation	32
+        installations	32
+        installed	32
+        installing	32
+        installment	32
+        installments	32
+        instance	32
+        instances	32
+        instant	40
+        instant-camera	32
+        instead	106
+        instinct	32
+        instinctively	32
+        instincts	32
+        institute	36
+        institutes	36
+        institution	36
+        institutional	102
+        institutionalized	32
+        institutions	100
+        instruct	32
+        instructed	32
+        instructing	32
+        instructions	32
+        instructive	32
+        instrument	32
+        instrumental	32
+        instruments	36
+        insufficient	32
+        insulated	32
+        insulation	32
+        insult	32
+        insurance	44
+        insured	32
+        insurer	36
+        insurers	36
+        insures	32
+        insurgency	32
+        insurgent	32
+        insurgents	32
+        insuring	2
+        insystec	4
+        int	4
+        intact	32
+        intc	12
+        integon	6
+        integrate	32
+        integrated	32
+        integrating	32
+        integration	32
+        integrity	32
+        intel	12
+        intellectual	32
+        intellectually	32
+        intellectuals	34
+        intelligence	102
+        intelligent	32
+        intemperate	32
+        intend	32
+        intended	100
+        intends	32
+        intense	36
+        intensely	32
+        intensified	32
+        intensifies	4
+        intensify	32
+        intensifying	32
+        intensity	32
+        intensive	32
+        intent	32
+        intention	32
+        intentional	32
+        intentionally	32
+        intentions	32
+        inter-city	4
+        interact	32
+        interbank	36
+        interceptors	32
+        interchangeable	32
+        interco	4
+        intercontinental	32
+        interest	110
+        interest-only	32
+        interest-rate	32
+        interest-sensitive	32
+        interested	32
+        interesting	32
+        interestingly	2
+        interests	32
+        interfaith	4
+        interfere	32
+        interfered	32
+        interference	32
+        interferes	32
+        interfering	32
+        interferred	32
+        interim	36
+        interior	34
+        interiors	4
+        interleukin-1	32
+        interleukin-2	32
+        intermediaries	32
+        intermediary	32
+        intermediate	36
+        intermingling	32
+        intermittent	32
+        intermodal	4
+        internal	46
+        international	110
+        internationally	32
+        interns	32
+        interplay	32
+        interpret	32
+        interpretation	32
+        interpretations	34
+        interpreted	32
+        interpreters	32
+        interpretive	32
+        interprets	32
+        interpublic	6
+        interrelated	32
+        interrupt	32
+        interrupted	32
+        interruptions	32
+        interstate	46
+        intertwined	32
+        intervene	32
+        intervention	32
+        interventions	32
+        interview	36
+        interviewed	32
+        interviewing	32
+        interviews	32
+        intimacy	32
+        intimate	36
+        intimately	32
+        intimidate	32
+        intimidated	32
+        intimidates	32
+        intimidation	32
+        into	96
+        intolerable	32
+        intones	32
+        intourist	4
+        intra-european	32
+        intractable	32
+        intraday	32
+        intrauterine	32
+        intravenous	36
+        intricacy	32
+        intricate	32
+        intrigue	32
+        intrinsically	32
+        intro	32
+        introduce	36
+        introduced	96
+        introduces	32
+        introducing	32
+        introduction	38
+        introductions	32
+        introductory	32
+        introspective	32
+        intuitively	32
+        inundated	32
+        invade	32
+        invaders	32
+        invading	32
+        invalid	32
+        invalidated	32
+        invaluable	32
+        invariably	34
+        invasion	32
+        invent	32
+        invented	32
+        invention	32
+        inventive	32
+        inventor	32
+        inventories	34
+        inventors	32
+        inventory	42
+        inventory/sales	8
+        invest	32
+        investable	32
+        invested	32
+        investigate	32
+        investigated	36
+        investigates	4
+        investigating	32
+        investigation	100
+        investigations	32
+        investigative	32
+        investigator	32
+        investigators	46
+        investing	32
+        investment	102
+        investment-bank	64
+        investment-banking	32
+        investments	44
+        investor	46
+        investor-protection	32
+        investors	46
+        invests	32
+        invisible	36
+        invitation	32
+        invitations	32
+        invite	32
+        invited	32
+        invites	32
+        invoices	32
+        invoked	32
+        invoking	32
+        involuntary	32
+        involve	32
+        involved	36
+        involvement	36
+        involves	32
+        involving	44
+        invulnerable	32
+        iosif	4
+        ious	4
+        iowa	4
+        iowa-based	4
+        ipg	4
+        ipo	4
+        ipos	4
+        iq	4
+        ira	4
+        iran	6
+        iran-arms	4
+        iran-contra	4
+        irancontra	4
+        iranian	4
+        iranian-syrian	4
+        iranians	4
+        iraq	6
+        iraqi	6
+        iraqis	4
+        ire	32
+        ireland	14
+        irish	6
+        irish-american	4
+        irksome	32
+        iron	36
+        iron-bending	32
+        ironic	32
+        ironically	10
+        irons	32
+        irony	32
+        iroquois	4
+        irregularities	32
+        irrelevant	32
+        irresistible	32
+        irresponsible	32
+        irreverence	32
+        irritants	32
+        irritate	32
+        irritating	32
+        irritations	32
+        irs	12
+        irvine	14
+        irving	6
+        irvington-on-hudson	2
+        irwin	4
+        is	110
+        isaac	4
+        isaacs	8
+        isabella	4
+        isaly	12
+        isbell	4
+        isc	4
+        ischemia	32
+        iscs	4
+        isgur	4
+        islam	4
+        islamic	4
+        island	36
+        islands	36
+        isle	4
+        isles	4
+        isn	104
+        isolated	36
+        isolation	32
+        isotope	32
+        israel	14
+        israeli	6
+        israelis	4
+        iss	40
+        issuance	32
+        issue	36
+        issue-oriented	32
+        issued	96
+        issuers	32
+        issues	36
+        issuing	32
+        it	110
+        italian	14
+        italiana	4
+        italy	4
+        itc	4
+        itek	4
+        item	32
+        items	32
+        its	46
+        itself	36
+        itt	6
+        iv	4
+        ivan	4
+        ivanov	4
+        iverson	4
+        ivory	36
+        ivory-tower	2
+        ixiz	4
+        j	14
+        j&l	4
+        j.b.	4
+        j.c.	6
+        j.j.	6
+        j.k.	4
+        j.p.	14
+        j.r.	2
+        jaap	4
+        jack	14
+        jack-of-all-trades	32
+        jacket	32
+        jackets	32
+        jackie	4
+        jackman	4
+        jackpot	36
+        jackson	12
+        jacksonville	4
+        jacob	4
+        jacobs	4
+        jacobson	8
+        jacqmin	8
+        jacques	6
+        jaded	32
+        jagry	4
+        jaguar	4
+        jail	32
+        jailed	32
+        jam	4
+        jamaica	4
+        jamail	12
+        james	14
+        jamie	2
+        jammed	32
+        jamming	32
+        jams	32
+        jan	4
+        jan.	14
+        jane	4
+        janeiro	4
+        janesville	4
+        janet	4
+        janice	4
+        janitors	32
+        janney	4
+        january	14
+        japan	14
+        japan-style	4
+        japanese	14
+        japanese-designed	4
+        japanese-made	4
+        japanese-style	4
+        jaques	12
+        jardine	4
+        jarring	32
+        jaruzelski	4
+        jasinowski	12
+        jason	2
+        javett	8
+        jawbone	32
+        jawboning	32
+        jaws	32
+        jay	6
+        jayne	2
+        jazz	46
+        jean	6
+        jean-jacques	2
+        jean-louis	4
+        jean-pierre	4
+        jeanne	4
+        jeans	34
+        jed	4
+        jeep	36
+        jeff	6
+        jefferies	4
+        jefferson	8
+        jeffrey	6
+        jenner	8
+        jennifer	2
+        jennings	12
+        jenny	4
+        jenrette	4
+        jeopardizing	32
+        jeremy	2
+        jerk	32
+        jerome	4
+        jerrold	4
+        jerry	4
+        jersey	4
+        jerusalem	4
+        jesse	2
+        jesuit	4
+        jesus	4
+        jet	36
+        jets	32
+        jett	12
+        jew	4
+        jewel	32
+        jewel-like	32
+        jewelry	32
+        jewels	4
+        jewish	6
+        jewishness	4
+        jews	4
+        jeyaretnam	12
+        jill	4
+        jim	6
+        jmb	4
+        jnj	8
+        joachim-ernst	4
+        joan	6
+        joanne	4
+        joao	4
+        joaquin	4
+        job	36
+        job-conscious	32
+        job-hopping	32
+        job-service	2
+        job-training	32
+        jobless	36
+        jobs	36
+        jockey	36
+        joe	14
+        joel	6
+        jog	32
+        johann	4
+        johannesburg	4
+        john	14
+        johnnie	4
+        johnny	4
+        johns	12
+        johnson	14
+        johnsons	4
+        johnston	12
+        join	36
+        joined	32
+        joining	32
+        joins	32
+        joint	44
+        joint-venture	32
+        jointly	36
+        joints	32
+        joke	32
+        joked	32
+        jokes	32
+        joking	32
+        joll	4
+        jolla	4
+        jolt	32
+        jolted	32
+        jon	6
+        jonathan	4
+        joned	32
+        jones	12
+        jones-irwin	4
+        joneses	4
+        jordan	12
+        jordanian	4
+        jose	4
+        joseph	14
+        josephthal	4
+        jour	32
+        jourlet	4
+        journal	36
+        journal/europe	4
+        journalism	32
+        journalist	32
+        journalistic	32
+        journalists	34
+        journals	36
+        journey	32
+        journeyed	32
+        jozef	4
+        jpi	8
+        jpm	4
+        jr.	4
+        jra	4
+        jtl	4
+        juan	4
+        jubilant	32
+        judaism	4
+        judd	4
+        judge	46
+        judged	32
+        judges	32
+        judgment	44
+        judgments	32
+        judicial	32
+        judiciary	36
+        judiciously	32
+        judith	4
+        jug	4
+        jugglers	32
+        jules	4
+        julian	2
+        julie	4
+        julius	6
+        july	6
+        jumblatt	4
+        jump	36
+        jumped	96
+        jumping	32
+        jumps	32
+        juncture	4
+        june	6
+        jung/brannen	4
+        jungle	32
+        junior	34
+        junji	4
+        junk	32
+        junk-bond	32
+        junkyard	32
+        juries	32
+        jurisdiction	32
+        jurisdictional	32
+        jurists	32
+        jurors	32
+        jury	36
+        jus	4
+        just	46
+        just-in-time	32
+        justice	46
+        justices	40
+        justified	32
+        justifies	32
+        justify	32
+        justin	4
+        justly	32
+        juvenile	36
+        juveniles	32
+        jwt	14
+        jyll	4
+        k	4
+        k-12	4
+        k.	4
+        kab	8
+        kagan	4
+        kahle	12
+        kahn	14
+        kai	4
+        kaiser	14
+        kaiserslautern	12
+        kalamazoo	8
+        kallshian	4
+        kalmus	12
+        kamin	4
+        kan.	4
+        kanabayashi	4
+        kanawha	4
+        kaneb	6
+        kansas	4
+        kanter	12
+        kaplan	12
+        kapor	12
+        karachi	4
+        karen	4
+        karma	32
+        karr	8
+        kastenmeier	12
+        kathleen	4
+        kathryn	4
+        kathy	4
+        katz	4
+        kaufman	14
+        kaul	4
+        kawanishi	4
+        kawasaki	6
+        kay	4
+        kaye	2
+        kazakhstan	4
+        kb	4
+        kbh	4
+        kearney	12
+        keating	12
+        kebab	32
+        keel	36
+        keels	32
+        keen	32
+        keenan	12
+        keener	32
+        keenly	32
+        keep	36
+        keeping	38
+        keeps	32
+        keflex	4
+        keizai	4
+        kelley	4
+        kelp	32
+        kelton	12
+        kemal	4
+        kemmons	6
+        kemp	4
+        kempe	4
+        ken	4
+        kendall	8
+        kendrick	4
+        kennedy	12
+        kenneth	6
+        kennett	4
+        kensington	4
+        kent	6
+        kentucky	6
+        kept	32
+        keran	4
+        kerchief	32
+        kerley	8
+        kerr	8
+        kessler	12
+        ketchum	12
+        kevin	6
+        key	44
+        keyboard	32
+        keyboards	32
+        keyed	32
+        keyes	12
+        keynes	8
+        keynesian	4
+        keyt	4
+        kfv	4
+        kfvpr	4
+        khalq	4
+        khan	4
+        khj	4
+        khoo	4
+        khoo-controlled	4
+        khoo-related	4
+        khoo-shearson	4
+        kick	32
+        kickback	32
+        kickbacks	32
+        kicked	32
+        kicker	32
+        kicking	32
+        kicks	32
+        kid	32
+        kidder	14
+        kidneys	32
+        kids	32
+        kiel	4
+        kiev	4
+        kiichi	4
+        kika	8
+        kike	32
+        kilburn	8
+        kildare	4
+        kill	32
+        killed	32
+        killers	32
+        killian	8
+        killing	32
+        kills	32
+        kilmer	4
+        kilns	32
+        kilobytes	32
+        kilos	32
+        kilowatt-hour	32
+        kilowatt-hours	32
+        kilpatrick	8
+        kilroy	4
+        kimball	8
+        kimberly	4
+        kimberly-clark	4
+        kimbriel	8
+        kimmelman	4
+        kin-deep	32
+        kinard	12
+        kinburn	4
+        kind	36
+        kinda	4
+        kindercare	4
+        kinderhill	4
+        kinds	32
+        kinetic	32
+        king	38
+        kingdom	4
+        kingpin	32
+        kingsborough	4
+        kingwood	8
+        kinnear	12
+        kip	4
+        kiplinger	4
+        kirby	4
+        kirchner	4
+        kiss	40
+        kisses	32
+        kissing	32
+        kissinger	4
+        kit	32
+        kitchen	32
+        kits	32
+        kiwi	4
+        klaus	4
+        kleenex	4
+        klein	12
+        kleinwort	6
+        kline	4
+        klm	4
+        klopfenstein	4
+        knack	32
+        knappik	4
+        kneale	4
+        knees	32
+        knew	32
+        knife	32
+        knifepoint	4
+        knight	12
+        knight-ridder	4
+        knitting	36
+        knives	32
+        knock	32
+        knocking	32
+        knot	32
+        know	36
+        knowing	36
+        knowingly	32
+        knowledge	40
+        knowledgeable	32
+        knowlton	12
+        known	34
+        knows	36
+        knox	4
+        knut	2
+        ko	4
+        kodak	14
+        kodo	2
+        koenig	4
+        koester	8
+        kogod	4
+        kohl	4
+        kohlberg	4
+        kolb	8
+        kolber	8
+        kong	4
+        kong-based	4
+        kookaburra	6
+        korea	4
+        korean	4
+        korner	4
+        koryagin	12
+        koss	4
+        koten	4
+        kotlowitz	4
+        kotzan	4
+        kouril	12
+        kra	8
+        kraft	14
+        kram	4
+        kramer	14
+        krauss	4
+        kravis	4
+        kreider	4
+        kremlin	4
+        kremlins	32
+        kriftcher	8
+        kristol	12
+        krock	8
+        krug	12
+        ktcc	8
+        kuan	4
+        kudelka	4
+        kudos	32
+        kuhn	2
+        kumar	4
+        kupinski	4
+        kurds	4
+        kureishi	4
+        kurlak	12
+        kurt	4
+        kuwait	4
+        kwon	8
+        ky.	4
+        ky.-based	4
+        kyotaru	12
+        kyushu	4
+        l	4
+        l-dopa	4
+        l.	4
+        l.a.	4
+        l.f.	4
+        l.p.	12
+        la	46
+        lab	32
+        labant	8
+        labeled	32
+        labib	4
+        labor	46
+        labor-force	32
+        labor-management	32
+        labor-relations	32
+        laboratories	36
+        laboratory	32
+        laborers	32
+        labs	4
+        laced	32
+        lachenbruch	4
+        lachica	4
+        lack	32
+        lacked	32
+        lacking	32
+        lackluster	32
+        lacks	32
+        lacroix	12
+        lacy	38
+        ladder	32
+        ladenburg	4
+        ladies	4
+        lady	36
+        laf	4
+        lafarge	14
+        lafayette	8
+        laffer	4
+        lagged	32
+        lagging	32
+        laid	32
+        laing	12
+        lait	32
+        lake	36
+        lake-front	32
+        lakes	32
+        lambasted	32
+        lambert	4
+        lamboley	4
+        lambro	12
+        lambsdorff	4
+        lamented	32
+        laments	32
+        lammermoor	4
+        lampooned	32
+        lancaster	4
+        lancet	4
+        land	36
+        landfill	32
+        landfills	32
+        landing	32
+        landmark	32
+        landmarks	32
+        landro	4
+        landry	4
+        landscape	36
+        landslide	32
+        lane	36
+        lanes	32
+        langdon	4
+        langoni	12
+        language	32
+        languages	32
+        lansing	12
+        lantern-lit	32
+        lap	32
+        lapsed	32
+        lapses	32
+        laptop	32
+        lara	12
+        larceny	32
+        lardner	4
+        large	36
+        large-denomination	32
+        large-scale	32
+        large-screen	32
+        largely	32
+        larger	32
+        largesse	32
+        largest	100
+        largest-airline	32
+        largest-ever	32
+        largest-selling	32
+        laroche	8
+        larouche	6
+        larry	14
+        las	14
+        laser-related	32
+        lasers	32
+        lasser	12
+        last	110
+        last-ditch	32
+        last-minute	32
+        last-ranked	32
+        lasted	32
+        lasting	32
+        lasts	32
+        laszlo	4
+        latam	12
+        latch	32
+        latched	32
+        latchkey	32
+        late	46
+        late-afternoon	32
+        late-night	32
+        lately	34
+        latent	32
+        later	46
+        latest	44
+        latest-quarter	32
+        latin	6
+        latitude	32
+        latter	32
+        lau	4
+        lauderdale	12
+        lauding	32
+        laugh	32
+        laughable	32
+        laughed	32
+        laughing	32
+        laughlin	4
+        laughs	32
+        launch	32
+        launched	98
+        launches	36
+        launching	32
+        laundering	32
+        laundrette	4
+        laundry	32
+        laura	4
+        laurdan	4
+        laureate	32
+        laurels	32
+        laurence	6
+        laurie	4
+        lavender	32
+        lavenders	32
+        lavish	32
+        law	108
+        law-abiding	32
+        lawfully	32
+        lawmakers	34
+        lawn	32
+        lawn-care	32
+        lawrence	14
+        lawrenceville	8
+        laws	100
+        lawsuit	32
+        lawsuits	38
+        lawton	12
+        lawyer	44
+        lawyer-cpa	32
+        lawyers	46
+        lay	36
+        laying	32
+        layoff	32
+        layoffs	32
+        layout	32
+        lays	4
+        lazard	4
+        lazarus	4
+        lbr	4
+        lce	4
+        lci	4
+        ldc	4
+        ldcs	4
+        le	34
+        lead	38
+        lead-recycling	32
+        lead/acid	32
+        leader	36
+        leaders	34
+        leadership	32
+        leading	42
+        leads	96
+        leaf	32
+        leaflets	32
+        league	36
+        leagues	32
+        leahy	12
+        leak	32
+        leak-rate	32
+        leakage	32
+        leaked	32
+        leaking	36
+        leaks	32
+        lean	34
+        leaned	32
+        leanest	32
+        leaning	32
+        leans	32
+        leap	32
+        leaped	32
+        leapfrogged	32
+        leapfrogging	32
+        leaping	32
+        lear	14
+        lear-siegler	4
+        learn	32
+        learned	32
+        learning	36
+        learns	32
+        lease	32
+        lease-purchase	32
+        leased	32
+        leases	32
+        leasing	36
+        least	32
+        leave	36
+        leaves	36
+        leaving	38
+        lebanese	6
+        lebanon	4
+        lebaron	4
+        leblond	4
+        lebow	4
+        lech	4
+        lecturer	32
+        led	96
+        lederle	4
+        ledgard	4
+        ledger	32
+        ledyard	4
+        lee	14
+        leeds	4
+        leery	32
+        leeson	4
+        leeway	32
+        lefler	8
+        left	44
+        left-leaning	32
+        left-wing	32
+        left-wingers	32
+        leftovers	32
+        lefty	4
+        leg	36
+        legal	44
+        legal-ethics	32
+        legal-trade	32
+        legalization	32
+        legally	32
+        legendary	32
+        legends	32
+        legg	4
+        leggett	8
+        legions	32
+        legislating	32
+        legislation	40
+        legislative	32
+        legislators	32
+        legislatures	32
+        legitimacy	32
+        legitimate	36
+        legitimately	32
+        legitimize	32
+        lehder	4
+        lehigh	6
+        lehman	14
+        leigh	12
+        leinberger	12
+        leisure	40
+        leisure-time	32
+        lemgruber	12
+        lemon	32
+        lemonade	32
+        lend	32
+        lender	36
+        lenders	32
+        lending	32
+        lends	32
+        length	32
+        lengths	36
+        lengthy	32
+        lenient	32
+        lenin	4
+        leningrad	6
+        lenox	4
+        lens	32
+        lenses	32
+        lent	32
+        lentivirus	4
+        leo	6
+        leominster	4
+        leon	6
+        leonard	6
+        lerner	8
+        les	12
+        lesa	4
+        lescaze	4
+        less	38
+        less-costly	36
+        less-developed	32
+        less-favored	32
+        less-powerful	32
+        less-upholstered	32
+        lessen	32
+        lessened	32
+        lessening	32
+        lesser	34
+        lesson	32
+        lessons	32
+        lessor	32
+        lest	32
+        lesuer	8
+        let	46
+        lethal	32
+        lets	32
+        letter	44
+        letters	40
+        letting	32
+        leu	4
+        leukemia	4
+        level	100
+        leveled	32
+        leveling	32
+        levels	36
+        leventhal	4
+        lever	32
+        leverage	32
+        leveraged	32
+        leveraged-buyout	32
+        levesque	2
+        levied	32
+        levies	32
+        levin	14
+        levine	12
+        levittowns	4
+        levy	44
+        lew	4
+        lewis	12
+        lexington	8
+        lgn	4
+        liabilities	32
+        liability	32
+        liable	32
+        libel	32
+        liberal	36
+        liberalization	32
+        liberalize	32
+        liberalized	32
+        liberals	32
+        liberate	32
+        liberation	4
+        liberties	32
+        libor	4
+        librarian	32
+        libraries	32
+        library	4
+        librettist	32
+        libya	4
+        libya-style	4
+        libyan	4
+        libyans	4
+        license	36
+        license-renewal	32
+        licensed	32
+        licenser	32
+        licenses	32
+        licensing	32
+        lie	32
+        lie-detector	32
+        lieberman	8
+        liebowitz	4
+        lies	32
+        lieutenant	32
+        life	46
+        life-insurance	32
+        life-of-contract	32
+        life-sized	32
+        lifeless	32
+        lifetime	32
+        lift	32
+        lifted	32
+        lifting	34
+        liggio	4
+        light	36
+        light-duty	32
+        light-filled	32
+        light-skinned	32
+        light-years	32
+        lighter	32
+        lighthearted	32
+        lighting	32
+        lightning	32
+        lights	32
+        likable	32
+        like	102
+        liked	32
+        likelihood	32
+        likely	36
+        likened	32
+        likenot	32
+        likens	32
+        likes	32
+        likewise	34
+        likud	4
+        lilac	4
+        lillie	8
+        lilliputian	4
+        lilly	4
+        limbo	32
+        lime	36
+        limelight	32
+        limerick	32
+        limit	36
+        limitation	32
+        limitations	32
+        limited	36
+        limited-partnership	32
+        limited-service	32
+        limiteds	32
+        limiting	32
+        limits	36
+        limousine	4
+        limousines	32
+        linchpin	32
+        lincoln	14
+        lincoln-mercury	8
+        linda	12
+        linden	4
+        lindley	4
+        lindner	8
+        line	36
+        linear	32
+        lined	32
+        linerboard	38
+        lines	44
+        lines-western	4
+        lineup	32
+        linger	32
+        lingerie	32
+        lingering	32
+        lingo	32
+        lingus	4
+        lining	32
+        link	36
+        linked	32
+        linkenauger	8
+        linking	32
+        links	32
+        linkup	6
+        lio	8
+        lion	32
+        lionel	14
+        lip	32
+        lipman	4
+        lipper	14
+        lipton	12
+        liquid	32
+        liquid-yield	32
+        liquidate	32
+        liquidated	32
+        liquidating	32
+        liquidation	32
+        liquidity	32
+        liquids	32
+        liquor	34
+        lisa	4
+        list	32
+        listed	32
+        listen	32
+        listened	32
+        listeners	32
+        listening	32
+        listens	32
+        listing	32
+        listings	32
+        lists	32
+        litan	8
+        litchfield	4
+        literally	32
+        literary	32
+        literature	32
+        liters	32
+        litigants	32
+        litigated	32
+        litigation	32
+        litigator	32
+        litigators	32
+        little	46
+        little-known	32
+        little-noted	32
+        little-noticed	32
+        litton	6
+        live	38
+        lived	32
+        liven	32
+        lives	34
+        livestock	2
+        living	32
+        lk	4
+        lks	8
+        lloyd	4
+        llsi	4
+        llx	4
+        lnc	4
+        lng	4
+        lo	32
+        load	46
+        loan	100
+        loan-loss	32
+        loan-rescheduling	32
+        loaned	32
+        loans	44
+        lobbied	32
+        lobby	32
+        lobbying	32
+        lobbyist	32
+        lobbyists	32
+        lobster	32
+        local	38
+        localities	4
+        locality	32
+        localized	32
+        locally	32
+        locals	36
+        locate	32
+        located	32
+        locating	32
+        location	32
+        locations	32
+        lock	32
+        locke	4
+        locked	32
+        lockheed	6
+        lodged	32
+        lodging	32
+        loeb	4
+        loewi	4
+        logan	4
+        logic	36
+        logical	32
+        logicon	4
+        logistical	32
+        logistics	32
+        logo	32
+        logos	32
+        london	14
+        london-based	4
+        lone	4
+        long	46
+        long-awaited	32
+        long-distance	98
+        long-form	32
+        long-lived	32
+        long-misunderstood	32
+        long-range	32
+        long-run	32
+        long-running	32
+        long-suffering	32
+        long-term	34
+        long-term-gain	32
+        long-troubled	32
+        longer	36
+        longer-term	32
+        longest	32
+        longs	32
+        longstanding	32
+        longtime	32
+        lonsdale	4
+        look	38
+        looked	32
+        looking	34
+        looks	44
+        looming	32
+        looms	36
+        loophole	32
+        loose	32
+        loosely	32
+        loosen	32
+        loosened	32
+        loosens	32
+        lopes	4
+        lopped	32
+        lopping	32
+        loquacity	32
+        lorimar-telepictures	8
+        los	46
+        lose	32
+        losers	32
+        loses	4
+        losing	32
+        loss	46
+        loss-ridden	32
+        loss-sharing	32
+        losses	100
+        lost	36
+        lot	32
+        lotion	32
+        lots	36
+        lotteries	32
+        lottery	36
+        lotus	14
+        lou	4
+        loucks	8
+        loud	32
+        loudly	32
+        loughman	4
+        louis	14
+        louis-based	8
+        louisiana	12
+        louisiana-pacific	14
+        louisville	4
+        lounge	32
+        lousy	32
+        lovable	32
+        lovastatin	34
+        love	36
+        loved	32
+        lover	34
+        lovers	36
+        loves	32
+        lovett	8
+        low	46
+        low-	32
+        low-budget	32
+        low-cost	32
+        low-end	32
+        low-fare	32
+        low-hanging	32
+        low-income	32
+        low-key	32
+        low-light	32
+        low-margin	32
+        low-priced	32
+        low-profile	32
+        low-status	32
+        low-sulfur	32
+        lowell	12
+        lowenthal	12
+        lower	46
+        lower-cost	32
+        lower-level	32
+        lower-priced	32
+        lowered	96
+        lowering	34
+        lowers	36
+        lowest	36
+        lowest-cost	32
+        lowly	32
+        lowry	4
+        lows	32
+        loyal	32
+        loyalties	32
+        loyalty	36
+        loynd	8
+        lpx	8
+        lsi	12
+        lt	8
+        lt.	4
+        ltd.	4
+        ltv	4
+        luanda	12
+        lubensky	8
+        lubin	12
+        lubove	12
+        lucas	4
+        luce	4
+        lucia	4
+        luck	36
+        luckily	8
+        lucky	38
+        lucrative	32
+        ludcke	8
+        luders	12
+        ludwig	4
+        luff	32
+        lufkin	4
+        lufthansa	6
+        luftwaffe	4
+        lugano	4
+        lugar	4
+        luis	4
+        luke	4
+        lulling	32
+        lumber	102
+        lumbermen	36
+        lump	32
+        lunatic	32
+        lunch	32
+        luncheon	32
+        lunches	32
+        lunchmates	32
+        lund	4
+        lung	32
+        lungs	32
+        lure	32
+        lurk	4
+        lurked	32
+        lurking	32
+        lurks	32
+        lust	32
+        luv	8
+        luxembourg	4
+        luxury	32
+        lybrand	4
+        lying	32
+        lykes	4
+        lyle	4
+        lymph	32
+        lynch	4
+        lyndon	4
+        lynford	12
+        lynn	12
+        lynne	6
+        lyon	12
+        lyonnais	4
+        lyons	14
+        lyric	32
+        lyrics	32
+        lytle	12
+        lytton	4
+        m	4
+        m&a	4
+        m&m/mars	4
+        m-s-r	12
+        m.	12
+        m.b.a.	4
+        m.b.a.s	4
+        m.d.c.	4
+        m.j.	6
+        m1	4
+        m2	4
+        m3	6
+        ma	4
+        mabey	12
+        mac	4
+        macabre	32
+        macdonald	12
+        macdougal	8
+        macedo	4
+        macfadden-bartell	4
+        machine	36
+        machine-style	32
+        machine-tool	32
+        machinery	38
+        machines	36
+        machinists	36
+        macintosh	4
+        macintyre	4
+        mack	12
+        mackin	4
+        mackinsey	4
+        maclaine	4
+        maclean	4
+        macmillan	14
+        macroeconomic	32
+        macy	12
+        mad	4
+        madcap	10
+        made	44
+        made-for-television	32
+        madison	4
+        madness	32
+        madonna-meets-the-duchess-of-windsor	4
+        mae	4
+        maestro	32
+        maffei	4
+        magazine	44
+        magazines	36
+        maggie	4
+        maghdousheh	4
+        magic	36
+        magical	32
+        magically	32
+        magnavision	4
+        magnavox	6
+        magnet	32
+        magnetic	32
+        magnetism	32
+        magnets	32
+        magnificent	32
+        magnin	12
+        magnitude	32
+        magnuson-moss	4
+        maher	4
+        maid	32
+        mail	36
+        mail-order	32
+        mailbox	32
+        mailed	32
+        mailer	4
+        mailings	32
+        mailroom	32
+        main	36
+        maine	4
+        maine-based	4
+        mainframe	32
+        mainframes	32
+        mainly	32
+        mainstay	32
+        mainstream	32
+        maintain	32
+        maintained	32
+        maintaining	34
+        maintains	36
+        maintenance	32
+        mair	8
+        maj.	4
+        majestic	34
+        major	46
+        major-illness	4
+        major-league	32
+        majorities	32
+        majority	32
+        majority-owned	32
+        make	108
+        maker	100
+        makers	110
+        makes	36
+        makeup	32
+        making	44
+        maladies	32
+        malaise	32
+        malaysia	4
+        malaysian	12
+        malcolm	6
+        malcontents	32
+        maldutis	12
+        male	32
+        male-female	32
+        male-pattern	32
+        males	32
+        malevolent	32
+        malfitano	12
+        malfunctions	32
+        maligned	32
+        mall	32
+        malls	32
+        malmstrom	4
+        malongo	4
+        maloof	4
+        malpractice	32
+        malt	32
+        malted	32
+        malveaux	12
+        malvern	4
+        mamelodi	4
+        mammoth	36
+        man	36
+        man-hours	34
+        man-to-man	32
+        manage	32
+        manageable	32
+        managed	32
+        management	110
+        management-led	32
+        managements	32
+        manager	96
+        managerial	32
+        managers	36
+        manages	32
+        managing	32
+        managua	4
+        manatee	4
+        mandate	32
+        mandated	32
+        mandatory	32
+        maneaty	12
+        maneuver	32
+        maneuvering	32
+        maneuverings	32
+        maneuvers	32
+        manhattan	4
+        manifested	32
+        manifesto	32
+        manifold	32
+        manila	6
+        manipulated	32
+        manipulation	96
+        manipulative	32
+        manitoba	4
+        manley	12
+        mann	12
+        manna	32
+        manne	4
+        manned	32
+        mannequins	32
+        manner	32
+        manners	32
+        manning	8
+        manon	4
+        mansfield	4
+        mansion	32
+        manuel	6
+        manufacture	32
+        manufactured	42
+        manufacturer	32
+        manufacturers	110
+        manufactures	32
+        manufacturing	108
+        manure	32
+        manuverings	32
+        many	46
+        manzi	8
+        maple	32
+        maps	36
+        maquila	34
+        maquilas	42
+        mar	4
+        marble-floored	32
+        marbury	4
+        marc	4
+        march	46
+        marche	32
+        marched	32
+        marches	32
+        marcheschi	12
+        marching	32
+        marckesano	12
+        marco	4
+        marcom	12
+        marcos	12
+        mares	32
+        margaret	4
+        margin	32
+        marginal	32
+        marginally	32
+        margins	36
+        margo	2
+        margoshes	4
+        mari	4
+        maria	4
+        marian	2
+        marie	4
+        marietta	4
+        marijuana	32
+        marilyn	6
+        marina	4
+        marine	38
+        marines	4
+        marion	4
+        maritime	36
+        maritime-union	2
+        marius	4
+        mark	46
+        marked	32
+        market	110
+        market-auction	32
+        market-by-market	32
+        market-moving	32
+        market-oriented	32
+        market-research	32
+        market-sensitive	32
+        market-share	32
+        marketable	32
+        marketed	32
+        marketeering	32
+        marketeers	32
+        marketer	32
+        marketers	32
+        marketing	110
+        marketings	32
+        marketplace	32
+        markets	110
+        marking	32
+        marks	44
+        marlin	4
+        marmon	4
+        marpac	4
+        marquee	32
+        marquette	4
+        marred	32
+        marrel	4
+        marriage	32
+        married	36
+        marrow	32
+        mars	4
+        marsam	8
+        marsh	12
+        marshal	32
+        marshaling	32
+        marshall	2
+        marshals	96
+        mart	32
+        martha	4
+        martial	32
+        martin	14
+        martine	4
+        martinet	4
+        martini	4
+        marts	32
+        marty	6
+        martyred	32
+        marvelous	32
+        marvels	32
+        marvin	6
+        marwick	4
+        marxist	4
+        marxists	4
+        mary	4
+        maryinsky	4
+        maryland	4
+        mas	8
+        masayoshi	4
+        masco	14
+        mascot	32
+        mascots	32
+        maseng	4
+        mask	32
+        masks	32
+        mason	14
+        mass	36
+        mass-manufacture	32
+        mass-manufactured	2
+        mass-produced	32
+        mass-production	32
+        mass.-based	4
+        massachusetts	4
+        massacre	36
+        massacres	32
+        massaged	32
+        masse	32
+        massenet	6
+        masses	32
+        massive	34
+        massoud	4
+        master	36
+        mastered	32
+        masterly	32
+        mastermind	32
+        masterpieces	32
+        masters	36
+        masterson	8
+        masx	4
+        match	32
+        matched	32
+        matching	32
+        mate	36
+        mateo	4
+        mater	36
+        material	36
+        material-handling	32
+        material-service	32
+        materials	100
+        math	32
+        mathematical	32
+        mathematically	32
+        mathematics	32
+        mathewson	4
+        matriculated	32
+        matrimony	32
+        matsumura	4
+        matsushita	4
+        matt	4
+        matter	36
+        matters	36
+        matthew	4
+        matthews	12
+        mattingly	12
+        mature	32
+        maturing	34
+        maturities	32
+        maturity	32
+        maui	4
+        maurice	6
+        maurier	12
+        mauro	4
+        maury	4
+        max	12
+        maxcell	4
+        maximize	32
+        maximizing	32
+        maximum	32
+        maxsaver	6
+        maxsaver-type	4
+        maxsavers	12
+        maxxum	4
+        may	110
+        maybe	38
+        mayer	4
+        maynard	4
+        mayor	38
+        mayors	32
+        maytag	14
+        mazanec	8
+        mazankowski	4
+        maze	4
+        mca	6
+        mcalister	4
+        mcalpine	4
+        mcauliffe	8
+        mccann-erickson	4
+        mccarran-ferguson	4
+        mccarthy	12
+        mccaw	4
+        mcclelland	4
+        mccormick	10
+        mccrk	4
+        mccullagh	4
+        mcdermott	4
+        mcdonald	12
+        mcdonnell	6
+        mcdonough	4
+        mcdougall	12
+        mcdowall	12
+        mcentee	8
+        mcfarlane	14
+        mcgann	4
+        mcgaw	4
+        mcgee	12
+        mcgegan	4
+        mcgibbon	4
+        mcginley	4
+        mcgraw	4
+        mcgraw-edison	4
+        mcgraw-hill	6
+        mcguire	4
+        mchenry	8
+        mci	14
+        mcic	8
+        mckanic	4
+        mckay	12
+        mckenzie	12
+        mckeon	8
+        mckeown	4
+        mckerrow	4
+        mckinley	8
+        mckinnon	12
+        mcknew	12
+        mclean	4
+        mclellan	12
+        mcmurray	4
+        mcmxxv	4
+        mcnealy	12
+        mcneill	4
+        mcniff	8
+        mcqueen	12
+        md	4
+        md-11	12
+        md.-based	4
+        mdc	4
+        mdest	12
+        mdr	4
+        me	38
+        me-too	32
+        mead	4
+        meager	32
+        meal	32
+        meals	32
+        mean	32
+        meaning	32
+        meaningful	32
+        meaningless	32
+        meanings	4
+        means	36
+        meant	36
+        meantime	34
+        meanwhile	46
+        measles	32
+        measure	36
+        measured	32
+        measurement	32
+        measures	32
+        measuring	32
+        meat	100
+        meatpacking	32
+        meats	4
+        mecca	32
+        mechanic	32
+        mechanical	32
+        mechanically	32
+        mechanics	32
+        mechanicsburg	8
+        mechanism	32
+        meddlesome	32
+        medea	4
+        media	36
+        median	32
+        mediating	32
+        mediation	32
+        mediator	32
+        medical	110
+        medical-diagnostic	32
+        medical-insurance	32
+        medical-technology	32
+        medically	36
+        medicare	4
+        medication	32
+        medications	32
+        medicinal	32
+        medicine	36
+        medicines	32
+        medieval	32
+        meditation	32
+        mediterranean	4
+        medium	32
+        medium-duty	32
+        medrich	12
+        meese	12
+        meet	36
+        meeting	36
+        meeting-date	32
+        meetings	32
+        meets	32
+        meg	4
+        meier	4
+        meierfeld	8
+        meinertzhagen	4
+        melamed	12
+        meleiha	4
+        mellifluous	32
+        mellifluously	32
+        melloan	4
+        mellon	4
+        melodrama	32
+        melt	32
+        melt-through	32
+        melville	8
+        member	32
+        members	38
+        membership	96
+        memo	32
+        memoirs	4
+        memorabilia	32
+        memorable	32
+        memorably	32
+        memorandum	32
+        memorial	36
+        memories	36
+        memory	46
+        memory-chip	32
+        memory-enhancing	32
+        memos	36
+        memotec	14
+        memphis	12
+        men	36
+        mend	32
+        mendham	4
+        mendoza	4
+        menlo	4
+        mental	32
+        mention	32
+        mentioned	32
+        mentor	4
+        mentz	4
+        menu	32
+        menuetto	4
+        menus	32
+        mep	4
+        mer	8
+        mer-national	6
+        merc	4
+        mercantile	6
+        merchandise	96
+        merchandising	32
+        merchant	32
+        merchant-banking	32
+        merchant-ivory	4
+        merchants	36
+        merck	14
+        mercoil	4
+        mercurial	32
+        mercury	4
+        mere	32
+        merely	32
+        merge	32
+        merged	32
+        merger	100
+        merger-advisory	32
+        merger-defense	32
+        mergers	36
+        merging	32
+        merhige	12
+        merion	8
+        merit	32
+        meritless	32
+        merits	32
+        merrill	14
+        mesa	14
+        mesh	32
+        meshed	4
+        mesmerized	32
+        mesopotamian	4
+        mess	32
+        message	32
+        messages	32
+        messel	8
+        messianic	32
+        messiest	32
+        messrs.	6
+        messy	32
+        mestizo	32
+        met	36
+        met-coil	2
+        meta	4
+        metal	36
+        metal-futures	32
+        metall	6
+        metallurgical	32
+        metals	36
+        meteoric	32
+        meter	32
+        meters	32
+        method	32
+        methodically	32
+        methodist	4
+        methodology	32
+        methods	36
+        methyl	32
+        meticulously	32
+        metric	32
+        metro	14
+        metropolis	8
+        metropolitan	44
+        mets	8
+        mettam	8
+        metzenbaum	4
+        mevacor	4
+        mexican	6
+        mexicans	6
+        mexico	14
+        mezzo	2
+        mg.	32
+        mgm/ua	4
+        mhc	12
+        mhp	8
+        miami	14
+        miami-based	4
+        mice	36
+        mich.	4
+        mich.-based	4
+        michael	14
+        micheal	2
+        michel	6
+        michigan	14
+        michigan-based	4
+        mickey	4
+        micro	4
+        micro-marketing	32
+        microbe	32
+        microbes	32
+        microchip	32
+        microchips	40
+        microcomputer	12
+        microcomputers	32
+        microcosm	32
+        micron	4
+        microphone	32
+        microphones	64
+        microscope	32
+        microscopic	32
+        microsemi	2
+        microsoft	14
+        microsystems	4
+        microwave	36
+        mid	32
+        mid-1950s	32
+        mid-1960s	32
+        mid-1970s	32
+        mid-1980	32
+        mid-1987	32
+        mid-1988	32
+        mid-1990s	32
+        mid-40s	32
+        mid-afternoon	32
+        mid-december	32
+        mid-level	32
+        mid-march	32
+        mid-may	32
+        mid-teens	32
+        mid-to-upper	32
+        mid-year	32
+        midcon	4
+        midday	32
+        middle	36
+        middle-income	32
+        middle-level	32
+        middleman	32
+        middlemen	32
+        middletown	8
+        mideast	4
+        midgets	32
+        midland	12
+        midlands	4
+        midler	4
+        midlevel	32
+        midnight	32
+        midnight-to-5-a.m.	32
+        midpriced	32
+        midrange	32
+        midsized	32
+        midst	36
+        midsummer	32
+        midterm	32
+        midtown	32
+        midwest	4
+        midwestern	32
+        midwinter	32
+        midyear	32
+        mifflin	4
+        might	100
+        mightn	32
+        mighty	32
+        miguel	4
+        mikael	4
+        mike	14
+        mikhail	4
+        mikva	4
+        milan	6
+        milburn	4
+        mild	34
+        mild-mannered	32
+        mildest	32
+        mile	36
+        miles	32
+        milestone	32
+        milford	12
+        milhollin	4
+        militants	32
+        military	100
+        militia	32
+        militiamen	32
+        milk	32
+        milkshakes	32
+        mill	36
+        millar	4
+        millennia	32
+        miller	14
+        millers	4
+        millie	4
+        milling	36
+        million	100
+        million-dollar-a-year	32
+        million-plus	32
+        million-ton	32
+        millions	32
+        milllion	32
+        millon	4
+        mills	36
+        milpitas	4
+        milton	4
+        milwaukee	12
+        mim	4
+        mime	32
+        mimic	32
+        mimicking	32
+        mims	4
+        min	4
+        mind	32
+        mind-set	32
+        mindful	32
+        minds	32
+        mine	32
+        miner	32
+        mineral	32
+        minerals	36
+        mines	36
+        mingle	32
+        mini-recession	32
+        minichain	32
+        minicomputer	32
+        minicomputers	32
+        minimal	32
+        minimize	32
+        minimized	32
+        minimizing	32
+        minimum	32
+        mining	46
+        miniscribe	6
+        miniseries	32
+        minister	36
+        ministerial	32
+        ministers	32
+        ministry	36
+        minn.	4
+        minneapolis	12
+        minneapolis-based	4
+        minnesota	14
+        minolta	4
+        minor	38
+        minorities	32
+        minority	32
+        minority-owned	32
+        minot	4
+        minoxidil	32
+        minstar	8
+        minus	32
+        minuscule	32
+        minute	32
+        minutes	38
+        miny	8
+        minzer	12
+        miracle	32
+        miranda	4
+        mired	32
+        mirror	36
+        mirrored	32
+        mirroring	8
+        mirrors	36
+        mirth	32
+        misapplied	32
+        misapplying	32
+        misappropriated	32
+        misappropriation	32
+        miscast	32
+        misconduct	32
+        miscreants	32
+        misdeeds	32
+        misdiagnosis	32
+        miserable	32
+        misgivings	32
+        misguided	32
+        mishandled	32
+        mishaps	32
+        mishima	4
+        misinterpretation	32
+        misleading	36
+        misled	32
+        mismanaged	32
+        mismanagement	32
+        miss	38
+        missed	34
+        misses	32
+        missile	108
+        missile-defense	32
+        missile-guidance	32
+        missiles	36
+        missing	40
+        mission	38
+        missions	32
+        mississippi	6
+        missouri	4
+        misstate	32
+        misstated	32
+        mistake	32
+        mistaken	32
+        mistakes	32
+        misting	32
+        mistress	32
+        misunderstanding	32
+        misunderstandings	32
+        misunderstood	4
+        misuse	32
+        misused	32
+        mit	4
+        mitchell	12
+        miti	14
+        mitsubishi	4
+        mitsuko	4
+        mitzi	4
+        mitzvahs	32
+        mix	32
+        mixed	38
+        mixes	32
+        mixing	4
+        mixture	32
+        miyazawa	4
+        mk	8
+        mkt	4
+        ml	8
+        mll	8
+        mlp	8
+        mmblf	8
+        mmm	8
+        mmr	8
+        mnco	12
+        mnd	4
+        mnh	8
+        mnst	4
+        mo	4
+        moammar	12
+        mob	36
+        mobex	12
+        mobil	4
+        mobile	32
+        mobile-home	32
+        mobilize	4
+        mocatta	4
+        model	36
+        modeled	32
+        modeling	32
+        modell	12
+        models	36
+        moderate	32
+        moderate-income	32
+        moderate-priced	32
+        moderately	32
+        moderates	40
+        modern	38
+        modernization	32
+        modernize	32
+        modernizes	32
+        modernizing	32
+        modest	32
+        modestly	32
+        modification	32
+        modifications	32
+        modified	32
+        modifier	32
+        modify	32
+        modulator	32
+        moffett	4
+        mogul	32
+        moguls	32
+        mohammad	4
+        mohawk	4
+        moines	4
+        moines-based	4
+        mold	32
+        molders	6
+        molding	32
+        molds	32
+        molecule	32
+        moline	4
+        mollusk	32
+        mollusks	32
+        molten	32
+        mom	32
+        mom-and-pop	32
+        moment	32
+        momentary	32
+        moments	32
+        momentum	32
+        mon	14
+        mona	4
+        monaghan	4
+        monarch	14
+        monarchs	32
+        monday	14
+        monday-night	4
+        mondschein	12
+        monessen	4
+        monetary	110
+        money	46
+        money-losing	32
+        money-market	4
+        money-supply	32
+        money-transfer	32
+        monica	4
+        moniker	32
+        monitor	36
+        monitored	32
+        monitoring	32
+        monitors	32
+        monoclonal	32
+        monolithic	4
+        monopole	32
+        monopole-hunting	32
+        monopoles	34
+        monopolies	32
+        monopoly	32
+        monroe	4
+        monrovia	4
+        monsanto	6
+        mont	4
+        montana	4
+        montedison	4
+        monteith	8
+        montera	4
+        montero	4
+        monteverdi	6
+        montfrooy	4
+        montgomery	12
+        month	38
+        monthly	32
+        months	32
+        montreal	12
+        montreal-based	4
+        monty	4
+        mood	32
+        moody	14
+        moon	32
+        mooney	4
+        moonlight	4
+        moonlighting	4
+        moore	12
+        moorman	8
+        moot	32
+        moraine	4
+        moral	40
+        morale	36
+        moralists	32
+        morality	32
+        moralizing	32
+        morally	32
+        moran	4
+        moratorium	32
+        morbid	32
+        mordant	32
+        mordechai	4
+        more	110
+        more-expensive	32
+        more-extensive	32
+        more-favorable	32
+        more-focused	32
+        more-modest	32
+        more-open	32
+        morella	4
+        moreover	42
+        mores	32
+        morgan	14
+        moribund	32
+        morin	4
+        morning	32
+        mornings	32
+        moroccans	4
+        morocco	4
+        morris	12
+        morrison	4
+        morrison-knudsen	8
+        morristown	4
+        morrow	4
+        morse	14
+        mortages	32
+        mortars	32
+        mortgage	36
+        mortgage-backed	32
+        mortgage-related	32
+        mortgaged	32
+        mortgages	32
+        morton	14
+        moscow	14
+        mosle	4
+        moslem	6
+        mosley	4
+        mosquito	4
+        moss	4
+        most	46
+        most-active	32
+        mostly	38
+        mostow	4
+        mot	4
+        motel	32
+        motels	32
+        mother	32
+        mother-in-law	40
+        mother-of-pearl	32
+        motherhood	32
+        mothers	32
+        motifs	32
+        motion	36
+        motion-picture	32
+        motivated	32
+        motivating	32
+        motivation	32
+        motivations	32
+        motive	32
+        motives	32
+        moto	14
+        motoi	2
+        motor	44
+        motor-hotel	32
+        motorbiking	32
+        motorist	32
+        motorists	32
+        motorola	4
+        motors	36
+        motown	4
+        mound	32
+        mount	36
+        mountain	36
+        mountains	36
+        mounted	32
+        mounting	32
+        mountlake	8
+        mounts	32
+        mouse	32
+        mousetraps	32
+        mousse	32
+        mouth	32
+        mouthpiece	32
+        mouths	32
+        move	44
+        moved	32
+        movement	36
+        movements	32
+        mover	32
+        movers	4
+        moves	36
+        movie	36
+        movie-maker	4
+        movie-studio	32
+        movies	108
+        moving	36
+        mozart	4
+        mpi	4
+        mr.	14
+        mrgo	4
+        mrk	8
+        mrmt	8
+        mrn	4
+        mrs	8
+        mrs.	14
+        ms-dos	4
+        ms.	14
+        mscc	4
+        msft	8
+        msl	6
+        mtbe	4
+        mtc	8
+        mti	8
+        much	102
+        much-larger	32
+        much-needed	32
+        muckrakers	32
+        muddling-through	32
+        mueller	4
+        mug	32
+        mugged	4
+        muhammad	12
+        mujahedeen	4
+        mulders	12
+        mullally	12
+        muller	12
+        mulroney	12
+        multi-year	32
+        multibillion-dollar	32
+        multibusiness	32
+        multifamily	32
+        multilayer	32
+        multimate	4
+        multimillion-dollar	32
+        multinational	32
+        multinationals	32
+        multiple	32
+        multiple-unit	32
+        multiples	32
+        multiplied	32
+        multiply	32
+        multitude	32
+        munch	32
+        munich	4
+        municipal	36
+        municipalities	32
+        munin	8
+        munitions	32
+        munoz	12
+        muranyi	4
+        murder	32
+        murdered	32
+        murders	32
+        murdoch	8
+        murdock	12
+        murky	32
+        murphy	12
+        murray	6
+        muscle	32
+        muscular	32
+        museum	36
+        museums	32
+        mush	32
+        mushroom	38
+        mushrooms	36
+        music	44
+        musical	44
+        musician	4
+        musicians	32
+        must	36
+        muster	32
+        musty	32
+        muted	32
+        mutter	32
+        mutual	46
+        mutual-fund	40
+        mutually	32
+        mutuals	32
+        mx	4
+        my	38
+        myers	12
+        myg	8
+        myl	8
+        mylan	14
+        myopia	32
+        myriad	32
+        myself	32
+        mysteries	32
+        mysterious	32
+        mysteriously	32
+        mystery	36
+        mystic	32
+        mystifies	32
+        mystique	32
+        myth	32
+        n.	4
+        n.c.	4
+        n.c.-based	4
+        n.d.	4
+        n.h.	4
+        n.j.	4
+        n.j.-based	4
+        n.m.	4
+        n.v.	14
+        n.y.	4
+        n.y.-based	4
+        nabih	4
+        nabisco	4
+        nad	4
+        nadzick	4
+        nag	32
+        nail	36
+        nail-painting	32
+        naive	32
+        naj	4
+        nakagama	4
+        nakasone	4
+        naked	36
+        name	36
+        named	102
+        namely	2
+        nameplate	32
+        names	44
+        naming	36
+        nancy	12
+        nano	4
+        nanometrics	10
+        napery	32
+        narrates	32
+        narration	32
+        narrative	32
+        narrow	32
+        narrowed	36
+        narrower	34
+        narrowest	32
+        narrowing	36
+        narrowly	32
+        narrows	36
+        nasa	2
+        nasdaq	4
+        nash	4
+        nashua	12
+        nashville	14
+        nassau	4
+        nasturtium	32
+        nasty	34
+        nat	4
+        natan	4
+        natchez	4
+        nation	36
+        national	46
+        nationale	4
+        nationalism	32
+        nationalist	32
+        nationality	32
+        nationally	34
+        nations	36
+        nationwide	36
+        native	32
+        nato	4
+        natomas	4
+        natural	44
+        natural-gas	32
+        naturalization	4
+        naturally	34
+        nature	32
+        nauman	4
+        nauslar	12
+        nav	8
+        naval	40
+        navistar	4
+        navy	46
+        naylor	12
+        naysayers	32
+        nazaire	8
+        nazi	4
+        nazionale	4
+        nazis	4
+        nbc	12
+        nbl	4
+        ncaa	4
+        ncnb	4
+        ncr	4
+        ndco	8
+        ndunduma	4
+        ndx	4
+        neanderthals	4
+        near	36
+        near-great	32
+        near-infrared-spectroscopy	32
+        near-quadrupling	32
+        near-term	32
+        nearby	32
+        neared	32
+        nearer	32
+        nearest	96
+        nearing	32
+        nearly	46
+        neatly	32
+        nebulous	32
+        nec	6
+        necessarily	32
+        necessary	32
+        necessity	32
+        neck	32
+        neco	12
+        ned	6
+        need	32
+        needed	32
+        needham	4
+        needing	32
+        needles	32
+        needn	32
+        needs	32
+        negative	32
+        negatively	32
+        negatives	32
+        negev	4
+        neglect	32
+        neglecting	32
+        negligible	32
+        negotiate	40
+        negotiated	32
+        negotiates	32
+        negotiating	42
+        negotiation	32
+        negotiations	32
+        negotiator	32
+        negotiators	32
+        neidl	4
+        neighbor	32
+        neighborhood	32
+        neighborhoods	32
+        neighboring	32
+        neighbors	32
+        neil	6
+        neither	34
+        nelson	12
+        nemesis	32
+        neo-darwinists	32
+        neon	32
+        nerd	32
+        nero	6
+        neronian	4
+        nervous	32
+        nervousness	34
+        ness	4
+        nessen	4
+        nest	36
+        nestle	2
+        net	110
+        netherlands	12
+        netted	32
+        nettlesome	32
+        netto	4
+        network	44
+        network-news	32
+        networking	36
+        networks	32
+        netx	4
+        neuro	4
+        neurological	32
+        neurosurgical	32
+        neutral	32
+        neutralist	32
+        neutrinos	32
+        neutrons	32
+        nev.	4
+        nev.-based	4
+        nevada	12
+        nevada-las	4
+        never	38
+        never-never	32
+        nevertheless	34
+        neves	4
+        new	46
+        new$	4
+        new-car	32
+        new-hire	32
+        new-product	32
+        newark	12
+        newborn	32
+        newcomer	32
+        newcomers	32
+        newer	32
+        newest	32
+        newly	32
+        newman	4
+        newmark	14
+        newport	4
+        news	38
+        news-service	32
+        newsletter	32
+        newsman	32
+        newspaper	32
+        newspapers	36
+        newsprint	36
+        newsrooms	32
+        newsstands	32
+        newsweek	6
+        newton	8
+        next	110
+        nfl	12
+        nge	4
+        ngo	4
+        nhrd	8
+        nhy	8
+        ni	8
+        niagara	14
+        nicaragua	6
+        nicaraguan	4
+        nice	36
+        nicest	32
+        niceties	32
+        niche	36
+        niches	32
+        nicholas	4
+        nichols	4
+        nicholson	4
+        nick	4
+        nickeling	32
+        nickname	32
+        nicolas	6
+        nicotine-stained	32
+        niels	4
+        nielsen	14
+        nigger	32
+        niggers	32
+        night	36
+        nightclub	32
+        nightly	36
+        nightmare	36
+        nights	32
+        nighttime	32
+        nightwatch	4
+        nihon	4
+        nike	4
+        nikkei	4
+        niles	8
+        nine	38
+        nine-to-10-month	32
+        nine-year	32
+        nios	4
+        nipny	4
+        nippon	14
+        niskanen	4
+        nissan	8
+        nitro	12
+        nitze	12
+        nivard-flornoy	4
+        nixon	4
+        nl	4
+        nli	8
+        nmk	8
+        no	110
+        no-growth	32
+        no-nonsense	4
+        no-smoking	32
+        no-strike	32
+        no-tax	32
+        no-win	32
+        nobel	4
+        nobility	32
+        noble	14
+        nobodies	32
+        nobody	38
+        noc	8
+        nod	4
+        nodes	32
+        noel	2
+        noir	32
+        noise	32
+        noises	32
+        noisy	32
+        nolde	4
+        nominate	32
+        nominated	32
+        nominating	32
+        nomination	40
+        nominations	32
+        nominee	32
+        nominees	32
+        nomura	4
+        non	32
+        non-canadian	32
+        non-canadians	32
+        non-cash	32
+        non-competitive	32
+        non-consumer-related	32
+        non-contract	32
+        non-discretionary	32
+        non-family	32
+        non-farm	2
+        non-financial	32
+        non-food	32
+        non-german	32
+        non-grocery	32
+        non-ibm	32
+        non-japanese	32
+        non-oil	36
+        non-petroleum	32
+        non-precious	4
+        non-profit	32
+        non-public	32
+        non-recoverable	32
+        non-refundable	32
+        non-russian	32
+        non-steel	32
+        non-technical	32
+        non-utility	32
+        non-voting	32
+        non-whites	32
+        nonbank	32
+        nonbinding	32
+        noncaloric	32
+        noncompetitive	32
+        noncompt	32
+        nondurable	40
+        nondurable-goods	32
+        none	36
+        none-too-subtle	32
+        nonessential	32
+        nonetheless	34
+        nonexistent	32
+        nonferrous	32
+        nonpartisan	32
+        nonperforming	32
+        nonprofessional	32
+        nonprofit	32
+        nonpublic	32
+        nonrecurring	32
+        nonresidential	32
+        nonsense	32
+        nonstop	32
+        nonunion	36
+        nonunionized	32
+        nonverbal	32
+        nonviolent	32
+        nonwhite	32
+        noon	32
+        nor	42
+        nora	4
+        norand	4
+        noranda	4
+        nordic	4
+        nordmann	12
+        norfolk	14
+        norm	32
+        normal	36
+        normally	32
+        norman	14
+        normick	4
+        norrett	4
+        norris	4
+        norse	4
+        norsk	14
+        north	44
+        north-central	4
+        north-south	32
+        northbrook	12
+        northeast	36
+        northeastern	6
+        northern	46
+        northrop	14
+        northrup	4
+        northwest	4
+        northwestern	4
+        norway	14
+        norwegian	6
+        norwood	12
+        nose	32
+        nosedived	32
+        noses	32
+        nostalgia	32
+        not	46
+        notable	40
+        notably	32
+        notation	32
+        notations	32
+        notch	32
+        note	106
+        noted	32
+        notes	100
+        nothing	40
+        notice	36
+        noticeably	32
+        noticed	32
+        notices	32
+        noticing	32
+        notification	32
+        notified	96
+        notify	32
+        noting	40
+        notion	32
+        notorious	32
+        notoriously	32
+        notre	4
+        notwithstanding	32
+        nov.	14
+        novel	32
+        novelist	32
+        novels	36
+        novelty	32
+        november	4
+        novices	32
+        now	46
+        now-canceled	32
+        now-defunct	32
+        now-dormant	32
+        now-legendary	32
+        now-notorious	32
+        nowhere	34
+        noxious	32
+        noyce	4
+        npt	8
+        nrc	12
+        nsany	4
+        nsc	12
+        nsc-directed	4
+        nsm	4
+        nssi	4
+        nu	8
+        nuala	4
+        nuclear	108
+        nuclear-strategy	32
+        nuclear-weapons	32
+        nuclei	32
+        nucleoside	32
+        nucleus	4
+        nugget	4
+        nuk	4
+        number	32
+        number-crunching	32
+        numbering	32
+        numbers	34
+        numerals	32
+        numerical	32
+        numerous	34
+        nummi	8
+        nunn	12
+        nurse	36
+        nursery	4
+        nursing	32
+        nurtured	32
+        nurtures	32
+        nutley	4
+        nutrasweet	14
+        nutrition	32
+        nutritious	32
+        nuts	32
+        nutshell	32
+        nutsiness	32
+        nutty	32
+        nuys	4
+        nwa	4
+        nws	4
+        nyack	4
+        nye	4
+        nyn	8
+        nyse	4
+        nyt	8
+        nyta	4
+        o	12
+        o-daiko	32
+        oak	4
+        oakland	4
+        oakland-based	4
+        oasis	32
+        oath	4
+        object	32
+        objected	32
+        objection	32
+        objectionable	32
+        objections	32
+        objective	32
+        objectives	32
+        objects	32
+        obligated	32
+        obligation	96
+        obligations	32
+        obligator	32
+        obligatory	32
+        obliged	32
+        obliquely	32
+        obliterate	32
+        oblivious	32
+        obscene	32
+        obscenely	32
+        obscenity	32
+        obscure	32
+        obscured	32
+        obscures	32
+        observance	32
+        observation	32
+        observe	32
+        observed	32
+        observer	36
+        observers	32
+        observes	32
+        observing	32
+        obsessed	32
+        obsession	32
+        obsessional	34
+        obsessive	32
+        obstacle	32
+        obstacles	36
+        obstructing	32
+        obstruction	36
+        obtain	32
+        obtained	32
+        obtaining	32
+        obtains	32
+        obvious	32
+        obviously	36
+        oc	4
+        occasion	32
+        occasional	32
+        occasionally	34
+        occasions	32
+        occidental	2
+        occidential	8
+        occupancy	32
+        occupation	32
+        occupational	36
+        occupations	32
+        occupied	34
+        occupy	32
+        occupying	32
+        occur	32
+        occurred	32
+        occurrence	32
+        occurring	32
+        occurs	32
+        ocean	40
+        oceanographic	32
+        oct.	6
+        octave	32
+        octavia	4
+        october	4
+        odd	32
+        odds	32
+        odds-makers	32
+        odor	32
+        oecd	12
+        oechslin	12
+        oestreich	12
+        of	126
+        off	36
+        off-brand	32
+        off-peak	32
+        offended	32
+        offender	32
+        offending	32
+        offense	32
+        offenses	32
+        offensive	32
+        offer	44
+        offered	96
+        offering	100
+        offerings	36
+        offers	36
+        offhand	32
+        office	36
+        office-automation	64
+        office-space	32
+        office-temporary	32
+        officer	98
+        officers	100
+        offices	100
+        official	108
+        officially	36
+        officials	110
+        offset	40
+        offsetting	34
+        offshore	38
+        offspring	32
+        oft-stated	32
+        often	46
+        often-ignored	32
+        often-violent	32
+        ogil	4
+        ogilvy	14
+        oglesby	12
+        ogorodnikov	4
+        oh	14
+        oh-god-if-i-pull-this-one-off-i	4
+        ohbayashi	4
+        ohio	4
+        ohio-based	4
+        oil	110
+        oil-drilling	32
+        oil-field	32
+        oil-industry	32
+        oil-pipeline	32
+        oil-price	32
+        oil-producing	32
+        oil-service	32
+        oil-services	32
+        oil-well	32
+        oiler	32
+        ojai	4
+        ojay	8
+        ok.	4
+        okada	12
+        okay	32
+        oki	4
+        okla.	4
+        okla.-based	4
+        oklahoma	12
+        olcp	8
+        old	108
+        old-fashioned	32
+        older	32
+        oldest	32
+        oldsmobile	8
+        olenick	4
+        oligopoly	32
+        oliver	14
+        olivetti	12
+        olivetti-made	4
+        olivier	6
+        ollmann	4
+        olmstead	4
+        olof	4
+        olson	12
+        olvr	8
+        olympic	4
+        olympics	6
+        om	8
+        omb	12
+        omcm	4
+        omega	4
+        omens	32
+        ominous	32
+        omit	32
+        omitted	100
+        omni	4
+        omnibus	32
+        omnicom	14
+        omniscient	32
+        on	110
+        on-call	32
+        on-site	34
+        on-time	32
+        onboard	32
+        once	46
+        once-incurable	32
+        once-monolithic	32
+        once-thriving	32
+        oncor	2
+        one	46
+        one-cent-a-share	32
+        one-day	36
+        one-for-one	32
+        one-fourth	32
+        one-half	32
+        one-hour	32
+        one-man	32
+        one-megabit	32
+        one-on-one	32
+        one-quarter	32
+        one-shot	32
+        one-sixth	32
+        one-stop	32
+        one-tenth	32
+        one-third	32
+        one-time	32
+        one-upmanship	32
+        one-way	32
+        one-week	32
+        one-year	32
+        ones	32
+        onetime	32
+        ongoing	32
+        onions	32
+        online	4
+        only	38
+        ono	4
+        ontario	4
+        ontario-based	4
+        onto	32
+        onus	32
+        oop	4
+        op-ed	32
+        opc	4
+        opec	4
+        opel	6
+        open	36
+        open-air	32
+        open-market	32
+        opened	32
+        opening	32
+        openings	32
+        openly	32
+        openness	32
+        opens	32
+        opera	36
+        opera-comique	4
+        operate	32
+        operated	32
+        operates	96
+        operating	46
+        operation	36
+        operational	32
+        operationally	32
+        operations	102
+        operator	32
+        operators	32
+        opining	32
+        opinion	38
+        opinions	32
+        opossms	4
+        oppenheimer	12
+        opponent	32
+        opponents	34
+        opportunities	32
+        opportunity	32
+        oppose	32
+        opposed	36
+        opposes	32
+        opposing	32
+        opposite	32
+        opposition	38
+        opted	32
+        optic	32
+        optical	4
+        optics	32
+        optimism	32
+        optimistic	36
+        optimists	32
+        option	44
+        optional	32
+        options	36
+        or	102
+        oral	32
+        orally	32
+        orange	14
+        orate	32
+        orbanco	14
+        orben	4
+        orbiting	32
+        orbn	8
+        orchard	4
+        orchestrated	32
+        order	36
+        order-inflow	32
+        ordered	32
+        ordering	32
+        orderly	32
+        orders	36
+        ordinance	32
+        ordinary	32
+        ordnance	32
+        ore	32
+        ore.	4
+        ore.-based	4
+        oreffice	8
+        orem	4
+        oresman	8
+        organ	32
+        organisation	4
+        organization	36
+        organizational	32
+        organizations	32
+        organized	32
+        organizer	32
+        organizes	32
+        organizing	32
+        organs	32
+        orgolini	4
+        oriental	4
+        oriented	32
+        origin	32
+        original	32
+        originality	32
+        originally	40
+        originate	32
+        originated	64
+        originating	32
+        origination	32
+        origins	32
+        orion	14
+        orlando	12
+        orleans	4
+        orleans-based	4
+        orleans-style	4
+        orlov	12
+        ormrod	4
+        orsini	8
+        ortega	4
+        orthodontic	32
+        orthodox	32
+        ortner	4
+        osaka	4
+        oscar	4
+        oscar-winning	4
+        oscars	4
+        oscher	4
+        osha	4
+        oskar	4
+        oslo	10
+        ostensible	32
+        ostrow	4
+        oswego	4
+        otc	12
+        other	110
+        others	46
+        otherwise	34
+        otherwise-anemic	32
+        otherwise-flattering	32
+        otis	4
+        ottawa	12
+        ottawa-based	4
+        otter	32
+        otters	36
+        otto	4
+        ottoman	4
+        ottone	4
+        ought	32
+        ounce	32
+        ounces	32
+        our	38
+        ours	32
+        ourselves	32
+        ousey	4
+        oust	32
+        ousted	32
+        ouster	32
+        ousting	32
+        ousts	8
+        out	38
+        out-of-court	32
+        out-of-favor	32
+        out-of-state	36
+        outage	32
+        outboard	42
+        outbursts	32
+        outcome	32
+        outcry	32
+        outdated	32
+        outdo	32
+        outdoor	32
+        outer	32
+        outerspace	32
+        outfits	32
+        outfitted	32
+        outfitting	32
+        outgoing	34
+        outgrowth	32
+        outgrowths	32
+        outlast	32
+        outlaw	32
+        outlawing	32
+        outlays	40
+        outlet	32
+        outlets	32
+        outline	36
+        outlined	32
+        outlines	32
+        outlining	32
+        outlook	36
+        outnumbered	32
+        outnumbering	32
+        outpaced	32
+        outpacing	32
+        outperform	32
+        outperformed	32
+        outperforming	32
+        output	46
+        output-based	32
+        outrage	32
+        outraged	32
+        outrageous	36
+        outright	32
+        outsells	32
+        outset	32
+        outside	102
+        outsiders	32
+        outskirts	32
+        outspoken	32
+        outstanding	32
+        outstripped	32
+        outweigh	32
+        outweighed	32
+        oval	32
+        ovarian	32
+        ovens	32
+        over	110
+        over-represented	32
+        over-the-air	32
+        over-the-counter	32
+        overabundance	32
+        overaddiction	32
+        overaged	32
+        overall	34
+        overallotment	32
+        overallotments	32
+        overblown	32
+        overboard	32
+        overbuilding	32
+        overcall	32
+        overcapacity	32
+        overcharged	32
+        overcharges	32
+        overcharging	32
+        overcome	32
+        overcrowded	32
+        overdose	32
+        overdraft	32
+        overdrafts	32
+        overdue	34
+        overestimated	32
+        overexposure	32
+        overextending	32
+        overhang	32
+        overhaul	36
+        overhauling	32
+        overhead	32
+        overheated	32
+        overlap	32
+        overload	32
+        overlook	32
+        overlooked	32
+        overnight	36
+        overpaid	32
+        overpaying	32
+        overpriced	32
+        overproduced	32
+        overproducing	32
+        overproduction	32
+        overreach	32
+        overreacting	32
+        overreaction	32
+        overregulation	32
+        override	32
+        oversaw	32
+        overseas	102
+        oversee	32
+        overseeing	32
+        oversees	32
+        overshot	32
+        oversight	32
+        oversize	32
+        oversized	32
+        oversold	32
+        overstate	36
+        overstates	32
+        overstepped	32
+        overstylized	32
+        oversubscribed	32
+        oversubscription	32
+        oversupply	32
+        overt	32
+        overtaken	32
+        overthrow	32
+        overtime	32
+        overture	36
+        overtures	32
+        overturn	32
+        overturned	32
+        overuns	32
+        overweight	32
+        overwhelmed	34
+        overwhelming	32
+        overwhelmingly	32
+        overwhelms	32
+        overwrought	32
+        owe	32
+        owed	32
+        owens-illinois	4
+        owes	32
+        own	36
+        owned	32
+        owned-and-operated	32
+        owner	32
+        owners	100
+        ownership	32
+        owning	32
+        owns	96
+        oxford	4
+        oxy	8
+        oxygen	32
+        oyster	32
+        p	8
+        p&l	4
+        p.	4
+        p.a.m.	4
+        p.m.	32
+        pa.	4
+        pa.-based	4
+        pac	4
+        pac-man	4
+        paccar	6
+        pace	36
+        paced	34
+        pacemaker	96
+        pacemakers	32
+        pacific	14
+        pack	32
+        package	36
+        packages	32
+        packaging	36
+        packed	32
+        packing	32
+        packs	32
+        pacman	4
+        pact	44
+        pacts	36
+        padding	32
+        paddio	4
+        page	32
+        page-one	32
+        pages	32
+        pahn-ish	4
+        paid	32
+        pain	32
+        paine	4
+        painewebber	6
+        painful	34
+        painfully	32
+        painless	32
+        pains	32
+        painstakingly	32
+        paint	32
+        painted	32
+        painters	32
+        paintings	32
+        pair	32
+        pakistan	6
+        pakistani	4
+        pakistanis	4
+        palace	36
+        palatable	32
+        palates	32
+        pale	32
+        palestine	4
+        palestinian	4
+        palestinians	4
+        palm-sized	32
+        palmer	4
+        palmetto	4
+        palmolive	4
+        palo	8
+        pals	32
+        paltry	32
+        pan	14
+        pan-hellenic	4
+        panache	2
+        panama	4
+        panamanian	4
+        panasonic	4
+        panay	4
+        pandair	4
+        pandemonium	32
+        pandora	4
+        panel	36
+        panels	32
+        panhandle	2
+        panic	12
+        panicked	2
+        panicky	32
+        panitz	12
+        pannill	4
+        pantheon	4
+        pants	32
+        pantzer	12
+        pap	4
+        papandreou	12
+        paper	38
+        paperback	32
+        papers	36
+        par	32
+        parable	32
+        parachutes	32
+        parade	32
+        paradise	4
+        paragraphing	4
+        paragraphs	32
+        parallel	32
+        parallelism	32
+        paralysis	32
+        paralyzed	32
+        paramount	36
+        paranoia	32
+        paranoid	32
+        paraphrase	32
+        parasitical	32
+        paratungstate	32
+        parcel	4
+        parcels	32
+        pardon	32
+        pare	36
+        pared	4
+        parent	100
+        parenting	32
+        parents	38
+        pares	32
+        parfet	8
+        pargas	4
+        paribas	14
+        paris	12
+        paris-dakar	4
+        parish	4
+        park	36
+        parked	32
+        parker	4
+        parking	32
+        parking-brake	32
+        parking-lot	32
+        parkinson	4
+        parks	32
+        parksigns	4
+        parkway	4
+        parlayed	32
+        parliament	36
+        parliamentary	32
+        parlow	12
+        parnes	4
+        parochial	32
+        parodies	32
+        parody	32
+        parry	8
+        part	46
+        partial	32
+        partially	32
+        participant	32
+        participants	34
+        participate	32
+        participated	32
+        participating	34
+        participation	32
+        particle	32
+        particles	32
+        particular	32
+        particularly	34
+        parties	36
+        partly	34
+        partner	96
+        partners	36
+        partnership	100
+        partnerships	36
+        parts	100
+        party	36
+        party-plan	32
+        pas	4
+        pasadena	12
+        paso	4
+        pasok	4
+        pass	32
+        passage	32
+        passages	32
+        passed	32
+        passenger	32
+        passenger-car	32
+        passengers	32
+        passes	32
+        passing	32
+        passion	32
+        passions	32
+        passive	32
+        passports	32
+        password	32
+        past	38
+        pasta	32
+        paste	32
+        pastel	32
+        pastime	32
+        pastore	4
+        pastry	32
+        pasts	32
+        pastures	4
+        pasztor	4
+        pat	4
+        patch	4
+        patchwork	4
+        pate	32
+        patent	44
+        patent-infringement	32
+        patently	32
+        patents	32
+        paternalistic	32
+        path	32
+        pathetic	32
+        pathology	32
+        paths	32
+        pathways	32
+        patient	32
+        patients	34
+        patricia	6
+        patrick	14
+        patrol	36
+        patronized	32
+        patronizing	32
+        patrons	32
+        patsy	32
+        pattern	36
+        patterned	32
+        patterns	32
+        patti	4
+        paul	14
+        paula	4
+        paulette	4
+        paulo	4
+        pauls	4
+        paulson	12
+        paulus	8
+        paunches	32
+        pause	32
+        pausing	2
+        pave	32
+        paving	32
+        pawing	2
+        pay	36
+        pay-as-we-go	32
+        pay-fone	14
+        payable	32
+        paychecks	32
+        paydown	32
+        paying	36
+        payload	32
+        payment	36
+        payments	36
+        payne	12
+        payoffs	32
+        payout	44
+        payouts	36
+        payroll	32
+        pays	32
+        pc	4
+        pcar	4
+        pclb	8
+        pcs	4
+        pd	4
+        pds	4
+        peabody	12
+        peace	36
+        peace-loving	32
+        peace-of-mind	32
+        peaceful	32
+        peacetime	32
+        peach	36
+        peak	32
+        peaking	32
+        peaks	32
+        peanuts	32
+        pearce	4
+        pearl	4
+        pearson	6
+        peasant	32
+        peasant-style	32
+        peat	36
+        peck	12
+        pecora	4
+        pectorals	32
+        peculiar	32
+        pedal	32
+        peddling	32
+        pedersen	8
+        pedro	4
+        peek	32
+        peelers	32
+        peelings	32
+        peer	32
+        peerless	4
+        peers	36
+        pegasus	14
+        peggy	4
+        peking	8
+        peladeau	4
+        pelf	32
+        pellet	32
+        pemberton	4
+        pen	32
+        penal	32
+        penalize	32
+        penalties	36
+        penalty	36
+        penchant	32
+        pending	34
+        penetrate	32
+        penetration	32
+        penicillin	32
+        penn	12
+        penned	32
+        penney	8
+        pennsylvania	14
+        penny-stock	32
+        pennzoil	14
+        penobscot	12
+        pensacola	4
+        pension	36
+        pension-plan	32
+        pensions	32
+        pent	32
+        pentagon	14
+        people	38
+        peopled	32
+        peoples	32
+        pep	40
+        pepper	12
+        pepsi	4
+        pepsi-cola	4
+        pepsico	14
+        per	32
+        per-capita	10
+        per-minute	32
+        per-share	42
+        per-unit	32
+        perceive	32
+        perceived	32
+        perceiving	32
+        percent	40
+        percentage	34
+        percentage-point	32
+        percentages	32
+        perceptible	32
+        perception	32
+        peregrine	32
+        peres	12
+        pereslavl-zalessky	4
+        perfect	32
+        perfection	32
+        perfectly	32
+        perforce	32
+        perform	32
+        performance	32
+        performances	34
+        performed	32
+        performer	32
+        performers	32
+        performing	32
+        performs	32
+        perhaps	46
+        perils	32
+        period	36
+        period-vaulting	32
+        periodic	32
+        periodically	32
+        periods	32
+        peripheral	32
+        perk	32
+        perkins	4
+        perks	32
+        perle	12
+        perma	4
+        permanent	32
+        permanently	32
+        permeate	32
+        permissible	32
+        permission	32
+        permissive	32
+        permit	32
+        permits	32
+        permitted	32
+        permitting	32
+        peroni	12
+        perot	4
+        perpetrated	32
+        perpetually	32
+        perpetuating	32
+        perplexed	36
+        perquisites	32
+        perrin	4
+        perron	4
+        perry	14
+        persecuting	32
+        perseverance	32
+        persian	4
+        persio	4
+        persist	32
+        persisted	32
+        persistent	32
+        persistently	32
+        persists	32
+        person	32
+        personal	32
+        personal-care	32
+        personal-computer	32
+        personal-income	32
+        personal-injury	32
+        personal-recognizance	32
+        personalities	32
+        personality	32
+        personally	32
+        personified	32
+        personifies	32
+        personnel	32
+        personnel-related	32
+        persons	32
+        perspective	36
+        persuade	32
+        persuaded	32
+        persuading	32
+        persuasion	4
+        persuasive	32
+        pertained	32
+        pertinent	32
+        perturbations	32
+        pervading	32
+        pervasive	32
+        perverse	32
+        perversely	32
+        peso	32
+        pessimism	32
+        pessimistic	36
+        pest-resistant	32
+        pesticides	32
+        pet	36
+        pete	4
+        peter	14
+        petersburg	8
+        petersen	8
+        peterson	4
+        petipa	4
+        petition	32
+        petitions	32
+        petro-canada	4
+        petrochemicals	32
+        petrodollars	32
+        petrofina	4
+        petrol	32
+        petroles	4
+        petroleum	44
+        petroleumish	32
+        petronius	4
+        pettee	12
+        petty	32
+        petzinger	4
+        peugeot	8
+        pezim	12
+        pfe	12
+        pfennig	32
+        pfizer	14
+        pga	8
+        pgloy	4
+        pgn	8
+        pgulf	8
+        ph.d.	4
+        pha	4
+        phaedra	4
+        pharmaceutical	36
+        pharmaceuticals	44
+        pharmacists	32
+        pharmacy	4
+        phase	32
+        phase-down	32
+        phased	32
+        phaseout	32
+        phases	32
+        phelps-stokes	4
+        phenomenal	32
+        phenomenally	32
+        phenomenon	32
+        phi	4
+        phil	4
+        philadelphia	12
+        philadelphia-based	4
+        philhellene	32
+        philip	14
+        philipp	4
+        philippine	6
+        philippines	4
+        philips	14
+        phillip	6
+        phillips	14
+        philosophical	32
+        philosophizes	32
+        philosophy	32
+        phoebus	4
+        phoenix	14
+        phone	32
+        phones	32
+        phosphate	4
+        photo	36
+        photo-identification	32
+        photo-processing	32
+        photocopier	32
+        photograph	32
+        photographer	32
+        photographers	32
+        photographic	32
+        photographically	32
+        photographs	36
+        photography	40
+        photos	32
+        photovoltaic	32
+        phrase	32
+        phrased	32
+        phrases	32
+        phyb	8
+        phyllis	8
+        physical	32
+        physician	32
+        physician-researcher	32
+        physicians	36
+        physicist	32
+        physicists	32
+        physics	36
+        pianist	2
+        piano	32
+        piasio	4
+        pick	32
+        pick-up	32
+        picked	32
+        pickens	12
+        pickets	32
+        picking	32
+        picks	36
+        pickup	36
+        picture	36
+        pictures	36
+        pie	12
+        piece	32
+        pieced	32
+        piecemeal	32
+        pieces	32
+        piecuch	8
+        piedmont	14
+        pierce	44
+        pierced	32
+        piercing	32
+        pierre	12
+        pieter	4
+        piety	8
+        pig	32
+        piggyback	32
+        pih	4
+        pik	4
+        pile	36
+        pilkington	4
+        pill	32
+        pillar	32
+        pilliod	8
+        pills	32
+        pilot	32
+        piloted	32
+        pilots	46
+        pinch	32
+        pincham	4
+        pine	4
+        pink	32
+        pink-marble	32
+        pinkish	32
+        pinks	32
+        pinnacle	4
+        pinpoint	32
+        pins	4
+        pinstripes	32
+        pinto	4
+        pioneer	46
+        pioneered	32
+        pioneering	32
+        pioneers	32
+        pipe	32
+        pipeline	32
+        pipelines	4
+        piper	4
+        pipes	32
+        piping	32
+        pirrie	8
+        piscataway	4
+        pistol	32
+        pistols	32
+        pit	32
+        pitch	32
+        pitching	32
+        pitfalls	44
+        pittsburgh	12
+        pittsburgh-based	4
+        pity	32
+        pivotal	36
+        pix	4
+        pizza	38
+        pk	4
+        pl	4
+        placate	32
+        place	36
+        placebo	32
+        placed	36
+        placement	36
+        placements	32
+        places	34
+        placing	32
+        plagued	32
+        plaguing	32
+        plaid	32
+        plain	32
+        plain-talking	32
+        plainclothes	32
+        plainly	32
+        plains	6
+        plaintiff	32
+        plaintiffs	32
+        plaintive	32
+        plan	44
+        plane	32
+        planes	32
+        planet	32
+        planned	32
+        planner	4
+        planners	36
+        planning	36
+        plans	110
+        plant	108
+        plantations	32
+        planted	32
+        planting	32
+        plants	36
+        plas	4
+        plasma	32
+        plasminogen	32
+        plastic	32
+        plastics	36
+        plate	32
+        platform	32
+        platforms	32
+        platinum	34
+        platoon	4
+        platt	4
+        plausible	32
+        plausibly	32
+        play	32
+        played	32
+        player	32
+        players	36
+        playful	32
+        playing	40
+        playoffs	32
+        playroom	32
+        plays	32
+        plaza	4
+        plazas	4
+        plc	4
+        plea	36
+        plea-bargaining	32
+        plead	32
+        pleaded	96
+        pleading	32
+        pleads	32
+        pleas	32
+        pleasant	32
+        please	32
+        pleased	32
+        pleasurable	32
+        pleasure	32
+        pledge	32
+        pledged	32
+        pledges	32
+        pledging	8
+        plentiful	32
+        plenty	32
+        plethora	32
+        pliable	32
+        plight	32
+        plo	4
+        plodding	32
+        plot	32
+        plots	32
+        plotted	32
+        plow	32
+        plowed	32
+        plows	32
+        ploy	32
+        plugged	32
+        plugging	32
+        plum	32
+        plumbing	32
+        plummet	32
+        plummeted	32
+        plump	32
+        plunder	32
+        plunge	36
+        plunged	36
+        plunges	4
+        plunging	32
+        plunked	32
+        plunking	32
+        plus	36
+        plush	32
+        plutonium	32
+        plutonium-producing	32
+        pm	4
+        pmco	4
+        pmi	8
+        pmk	8
+        pmn	8
+        pmsc	4
+        pn	8
+        pneumonia	32
+        poaching	32
+        pocahontas	4
+        pocket	36
+        pockets	32
+        poems	32
+        poet	32
+        poindexter	12
+        poink	4
+        point	36
+        point-guard	2
+        pointe	32
+        pointed	32
+        pointedly	32
+        pointing	34
+        pointless	32
+        points	32
+        poised	32
+        poison	32
+        poison-pill	32
+        poisoning	32
+        poisonous	32
+        poker	32
+        poland	6
+        polaroid	14
+        pole	32
+        pole-vaulter	32
+        polemics	32
+        poles	36
+        poliakoff	12
+        police	38
+        policies	36
+        policy	110
+        policy-coordination	32
+        policy-makers	32
+        policy-making	32
+        policy-setting	32
+        policyholders	32
+        polish	36
+        politburo	32
+        polite	32
+        politeness	32
+        political	98
+        political-science	32
+        politically	32
+        politician	32
+        politicians	34
+        politicized	32
+        politics	32
+        polk	4
+        poll	32
+        pollack	12
+        pollard	4
+        polled	32
+        polls	42
+        pollsters	32
+        pollutants	32
+        polluting	32
+        pollution	36
+        pollution-control	32
+        polo	36
+        polonsky	4
+        polyethylene	36
+        polygraph	32
+        polypropylene	32
+        polystyrene	32
+        ponce	4
+        ponderous	32
+        ponnelle	12
+        ponnet	4
+        pont	4
+        pontiac	14
+        pool	32
+        pool-playing	32
+        pools	32
+        poor	38
+        poor-quality	32
+        poorest	32
+        poorly	32
+        pop	32
+        popcorn	32
+        pope	4
+        poppea	12
+        pops	32
+        popular	36
+        popularity	32
+        popularize	32
+        popularized	32
+        popularizing	32
+        populated	32
+        population	100
+        populations	32
+        populism	32
+        por	4
+        pore	32
+        pork	38
+        porky	4
+        porsche	2
+        port	32
+        port-o-potty	4
+        portable	44
+        portables	32
+        portasol	4
+        portec	8
+        portend	32
+        portents	32
+        porter	4
+        portfolio	32
+        portfolios	32
+        portion	32
+        portions	36
+        portland	14
+        portrait	32
+        portraits	32
+        portray	32
+        portrayal	32
+        portrayed	32
+        ports	32
+        portsmouth	4
+        portugal	4
+        portuguese	4
+        pose	36
+        posed	32
+        poses	32
+        posing	32
+        position	96
+        positioned	32
+        positioning	32
+        positions	44
+        positive	32
+        positively	32
+        posner	12
+        posner-controlled	4
+        possess	32
+        possessed	32
+        possession	32
+        possessions	32
+        possibilities	32
+        possibility	32
+        possible	36
+        possibly	34
+        post	36
+        post-big	32
+        post-colonial	32
+        post-cruzado	32
+        post-it	4
+        post-split	32
+        post-teledyne	2
+        postal	32
+        posted	100
+        posters	32
+        posting	32
+        postpone	32
+        postponed	100
+        postponement	32
+        posts	44
+        postwar	32
+        potato	32
+        potatoes	32
+        potent	32
+        potential	32
+        potentially	32
+        potpourri	32
+        potted	32
+        potty	4
+        pound	32
+        pounded	32
+        pounds	32
+        poured	32
+        pours	32
+        poverty	32
+        powell	4
+        power	46
+        power-circuit	4
+        power-train	32
+        powerful	32
+        powerhouse	32
+        powers	32
+        pox	32
+        ppos	4
+        pqb	4
+        pr	4
+        practical	32
+        practical-joking	32
+        practically	32
+        practice	32
+        practices	36
+        practicing	32
+        practitioners	32
+        pragmatic	36
+        praise	32
+        praised	32
+        praises	32
+        praising	32
+        prank	32
+        prankster	32
+        pranksterism	32
+        prat	4
+        pratically	32
+        pratt	14
+        prayer	32
+        prd	8
+        pre-agreement	32
+        pre-aids	32
+        pre-apprentices	32
+        pre-approved	32
+        pre-big	32
+        pre-boesky	32
+        pre-dated	32
+        pre-election	32
+        pre-game	32
+        pre-graham	32
+        pre-nuptial	32
+        pre-paid	32
+        pre-payment	32
+        pre-reagan	32
+        pre-recorded	32
+        pre-reform	32
+        pre-school	32
+        pre-schoolers	32
+        pre-selected	32
+        pre-split	32
+        pre-strike	32
+        pre-tax	36
+        pre-trial	32
+        pre-world	32
+        preacher	32
+        precaution	32
+        precede	32
+        precedent	32
+        precedes	32
+        preceding	32
+        precious	42
+        precipitate	32
+        precipitating	32
+        precipitous	32
+        precise	40
+        precisely	32
+        precision	32
+        predated	32
+        predator	32
+        predators	32
+        predatory	32
+        predecessor	32
+        predecessors	32
+        predicament	32
+        predict	32
+        predictable	32
+        predicted	32
+        predicting	32
+        prediction	32
+        predictions	32
+        predicts	32
+        predisposed	36
+        predominantly	32
+        preeminence	32
+        preeminent	32
+        preface	32
+        prefer	32
+        preference	32
+        preferences	32
+        preferential	32
+        preferred	34
+        preferred-stock	32
+        preferring	32
+        prefers	32
+        pregnant	32
+        prejudice	32
+        prejudiced	32
+        prejudices	32
+        preliminary	32
+        premark	14
+        premature	32
+        premeditation	32
+        premier	36
+        premiere	32
+        premise	32
+        premises	32
+        premium	32
+        premiums	32
+        prentice-hall	4
+        preoccupation	32
+        preoccupied	32
+        preoccupies	32
+        preparation	32
+        prepare	32
+        prepared	32
+        preparedness	8
+        prepares	32
+        preparing	32
+        preposterous	2
+        prepubescent	32
+        prerequisite	32
+        prescribed	32
+        prescription	32
+        prescriptions	32
+        presence	32
+        present	32
+        presentation	32
+        presentations	32
+        presented	32
+        presently	32
+        preserve	32
+        preserved	32
+        preservers	32
+        preserving	32
+        presided	32
+        president	110
+        president-elect	4
+        presidente	4
+        presidential	38
+        presidents	100
+        presides	32
+        presley	4
+        presplit	32
+        press	36
+        pressed	34
+        presses	36
+        pressing	32
+        pressure	100
+        pressured	32
+        pressures	40
+        pressuring	32
+        prestigious	32
+        preston	12
+        prestowitz	4
+        presumably	34
+        presumed	32
+        presumption	32
+        presumptions	32
+        pretax	32
+        pretoria	4
+        prettier	32
+        prettiness	32
+        pretty	32
+        prevailed	32
+        prevailing	32
+        prevails	4
+        prevalence	32
+        prevalent	32
+        prevent	32
+        preventable	32
+        prevented	32
+        preventing	32
+        prevention	36
+        preventive	36
+        prevents	32
+        preview	32
+        previous	34
+        previously	34
+        prevost	4
+        price	110
+        price-depressing	32
+        price-earnings	32
+        price-fixing	32
+        price-slashing	32
+        price/earnings	32
+        priced	98
+        prices	102
+        pricing	36
+        pricked	32
+        pride	32
+        prides	32
+        priest	32
+        prillaman	12
+        primarily	32
+        primark	12
+        primary	36
+        prime	38
+        prime-1	4
+        prime-3	4
+        prime-time	32
+        primer	4
+        primitive	32
+        prince	32
+        princess	4
+        princeton	12
+        principal	40
+        principally	32
+        principals	32
+        principle	32
+        principled	32
+        principles	36
+        print	36
+        printable	32
+        printed	32
+        printemps	6
+        printer	32
+        printers	32
+        printing	36
+        prints	36
+        prior	106
+        priori	32
+        priorities	32
+        priority	32
+        priscilla	4
+        prison	36
+        prisoners	32
+        prisons	32
+        pritzker	12
+        private	34
+        private-ownership	32
+        private-property	32
+        private-sector	32
+        privately	32
+        privatization	32
+        privatize	4
+        privatized	32
+        privee	36
+        privilege	32
+        privy	32
+        prize	36
+        prized	8
+        prizes	4
+        pro	32
+        pro-forma	32
+        pro-iran	32
+        pro-rata	32
+        probable	32
+        probably	96
+        probation	32
+        probe	36
+        probed	4
+        probes	32
+        probing	36
+        problem	40
+        problem-free	32
+        problem-loan	32
+        problems	40
+        procedural	32
+        procedure	36
+        procedures	32
+        proceed	32
+        proceeded	32
+        proceeding	32
+        proceedings	32
+        proceeds	42
+        process	32
+        processed	32
+        processes	32
+        processing	32
+        processini	4
+        processor	32
+        processors	32
+        proclaim	32
+        proclaimed	32
+        proclaiming	32
+        procter	4
+        procurement	36
+        prod	32
+        prodding	32
+        prodigious	32
+        prods	32
+        produce	36
+        produced	32
+        producer	46
+        producers	102
+        produces	32
+        producing	32
+        product	32
+        product-liability	32
+        production	38
+        production-quota	32
+        productions	36
+        productive	32
+        productivity	32
+        productivity-related	32
+        products	100
+        prof.	6
+        professing	32
+        profession	32
+        professional	38
+        professional-management	32
+        professionals	32
+        professions	32
+        professionsals	32
+        professor	32
+        professorial	32
+        profile	32
+        profilic	32
+        profit	46
+        profit-making	32
+        profit-margin	32
+        profit-spreads	32
+        profit-taking	36
+        profitability	36
+        profitable	34
+        profits	38
+        profound	32
+        profusion	32
+        prognosticators	32
+        program	34
+        programmable	32
+        programmers	32
+        programming	32
+        programs	36
+        progress	38
+        progresses	32
+        progression	32
+        progressive	36
+        prohibit	32
+        prohibited	32
+        prohibiting	32
+        prohibition	32
+        prohibitions	32
+        prohibitive	32
+        prohibits	32
+        project	36
+        projected	32
+        projectiles	32
+        projecting	32
+        projection	32
+        projections	32
+        projects	32
+        proliferating	32
+        proliferation	32
+        prolong	32
+        prolonged	32
+        prolongs	32
+        prominent	32
+        prominently	32
+        promise	32
+        promised	32
+        promises	32
+        promising	32
+        promote	36
+        promoted	32
+        promoter	32
+        promotes	32
+        promoting	32
+        promotion	32
+        promotional	96
+        promotions	34
+        prompt	32
+        prompted	32
+        prompting	32
+        promptly	32
+        pronounce	32
+        pronounced	32
+        pronouncements	32
+        pronouncing	32
+        proof	32
+        proofs	32
+        prop	32
+        propaganda	32
+        propel	32
+        propelled	32
+        propeller	32
+        proper	32
+        properly	32
+        properties	36
+        property	38
+        property-casualty	32
+        prophecy	4
+        prophets	32
+        proponent	32
+        proponents	34
+        proportion	32
+        proportional	32
+        proportionate	32
+        proportionately	32
+        proportioned	32
+        proposal	44
+        proposals	38
+        propose	44
+        proposed	104
+        proposes	44
+        proposing	32
+        proposition	32
+        propped	32
+        propping	32
+        proprietary	32
+        proprietor	32
+        proprietors	32
+        props	32
+        propulsion	32
+        prosecute	32
+        prosecuting	32
+        prosecution	32
+        prosecutor	32
+        prosecutors	32
+        prospect	32
+        prospective	32
+        prospects	36
+        prospectus	32
+        prospekt	32
+        prospered	32
+        prospering	32
+        prosperity	32
+        prostitution	32
+        protect	32
+        protected	32
+        protecting	32
+        protection	36
+        protectionism	32
+        protectionist	32
+        protections	32
+        protective	32
+        protege	32
+        protein	32
+        proteon	4
+        protest	36
+        protestant	4
+        protesters	32
+        protests	32
+        protracted	32
+        proud	40
+        proudly	32
+        prove	34
+        proved	32
+        proven	32
+        proverbial	32
+        proves	32
+        provide	32
+        provided	96
+        providence	12
+        provident	4
+        provider	32
+        providers	32
+        provides	32
+        providing	36
+        province	32
+        provinces	32
+        provincial	32
+        provincially	32
+        proving	34
+        provision	32
+        provisional	32
+        provisionally	32
+        provisions	34
+        provocative	32
+        provoke	32
+        provoked	32
+        provoking	32
+        prowess	32
+        proxies	32
+        proximity	32
+        proxmire	12
+        proxy	36
+        prudent	32
+        prudential	4
+        prudential-bache	4
+        pryor	4
+        ps	4
+        psc	4
+        psd	8
+        pso	8
+        psychiatric	36
+        psychiatrist	36
+        psychiatrists	32
+        psycho-killer	32
+        psychological	32
+        psychologically	32
+        psychologist	32
+        psychologists	34
+        psychology	32
+        psychotic	32
+        ptrk	8
+        pty	4
+        puat	4
+        pub	4
+        public	38
+        public-broadcasting	32
+        public-choice	32
+        public-debt	32
+        public-liaison	32
+        public-relations	32
+        public-sector	32
+        public-works	32
+        publication	32
+        publications	36
+        publicist	32
+        publicity	96
+        publicized	32
+        publicizing	32
+        publicly	32
+        publish	32
+        published	32
+        publisher	32
+        publishers	6
+        publishes	32
+        publishing	46
+        puccini	4
+        puckett	8
+        puerto	4
+        puff	32
+        puffs	32
+        puffy	32
+        puget	12
+        pugh	8
+        pugnacious	32
+        pul	4
+        pull	32
+        pullback	32
+        pulled	32
+        pulley	32
+        pulling	32
+        pullman	12
+        pullman-peabody	12
+        pullout	32
+        pullouts	32
+        pulmonary	32
+        pulp	40
+        pulpit	32
+        pump	36
+        pumped	32
+        pumps	32
+        punch	4
+        punished	32
+        punishing	32
+        punishment	32
+        punishments	32
+        punitive	36
+        punitive-damage	32
+        punjab	4
+        punk	32
+        punta	14
+        puppeteers	32
+        pura	4
+        purcell	4
+        purchase	46
+        purchased	32
+        purchaser	32
+        purchasers	34
+        purchases	40
+        purchasing	36
+        pure	32
+        purer	32
+        purists	2
+        purity	32
+        purportedly	32
+        purporting	32
+        purports	32
+        purpose	36
+        purposes	32
+        purse-snatching	32
+        pursue	32
+        pursued	32
+        pursuing	36
+        pursuit	32
+        purveyors	32
+        push	36
+        pushed	96
+        pushing	42
+        put	34
+        putka	4
+        puts	32
+        putting	32
+        puusepp	12
+        puzzle	32
+        puzzled	32
+        puzzles	32
+        pwj	4
+        pyf	8
+        pyrotechnics	32
+        pza	4
+        pzl	4
+        qatar	4
+        qua	32
+        quacks	32
+        quadrennial	32
+        quadrex	4
+        quadrupled	40
+        quaintly	32
+        quaintness	32
+        qualifications	32
+        qualified	32
+        qualifies	32
+        qualify	36
+        qualifying	32
+        qualities	32
+        quality	36
+        quandary	32
+        quantify	32
+        quantities	32
+        quantity	32
+        quarries	32
+        quarry	32
+        quarter	100
+        quarter-to-quarter	32
+        quarterlies	32
+        quarterly	46
+        quarters	32
+        quasar	4
+        quash	32
+        quasi-protectionist	32
+        quayle	4
+        quebec	14
+        quebecor	6
+        quebecor/british	4
+        queen	44
+        quell	32
+        quest	38
+        question	32
+        questionable	32
+        questioned	32
+        questioner	32
+        questioning	32
+        questions	32
+        quick	46
+        quick-delivery	8
+        quick-reaction	32
+        quickened	32
+        quicker	32
+        quickie	32
+        quickly	36
+        quicksands	32
+        quiet	36
+        quietly	32
+        quinlan	8
+        quips	32
+        quirky	32
+        quist	4
+        quit	36
+        quite	38
+        quits	4
+        quitting	32
+        quo	32
+        quondam	32
+        quota	32
+        quotable	4
+        quotas	38
+        quotation	32
+        quoted	32
+        quotes	32
+        quoting	32
+        r-revised	16
+        r-word	4
+        r.	14
+        r.a.	2
+        r.h.	6
+        r.i.	4
+        r.j.	2
+        r.k.	4
+        r.t.	2
+        rabbi	32
+        rabbit	36
+        rabbits	4
+        raburn	4
+        rabushka	12
+        race	38
+        raced	32
+        races	32
+        racial	32
+        racially	32
+        racing	32
+        rack	32
+        racking	32
+        racqueteers	8
+        racquets	34
+        racquets-master	32
+        radar	100
+        radar-jamming	32
+        radial	32
+        radiation	32
+        radical	32
+        radically	32
+        radicals	32
+        radio	36
+        radio-controlled	32
+        radio-television	4
+        radioactivity	32
+        rafael	4
+        raft	32
+        ragbag	32
+        rage	32
+        raged	4
+        raging	32
+        rah	12
+        raid	32
+        raider	32
+        raiders	32
+        raiding	32
+        raids	36
+        raikes	12
+        rail	100
+        rail-car	32
+        railroad	36
+        railroads	36
+        railway	36
+        rain	32
+        rainer	2
+        rainier	6
+        rains	32
+        raise	100
+        raised	108
+        raiser	32
+        raises	36
+        raising	44
+        rajavi	4
+        raked	32
+        raking	32
+        rakoff	8
+        rallied	32
+        rallies	32
+        rally	36
+        rallying	32
+        ralph	6
+        ram	8
+        ramada	12
+        ramps	32
+        ramsey	4
+        ramshackle	32
+        ran	96
+        ranalli	8
+        ranches	32
+        rand	4
+        randall	4
+        random	36
+        randy	4
+        rang	32
+        range	32
+        ranged	32
+        ranges	32
+        ranging	32
+        rank	36
+        ranking	32
+        rankings	32
+        rankles	32
+        ranks	40
+        ranky	4
+        ransom	32
+        ranzino	4
+        rao	8
+        raoul	4
+        rapaciousness	32
+        raphael	4
+        rapid	32
+        rapid-fire	32
+        rapidly	32
+        rapids	4
+        rappaport	8
+        rapport	32
+        rare	36
+        rare-book	32
+        rarely	34
+        rarity	32
+        rash	32
+        ratajczak	4
+        rate	108
+        rate-economic	32
+        rate-increase	32
+        rate-of-return	32
+        rated	32
+        ratepayer	32
+        ratepayers	32
+        rates	38
+        rather	38
+        ratification	32
+        ratified	32
+        rating	32
+        ratings	36
+        ratio	32
+        rational	32
+        rationale	32
+        rationalization	32
+        rationalize	32
+        rationed	32
+        rationing	32
+        ratios	32
+        raton	4
+        rats	32
+        rattle	32
+        ravaged	32
+        ravages	32
+        rave	32
+        raves	32
+        raving	32
+        ravishing	32
+        ravitch	4
+        raw	32
+        raw-material	36
+        raw-materials	32
+        raw-steel	2
+        ray	4
+        raymond	6
+        rayner	8
+        raytheon	10
+        razor-sharp	32
+        razzak	4
+        razzmatazz	32
+        rban	4
+        rca	12
+        rdc	4
+        re	36
+        re-announced	32
+        re-elected	32
+        re-election	32
+        re-regulating	32
+        re-transmit	32
+        reach	36
+        reachable	32
+        reached	38
+        reaches	32
+        reaching	32
+        react	36
+        reacted	32
+        reacting	32
+        reaction	32
+        reactions	32
+        reactivated	32
+        reactor	32
+        read	44
+        readable	32
+        reader	32
+        readers	32
+        readied	32
+        readily	32
+        readiness	32
+        reading	38
+        readings	32
+        readonly	32
+        reads	32
+        ready	36
+        reaffirm	32
+        reagan	14
+        reagan-proposed	4
+        reaganites	4
+        real	46
+        real-estate	96
+        real-life	32
+        real-world	32
+        realigned	32
+        realignment	32
+        realigns	8
+        realistic	32
+        realistically	36
+        realists	32
+        realities	32
+        reality	32
+        realize	32
+        realized	32
+        realizes	32
+        realizing	32
+        reallocation	32
+        really	38
+        realms	32
+        realtors	32
+        realty	4
+        reap	32
+        reaping	32
+        reappeared	32
+        rearranging	32
+        reason	36
+        reasonable	32
+        reasonably	32
+        reasoning	32
+        reasons	36
+        reassess	32
+        reassessing	32
+        reassigned	32
+        reassure	36
+        rebate	32
+        rebates	32
+        rebel	36
+        rebelling	32
+        rebellion	32
+        rebellious	32
+        rebels	36
+        rebound	32
+        rebounded	32
+        rebounding	32
+        rebs	4
+        rebuffed	32
+        rebuild	32
+        rebuilding	32
+        rebuilt	32
+        rebuke	32
+        rebuttal	32
+        rebutted	32
+        recalculated	32
+        recalculating	32
+        recalculation	32
+        recall	36
+        recalled	32
+        recalls	32
+        recapitalization	36
+        recapitalized	32
+        recapture	32
+        recapturing	32
+        recast	32
+        recede	32
+        receding	32
+        receipt	32
+        receipts	36
+        receivables	32
+        receive	32
+        received	96
+        receivers	32
+        receives	44
+        receiving	32
+        recent	42
+        recently	114
+        reception	32
+        receptive	32
+        recess	32
+        recession	32
+        recipe	32
+        recipes	32
+        recipient	32
+        recipients	32
+        reciprocal	32
+        reciprocity	32
+        recital	32
+        recitation	32
+        recitatives	32
+        reckoned	32
+        recognition	32
+        recognizable	32
+        recognizance	32
+        recognize	32
+        recognized	32
+        recognizes	32
+        recognizing	10
+        recollection	32
+        recollections	32
+        recommend	32
+        recommendation	32
+        recommendations	32
+        recommended	32
+        recommending	32
+        recommends	32
+        reconcile	32
+        reconsider	36
+        reconsideration	32
+        reconstituted	32
+        record	44
+        record-breaking	32
+        record-keeping	32
+        record-setting	32
+        recorded	32
+        recorder	32
+        recorders	32
+        recording	36
+        recordings	32
+        records	44
+        recounts	32
+        recoup	32
+        recouped	32
+        recouping	32
+        recoupment	32
+        recover	32
+        recovered	32
+        recovery	36
+        recreating	32
+        recreational	32
+        recruit	32
+        recruited	32
+        recruiter	32
+        recruiting	32
+        recruitment	32
+        recruits	32
+        rectified	32
+        rectify	32
+        recurrence	32
+        recuse	32
+        recyclables	32
+        recycle	32
+        recycled	32
+        recyclers	32
+        recycling	32
+        red	36
+        red-blood-cell	32
+        red-faced	32
+        red-haired	32
+        redd	12
+        redeem	36
+        redeemable	32
+        redeemed	32
+        redefine	32
+        redemption	44
+        redemptions	4
+        redesignation	32
+        redesigned	32
+        redford	4
+        redirecting	32
+        redistributing	32
+        redistribution	32
+        redmond	4
+        redoglia	4
+        redoubling	32
+        redoute	4
+        redress	32
+        redskin	4
+        reduce	36
+        reduced	96
+        reduces	36
+        reducing	36
+        reduction	32
+        reductions	32
+        redwood	4
+        reebok	14
+        reed	12
+        reelection	32
+        reeling	32
+        reemerge	32
+        reestablishing	32
+        reevaluate	32
+        reexamined	32
+        refaat	4
+        refer	32
+        referee	32
+        referees	32
+        reference	36
+        referendum	32
+        referral	32
+        referrals	32
+        referred	32
+        referring	40
+        refers	32
+        refinance	32
+        refinanced	32
+        refinances	32
+        refinancing	40
+        refined	32
+        refinements	32
+        refiner	32
+        refineries	32
+        refiners	64
+        refinery-run	32
+        refining	32
+        reflect	96
+        reflected	32
+        reflecting	40
+        reflection	32
+        reflects	32
+        reflex	32
+        reform	36
+        reform-minded	32
+        reforms	32
+        refractory	4
+        refrain	32
+        refreshing	32
+        refrigerators	32
+        refuge	36
+        refugee	32
+        refugees	32
+        refund	36
+        refunded	32
+        refunding	32
+        refunds	32
+        refurbishing	32
+        refusal	32
+        refuse	32
+        refused	32
+        refuses	36
+        refusing	32
+        refute	32
+        refuted	32
+        regain	32
+        regained	32
+        regaining	32
+        regains	32
+        regalia	32
+        regan	12
+        regard	32
+        regarded	32
+        regarding	32
+        regardless	42
+        regards	32
+        regencys	4
+        regime	32
+        regimen	32
+        regimes	32
+        region	32
+        regional	32
+        regions	40
+        register	36
+        registered	32
+        registering	32
+        registers	32
+        registration	32
+        registry	32
+        regret	32
+        regrets	32
+        regrettable	32
+        regretted	32
+        regrouping	32
+        regular	40
+        regular-season	32
+        regularly	32
+        regulate	32
+        regulated	32
+        regulates	32
+        regulating	32
+        regulation	38
+        regulations	32
+        regulator	32
+        regulators	38
+        regulatory	36
+        rehabilitation	32
+        rehash	32
+        rehearing	32
+        rehearsing	32
+        rehnquist	4
+        reich	12
+        reichstuhl	4
+        reigning	32
+        reilly	4
+        reimburse	32
+        reimbursed	32
+        reimbursement	32
+        reimbursements	32
+        reimpose	36
+        reimposed	32
+        reimposing	32
+        reimposition	32
+        rein	32
+        reincorporate	32
+        reincorporation	32
+        reinforce	32
+        reinforcing	32
+        reinhardt	4
+        reining	32
+        reins	32
+        reinstate	32
+        reinstated	32
+        reinstatement	32
+        reinsurance	32
+        reinterpretation	32
+        reinterpreting	32
+        reintroduced	32
+        reinventing	32
+        reis	12
+        reiterate	32
+        reiterated	32
+        reits	4
+        reject	36
+        rejected	32
+        rejecting	32
+        rejection	32
+        rejects	36
+        rejoined	32
+        rejuvenate	32
+        rekindle	32
+        rekindled	32
+        rekindling	32
+        rel	12
+        related	36
+        relates	32
+        relating	32
+        relation	32
+        relations	38
+        relationship	32
+        relationships	32
+        relative	32
+        relatively	32
+        relatives	32
+        relax	32
+        relaxation	32
+        relaxed	32
+        relaxing	32
+        relays	32
+        release	36
+        released	32
+        releases	32
+        releasing	32
+        relegated	32
+        relentless	32
+        relentlessly	32
+        relevant	32
+        reliability	32
+        reliable	34
+        reliably	32
+        reliance	46
+        relic	32
+        relied	32
+        relief	34
+        relies	32
+        relieve	32
+        reliever	32
+        religion	32
+        religions	32
+        religious	32
+        relinquish	32
+        relinquished	32
+        relish	32
+        relman	12
+        relocate	32
+        relocating	34
+        relocations	32
+        reluctance	32
+        reluctant	32
+        reluctantly	32
+        rely	32
+        remain	32
+        remainder	32
+        remained	32
+        remaining	32
+        remains	100
+        remanded	32
+        remark	32
+        remarkable	32
+        remarkably	32
+        remarked	32
+        remarks	32
+        rembleske	8
+        remedies	32
+        remedy	32
+        remember	34
+        remembers	32
+        remembrance	4
+        remind	32
+        reminded	32
+        reminder	32
+        reminds	32
+        remnant	32
+        remote	32
+        remotely	32
+        removal	32
+        remove	32
+        removed	32
+        removing	32
+        renaissance	36
+        renamed	32
+        renault	8
+        render	32
+        rendered	32
+        rendering	32
+        rendition	32
+        renee	4
+        renegade	32
+        reneged	32
+        renegotiated	32
+        renew	32
+        renewal	32
+        renewed	32
+        reno	12
+        renominate	32
+        renominated	32
+        renominating	32
+        renomination	36
+        renominations	8
+        renouncing	32
+        renovation	32
+        renowned	32
+        rent	32
+        rental	32
+        rentals	32
+        rented	32
+        renters	32
+        renting	32
+        rents	32
+        renunciation	32
+        reoccur	32
+        reopen	32
+        reopened	32
+        reopening	36
+        reorganization	40
+        reorganizations	32
+        reorganize	4
+        reorganized	96
+        reorganizing	32
+        rep.	6
+        repackage	32
+        repackaging	32
+        repaid	36
+        repair	36
+        repaired	32
+        repairing	32
+        repairmen	32
+        repairs	32
+        repay	32
+        repayment	32
+        repeal	36
+        repealing	32
+        repeated	34
+        repeatedly	32
+        repeating	32
+        repeats	32
+        repented	32
+        repercussions	32
+        repertoire	32
+        repertory	36
+        repetitive	32
+        replace	32
+        replaceable	32
+        replaced	32
+        replacement	32
+        replacing	32
+        replenished	4
+        replica	32
+        replicate	32
+        replicated	32
+        replied	32
+        replies	32
+        replow	32
+        reply	32
+        report	44
+        reported	100
+        reportedly	32
+        reporter	36
+        reporterof	4
+        reporters	36
+        reporting	32
+        reports	110
+        repositories	32
+        reprehensible	32
+        represent	32
+        representation	32
+        representations	32
+        representative	36
+        representatives	32
+        represented	32
+        representing	32
+        represents	32
+        repressed	32
+        repressive	32
+        reprieve	32
+        reprint	32
+        reproach	32
+        reproduce	32
+        reproducing	32
+        reproductive	32
+        reps.	6
+        reptile	32
+        reptiles	32
+        republic	46
+        republican	4
+        republicans	4
+        repulsed	32
+        repurchased	32
+        repurchases	32
+        reputable	2
+        reputation	32
+        reputations	32
+        reputed	32
+        request	36
+        requested	32
+        requesting	32
+        requests	36
+        require	32
+        required	32
+        requirement	36
+        requirements	32
+        requires	32
+        requiring	32
+        rereading	8
+        reregulation	32
+        resale	4
+        reschedule	32
+        rescheduled	32
+        rescheduling	32
+        rescind	32
+        rescue	32
+        rescuing	32
+        reseach	32
+        research	102
+        research-and-development	32
+        researched	32
+        researcher	32
+        researchers	42
+        resell	32
+        resells	32
+        resemble	32
+        resembles	32
+        resende	4
+        resent	32
+        resentful	32
+        resentment	32
+        resents	32
+        reser	12
+        reservation	32
+        reservations	36
+        reserve	38
+        reserved	32
+        reserves	38
+        reservists	32
+        reseve	4
+        reshuffled	32
+        reshufflings	32
+        residence	4
+        residential	34
+        residents	32
+        residual	32
+        resign	36
+        resignation	32
+        resignations	32
+        resigned	108
+        resigning	32
+        resigns	40
+        resilience	32
+        resins	32
+        resist	32
+        resistance	36
+        resistant	32
+        resisted	32
+        resolution	34
+        resolutions	32
+        resolve	100
+        resolved	32
+        resolves	32
+        resolving	32
+        resort	32
+        resorted	32
+        resorting	32
+        resorts	44
+        resource	36
+        resourceful	32
+        resourcefulness	32
+        resources	36
+        respect	32
+        respectability	32
+        respectable	32
+        respected	32
+        respectful	2
+        respectively	32
+        respects	32
+        respiratory	36
+        respite	32
+        resplendent	32
+        respond	32
+        responded	32
+        responding	34
+        responds	32
+        response	32
+        responses	32
+        responsibile	32
+        responsibilities	96
+        responsibility	36
+        responsible	32
+        responsive	32
+        rest	36
+        restart	32
+        restated	32
+        restaurant	32
+        restaurants	32
+        resting	32
+        restitution	32
+        restless	32
+        restoration	32
+        restore	32
+        restored	32
+        restoring	32
+        restrain	32
+        restrained	32
+        restraining	34
+        restraint	32
+        restrict	32
+        restricted	32
+        restricting	34
+        restriction	32
+        restrictions	32
+        restrictive	32
+        restructure	32
+        restructured	32
+        restructures	8
+        restructuring	44
+        restructurings	32
+        rests	32
+        resubmit	32
+        result	32
+        resultant	32
+        resulted	32
+        resulting	32
+        results	58
+        resume	36
+        resumed	32
+        resuming	36
+        resurgence	32
+        resurrecting	32
+        resuscitate	32
+        ret	4
+        retail	110
+        retail-entertainment	32
+        retailer	96
+        retailers	40
+        retailing	40
+        retain	32
+        retained	32
+        retainer	32
+        retaining	32
+        retains	32
+        retaliate	32
+        retaliated	32
+        retaliation	96
+        retaliatory	32
+        retard	32
+        retention	32
+        rethink	32
+        rethinking	32
+        retire	100
+        retired	34
+        retirees	32
+        retirement	36
+        retiring	32
+        retool	32
+        retooled	32
+        retorts	32
+        retreating	32
+        retrench	32
+        retrenchment	32
+        retroactive	32
+        retrospective	4
+        retrovir	4
+        retton	4
+        return	36
+        return-on-investment	32
+        returned	32
+        returning	32
+        returns	44
+        reuben	2
+        reunification	32
+        reunify	32
+        reuters	14
+        rev	4
+        revamping	40
+        reveal	32
+        revealed	32
+        revealing	32
+        reveals	32
+        revelation	32
+        revelations	32
+        revenge	32
+        revenue	110
+        revenue-raising	32
+        revenues	32
+        reverence	32
+        reveres	32
+        reversal	36
+        reversals	32
+        reverse	40
+        reversed	32
+        reverses	32
+        reversing	32
+        reversion	32
+        revert	32
+        reverted	32
+        review	44
+        reviewed	32
+        reviewing	32
+        reviews	32
+        revise	32
+        revised	36
+        revising	4
+        revision	32
+        revisions	32
+        revisit	32
+        revitalize	36
+        revival	36
+        revive	36
+        revived	32
+        reviving	32
+        revocation	32
+        revoking	32
+        revolt	32
+        revolted	32
+        revolution	36
+        revolutionaries	32
+        revolutionary	32
+        revolve	32
+        revolving	32
+        revue	4
+        revved	32
+        reward	32
+        rewarded	32
+        rewards	32
+        reworking	32
+        rewritten	32
+        rex	4
+        reyna	8
+        reynolds	14
+        rgc	8
+        rgs	4
+        rhetoric	32
+        rhetorical	32
+        rhi	4
+        rhodes	4
+        rhr	8
+        rhythm	32
+        rial	8
+        ribaminol	34
+        ribavirin	32
+        ribbons	32
+        ribs	32
+        rica	4
+        rican	4
+        ricans	4
+        rice	44
+        rich	36
+        richard	14
+        richards	4
+        richardson-vicks	4
+        richer	36
+        richest	32
+        richfield	4
+        richmond	4
+        rico	4
+        ricupero	4
+        rid	32
+        ridden	32
+        riddled	32
+        riddles	32
+        ride	36
+        rides	32
+        ridge	4
+        ridgefield	8
+        ridiculous	32
+        ridiculously	32
+        riding	32
+        ried	12
+        ries	4
+        rifadin	4
+        rife	32
+        rifkin	12
+        rifles	32
+        rift	32
+        rigdon	4
+        right	34
+        right-wing	32
+        rightfully	32
+        rightness	32
+        rights	36
+        rigid	32
+        rigorous	32
+        rigs	32
+        rile	32
+        riled	32
+        riling	32
+        rim	4
+        rinehart	4
+        ring	44
+        ring-shaped	32
+        ringed	32
+        ringing	36
+        rings	32
+        rio	12
+        rioting	32
+        riots	32
+        ripe	32
+        ripples	32
+        rise	44
+        risen	36
+        rises	36
+        rising	34
+        risk	36
+        risk-free	32
+        risk-taking	32
+        risked	32
+        risks	36
+        risky	36
+        ritter	4
+        ritterbusch	4
+        rittereiser	12
+        ritual	32
+        rituals	32
+        rival	38
+        rivalry	34
+        rivals	36
+        river	4
+        rivers	4
+        riverside	4
+        rj	10
+        rjf	8
+        rjr	14
+        rko	4
+        road	36
+        roadblocks	32
+        roads	32
+        roadside	32
+        roadways	32
+        roanoke	12
+        rob	32
+        robbed	32
+        robberies	32
+        robbins	14
+        robelo	12
+        robert	14
+        roberto	4
+        roberts	12
+        robertson	14
+        robin	4
+        robins	14
+        robinson	12
+        robitussin	4
+        robn	8
+        robot	64
+        robotics	36
+        robust	40
+        robusta	4
+        roche	4
+        rochelle	4
+        rochester	4
+        rock	38
+        rock-and-roll	32
+        rock-bottom	32
+        rocked	32
+        rocket	32
+        rockets	32
+        rockford	6
+        rockingham	4
+        rocks	32
+        rockwell	14
+        rockwool	4
+        rocky	36
+        roddy	4
+        rode	32
+        rodents	4
+        rodeo	36
+        rodgers	8
+        rodime	6
+        rods	32
+        roebuck	4
+        rogaine	4
+        roger	12
+        rogers	12
+        rogue	32
+        rohatyn	4
+        rohowsky	8
+        rohr	14
+        rohstoff	4
+        rok	8
+        roland	4
+        role	108
+        roles	32
+        rolf	4
+        roll	32
+        roll-out	32
+        rolla	4
+        rollbacks	32
+        rolled	32
+        roller-coaster	32
+        rolling	36
+        rollover	4
+        rolls	4
+        rolls-royce	4
+        roman	4
+        romance	34
+        romans	4
+        romantic	34
+        romanticism	32
+        romanticized	32
+        rome	12
+        romeo	4
+        romilly	2
+        romualdez	4
+        ron	12
+        ronald	6
+        ronk	8
+        roof	32
+        rookie	32
+        room	36
+        roomier	32
+        roommate	32
+        rooms	32
+        roosevelt	4
+        rooted	32
+        roots	32
+        ropak	6
+        rope-like	32
+        roped	32
+        ropk	4
+        rosalie	6
+        rosalind	2
+        roscoe	4
+        rose	44
+        rose-colored	32
+        rosen	4
+        rosenbaum	4
+        rosenberg	4
+        rosenfeld	4
+        rosenthal	4
+        roses	34
+        ross	12
+        rostov	4
+        rostrum	32
+        rosy	36
+        rotan	4
+        rotating	32
+        rotational	32
+        roth	12
+        rothman	4
+        rothschild	8
+        rotondo	12
+        rotterdam	4
+        rouged	32
+        rough	32
+        rough-and-tumble	32
+        roughed	32
+        roughly	32
+        roulac	8
+        round	40
+        rounded	32
+        roundtable	4
+        roundup	4
+        rouse	32
+        rousseau	4
+        route	36
+        routed	4
+        routes	32
+        routine	32
+        routinely	32
+        routines	32
+        routing	32
+        roux	12
+        rover	6
+        row	36
+        rowan	4
+        rowdiness	32
+        rowlands	4
+        rows	32
+        roxani	4
+        roy	6
+        royal	4
+        royalties	32
+        royalty	4
+        royce	4
+        royko	4
+        royster	12
+        rozelle	12
+        rozen	4
+        rt	4
+        rt.a	12
+        rte	10
+        rtn	12
+        rts	4
+        rua	4
+        rub	36
+        rubbed	32
+        rubber	44
+        rubel	8
+        rubens	4
+        rubes	4
+        rubicam	4
+        rubin	4
+        rubric	32
+        rudani	4
+        rudder	32
+        rudin	4
+        rudolfo	4
+        rudolph	14
+        ruesselsheim	4
+        ruffle-front	32
+        ruffled	36
+        rugged	32
+        ruin	32
+        ruined	32
+        ruinous	32
+        ruins	32
+        rule	36
+        rule-making	32
+        ruled	32
+        ruler	32
+        rules	36
+        rules-enforcing	32
+        ruling	44
+        rulings	32
+        rumford	4
+        rummy	32
+        rumor	32
+        rumored	32
+        rumors	32
+        run	36
+        run-and-gun	32
+        run-down	32
+        run-up	32
+        runners	32
+        runnin	4
+        running	44
+        runoff	32
+        runs	32
+        runup	32
+        runyon	4
+        rural	32
+        rusch	4
+        rush	32
+        rushed	32
+        rushes	32
+        rushing	36
+        russell	6
+        russia	4
+        russian	4
+        russians	4
+        rust	36
+        rustler	4
+        rut	4
+        ruth	4
+        rutledge	8
+        ryan	4
+        ryder	4
+        rye	4
+        s	36
+        s&l	4
+        s&p	14
+        s&w	4
+        s-3a	4
+        s-corporation	6
+        s.	14
+        s.a.	4
+        s.a.y.	8
+        s.c.	4
+        s.c.-based	4
+        s.g.	4
+        s.p.a.	4
+        s.s.	4
+        sa-7	4
+        saatchi	6
+        sable	4
+        sabotage	32
+        sabotaging	32
+        sabre	4
+        sacco	4
+        sachem	4
+        sachnoff	8
+        sachs	4
+        sachs/kidder	4
+        sachy	8
+        sacrifice	4
+        sacrificed	32
+        sacrifices	32
+        sacrificing	32
+        sacrosanct	32
+        sad	42
+        saddened	32
+        sadder	2
+        saddle	36
+        saddled	32
+        sadly	32
+        sadness	32
+        safe	32
+        safeguard	32
+        safeguards	32
+        safer	32
+        safety	36
+        safety-equipment	32
+        safety-related	32
+        safeway	4
+        sag	32
+        saga	4
+        sagging	32
+        sahara	4
+        saharan	4
+        sai	8
+        saia	12
+        said	126
+        saig	8
+        sailboat	32
+        sailer	8
+        sailing	32
+        sailor	32
+        sailors	32
+        saint	14
+        sake	32
+        sakharov	4
+        saks	4
+        salad	32
+        salamon	4
+        salaried	32
+        salaries	38
+        salary	44
+        sale	44
+        sale-and-leaseback	32
+        sale-leaseback	32
+        sale-leasebacks	32
+        sales	110
+        salesman	32
+        salespeople	32
+        salinas	4
+        salisbury	4
+        saliva	36
+        salivating	32
+        sallie	4
+        sally	6
+        salomon	14
+        salon	32
+        salovaara	4
+        salt	44
+        salute	32
+        saluted	32
+        salvador	4
+        salvaging	32
+        salvo	32
+        salzburg	4
+        sam	12
+        same	32
+        sample	32
+        samples	32
+        sampling	36
+        samsung	4
+        samuel	14
+        san	12
+        sanction	32
+        sanctioned	32
+        sanctions	100
+        sanctuary	32
+        sand	32
+        sandbagged	32
+        sanders	4
+        sandinista	4
+        sandoz	4
+        sandra	4
+        sands	4
+        sandwich	32
+        sane	32
+        sanf	4
+        sanford	12
+        sang	32
+        sanguine	32
+        sanitation	32
+        sanity	32
+        sank	32
+        sankey	8
+        santa	12
+        sao	4
+        sapiens	32
+        sara	8
+        sarney	12
+        sarre	4
+        sasso	4
+        sat	32
+        satans	4
+        satellite	36
+        satellite-beamed	32
+        satiated	32
+        satin	32
+        satirist	32
+        satisfaction	32
+        satisfactorily	32
+        satisfactory	32
+        satisfied	32
+        satisfy	32
+        satisfying	32
+        saturated	32
+        saturation	32
+        saturday	4
+        saturn	6
+        sauce	32
+        saudi	4
+        saudia	4
+        saudis	4
+        saul	4
+        saunders	4
+        sauteed	32
+        savage	44
+        savage-western	4
+        savaiko	4
+        savannah	4
+        save	36
+        saved	32
+        saver	32
+        saves	32
+        savin	4
+        saving	32
+        savings	36
+        savvy	32
+        saw	32
+        saxophonist	32
+        saxton	12
+        say	100
+        sayad	4
+        sayao	4
+        sayer	4
+        sayi	4
+        saying	36
+        says	110
+        sb	4
+        sbc	4
+        sbo	12
+        scale	32
+        scaled	32
+        scaled-back	32
+        scalia	12
+        scaling	32
+        scandal	44
+        scandal-ridden	32
+        scandals	44
+        scandinavian	4
+        scanditoy	4
+        scant	32
+        scapegoat	32
+        scarce	32
+        scarcity	4
+        scare	32
+        scared	36
+        scares	32
+        scary	32
+        scathing	32
+        scattered	32
+        scavengers	32
+        scenario	32
+        scenarios	32
+        scene	32
+        scenes	32
+        schedule	32
+        scheduled	32
+        schedules	32
+        scheme	36
+        schemes	32
+        schenectady	8
+        schierl	8
+        schiff	4
+        schlender	8
+        schlesinger	8
+        schlumberger	14
+        schmedel	8
+        schneider	12
+        schoenberg	4
+        scholar	4
+        scholarly	32
+        scholarship	32
+        scholarships	32
+        school	36
+        schoolchildren	32
+        schooling	32
+        schoolmasters	32
+        schools	36
+        schoolyard	32
+        schoonover	4
+        schrader	12
+        schreyer	8
+        schroder	4
+        schubert	4
+        schulz-koehn	4
+        schuman	4
+        schumann	4
+        schumer	4
+        schuster	4
+        schwartz	4
+        schwartzman	4
+        schwarz	4
+        science	36
+        sciences	4
+        scientific	36
+        scientist	32
+        scientists	38
+        scintillation	32
+        scion	8
+        scoff	32
+        scope	32
+        score	32
+        scored	32
+        scorer	32
+        scores	38
+        scoring	32
+        scorn	32
+        scorns	32
+        scotch	4
+        scotland	4
+        scott	4
+        scotto	4
+        scout	32
+        scouting	32
+        scr	4
+        scramble	4
+        scrambled	32
+        scrambling	32
+        scrap	32
+        scratch	8
+        scrawled	32
+        scream	32
+        screamed	32
+        screamers	32
+        screaming	32
+        screams	32
+        screen	36
+        screened	32
+        screening	32
+        screenings	32
+        screenplay	32
+        screens	32
+        screwdriver	32
+        scribbled	32
+        scrimp	32
+        script	32
+        scripting	32
+        scripts	32
+        scrupulous	32
+        scrutinize	36
+        scrutinized	32
+        scrutinizes	32
+        scrutinizing	32
+        scrutiny	32
+        scrymgeour	12
+        scullin	4
+        scullion	12
+        sculptor	32
+        sculpture	4
+        sculptured	32
+        sculptures	32
+        scurrying	32
+        scuttle	32
+        scuttled	32
+        sdi	4
+        se	32
+        sea	46
+        sea-land	4
+        sea-otter	32
+        seafood	32
+        seag	8
+        seagate	4
+        sealed	32
+        seals	32
+        seaman	32
+        seamen	100
+        sean	4
+        search	44
+        searched	32
+        searing	32
+        searle	14
+        sears	4
+        season	32
+        seasonal	32
+        seasonal-adjustment	32
+        seasonally	34
+        seasons	32
+        seat	44
+        seat-of-the-pants	32
+        seated	32
+        seating	32
+        seats	46
+        seattle	12
+        seattle-based	4
+        sec	14
+        second	46
+        second-biggest	32
+        second-fiddle	32
+        second-front-page	32
+        second-guessing	32
+        second-highest	32
+        second-largest	32
+        second-quarter	32
+        second-ranked	32
+        secondary	40
+        seconds	32
+        secord	12
+        secrecy	32
+        secret	44
+        secret-payments	32
+        secretaries	32
+        secretary	46
+        secretly	32
+        secrets	32
+        section	32
+        sections	32
+        sector	36
+        sectoral	32
+        sectors	36
+        secure	32
+        secured	32
+        secured-lease	32
+        securing	32
+        securities	110
+        securities-industry	2
+        securities-law	32
+        securities-services	32
+        security	46
+        securties	4
+        sedona	4
+        seductive	32
+        see	38
+        seed	32
+        seeds	32
+        seeing	34
+        seek	36
+        seekers	32
+        seeking	36
+        seeks	44
+        seelig	12
+        seem	32
+        seemala	6
+        seemann	8
+        seemed	32
+        seemingly	36
+        seems	32
+        seen	36
+        seeped	32
+        sees	100
+        seesaw	4
+        seesaws	4
+        segment	32
+        segmentation	32
+        segments	32
+        segregated	32
+        segue	32
+        segundo	4
+        seidler	4
+        seidman	12
+        seized	32
+        seizing	32
+        seizure-prone	32
+        seizures	36
+        selas	12
+        seldom	34
+        select	32
+        selected	32
+        selecting	32
+        selection	32
+        selections	4
+        selective	32
+        selectively	32
+        self-consciously	32
+        self-control	32
+        self-dealing	32
+        self-defeating	32
+        self-defense	32
+        self-deprecating	32
+        self-destruct	32
+        self-evaluation	32
+        self-fulfilling	40
+        self-imposed	32
+        self-indulgent	32
+        self-interest	32
+        self-policing	32
+        self-regulatory	32
+        self-respecting	32
+        self-taught	32
+        self-tender	32
+        selikoff	12
+        sell	36
+        sell-off	32
+        seller	32
+        sellers	32
+        selling	42
+        sells	44
+        selwyn	4
+        semans	8
+        semantical	32
+        semantics	36
+        sematech	4
+        semester	32
+        semi-annual	32
+        semi-negative	32
+        semi-obscene	32
+        semi-rut	32
+        semiannual	32
+        semiconductor	110
+        semiconductor-equipment	32
+        semiconductor-industry	32
+        semiconductor-manufacturing	32
+        semiconductors	38
+        semifinals	32
+        seminars	32
+        seminary	32
+        sen.	6
+        senate	14
+        senator	104
+        senators	34
+        send	32
+        sending	36
+        sends	32
+        seneca	4
+        seneker	4
+        senior	100
+        senior-college	32
+        seniority	32
+        seniors	32
+        sensation	32
+        sense	32
+        sensed	32
+        senses	32
+        sensibility	32
+        sensibly	32
+        sensitive	32
+        sensitivity	32
+        sensors	32
+        sent	32
+        sentence	32
+        sentenced	32
+        sentencing	40
+        sentiment	32
+        sentimental	32
+        sentimentally	32
+        sentiments	32
+        sep.	2
+        separate	32
+        separated	32
+        separately	42
+        separates	32
+        separating	32
+        separation	32
+        sept.	14
+        september	4
+        sequent	4
+        sequestered	32
+        serenade	4
+        sergeant	32
+        sergeants	32
+        serial	32
+        series	36
+        serious	36
+        seriously	32
+        seriousness	32
+        servants	32
+        serve	32
+        served	32
+        serves	32
+        service	46
+        service-company	32
+        serviceable	32
+        servicer	32
+        services	44
+        servicing	32
+        serving	32
+        sesit	8
+        session	40
+        sessions	32
+        set	44
+        setback	40
+        setbacks	32
+        seth	4
+        sets	44
+        setting	32
+        settings	32
+        settle	44
+        settled	32
+        settlement	44
+        settlements	36
+        settles	44
+        settling	34
+        setup	32
+        seven	34
+        seven-day	32
+        seven-figure	32
+        seven-member	32
+        seven-nation	32
+        seven-page	32
+        seven-state	32
+        seven-up	12
+        seven-year	32
+        seventeen	2
+        seventh	34
+        seventh-largest	32
+        sever	32
+        several	46
+        severance	32
+        severe	32
+        severed	32
+        severely	32
+        severence	32
+        sewage-treatment	32
+        seward	12
+        sewerage	4
+        sex	32
+        sexiness	32
+        sexual	32
+        sexy	32
+        sgic	4
+        shabby	32
+        shackled	32
+        shad	12
+        shade	32
+        shades	32
+        shadow	32
+        shadowy	32
+        shafer	8
+        shafts	32
+        shaib	4
+        shake	32
+        shake-ups	32
+        shaken	32
+        shakeout	32
+        shakespeare	4
+        shakeup	32
+        shaky	32
+        shalala	8
+        shallow	32
+        shamberg	12
+        shambles	32
+        shamir	14
+        shamrock	14
+        shanghai	4
+        shannon	4
+        shantytown	32
+        shape	32
+        shape-memory	32
+        shaped	32
+        shapes	32
+        shaping	36
+        shapiro	12
+        share	36
+        share-buying	32
+        share-for-share	32
+        share-trading	32
+        shared	32
+        shareholder	32
+        shareholder-rights	32
+        shareholder-solicitation	32
+        shareholders	110
+        shareowner	4
+        shares	46
+        sharing	32
+        shark	36
+        sharks	32
+        sharky	32
+        sharon	14
+        sharp	44
+        sharpened	32
+        sharper	32
+        sharpest	32
+        sharply	34
+        shattered	32
+        shattuck	4
+        shave	32
+        shaw	12
+        shcharansky	4
+        she	46
+        shearson	14
+        shearson-managed	4
+        sheathed	32
+        shed	32
+        shedding	32
+        sheen	4
+        sheet	36
+        sheet-metal	32
+        sheets	32
+        sheldon	12
+        shelf	32
+        shell	32
+        shelley	4
+        shelling	32
+        shelter	32
+        shelved	32
+        shelves	32
+        shenanigans	32
+        shepherd	12
+        sheridan	4
+        sheriff	36
+        sherman	12
+        sherwin-williams	4
+        sherwood	6
+        shicoff	4
+        shield	36
+        shielding	32
+        shields	12
+        shies	32
+        shift	32
+        shifted	32
+        shifting	32
+        shifts	32
+        shiite	6
+        shilling	12
+        shimbun	4
+        shimon	4
+        shindell	12
+        shindig	32
+        shine	32
+        shiny	32
+        ship	36
+        ship-to-stock	32
+        shipbuilding	36
+        shipment	32
+        shipments	36
+        shipowners	32
+        shipped	32
+        shipper	32
+        shipping	34
+        ships	32
+        shipyard	36
+        shiraz	4
+        shirley	4
+        shirt	32
+        shirts	32
+        shish	2
+        shkif	8
+        shl	10
+        shlaes	4
+        shock	32
+        shocked	32
+        shocking	32
+        shoddy	32
+        shoe	36
+        shoes	32
+        shoeshine	32
+        shogun	4
+        shoo-in	32
+        shook	32
+        shoot	32
+        shooting	34
+        shoots	32
+        shop	36
+        shopkeeper	32
+        shoppers	32
+        shoppes	4
+        shopping	36
+        shops	36
+        shore	32
+        shore-grown	32
+        shored	32
+        shoring	32
+        short	36
+        short-covering	32
+        short-haul	32
+        short-lived	4
+        short-maturity	32
+        short-term	38
+        short-year	32
+        shortage	36
+        shortages	32
+        shortchange	32
+        shortcut	32
+        shorted	32
+        shorten	32
+        shortened	32
+        shortening	32
+        shorter	32
+        shorter-maturities	32
+        shortfall	32
+        shortly	34
+        shorts	32
+        shot	32
+        shotgun	32
+        shotguns	32
+        shots	32
+        should	102
+        shoulder	32
+        shoulders	32
+        shouldn	96
+        shouting	34
+        shoving	32
+        show	36
+        show-business	32
+        showboat	14
+        showcased	32
+        showed	36
+        showering	32
+        showgirl	32
+        showing	32
+        showman	32
+        shown	32
+        shows	36
+        shp	8
+        shrank	32
+        shrewsbury	4
+        shrieks	32
+        shriners	4
+        shrink	32
+        shrinking	32
+        shrinks	32
+        shrugged	32
+        shrunken	32
+        shuffling	32
+        shufro	4
+        shugart	4
+        shulman	12
+        shultz	14
+        shun	32
+        shunned	32
+        shunning	32
+        shunted	32
+        shurkin	4
+        shut	32
+        shut-off	32
+        shutting	36
+        shuttle	32
+        shy	32
+        sia	12
+        sias	8
+        sib	4
+        sibling	32
+        sick	12
+        sickened	32
+        sickness	32
+        siconolfi	4
+        side	100
+        sideline	32
+        sidelines	32
+        sides	36
+        sideshow	32
+        sidestep	32
+        sidestepped	32
+        sidesteps	32
+        sideways	32
+        siege	32
+        siegel	12
+        siegels	4
+        siegler	4
+        siemens	6
+        sifting	32
+        sigh	32
+        sight	32
+        sighting	32
+        sigma	4
+        sign	44
+        signal	46
+        signaling	34
+        signals	32
+        signature	36
+        signed	96
+        signficant	32
+        significance	32
+        significant	32
+        significantly	32
+        signing	32
+        signs	36
+        sikh	6
+        sikhism	4
+        silence	32
+        silenced	32
+        silent	36
+        silently	32
+        silibis	4
+        silicon	36
+        silk	32
+        silliness	32
+        sills	4
+        silly	2
+        silo	4
+        silos	32
+        silva	12
+        silver	36
+        silvercrest	14
+        silversmiths	32
+        simi	4
+        simian	32
+        similar	32
+        similarities	32
+        similarly	42
+        simon	12
+        simons	8
+        simple	96
+        simpler	32
+        simplest	32
+        simplicity	32
+        simplify	4
+        simplifying	32
+        simplistic	32
+        simply	32
+        simpson	12
+        simulated	32
+        simultaneous	32
+        simultaneously	32
+        sin	32
+        sinai	4
+        sinatra	4
+        since	110
+        sincerely	32
+        sine	32
+        sing	32
+        singapore	14
+        singapore-based	4
+        singer	38
+        singing	36
+        single	32
+        single-a	32
+        single-a-1	32
+        single-a-2	32
+        single-a-3	32
+        single-a-minus	32
+        single-a-minus/a-2	64
+        single-a/a-1	32
+        single-b	32
+        single-b-3	32
+        single-day	4
+        single-digit	32
+        single-engine	32
+        single-family	34
+        single-state	32
+        single-store	32
+        singlehandedly	32
+        singleton	12
+        sings	32
+        sink	32
+        sinking	32
+        sinking-fund	32
+        sins	32
+        sir	46
+        sis	4
+        sisb	4
+        sister	32
+        sisters	4
+        sit	32
+        sitcom	32
+        sitcoms	32
+        site	36
+        sites	36
+        sits	32
+        sitting	34
+        situated	32
+        situation	36
+        situations	32
+        six	102
+        six-cylinder	32
+        six-figure	32
+        six-month	32
+        six-packs	32
+        six-to	32
+        six-week	32
+        six-year	32
+        six-year-old	32
+        sixth	38
+        sizable	32
+        size	32
+        sizeable	32
+        skagit/hanford	4
+        skeleton	4
+        skeptic	32
+        skeptical	32
+        skepticism	32
+        skeptics	34
+        sketch	32
+        skew	32
+        ski	32
+        skidded	32
+        skids	32
+        skies	32
+        skiing	32
+        skill	32
+        skilled	32
+        skills	32
+        skim	32
+        skimmed	32
+        skimming	32
+        skimp	32
+        skimpy	32
+        skims	32
+        skin	32
+        skinny	32
+        skins	32
+        skip	32
+        skipped	32
+        skirt	32
+        skis	32
+        skittish	32
+        skokie	8
+        skull	4
+        skunk	32
+        skyscraper	32
+        skyw	8
+        skywest	14
+        slack	32
+        slack-jawed	32
+        slacks	32
+        slap	32
+        slapping	32
+        slash	32
+        slashed	32
+        slashes	32
+        slashing	32
+        slate	32
+        slated	44
+        slates	4
+        slaughter	32
+        slb	8
+        sle	8
+        sleazy	32
+        sleep	36
+        sleepers	32
+        sleeping	36
+        sleepy	32
+        sleeves	32
+        slender	32
+        slew	32
+        sliced	32
+        slices	32
+        slickers	4
+        slid	32
+        slide	36
+        slides	32
+        sliding	32
+        slight	32
+        slightly	36
+        slim	32
+        slimmer	32
+        slip	36
+        slipped	40
+        slippers	32
+        slipping	32
+        slips	32
+        slithering	32
+        sloan	12
+        sloan-kettering	4
+        slogan	32
+        slope	4
+        slopes	32
+        sloppy	32
+        slot	8
+        slots	32
+        slow	32
+        slow-moving	32
+        slowdown	32
+        slowed	32
+        slower	32
+        slower-than-expected	32
+        slowest	32
+        slowing	32
+        slowly	40
+        slowness	32
+        slr	4
+        sls	8
+        sluggish	34
+        sluggishly	32
+        sluggishness	32
+        slump	36
+        slumped	32
+        slumping	32
+        slumps	32
+        slv	8
+        slvn	8
+        sly	12
+        slyly	32
+        sm	8
+        small	36
+        small-appliance	32
+        small-business	32
+        small-lot	40
+        small-minded	32
+        small-parcel	32
+        small-scale	32
+        small-time	32
+        small-to-mid-sized	32
+        small-volume	32
+        smaller	42
+        smallest	32
+        smart	36
+        smash	32
+        smasher	36
+        smashers	32
+        smashing	32
+        smell	32
+        smelling	32
+        smells	32
+        smelters	32
+        smelting	32
+        smf	12
+        smile	32
+        smiled	32
+        smiles	32
+        smiling	32
+        smith	12
+        smiths	4
+        smoke	32
+        smoking	32
+        smoot-hawley	4
+        smooth	32
+        smoothly	32
+        smorgasboard	32
+        smr	4
+        sms	4
+        smuggle	32
+        smuggled	32
+        smugglers	32
+        smuggling	32
+        smugly	32
+        smuin	12
+        snack	32
+        snag	32
+        snake	36
+        snap	32
+        snapping	32
+        snaps	32
+        snapshot	32
+        snared	32
+        snarl	32
+        sne	8
+        sneak	32
+        sneaker	32
+        sneakers	32
+        sneaking	32
+        sneer	32
+        sng	8
+        snickered	32
+        sniff	32
+        snobbism	32
+        snow	32
+        snowplows	32
+        snowstorm	32
+        snowstorms	32
+        snowy	32
+        so	106
+        so-called	32
+        soady	8
+        soap	32
+        soar	32
+        soared	36
+        soaring	32
+        soars	8
+        sobbed	32
+        sobbing	32
+        sobriety	2
+        social	38
+        social-security	32
+        socialist	36
+        socialists	4
+        socially	32
+        societal	32
+        societe	4
+        societies	32
+        society	36
+        sociological	32
+        soda	32
+        soderblom	12
+        sodium	32
+        sodium-borohydride	32
+        sofaer	8
+        soft	38
+        soft-drink	96
+        soft-spoken	32
+        softdrink	32
+        soften	32
+        softened	32
+        softness	32
+        software	36
+        softwood	96
+        sogevalor	4
+        soil	32
+        sokolow	12
+        solar	32
+        sold	100
+        soldering	36
+        soldier	32
+        soldiers	32
+        sole	32
+        solely	32
+        solicit	4
+        solicitation	32
+        solicitations	32
+        solicited	32
+        soliciting	32
+        solicitor	32
+        solicitousness	32
+        solid	32
+        solid-waste	32
+        solidarity	4
+        solidify	32
+        solidly	32
+        solids	32
+        solis	4
+        solomon	12
+        solution	32
+        solutions	32
+        solve	32
+        solved	32
+        solvents	32
+        solving	32
+        somber	32
+        some	110
+        somebody	36
+        someday	32
+        somehow	42
+        someone	34
+        somerville	8
+        something	36
+        something-for-everyone	32
+        sometime	34
+        sometimes	34
+        sometimes-flimsy	32
+        somewhat	32
+        somewhere	44
+        sommer	8
+        somoza	4
+        son	34
+        song	36
+        songs	32
+        sonic	4
+        sonja	4
+        sonnenblick	4
+        sons	4
+        sony	4
+        soon	98
+        sooner	32
+        soonest	32
+        soothe	32
+        sophisticated	38
+        sophistication	32
+        soprano	32
+        sopranos	32
+        sorbonne	4
+        sorely	32
+        soria	4
+        sorry	32
+        sort	32
+        sorting	32
+        sorts	36
+        sought	44
+        sought-after	32
+        soul	32
+        souls	32
+        sound	36
+        sounded	32
+        sounding	32
+        soundness	32
+        sounds	32
+        soup	36
+        sour	32
+        sour-cream	32
+        source	42
+        sources	46
+        soured	32
+        souring	32
+        south	44
+        southbend	6
+        southeast	14
+        southeastern	4
+        southern	46
+        southfield	8
+        southmark	14
+        southwest	14
+        southwestern	32
+        souvenir	32
+        sovereign	36
+        sovereignty	32
+        soviet	6
+        soviet-backed	4
+        soviet-bloc	4
+        soviet-turkish	4
+        soviets	4
+        sow	32
+        sox	4
+        soybean	34
+        soybeans	36
+        space	36
+        space-based	32
+        space-launch	32
+        spaces	32
+        spacious	32
+        spaciousness	32
+        spadaro	8
+        spain	4
+        spanier	8
+        spanish	12
+        spar	4
+        spare	32
+        sparingly	32
+        spark	32
+        sparked	32
+        sparrow	4
+        sparse	32
+        spartacus	4
+        spate	32
+        spawn	32
+        spawned	32
+        spc	4
+        speak	32
+        speaker	36
+        speakerphone	32
+        speakers	32
+        speakes	4
+        speaking	32
+        speaks	32
+        spear	32
+        spear-throwing	32
+        spearheaded	32
+        spears	12
+        special	46
+        special-events	32
+        special-interest	32
+        special-interest-group	32
+        special-operations	32
+        specialist	32
+        specialists	32
+        specialization	32
+        specialize	32
+        specialized	34
+        specializes	32
+        specializing	32
+        specially	32
+        specials	32
+        specialty	96
+        species	32
+        specific	32
+        specifically	42
+        specifications	32
+        specifics	40
+        specified	32
+        specify	32
+        specimens	32
+        specious	32
+        spectacle	40
+        spectacular	32
+        spectra	4
+        spectra-physics	14
+        spectrum	32
+        speculate	32
+        speculated	32
+        speculates	32
+        speculating	32
+        speculation	34
+        speculative	32
+        speculator	32
+        speculators	32
+        speech	32
+        speeches	32
+        speed	32
+        speeded	32
+        speeding	32
+        speeds	32
+        speedy	32
+        speidell	4
+        spell	32
+        spend	32
+        spending	34
+        spent	32
+        sperm	32
+        speyer	4
+        sphere	32
+        spiced	32
+        spices	32
+        spielberg	12
+        spies	32
+        spigot	32
+        spike	14
+        spill	36
+        spilled	32
+        spillman	8
+        spillover	34
+        spin	32
+        spinach	32
+        spinning	34
+        spinoff	36
+        spinoffs	32
+        spins	32
+        spiraling	32
+        spirit	32
+        spirited	32
+        spirits	32
+        spiritual	32
+        spit	32
+        spite	32
+        splashy	32
+        splintered	32
+        splintering	32
+        split	38
+        splits	32
+        spoiler	32
+        spoiling	32
+        spokane	12
+        spoke	32
+        spokeman	32
+        spoken	32
+        spokesman	96
+        spokesmen	34
+        spokeswoman	32
+        sponges	32
+        sponsor	32
+        sponsored	32
+        sponsoring	32
+        sponsorship	34
+        spontaneity	2
+        spontaneously	32
+        spoofs	32
+        spook	32
+        sporadic	32
+        sporkin	12
+        sport	32
+        sport-fishing	32
+        sported	32
+        sporting	32
+        sports	36
+        spot	36
+        spot-market	32
+        spotlight	32
+        spots	32
+        spotted	32
+        spotting	32
+        spotty	32
+        spouse	32
+        spouses	32
+        sprang	32
+        sprawling	32
+        spread	32
+        spreading	32
+        spreads	36
+        spreadsheet	32
+        spreadsheets	36
+        spreckels	4
+        spree	32
+        sprees	32
+        spring	36
+        springfield	4
+        springs	36
+        springsteen	4
+        sprinkel	12
+        sprinkled	32
+        sprinkles	32
+        sprint	4
+        sprinted	32
+        sprinting	32
+        spruce	32
+        spruce-pine-fir	32
+        sprung	32
+        spun	96
+        spur	32
+        spur-of-the-moment	32
+        spurgeon	8
+        spurned	32
+        spurred	32
+        spurring	32
+        spurt	32
+        spurted	32
+        spy	36
+        spying	32
+        sqn	8
+        squabble	32
+        squad	32
+        squads	32
+        squander	32
+        square	36
+        square-toed	32
+        squares	32
+        squash	34
+        squashed	32
+        squawk	32
+        squeaked	32
+        squeeze	32
+        squeezing	32
+        squirming	32
+        squirms	32
+        squish	32
+        squished	32
+        sr.	4
+        sreg	8
+        sri	4
+        srv	8
+        ssax	12
+        ssc	6
+        st	4
+        st.	12
+        stability	32
+        stabilization	36
+        stabilize	36
+        stabilizing	32
+        stable	32
+        stablilizers	32
+        stacks	32
+        stadiums	32
+        staff	46
+        staffer	32
+        staffers	36
+        staffing	32
+        stafford	8
+        staffs	32
+        stage	32
+        stage-dominating	32
+        staged	32
+        stages	32
+        staggers	32
+        staging	32
+        stainless	32
+        stake	36
+        staked	32
+        stakes	36
+        staley	8
+        stalin	4
+        stalked	32
+        stalking	32
+        stall	32
+        stalled	32
+        stalling	32
+        stallion	32
+        stallions	32
+        stalls	8
+        stamford	12
+        stamina	32
+        stamina-testing	32
+        stamp	32
+        stamped	32
+        stamping	32
+        stan	4
+        stance	36
+        stances	32
+        stanch	32
+        stand	32
+        standard	46
+        standardization	32
+        standardizes	32
+        standards	36
+        standby	32
+        standing	32
+        standing-room-only	32
+        standoff	32
+        stands	32
+        standstill	32
+        stanford	12
+        stanger	8
+        stanley	14
+        stanleytown	8
+        stanton	4
+        staples	32
+        stapleton	4
+        star	36
+        star-topped	32
+        starcraft	4
+        stardom	32
+        stares	32
+        stark	4
+        starring	32
+        stars	36
+        starship	4
+        start	36
+        start-up	32
+        started	32
+        starter	36
+        starters	32
+        starting	32
+        startled	32
+        starts	36
+        startups	32
+        starving	32
+        state	110
+        state-controlled	32
+        state-court	32
+        state-funded	32
+        state-of-emergency	32
+        state-of-the-art	32
+        state-owned	32
+        state-supported	32
+        stated	32
+        stately	32
+        statement	32
+        statements	32
+        states	46
+        statesmanlike	32
+        station	36
+        stations	100
+        statistical	38
+        statistics	44
+        statue	32
+        stature	32
+        status	32
+        statute	32
+        statutes	32
+        staunchly	32
+        stave	32
+        stay	36
+        stay-over	32
+        stayed	32
+        staying	32
+        stb	8
+        steadfast	32
+        steadily	32
+        steady	32
+        steak	4
+        steaks	32
+        steal	32
+        stealing	32
+        steam	32
+        steamed	32
+        steamship	36
+        stearns	12
+        steel	46
+        steel-equipment	32
+        steel-fabricating	32
+        steel-fabrication	32
+        steel-ingot	32
+        steel-production	32
+        steeley	12
+        steelmaker	40
+        steelmakers	32
+        steelmaking	96
+        steelworkers	36
+        steenburgen	12
+        steep	32
+        steeper	32
+        steeply	32
+        steer	32
+        steering	32
+        stein	12
+        steinberg	4
+        stem	32
+        stemmed	32
+        stemming	32
+        stemple	12
+        stems	32
+        step	32
+        step-up	32
+        stepchild	32
+        stepchildren	32
+        stephen	14
+        stephens	4
+        stepped	32
+        steppes	8
+        stepping	32
+        steps	36
+        steptoe	4
+        stereo	32
+        stereos	32
+        sterling	36
+        stern	12
+        stettin	4
+        steve	4
+        steven	6
+        stevens	8
+        stevenson	4
+        stever	4
+        stew	4
+        steward	32
+        stewart	12
+        sthf	8
+        stick	32
+        sticker	32
+        sticks	32
+        stiff	32
+        stiffer	32
+        stifles	32
+        stifling	32
+        stigma	32
+        still	42
+        still-centralized	32
+        stimulants	32
+        stimulate	32
+        stimulated	32
+        stimulates	32
+        stimulating	32
+        stimulus	32
+        stinginess	32
+        stings	32
+        stinko	32
+        stint	32
+        stipulate	32
+        stipulation	32
+        stirred	32
+        stirring	32
+        stk	4
+        sto	4
+        stock	110
+        stock-cash	32
+        stock-held	32
+        stock-in-trade	32
+        stock-index	32
+        stock-manipulation	32
+        stock-market	36
+        stock-swap	32
+        stock-trading	32
+        stockbroker	32
+        stockbrokerage	32
+        stockbrokers	32
+        stockholder	32
+        stockholders	32
+        stockholdings	32
+        stockholm	12
+        stockman	8
+        stockpile	32
+        stockpiles	32
+        stocks	110
+        stockyards	4
+        stoddard	14
+        stoga	8
+        stoic	32
+        stoicism	32
+        stoke	32
+        stolen	32
+        stoltenberg	4
+        stomp	32
+        stomping	32
+        stone	46
+        stones	4
+        stony	2
+        stood	32
+        stop	46
+        stop-loss	32
+        stopped	32
+        stopping	34
+        stops	32
+        storage	32
+        store	36
+        store-closing	32
+        stored	32
+        storer	4
+        stores	36
+        stories	32
+        storm	36
+        stormed	32
+        storming	32
+        stormy	36
+        storrs	4
+        story	36
+        storybook	32
+        storyteller	32
+        stoughton	8
+        stoves	32
+        straight	36
+        straightforward	32
+        strain	36
+        strained	32
+        strains	32
+        straits	4
+        strange	32
+        strangers	32
+        strapped	32
+        strassels	8
+        strassner	8
+        strategic	36
+        strategic-arms	32
+        strategically	32
+        strategies	36
+        strategist	32
+        strategists	96
+        strategy	36
+        stratified	32
+        strauss	4
+        straw	32
+        strawberry	32
+        straws	32
+        stray	32
+        stream	32
+        streamline	32
+        streamlined	32
+        streamlining	32
+        streams	32
+        street	44
+        streeter	4
+        streeters	4
+        streets	32
+        strength	32
+        strengthen	32
+        strengthened	32
+        strengthening	32
+        strengths	32
+        strenuous	32
+        strenuously	32
+        streptokinase	32
+        stress	32
+        stressed	32
+        stresses	32
+        stressful	32
+        stretch	32
+        stretch-out	32
+        stretched	32
+        stricharchuk	4
+        stricken	32
+        strict	34
+        stricter	32
+        strictly	32
+        stride	32
+        strident	32
+        strides	32
+        strife	32
+        strife-torn	32
+        strike	36
+        strikes	32
+        striking	34
+        strikingly	32
+        string	32
+        stringent	32
+        stringers	32
+        stringfellow	4
+        strip	32
+        strip-searched	32
+        stripes	4
+        stripped	32
+        strippers	2
+        stripping	32
+        strips	32
+        striving	32
+        stroh	4
+        strollers	32
+        strong	46
+        stronger	38
+        stronger-than-expected	40
+        strongest	32
+        stronghold	32
+        strongly	32
+        struck	32
+        structural	32
+        structurally	32
+        structure	32
+        structured	32
+        structures	32
+        structuring	32
+        struggle	36
+        struggled	32
+        struggles	32
+        struggling	32
+        strunk	8
+        struts	32
+        stuart	6
+        stuck	32
+        stud	36
+        student	36
+        student-loan	32
+        students	46
+        studied	32
+        studies	44
+        studio	34
+        studios	36
+        studiously	32
+        study	108
+        studying	32
+        stuff	36
+        stuffed	32
+        stuffy	32
+        stumble	4
+        stumbled	32
+        stumbling	32
+        stumps	32
+        stun	4
+        stung	32
+        stunned	32
+        stunning	32
+        stunt	32
+        stupefaction	32
+        stupid	36
+        stupidity	32
+        stutters	32
+        style	32
+        stylish	32
+        stylistic	32
+        stymie	32
+        stymied	32
+        subatomic	32
+        subcabinet-level	32
+        subcommittee	36
+        subcommittees	32
+        subcompact	32
+        subcontractors	32
+        subdued	32
+        subject	38
+        subjecting	32
+        subjects	32
+        subjourneymen	32
+        submarine	32
+        submersible	96
+        submit	32
+        submits	32
+        submitted	32
+        submitting	32
+        subordinate	32
+        subordinated	32
+        subordinates	32
+        subpeona	32
+        subpeonas	32
+        subpoena	32
+        subpoenaed	32
+        subpoenas	32
+        subscribe	32
+        subscriber	32
+        subscriber-line	32
+        subscribers	32
+        subscription	32
+        subsequent	32
+        subsequently	34
+        subservient	32
+        subside	32
+        subsides	32
+        subsidiaries	36
+        subsidiary	100
+        subsidies	44
+        subsidize	32
+        subsidized	32
+        subsidizes	32
+        subsidizing	32
+        subsidy	32
+        subsistance	32
+        substance	36
+        substances	32
+        substantial	32
+        substantially	32
+        substantive	32
+        substitute	32
+        substituted	32
+        substitutes	32
+        substituting	32
+        substitution	32
+        subtle	32
+        subtracting	32
+        subtracts	32
+        suburb	32
+        suburban	32
+        suburbs	32
+        subversion	32
+        subvert	32
+        subway	32
+        subways	36
+        succeed	32
+        succeeded	32
+        succeeding	34
+        succeeds	96
+        success	32
+        successes	36
+        successful	32
+        successfully	32
+        succession	32
+        successor	32
+        successors	32
+        succumbed	32
+        succumbing	32
+        such	34
+        sucked	32
+        sucralose	34
+        sudden	32
+        suddenly	34
+        suddenness	32
+        sue	36
+        sued	100
+        sues	68
+        suffer	32
+        suffered	32
+        sufferers	32
+        suffering	32
+        suffers	32
+        sufficient	34
+        sufficiently	32
+        sugar	46
+        sugary	32
+        suggest	32
+        suggested	32
+        suggesting	32
+        suggestion	32
+        suggestions	32
+        suggests	32
+        suh	32
+        suicidal	32
+        suicide	32
+        suing	32
+        suisse	4
+        suit	44
+        suitable	32
+        suitcase	32
+        suitcases	32
+        suited	32
+        suites	4
+        suitor	36
+        suitors	32
+        suits	38
+        sullivan	12
+        sultry	32
+        sum	40
+        sumitomo	4
+        sumitomo-clan	4
+        sumitomo-group	4
+        summaries	32
+        summary	36
+        summer	36
+        summit	42
+        summoned	96
+        sumo	4
+        sums	32
+        sun	46
+        sun-baked	32
+        suna	8
+        sunbathing	32
+        sunbeam	14
+        sunday	4
+        sung	32
+        sunglasses	32
+        sunni	4
+        sunny	32
+        sunnyvale	12
+        sunstyle	4
+        sunw	4
+        sunworld	14
+        suny	4
+        sup	4
+        super	4
+        superannuation	4
+        superb	32
+        supercomputers	32
+        superconducting	4
+        superficialities	32
+        superhot	32
+        superintendent	32
+        superintendents	32
+        superior	36
+        superiority	96
+        superlatives	32
+        supermarket	36
+        supermarkets	4
+        supermerchant	32
+        superpower	32
+        superpowers	32
+        supersaver	32
+        superscope	4
+        supersedes	32
+        superstation	32
+        superstations	32
+        superstitions	38
+        superstitious	32
+        supervise	32
+        supervised	32
+        supervises	32
+        supervision	32
+        supervisor	32
+        supervisors	32
+        supervisory	32
+        supplant	32
+        supplanting	32
+        supplement	32
+        supplemental	32
+        supplementary	32
+        supplemented	32
+        supplements	32
+        supplication	32
+        supplied	32
+        supplier	32
+        suppliers	96
+        supplies	36
+        supply	36
+        supply-and-demand	32
+        supply-side	32
+        supply-siders	34
+        supplying	32
+        support	116
+        supported	34
+        supporter	32
+        supporters	96
+        supporting	32
+        supportive	32
+        supports	32
+        suppose	32
+        supposed	32
+        supposedly	32
+        suppress	32
+        suppressed	32
+        supremacy	32
+        supreme	46
+        surcharge	32
+        surcharges	32
+        sure	38
+        sure-fire	32
+        surely	34
+        surface	32
+        surface-to-surface	32
+        surfaced	32
+        surfaces	32
+        surfacing	32
+        surfeit	32
+        surge	36
+        surged	40
+        surgeon	32
+        surgery	32
+        surgical/critical	4
+        surging	32
+        surmises	32
+        surnames	32
+        surpass	8
+        surpassed	32
+        surpassing	32
+        surplus	36
+        surpluses	32
+        surprise	32
+        surprised	32
+        surprises	32
+        surprising	32
+        surprisingly	32
+        surrender	32
+        surrendered	32
+        surrogate	32
+        surround	32
+        surrounded	32
+        surrounding	32
+        survey	36
+        surveyed	96
+        surveys	34
+        survival	40
+        survive	36
+        survived	32
+        survives	32
+        surviving	32
+        survivor	32
+        survivors	32
+        susan	6
+        susceptible	32
+        suskind	12
+        suspect	32
+        suspected	32
+        suspects	32
+        suspend	96
+        suspended	32
+        suspending	32
+        suspense	32
+        suspension	32
+        suspicion	32
+        suspicious	32
+        susquehanna	14
+        sustain	32
+        sustainable	32
+        sustained	32
+        sustaining	32
+        suter	12
+        sutezo	4
+        suzanne	4
+        suzdal	4
+        svb	4
+        sw.	4
+        swaggering	32
+        swallow	32
+        swallowing	32
+        swamp	32
+        swamped	32
+        swamping	32
+        swanson	12
+        swap	44
+        swapped	96
+        swaps	32
+        swarming	32
+        swarms	32
+        swarthy	32
+        swartz	4
+        swathed	32
+        sway	32
+        swayed	32
+        swaziland	4
+        swb	4
+        swear	32
+        swearingen	4
+        sweat	32
+        sweaty	32
+        sweden	14
+        swedes	4
+        swedish	14
+        sweeny	4
+        sweep	32
+        sweeping	32
+        sweepstakes	32
+        sweet	36
+        sweeten	40
+        sweetened	32
+        sweetener	40
+        sweetening	32
+        sweeter	32
+        sweethearts	32
+        sweetly	32
+        sweetner	8
+        swell	32
+        swelling	32
+        swenson	8
+        swept	32
+        swift	40
+        swim	32
+        swimming	32
+        swing	40
+        swingers	4
+        swinging	32
+        swings	36
+        swirly	32
+        swiss	14
+        swiss-based	4
+        swiss-registered	4
+        swissair	4
+        switch	36
+        switchboards	32
+        switched	32
+        switching	32
+        switzerland	14
+        switzerland-based	4
+        swofford	4
+        swooping	32
+        sword	32
+        swordfish	32
+        swore	32
+        sworn	32
+        swung	40
+        swx	8
+        sydney	8
+        sylvan	14
+        sylvania	4
+        sylvester	4
+        symbol	36
+        symbolic	32
+        symbols	32
+        symmetrical	32
+        sympathetic	32
+        sympathize	32
+        sympathy	32
+        symphony	4
+        symposium	32
+        symptom	32
+        symptoms	32
+        syndicate	32
+        syndicated	32
+        syndicates	32
+        syndication	36
+        syndicator	32
+        syndrome	32
+        syne	4
+        synergies	32
+        syntech	14
+        synthesized	32
+        synthetic	32
+        syracuse	4
+        syria	4
+        syrian	4
+        syrian-backed	4
+        syrian-lebanese	4
+        syrians	4
+        syrup	32
+        sysm	8
+        system	46
+        systematic	32
+        systemhouse	4
+        systemic	32
+        systems	44
+        systemwide	32
+        t	12
+        t-1000s	4
+        t-lymphotropic	4
+        t-word	4
+        t.	4
+        t.cdc	8
+        t.dhc	4
+        t.fcy	4
+        t.ims	4
+        t.j.	2
+        t.nor	4
+        t.npi	4
+        t.pow	12
+        t.pwa	8
+        t.pwf	4
+        t.spz	4
+        t.td	8
+        t3100	4
+        t3100s	4
+        tabak	4
+        table	36
+        tables	32
+        tabor	12
+        tacit	32
+        tack	32
+        tacked	32
+        tackle	32
+        tackles	32
+        tacky	32
+        taco	14
+        tacoma	8
+        tact	32
+        tactic	32
+        tactics	32
+        tadeusz	8
+        taffeta	32
+        taft	14
+        tagamet	6
+        tagged	32
+        tagliabue	4
+        tags	32
+        tahoe	4
+        tail	4
+        tailored	32
+        tails	32
+        taint	32
+        tainted	32
+        taipei	8
+        taiwan	4
+        taiwanese	10
+        take	102
+        take-home	32
+        takeda	4
+        taken	102
+        takeover	44
+        takeover-oriented	32
+        takeover-trading	32
+        takeovers	36
+        takes	44
+        taking	32
+        talbots	4
+        talc	32
+        talcs	32
+        tale	32
+        talent	32
+        talented	32
+        talents	32
+        tales	36
+        talismans	32
+        talk	38
+        talked	32
+        talkers	32
+        talking	36
+        talks	44
+        talky	32
+        tall	32
+        tally	32
+        talmud	4
+        talmudic	4
+        tamanrasset	8
+        tampa	4
+        tamper	32
+        tampering	32
+        tan	4
+        tananbaum	12
+        tancredo	4
+        tandem	4
+        tangled	32
+        tango	32
+        tank	32
+        tanner	4
+        tap	32
+        tape	32
+        taped	32
+        tapes	32
+        tapped	32
+        tapping	32
+        tar	4
+        taras	4
+        target	44
+        target-company	32
+        targeted	32
+        targeting	32
+        targets	32
+        tariff	32
+        tariffs	36
+        tark	4
+        tarkanian	6
+        tarnished	32
+        tarnow	2
+        tarrant	2
+        tarrytown	4
+        tartar	4
+        task	40
+        tasks	36
+        taste	32
+        tasted	32
+        tastes	36
+        tastiest	32
+        tate	4
+        tattered	32
+        tattletale	4
+        tatum	8
+        taught	32
+        taurus	4
+        tavern	4
+        taverns	32
+        tavris	4
+        tax	110
+        tax-act	32
+        tax-cut	32
+        tax-cutting	32
+        tax-deductible	32
+        tax-deferred	32
+        tax-driven	32
+        tax-exempt	32
+        tax-favored	32
+        tax-free	32
+        tax-increase	32
+        tax-law	32
+        tax-loss	32
+        tax-overhaul	32
+        tax-rate	32
+        tax-related	32
+        tax-shelter	32
+        tax-withholding	32
+        taxable	32
+        taxation	32
+        taxed	32
+        taxes	44
+        taxi	32
+        taxi-bureau	32
+        taxis	38
+        taxpapers	32
+        taxpayer	32
+        taxpayers	36
+        taylor	12
+        tbs	8
+        tcf	4
+        tchaikovsky	4
+        tcoma	4
+        tcr	8
+        tcw	8
+        tdy	12
+        tea	64
+        teach	32
+        teacher	32
+        teacher-graduates	32
+        teachers	46
+        teaches	32
+        teaching	32
+        team	32
+        teamed	32
+        teams	32
+        teamwork	36
+        tear	32
+        tears	36
+        tech	36
+        technical	36
+        technicare	4
+        technicare-related	4
+        technician	32
+        technicians	2
+        technicon	4
+        technique	32
+        techniques	36
+        technologic	4
+        technological	34
+        technologies	44
+        technology	110
+        technology-based	32
+        teck	4
+        ted	14
+        teen	32
+        teens	32
+        teeth	36
+        teeth-gnashing	32
+        tefra	4
+        tehran	6
+        teicher	4
+        teikoku	4
+        tel	4
+        telc	8
+        telco	14
+        tele	8
+        tele-communications	14
+        telecasting	32
+        telecasts	32
+        telecom	14
+        telecommunications	46
+        telectronics	6
+        teledyne	14
+        teleglobe	6
+        telegram	32
+        telegraph	36
+        telemann	4
+        telematics	4
+        telephone	38
+        telephone-installation	32
+        telephone-utility	32
+        telephoned	32
+        telephones	32
+        telequest	14
+        telerate	12
+        televisa	4
+        televised	32
+        television	102
+        television-newsroom	4
+        television-type	32
+        televisions	32
+        televsion	32
+        telex	32
+        tell	36
+        tellez	4
+        telling	32
+        tells	36
+        telq	8
+        temper	32
+        temperature	32
+        temperatures	32
+        tempestuous	32
+        temple	4
+        temporarily	32
+        temporary	32
+        temptation	32
+        temptations	32
+        tempted	32
+        tempting	32
+        ten	34
+        tenafly	4
+        tenancy	32
+        tenants	32
+        tend	32
+        tended	32
+        tendencies	32
+        tendency	32
+        tender	44
+        tendered	32
+        tendering	32
+        tenderness	32
+        tenders	2
+        tends	32
+        teneff	12
+        tenn.	4
+        tennessee	4
+        tennis	36
+        tennis-racquets	32
+        tenor	32
+        tension	32
+        tensions	32
+        tent-meeting	32
+        tentative	40
+        tentatively	96
+        tenth-largest	32
+        tenure	32
+        teradata	8
+        terence	4
+        teri	6
+        term	32
+        term-loan	32
+        termed	32
+        terminated	36
+        terminating	32
+        termination	32
+        terms	42
+        terrace	4
+        terrence	4
+        terrible	32
+        terribly	32
+        terrific	32
+        territories	32
+        territory	32
+        terror	2
+        terrorism	32
+        terrorist	32
+        terrorists	32
+        terry	4
+        terse	32
+        tertiary	32
+        terzi	12
+        test	36
+        tested	32
+        testified	32
+        testifies	32
+        testify	32
+        testifying	2
+        testimony	38
+        testing	96
+        tests	46
+        tex	12
+        texaco	14
+        texas	14
+        texas-based	4
+        texcel	10
+        text	32
+        textbook	32
+        textile	32
+        textiles	40
+        textron	10
+        tfb	8
+        th	4
+        thalmann	4
+        than	100
+        thank	32
+        thank-yous	32
+        thanks	32
+        tharp	4
+        that	126
+        thatcher	4
+        thatcherite	4
+        the	126
+        theater	36
+        theaters	32
+        theatre	4
+        theatrical	32
+        theatricality	32
+        theft	32
+        their	38
+        them	32
+        thematic	32
+        theme	36
+        theme-park	32
+        themes	32
+        themselves	32
+        then	126
+        then-mayor	32
+        then-nsc	32
+        then-preeminent	32
+        then-secret	32
+        then-standard	32
+        then-usual	32
+        thenceforward	32
+        theodore	6
+        theoretical	32
+        theoretically	2
+        theories	38
+        theorist	32
+        theory	32
+        therapeutic	32
+        therapies	32
+        therapy	32
+        there	46
+        thereafter	34
+        thereby	32
+        therefore	34
+        therein	32
+        theresa	8
+        theresienstadt	4
+        thermal	32
+        thermo	8
+        thermos	32
+        these	46
+        they	46
+        thick	32
+        thick-steel-plate	32
+        thicker	32
+        thievery	32
+        thighbone	32
+        thimbleful	32
+        thin	32
+        thing	36
+        things	34
+        think	32
+        thinker	32
+        thinking	32
+        thinks	32
+        thinly	32
+        thinner	4
+        thiokol	4
+        third	38
+        third-country	32
+        third-generation	32
+        third-highest	32
+        third-largest	32
+        third-party	32
+        third-place	32
+        third-quarter	32
+        third-ranked	32
+        thirteen	2
+        this	110
+        thomas	14
+        thompson	4
+        thomson	4
+        thorns	4
+        thorny	32
+        thorough	32
+        thoroughly	32
+        thorp	12
+        those	46
+        thou	4
+        though	42
+        thoughout	32
+        thought	32
+        thoughtful	8
+        thoughts	32
+        thousand	32
+        thousands	38
+        threat	32
+        threaten	32
+        threatened	32
+        threatening	32
+        threatens	32
+        threats	32
+        three	110
+        three-cent	32
+        three-day	32
+        three-division	32
+        three-hour	32
+        three-judge	32
+        three-lane	32
+        three-man	32
+        three-member	32
+        three-month	32
+        three-point	32
+        three-quarters	32
+        three-ring	32
+        three-week	32
+        three-year	32
+        threshold	32
+        threw	32
+        thrift	36
+        thrifts	40
+        thrilled	32
+        thriller	32
+        thrive	32
+        thrived	32
+        thriving	32
+        throes	32
+        thrombolytic	32
+        through	42
+        throughout	32
+        throw	32
+        throwaways	32
+        throwback	32
+        throwing	32
+        thrown	32
+        throws	32
+        thrust	32
+        thrusting	32
+        thrusts	32
+        thumb	32
+        thumbed	32
+        thunberg	4
+        thunderous	32
+        thurs	10
+        thursday	6
+        thursday/sunday	4
+        thus	42
+        thwart	36
+        thwarted	32
+        thwarting	32
+        thwarts	32
+        thymidine	32
+        tiaa-cref	4
+        tianjin	4
+        tick	32
+        tickers	32
+        ticket	32
+        ticket-purchase	32
+        ticketed	32
+        tickets	36
+        ticking	32
+        tidal	32
+        tide	32
+        tidy	32
+        tie	32
+        tie-ins	32
+        tied	36
+        tien	4
+        tier	32
+        ties	44
+        tight	32
+        tight-lipped	32
+        tighten	32
+        tightened	32
+        tightening	32
+        tighter	32
+        tightly	32
+        tightness	32
+        tightrope	32
+        tigrs	4
+        tijuana	4
+        tijuana-san	4
+        tilley	12
+        tilt	32
+        tim	6
+        timber	32
+        timbre	32
+        time	44
+        timed	32
+        timely	32
+        times	46
+        timetable	32
+        timid	32
+        timing	32
+        timothy	4
+        tinged	32
+        tinier	32
+        tinker	12
+        tinkering	32
+        tiny	32
+        tip	40
+        tipped	32
+        tipping	32
+        tips	32
+        tire	46
+        tire-worker	32
+        tired	32
+        tirelessly	32
+        tires	32
+        tiring	32
+        tishman	4
+        tissue	2
+        titan	4
+        title	32
+        titled	32
+        titles	32
+        tito	4
+        tl	4
+        tlr	4
+        tmc	8
+        tnm	4
+        tnt	6
+        to	126
+        toadstool	32
+        toaster	32
+        tobacco	44
+        tobin	4
+        today	46
+        todd	10
+        toddlers	32
+        toes	32
+        toga	32
+        together	34
+        toilet	32
+        toilets	32
+        toiling	32
+        token	32
+        token-ring	32
+        tokkin	32
+        tokyo	14
+        told	36
+        toledo	4
+        tolerance	32
+        tolerate	36
+        toll	36
+        toll-free	34
+        tolls	4
+        tom	4
+        tomahawk	4
+        tomasson	12
+        tomatoes	32
+        tomihiro	4
+        tommaso	8
+        tomorrow	34
+        ton	32
+        tonalities	32
+        tone	40
+        toned	32
+        tones	32
+        tong	4
+        tongue-twisting	32
+        tonic	32
+        toning	32
+        tons	32
+        tony	4
+        too	38
+        took	96
+        tool	36
+        tools	36
+        toothpaste	32
+        top	38
+        top-grade	32
+        top-level	32
+        top-notch	32
+        top-of-the-line	32
+        top-secret	32
+        topic	36
+        topics	32
+        topped	32
+        topping	32
+        toppped	4
+        tops	32
+        tornto	4
+        toronto	12
+        toronto-based	4
+        toronto-dominion	10
+        torrance	4
+        torrent	32
+        torrid	32
+        tort	32
+        tortillas	32
+        torto	4
+        tortuous	32
+        tortuously	32
+        torture	32
+        tortured	32
+        toshiba	6
+        total	46
+        totaled	40
+        totaling	40
+        totalling	32
+        totally	32
+        totals	40
+        totty	4
+        touch	36
+        touched	32
+        touches	32
+        touchstone	32
+        touchstones	32
+        touchy	32
+        tough	46
+        tough-talking	32
+        toughen	36
+        toughened	4
+        tougher	32
+        toughest	32
+        tour	36
+        toured	32
+        tourism	36
+        tourist	32
+        tourist-drawing	32
+        tourists	32
+        tournament	32
+        tournaments	32
+        tourney	32
+        toussie	12
+        touting	32
+        tow	4
+        toward	36
+        towards	32
+        towbin	12
+        towels	32
+        tower	44
+        towers	32
+        towing	32
+        town	36
+        towns	32
+        township	32
+        townships	32
+        toxic	32
+        toxic-waste	32
+        toxicity	32
+        toy	36
+        toyco	4
+        toyed	32
+        toying	4
+        toyoo	4
+        toyota	8
+        toyoy	4
+        toys	36
+        tpa	4
+        tra	4
+        trace	32
+        traced	32
+        track	44
+        tracks	32
+        tractor	36
+        tractors	32
+        tracts	32
+        trade	108
+        trade-deficit	32
+        traded	32
+        trademark	32
+        trademarks	32
+        trader	32
+        traders	46
+        trades	36
+        trading	46
+        tradition	34
+        traditional	32
+        traditionally	34
+        traditions	32
+        traffic	36
+        trafficking	32
+        trager	4
+        tragic	32
+        tragically	32
+        trail	32
+        trailing	32
+        train	32
+        trained	34
+        trainees	32
+        training	36
+        training-related	32
+        trains	32
+        trait	32
+        traitor	32
+        trajectories	32
+        trammell	4
+        trampled	32
+        tranquil	32
+        tranquilizer	32
+        trans	4
+        transaction	36
+        transactions	32
+        transamerica	4
+        transcend	32
+        transcribed	32
+        transcription	32
+        transcriptions	32
+        transcripts	32
+        transfer	32
+        transferable	32
+        transfering	32
+        transferred	32
+        transferring	32
+        transfers	96
+        transformation	32
+        transformed	32
+        transformers	4
+        transforming	32
+        transfusions	32
+        transient	32
+        transit	32
+        transition	32
+        transitional	32
+        translate	32
+        translated	32
+        translates	32
+        translation	32
+        transmission	32
+        transmissions	36
+        transmitted	32
+        transmutes	32
+        transparently	32
+        transplant	32
+        transporation	4
+        transport	36
+        transportable	32
+        transportation	46
+        transportations	4
+        transports	32
+        transtechnology	14
+        transvaal	4
+        transworld	6
+        trap	32
+        trapped	32
+        trash	36
+        trash-collection	32
+        trashy	32
+        trattori	4
+        traumas	32
+        travel	46
+        travel-rebates	32
+        travel-related	32
+        traveled	32
+        travelers	36
+        traveling	32
+        travels	32
+        travenol	4
+        travers	8
+        trays	32
+        tre	4
+        treading	32
+        treadway	4
+        treason	32
+        treasured	32
+        treasurer	36
+        treasures	32
+        treasuries	36
+        treasury	46
+        treasury-department	32
+        treasurys	10
+        treat	32
+        treatable	32
+        treated	32
+        treating	32
+        treatment	32
+        treatments	32
+        treats	32
+        treaty	36
+        tree	36
+        trees	32
+        trekked	32
+        tremendous	32
+        tremendously	32
+        tremolite	32
+        trend	32
+        trendless	36
+        trends	36
+        trial	36
+        trials	32
+        triangle	4
+        tribe	32
+        triboro	4
+        tribune	4
+        tribute	32
+        trick	32
+        trickling	32
+        tricks	32
+        tricky	32
+        trico	4
+        tricone	32
+        trident	4
+        tried	96
+        tries	32
+        trifle	32
+        trigger	32
+        triggered	32
+        triggering	32
+        trijets	32
+        trilling	32
+        trillion	32
+        trillions	32
+        trim	32
+        trimmed	96
+        trimmer	32
+        trimming	32
+        trinity	4
+        trip	36
+        triple	32
+        triple-a	32
+        triple-b	32
+        triple-b-plus	32
+        triple-damage	32
+        tripled	32
+        tripling	32
+        trips	32
+        trish	4
+        tristesse	4
+        triton	14
+        triumph	32
+        triumphant	32
+        triumphing	32
+        triumphs	4
+        trivial	32
+        trn	4
+        tro	4
+        troika	32
+        trombonist	32
+        tronic	4
+        troopers	32
+        troops	32
+        trop	4
+        tropical	32
+        tropics	32
+        trost	4
+        trot	32
+        trouble	36
+        trouble-free	32
+        trouble-shooter	32
+        troubled	36
+        troubles	32
+        troupe	36
+        trout	4
+        troy	40
+        truce	32
+        truck	36
+        truck-assembly	32
+        truck-trailer	32
+        trucking	32
+        truckloads	32
+        trucks	36
+        trudeau	4
+        true	34
+        truell	4
+        truer	40
+        truffle	32
+        truffles	38
+        truitt	4
+        truk	8
+        truly	32
+        truman	2
+        trump	14
+        trumpet-filled	32
+        trumpets	4
+        trundles	32
+        trust	100
+        trusted	32
+        trustee	32
+        trustee-like	32
+        trustees	36
+        trusts	32
+        trustworthiness	32
+        truth	32
+        trw	4
+        try	42
+        trying	34
+        tsuei	8
+        tsuyoshi	4
+        tt	8
+        tube	36
+        tuberculosis	32
+        tubes	32
+        tubing	32
+        tucker	4
+        tucson	4
+        tudor	4
+        tues.	8
+        tuesday	4
+        tuition	32
+        tullock	12
+        tully	4
+        tulsa	12
+        tumbled	32
+        tumbles	4
+        tumbling	32
+        tumult	32
+        tune	32
+        tuned	32
+        tunes	32
+        tungsten	38
+        tungstic	32
+        tunnel	32
+        turbine	32
+        turbo	32
+        turbo-fan	32
+        turboprop	32
+        turf	32
+        turkey	38
+        turkeys	32
+        turkish	4
+        turks	4
+        turmoil	32
+        turn	32
+        turnabout	32
+        turnaround	36
+        turned	32
+        turner	14
+        turning	32
+        turnout	34
+        turnover	32
+        turns	40
+        turtle	32
+        tutelage	32
+        tutu	4
+        tuxedo	32
+        tuxedos	32
+        tv	12
+        tvla	8
+        tvx	4
+        twa	4
+        twain	32
+        tweak	32
+        tweedledee	4
+        tweedledum	4
+        twelve-meter	2
+        twentieth	4
+        twenty	6
+        twenty-first	4
+        twenty-five	4
+        twice	36
+        twilight	32
+        twin-engine	32
+        twins	32
+        twist	32
+        twisted	32
+        two	110
+        two-by-four	32
+        two-count	32
+        two-day	32
+        two-decade-old	32
+        two-foot-long	32
+        two-month	32
+        two-part	32
+        two-pronged	32
+        two-series	32
+        two-story	32
+        two-thirds	32
+        two-way	36
+        two-week	32
+        two-year	32
+        two-year-old	32
+        tx	12
+        txel	8
+        txn	12
+        txt	8
+        txu	8
+        tyce	12
+        tycoons	32
+        tyger	4
+        tylenol	4
+        type	32
+        types	36
+        typical	32
+        typically	34
+        tyranny	32
+        u	12
+        u-shaped	4
+        u.k.	12
+        u.n.	4
+        u.s.	14
+        u.s.-assigned	4
+        u.s.-backed	4
+        u.s.-based	4
+        u.s.-canadian	4
+        u.s.-dominated	4
+        u.s.-italian	4
+        u.s.-japan	4
+        u.s.-london	8
+        u.s.-made	4
+        u.s.-soviet	4
+        u.s.-trained	4
+        u.s.a.	4
+        u.s.s.r.	4
+        uac	4
+        uacia	8
+        ual	14
+        ual-hertz-hilton	4
+        uaw	4
+        uc-santa	2
+        ucc	8
+        uchida	4
+        ucl	4
+        udayan	4
+        udf	4
+        uep	8
+        uglich	4
+        ugliest	32
+        ugly	32
+        uh	32
+        uic	4
+        uk	4
+        ukman	4
+        ulcer	32
+        ultimate	32
+        ultimately	34
+        umbrella	32
+        umm	4
+        un-american	4
+        un-reagan-like	32
+        unabashedly	32
+        unable	32
+        unacceptable	32
+        unacceptably	32
+        unaffected	32
+        unaffiliated	32
+        unambiguous	32
+        unanimity	32
+        unanimous	32
+        unanimously	32
+        unannounced	32
+        unassailable	32
+        unattainable	32
+        unattractive	96
+        unauthorized	32
+        unavailability	32
+        unavailable	32
+        unavoidable	32
+        unaware	32
+        unbearable	32
+        unbroken	32
+        unc	4
+        uncertain	32
+        uncertainties	32
+        uncertainty	32
+        unchanged	40
+        uncharacteristically	32
+        unchecked	32
+        uncle	36
+        unclear	32
+        uncollectable	32
+        uncomfortable	32
+        uncomfortably	32
+        uncommon	32
+        uncompleted	32
+        uncompromising	32
+        unconcerned	32
+        unconditional	32
+        unconfirmed	32
+        unconnected	32
+        unconstrained	32
+        uncontrived	32
+        uncontrollable	32
+        unconventional	32
+        uncounted	32
+        uncover	32
+        uncovered	32
+        uncriticized	32
+        und	32
+        undeniably	32
+        under	110
+        under-represented	32
+        underbilling	32
+        undercharging	32
+        underclass	32
+        undercut	32
+        undercutting	32
+        underdeveloped	2
+        underdog	32
+        underestimate	32
+        underestimates	32
+        underfinanced	32
+        undergone	32
+        underground	32
+        underline	32
+        underlines	32
+        underlying	32
+        undermine	32
+        undermining	32
+        underpaid	32
+        underpayment	32
+        underpricing	32
+        underscore	32
+        underscored	32
+        underscores	32
+        undersecretary	32
+        undershoot	32
+        understand	32
+        understandable	32
+        understandably	32
+        understanding	36
+        understandings	32
+        understands	32
+        understate	32
+        understood	32
+        undertake	32
+        undertaken	32
+        undertaking	32
+        undertook	32
+        undertreatment	32
+        undervaluation	32
+        undervalued	32
+        underwater	32
+        underway	32
+        underwear	32
+        underweighted	32
+        underwent	32
+        underwithheld	32
+        underwood	12
+        underwrite	32
+        underwriter	32
+        underwriters	38
+        underwriting	32
+        underwritings	32
+        underwritten	32
+        underwrote	32
+        undeservedness	32
+        undetermined	32
+        undeveloped	32
+        undisclosed	32
+        undisputed	32
+        undo	32
+        undoing	32
+        undoubtedly	34
+        undue	32
+        unearthed	32
+        uneasiness	32
+        uneasy	32
+        uneconomic	32
+        unemployed	32
+        unemployment	46
+        unemployment-insurance	32
+        unending	32
+        unequal	32
+        unesco	4
+        uneventful	32
+        unexpected	32
+        unexpectedly	32
+        unexpired	32
+        unfair	32
+        unfairly	32
+        unfairness	32
+        unfathomable	32
+        unfazed	32
+        unfilled	32
+        unfinished	32
+        unfolded	32
+        unfolding	32
+        unfolds	32
+        unforeseen	32
+        unforgivable	32
+        unfortunate	32
+        unfortunately	34
+        unfounded	32
+        unfreeze	32
+        unfriendly	40
+        unfulfilled	4
+        unfunded	32
+        unglamorous	32
+        unguaranteed	2
+        unhappily	32
+        unhappiness	32
+        unhappy	40
+        unhealthy	32
+        unheroic	32
+        uni.a	12
+        unicorp	12
+        unidentified	32
+        unified	36
+        uniform	32
+        uniformly	32
+        uniforms	32
+        unify	36
+        unilateral	32
+        unilever	4
+        unimaginable	32
+        unintelligent	32
+        unintended	32
+        uninvited	32
+        union	46
+        union-backed	32
+        union-busting	32
+        unionized	32
+        unionizing	32
+        unions	34
+        unique	32
+        unissued	32
+        unisys	4
+        unit	108
+        unit-trust	32
+        united	46
+        unitek	4
+        units	102
+        unity	32
+        universal	38
+        universally	32
+        universe	36
+        universities	96
+        university	36
+        unix	4
+        unjust	32
+        unjustified	32
+        unknowable	32
+        unknown	34
+        unlawful	32
+        unlawfully	32
+        unleaded	34
+        unleashing	32
+        unless	34
+        unlike	34
+        unlikely	32
+        unlimited	32
+        unload	32
+        unloaded	32
+        unluckiest	32
+        unlucky	32
+        unlv	6
+        unmanageable	32
+        unmitigated	32
+        unnamed	32
+        unnecessary	32
+        uno	4
+        unobtainable	32
+        unocal	6
+        unpaid	32
+        unpersuasive	32
+        unplaced	32
+        unpleasant	32
+        unpopular	32
+        unprecedented	32
+        unproductive	32
+        unprofitable	32
+        unpromising	32
+        unprotected	32
+        unproved	32
+        unpublished	32
+        unqualified	32
+        unrated	32
+        unravel	32
+        unraveling	32
+        unrealistic	32
+        unrealized	32
+        unreasonable	32
+        unrelated	32
+        unreleased	32
+        unreliable	32
+        unremitting	32
+        unrequited	32
+        unresolved	32
+        unrest	32
+        unrestricted	32
+        unruffled	32
+        unsafe	32
+        unsatisfactory	32
+        unsavory-looking	32
+        unscrupulous	32
+        unsealed	32
+        unseated	32
+        unsecured	34
+        unseen	32
+        unselfish	32
+        unshaken	32
+        unsharklike	32
+        unsold	32
+        unsolicited	32
+        unspeakable	32
+        unspecified	32
+        unspectacularly	32
+        unspoken	32
+        unsuccesful	32
+        unsuccessful	32
+        unsuccessfully	32
+        unsung	32
+        unsupported	32
+        untaxed	32
+        untenable	32
+        unterberg	4
+        unthinkable	32
+        until	38
+        untraveled	32
+        untutored	32
+        untypical	32
+        unusual	32
+        unusually	32
+        unveil	32
+        unveiled	32
+        unveils	12
+        unwanted	32
+        unwelcome	32
+        unwieldy	32
+        unwilling	32
+        unwind	32
+        unwritten	32
+        up	46
+        up&l	6
+        up-and-coming	32
+        up-to-date	32
+        upbeat	32
+        upc	8
+        updated	32
+        updates	32
+        upgrade	36
+        upgrading	32
+        upgradings	32
+        upham	4
+        upheld	32
+        uphold	32
+        upj	8
+        upjohn	14
+        upkeep	32
+        upon	32
+        upper	44
+        upper-income	32
+        uprisings	32
+        ups	6
+        upscale	32
+        upset	32
+        upsetting	32
+        upshot	32
+        upstate	32
+        upturn	32
+        upward	32
+        uranium	32
+        urban	44
+        urge	36
+        urged	32
+        urgency	40
+        urgent	32
+        urgent-care	32
+        urgently	32
+        urges	36
+        urging	32
+        urgings	32
+        urokinase	32
+        urquhart	4
+        urs	10
+        urstadt	4
+        us	34
+        usa	12
+        usable	32
+        usage	2
+        usair	14
+        usbk	8
+        usda	4
+        use	36
+        used	44
+        useful	32
+        usefulness	32
+        useless	36
+        user	32
+        user-charge	32
+        users	36
+        uses	32
+        usher	32
+        using	42
+        uspci	14
+        usual	36
+        usually	38
+        usw	4
+        usx	12
+        ut	4
+        utah	14
+        utah-based	4
+        uterine	32
+        uti	4
+        utilities	46
+        utility	36
+        utilization	32
+        utilize	32
+        utp	8
+        utx	8
+        v	4
+        v.	4
+        va.	4
+        va.-based	4
+        vaal	4
+        vacancies	32
+        vacancy	96
+        vacant	32
+        vacated	32
+        vacation	32
+        vacationers	32
+        vacations	34
+        vaccine	32
+        vaccines	32
+        vacillation	64
+        vacuum	32
+        vaginal	32
+        vague	32
+        vain	32
+        vainly	32
+        valencia	4
+        valentine	12
+        valet	32
+        valid	32
+        valley	4
+        valuable	32
+        valuations	32
+        value	44
+        value-added-tax	32
+        valued	100
+        values	32
+        valuing	32
+        valvano	4
+        valve	32
+        valve-stem	32
+        valves	32
+        van	44
+        vancouver	12
+        vancouver-based	4
+        vandenburg	4
+        vanderbilt	12
+        vanilla	32
+        vanish	32
+        vanity	4
+        vann	4
+        vanoff	4
+        vans	36
+        vanunu	12
+        vanzetti	4
+        vapid	32
+        variability	32
+        variable	32
+        variant	32
+        variation	32
+        variations	36
+        varied	32
+        varieties	32
+        variety	32
+        varig	4
+        various	34
+        various-purpose	32
+        variously	32
+        varsity	32
+        vary	32
+        vast	32
+        vastly	32
+        vastness	32
+        vastola	8
+        vatican	4
+        vault	32
+        vaulted	32
+        vaunted	32
+        vaux	4
+        vbnd	4
+        vcc.a	4
+        vcr	4
+        ve	34
+        veer	32
+        veered	32
+        vegas	4
+        vegetable	32
+        vegetables	32
+        veggies	32
+        vehemently	32
+        vehicle	32
+        vehicle-leasing	40
+        vehicles	36
+        veiled	32
+        vein	32
+        velasco	4
+        velobind	8
+        velta	4
+        velvet	4
+        ven	4
+        venal	32
+        vending	32
+        vendor	32
+        vendors	32
+        venezuela	4
+        venice	4
+        venter	4
+        ventilation	32
+        ventres	8
+        ventron	4
+        venture	100
+        ventures	36
+        venues	32
+        ver	4
+        verdict	32
+        veress	4
+        verge	32
+        vergennes	4
+        verified	32
+        verifying	32
+        veritable	32
+        vermont	4
+        vern	4
+        vernacular	32
+        vernon	14
+        versatile	38
+        versatility	32
+        version	32
+        versions	32
+        versus	32
+        very	32
+        very-small-business	32
+        vessel	32
+        vessels	32
+        veteran	32
+        veterans	36
+        veterinary	4
+        veto	32
+        vf	14
+        vfc	8
+        vi	4
+        via	104
+        viability	32
+        viable	32
+        viacom	14
+        vibrant	32
+        vic	8
+        vice	108
+        vice-president	32
+        vicious	32
+        victim	32
+        victimized	32
+        victims	36
+        victor	14
+        victoria	4
+        victories	32
+        victory	32
+        vidal	4
+        video	38
+        video-disk	32
+        videocassette	32
+        videos	32
+        videotape	32
+        vie	32
+        vied	32
+        vienna	12
+        vierdanck	4
+        vietnam	6
+        view	36
+        viewed	36
+        viewers	38
+        viewership	2
+        viewing	32
+        viewpoint	40
+        views	36
+        vignettes	32
+        vigor	32
+        vigorous	32
+        vigorously	32
+        vilify	32
+        villa	4
+        village	32
+        villages	32
+        villain	32
+        vin	4
+        vincent	4
+        vindicated	32
+        vindication	32
+        vineyards	32
+        vinnell	4
+        vino	32
+        vintage	10
+        violate	32
+        violated	96
+        violating	32
+        violation	32
+        violations	32
+        violators	32
+        violence	36
+        violent	32
+        violently	32
+        violets	32
+        vira	4
+        viral	32
+        viratek	4
+        virazole	4
+        virazole-against-aids	4
+        virgin	4
+        virginia	12
+        virologist	32
+        virtual	32
+        virtually	32
+        virtues	32
+        virus	40
+        viruses	32
+        visa	6
+        visas	96
+        vise	32
+        visible	32
+        visibly	32
+        vision	32
+        visions	32
+        visit	38
+        visited	32
+        visiting	32
+        visitor	32
+        visitors	34
+        visits	32
+        vista	4
+        vista-based	4
+        visual	32
+        vital	36
+        vitality	32
+        vitro	2
+        vittorio	2
+        vivaldi	4
+        vivid	32
+        vladimir	4
+        vli	14
+        vlis	8
+        vlsi	4
+        vncp	8
+        vocabulary	32
+        vocal	36
+        vocational	32
+        vodavi	4
+        vogel	4
+        voice	36
+        voiced	32
+        voices	4
+        voicing	32
+        void	32
+        volatile	32
+        volatility	32
+        volcker	12
+        volga	4
+        volkswagen	14
+        voltage	4
+        volume	46
+        volumes	32
+        voluntarily	32
+        voluntary	32
+        volunteered	32
+        volunteers	32
+        volz	8
+        von	32
+        vonder	8
+        vortmann	8
+        vote	36
+        vote-buying	32
+        vote-getter	32
+        voted	36
+        voters	34
+        votes	32
+        voting	36
+        vouchsafed	32
+        vous	36
+        vow	32
+        vowed	32
+        vowing	32
+        vows	40
+        vrdolyak	12
+        vs.	32
+        vt.	4
+        vtek	4
+        vu	32
+        vulnerability	32
+        vulnerable	32
+        vw	8
+        vying	32
+        w-4	4
+        w-4s	4
+        w.	4
+        w.c.	4
+        w.r.	2
+        w.va.	4
+        w.w.	4
+        wab	8
+        wabc-tv	4
+        wachtell	4
+        wacky	32
+        waddell	8
+        wade	36
+        wafer	32
+        waft	32
+        wage	34
+        wage-price	32
+        wages	38
+        waging	32
+        wagner	12
+        wagon	32
+        wagoneer	4
+        wait	32
+        waite	6
+        waited	32
+        waiting	32
+        waive	32
+        waived	32
+        waiving	32
+        wake	36
+        wakefield	4
+        walcott	4
+        wald	4
+        walder	8
+        waldholz	4
+        waldman	4
+        wales	4
+        walesa	4
+        walhalla	4
+        walid	4
+        walk	32
+        walked	32
+        walker	4
+        walkie-talkies	32
+        walking	34
+        walkout	32
+        walks	32
+        wall	46
+        wall-to-wall	32
+        wallace	12
+        wallach	4
+        wallboard	36
+        wallenberg	12
+        waller	4
+        wallich	4
+        wallop	44
+        wallow	32
+        walls	32
+        walnut-sized	32
+        walsh	4
+        walt	12
+        walter	14
+        walton	12
+        waltz	4
+        wanb	8
+        wander	32
+        wang	14
+        want	36
+        wanted	32
+        wanting	32
+        wants	96
+        war	44
+        war-vintage	4
+        warburg	10
+        ward	44
+        warden	32
+        wards	32
+        warehouse	32
+        warehoused	32
+        warehouses	32
+        warfare	32
+        warm	32
+        warmth	32
+        warn	32
+        warned	32
+        warner	12
+        warning	32
+        warnings	32
+        warns	32
+        warp	32
+        warplanes	32
+        warrant	96
+        warranted	32
+        warranties	32
+        warrants	36
+        warranty	36
+        warren	14
+        warrick	4
+        warring	4
+        wars	36
+        warsaw	4
+        warships	32
+        wartenberg	8
+        wary	40
+        was	108
+        wash.	4
+        wash.-based	4
+        washboard	32
+        washed	32
+        washes	32
+        washing	32
+        washington	14
+        washington-based	6
+        washingtonian	4
+        washingtonians	4
+        wasn	44
+        waste	32
+        waste-disposal	36
+        waste-water	32
+        wasteful	32
+        wasteland	32
+        wasting	32
+        watch	38
+        watchdog	36
+        watched	32
+        watchers	32
+        watches	32
+        watchfully	32
+        watching	32
+        water	36
+        watered	32
+        waterflood	32
+        waterfront	34
+        waterhouse	4
+        waters	32
+        watkins	12
+        watson	12
+        waukegan	8
+        wausau	4
+        wave	32
+        waved	32
+        wavering	32
+        waves	32
+        waving	32
+        waxing	32
+        way	38
+        wayne	8
+        wayne-gossard	8
+        waynesboro	4
+        ways	36
+        wbb	12
+        wbi	8
+        wci	8
+        wdc	8
+        wdg	8
+        we	46
+        weak	38
+        weaken	32
+        weakened	32
+        weakening	32
+        weaker	32
+        weakest	32
+        weakness	32
+        weaknesses	32
+        wealth	32
+        wealthier	32
+        wealthy	32
+        weapon	32
+        weapons	96
+        wear	32
+        wearing	32
+        wears	32
+        weary-looking	32
+        wearying	2
+        weather	32
+        weathered	32
+        weatherly	12
+        weathermen	32
+        weathers	4
+        weaver	12
+        web	32
+        webb	12
+        wed	32
+        wed.	10
+        wedding	32
+        weddings	32
+        wedgestone	10
+        wednesday	12
+        weeded	32
+        week	38
+        week-e	8
+        week-old	32
+        week-r	4
+        weekday	32
+        weekdays	32
+        weekend	32
+        weekends	32
+        weeklong	32
+        weekly	36
+        weekly-average	32
+        weeks	32
+        weeping	36
+        weepy	32
+        wefer	8
+        weigh	32
+        weighed	36
+        weighing	32
+        weighs	44
+        weight	32
+        weighted	32
+        weights	32
+        weighty	32
+        wein	4
+        weinberg	8
+        weinberger	14
+        weinger	12
+        weinstein	12
+        weiss	4
+        weizhou	4
+        welch	8
+        welcome	32
+        welcomed	36
+        welcomes	32
+        weldon	8
+        welex	4
+        welfare	32
+        well	38
+        well-advised	32
+        well-capitalized	32
+        well-connected	32
+        well-done	32
+        well-financed	32
+        well-informed	32
+        well-known	32
+        well-managed	32
+        well-orchestrated	32
+        well-paid	32
+        well-placed	32
+        well-qualified	32
+        well-received	32
+        well-schooled	32
+        well-suited	32
+        well-trained	32
+        well-turned-out	32
+        well-versed	32
+        wellcome	14
+        wellington	8
+        wells	44
+        wellsford	4
+        welton	4
+        wen	8
+        wendy	14
+        went	96
+        were	106
+        weren	32
+        wermiel	4
+        werner	4
+        wertheim	6
+        wesley	6
+        wessel	4
+        wesson	4
+        west	46
+        westamerica	14
+        westbound	32
+        westburne	14
+        westchester	4
+        western	46
+        westin	6
+        westinghouse	4
+        weston	4
+        westport	4
+        wet	32
+        wetherby	4
+        weyerhaeuser	12
+        wfc	8
+        wgn	4
+        wgr-am	4
+        whammy	32
+        wharton	14
+        what	46
+        whatever	38
+        whatsoever	32
+        wheat	34
+        wheaton	4
+        wheel	36
+        wheelchair	32
+        wheeler-dealers	2
+        wheeling	12
+        wheeling-pittsburgh	2
+        wheels	32
+        wheezes	32
+        when	110
+        when-issued	32
+        whenever	34
+        where	38
+        whereabouts	32
+        whereas	34
+        wherever	32
+        whether	42
+        which	34
+        whichever	32
+        while	46
+        whims	32
+        whiner	32
+        whinney	4
+        whip	32
+        whips	32
+        whirl	32
+        whirlpool	10
+        whirring	32
+        whiskey	32
+        whisper	32
+        white	46
+        white-collar	32
+        white-haired	32
+        whitehead	12
+        whiteman	4
+        whites	32
+        whitman	12
+        whitney	4
+        whittaker	6
+        whittier	4
+        whittled	32
+        whizzing	32
+        who	108
+        whoever	2
+        whole	32
+        wholeheartedly	32
+        wholesale	36
+        wholesaler	32
+        wholesalers	40
+        wholly	32
+        whom	32
+        whoop	32
+        whopping	32
+        whose	36
+        whr	8
+        whx	8
+        why	38
+        wichita	12
+        wicklow	4
+        wide	32
+        wide-bodies	32
+        wide-body	32
+        wide-eyed	32
+        wide-ranging	32
+        widely	34
+        widen	32
+        widened	40
+        widening	44
+        widens	32
+        wider	36
+        widespread	32
+        widow	4
+        wiedemann	8
+        wielded	32
+        wielders	32
+        wielding	32
+        wiesbaden	8
+        wife	32
+        wigton	12
+        wilcox	4
+        wild	44
+        wildest	32
+        wildfire	32
+        wildlife	4
+        wildly	32
+        wilf	8
+        wilfred	4
+        wilkis	12
+        will	110
+        willam	2
+        willcox	8
+        willems	4
+        willfulness	32
+        william	14
+        williams	12
+        willing	32
+        willingness	32
+        willis	4
+        willliams	4
+        willoughby	4
+        wilmette	4
+        wilmington	12
+        wilshe	4
+        wilson	14
+        win	40
+        winans	4
+        winchester	4
+        wind	36
+        windfall	32
+        windfalls	32
+        windhaven	4
+        window	32
+        windows	36
+        winds	32
+        wine	100
+        winegardner	12
+        wines	32
+        wing	36
+        wingding	32
+        winged	32
+        winger	4
+        winkler	4
+        winner	32
+        winners	40
+        winnick	4
+        winning	36
+        winnings	38
+        winnipeg	4
+        wins	36
+        winston-salem	4
+        winter	46
+        wipe	32
+        wiped	32
+        wiping	32
+        wire	36
+        wired	32
+        wis.	4
+        wis.-based	4
+        wisconsin	14
+        wisdom	32
+        wise	32
+        wisely	32
+        wish	32
+        wished	32
+        wishful	32
+        wishner	4
+        witches	32
+        witching	32
+        witchlike	32
+        with	110
+        withdraw	32
+        withdrawal	44
+        withdrawals	32
+        withdrawing	32
+        withdraws	8
+        withdrew	96
+        withered	32
+        withheld	32
+        withhold	32
+        withholding	32
+        within	34
+        without	98
+        withstand	32
+        withstood	32
+        witkowicz	4
+        witless	32
+        witness	40
+        witnesses	32
+        wits	32
+        witter	4
+        witty	32
+        wives	32
+        wkr	8
+        wnews	12
+        woes	36
+        wohl	12
+        wojciech	8
+        wolfe	4
+        wolverine	4
+        woman	36
+        womanish	32
+        women	38
+        won	108
+        won-lost	32
+        wonder	36
+        wondered	32
+        wonderful	32
+        wonderfully	32
+        wondering	32
+        wonders	32
+        wondrous	32
+        woo	32
+        wood	36
+        wood-paneled	32
+        woodcuts	32
+        wooded	32
+        wooden	32
+        woodhead	8
+        woodruff	8
+        woods	44
+        woodside	4
+        woodville	8
+        woody	4
+        wool	32
+        wor-fm	4
+        worcester	4
+        word	36
+        word-processing	32
+        wordperfect	4
+        words	32
+        wore	32
+        work	38
+        work-force	32
+        work-places	32
+        work-practice	32
+        work-study	32
+        workable	32
+        workaday	32
+        worked	32
+        worker	36
+        worker-training	32
+        workers	102
+        workforce	32
+        working	34
+        working-class	32
+        workings	32
+        workload	32
+        workman	36
+        workout	32
+        workplace	32
+        workplace-related	32
+        works	44
+        worksheet	32
+        worksheets	32
+        workstation	32
+        workstations	40
+        workweeks	32
+        world	46
+        world-class	32
+        world-renowned	32
+        world-traded	32
+        world-wide	104
+        worldly	32
+        worlds	36
+        worldwide	36
+        worm	32
+        worn	32
+        worn-out	32
+        worrell	12
+        worried	32
+        worries	36
+        worry	36
+        worrying	96
+        worse	32
+        worsen	32
+        worsened	32
+        worsening	104
+        worsens	32
+        worst	32
+        worth	36
+        worthless	32
+        worthwhile	32
+        worthy	36
+        would	102
+        would-be	32
+        wouldn	38
+        wound	32
+        wound-healing	32
+        wounded	32
+        wounds	32
+        wove	32
+        wpob	4
+        wps	8
+        wrangler	4
+        wrapped	32
+        wrath	32
+        wreck	32
+        wrecked	32
+        wrested	32
+        wrestlers	32
+        wright	4
+        wrigley	4
+        writ	32
+        write	36
+        write-down	32
+        write-downs	32
+        write-in	32
+        write-off	32
+        write-offs	32
+        writeoffs	32
+        writer	32
+        writers	32
+        writes	32
+        writing	32
+        written	34
+        wriv	4
+        wriv-tv	2
+        wrko-am	4
+        wrlt-fm	4
+        wrong	36
+        wrongdoers	32
+        wrongdoing	32
+        wrongful	32
+        wrongful-discharge	32
+        wrote	36
+        wry	32
+        wryly	32
+        wsj	4
+        wstf	8
+        wtbs	6
+        wu	8
+        wurtman	12
+        wurtsmith	4
+        wx	4
+        wy	8
+        wyden	4
+        wyo	4
+        wyoming	4
+        wyomissing	8
+        wyss	8
+        x	12
+        x-%chg	32
+        x-ray	4
+        x-rayed	4
+        x-rays	4
+        x-there	64
+        xanax	4
+        xp	6
+        y	4
+        ya	32
+        yacht	4
+        yale	4
+        yamaichi	2
+        yang	8
+        yank	32
+        yankee	4
+        yardeni	12
+        yardstick	32
+        yardsticks	32
+        yaroslavl	4
+        yasuhiro	4
+        yawata	4
+        yawn	32
+        year	46
+        year-ago	46
+        year-earlier	38
+        year-end	34
+        year-ending	32
+        year-long	32
+        year-old	32
+        year-round	32
+        year-to-year	32
+        yearn	32
+        years	102
+        yelena	4
+        yell	36
+        yelled	32
+        yelling	32
+        yellow	4
+        yellows	32
+        yells	32
+        yen	32
+        yen-denominated	34
+        yen-dollar	32
+        yes	34
+        yesterday	106
+        yet	34
+        yeutter	12
+        yevgeny	4
+        yevtushenko	4
+        yew	4
+        yield	36
+        yield-driven	32
+        yielded	32
+        yielding	32
+        yields	34
+        yitzhak	4
+        yoder	4
+        yoko	2
+        yoon	4
+        york	4
+        york-based	4
+        york-new	4
+        yoshihara	12
+        you	38
+        you-know-what	32
+        young	46
+        younger	32
+        youngest	32
+        youngsters	32
+        your	42
+        yourself	32
+        youth	32
+        youthful	32
+        yr.	4
+        yugoslavia	4
+        yuppie	36
+        yuppies	32
+        yuri	4
+        yutaka	4
+        yvette	2
+        z	100
+        z-holiday	16
+        zaentz	12
+        zagorsk	4
+        zagorski	4
+        zaibatsu	32
+        zany	32
+        zanzotto	12
+        zap	32
+        zayre	8
+        zccbs	4
+        zeal	32
+        zealand	4
+        zealand-based	4
+        zealously	32
+        zee	4
+        zehli	4
+        zen	4
+        zero	32
+        zero-coupon	32
+        zero-sum	32
+        zeroed	32
+        zeros	32
+        zickler	4
+        zico	6
+        ziemer	8
+        zim	8
+        zimmer	14
+        zinberg	8
+        zink	12
+        zipping	32
+        zodiac	4
+        zoltan	4
+        zone	32
+        zones	32
+        zoning	36
+        zoo	32
+        zooming	32
+        zoot	32
+        zug	4
+        zurich	4
+        zweig	8
+        zwerin	12
+        zwyer	4
+        zy	4
+        """#
 }

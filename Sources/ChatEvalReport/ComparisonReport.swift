@@ -54,7 +54,9 @@ public enum ComparisonReport {
         }
         if !quality.added.isEmpty || !quality.removed.isEmpty {
             lines.append("")
-            lines.append("Checks only on one side: \(quality.added.count) added (\(quality.added.filter { $0.headPassed < $0.headTotal }.count) failing), \(quality.removed.count) removed")
+            lines.append(
+                "Checks only on one side: \(quality.added.count) added (\(quality.added.filter { $0.headPassed < $0.headTotal }.count) failing), \(quality.removed.count) removed"
+            )
         }
         let underpowered = comparison.underpowered
         if !underpowered.isEmpty {
@@ -65,8 +67,9 @@ public enum ComparisonReport {
             }
             if comparison.sequential == nil, let base = comparison.base.shortCommit {
                 let most = underpowered.compactMap(\.change.repetitionsNeeded).filter { $0 < 10_000 }.max()
-                lines.append("  to decide: `chateval run --baseline \(Terminal.safe(base))` measures both sides interleaved, adding repetitions until decided"
-                    + (most.map { " (about \($0) here; --max-repeat \(max($0, 2)))" } ?? ""))
+                lines.append(
+                    "  to decide: `chateval run --baseline \(Terminal.safe(base))` measures both sides interleaved, adding repetitions until decided"
+                        + (most.map { " (about \($0) here; --max-repeat \(max($0, 2)))" } ?? ""))
             }
         }
         if !comparison.differences.isEmpty {
@@ -101,18 +104,24 @@ public enum ComparisonReport {
         var lines: [String] = []
         let settings = comparison.settings, design = comparison.design
         let family = comparison.family
-        let tested = family.testable == family.tests ? "\(family.tests) tests" : "the \(family.testable) of \(family.tests) tests that can reach it"
+        let tested =
+            family.testable == family.tests ? "\(family.tests) tests" : "the \(family.testable) of \(family.tests) tests that can reach it"
         if design.isSequential {
-            lines.append("gate      preset \(settings.preset): false-alarm rate \(percent(settings.familyErrorRate)) for the whole run, spent over "
-                + "\(design.looks.count) looks at \(design.looks.map(String.init).joined(separator: ", ")) repetitions")
-            lines.append("          look \(design.look) spent \(percent(design.familyErrorRate)) over \(tested) (Holm); "
-                + "\(RunComparatorFormat.confidence(design.confidence)) intervals")
+            lines.append(
+                "gate      preset \(settings.preset): false-alarm rate \(percent(settings.familyErrorRate)) for the whole run, spent over "
+                    + "\(design.looks.count) looks at \(design.looks.map(String.init).joined(separator: ", ")) repetitions")
+            lines.append(
+                "          look \(design.look) spent \(percent(design.familyErrorRate)) over \(tested) (Holm); "
+                    + "\(RunComparatorFormat.confidence(design.confidence)) intervals")
         } else {
-            lines.append("gate      preset \(settings.preset): false-alarm rate \(percent(design.familyErrorRate)) over \(tested) (Holm), "
-                + "\(RunComparatorFormat.confidence(design.confidence)) intervals")
+            lines.append(
+                "gate      preset \(settings.preset): false-alarm rate \(percent(design.familyErrorRate)) over \(tested) (Holm), "
+                    + "\(RunComparatorFormat.confidence(design.confidence)) intervals")
         }
         if let run = comparison.sequential {
-            lines.append("rounds    \(run.repetitions) repetitions per side in \(run.rounds) rounds (\(Format.duration(run.seconds))): \(stopSentence(run.stop))")
+            lines.append(
+                "rounds    \(run.repetitions) repetitions per side in \(run.rounds) rounds (\(Format.duration(run.seconds))): \(stopSentence(run.stop))"
+            )
         }
         if let audit = comparison.calibration {
             lines.append(Format.clip("runner    " + auditSentence(audit), 160))
@@ -120,8 +129,9 @@ public enum ComparisonReport {
         }
         let load = comparison.load
         for (name, side) in [("base", load.base), ("head", load.head)] where side.leftOut + side.remeasured > 0 {
-            lines.append("load      \(name): \(side.remeasured + side.leftOut) of \(side.sampled) replays measured while other processes held the cores: "
-                + "\(side.remeasured) re-measured, \(side.leftOut) left out")
+            lines.append(
+                "load      \(name): \(side.remeasured + side.leftOut) of \(side.sampled) replays measured while other processes held the cores: "
+                    + "\(side.remeasured) re-measured, \(side.leftOut) left out")
         }
         if let warning = load.warning { lines.append("load      ⚠ " + warning) }
         return lines
@@ -129,10 +139,13 @@ public enum ComparisonReport {
 
     /// "0/20 A/A false alarms on this runner (calibrated 2026-11-25); detects ≥ 6.1% ttft at 10 repetitions"
     public static func auditSentence(_ audit: GateAudit) -> String {
-        let date = ISO8601DateFormatter.string(from: audit.measuredAt, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
+        let date = ISO8601DateFormatter.string(
+            from: audit.measuredAt, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
         var text = "this runner: \(audit.falseAlarms)/\(audit.comparisons) A/A false alarms (calibrated \(date))"
         if let ttft = audit.weakest(.timeToFirstToken) {
-            text += String(format: "; detects ≥ %.1f%% ttft at %d repetitions (%@, its noisiest suite)", ttft.detectable * 100, audit.looks.last ?? 0, ttft.suite)
+            text += String(
+                format: "; detects ≥ %.1f%% ttft at %d repetitions (%@, its noisiest suite)", ttft.detectable * 100, audit.looks.last ?? 0,
+                ttft.suite)
         }
         return text
     }
@@ -149,13 +162,16 @@ public enum ComparisonReport {
 
     static func forecast(_ change: MetricChange) -> String {
         guard let needed = change.repetitionsNeeded else { return "" }
-        return needed >= 10_000 ? "; the change sits at the threshold: no number of repetitions decides it"
+        return needed >= 10_000
+            ? "; the change sits at the threshold: no number of repetitions decides it"
             : "; about \(needed) repetitions per side would decide"
     }
 
     static func counts(_ change: CheckChange) -> String {
         var text = "base \(change.basePassed)/\(change.baseTotal), head \(change.headPassed)/\(change.headTotal) passed"
-        if let p = change.adjustedPValue ?? change.pValue { text += String(format: ", p = %.2g%@", p, change.adjustedPValue != nil ? " adjusted" : "") }
+        if let p = change.adjustedPValue ?? change.pValue {
+            text += String(format: ", p = %.2g%@", p, change.adjustedPValue != nil ? " adjusted" : "")
+        }
         return text
     }
 
@@ -174,13 +190,16 @@ public enum ComparisonReport {
         if regressions + failing > 0 {
             var parts: [String] = []
             if regressions > 0 { parts.append("\(regressions) metric\(regressions == 1 ? "" : "s") worse") }
-            if failing > 0 { parts.append("\(failing) check\(failing == 1 ? "" : "s") or turn\(failing == 1 ? "" : "s") failing more often") }
+            if failing > 0 {
+                parts.append("\(failing) check\(failing == 1 ? "" : "s") or turn\(failing == 1 ? "" : "s") failing more often")
+            }
             return "REGRESSION: " + parts.joined(separator: ", ") + "."
         }
         if comparison.measuredNothing {
             let leftOut = comparison.suites.reduce(0) { $0 + $1.leftOut }
             return "NO VERDICT: nothing was measured on both sides"
-                + (leftOut > 0 ? " (\(leftOut) replay\(leftOut == 1 ? "" : "s") left out: other processes held the cores while they ran)." : ".")
+                + (leftOut > 0
+                    ? " (\(leftOut) replay\(leftOut == 1 ? "" : "s") left out: other processes held the cores while they ran)." : ".")
         }
         let underpowered = comparison.underpowered.count
         let undecided = comparison.quality.undecided.count + comparison.quality.turnsUndecided.count
@@ -190,7 +209,9 @@ public enum ComparisonReport {
         let notWorse = comparison.notWorse.count
         if notWorse > 0 { text += " \(notWorse) metric\(notWorse == 1 ? "" : "s") not worse (could be better)." }
         if underpowered > 0 { text += " \(underpowered) metric\(underpowered == 1 ? "" : "s") underpowered (see below)." }
-        if undecided > 0 { text += " \(undecided) check\(undecided == 1 ? "" : "s") or turn\(undecided == 1 ? "" : "s") changed, too few replays to tell." }
+        if undecided > 0 {
+            text += " \(undecided) check\(undecided == 1 ? "" : "s") or turn\(undecided == 1 ? "" : "s") changed, too few replays to tell."
+        }
         return text
     }
 
@@ -213,15 +234,21 @@ public enum ComparisonReport {
     }
 
     private static func table(_ changes: [MetricChange], firstColumn: String, name: (MetricChange) -> String) -> TextTable {
-        var table = TextTable([.init(firstColumn, .left), .init("base"), .init("head"), .init("change"), .init("interval", .left),
-                               .init("n", .right), .init("verdict", .left)])
+        var table = TextTable([
+            .init(firstColumn, .left), .init("base"), .init("head"), .init("change"), .init("interval", .left),
+            .init("n", .right), .init("verdict", .left),
+        ])
         for change in changes {
-            let verdict = change.verdict == .underpowered
-            ? "underpowered" + (change.repetitionsNeeded.map { $0 >= 10_000 ? " (at threshold)" : " (~\($0) reps)" } ?? "") : change.verdict.rawValue
+            let verdict =
+                change.verdict == .underpowered
+                ? "underpowered" + (change.repetitionsNeeded.map { $0 >= 10_000 ? " (at threshold)" : " (~\($0) reps)" } ?? "")
+                : change.verdict.rawValue
             let low = signed(change.changeLower, change), high = signed(change.changeUpper, change)
-            table.add([name(change), Format.value(change.baseMedian, of: change.metric), Format.value(change.headMedian, of: change.metric),
-                       change.change.map { _ in signed(change.change, change) } ?? "–", change.change == nil ? "" : "[\(low), \(high)]",
-                       "\(change.baseCount)/\(change.headCount)", verdict])
+            table.add([
+                name(change), Format.value(change.baseMedian, of: change.metric), Format.value(change.headMedian, of: change.metric),
+                change.change.map { _ in signed(change.change, change) } ?? "–", change.change == nil ? "" : "[\(low), \(high)]",
+                "\(change.baseCount)/\(change.headCount)", verdict,
+            ])
         }
         return table
     }
@@ -233,7 +260,8 @@ public enum ComparisonReport {
     }
 
     private static func place(_ change: CheckChange) -> String {
-        "\(Terminal.safe(change.suite)) / \(Terminal.safe(change.conversation)) / " + (change.turn.map { "turn \($0)" } ?? "conversation") + " / check \(change.position)"
+        "\(Terminal.safe(change.suite)) / \(Terminal.safe(change.conversation)) / " + (change.turn.map { "turn \($0)" } ?? "conversation")
+            + " / check \(change.position)"
     }
 
     private static func describe(_ side: ComparedSide) -> String {
@@ -242,7 +270,9 @@ public enum ComparisonReport {
         if let subject = side.subject { text += " \"\(Terminal.safe(subject))\"" }
         let runs = side.runs.count == 1 ? "1 run" : "\(side.runs.count) runs"
         text += " — \(runs), \(side.repetitions) repetitions, \(side.model); \(side.machine)"
-        if let source = side.sources.first { text += "\n          from \(source)" + (side.sources.count > 1 ? " and \(side.sources.count - 1) more" : "") }
+        if let source = side.sources.first {
+            text += "\n          from \(source)" + (side.sources.count > 1 ? " and \(side.sources.count - 1) more" : "")
+        }
         return text
     }
 

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How many terminal columns text takes: CJK and other wide characters take two, combining marks

@@ -25,19 +25,25 @@ public enum HTMLReport {
 
     private static func runsBody(_ records: [RunRecord]) -> String {
         let commit = records.first?.git
-        var body = "<h1>ChatEval run — \(Markup.html(commit?.shortCommit ?? "no commit"))\(commit?.subject.map { " " + Markup.html($0) } ?? "")</h1>"
+        var body =
+            "<h1>ChatEval run — \(Markup.html(commit?.shortCommit ?? "no commit"))\(commit?.subject.map { " " + Markup.html($0) } ?? "")</h1>"
         let failedGates = records.flatMap { $0.suites.flatMap { $0.gates.filter { !$0.passed } } }.count
         let incomplete = records.contains { $0.status != .complete }
-        body += verdict(incomplete ? "Incomplete: the run did not finish; this is what was measured." : failedGates > 0 ? "\(failedGates) gate(s) failed." : "All gates passed.",
-                        good: !incomplete && failedGates == 0)
-        body += "<table><tr><th>suite</th><th>model</th><th>turns</th><th>failed</th><th>checks passed</th><th>TTFT median</th><th>TTFT p95</th><th>decode t/s</th><th>reuse</th><th>gates</th></tr>"
+        body += verdict(
+            incomplete
+                ? "Incomplete: the run did not finish; this is what was measured."
+                : failedGates > 0 ? "\(failedGates) gate(s) failed." : "All gates passed.",
+            good: !incomplete && failedGates == 0)
+        body +=
+            "<table><tr><th>suite</th><th>model</th><th>turns</th><th>failed</th><th>checks passed</th><th>TTFT median</th><th>TTFT p95</th><th>decode t/s</th><th>reuse</th><th>gates</th></tr>"
         for record in records {
             for suite in record.suites {
                 let turns = suite.conversations.filter(\.isMeasured).flatMap(\.turns)
                 let metrics = suite.measuredTurns
                 let verdicts = suite.measuredVerdicts
                 let ttft = Distribution(metrics.map(\.timeToFirstToken))
-                body += "<tr><td>\(Markup.html(suite.name))</td><td>\(Markup.html(record.modelLabel))</td><td>\(turns.count)</td>"
+                body +=
+                    "<tr><td>\(Markup.html(suite.name))</td><td>\(Markup.html(record.modelLabel))</td><td>\(turns.count)</td>"
                     + "<td>\(turns.filter { $0.status != .answered }.count)</td><td>\(verdicts.filter(\.passed).count)/\(verdicts.count)</td>"
                     + "<td>\(Format.duration(ttft?.median))</td><td>\(Format.duration(ttft?.p95))</td>"
                     + "<td>\(Format.rate(Distribution(metrics.compactMap(\.decodeTokensPerSecond))?.median))</td>"
@@ -48,7 +54,10 @@ public enum HTMLReport {
         body += "</table>"
 
         let totalText = records.reduce(0) { total, record in
-            total + record.suites.reduce(0) { $0 + $1.conversations.reduce(0) { $0 + $1.turns.reduce(0) { $0 + ($1.answer?.utf8.count ?? 0) + $1.user.utf8.count } } }
+            total
+                + record.suites.reduce(0) {
+                    $0 + $1.conversations.reduce(0) { $0 + $1.turns.reduce(0) { $0 + ($1.answer?.utf8.count ?? 0) + $1.user.utf8.count } }
+                }
         }
         let turnCount = max(1, records.reduce(0) { $0 + $1.suites.reduce(0) { $0 + $1.conversations.reduce(0) { $0 + $1.turns.count } } })
         let perText = totalText <= answerBudget ? Int.max : max(200, answerBudget / (2 * turnCount))
@@ -58,39 +67,57 @@ public enum HTMLReport {
         for name in suiteNames {
             let sides = records.compactMap { record in record.suites.first { $0.name == name }.map { (record, $0) } }
             guard let first = sides.first else { continue }
-            let positions = first.1.conversations.filter { $0.isMeasured && $0.repetition == 1 }.flatMap { conversation in conversation.turns.map { (conversation.id, $0.index) } }
+            let positions = first.1.conversations.filter { $0.isMeasured && $0.repetition == 1 }.flatMap { conversation in
+                conversation.turns.map { (conversation.id, $0.index) }
+            }
             let labels = positions.map { "\($0.0) #\($0.1 + 1)" }
             func line(_ metric: (TurnMetrics) -> Double?) -> [SVGChart.Line] {
                 sides.map { record, suite in
                     var values: [String: Double] = [:]
                     for conversation in suite.conversations where conversation.isMeasured && conversation.repetition == 1 {
-                        for turn in conversation.turns { if let value = turn.metrics.flatMap(metric) { values["\(conversation.id)\u{0}\(turn.index)"] = value } }
+                        for turn in conversation.turns {
+                            if let value = turn.metrics.flatMap(metric) { values["\(conversation.id)\u{0}\(turn.index)"] = value }
+                        }
                     }
                     return SVGChart.Line(name: record.modelLabel, values: positions.map { values["\($0.0)\u{0}\($0.1)"] })
                 }
             }
             body += "<h2>Suite \(Markup.html(name))</h2><div class=\"charts\">"
-            body += SVGChart.lines(title: "TTFT per turn", unit: "ms", lines: line { $0.timeToFirstToken * 1000 }, xLabels: labels) { String(format: "%.0f", $0) }
-            body += SVGChart.lines(title: "Decode tokens/s per turn", unit: "tokens/s", lines: line(\.decodeTokensPerSecond), xLabels: labels) { String(format: "%.0f", $0) }
-            body += SVGChart.lines(title: "Prefill tokens/s per turn", unit: "tokens/s", lines: line(\.prefillTokensPerSecond), xLabels: labels) { String(format: "%.0f", $0) }
-            body += SVGChart.lines(title: "Cache reuse per turn", unit: "% of the prompt", lines: line { $0.reuseRatio.map { $0 * 100 } }, xLabels: labels, bounds: 0...100) { String(format: "%.0f", $0) }
+            body += SVGChart.lines(title: "TTFT per turn", unit: "ms", lines: line { $0.timeToFirstToken * 1000 }, xLabels: labels) {
+                String(format: "%.0f", $0)
+            }
+            body += SVGChart.lines(
+                title: "Decode tokens/s per turn", unit: "tokens/s", lines: line(\.decodeTokensPerSecond), xLabels: labels
+            ) { String(format: "%.0f", $0) }
+            body += SVGChart.lines(
+                title: "Prefill tokens/s per turn", unit: "tokens/s", lines: line(\.prefillTokensPerSecond), xLabels: labels
+            ) { String(format: "%.0f", $0) }
+            body += SVGChart.lines(
+                title: "Cache reuse per turn", unit: "% of the prompt", lines: line { $0.reuseRatio.map { $0 * 100 } }, xLabels: labels,
+                bounds: 0...100
+            ) { String(format: "%.0f", $0) }
             body += "</div>"
             for (record, suite) in sides {
                 let turnCount = suite.conversations.reduce(0) { $0 + $1.turns.count }
                 body += "<details\(turnCount <= 100 ? " open" : "")><summary>Turns — \(Markup.html(record.modelLabel))</summary>"
-                body += "<table class=\"turns\"><tr><th>conversation</th><th>turn</th><th>TTFT</th><th>prefill t/s</th><th>decode t/s</th><th>reuse</th><th>checks</th><th>user</th><th>answer</th></tr>"
+                body +=
+                    "<table class=\"turns\"><tr><th>conversation</th><th>turn</th><th>TTFT</th><th>prefill t/s</th><th>decode t/s</th><th>reuse</th><th>checks</th><th>user</th><th>answer</th></tr>"
                 for conversation in suite.conversations where conversation.isMeasured {
                     for turn in conversation.turns {
                         let metrics = turn.metrics
-                        let checks = (turn.checks ?? []).map { "<span class=\"\($0.passed ? "pass" : "fail")\" title=\"\(Markup.html($0.detail))\">\($0.passed ? "✓" : "✗") \(Markup.html($0.check))</span>" }
-                            .joined(separator: "<br>")
-                        let answer: String = switch turn.status {
-                        case .answered: "<div class=\"text\">\(Markup.html(Markup.cut(turn.answer ?? "", perText)))</div>"
-                        case .failed: "<span class=\"fail\">failed: \(Markup.html(turn.failure?.description ?? ""))</span>"
-                        case .skipped: "<em>skipped: \(Markup.html(turn.skipReason ?? ""))</em>"
+                        let checks = (turn.checks ?? []).map {
+                            "<span class=\"\($0.passed ? "pass" : "fail")\" title=\"\(Markup.html($0.detail))\">\($0.passed ? "✓" : "✗") \(Markup.html($0.check))</span>"
                         }
+                        .joined(separator: "<br>")
+                        let answer: String =
+                            switch turn.status {
+                            case .answered: "<div class=\"text\">\(Markup.html(Markup.cut(turn.answer ?? "", perText)))</div>"
+                            case .failed: "<span class=\"fail\">failed: \(Markup.html(turn.failure?.description ?? ""))</span>"
+                            case .skipped: "<em>skipped: \(Markup.html(turn.skipReason ?? ""))</em>"
+                            }
                         let repetition = conversation.repetition > 1 ? " (rep. \(conversation.repetition))" : ""
-                        body += "<tr><td>\(Markup.html(conversation.id))\(repetition)</td><td>\(turn.index + 1)</td><td>\(Format.duration(metrics?.timeToFirstToken))</td>"
+                        body +=
+                            "<tr><td>\(Markup.html(conversation.id))\(repetition)</td><td>\(turn.index + 1)</td><td>\(Format.duration(metrics?.timeToFirstToken))</td>"
                             + "<td>\(Format.rate(metrics?.prefillTokensPerSecond))</td><td>\(Format.rate(metrics?.decodeTokensPerSecond))</td><td>\(Format.percent(metrics?.reuseRatio))</td>"
                             + "<td>\(checks)</td><td><div class=\"text\">\(Markup.html(Markup.cut(turn.user, perText)))</div></td><td>\(answer)</td></tr>"
                     }
@@ -99,9 +126,14 @@ public enum HTMLReport {
             }
         }
         if perText != Int.max {
-            body += "<p class=\"note\">Answers and messages are shortened to \(perText) characters to keep this page small; the result file holds them whole.</p>"
+            body +=
+                "<p class=\"note\">Answers and messages are shortened to \(perText) characters to keep this page small; the result file holds them whole.</p>"
         }
-        body += "<p class=\"note\">" + records.map { "run \(Markup.html($0.runId)): \(Markup.html($0.modelLabel)) (\(Markup.html($0.runtime.engine)) \(Markup.html($0.runtime.build))) on \(Markup.html($0.machine.performanceClass))" }
+        body +=
+            "<p class=\"note\">"
+            + records.map {
+                "run \(Markup.html($0.runId)): \(Markup.html($0.modelLabel)) (\(Markup.html($0.runtime.engine)) \(Markup.html($0.runtime.build))) on \(Markup.html($0.machine.performanceClass))"
+            }
             .joined(separator: "<br>") + "</p>"
         return body
     }
@@ -113,9 +145,11 @@ public enum HTMLReport {
     }
 
     private static func comparisonBody(_ comparison: Comparison) -> String {
-        var body = "<h1>ChatEval comparison — \(Markup.html(comparison.base.shortCommit ?? "base")) → \(Markup.html(comparison.head.shortCommit ?? "head"))</h1>"
+        var body =
+            "<h1>ChatEval comparison — \(Markup.html(comparison.base.shortCommit ?? "base")) → \(Markup.html(comparison.head.shortCommit ?? "head"))</h1>"
         body += verdict(ComparisonReport.headline(comparison), good: !comparison.hasRegression && comparison.mismatches.isEmpty)
-        body += "<p>base: \(Markup.html(comparison.base.subject ?? "")) — \(comparison.base.runs.count) run(s); head: \(Markup.html(comparison.head.subject ?? "")) — "
+        body +=
+            "<p>base: \(Markup.html(comparison.base.subject ?? "")) — \(comparison.base.runs.count) run(s); head: \(Markup.html(comparison.head.subject ?? "")) — "
             + "\(comparison.head.runs.count) run(s); \(Markup.html(comparison.head.model)); \(Markup.html(comparison.head.machine))</p>"
         body += "<pre>" + ComparisonReport.designLines(comparison).map { Markup.html($0) }.joined(separator: "\n") + "</pre>"
         for suite in comparison.suites {
@@ -123,45 +157,61 @@ public enum HTMLReport {
             let rows = suite.metrics.compactMap { change -> SVGChart.Interval? in
                 guard let estimate = change.change, let lower = change.changeLower, let upper = change.changeUpper else { return nil }
                 let scale = change.scale == .relative ? 100.0 : 1.0
-                return SVGChart.Interval(label: "\(change.metric.name) (\(change.scale == .relative ? "%" : change.metric.unit.rawValue))",
-                                         estimate: estimate * scale, lower: lower * scale, upper: upper * scale,
-                                         threshold: change.threshold.map { $0 * scale }, verdict: change.verdict.rawValue)
+                return SVGChart.Interval(
+                    label: "\(change.metric.name) (\(change.scale == .relative ? "%" : change.metric.unit.rawValue))",
+                    estimate: estimate * scale, lower: lower * scale, upper: upper * scale,
+                    threshold: change.threshold.map { $0 * scale }, verdict: change.verdict.rawValue)
             }
-            body += SVGChart.intervals(title: "Change head vs base with \(RunComparatorFormat.confidence(comparison.design.confidence)) intervals (grey: the threshold)", rows: rows) {
+            body += SVGChart.intervals(
+                title:
+                    "Change head vs base with \(RunComparatorFormat.confidence(comparison.design.confidence)) intervals (grey: the threshold)",
+                rows: rows
+            ) {
                 String(format: "%+.1f", $0)
             }
-            body += "<table><tr><th>metric</th><th>base</th><th>head</th><th>change [interval]</th><th>n</th><th>verdict</th><th>why</th></tr>"
+            body +=
+                "<table><tr><th>metric</th><th>base</th><th>head</th><th>change [interval]</th><th>n</th><th>verdict</th><th>why</th></tr>"
             for change in suite.metrics {
-                body += "<tr class=\"\(change.verdict.rawValue)\"><td>\(change.metric.name)</td><td>\(Format.value(change.baseMedian, of: change.metric))</td>"
+                body +=
+                    "<tr class=\"\(change.verdict.rawValue)\"><td>\(change.metric.name)</td><td>\(Format.value(change.baseMedian, of: change.metric))</td>"
                     + "<td>\(Format.value(change.headMedian, of: change.metric))</td><td>\(Markup.html(ComparisonReport.interval(change)))</td>"
                     + "<td>\(change.baseCount)/\(change.headCount)</td><td>\(change.verdict.rawValue)</td><td>\(Markup.html(change.reason))</td></tr>"
             }
             body += "</table>"
         }
         let quality = comparison.quality
-        for (title, checks) in [("Checks that pass significantly less often on head", quality.regressions),
-                                ("Checks that pass significantly more often on head", quality.improvements),
-                                ("Checks that changed, too few replays to tell (not regressions)", quality.undecided)] where !checks.isEmpty {
+        for (title, checks) in [
+            ("Checks that pass significantly less often on head", quality.regressions),
+            ("Checks that pass significantly more often on head", quality.improvements),
+            ("Checks that changed, too few replays to tell (not regressions)", quality.undecided),
+        ] where !checks.isEmpty {
             body += "<h2>\(title)</h2><table><tr><th>where</th><th>check</th><th>passed base → head</th><th>detail</th><th>answer</th></tr>"
             for change in checks {
-                body += "<tr><td>\(Markup.html(change.suite)) / \(Markup.html(change.conversation)) / \(change.turn.map { "turn \($0)" } ?? "conversation")</td>"
+                body +=
+                    "<tr><td>\(Markup.html(change.suite)) / \(Markup.html(change.conversation)) / \(change.turn.map { "turn \($0)" } ?? "conversation")</td>"
                     + "<td>\(Markup.html(change.check))</td><td>\(change.basePassed)/\(change.baseTotal) → \(change.headPassed)/\(change.headTotal)"
                     + "\(change.adjustedPValue.map { String(format: ", p = %.2g adjusted", $0) } ?? "")</td>"
                     + "<td>\(Markup.html(change.detail ?? ""))</td><td><div class=\"text\">\(Markup.html(change.answerExcerpt ?? ""))</div></td></tr>"
             }
             body += "</table>"
         }
-        for (title, turns) in [("Turns answered significantly less often on head", quality.turnRegressions),
-                               ("Turns that now fail, too few replays to tell", quality.turnsUndecided)] where !turns.isEmpty {
+        for (title, turns) in [
+            ("Turns answered significantly less often on head", quality.turnRegressions),
+            ("Turns that now fail, too few replays to tell", quality.turnsUndecided),
+        ] where !turns.isEmpty {
             body += "<h2>\(title)</h2><ul>"
-            body += turns.map { "<li>\(Markup.html($0.suite)) / \(Markup.html($0.conversation)) / turn \($0.turn): answered \($0.baseAnswered)/\($0.baseTotal) → "
-                + "\($0.headAnswered)/\($0.headTotal); \(Markup.html($0.headOutcome))</li>" }.joined()
+            body += turns.map {
+                "<li>\(Markup.html($0.suite)) / \(Markup.html($0.conversation)) / turn \($0.turn): answered \($0.baseAnswered)/\($0.baseTotal) → "
+                    + "\($0.headAnswered)/\($0.headTotal); \(Markup.html($0.headOutcome))</li>"
+            }.joined()
             body += "</ul>"
         }
         if !comparison.differences.isEmpty {
-            body += "<h2>Differences between the sides</h2><ul>" + comparison.differences.map {
-                "<li>\(Markup.html($0.field)): \(Markup.html($0.base)) → \(Markup.html($0.head))\($0.isCommitDetermined ? " (the commits' project files)" : " <strong>mismatch</strong>")</li>"
-            }.joined() + "</ul>"
+            body +=
+                "<h2>Differences between the sides</h2><ul>"
+                + comparison.differences.map {
+                    "<li>\(Markup.html($0.field)): \(Markup.html($0.base)) → \(Markup.html($0.head))\($0.isCommitDetermined ? " (the commits' project files)" : " <strong>mismatch</strong>")</li>"
+                }.joined() + "</ul>"
         }
         return body
     }
@@ -188,18 +238,27 @@ public enum HTMLReport {
             case .metric(let metric): (scale, unit) = (1, metric.unit.rawValue)
             }
             let markers = series.steps.map { step in
-                SVGChart.Marker(x: step.suspectPosition, label: "\(history.commit(at: step.suspectPosition)?.shortId ?? "") \(HistoryReport.percent(step.change))", isWorse: step.isWorse)
+                SVGChart.Marker(
+                    x: step.suspectPosition,
+                    label: "\(history.commit(at: step.suspectPosition)?.shortId ?? "") \(HistoryReport.percent(step.change))",
+                    isWorse: step.isWorse)
             }
             body += "<h2>\(Markup.html(series.metric.label)) — \(Markup.html(series.key.label))</h2>"
-            body += SVGChart.lines(title: "\(series.metric.label): median per commit, band 25th–75th percentile", unit: unit,
-                                   lines: [SVGChart.Line(name: series.metric.label, values: values.map { $0.map { $0 * scale } },
-                                                         band: band.map { $0.map { ($0.0 * scale, $0.1 * scale) } })],
-                                   xLabels: labels, markers: markers, bounds: unit == "%" ? 0...100 : nil) { String(format: "%.1f", $0) }
+            body += SVGChart.lines(
+                title: "\(series.metric.label): median per commit, band 25th–75th percentile", unit: unit,
+                lines: [
+                    SVGChart.Line(
+                        name: series.metric.label, values: values.map { $0.map { $0 * scale } },
+                        band: band.map { $0.map { ($0.0 * scale, $0.1 * scale) } })
+                ],
+                xLabels: labels, markers: markers, bounds: unit == "%" ? 0...100 : nil
+            ) { String(format: "%.1f", $0) }
             if !series.steps.isEmpty {
                 body += "<table><tr><th></th><th>change [interval]</th><th>suspect</th><th>subject</th><th>p</th></tr>"
                 for step in series.steps {
                     let suspect = history.commit(at: step.suspectPosition)
-                    body += "<tr class=\"\(step.isWorse ? "regression" : "improvement")\"><td>\(step.isWorse ? "worse" : "better")</td>"
+                    body +=
+                        "<tr class=\"\(step.isWorse ? "regression" : "improvement")\"><td>\(step.isWorse ? "worse" : "better")</td>"
                         + "<td>\(Markup.html(HistoryReport.describe(step, metric: series.metric)))</td><td><code>\(Markup.html(suspect?.shortId ?? ""))</code></td>"
                         + "<td>\(Markup.html(suspect?.subject ?? ""))</td><td>\(String(format: "%.2g", step.pValue))</td></tr>"
                 }

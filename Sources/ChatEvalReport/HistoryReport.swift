@@ -9,9 +9,12 @@ public enum HistoryReport {
     public static func render(_ history: History) -> String {
         var lines: [String] = []
         let first = history.commits.first, last = history.commits.last
-        lines.append("history   \(history.commits.count) commits (first-parent) from \(first?.shortId ?? "–") to \(last?.shortId ?? "–"); "
-            + "metrics \(history.metrics.joined(separator: ", "))")
-        lines.append("steps     \(history.detection.method), α = \(history.detection.alpha), at least \(history.detection.minimumSegment) commits with results on each side")
+        lines.append(
+            "history   \(history.commits.count) commits (first-parent) from \(first?.shortId ?? "–") to \(last?.shortId ?? "–"); "
+                + "metrics \(history.metrics.joined(separator: ", "))")
+        lines.append(
+            "steps     \(history.detection.method), α = \(history.detection.alpha), at least \(history.detection.minimumSegment) commits with results on each side"
+        )
         var skipped: [String] = []
         if history.skippedDirtyRuns > 0 { skipped.append("\(history.skippedDirtyRuns) run(s) of a dirty working tree") }
         if history.skippedIncompleteRuns > 0 { skipped.append("\(history.skippedIncompleteRuns) incomplete run(s)") }
@@ -51,7 +54,8 @@ public enum HistoryReport {
     /// "▲ TTFT +20.1% [+15.2%, +24.8%] (200 ms → 240 ms) at 3f2a9c1 "Bump llama.cpp" — smoke"
     static func stepLine(_ step: HistoryStep, series: HistorySeries, history: History) -> String {
         let suspect = history.commit(at: step.suspectPosition)
-        var text = "\(step.isWorse ? "WORSE" : "better") \(series.metric.label) \(describe(step, metric: series.metric)) at \(suspect?.shortId ?? String(step.suspect.prefix(7)))"
+        var text =
+            "\(step.isWorse ? "WORSE" : "better") \(series.metric.label) \(describe(step, metric: series.metric)) at \(suspect?.shortId ?? String(step.suspect.prefix(7)))"
         if let subject = suspect?.subject { text += " \"\(Terminal.safe(subject))\"" }
         if step.firstMeasured != step.suspect, let measured = history.commit(at: step.firstMeasuredPosition) {
             text += " (or a commit up to \(measured.shortId): none between has results)"
@@ -82,7 +86,10 @@ public enum HistoryReport {
 
     /// Newest first; consecutive commits without results folded into one row.
     private static func table(_ series: HistorySeries, history: History) -> TextTable {
-        var table = TextTable([.init("commit", .left), .init("median"), .init("spread", .left), .init("runs"), .init("n"), .init("", .left), .init("subject", .left)])
+        var table = TextTable([
+            .init("commit", .left), .init("median"), .init("spread", .left), .init("runs"), .init("n"), .init("", .left),
+            .init("subject", .left),
+        ])
         let points = Dictionary(series.points.map { ($0.position, $0) }, uniquingKeysWith: { first, _ in first })
         let suspects = Dictionary(series.steps.map { ($0.suspectPosition, $0) }, uniquingKeysWith: { first, _ in first })
         var gap = 0
@@ -103,8 +110,11 @@ public enum HistoryReport {
                 continue
             }
             flushGap()
-            table.add([commit.shortId, value(point.median, series.metric), "\(value(point.lower, series.metric))–\(value(point.upper, series.metric))",
-                       String(point.runs), String(point.samples), marker, Terminal.safe(Format.excerpt(commit.subject, limit: 50))])
+            table.add([
+                commit.shortId, value(point.median, series.metric),
+                "\(value(point.lower, series.metric))–\(value(point.upper, series.metric))",
+                String(point.runs), String(point.samples), marker, Terminal.safe(Format.excerpt(commit.subject, limit: 50)),
+            ])
         }
         flushGap()
         return table

@@ -57,33 +57,51 @@ public enum JUnitReport {
                         switch turn.status {
                         case .failed:
                             let failure = turn.failure
-                            cases.append(Case(classname: classname, name: "turn \(turn.index + 1)\(repetition): answered", time: time,
-                                              outcome: .error(type: failure?.code.rawValue ?? "failed", message: failure?.message ?? "the turn failed",
-                                                              body: "user: \(turn.user)")))
+                            cases.append(
+                                Case(
+                                    classname: classname, name: "turn \(turn.index + 1)\(repetition): answered", time: time,
+                                    outcome: .error(
+                                        type: failure?.code.rawValue ?? "failed", message: failure?.message ?? "the turn failed",
+                                        body: "user: \(turn.user)")))
                         case .skipped:
-                            cases.append(Case(classname: classname, name: "turn \(turn.index + 1)\(repetition): answered", time: 0,
-                                              outcome: .skipped(turn.skipReason ?? "not run")))
+                            cases.append(
+                                Case(
+                                    classname: classname, name: "turn \(turn.index + 1)\(repetition): answered", time: 0,
+                                    outcome: .skipped(turn.skipReason ?? "not run")))
                         case .answered: break
                         }
                         for (position, verdict) in (turn.checks ?? []).enumerated() {
-                            cases.append(Case(classname: classname, name: "turn \(turn.index + 1)\(repetition) check \(position + 1): \(verdict.check)",
-                                              time: time, outcome: outcome(of: verdict, answer: turn.answer)))
+                            cases.append(
+                                Case(
+                                    classname: classname,
+                                    name: "turn \(turn.index + 1)\(repetition) check \(position + 1): \(verdict.check)",
+                                    time: time, outcome: outcome(of: verdict, answer: turn.answer)))
                         }
                     }
                     for (position, verdict) in conversation.checks.enumerated() {
-                        cases.append(Case(classname: classname, name: "conversation\(repetition) check \(position + 1): \(verdict.check)", time: 0,
-                                          outcome: outcome(of: verdict, answer: nil)))
+                        cases.append(
+                            Case(
+                                classname: classname, name: "conversation\(repetition) check \(position + 1): \(verdict.check)", time: 0,
+                                outcome: outcome(of: verdict, answer: nil)))
                     }
                 }
                 for gate in suite.gates {
-                    cases.append(Case(classname: "chateval.\(suite.name).gates", name: "\(gate.gate) \(gate.expected)", time: 0,
-                                      outcome: gate.passed ? .passed : .failure(type: "gate", message: "\(gate.gate) \(gate.expected), found \(gate.found)", body: "")))
+                    cases.append(
+                        Case(
+                            classname: "chateval.\(suite.name).gates", name: "\(gate.gate) \(gate.expected)", time: 0,
+                            outcome: gate.passed
+                                ? .passed : .failure(type: "gate", message: "\(gate.gate) \(gate.expected), found \(gate.found)", body: ""))
+                    )
                 }
-                document.add(Suite(
-                    name: multipleModels ? "\(suite.name) (\(record.modelLabel))" : suite.name, hostname: record.machine.hostname, timestamp: record.startedAt,
-                    properties: [("model", model), ("model_sha256", record.modelSha256 ?? "unknown"), ("commit", record.git?.commit ?? "none"),
-                                 ("run_id", record.runId), ("engine", "\(record.runtime.engine) \(record.runtime.build)")],
-                    cases: cases, output: "status \(record.status.rawValue)"))
+                document.add(
+                    Suite(
+                        name: multipleModels ? "\(suite.name) (\(record.modelLabel))" : suite.name, hostname: record.machine.hostname,
+                        timestamp: record.startedAt,
+                        properties: [
+                            ("model", model), ("model_sha256", record.modelSha256 ?? "unknown"), ("commit", record.git?.commit ?? "none"),
+                            ("run_id", record.runId), ("engine", "\(record.runtime.engine) \(record.runtime.build)"),
+                        ],
+                        cases: cases, output: "status \(record.status.rawValue)"))
             }
         }
     }
@@ -91,28 +109,47 @@ public enum JUnitReport {
     private static func add(_ comparison: Comparison, at date: Date, to document: inout Document) {
         for suite in comparison.suites {
             var cases = suite.metrics.map { change -> Case in
-                let outcome: Case.Outcome = switch change.verdict {
-                case .regression: .failure(type: "regression", message: "\(change.metric.name) \(ComparisonReport.interval(change)): \(change.reason)", body: "")
-                case .notMeasured: .skipped(change.reason)
-                default: .passed
-                }
-                return Case(classname: "chateval.compare.\(suite.name)", name: "\(change.metric.name) (\(change.verdict.rawValue))", time: 0, outcome: outcome)
+                let outcome: Case.Outcome =
+                    switch change.verdict {
+                    case .regression:
+                        .failure(
+                            type: "regression", message: "\(change.metric.name) \(ComparisonReport.interval(change)): \(change.reason)",
+                            body: "")
+                    case .notMeasured: .skipped(change.reason)
+                    default: .passed
+                    }
+                return Case(
+                    classname: "chateval.compare.\(suite.name)", name: "\(change.metric.name) (\(change.verdict.rawValue))", time: 0,
+                    outcome: outcome)
             }
             for change in comparison.quality.regressions where change.suite == suite.name {
                 let place = change.turn.map { "turn \($0)" } ?? "conversation"
                 let counts = "passed \(change.basePassed)/\(change.baseTotal) on base, \(change.headPassed)/\(change.headTotal) on head"
-                cases.append(Case(classname: "chateval.compare.\(suite.name).\(change.conversation)", name: "\(place) check \(change.position): \(change.check)", time: 0,
-                                  outcome: .failure(type: "check regression", message: counts + (change.detail.map { "; " + $0 } ?? ""), body: change.answerExcerpt ?? "")))
+                cases.append(
+                    Case(
+                        classname: "chateval.compare.\(suite.name).\(change.conversation)",
+                        name: "\(place) check \(change.position): \(change.check)", time: 0,
+                        outcome: .failure(
+                            type: "check regression", message: counts + (change.detail.map { "; " + $0 } ?? ""),
+                            body: change.answerExcerpt ?? "")))
             }
             for turn in comparison.quality.turnRegressions where turn.suite == suite.name {
-                cases.append(Case(classname: "chateval.compare.\(suite.name).\(turn.conversation)", name: "turn \(turn.turn): answered", time: 0,
-                                  outcome: .failure(type: "turn regression", message: "answered \(turn.baseAnswered)/\(turn.baseTotal) on base, "
-                                    + "\(turn.headAnswered)/\(turn.headTotal) on head; \(turn.headOutcome)", body: "")))
+                cases.append(
+                    Case(
+                        classname: "chateval.compare.\(suite.name).\(turn.conversation)", name: "turn \(turn.turn): answered", time: 0,
+                        outcome: .failure(
+                            type: "turn regression",
+                            message: "answered \(turn.baseAnswered)/\(turn.baseTotal) on base, "
+                                + "\(turn.headAnswered)/\(turn.headTotal) on head; \(turn.headOutcome)", body: "")))
             }
-            document.add(Suite(
-                name: "\(suite.name) (head vs base)", hostname: comparison.head.machine, timestamp: date,
-                properties: [("base", comparison.base.commit ?? "none"), ("head", comparison.head.commit ?? "none"), ("preset", comparison.settings.preset)],
-                cases: cases, output: ComparisonReport.headline(comparison)))
+            document.add(
+                Suite(
+                    name: "\(suite.name) (head vs base)", hostname: comparison.head.machine, timestamp: date,
+                    properties: [
+                        ("base", comparison.base.commit ?? "none"), ("head", comparison.head.commit ?? "none"),
+                        ("preset", comparison.settings.preset),
+                    ],
+                    cases: cases, output: ComparisonReport.headline(comparison)))
         }
     }
 
@@ -127,13 +164,22 @@ public enum JUnitReport {
                     return Case(classname: "chateval.history.\(key.suite)", name: series.metric.name, time: 0, outcome: .passed)
                 }
                 let suspect = history.commit(at: last.suspectPosition)
-                return Case(classname: "chateval.history.\(key.suite)", name: series.metric.name, time: 0, outcome: .failure(
-                    type: "step", message: "\(series.metric.name) \(HistoryReport.describe(last, metric: series.metric)) since \(suspect?.shortId ?? String(last.suspect.prefix(7)))",
-                    body: "suspect \(last.suspect) \(suspect?.subject ?? "")"))
+                return Case(
+                    classname: "chateval.history.\(key.suite)", name: series.metric.name, time: 0,
+                    outcome: .failure(
+                        type: "step",
+                        message:
+                            "\(series.metric.name) \(HistoryReport.describe(last, metric: series.metric)) since \(suspect?.shortId ?? String(last.suspect.prefix(7)))",
+                        body: "suspect \(last.suspect) \(suspect?.subject ?? "")"))
             }
-            document.add(Suite(name: key.label, hostname: key.machine, timestamp: date,
-                               properties: [("machine", key.machine), ("model_sha256", key.modelSha256 ?? "unknown"), ("commits", String(history.commits.count))],
-                               cases: cases, output: ""))
+            document.add(
+                Suite(
+                    name: key.label, hostname: key.machine, timestamp: date,
+                    properties: [
+                        ("machine", key.machine), ("model_sha256", key.modelSha256 ?? "unknown"),
+                        ("commits", String(history.commits.count)),
+                    ],
+                    cases: cases, output: ""))
         }
         return document.render()
     }
@@ -205,7 +251,8 @@ public enum JUnitReport {
                 let skipped = suite.cases.filter { if case .skipped = $0.outcome { true } else { false } }.count
                 let time = suite.cases.reduce(0) { $0 + $1.time }
                 let name = nonEmpty(suite.name, "chateval")
-                xml += "  <testsuite package=\"chateval\" id=\"\(id)\" name=\"\(attr(name))\" timestamp=\"\(formatter.string(from: suite.timestamp))\" "
+                xml +=
+                    "  <testsuite package=\"chateval\" id=\"\(id)\" name=\"\(attr(name))\" timestamp=\"\(formatter.string(from: suite.timestamp))\" "
                     + "hostname=\"\(attr(nonEmpty(suite.hostname, "localhost")))\" tests=\"\(suite.cases.count)\" failures=\"\(failures)\" "
                     + "errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(seconds(time))\">\n"
                 xml += "    <properties>\n"
@@ -214,13 +261,16 @@ public enum JUnitReport {
                 }
                 xml += "    </properties>\n"
                 for testCase in suite.cases {
-                    let opening = "    <testcase classname=\"\(attr(nonEmpty(testCase.classname, "chateval")))\" name=\"\(attr(nonEmpty(testCase.name, "case")))\" time=\"\(seconds(testCase.time))\""
+                    let opening =
+                        "    <testcase classname=\"\(attr(nonEmpty(testCase.classname, "chateval")))\" name=\"\(attr(nonEmpty(testCase.name, "case")))\" time=\"\(seconds(testCase.time))\""
                     switch testCase.outcome {
                     case .passed:
                         xml += opening + "/>\n"
                     case .failure(let type, let message, let body), .error(let type, let message, let body):
                         let element = if case .failure = testCase.outcome { "failure" } else { "error" }
-                        xml += opening + ">\n      <\(element) type=\"\(attr(nonEmpty(type, element)))\" message=\"\(attr(Markup.cut(message, 1_000)))\">"
+                        xml +=
+                            opening
+                            + ">\n      <\(element) type=\"\(attr(nonEmpty(type, element)))\" message=\"\(attr(Markup.cut(message, 1_000)))\">"
                             + Markup.xml(Markup.cut(body, 4_000)) + "</\(element)>\n    </testcase>\n"
                     case .skipped(let reason):
                         xml += opening + ">\n      <skipped message=\"\(attr(Markup.cut(reason, 1_000)))\"/>\n    </testcase>\n"
@@ -228,7 +278,8 @@ public enum JUnitReport {
                 }
                 var output = suite.output
                 if id == suites.count - 1 && dropped > 0 {
-                    output += "\n\(dropped) more test cases not written (at most \(JUnitReport.maximumTestCases) per report); the result file holds them all"
+                    output +=
+                        "\n\(dropped) more test cases not written (at most \(JUnitReport.maximumTestCases) per report); the result file holds them all"
                 }
                 xml += "    <system-out>\(Markup.xml(output))</system-out>\n    <system-err></system-err>\n  </testsuite>\n"
             }

@@ -12,7 +12,9 @@ public enum LoadReport {
         ])
         for level in levels {
             let ttft = level.timeToFirstToken, itl = level.interTokenLatency
-            let objectives = level.objectives.isEmpty ? (level.goodput == nil ? "–" : "")
+            let objectives =
+                level.objectives.isEmpty
+                ? (level.goodput == nil ? "–" : "")
                 : level.objectives.map { "\($0.objective) \($0.met ? "met" : "MISSED")" }.joined(separator: ", ")
             table.add([
                 String(level.concurrency), String(level.requests),
@@ -47,13 +49,19 @@ public enum LoadReport {
         for step in 0...4 {
             let fraction = Double(step) / 4
             let gx = x(maxX * fraction), gy = y(maxY * fraction)
-            svg += "<line x1=\"\(number(gx))\" y1=\"\(number(top))\" x2=\"\(number(gx))\" y2=\"\(number(height - bottom))\" stroke=\"#e0e0e0\"/>\n"
-            svg += "<line x1=\"\(number(left))\" y1=\"\(number(gy))\" x2=\"\(number(width - right))\" y2=\"\(number(gy))\" stroke=\"#e0e0e0\"/>\n"
-            svg += "<text x=\"\(number(gx))\" y=\"\(number(height - bottom + 16))\" text-anchor=\"middle\">\(Markup.xml(Format.rate(maxX * fraction)))</text>\n"
-            svg += "<text x=\"\(number(left - 6))\" y=\"\(number(gy + 4))\" text-anchor=\"end\">\(Markup.xml(Format.duration(maxY * fraction)))</text>\n"
+            svg +=
+                "<line x1=\"\(number(gx))\" y1=\"\(number(top))\" x2=\"\(number(gx))\" y2=\"\(number(height - bottom))\" stroke=\"#e0e0e0\"/>\n"
+            svg +=
+                "<line x1=\"\(number(left))\" y1=\"\(number(gy))\" x2=\"\(number(width - right))\" y2=\"\(number(gy))\" stroke=\"#e0e0e0\"/>\n"
+            svg +=
+                "<text x=\"\(number(gx))\" y=\"\(number(height - bottom + 16))\" text-anchor=\"middle\">\(Markup.xml(Format.rate(maxX * fraction)))</text>\n"
+            svg +=
+                "<text x=\"\(number(left - 6))\" y=\"\(number(gy + 4))\" text-anchor=\"end\">\(Markup.xml(Format.duration(maxY * fraction)))</text>\n"
         }
-        svg += "<text x=\"\(number((left + width - right) / 2))\" y=\"\(number(height - 12))\" text-anchor=\"middle\">output tokens/s</text>\n"
-        svg += "<text transform=\"translate(16 \(number((top + height - bottom) / 2))) rotate(-90)\" text-anchor=\"middle\">TTFT p95</text>\n"
+        svg +=
+            "<text x=\"\(number((left + width - right) / 2))\" y=\"\(number(height - 12))\" text-anchor=\"middle\">output tokens/s</text>\n"
+        svg +=
+            "<text transform=\"translate(16 \(number((top + height - bottom) / 2))) rotate(-90)\" text-anchor=\"middle\">TTFT p95</text>\n"
         if points.count > 1 {
             let path = points.map { "\(number(x($0.1))),\(number(y($0.2)))" }.joined(separator: " ")
             svg += "<polyline points=\"\(path)\" fill=\"none\" stroke=\"#3366cc\" stroke-width=\"2\"/>\n"

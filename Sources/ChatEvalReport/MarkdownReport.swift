@@ -57,17 +57,23 @@ public enum MarkdownReport {
 
     private static func renderRuns(_ records: [RunRecord], detail: Detail) -> String {
         var out: [String] = []
-        let failedGates = records.flatMap { record in record.suites.flatMap { suite in suite.gates.filter { !$0.passed }.map { (record, suite, $0) } } }
+        let failedGates = records.flatMap { record in
+            record.suites.flatMap { suite in suite.gates.filter { !$0.passed }.map { (record, suite, $0) } }
+        }
         let incomplete = records.filter { $0.status != .complete }
         let verdict: String
         if !incomplete.isEmpty {
-            verdict = "⚠️ **Incomplete**: \(incomplete.count) of \(records.count) run\(records.count == 1 ? "" : "s") did not finish; the tables show what was measured."
+            verdict =
+                "⚠️ **Incomplete**: \(incomplete.count) of \(records.count) run\(records.count == 1 ? "" : "s") did not finish; the tables show what was measured."
         } else if !failedGates.isEmpty {
             verdict = "❌ **\(failedGates.count) gate\(failedGates.count == 1 ? "" : "s") failed.**"
         } else {
             verdict = "✅ **All gates passed.**"
         }
-        let commit = records.first?.git.map { ($0.shortCommit ?? "?") + ($0.isDirty ? " (dirty)" : "") + ($0.subject.map { " " + Markup.markdown($0) } ?? "") } ?? "no commit"
+        let commit =
+            records.first?.git.map {
+                ($0.shortCommit ?? "?") + ($0.isDirty ? " (dirty)" : "") + ($0.subject.map { " " + Markup.markdown($0) } ?? "")
+            } ?? "no commit"
         out.append("## ChatEval run — \(Markup.markdown(commit))")
         out.append("")
         out.append(verdict)
@@ -84,10 +90,13 @@ public enum MarkdownReport {
                 let ttft = Distribution(metrics.map(\.timeToFirstToken))
                 let decode = Distribution(metrics.compactMap(\.decodeTokensPerSecond))
                 let reuse = Distribution(metrics.compactMap(\.reuseRatio))
-                let gates = suite.gates.isEmpty ? "–" : suite.gates.map { "\($0.passed ? "✅" : "❌") \(Markup.markdown($0.gate))" }.joined(separator: " ")
-                out.append("| \(Markup.markdown(suite.name)) | \(Markup.markdown(model)) | \(turns.count) | \(turns.filter { $0.status != .answered }.count) | "
-                    + "\(verdicts.filter(\.passed).count)/\(verdicts.count) | \(Format.percent(Verdict.passRate(verdicts))) | \(Format.duration(ttft?.median)) | "
-                    + "\(Format.duration(ttft?.p95)) | \(Format.rate(decode?.median)) | \(Format.percent(reuse?.median)) | \(gates) |")
+                let gates =
+                    suite.gates.isEmpty
+                    ? "–" : suite.gates.map { "\($0.passed ? "✅" : "❌") \(Markup.markdown($0.gate))" }.joined(separator: " ")
+                out.append(
+                    "| \(Markup.markdown(suite.name)) | \(Markup.markdown(model)) | \(turns.count) | \(turns.filter { $0.status != .answered }.count) | "
+                        + "\(verdicts.filter(\.passed).count)/\(verdicts.count) | \(Format.percent(Verdict.passRate(verdicts))) | \(Format.duration(ttft?.median)) | "
+                        + "\(Format.duration(ttft?.p95)) | \(Format.rate(decode?.median)) | \(Format.percent(reuse?.median)) | \(gates) |")
             }
         }
         if !failedGates.isEmpty {
@@ -96,7 +105,9 @@ public enum MarkdownReport {
             out.append("")
             for (record, suite, gate) in failedGates {
                 let model = records.count > 1 ? " (\(Markup.markdown(record.modelLabel)))" : ""
-                out.append("- \(Markup.markdown(suite.name))\(model): \(Markup.markdown(gate.gate)) \(Markup.markdown(gate.expected)), found \(Markup.markdown(gate.found))")
+                out.append(
+                    "- \(Markup.markdown(suite.name))\(model): \(Markup.markdown(gate.gate)) \(Markup.markdown(gate.expected)), found \(Markup.markdown(gate.found))"
+                )
             }
         }
         guard detail != .headline else { return out.joined(separator: "\n") + "\n" }
@@ -111,10 +122,13 @@ public enum MarkdownReport {
                     for turn in conversation.turns {
                         let place = "\(model)\(Markup.markdown(suite.name)) | \(Markup.markdown(conversation.id)) | \(turn.index + 1)"
                         if turn.status == .failed {
-                            failures.append("| \(place) | runtime: \(Markup.markdown(turn.failure?.code.rawValue ?? "failed")) | \(Markup.markdown(Markup.cut(turn.failure?.message ?? "", 200))) |")
+                            failures.append(
+                                "| \(place) | runtime: \(Markup.markdown(turn.failure?.code.rawValue ?? "failed")) | \(Markup.markdown(Markup.cut(turn.failure?.message ?? "", 200))) |"
+                            )
                         }
                         for verdict in turn.checks ?? [] where !verdict.passed {
-                            failures.append("| \(place) | \(Markup.markdown(verdict.check)) | \(Markup.markdown(Markup.cut(verdict.detail, 200))) |")
+                            failures.append(
+                                "| \(place) | \(Markup.markdown(verdict.check)) | \(Markup.markdown(Markup.cut(verdict.detail, 200))) |")
                         }
                     }
                 }
@@ -128,7 +142,10 @@ public enum MarkdownReport {
             out.append((sideBySide ? "| model " : "") + "| suite | conversation | turn | check | detail |")
             out.append((sideBySide ? "|---" : "") + "|---|---|---:|---|---|")
             out += shown
-            if shown.count < failures.count { out.append("") ; out.append("_… and \(failures.count - shown.count) more in the result file._") }
+            if shown.count < failures.count {
+                out.append("")
+                out.append("_… and \(failures.count - shown.count) more in the result file._")
+            }
         }
         guard detail == .full else { return out.joined(separator: "\n") + "\n" }
 
@@ -144,14 +161,17 @@ public enum MarkdownReport {
                     for turn in conversation.turns {
                         let metrics = turn.metrics
                         let checks = (turn.checks ?? []).map { $0.passed ? "✅" : "❌" }.joined()
-                        let answer = switch turn.status {
-                        case .answered: Markup.markdown(Markup.cut(turn.answer ?? "", 120))
-                        case .failed: "**failed**: " + Markup.markdown(turn.failure?.description ?? "")
-                        case .skipped: "_skipped_"
-                        }
-                        out.append("| \(Markup.markdown(conversation.id)) | \(turn.index + 1) | \(Format.duration(metrics?.timeToFirstToken)) | "
-                            + "\(Format.rate(metrics?.prefillTokensPerSecond)) | \(Format.rate(metrics?.decodeTokensPerSecond)) | "
-                            + "\(Format.percent(metrics?.reuseRatio)) | \(checks) | \(Markup.markdown(Markup.cut(turn.user, 80))) | \(answer) |")
+                        let answer =
+                            switch turn.status {
+                            case .answered: Markup.markdown(Markup.cut(turn.answer ?? "", 120))
+                            case .failed: "**failed**: " + Markup.markdown(turn.failure?.description ?? "")
+                            case .skipped: "_skipped_"
+                            }
+                        out.append(
+                            "| \(Markup.markdown(conversation.id)) | \(turn.index + 1) | \(Format.duration(metrics?.timeToFirstToken)) | "
+                                + "\(Format.rate(metrics?.prefillTokensPerSecond)) | \(Format.rate(metrics?.decodeTokensPerSecond)) | "
+                                + "\(Format.percent(metrics?.reuseRatio)) | \(checks) | \(Markup.markdown(Markup.cut(turn.user, 80))) | \(answer) |"
+                        )
                     }
                 }
                 out.append("")
@@ -166,13 +186,16 @@ public enum MarkdownReport {
     private static func renderComparison(_ comparison: Comparison, detail: Detail) -> String {
         var out: [String] = []
         let base = comparison.base, head = comparison.head
-        out.append("## ChatEval comparison — \(Markup.markdown(base.shortCommit ?? "base")) → \(Markup.markdown(head.shortCommit ?? "head"))")
+        out.append(
+            "## ChatEval comparison — \(Markup.markdown(base.shortCommit ?? "base")) → \(Markup.markdown(head.shortCommit ?? "head"))")
         out.append("")
         let headline = ComparisonReport.headline(comparison)
         let mark = comparison.hasRegression || !comparison.mismatches.isEmpty ? "❌" : "✅"
         out.append("\(mark) **\(Markup.markdown(headline))**")
         out.append("")
-        out.append("Base \(base.runs.count) run(s), head \(head.runs.count) run(s); \(Markup.markdown(head.model)); \(Markup.markdown(head.machine)).")
+        out.append(
+            "Base \(base.runs.count) run(s), head \(head.runs.count) run(s); \(Markup.markdown(head.model)); \(Markup.markdown(head.machine))."
+        )
         out.append("")
         out.append("```")
         out += ComparisonReport.designLines(comparison)
@@ -184,19 +207,24 @@ public enum MarkdownReport {
             out.append("| metric | base | head | change | interval | n | verdict |")
             out.append("|---|---:|---:|---:|---|---:|---|")
             for change in suite.metrics {
-                let icon = switch change.verdict {
-                case .regression: "❌ "
-                case .improvement: "✅ "
-                default: ""
-                }
-                out.append("| \(change.metric.name) | \(Format.value(change.baseMedian, of: change.metric)) | \(Format.value(change.headMedian, of: change.metric)) | "
-                    + "\(Markup.markdown(ComparisonReport.interval(change).split(separator: " ").first.map(String.init) ?? "–")) | "
-                    + "\(Markup.markdown(change.change == nil ? "" : ComparisonReport.interval(change))) | \(change.baseCount)/\(change.headCount) | \(icon)\(change.verdict.rawValue) |")
+                let icon =
+                    switch change.verdict {
+                    case .regression: "❌ "
+                    case .improvement: "✅ "
+                    default: ""
+                    }
+                out.append(
+                    "| \(change.metric.name) | \(Format.value(change.baseMedian, of: change.metric)) | \(Format.value(change.headMedian, of: change.metric)) | "
+                        + "\(Markup.markdown(ComparisonReport.interval(change).split(separator: " ").first.map(String.init) ?? "–")) | "
+                        + "\(Markup.markdown(change.change == nil ? "" : ComparisonReport.interval(change))) | \(change.baseCount)/\(change.headCount) | \(icon)\(change.verdict.rawValue) |"
+                )
             }
         }
         let quality = comparison.quality
-        for (title, checks) in [("Checks that pass significantly less often on head", quality.regressions),
-                                ("Checks that changed, too few replays to tell (not regressions)", quality.undecided)] where !checks.isEmpty && detail != .headline {
+        for (title, checks) in [
+            ("Checks that pass significantly less often on head", quality.regressions),
+            ("Checks that changed, too few replays to tell (not regressions)", quality.undecided),
+        ] where !checks.isEmpty && detail != .headline {
             let shown = detail == .full ? checks : Array(checks.prefix(50))
             out.append("")
             out.append("### \(title) (\(checks.count))")
@@ -204,20 +232,28 @@ public enum MarkdownReport {
             out.append("| suite | conversation | turn | check | passed base → head | detail | answer |")
             out.append("|---|---|---:|---|---|---|---|")
             for change in shown {
-                out.append("| \(Markup.markdown(change.suite)) | \(Markup.markdown(change.conversation)) | \(change.turn.map(String.init) ?? "–") | \(Markup.markdown(change.check)) | "
-                    + "\(change.basePassed)/\(change.baseTotal) → \(change.headPassed)/\(change.headTotal) | "
-                    + "\(Markup.markdown(Markup.cut(change.detail ?? "", 200))) | \(Markup.markdown(Markup.cut(change.answerExcerpt ?? "", 120))) |")
+                out.append(
+                    "| \(Markup.markdown(change.suite)) | \(Markup.markdown(change.conversation)) | \(change.turn.map(String.init) ?? "–") | \(Markup.markdown(change.check)) | "
+                        + "\(change.basePassed)/\(change.baseTotal) → \(change.headPassed)/\(change.headTotal) | "
+                        + "\(Markup.markdown(Markup.cut(change.detail ?? "", 200))) | \(Markup.markdown(Markup.cut(change.answerExcerpt ?? "", 120))) |"
+                )
             }
-            if shown.count < checks.count { out.append(""); out.append("_… and \(checks.count - shown.count) more._") }
+            if shown.count < checks.count {
+                out.append("")
+                out.append("_… and \(checks.count - shown.count) more._")
+            }
         }
-        for (title, turns) in [("Turns answered significantly less often on head", quality.turnRegressions),
-                               ("Turns that now fail, too few replays to tell", quality.turnsUndecided)] where !turns.isEmpty {
+        for (title, turns) in [
+            ("Turns answered significantly less often on head", quality.turnRegressions),
+            ("Turns that now fail, too few replays to tell", quality.turnsUndecided),
+        ] where !turns.isEmpty {
             out.append("")
             out.append("### \(title) (\(turns.count))")
             out.append("")
             for turn in turns.prefix(detail == .full ? Int.max : 50) {
-                out.append("- \(Markup.markdown(turn.suite)) / \(Markup.markdown(turn.conversation)) / turn \(turn.turn): answered \(turn.baseAnswered)/\(turn.baseTotal) → "
-                    + "\(turn.headAnswered)/\(turn.headTotal); \(Markup.markdown(turn.headOutcome))")
+                out.append(
+                    "- \(Markup.markdown(turn.suite)) / \(Markup.markdown(turn.conversation)) / turn \(turn.turn): answered \(turn.baseAnswered)/\(turn.baseTotal) → "
+                        + "\(turn.headAnswered)/\(turn.headTotal); \(Markup.markdown(turn.headOutcome))")
             }
         }
         if !comparison.differences.isEmpty {
@@ -225,8 +261,9 @@ public enum MarkdownReport {
             out.append("### Differences between the sides")
             out.append("")
             for difference in comparison.differences {
-                out.append("- \(Markup.markdown(difference.field)): \(Markup.markdown(difference.base)) → \(Markup.markdown(difference.head))"
-                    + (difference.isCommitDetermined ? " (changed by the commits' project files)" : " (**mismatch**)"))
+                out.append(
+                    "- \(Markup.markdown(difference.field)): \(Markup.markdown(difference.base)) → \(Markup.markdown(difference.head))"
+                        + (difference.isCommitDetermined ? " (changed by the commits' project files)" : " (**mismatch**)"))
             }
         }
         guard detail == .full else { return out.joined(separator: "\n") + "\n" }
@@ -238,8 +275,10 @@ public enum MarkdownReport {
             out.append("|---|---:|---|---:|---:|---|---|")
             for turn in suite.turns {
                 for change in turn.metrics {
-                    out.append("| \(Markup.markdown(turn.conversation)) | \(turn.turn) | \(change.metric.name) | \(Format.value(change.baseMedian, of: change.metric)) | "
-                        + "\(Format.value(change.headMedian, of: change.metric)) | \(Markup.markdown(ComparisonReport.interval(change))) | \(change.verdict.rawValue) |")
+                    out.append(
+                        "| \(Markup.markdown(turn.conversation)) | \(turn.turn) | \(change.metric.name) | \(Format.value(change.baseMedian, of: change.metric)) | "
+                            + "\(Format.value(change.headMedian, of: change.metric)) | \(Markup.markdown(ComparisonReport.interval(change))) | \(change.verdict.rawValue) |"
+                    )
                 }
             }
             out.append("")
@@ -262,8 +301,10 @@ public enum MarkdownReport {
             out.append("|---|---|---|---|---|---|")
             for (series, step) in steps {
                 let suspect = history.commit(at: step.suspectPosition)
-                out.append("| \(step.isWorse ? "❌ worse" : "✅ better") | \(Markup.markdown(series.metric.label)) | \(Markup.markdown(HistoryReport.describe(step, metric: series.metric))) | "
-                    + "`\(suspect?.shortId ?? String(step.suspect.prefix(7)))` | \(Markup.markdown(Markup.cut(suspect?.subject ?? "", 80))) | \(Markup.markdown(series.key.label)) |")
+                out.append(
+                    "| \(step.isWorse ? "❌ worse" : "✅ better") | \(Markup.markdown(series.metric.label)) | \(Markup.markdown(HistoryReport.describe(step, metric: series.metric))) | "
+                        + "`\(suspect?.shortId ?? String(step.suspect.prefix(7)))` | \(Markup.markdown(Markup.cut(suspect?.subject ?? "", 80))) | \(Markup.markdown(series.key.label)) |"
+                )
             }
         }
         guard detail != .headline else { return out.joined(separator: "\n") + "\n" }
@@ -277,11 +318,15 @@ public enum MarkdownReport {
             let steps = Set(series.steps.map(\.suspectPosition))
             for point in series.points.reversed().prefix(rowLimit) {
                 let commit = history.commits[point.position]
-                out.append("| `\(commit.shortId)` | \(HistoryReport.value(point.median, series.metric)) | "
-                    + "\(HistoryReport.value(point.lower, series.metric))–\(HistoryReport.value(point.upper, series.metric)) | \(point.runs) | "
-                    + "\(steps.contains(point.position) ? "◀" : "") | \(Markup.markdown(Markup.cut(commit.subject, 80))) |")
+                out.append(
+                    "| `\(commit.shortId)` | \(HistoryReport.value(point.median, series.metric)) | "
+                        + "\(HistoryReport.value(point.lower, series.metric))–\(HistoryReport.value(point.upper, series.metric)) | \(point.runs) | "
+                        + "\(steps.contains(point.position) ? "◀" : "") | \(Markup.markdown(Markup.cut(commit.subject, 80))) |")
             }
-            if series.points.count > rowLimit { out.append(""); out.append("_… \(series.points.count - rowLimit) older commits in `chateval history`._") }
+            if series.points.count > rowLimit {
+                out.append("")
+                out.append("_… \(series.points.count - rowLimit) older commits in `chateval history`._")
+            }
             out.append("")
             out.append("</details>")
         }

@@ -14,8 +14,12 @@ public enum RunHeader {
         var lines = ["\(identity.engine) \(identity.build)"]
         lines.append("model     \(identity.model.path) — \(identity.model.description), \(Format.bytes(identity.model.fileBytes))")
         lines.append("template  \(identity.chatTemplate) (\(identity.chatTemplateSource))")
-        lines.append("context   \(identity.contextSize) tokens, KV cache \(Format.bytes(identity.kvCacheBytes)), batch \(identity.batchSize), \(identity.threads) threads, cache mode \(cacheMode.rawValue)")
-        lines.append("load      \(Format.duration(identity.loadSeconds)) (+ warm-up \(Format.duration(identity.warmupSeconds))), not counted in any turn")
+        lines.append(
+            "context   \(identity.contextSize) tokens, KV cache \(Format.bytes(identity.kvCacheBytes)), batch \(identity.batchSize), \(identity.threads) threads, cache mode \(cacheMode.rawValue)"
+        )
+        lines.append(
+            "load      \(Format.duration(identity.loadSeconds)) (+ warm-up \(Format.duration(identity.warmupSeconds))), not counted in any turn"
+        )
         return lines.joined(separator: "\n")
     }
 }
@@ -30,4 +34,3 @@ extension RunHeader {
         return "\(short) \(place)\(state)" + (snapshot.subject.map { " — \($0)" } ?? "")
     }
 }
-

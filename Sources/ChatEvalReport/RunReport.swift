@@ -57,7 +57,8 @@ public enum RunReport {
     private static func verdict(_ summary: RunSummary, _ records: [RunRecord]) -> String {
         let turns = records.map { $0.suites.flatMap { $0.conversations.filter(\.isMeasured).flatMap(\.turns) }.count }.reduce(0, +)
         let repetitions = records.map(\.settings.repetitions).max() ?? 1
-        let gates = summary.failedGateCount == 0
+        let gates =
+            summary.failedGateCount == 0
             ? (summary.gateCount == 0 ? "no gates" : "all \(summary.gateCount) gates passed")
             : "\(summary.failedGateCount) of \(summary.gateCount) gates failed"
         let mark = summary.passed ? "✓ PASS" : (summary.incomplete && summary.failedGateCount == 0 ? "✗ INCOMPLETE" : "✗ FAIL")
@@ -80,13 +81,17 @@ public enum RunReport {
     private static func suiteTable(_ summary: RunSummary, sideBySide: Bool) -> String {
         var columns: [TextTable.Column] = [.init("suite", .left)]
         if sideBySide { columns.append(.init("model", .left)) }
-        columns += [.init("checks"), .init("pass"), .init("TTFT p50"), .init("TTFT p95"), .init("decode t/s"), .init("spread"), .init("failures")]
+        columns += [
+            .init("checks"), .init("pass"), .init("TTFT p50"), .init("TTFT p95"), .init("decode t/s"), .init("spread"), .init("failures"),
+        ]
         var table = TextTable(columns)
         var previous: String?
         for line in summary.lines {
             let mark = line.failedGates.isEmpty ? "✓" : "✗"
             var cells = [previous == line.suite && sideBySide ? "" : "\(mark) \(Format.clip(line.suite, 22))"]
-            if sideBySide { cells = ["\(mark) \(previous == line.suite ? "" : Format.clip(line.suite, 14))", Format.clip(line.label ?? "", 15)] }
+            if sideBySide {
+                cells = ["\(mark) \(previous == line.suite ? "" : Format.clip(line.suite, 14))", Format.clip(line.label ?? "", 15)]
+            }
             previous = line.suite
             cells += [
                 "\(line.checksPassed)/\(line.checksTotal)", Format.percent(line.passRate),
@@ -104,7 +109,8 @@ public enum RunReport {
     private static func runtimeFailures(_ summary: RunSummary, _ options: RunReportOptions) -> String {
         var lines = ["runtime failures (\(summary.runtimeFailures.count))"]
         for failure in summary.runtimeFailures {
-            lines.append("  " + place(failure.suite, failure.label, failure.conversation, turn: failure.turn.index, repetition: failure.repetition))
+            lines.append(
+                "  " + place(failure.suite, failure.label, failure.conversation, turn: failure.turn.index, repetition: failure.repetition))
             lines.append("    user   " + text(failure.turn.user, options, indent: "           "))
             lines.append("    ✗ \(failure.turn.failure?.description ?? "failed")")
         }
@@ -128,7 +134,9 @@ public enum RunReport {
                 }
                 lastTurn = where_
             }
-            let times = failed.repetitions > 1 ? " (failed in \(failed.failedIn) of \(failed.repetitions) repetitions\(failed.isFlaky ? ": flaky" : ""))" : ""
+            let times =
+                failed.repetitions > 1
+                ? " (failed in \(failed.failedIn) of \(failed.repetitions) repetitions\(failed.isFlaky ? ": flaky" : ""))" : ""
             lines.append(Format.wrap(VerdictLine.render(failed.verdict, indent: "    ") + times, width: width, hanging: "      "))
         }
         return lines.joined(separator: "\n")
@@ -140,12 +148,14 @@ public enum RunReport {
         var lines: [String] = []
         let repetitions = record.settings.repetitions
         for suite in record.suites {
-            lines.append(Format.clip("suite \(suite.name)\(label.map { " [\($0)]" } ?? "") — \(suite.path)", width)
-                + (suite.description.map { "\n" + Format.clip("  \($0)", width) } ?? ""))
+            lines.append(
+                Format.clip("suite \(suite.name)\(label.map { " [\($0)]" } ?? "") — \(suite.path)", width)
+                    + (suite.description.map { "\n" + Format.clip("  \($0)", width) } ?? ""))
             for conversation in suite.conversations where conversation.isMeasured && conversation.repetition == 1 {
                 let tags = conversation.tags.map { " [\($0.joined(separator: ", "))]" } ?? ""
                 let which = repetitions > 1 ? " — repetition 1 of \(repetitions)" : ""
-                lines.append("\n" + Format.clip("  \(conversation.id)\(tags)\(which)" + (conversation.description.map { ": \($0)" } ?? ""), width))
+                lines.append(
+                    "\n" + Format.clip("  \(conversation.id)\(tags)\(which)" + (conversation.description.map { ": \($0)" } ?? ""), width))
                 lines.append(TurnTable.render(conversation.turns, indent: "    "))
                 for turn in conversation.turns {
                     lines.append(AnswerLines.render(turn, full: options.showAnswers, indent: "    "))
@@ -168,7 +178,9 @@ public enum RunReport {
 
     /// "suite/conversation · turn 2 · rep 1 · label", the names clipped so that the line fits.
     static func place(_ suite: String, _ label: String?, _ conversation: String, turn: Int?, repetition: Int) -> String {
-        let rest = (turn.map { " · turn \($0 + 1)" } ?? " · conversation") + " · rep \(repetition)" + (label.map { " · \(Format.clip($0, 28))" } ?? "")
+        let rest =
+            (turn.map { " · turn \($0 + 1)" } ?? " · conversation") + " · rep \(repetition)"
+            + (label.map { " · \(Format.clip($0, 28))" } ?? "")
         return Format.clip("\(suite)/\(conversation)", width - 2 - rest.count) + rest
     }
 

@@ -100,7 +100,10 @@ public struct RunSummary: Sendable {
             for suite in record.suites {
                 let measured = suite.conversations.filter(\.isMeasured)
                 runtimeFailures += measured.flatMap { replay in
-                    replay.turns.filter(\.failedUnexpectedly).map { RuntimeFailureLine(suite: suite.name, label: label, conversation: replay.id, turn: $0, repetition: replay.repetition) }
+                    replay.turns.filter(\.failedUnexpectedly).map {
+                        RuntimeFailureLine(
+                            suite: suite.name, label: label, conversation: replay.id, turn: $0, repetition: replay.repetition)
+                    }
                 }
                 lines.append(SuiteLine(suite, label: label))
                 failedChecks += Self.failedChecks(suite.name, label: label, measured)
@@ -114,12 +117,17 @@ public struct RunSummary: Sendable {
 
     /// Failed checks grouped by (conversation, turn, check) over the repetitions, in suite order.
     private static func failedChecks(_ suite: String, label: String?, _ replays: [ConversationRecord]) -> [FailedCheck] {
-        struct Key: Hashable { var conversation: String; var turn: Int; var check: Int }
+        struct Key: Hashable {
+            var conversation: String
+            var turn: Int
+            var check: Int
+        }
         var order: [Key] = []
         var groups: [Key: FailedCheck] = [:]
         var totals: [Key: Int] = [:]
         for replay in replays {
-            let located = replay.turns.flatMap { turn in (turn.checks ?? []).enumerated().map { (turn as TurnRecord?, $0.offset, $0.element) } }
+            let located =
+                replay.turns.flatMap { turn in (turn.checks ?? []).enumerated().map { (turn as TurnRecord?, $0.offset, $0.element) } }
                 + replay.checks.enumerated().map { (nil as TurnRecord?, $0.offset, $0.element) }
             for (turn, index, verdict) in located {
                 let key = Key(conversation: replay.id, turn: turn?.index ?? -1, check: index)
@@ -130,8 +138,9 @@ public struct RunSummary: Sendable {
                     groups[key] = existing
                 } else {
                     order.append(key)
-                    groups[key] = FailedCheck(suite: suite, label: label, conversation: replay.id, turn: turn, verdict: verdict,
-                                              repetition: replay.repetition, failedIn: 1, repetitions: 0)
+                    groups[key] = FailedCheck(
+                        suite: suite, label: label, conversation: replay.id, turn: turn, verdict: verdict,
+                        repetition: replay.repetition, failedIn: 1, repetitions: 0)
                 }
             }
         }

@@ -13,7 +13,9 @@ enum SideBySide {
             for conversation in suite.conversations where conversation.isMeasured && conversation.repetition == 1 {
                 lines.append(Format.clip("  \(suite.name)/\(conversation.id)", RunReport.width))
                 let replays = records.map { record in
-                    record.suites.first { $0.name == suite.name }?.conversations.first { $0.id == conversation.id && $0.isMeasured && $0.repetition == 1 }
+                    record.suites.first { $0.name == suite.name }?.conversations.first {
+                        $0.id == conversation.id && $0.isMeasured && $0.repetition == 1
+                    }
                 }
                 for turn in conversation.turns {
                     lines.append("    turn \(turn.index + 1)  " + RunReport.text(turn.user, options, indent: "            "))
@@ -24,11 +26,13 @@ enum SideBySide {
                             continue
                         }
                         let marks = (answered.checks ?? []).map { $0.passed ? "✓" : "✗" }.joined()
-                        let figures = "\(Format.duration(answered.metrics?.timeToFirstToken)) \(Format.rate(answered.metrics?.decodeTokensPerSecond)) t/s"
+                        let figures =
+                            "\(Format.duration(answered.metrics?.timeToFirstToken)) \(Format.rate(answered.metrics?.decodeTokensPerSecond)) t/s"
                         let prefix = "      \(name)  \(marks.isEmpty ? "·" : marks)  \(figures)  "
                         let body: String
                         switch answered.status {
-                        case .answered: body = RunReport.text(answered.answer ?? "", options, indent: String(repeating: " ", count: prefix.count))
+                        case .answered:
+                            body = RunReport.text(answered.answer ?? "", options, indent: String(repeating: " ", count: prefix.count))
                         case .failed: body = "FAILED \(answered.failure?.description ?? "")"
                         case .skipped: body = "skipped: \(answered.skipReason ?? "")"
                         }

@@ -14,7 +14,10 @@ public enum SuiteSummary {
                 table.add([metric.label, unknown ? "unknown" : "–", unknown ? "unknown" : "–", "0"])
                 continue
             }
-            table.add([metric.label, Format.value(distribution.median, of: metric), Format.value(distribution.p95, of: metric), String(values.count)])
+            table.add([
+                metric.label, Format.value(distribution.median, of: metric), Format.value(distribution.p95, of: metric),
+                String(values.count),
+            ])
         }
         return table.render(indent: indent)
     }

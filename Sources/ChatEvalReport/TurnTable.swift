@@ -18,7 +18,8 @@ public enum TurnTable {
                 let itl = metrics.interTokenLatency
                 table.add([
                     number, String(metrics.promptTokens), metrics.reusedTokens.map(String.init) ?? "?", String(metrics.generatedTokens),
-                    Format.duration(metrics.timeToFirstToken), Format.rate(metrics.prefillTokensPerSecond), Format.rate(metrics.decodeTokensPerSecond),
+                    Format.duration(metrics.timeToFirstToken), Format.rate(metrics.prefillTokensPerSecond),
+                    Format.rate(metrics.decodeTokensPerSecond),
                     Format.durationPair(itl?.p50, itl?.p95), Format.duration(metrics.totalTime), metrics.stopReason.rawValue,
                     Format.bytes(metrics.peakResidentBytes),
                 ])

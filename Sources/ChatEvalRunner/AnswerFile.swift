@@ -54,21 +54,28 @@ enum AnswerLineReader {
         "total_time", "inter_token_latencies", "stop_reason", "peak_resident_bytes", "prefill_peak_resident_bytes",
         "decode_peak_resident_bytes", "kv_cache_bytes_in_use",
     ]
-    static let derivedKeys = ["evaluated_tokens", "prefill_tokens_per_second", "decode_tokens_per_second", "reuse_ratio", "inter_token_latency"]
+    static let derivedKeys = [
+        "evaluated_tokens", "prefill_tokens_per_second", "decode_tokens_per_second", "reuse_ratio", "inter_token_latency",
+    ]
     /// Names other tools use for the same figures.
-    static let foreignKeys = ["completion_tokens": "generated_tokens (OpenAI's completion_tokens)", "ttft": "time_to_first_token (seconds)",
-                              "latency": "total_time (seconds)", "finish_reason": "stop_reason (or finish_reason on the line itself)"]
+    static let foreignKeys = [
+        "completion_tokens": "generated_tokens (OpenAI's completion_tokens)", "ttft": "time_to_first_token (seconds)",
+        "latency": "total_time (seconds)", "finish_reason": "stop_reason (or finish_reason on the line itself)",
+    ]
 
     static func read(_ data: Data) -> Outcome {
         guard let object = try? JSONDecoder().decode(JSONValue.self, from: data) else {
             return .failure("not a valid answer line (invalid JSON); expected {\"conversation\": ID, \"turn\": N, \"answer\": TEXT}")
         }
         guard case .object(let fields) = object else {
-            return .failure("not a valid answer line (a JSON \(object.kind), not an object); expected {\"conversation\": ID, \"turn\": N, \"answer\": TEXT}")
+            return .failure(
+                "not a valid answer line (a JSON \(object.kind), not an object); expected {\"conversation\": ID, \"turn\": N, \"answer\": TEXT}"
+            )
         }
         var problems: [String] = []
         problems += unknownKeys(fields, allowed: lineKeys, what: "")
-        let missing = ["conversation", "turn"].filter { fields[$0] == nil }
+        let missing =
+            ["conversation", "turn"].filter { fields[$0] == nil }
             + (fields["answer"] == nil && fields["failure"] == nil ? ["answer (or failure)"] : [])
         if !missing.isEmpty { problems.append("missing " + missing.map { "'\($0)'" }.joined(separator: ", ")) }
 
@@ -95,21 +102,28 @@ enum AnswerLineReader {
         var partial = measured ?? PartialMetrics()
         partial.stopReason = stopReason
         let readings = partial.isEmpty ? nil : partial.readings
-        return .success(AnswerLine(conversation: conversation, turn: turn, answer: answer, metrics: partial.complete,
-                                   readings: readings, failure: failure))
+        return .success(
+            AnswerLine(
+                conversation: conversation, turn: turn, answer: answer, metrics: partial.complete,
+                readings: readings, failure: failure))
     }
 
     private static func unknownKeys(_ fields: [String: JSONValue], allowed: [String], what: String) -> [String] {
         fields.keys.sorted().filter { !allowed.contains($0) }.map { key in
-            let near = foreignKeys[key].map { "; write \($0)" }
-                ?? suggestions(for: key, among: allowed).first.map { "; did you mean '\($0)'?" } ?? "; known: \(allowed.joined(separator: ", "))"
+            let near =
+                foreignKeys[key].map { "; write \($0)" }
+                ?? suggestions(for: key, among: allowed).first.map { "; did you mean '\($0)'?" }
+                ?? "; known: \(allowed.joined(separator: ", "))"
             return "unknown key '\(what)\(key)'\(near)"
         }
     }
 
     private static func text(_ value: JSONValue?, _ key: String, _ problems: inout [String]) -> String? {
         guard let value else { return nil }
-        guard case .string(let text) = value else { problems.append("'\(key)' must be text, found \(value.kind)"); return nil }
+        guard case .string(let text) = value else {
+            problems.append("'\(key)' must be text, found \(value.kind)")
+            return nil
+        }
         return text
     }
 
@@ -136,7 +150,10 @@ enum AnswerLineReader {
     }
 
     private static func readFailure(_ value: JSONValue, _ problems: inout [String]) -> RuntimeFailure? {
-        guard case .object(let fields) = value else { problems.append("'failure' must be an object {code, message}, found \(value.kind)"); return nil }
+        guard case .object(let fields) = value else {
+            problems.append("'failure' must be an object {code, message}, found \(value.kind)")
+            return nil
+        }
         problems += unknownKeys(fields, allowed: ["code", "message"], what: "failure.")
         guard let code = text(fields["code"], "failure.code", &problems) else {
             if fields["code"] == nil { problems.append("missing 'failure.code'") }
@@ -149,7 +166,7 @@ enum AnswerLineReader {
     private static func readStopReason(_ value: JSONValue, _ key: String, _ problems: inout [String]) -> StopReason? {
         guard let name = text(value, key, &problems) else { return nil }
         switch name {
-        case "stop": return .endOfGeneration       // OpenAI: a natural end or a stop sequence
+        case "stop": return .endOfGeneration  // OpenAI: a natural end or a stop sequence
         case "length": return .maxTokens
         default:
             if let reason = StopReason(rawValue: name) { return reason }
@@ -209,7 +226,8 @@ struct PartialMetrics {
     /// All of a turn's measurements, when every field a replayed turn always has is given.
     var complete: TurnMetrics? {
         guard let promptTokens, let generatedTokens, let timeToFirstToken, let decodeTime, let totalTime,
-              let interTokenLatencies, let stopReason else { return nil }
+            let interTokenLatencies, let stopReason
+        else { return nil }
         return TurnMetrics(
             promptTokens: promptTokens, reusedTokens: reusedTokens, generatedTokens: generatedTokens,
             timeToFirstToken: timeToFirstToken, prefillTime: prefillTime, decodeTime: decodeTime, totalTime: totalTime,
@@ -233,7 +251,8 @@ struct PartialMetrics {
         let latencies = interTokenLatencies.flatMap(Distribution.init)
         values[.interTokenLatencyP50] = latencies?.p50
         values[.interTokenLatencyP95] = latencies?.p95
-        let reasons = Dictionary(uniqueKeysWithValues: Metric.allCases.filter { values[$0] == nil }.map { ($0, "not given in the answers file") })
+        let reasons = Dictionary(
+            uniqueKeysWithValues: Metric.allCases.filter { values[$0] == nil }.map { ($0, "not given in the answers file") })
         return MetricReadings(values: values, stopReason: stopReason, reasons: reasons)
     }
 }

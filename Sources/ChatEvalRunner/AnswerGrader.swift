@@ -12,8 +12,13 @@ public enum AnswerGrader {
     public static func read(_ path: String, for suite: Suite) throws(AnswerFileErrors) -> [AnswerLine] {
         // Refused by its size before a byte is read: parsing 100 MB of JSON Lines takes seconds and gigabytes.
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumFileBytes {
-            throw AnswerFileErrors(errors: [AnswerFileError(
-                file: path, message: "the answers file is \(ByteCount.format(size)); at most \(ByteCount.format(maximumFileBytes)) are read — split it by suite or conversation")])
+            throw AnswerFileErrors(errors: [
+                AnswerFileError(
+                    file: path,
+                    message:
+                        "the answers file is \(ByteCount.format(size)); at most \(ByteCount.format(maximumFileBytes)) are read — split it by suite or conversation"
+                )
+            ])
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw AnswerFileErrors(errors: [AnswerFileError(file: path, message: "cannot read the answers file; check the path")])
@@ -46,15 +51,20 @@ public enum AnswerGrader {
             }
             guard let turns = known[line.conversation] else {
                 let near = suggestions(for: line.conversation, among: Array(known.keys)).first.map { "; did you mean '\($0)'?" } ?? ""
-                errors.append(AnswerFileError(file: path, line: number, message: "suite '\(suite.name)' has no conversation '\(line.conversation)'\(near)"))
+                errors.append(
+                    AnswerFileError(
+                        file: path, line: number, message: "suite '\(suite.name)' has no conversation '\(line.conversation)'\(near)"))
                 continue
             }
             guard (1...turns).contains(line.turn) else {
-                errors.append(AnswerFileError(file: path, line: number, message: "conversation '\(line.conversation)' has turns 1...\(turns), not \(line.turn)"))
+                errors.append(
+                    AnswerFileError(
+                        file: path, line: number, message: "conversation '\(line.conversation)' has turns 1...\(turns), not \(line.turn)"))
                 continue
             }
             guard seen.insert("\(line.conversation)#\(line.turn)").inserted else {
-                errors.append(AnswerFileError(file: path, line: number, message: "turn \(line.turn) of '\(line.conversation)' is given twice"))
+                errors.append(
+                    AnswerFileError(file: path, line: number, message: "turn \(line.turn) of '\(line.conversation)' is given twice"))
                 continue
             }
             lines.append(line)
@@ -77,10 +87,13 @@ public enum AnswerGrader {
                 let turn: ReplayedTurn
                 let line = given.first(where: { $0.turn == index + 1 })
                 if let line {
-                    turn = line.failure.map { ReplayedTurn(index: index, user: user, messagesSent: 0, status: .failed, failure: $0) }
-                        ?? ReplayedTurn(index: index, user: user, messagesSent: 0, status: .answered, answer: line.answer, metrics: line.metrics)
+                    turn =
+                        line.failure.map { ReplayedTurn(index: index, user: user, messagesSent: 0, status: .failed, failure: $0) }
+                        ?? ReplayedTurn(
+                            index: index, user: user, messagesSent: 0, status: .answered, answer: line.answer, metrics: line.metrics)
                 } else {
-                    turn = ReplayedTurn(index: index, user: user, messagesSent: 0, status: .skipped, skipReason: "no answer in the answers file")
+                    turn = ReplayedTurn(
+                        index: index, user: user, messagesSent: 0, status: .skipped, skipReason: "no answer in the answers file")
                 }
                 turns.append(turn)
                 readings.append(line?.readings)

@@ -11,8 +11,10 @@ import ChatEvalSuites
 public enum ConversationGrader {
     /// `readings` stands in for turns' measurements where they are partial (an answers file
     /// that gives only some metrics); by default each turn's `metrics` are read.
-    public static func grade(_ conversation: SuiteConversation, turns: [ReplayedTurn],
-                             readings: [MetricReadings?]? = nil) -> (turns: [TurnRecord], checks: [Verdict]) {
+    public static func grade(
+        _ conversation: SuiteConversation, turns: [ReplayedTurn],
+        readings: [MetricReadings?]? = nil
+    ) -> (turns: [TurnRecord], checks: [Verdict]) {
         var graded = turns.map { TurnRecord($0) }
         var variables = ConversationVariables(variables: conversation.script.variables)
         var metricsSoFar: [MetricReadings] = []
@@ -30,14 +32,21 @@ public enum ConversationGrader {
             graded[index].score = Verdict.passRate(verdicts)
         }
         guard !conversation.checks.isEmpty,
-              let lastIndex = turns.lastIndex(where: { $0.status != .skipped }) ?? (turns.isEmpty ? nil : turns.count - 1) else {
+            let lastIndex = turns.lastIndex(where: { $0.status != .skipped }) ?? (turns.isEmpty ? nil : turns.count - 1)
+        else {
             return (graded, [])
         }
-        return (graded, verdicts(conversation.checks, for: turns[lastIndex], readings: turnReadings[lastIndex], metrics: metricsSoFar, variables: variables))
+        return (
+            graded,
+            verdicts(
+                conversation.checks, for: turns[lastIndex], readings: turnReadings[lastIndex], metrics: metricsSoFar, variables: variables)
+        )
     }
 
-    private static func verdicts(_ definitions: [CheckDefinition], for turn: ReplayedTurn, readings: MetricReadings?,
-                                 metrics: [MetricReadings], variables: ConversationVariables) -> [Verdict] {
+    private static func verdicts(
+        _ definitions: [CheckDefinition], for turn: ReplayedTurn, readings: MetricReadings?,
+        metrics: [MetricReadings], variables: ConversationVariables
+    ) -> [Verdict] {
         let subject: GradingSubject?
         switch turn.status {
         case .answered: subject = GradingSubject(answer: turn.answer ?? "", readings: readings, conversationReadings: metrics)
@@ -46,8 +55,9 @@ public enum ConversationGrader {
         }
         return definitions.map { definition in
             guard let subject else {
-                return Verdict(check: definition.type, passed: false, detail: "the turn was not run: \(turn.skipReason ?? "skipped")",
-                               weight: definition.weight)
+                return Verdict(
+                    check: definition.type, passed: false, detail: "the turn was not run: \(turn.skipReason ?? "skipped")",
+                    weight: definition.weight)
             }
             do {
                 let check = try definition.resolved { variables.value(of: $0) }
@@ -55,8 +65,9 @@ public enum ConversationGrader {
                 verdict.weight = check.weight
                 return verdict
             } catch {
-                return Verdict(check: definition.type, passed: false, detail: "the check could not be built after filling in placeholders",
-                               error: String(describing: error), weight: definition.weight)
+                return Verdict(
+                    check: definition.type, passed: false, detail: "the check could not be built after filling in placeholders",
+                    error: String(describing: error), weight: definition.weight)
             }
         }
     }
@@ -66,19 +77,23 @@ extension SuiteRecord {
     /// The record of `suite` before any replay: its name, path, description and comparison
     /// settings, and its text when `keepingText` (a shard's record, for `chateval merge`).
     public init(of suite: Suite, keepingText: Bool = false) {
-        self.init(name: suite.name, path: suite.path, description: suite.description, comparison: suite.comparison,
-                  text: keepingText ? suite.text : nil)
+        self.init(
+            name: suite.name, path: suite.path, description: suite.description, comparison: suite.comparison,
+            text: keepingText ? suite.text : nil)
     }
 }
 
 extension ConversationRecord {
     /// One replay of `conversation`, graded (see `ConversationGrader.grade`).
-    public static func graded(_ conversation: SuiteConversation, turns: [ReplayedTurn], repetition: Int, warmup: Bool,
-                              readings: [MetricReadings?]? = nil) -> ConversationRecord {
+    public static func graded(
+        _ conversation: SuiteConversation, turns: [ReplayedTurn], repetition: Int, warmup: Bool,
+        readings: [MetricReadings?]? = nil
+    ) -> ConversationRecord {
         let graded = ConversationGrader.grade(conversation, turns: turns, readings: readings)
         let script = conversation.script
-        return ConversationRecord(id: conversation.id, repetition: repetition, warmup: warmup, systemPrompt: script.systemPrompt,
-                                  options: script.options, description: conversation.description,
-                                  tags: conversation.tags.isEmpty ? nil : conversation.tags, turns: graded.turns, checks: graded.checks)
+        return ConversationRecord(
+            id: conversation.id, repetition: repetition, warmup: warmup, systemPrompt: script.systemPrompt,
+            options: script.options, description: conversation.description,
+            tags: conversation.tags.isEmpty ? nil : conversation.tags, turns: graded.turns, checks: graded.checks)
     }
 }

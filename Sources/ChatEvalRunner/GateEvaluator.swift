@@ -21,25 +21,31 @@ public enum GateEvaluator {
         if let minimum = gates.minimumPassRate {
             let rate = Verdict.passRate(verdicts)
             let passedCount = verdicts.filter(\.passed).count
-            outcomes.append(GateOutcome(
-                gate: "min_pass_rate", passed: (rate ?? 1) >= minimum, expected: "≥ \(decimal(minimum))",
-                found: rate.map { "\(decimal($0)) (\(passedCount) of \(verdicts.count) checks)" } ?? "no checks"))
+            outcomes.append(
+                GateOutcome(
+                    gate: "min_pass_rate", passed: (rate ?? 1) >= minimum, expected: "≥ \(decimal(minimum))",
+                    found: rate.map { "\(decimal($0)) (\(passedCount) of \(verdicts.count) checks)" } ?? "no checks"))
         }
         if let maximum = gates.maximumFailedTurns {
             let unexpected = conversations.flatMap(\.turns).filter(\.failedUnexpectedly).count
-            outcomes.append(GateOutcome(gate: "max_failed_turns", passed: unexpected <= maximum, expected: "≤ \(maximum)", found: "\(unexpected) unexpected failures"))
+            outcomes.append(
+                GateOutcome(
+                    gate: "max_failed_turns", passed: unexpected <= maximum, expected: "≤ \(maximum)",
+                    found: "\(unexpected) unexpected failures"))
         }
         let metrics = conversations.flatMap { $0.turns.compactMap(\.metrics) }
         for gate in gates.metrics {
             let name = "\(gate.metric.rawValue) \(gate.statistic.rawValue)"
-            let bound = [gate.minimum.map { "≥ \(decimal($0))" }, gate.maximum.map { "≤ \(decimal($0))" }].compactMap { $0 }.joined(separator: " and ")
+            let bound = [gate.minimum.map { "≥ \(decimal($0))" }, gate.maximum.map { "≤ \(decimal($0))" }].compactMap { $0 }.joined(
+                separator: " and ")
             guard let distribution = Distribution(metrics.compactMap { gate.metric.value(of: $0) }) else {
                 outcomes.append(GateOutcome(gate: name, passed: false, expected: bound, found: "no measurements"))
                 continue
             }
             let value = gate.statistic.value(of: distribution)
             let passed = (gate.minimum.map { value >= $0 } ?? true) && (gate.maximum.map { value <= $0 } ?? true)
-            outcomes.append(GateOutcome(gate: name, passed: passed, expected: bound, found: "\(decimal(value)) over \(distribution.count) turns"))
+            outcomes.append(
+                GateOutcome(gate: name, passed: passed, expected: bound, found: "\(decimal(value)) over \(distribution.count) turns"))
         }
         return outcomes
     }

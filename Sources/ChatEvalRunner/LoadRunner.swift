@@ -28,7 +28,9 @@ public struct LoadRunner: Sendable {
     public init(plan: RunPlan, runtimes: [any ChatRuntime], sweepId: String? = nil) throws(LoadError) {
         guard !runtimes.isEmpty else { throw LoadError("concurrency must be at least 1") }
         if runtimes.count > 1, runtimes.contains(where: \.runsInProcess) {
-            throw LoadError("concurrency \(runtimes.count) needs a served runtime (--runtime openai): the in-process runtime answers one conversation at a time")
+            throw LoadError(
+                "concurrency \(runtimes.count) needs a served runtime (--runtime openai): the in-process runtime answers one conversation at a time"
+            )
         }
         if Set(runtimes.map { ObjectIdentifier($0) }).count < runtimes.count {
             throw LoadError("each conversation in flight needs its own runtime; the same one was given twice")
@@ -41,7 +43,9 @@ public struct LoadRunner: Sendable {
 
     /// Runs into `record` (listing no suites yet) and returns it with its `load` summary; see
     /// `SuiteRunner.run` for stopping, cancelling and what is written when.
-    public func run(into record: RunRecord, writer: ResultWriter, stop: StopRequest, observer: (any RunObserver)? = nil) async throws -> RunRecord {
+    public func run(into record: RunRecord, writer: ResultWriter, stop: StopRequest, observer: (any RunObserver)? = nil) async throws
+        -> RunRecord
+    {
         var record = record
         record.suites = SuiteRunner.suiteRecords(plan, for: record)
         try writer.write(record)
@@ -50,15 +54,19 @@ public struct LoadRunner: Sendable {
 
         let warmups = schedule.enumerated().filter { $0.element.repetition == 0 }
         let measured = schedule.enumerated().filter { $0.element.repetition > 0 }
-        try await replay(warmups, total: schedule.count, runtimes: runtimes, into: collected, writer: writer, stop: stop, observer: observer)
+        try await replay(
+            warmups, total: schedule.count, runtimes: runtimes, into: collected, writer: writer, stop: stop, observer: observer)
         let clock = Stopwatch()
-        try await replay(measured, total: schedule.count, runtimes: runtimes, into: collected, writer: writer, stop: stop, observer: observer)
+        try await replay(
+            measured, total: schedule.count, runtimes: runtimes, into: collected, writer: writer, stop: stop, observer: observer)
         let duration = clock.elapsed
 
         record = await collected.ordered()
         try SuiteRunner.finish(&record, plan: plan, writer: writer, interrupted: stop.isRequested || Task.isCancelled)
-        let objectives = Dictionary(plan.suites.compactMap { suite in suite.slo.map { (suite.name, $0) } }, uniquingKeysWith: { first, _ in first })
-        record.load = LoadSummary.summarize(record.suites, objectives: objectives, concurrency: concurrency, duration: duration, sweepId: sweepId)
+        let objectives = Dictionary(
+            plan.suites.compactMap { suite in suite.slo.map { (suite.name, $0) } }, uniquingKeysWith: { first, _ in first })
+        record.load = LoadSummary.summarize(
+            record.suites, objectives: objectives, concurrency: concurrency, duration: duration, sweepId: sweepId)
         try writer.write(record)
         return record
     }

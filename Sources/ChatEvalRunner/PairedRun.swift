@@ -35,9 +35,11 @@ public struct PairedRun: Sendable {
     public var overrides: ComparisonOverrides
     public var loadProbe: SuiteRunner.LoadProbe
 
-    public init(base: RunArm, head: RunArm, design: SequentialDesign, timeBudget: Double? = nil, busyRetries: Int = 2,
-                keepsPrompts: Bool = false, settings: ComparisonSettings, overrides: ComparisonOverrides = ComparisonOverrides(),
-                loadProbe: @escaping SuiteRunner.LoadProbe = SuiteRunner.machineLoad) {
+    public init(
+        base: RunArm, head: RunArm, design: SequentialDesign, timeBudget: Double? = nil, busyRetries: Int = 2,
+        keepsPrompts: Bool = false, settings: ComparisonSettings, overrides: ComparisonOverrides = ComparisonOverrides(),
+        loadProbe: @escaping SuiteRunner.LoadProbe = SuiteRunner.machineLoad
+    ) {
         self.loadProbe = loadProbe
         self.base = base
         self.head = head
@@ -61,13 +63,16 @@ public struct PairedRun: Sendable {
     /// Runs both arms into `records` (base, head; listing no suites yet), written by `writers`.
     /// Throws only when a result cannot be written. Stopping (`stop`, or cancelling the task)
     /// ends the round in progress; the records are then incomplete and not compared.
-    public func run(base baseRecord: RunRecord, head headRecord: RunRecord, writers: [ResultWriter], stop: StopRequest,
-                    observer: (any RunObserver)? = nil, clock: @escaping @Sendable () -> Double = PairedRun.now) async throws -> Outcome {
+    public func run(
+        base baseRecord: RunRecord, head headRecord: RunRecord, writers: [ResultWriter], stop: StopRequest,
+        observer: (any RunObserver)? = nil, clock: @escaping @Sendable () -> Double = PairedRun.now
+    ) async throws -> Outcome {
         var arms = [base, head]
         for index in arms.indices { arms[index].plan.settings.repetitions = design.maximum }
         let threshold = settings.applying(overrides).busyThreshold
-        let runner = SuiteRunner(arms: arms, keepsPrompts: keepsPrompts, busyRetries: threshold == nil ? 0 : busyRetries,
-                                 busyThreshold: threshold ?? .infinity, loadProbe: loadProbe)
+        let runner = SuiteRunner(
+            arms: arms, keepsPrompts: keepsPrompts, busyRetries: threshold == nil ? 0 : busyRetries,
+            busyThreshold: threshold ?? .infinity, loadProbe: loadProbe)
         var records = try runner.begin([baseRecord, headRecord], writers: writers)
         let started = clock()
         var done = 0
@@ -84,17 +89,21 @@ public struct PairedRun: Sendable {
                 let perRepetition = elapsed / Double(done)
                 if elapsed + perRepetition * Double(target - done) > timeBudget {
                     stopReason = .timeBudget
-                    let look = ComparisonLook(index: index - 1, design: design, share: 1 - design.spent(through: index - 1),
-                                              intervalShare: design.intervalSpendingExponent == nil ? 1
-                                                : 1 - design.spent(through: index - 1, exponent: design.intervalSpendingExponent))
+                    let look = ComparisonLook(
+                        index: index - 1, design: design, share: 1 - design.spent(through: index - 1),
+                        intervalShare: design.intervalSpendingExponent == nil
+                            ? 1
+                            : 1 - design.spent(through: index - 1, exponent: design.intervalSpendingExponent))
                     comparison = compare(records, look: look, detail: true)
                     lastLook = look
-                    looks.append(describe(look: look, repetitions: done, comparison: comparison, note: "time budget: the rest of the error rates"))
+                    looks.append(
+                        describe(look: look, repetitions: done, comparison: comparison, note: "time budget: the rest of the error rates"))
                     break
                 }
             }
-            let finished = try await runner.replay(repetitions: (done + 1)...target, into: &records, writers: writers, stop: stop,
-                                                   observer: observer, deadline: timeBudget.map { started + $0 }, clock: clock)
+            let finished = try await runner.replay(
+                repetitions: (done + 1)...target, into: &records, writers: writers, stop: stop,
+                observer: observer, deadline: timeBudget.map { started + $0 }, clock: clock)
             rounds += 1
             if stop.isRequested || Task.isCancelled {
                 stopReason = .interrupted
@@ -107,13 +116,17 @@ public struct PairedRun: Sendable {
                 // The budget ran out within the round (a machine far slower than the rounds before,
                 // or the first round alone longer than the budget): the last look, on what was measured.
                 stopReason = .timeBudget
-                let look = ComparisonLook(index: index, design: design, share: 1 - design.spent(through: index - 1),
-                                          intervalShare: design.intervalSpendingExponent == nil ? 1
-                                            : 1 - design.spent(through: index - 1, exponent: design.intervalSpendingExponent))
+                let look = ComparisonLook(
+                    index: index, design: design, share: 1 - design.spent(through: index - 1),
+                    intervalShare: design.intervalSpendingExponent == nil
+                        ? 1
+                        : 1 - design.spent(through: index - 1, exponent: design.intervalSpendingExponent))
                 comparison = compare(records, look: look, detail: true)
                 lastLook = look
-                looks.append(describe(look: look, repetitions: done, comparison: comparison,
-                                      note: "the time budget ran out within the round: the rest of the error rates, on the replays measured"))
+                looks.append(
+                    describe(
+                        look: look, repetitions: done, comparison: comparison,
+                        note: "the time budget ran out within the round: the rest of the error rates, on the replays measured"))
                 await observer?.lookTaken(looks.last ?? "")
                 break
             }
@@ -131,7 +144,8 @@ public struct PairedRun: Sendable {
         for record in records.indices {
             records[record].settings.repetitions = done
             if let look = lastLook {
-                records[record].decidedLook = DecidedLook(looks: design.looks, look: look.index + 1, share: look.share, intervalShare: look.intervalShare)
+                records[record].decidedLook = DecidedLook(
+                    looks: design.looks, look: look.index + 1, share: look.share, intervalShare: look.intervalShare)
             }
         }
         try runner.finish(&records, writers: writers, interrupted: stopReason == .interrupted)
@@ -146,19 +160,24 @@ public struct PairedRun: Sendable {
     }
 
     private func compare(_ records: [RunRecord], look: ComparisonLook, detail: Bool) -> Comparison {
-        RunComparator.compare(base: ComparedRuns(runs: [records[0]], sources: []), head: ComparedRuns(runs: [records[1]], sources: []),
-                              settings: settings, commandLine: overrides, turnDetail: detail, look: look)
+        RunComparator.compare(
+            base: ComparedRuns(runs: [records[0]], sources: []), head: ComparedRuns(runs: [records[1]], sources: []),
+            settings: settings, commandLine: overrides, turnDetail: detail, look: look)
     }
 
     private func describe(look: ComparisonLook, repetitions: Int, comparison: Comparison?, note: String?) -> String {
         guard let comparison else { return "look \(look.index + 1) at \(repetitions) repetitions: not compared" }
-        let open = comparison.underpowered.map { "\($0.suite) \($0.change.metric.name)" }
+        let open =
+            comparison.underpowered.map { "\($0.suite) \($0.change.metric.name)" }
             + comparison.quality.undecided.map { "\($0.suite)/\($0.conversation) check \($0.position)" }
         var text = "look \(look.index + 1) at \(repetitions) repetitions per side: "
-        let regressed = comparison.metricRegressions.map { "\($0.suite) \($0.change.metric.name)" }
+        let regressed =
+            comparison.metricRegressions.map { "\($0.suite) \($0.change.metric.name)" }
             + comparison.quality.regressions.map { "\($0.suite)/\($0.conversation) check \($0.position)" }
             + comparison.quality.turnRegressions.map { "\($0.suite)/\($0.conversation) turn \($0.turn)" }
-        text += !regressed.isEmpty ? "regression in \(regressed.prefix(3).joined(separator: ", "))\(regressed.count > 3 ? ", …" : "")"
+        text +=
+            !regressed.isEmpty
+            ? "regression in \(regressed.prefix(3).joined(separator: ", "))\(regressed.count > 3 ? ", …" : "")"
             : open.isEmpty ? "decided" : "\(open.count) undecided (\(open.prefix(3).joined(separator: ", "))\(open.count > 3 ? ", …" : ""))"
         if let note { text += " — \(note)" }
         return text

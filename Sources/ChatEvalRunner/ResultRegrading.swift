@@ -25,8 +25,10 @@ public enum ResultRegrading {
                 }
                 var turns = replay.turns.map(\.replayed)
                 for (index, template) in conversation.script.userMessages.enumerated() where index >= turns.count {
-                    turns.append(ReplayedTurn(index: index, user: template.source, messagesSent: 0, status: .skipped,
-                                              skipReason: "the suite has this turn; the recorded run did not"))
+                    turns.append(
+                        ReplayedTurn(
+                            index: index, user: template.source, messagesSent: 0, status: .skipped,
+                            skipReason: "the suite has this turn; the recorded run did not"))
                 }
                 graded.conversations.append(.graded(conversation, turns: turns, repetition: replay.repetition, warmup: replay.warmup))
             }

@@ -10,7 +10,9 @@ import Foundation
 public enum ShardMerge {
     /// Merges `records`, which must be every shard of one run: same N, each index once, same
     /// commit, settings, runtime and suites. `command` is recorded as the merged run's command.
-    public static func merge(_ records: [RunRecord], command: [String], runId: String = ResultWriter.newRunId()) throws(ShardMergeError) -> RunRecord {
+    public static func merge(_ records: [RunRecord], command: [String], runId: String = ResultWriter.newRunId()) throws(ShardMergeError)
+        -> RunRecord
+    {
         guard let first = records.first else { throw ShardMergeError("no result files to merge") }
         try checkShards(records)
         try checkSameRun(records, first: first)
@@ -56,7 +58,8 @@ public enum ShardMerge {
         }
         let missing = (1...count).filter { !indices.contains($0) }
         if !missing.isEmpty {
-            throw ShardMergeError("shard \(missing.map { "\($0)/\(count)" }.joined(separator: ", ")) is missing; every shard's result file is needed")
+            throw ShardMergeError(
+                "shard \(missing.map { "\($0)/\(count)" }.joined(separator: ", ")) is missing; every shard's result file is needed")
         }
     }
 
@@ -65,7 +68,9 @@ public enum ShardMerge {
             let shard = record.shard.map(\.description) ?? "?"
             func differ(_ what: String, _ a: String, _ b: String) throws(ShardMergeError) {
                 guard a != b else { return }
-                throw ShardMergeError("shard \(shard) measured \(what) \(b), shard \(first.shard?.description ?? "?") \(a): shards of one run must share commit and settings")
+                throw ShardMergeError(
+                    "shard \(shard) measured \(what) \(b), shard \(first.shard?.description ?? "?") \(a): shards of one run must share commit and settings"
+                )
             }
             try differ("commit", first.git?.commit ?? "none", record.git?.commit ?? "none")
             try differ("cache mode", first.settings.cacheMode.rawValue, record.settings.cacheMode.rawValue)
@@ -73,26 +78,31 @@ public enum ShardMerge {
             try differ("warm-up", String(first.settings.warmupConversations), String(record.settings.warmupConversations))
             try differ("runtime", runtime(first.runtime), runtime(record.runtime))
             try differ("model sha256", first.modelSha256 ?? "unknown", record.modelSha256 ?? "unknown")
-            try differ("suites", first.suites.map { "\($0.name) (\($0.path))" }.joined(separator: ", "),
-                       record.suites.map { "\($0.name) (\($0.path))" }.joined(separator: ", "))
+            try differ(
+                "suites", first.suites.map { "\($0.name) (\($0.path))" }.joined(separator: ", "),
+                record.suites.map { "\($0.name) (\($0.path))" }.joined(separator: ", "))
             for (a, b) in zip(first.suites, record.suites) where a.text != b.text {
-                throw ShardMergeError("shard \(shard) replayed another version of suite \(a.name) (\(a.path)) than shard \(first.shard?.description ?? "?")")
+                throw ShardMergeError(
+                    "shard \(shard) replayed another version of suite \(a.name) (\(a.path)) than shard \(first.shard?.description ?? "?")")
             }
         }
     }
 
     /// What identifies a runtime's configuration, without the timings of its loading.
     private static func runtime(_ identity: RuntimeIdentity) -> String {
-        [identity.engine, identity.build, identity.model.path, String(identity.model.fileBytes), identity.chatTemplate,
-         identity.chatTemplateHash ?? "", String(identity.contextSize), String(identity.batchSize), String(identity.threads),
-         identity.endpoint ?? ""].joined(separator: " | ")
+        [
+            identity.engine, identity.build, identity.model.path, String(identity.model.fileBytes), identity.chatTemplate,
+            identity.chatTemplateHash ?? "", String(identity.contextSize), String(identity.batchSize), String(identity.threads),
+            identity.endpoint ?? "",
+        ].joined(separator: " | ")
     }
 
     private static func suites(of record: RunRecord) throws(ShardMergeError) -> [Suite] {
         var suites: [Suite] = []
         for suite in record.suites {
             guard let text = suite.text else {
-                throw ShardMergeError("the record of suite \(suite.name) keeps no suite text (written by an older ChatEval?); cannot evaluate its gates")
+                throw ShardMergeError(
+                    "the record of suite \(suite.name) keeps no suite text (written by an older ChatEval?); cannot evaluate its gates")
             }
             do {
                 suites.append(try SuiteLoader.parse(text, file: suite.path))

@@ -111,8 +111,10 @@ public struct SuiteRunner: Sendable {
         return { meter.stop() }
     }
 
-    public init(arms: [RunArm], rewriteInterval: Double = 5, keepsPrompts: Bool = false, busyRetries: Int = 0,
-                busyThreshold: Double = ComparisonSettings.defaultBusyThreshold, loadProbe: @escaping LoadProbe = SuiteRunner.machineLoad) {
+    public init(
+        arms: [RunArm], rewriteInterval: Double = 5, keepsPrompts: Bool = false, busyRetries: Int = 0,
+        busyThreshold: Double = ComparisonSettings.defaultBusyThreshold, loadProbe: @escaping LoadProbe = SuiteRunner.machineLoad
+    ) {
         self.arms = arms
         self.busyThreshold = busyThreshold
         self.rewriteInterval = rewriteInterval
@@ -127,7 +129,9 @@ public struct SuiteRunner: Sendable {
     }
 
     /// An ordinary run into `record` (which must list no suites yet); see `run(into:writers:stop:observer:)`.
-    public func run(into record: RunRecord, writer: ResultWriter, stop: StopRequest, observer: (any RunObserver)? = nil) async throws -> RunRecord {
+    public func run(into record: RunRecord, writer: ResultWriter, stop: StopRequest, observer: (any RunObserver)? = nil) async throws
+        -> RunRecord
+    {
         try await run(into: [record], writers: [writer], stop: stop, observer: observer)[0]
     }
 
@@ -135,7 +139,9 @@ public struct SuiteRunner: Sendable {
     /// complete or, if `stop` was requested, incomplete. Cancelling the task cancels the turn in
     /// progress (recorded as `cancelled`), skips the rest, and still writes what was measured.
     /// Throws only when a result cannot be written (a `ResultWriteError` naming the file).
-    public func run(into records: [RunRecord], writers: [ResultWriter], stop: StopRequest, observer: (any RunObserver)? = nil) async throws -> [RunRecord] {
+    public func run(into records: [RunRecord], writers: [ResultWriter], stop: StopRequest, observer: (any RunObserver)? = nil) async throws
+        -> [RunRecord]
+    {
         var records = try begin(records, writers: writers)
         let last = arms.map { max($0.plan.settings.repetitions, 1) }.max() ?? 1
         try await replay(repetitions: 1...last, into: &records, writers: writers, stop: stop, observer: observer)
@@ -163,27 +169,39 @@ public struct SuiteRunner: Sendable {
     /// (the first always runs), and returns false; else true. Throws only when a result cannot be
     /// written.
     @discardableResult
-    public func replay(repetitions: ClosedRange<Int>, into records: inout [RunRecord], writers: [ResultWriter], stop: StopRequest,
-                       observer: (any RunObserver)? = nil, deadline: Double? = nil,
-                       clock: @escaping @Sendable () -> Double = PairedRun.now) async throws -> Bool {
+    public func replay(
+        repetitions: ClosedRange<Int>, into records: inout [RunRecord], writers: [ResultWriter], stop: StopRequest,
+        observer: (any RunObserver)? = nil, deadline: Double? = nil,
+        clock: @escaping @Sendable () -> Double = PairedRun.now
+    ) async throws -> Bool {
         let pastDeadline = { deadline.map { clock() >= $0 } ?? false }
         var finished = true
         var sinceWrite = Array(repeating: Stopwatch(), count: arms.count)
-        let replayers = arms.map { ConversationReplayer(runtime: $0.runtime, cacheMode: $0.plan.settings.cacheMode, keepsPrompts: keepsPrompts) }
+        let replayers = arms.map {
+            ConversationReplayer(runtime: $0.runtime, cacheMode: $0.plan.settings.cacheMode, keepsPrompts: keepsPrompts)
+        }
         let schedule = Self.schedule(arms, repetitions: repetitions)
-        struct SuiteKey: Hashable { var arm: Int; var suite: Int }
+        struct SuiteKey: Hashable {
+            var arm: Int
+            var suite: Int
+        }
         let lastReplay = Dictionary(schedule.enumerated().map { (SuiteKey(arm: $1.arm, suite: $1.suite), $0) }, uniquingKeysWith: max)
 
         var position = 0
         // Measuring again, for the whole call: a quarter of its conversation repetitions, at least 2.
-        let slots = Set(schedule.filter { $0.repetition > 0 }.map { "\($0.key.suite)\u{0}\($0.key.conversation)\u{0}\($0.repetition)" }).count
+        let slots = Set(schedule.filter { $0.repetition > 0 }.map { "\($0.key.suite)\u{0}\($0.key.conversation)\u{0}\($0.repetition)" })
+            .count
         var retryBudget = max(2, slots / 4)
         while position < schedule.count {
-            if position > 0, pastDeadline() { finished = false; break }
+            if position > 0, pastDeadline() {
+                finished = false
+                break
+            }
             // A slot: the arms' replays of one conversation and repetition (consecutive items).
             var end = position + 1
             while end < schedule.count, schedule[end].repetition == schedule[position].repetition, schedule[end].repetition > 0,
-                  schedule[end].key == schedule[position].key { end += 1 }
+                schedule[end].key == schedule[position].key
+            { end += 1 }
             var attempt = 1
             while true {
                 var placed: [(arm: Int, suite: Int, index: Int)] = []
@@ -192,7 +210,8 @@ public struct SuiteRunner: Sendable {
                     let item = schedule[offset]
                     let arm = arms[item.arm]
                     let suite = arm.plan.suites[item.suite]
-                    let replay = ScheduledReplay(arm: arm.label, suite: suite.name, conversation: item.conversation.id, repetition: item.repetition)
+                    let replay = ScheduledReplay(
+                        arm: arm.label, suite: suite.name, conversation: item.conversation.id, repetition: item.repetition)
                     await observer?.conversationStarted(replay, index: offset + 1, of: schedule.count)
                     let measuring = loadProbe()
                     var conversation = try await Self.replay(
@@ -203,8 +222,12 @@ public struct SuiteRunner: Sendable {
                     placed.append((item.arm, item.suite, records[item.arm].suites[item.suite].conversations.count - 1))
                 }
                 // Measure the slot again when other processes disturbed it (paired runs), within the retries.
-                let disturbed = placed.compactMap { records[$0.arm].suites[$0.suite].conversations[$0.index].load }.filter { $0.otherCores >= busyThreshold }
-                guard busyRetries > 0, schedule[position].repetition > 0, !disturbed.isEmpty, !(stop.isRequested || Task.isCancelled) else { break }
+                let disturbed = placed.compactMap { records[$0.arm].suites[$0.suite].conversations[$0.index].load }.filter {
+                    $0.otherCores >= busyThreshold
+                }
+                guard busyRetries > 0, schedule[position].repetition > 0, !disturbed.isEmpty, !(stop.isRequested || Task.isCancelled) else {
+                    break
+                }
                 let busiest = disturbed.map(\.otherCores).max() ?? 0
                 let retry = attempt <= busyRetries && retryBudget > 0 && !pastDeadline()
                 if retry { retryBudget -= 1 }
@@ -254,8 +277,10 @@ public struct SuiteRunner: Sendable {
         let journalingError = JournalingError()
         let turns = await replayer.replay(conversation.script, stop: stop) { turn in
             do {
-                try writer.journal(JournalEntry(suite: suite, conversation: conversation.id, repetition: repetition,
-                                                warmup: repetition == 0, turn: turn, attempt: attempt > 1 ? attempt : nil))
+                try writer.journal(
+                    JournalEntry(
+                        suite: suite, conversation: conversation.id, repetition: repetition,
+                        warmup: repetition == 0, turn: turn, attempt: attempt > 1 ? attempt : nil))
             } catch {
                 await journalingError.set(error)
             }
@@ -286,7 +311,10 @@ public struct SuiteRunner: Sendable {
         var key: ConversationKey { ConversationKey(suite: suiteName, conversation: conversation.id) }
     }
 
-    struct ConversationKey: Hashable { var suite: String; var conversation: String }
+    struct ConversationKey: Hashable {
+        var suite: String
+        var conversation: String
+    }
 
     /// Warm-ups of every arm (alternating) when `repetitions` starts at 1, then each repetition of
     /// every conversation, the arms that have a conversation replaying it one after the other, the
@@ -299,8 +327,10 @@ public struct SuiteRunner: Sendable {
             let warmups = arms.map(\.plan.warmups)
             for index in 0..<(warmups.map(\.count).max() ?? 0) {
                 for (arm, list) in warmups.enumerated() where index < list.count {
-                    items.append(ScheduleItem(arm: arm, suite: list[index].suite, conversation: list[index].conversation, repetition: 0,
-                                              suiteName: arms[arm].plan.suites[list[index].suite].name))
+                    items.append(
+                        ScheduleItem(
+                            arm: arm, suite: list[index].suite, conversation: list[index].conversation, repetition: 0,
+                            suiteName: arms[arm].plan.suites[list[index].suite].name))
                 }
             }
         }
@@ -322,8 +352,10 @@ public struct SuiteRunner: Sendable {
                 if (repetition + position) % 2 == 1 { armOrder.reverse() }
                 for arm in armOrder where repetition <= counts[arm] {
                     guard let place = places[key]?[arm] else { continue }
-                    items.append(ScheduleItem(arm: arm, suite: place.suite, conversation: place.conversation, repetition: repetition,
-                                              suiteName: key.suite))
+                    items.append(
+                        ScheduleItem(
+                            arm: arm, suite: place.suite, conversation: place.conversation, repetition: repetition,
+                            suiteName: key.suite))
                 }
             }
         }

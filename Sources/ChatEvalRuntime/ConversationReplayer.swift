@@ -82,7 +82,8 @@ public struct ConversationReplayer: Sendable {
         }
         guard let metrics else {
             // A cancelled consumer sees the stream end early, without the runtime's own failure.
-            let failure = Task.isCancelled
+            let failure =
+                Task.isCancelled
                 ? RuntimeFailure(.cancelled, "the turn was cancelled after \(text.count) characters of answer")
                 : RuntimeFailure(.invalidResponse, "the runtime finished the turn without reporting its measurements")
             return ReplayedTurn(index: index, user: user, messagesSent: messages.count, status: .failed, failure: failure)

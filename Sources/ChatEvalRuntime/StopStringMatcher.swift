@@ -47,7 +47,10 @@ public struct StopStringMatcher: Sendable {
         for stop in stopStrings {
             var length = min(stop.count - 1, text.count)
             while length > best {
-                if text.hasSuffix(stop.prefix(length)) { best = length; break }
+                if text.hasSuffix(stop.prefix(length)) {
+                    best = length
+                    break
+                }
                 length -= 1
             }
         }

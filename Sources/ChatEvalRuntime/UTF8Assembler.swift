@@ -35,13 +35,13 @@ public struct UTF8Assembler: Sendable {
         let stop = Swift.max(bytes.count - 4, 0)
         while index >= stop {
             let byte = bytes[index]
-            if byte & 0b1100_0000 != 0b1000_0000 {           // not a continuation byte
+            if byte & 0b1100_0000 != 0b1000_0000 {  // not a continuation byte
                 let needed: Int
                 switch byte {
                 case 0xC2...0xDF: needed = 2
                 case 0xE0...0xEF: needed = 3
                 case 0xF0...0xF4: needed = 4
-                default: return bytes.count              // ASCII or invalid: nothing to wait for
+                default: return bytes.count  // ASCII or invalid: nothing to wait for
                 }
                 let available = bytes.count - index
                 return available >= needed ? bytes.count : index

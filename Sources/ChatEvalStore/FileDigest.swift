@@ -25,7 +25,9 @@ public struct FileDigest: Sendable {
         var cache = loadCache()
         if let known = cache[key] { return known }
 
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw CocoaError(.fileReadNoPermission, userInfo: [NSFilePathErrorKey: path]) }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CocoaError(.fileReadNoPermission, userInfo: [NSFilePathErrorKey: path])
+        }
         defer { try? handle.close() }
         let hasher = SHA256Digest()
         while let chunk = try handle.read(upToCount: 4 << 20), !chunk.isEmpty {

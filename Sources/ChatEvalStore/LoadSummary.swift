@@ -32,9 +32,11 @@ public struct LoadSummary: Codable, Sendable, Hashable {
     /// The suites' percentile objectives (`ttft_p95: 1s`), judged over this level.
     public var objectives: [ObjectiveOutcome]
 
-    public init(concurrency: Int, sweepId: String? = nil, duration: Double, requests: Int, failedRequests: Int, errorRate: Double,
-                requestsPerSecond: Double, outputTokensPerSecond: Double, timeToFirstToken: Distribution?, interTokenLatency: Distribution?,
-                goodRequests: Int?, goodput: Double?, objectives: [ObjectiveOutcome]) {
+    public init(
+        concurrency: Int, sweepId: String? = nil, duration: Double, requests: Int, failedRequests: Int, errorRate: Double,
+        requestsPerSecond: Double, outputTokensPerSecond: Double, timeToFirstToken: Distribution?, interTokenLatency: Distribution?,
+        goodRequests: Int?, goodput: Double?, objectives: [ObjectiveOutcome]
+    ) {
         self.concurrency = concurrency
         self.sweepId = sweepId
         self.duration = duration
@@ -93,8 +95,10 @@ public struct LoadSummary: Codable, Sendable, Hashable {
                 guard let percentile = objective.percentile else { continue }
                 let values = answered.map(objective.metric.value(of:)).filter(\.isFinite).sorted()
                 let measured = values.isEmpty ? nil : Distribution.percentile(sorted: values, Double(percentile))
-                outcomes.append(ObjectiveOutcome(suite: suite.name, objective: objective.name, bound: objective.bound,
-                                                 measured: measured, met: measured.map { $0 <= objective.bound } ?? false))
+                outcomes.append(
+                    ObjectiveOutcome(
+                        suite: suite.name, objective: objective.name, bound: objective.bound,
+                        measured: measured, met: measured.map { $0 <= objective.bound } ?? false))
             }
         }
         let seconds = duration > 0 ? duration : .nan

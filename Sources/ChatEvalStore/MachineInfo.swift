@@ -10,7 +10,10 @@ public struct MachineInfo: Codable, Sendable, Hashable {
     public var kernel: String
     public var architecture: String
 
-    public init(hostname: String, cpuModel: String, logicalCores: Int, memoryBytes: Int, operatingSystem: String, kernel: String, architecture: String) {
+    public init(
+        hostname: String, cpuModel: String, logicalCores: Int, memoryBytes: Int, operatingSystem: String, kernel: String,
+        architecture: String
+    ) {
         self.hostname = hostname
         self.cpuModel = cpuModel
         self.logicalCores = logicalCores

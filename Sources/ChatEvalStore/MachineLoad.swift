@@ -26,7 +26,9 @@ public struct MachineLoad: Codable, Sendable, Hashable {
         }
     }
 
-    public init(loadAverage1: Double?, loadAverage5: Double?, otherProcessesCores: Double, busiest: [ProcessShare], frequencyGovernor: String?) {
+    public init(
+        loadAverage1: Double?, loadAverage5: Double?, otherProcessesCores: Double, busiest: [ProcessShare], frequencyGovernor: String?
+    ) {
         self.loadAverage1 = loadAverage1
         self.loadAverage5 = loadAverage5
         self.otherProcessesCores = otherProcessesCores
@@ -64,7 +66,8 @@ public struct MachineLoad: Codable, Sendable, Hashable {
             total += cores
             if cores >= 0.01 { shares.append(ProcessShare(pid: pid, name: now.name, cores: cores)) }
         }
-        let averages = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").compactMap { Double($0) } ?? []
+        let averages =
+            (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").compactMap { Double($0) } ?? []
         let governor = (try? String(contentsOfFile: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines)
         return MachineLoad(
@@ -77,7 +80,8 @@ public struct MachineLoad: Codable, Sendable, Hashable {
         var result: [Int: (String, Int)] = [:]
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
             guard let pid = Int(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
+                let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
+            else { continue }
             // Fields after the name: state is field 3; utime and stime are fields 14 and 15.
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { continue }
@@ -125,9 +129,10 @@ public struct LoadMeter: Sendable {
     /// taking the processor counts as another process), this process's ticks, and the time.
     private static func read() -> (busy: Int, own: Int, time: Double)? {
         guard let stat = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
-              let line = stat.split(separator: "\n").first, line.hasPrefix("cpu "),
-              let own = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
-              let close = own.lastIndex(of: ")") else { return nil }
+            let line = stat.split(separator: "\n").first, line.hasPrefix("cpu "),
+            let own = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
+            let close = own.lastIndex(of: ")")
+        else { return nil }
         let fields = line.split(separator: " ").dropFirst().compactMap { Int($0) }
         guard fields.count >= 8 else { return nil }
         // user nice system idle iowait irq softirq steal

@@ -10,15 +10,20 @@ extension RunRecord {
     public var validationProblems: [String] {
         var problems: [String] = []
         if schemaVersion != Self.currentSchemaVersion {
-            problems.append("schema_version: \(schemaVersion) is not a version this ChatEval reads (it reads \(Self.currentSchemaVersion)); "
-                + "read it with the ChatEval that wrote it")
+            problems.append(
+                "schema_version: \(schemaVersion) is not a version this ChatEval reads (it reads \(Self.currentSchemaVersion)); "
+                    + "read it with the ChatEval that wrote it")
             return problems
         }
         if settings.repetitions < 0 { problems.append("settings.repetitions: \(settings.repetitions) is negative") }
-        if settings.warmupConversations < 0 { problems.append("settings.warmup_conversations: \(settings.warmupConversations) is negative") }
+        if settings.warmupConversations < 0 {
+            problems.append("settings.warmup_conversations: \(settings.warmupConversations) is negative")
+        }
         for (s, suite) in suites.enumerated() {
             for (c, conversation) in suite.conversations.enumerated() {
-                if conversation.repetition < 0 { problems.append("suites[\(s)].conversations[\(c)].repetition: \(conversation.repetition) is negative") }
+                if conversation.repetition < 0 {
+                    problems.append("suites[\(s)].conversations[\(c)].repetition: \(conversation.repetition) is negative")
+                }
                 for (t, turn) in conversation.turns.enumerated() {
                     guard let metrics = turn.metrics else { continue }
                     let place = "suites[\(s)].conversations[\(c)].turns[\(t)].metrics"
@@ -47,7 +52,9 @@ extension TurnMetrics {
         time("prefill_time", prefillTime)
         time("decode_time", decodeTime)
         time("total_time", totalTime)
-        if interTokenLatencies.contains(where: { !$0.isFinite || $0 < 0 }) { problems.append("inter_token_latencies: holds a negative or infinite gap") }
+        if interTokenLatencies.contains(where: { !$0.isFinite || $0 < 0 }) {
+            problems.append("inter_token_latencies: holds a negative or infinite gap")
+        }
         count("prompt_tokens", promptTokens)
         count("reused_tokens", reusedTokens)
         count("generated_tokens", generatedTokens)

@@ -33,7 +33,8 @@ public enum ResultFolder {
     public static func read(_ url: URL) throws(ResultReadError) -> RunRecord {
         let data: Data
         if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > maximumFileBytes {
-            throw ResultReadError(path: url.path, message: "is \(ByteCount.format(size)); result files are read up to \(ByteCount.format(maximumFileBytes))")
+            throw ResultReadError(
+                path: url.path, message: "is \(ByteCount.format(size)); result files are read up to \(ByteCount.format(maximumFileBytes))")
         }
         do {
             data = try Data(contentsOf: url)
@@ -48,8 +49,10 @@ public enum ResultFolder {
         }
         let problems = record.validationProblems
         guard problems.isEmpty else {
-            throw ResultReadError(path: url.path, message: "is not a result this ChatEval can trust: " + problems.prefix(3).joined(separator: "; ")
-                + (problems.count > 3 ? "; and \(problems.count - 3) more" : ""))
+            throw ResultReadError(
+                path: url.path,
+                message: "is not a result this ChatEval can trust: " + problems.prefix(3).joined(separator: "; ")
+                    + (problems.count > 3 ? "; and \(problems.count - 3) more" : ""))
         }
         return record
     }
@@ -63,7 +66,8 @@ public enum ResultFolder {
         files(in: folder).compactMap { url -> LocatedRun? in
             let parts = url.deletingPathExtension().lastPathComponent.split(separator: "-")
             guard parts.count >= 3, parts[1].count >= 7, commit.hasPrefix(parts[1]),
-                  let record = try? read(url), record.git?.commit == commit, record.status == .complete else { return nil }
+                let record = try? read(url), record.git?.commit == commit, record.status == .complete
+            else { return nil }
             return LocatedRun(record: record, source: url.path)
         }
     }
@@ -74,7 +78,8 @@ public enum ResultFolder {
             "missing '\((context.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: "."))'"
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
             "unexpected value at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
-        case DecodingError.dataCorrupted(let context): context.codingPath.isEmpty ? "not JSON" : "invalid value at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
+        case DecodingError.dataCorrupted(let context):
+            context.codingPath.isEmpty ? "not JSON" : "invalid value at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
         default: String(describing: error)
         }
     }

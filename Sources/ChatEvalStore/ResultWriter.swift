@@ -24,7 +24,7 @@ public final class ResultWriter: @unchecked Sendable {
     private let descriptor: Int32
     private let encoder: JSONEncoder
     private let lineEncoder: JSONEncoder
-    private let lock = Mutex(false)   // true once finished
+    private let lock = Mutex(false)  // true once finished
 
     /// Creates the folder if needed, creates and locks the journal and writes its header.
     public init(folder: URL, record: RunRecord, suites: [SuiteSource]) throws(ResultWriteError) {
@@ -114,7 +114,8 @@ public final class ResultWriter: @unchecked Sendable {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return encoder
     }
@@ -222,7 +223,9 @@ public struct Journal: Sendable {
         let decoder = ResultWriter.makeDecoder()
         let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
         guard let first = lines.first, let header = try? decoder.decode(JournalHeader.self, from: Data(first)) else {
-            throw ResultReadError(path: url.path, message: "has no journal header (a journal of an older ChatEval, or not a journal); nothing can be recovered from it")
+            throw ResultReadError(
+                path: url.path,
+                message: "has no journal header (a journal of an older ChatEval, or not a journal); nothing can be recovered from it")
         }
         if let problem = header.record.validationProblems.first {
             throw ResultReadError(path: url.path, message: "its header is not a run this ChatEval can trust: \(problem)")
@@ -232,7 +235,8 @@ public struct Journal: Sendable {
         for (index, line) in lines.enumerated().dropFirst() where !line.isEmpty {
             // A turn whose measurements cannot exist is as unreadable as a cut line.
             if let entry = try? decoder.decode(JournalEntry.self, from: Data(line)), entry.repetition >= 0,
-               entry.turn.metrics?.validationProblems.isEmpty ?? true, entry.turn.index >= 0 {
+                entry.turn.metrics?.validationProblems.isEmpty ?? true, entry.turn.index >= 0
+            {
                 entries.append(entry)
             } else {
                 unreadable.append(index + 1)

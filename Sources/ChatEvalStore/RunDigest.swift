@@ -93,8 +93,9 @@ public struct SuiteDigest: Codable, Sendable, Hashable {
             total += verdict.weight
             if verdict.passed { passed += verdict.weight }
         }
-        self.init(name: suite.name, samples: samples, checksPassed: passed, checksTotal: total,
-                  gatesFailed: suite.gates.filter { !$0.passed }.count)
+        self.init(
+            name: suite.name, samples: samples, checksPassed: passed, checksTotal: total,
+            gatesFailed: suite.gates.filter { !$0.passed }.count)
     }
 
     /// Σ weight × passed / Σ weight; nil without checks.

@@ -82,8 +82,10 @@ public struct RunSettings: Codable, Sendable, Hashable {
     /// their commit's project file as the commit's own change. Absent in older records.
     public var sources: [String: SettingSource]?
 
-    public init(cacheMode: CacheMode, repetitions: Int, warmupConversations: Int, sources: [String: SettingSource]? = nil,
-                selection: SuiteSelectionRecord? = nil) {
+    public init(
+        cacheMode: CacheMode, repetitions: Int, warmupConversations: Int, sources: [String: SettingSource]? = nil,
+        selection: SuiteSelectionRecord? = nil
+    ) {
         self.selection = selection
         self.cacheMode = cacheMode
         self.repetitions = repetitions
@@ -164,7 +166,7 @@ public struct RunShard: Codable, Sendable, Hashable, CustomStringConvertible {
     public init?(parsing text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0].trimmingCharacters(in: .whitespaces)),
-              let count = Int(parts[1].trimmingCharacters(in: .whitespaces)), (1...1000).contains(count), (1...count).contains(index)
+            let count = Int(parts[1].trimmingCharacters(in: .whitespaces)), (1...1000).contains(count), (1...count).contains(index)
         else { return nil }
         self.init(index: index, count: count)
     }
@@ -212,8 +214,10 @@ public struct SuiteRecord: Codable, Sendable {
     /// whole run's gates without the files; nil otherwise.
     public var text: String?
 
-    public init(name: String, path: String, description: String? = nil, conversations: [ConversationRecord] = [],
-                gates: [GateOutcome] = [], comparison: ComparisonOverrides? = nil, text: String? = nil) {
+    public init(
+        name: String, path: String, description: String? = nil, conversations: [ConversationRecord] = [],
+        gates: [GateOutcome] = [], comparison: ComparisonOverrides? = nil, text: String? = nil
+    ) {
         self.name = name
         self.description = description
         self.path = path
@@ -260,8 +264,10 @@ public struct ConversationRecord: Codable, Sendable {
     /// A measured replay that counts: not a warm-up, not left out.
     public var isMeasured: Bool { !warmup && leftOut == nil }
 
-    public init(id: String, repetition: Int, warmup: Bool, systemPrompt: String?, options: GenerationOptions,
-                description: String? = nil, tags: [String]? = nil, turns: [TurnRecord] = [], checks: [Verdict] = []) {
+    public init(
+        id: String, repetition: Int, warmup: Bool, systemPrompt: String?, options: GenerationOptions,
+        description: String? = nil, tags: [String]? = nil, turns: [TurnRecord] = [], checks: [Verdict] = []
+    ) {
         self.description = description
         self.tags = tags
         self.id = id

@@ -78,17 +78,23 @@ public struct CheckDefinition: Sendable, Hashable {
         return names
     }
 
-    private static func substitute(_ map: CheckArgument.Map, _ lookup: (String) -> String?, type: String,
-                                   path: [CheckDefinitionError.PathComponent]) throws(CheckDefinitionError) -> CheckArgument.Map {
+    private static func substitute(
+        _ map: CheckArgument.Map, _ lookup: (String) -> String?, type: String,
+        path: [CheckDefinitionError.PathComponent]
+    ) throws(CheckDefinitionError) -> CheckArgument.Map {
         var fields: [CheckArgument.Map.Field] = []
         for field in map {
-            fields.append(CheckArgument.Map.Field(key: field.key, value: try substitute(field.value, lookup, type: type, path: path + [.key(field.key)])))
+            fields.append(
+                CheckArgument.Map.Field(
+                    key: field.key, value: try substitute(field.value, lookup, type: type, path: path + [.key(field.key)])))
         }
         return CheckArgument.Map(fields)
     }
 
-    private static func substitute(_ argument: CheckArgument, _ lookup: (String) -> String?, type: String,
-                                   path: [CheckDefinitionError.PathComponent]) throws(CheckDefinitionError) -> CheckArgument {
+    private static func substitute(
+        _ argument: CheckArgument, _ lookup: (String) -> String?, type: String,
+        path: [CheckDefinitionError.PathComponent]
+    ) throws(CheckDefinitionError) -> CheckArgument {
         switch argument {
         case .string(let text) where text.contains("{{"):
             // Validated at load time; an unknown name (impossible after validation) stays as written.
@@ -99,12 +105,15 @@ public struct CheckDefinition: Sendable, Hashable {
                 return argument
             } catch {
                 // A quoted answer can make the argument grow past the limit: the check cannot be built.
-                throw CheckDefinitionError(kind: .invalidValue, checkType: type, path: path, problem: "\(error)",
-                                           hint: "quote a shorter part of the conversation")
+                throw CheckDefinitionError(
+                    kind: .invalidValue, checkType: type, path: path, problem: "\(error)",
+                    hint: "quote a shorter part of the conversation")
             }
         case .list(let items):
             var result: [CheckArgument] = []
-            for (index, item) in items.enumerated() { result.append(try substitute(item, lookup, type: type, path: path + [.index(index)])) }
+            for (index, item) in items.enumerated() {
+                result.append(try substitute(item, lookup, type: type, path: path + [.index(index)]))
+            }
             return .list(result)
         case .map(let map): return .map(try substitute(map, lookup, type: type, path: path))
         default: return argument
@@ -127,7 +136,8 @@ struct CheckDefinitionReader {
 
     private func definition(_ node: Node, _ what: String) -> CheckDefinition? {
         guard case .mapping(let mapping) = node, !mapping.isEmpty else {
-            reader.fail(.wrongType, at: node, "\(what) must be a mapping such as {type: contains, value: Paris}, found \(reader.kind(of: node))")
+            reader.fail(
+                .wrongType, at: node, "\(what) must be a mapping such as {type: contains, value: Paris}, found \(reader.kind(of: node))")
             return nil
         }
         var budget = Self.maximumNodes
@@ -147,7 +157,9 @@ struct CheckDefinitionReader {
             if case .map(let map) = argument {
                 arguments = map.fields
             } else if let hint = Self.shortFormHint(type: name, value: value) {
-                reader.fail(.invalidValue, at: node, "\(what): '\(Self.clip(name)): \(Self.clip(value.string ?? "[…]"))' is not a form \(Self.clip(name)) takes", hint: hint)
+                reader.fail(
+                    .invalidValue, at: node,
+                    "\(what): '\(Self.clip(name)): \(Self.clip(value.string ?? "[…]"))' is not a form \(Self.clip(name)) takes", hint: hint)
                 return nil
             } else {
                 arguments = [.init(key: "value", value: argument)]
@@ -157,7 +169,8 @@ struct CheckDefinitionReader {
             return nil
         }
         guard let type else { return nil }
-        let definition = CheckDefinition(type: type, arguments: CheckArgument.Map(arguments), line: node.mark?.line, column: node.mark?.column)
+        let definition = CheckDefinition(
+            type: type, arguments: CheckArgument.Map(arguments), line: node.mark?.line, column: node.mark?.column)
         do {
             try CheckCatalogue.validate(type: type, arguments: definition.arguments)
         } catch {
@@ -173,7 +186,8 @@ struct CheckDefinitionReader {
         let negated = type.hasPrefix(CheckCatalogue.negationPrefix)
         let base = negated ? String(type.dropFirst(CheckCatalogue.negationPrefix.count)) : type
         guard let info = CheckCatalogue.info(for: base) ?? (negated ? nil : CheckCatalogue.info(for: type)),
-              !info.arguments.contains(where: { $0.name == "value" }) else { return nil }
+            !info.arguments.contains(where: { $0.name == "value" })
+        else { return nil }
         let written = clip(value.string ?? "…")
         let required = info.arguments.filter(\.required)
         if case .scalar(let scalar) = value, scalar.style == .plain, ["true", "false", "yes", "no"].contains(scalar.string.lowercased()) {
@@ -186,7 +200,8 @@ struct CheckDefinitionReader {
         }
         if required.isEmpty {
             let optional = info.arguments.map(\.name)
-            return "write '- \(type): {}' (or {type: \(type)})" + (optional.isEmpty ? "" : "; its arguments, all optional: \(optional.joined(separator: ", "))")
+            return "write '- \(type): {}' (or {type: \(type)})"
+                + (optional.isEmpty ? "" : "; its arguments, all optional: \(optional.joined(separator: ", "))")
         }
         return "write {type: \(type), " + required.map { "\($0.name): …" }.joined(separator: ", ") + "}"
     }
@@ -202,7 +217,9 @@ struct CheckDefinitionReader {
         for component in error.path {
             switch (component, target) {
             case (.key(let key), .mapping(let mapping)):
-                if error.kind == .unknownArgument, component == error.path.last, let keyNode = mapping.keys.first(where: { $0.string == key }) {
+                if error.kind == .unknownArgument, component == error.path.last,
+                    let keyNode = mapping.keys.first(where: { $0.string == key })
+                {
                     target = keyNode
                 } else if let value = mapping[key] {
                     target = value
@@ -216,8 +233,9 @@ struct CheckDefinitionReader {
         if let first = error.suggestions.first { hint = "did you mean '\(first)'?" }
         if let written = error.hint { hint = written }
         let argument = error.path.isEmpty ? "" : "argument '\(error.pathDescription)' "
-        reader.fail(error.kind == .unknownType || error.kind == .unknownArgument ? .unknownKey : .invalidValue,
-                    at: target, "\(what): \(argument)\(error.problem)", hint: hint)
+        reader.fail(
+            error.kind == .unknownType || error.kind == .unknownArgument ? .unknownKey : .invalidValue,
+            at: target, "\(what): \(argument)\(error.problem)", hint: hint)
     }
 
     /// The YAML value as a check argument: plain scalars become numbers or booleans when they
@@ -226,7 +244,9 @@ struct CheckDefinitionReader {
         budget -= 1
         guard budget >= 0, depth <= Self.maximumDepth else {
             if budget == -1 || depth == Self.maximumDepth + 1 {
-                reader.fail(.tooComplex, at: node, "\(what) is too large or too deeply nested (limits: \(Self.maximumNodes) values, \(Self.maximumDepth) levels)")
+                reader.fail(
+                    .tooComplex, at: node,
+                    "\(what) is too large or too deeply nested (limits: \(Self.maximumNodes) values, \(Self.maximumDepth) levels)")
             }
             return nil
         }

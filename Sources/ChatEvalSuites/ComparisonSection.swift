@@ -29,13 +29,17 @@ struct ComparisonSection {
             if names.contains(name) {
                 overrides.preset = name
             } else {
-                reader.fail(.invalidValue, at: node, "unknown comparison preset '\(name)'",
-                            hint: suggestions(for: name, among: names).first.map { "did you mean '\($0)'?" } ?? "presets: \(names.joined(separator: ", "))")
+                reader.fail(
+                    .invalidValue, at: node, "unknown comparison preset '\(name)'",
+                    hint: suggestions(for: name, among: names).first.map { "did you mean '\($0)'?" }
+                        ?? "presets: \(names.joined(separator: ", "))")
             }
         }
         overrides.familyErrorRate = entries["alpha"].flatMap { fraction($0, "compare.alpha", open: true) }
         overrides.confidence = entries["confidence"].flatMap { fraction($0, "compare.confidence", open: true) }
-        overrides.minimumSamples = entries["min_samples"].flatMap { reader.integer($0, "compare.min_samples", minimum: 2, maximum: 1_000_000) }
+        overrides.minimumSamples = entries["min_samples"].flatMap {
+            reader.integer($0, "compare.min_samples", minimum: 2, maximum: 1_000_000)
+        }
         if let node = entries["busy_threshold"] {
             if case .scalar(let scalar) = node, scalar.string == "off" {
                 overrides.busyThreshold = .infinity
@@ -43,8 +47,9 @@ struct ComparisonSection {
                 if value > 0, value.isFinite {
                     overrides.busyThreshold = value
                 } else {
-                    reader.fail(.invalidValue, at: node, "compare.busy_threshold must be a number of cores above 0, or off",
-                                hint: "0.25 leaves out replays during which other processes used a quarter of a core")
+                    reader.fail(
+                        .invalidValue, at: node, "compare.busy_threshold must be a number of cores above 0, or off",
+                        hint: "0.25 leaves out replays during which other processes used a quarter of a core")
                 }
             }
         }
@@ -56,15 +61,19 @@ struct ComparisonSection {
 
     private func thresholds(_ node: Node) -> [Metric: ThresholdOverride] {
         guard case .mapping(let mapping) = node else {
-            reader.fail(.wrongType, at: node, "compare.thresholds must be a mapping of metric names to {relative, absolute}, found \(reader.kind(of: node))")
+            reader.fail(
+                .wrongType, at: node,
+                "compare.thresholds must be a mapping of metric names to {relative, absolute}, found \(reader.kind(of: node))")
             return [:]
         }
         var result: [Metric: ThresholdOverride] = [:]
         for (key, value) in mapping {
             guard let name = reader.string(key, "a metric name in compare.thresholds") else { continue }
             guard let metric = Metric(name: name) else {
-                reader.fail(.unknownKey, at: key, "unknown metric '\(name)' in compare.thresholds",
-                            hint: suggestions(for: name, among: Metric.names).first.map { "did you mean '\($0)'?" } ?? "metrics: \(Metric.names.joined(separator: ", "))")
+                reader.fail(
+                    .unknownKey, at: key, "unknown metric '\(name)' in compare.thresholds",
+                    hint: suggestions(for: name, among: Metric.names).first.map { "did you mean '\($0)'?" }
+                        ?? "metrics: \(Metric.names.joined(separator: ", "))")
                 continue
             }
             let what = "compare.thresholds.\(name)"
@@ -91,7 +100,8 @@ struct ComparisonSection {
     private func percentage(_ node: Node, _ what: String) -> Double? {
         if case .scalar(let scalar) = node, scalar.style == .plain, scalar.string.hasSuffix("%") {
             guard case .success(let number)? = NumberLiteral.parse(String(scalar.string.dropLast()).trimmingCharacters(in: .whitespaces)),
-                  number.doubleValue >= 0 else {
+                number.doubleValue >= 0
+            else {
                 reader.fail(.invalidValue, at: node, "\(what) must be a percentage such as 5%, found '\(scalar.string)'")
                 return nil
             }

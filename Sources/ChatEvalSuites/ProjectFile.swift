@@ -81,8 +81,10 @@ public struct ProjectFile: Sendable, Hashable {
         }
     }
 
-    static let keys = ["model", "models", "chat_template", "context_size", "threads", "batch_size", "cache_mode", "repetitions",
-                       "max_repetitions", "time_budget", "warmup", "suites", "reports", "compare", "runtime"]
+    static let keys = [
+        "model", "models", "chat_template", "context_size", "threads", "batch_size", "cache_mode", "repetitions",
+        "max_repetitions", "time_budget", "warmup", "suites", "reports", "compare", "runtime",
+    ]
 
     /// Parses a project file; `source` names it in errors, `environment` expands `${...}`.
     public static func parse(_ text: String, source: String, environment: [String: String] = ProcessInfo.processInfo.environment)
@@ -95,11 +97,13 @@ public struct ProjectFile: Sendable, Hashable {
             throw SuiteErrors([SuiteLoader.syntaxError(error, file: source)])
         }
         var project = ProjectFile(source: source, text: text)
-        guard let root else { return project }                 // an empty file sets nothing
+        guard let root else { return project }  // an empty file sets nothing
         let reader = YAMLReader(file: source)
         if let entries = reader.mapping(root, "the project file", allowed: keys) {
             if let single = entries["model"], let list = entries["models"] {
-                reader.fail(.invalidValue, at: list, "the project file has both 'model' and 'models'", hint: "list every model under models: (or keep one model:)")
+                reader.fail(
+                    .invalidValue, at: list, "the project file has both 'model' and 'models'",
+                    hint: "list every model under models: (or keep one model:)")
                 _ = single
             } else if let single = entries["model"] {
                 project.models = modelReference(single, reader, environment, perModel: false).map { [$0] }
@@ -109,9 +113,16 @@ public struct ProjectFile: Sendable, Hashable {
                 project.models = models.isEmpty ? nil : models
             }
             project.chatTemplate = entries["chat_template"].flatMap { reader.string($0, "chat_template") }
-            project.contextSize = entries["context_size"].flatMap { reader.integer($0, "context_size", minimum: RuntimeLimits.contextSize.lowerBound, maximum: RuntimeLimits.contextSize.upperBound) }
-            project.threads = entries["threads"].flatMap { reader.integer($0, "threads", minimum: 1, maximum: RuntimeLimits.maximumThreads) }
-            project.batchSize = entries["batch_size"].flatMap { reader.integer($0, "batch_size", minimum: 1, maximum: RuntimeLimits.contextSize.upperBound) }
+            project.contextSize = entries["context_size"].flatMap {
+                reader.integer(
+                    $0, "context_size", minimum: RuntimeLimits.contextSize.lowerBound, maximum: RuntimeLimits.contextSize.upperBound)
+            }
+            project.threads = entries["threads"].flatMap {
+                reader.integer($0, "threads", minimum: 1, maximum: RuntimeLimits.maximumThreads)
+            }
+            project.batchSize = entries["batch_size"].flatMap {
+                reader.integer($0, "batch_size", minimum: 1, maximum: RuntimeLimits.contextSize.upperBound)
+            }
             project.cacheMode = entries["cache_mode"].flatMap { node in
                 reader.string(node, "cache_mode").flatMap { name in
                     guard let mode = CacheMode(rawValue: name) else {
@@ -122,11 +133,15 @@ public struct ProjectFile: Sendable, Hashable {
                 }
             }
             project.repetitions = entries["repetitions"].flatMap { reader.integer($0, "repetitions", minimum: 1, maximum: 10_000) }
-            project.maxRepetitions = entries["max_repetitions"].flatMap { reader.integer($0, "max_repetitions", minimum: 2, maximum: 10_000) }
+            project.maxRepetitions = entries["max_repetitions"].flatMap {
+                reader.integer($0, "max_repetitions", minimum: 2, maximum: 10_000)
+            }
             project.timeBudget = entries["time_budget"].flatMap { node in
                 reader.string(node, "time_budget").flatMap { text in
                     guard let seconds = DurationText.seconds(text), seconds > 0 else {
-                        reader.fail(.invalidValue, at: node, "time_budget '\(text.prefix(40))' is not a duration", hint: "write e.g. 20m, 90s or 1h30m")
+                        reader.fail(
+                            .invalidValue, at: node, "time_budget '\(text.prefix(40))' is not a duration",
+                            hint: "write e.g. 20m, 90s or 1h30m")
                         return nil
                     }
                     return seconds
@@ -135,7 +150,9 @@ public struct ProjectFile: Sendable, Hashable {
             project.warmup = entries["warmup"].flatMap { reader.integer($0, "warmup", minimum: 0, maximum: 10_000) }
             project.suites = entries["suites"].flatMap { reader.strings($0, "suites") }
             project.reports = entries["reports"].flatMap { reader.string($0, "reports") }
-            project.compare = entries["compare"].flatMap { ComparisonSection(reader: reader).overrides($0, allowed: ComparisonSection.projectKeys) }
+            project.compare = entries["compare"].flatMap {
+                ComparisonSection(reader: reader).overrides($0, allowed: ComparisonSection.projectKeys)
+            }
             project.runtime = entries["runtime"].flatMap { servedRuntime($0, reader) }
         }
         if !reader.errors.isEmpty { throw SuiteErrors(reader.errors) }
@@ -149,16 +166,24 @@ public struct ProjectFile: Sendable, Hashable {
     public static func load(path: String) throws(SuiteErrors) -> ProjectFile? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumFileBytes {
-            throw SuiteErrors([SuiteError(.tooComplex, file: path, "the project file is \(size) bytes; at most \(maximumFileBytes) are read",
-                                          hint: "a project file names a model and a few settings")])
+            throw SuiteErrors([
+                SuiteError(
+                    .tooComplex, file: path, "the project file is \(size) bytes; at most \(maximumFileBytes) are read",
+                    hint: "a project file names a model and a few settings")
+            ])
         }
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw SuiteErrors([SuiteError(.unreadable, file: path, "cannot read the project file as UTF-8 text", hint: "check its permissions and encoding")])
+            throw SuiteErrors([
+                SuiteError(
+                    .unreadable, file: path, "cannot read the project file as UTF-8 text", hint: "check its permissions and encoding")
+            ])
         }
         return try parse(text, source: path)
     }
 
-    private static func modelReference(_ node: Node, _ reader: YAMLReader, _ environment: [String: String], perModel: Bool) -> ModelReference? {
+    private static func modelReference(_ node: Node, _ reader: YAMLReader, _ environment: [String: String], perModel: Bool)
+        -> ModelReference?
+    {
         let pathNode: Node?
         var sha256: String?
         var reference = ModelReference(path: "")
@@ -170,7 +195,8 @@ public struct ProjectFile: Sendable, Hashable {
             pathNode = entries["path"]
             reference.chatTemplate = entries["chat_template"].flatMap { reader.string($0, "chat_template") }
             reference.contextSize = entries["context_size"].flatMap {
-                reader.integer($0, "context_size", minimum: RuntimeLimits.contextSize.lowerBound, maximum: RuntimeLimits.contextSize.upperBound)
+                reader.integer(
+                    $0, "context_size", minimum: RuntimeLimits.contextSize.lowerBound, maximum: RuntimeLimits.contextSize.upperBound)
             }
             reference.label = entries["label"].flatMap { reader.string($0, "label") }
             if pathNode == nil { reader.fail(.missingKey, at: node, "model needs a 'path'") }
@@ -178,8 +204,9 @@ public struct ProjectFile: Sendable, Hashable {
                 if digest.count == 64, digest.allSatisfy(\.isHexDigit) {
                     sha256 = digest.lowercased()
                 } else {
-                    reader.fail(.invalidValue, at: digestNode, "model.sha256 must be 64 hexadecimal digits, found '\(digest.prefix(70))'",
-                                hint: "sha256sum MODEL prints it")
+                    reader.fail(
+                        .invalidValue, at: digestNode, "model.sha256 must be 64 hexadecimal digits, found '\(digest.prefix(70))'",
+                        hint: "sha256sum MODEL prints it")
                 }
             }
         }
@@ -223,7 +250,9 @@ public struct ProjectFile: Sendable, Hashable {
             } else if name == "CHATEVAL_CACHE" {
                 result += homeDirectory(environment) + "/.cache/chateval"
             } else {
-                throw ExpansionError(message: "model.path uses ${\(name.prefix(60))}, which is not set in the environment", hint: "set \(name.prefix(60)) or write the path")
+                throw ExpansionError(
+                    message: "model.path uses ${\(name.prefix(60))}, which is not set in the environment",
+                    hint: "set \(name.prefix(60)) or write the path")
             }
             rest = rest[rest.index(after: close)...]
         }

@@ -41,8 +41,10 @@ extension ProjectFile {
 
         public init() {}
 
-        static let keys = ["kind", "base_url", "model_name", "api_key_env", "request_timeout", "connect_timeout", "stall_timeout", "retries",
-                           "extra_fields", "affinity", "backend_header"]
+        static let keys = [
+            "kind", "base_url", "model_name", "api_key_env", "request_timeout", "connect_timeout", "stall_timeout", "retries",
+            "extra_fields", "affinity", "backend_header",
+        ]
     }
 
     static func servedRuntime(_ node: Node, _ reader: YAMLReader) -> ServedRuntime? {
@@ -83,7 +85,9 @@ extension ProjectFile {
                 }
                 runtime.extraFields = fields
             } else {
-                reader.fail(.wrongType, at: node, "runtime.extra_fields must be a mapping of request fields to values, found \(reader.kind(of: node))")
+                reader.fail(
+                    .wrongType, at: node,
+                    "runtime.extra_fields must be a mapping of request fields to values, found \(reader.kind(of: node))")
             }
         }
         return runtime

@@ -31,7 +31,9 @@ struct SLOSection {
             guard let metric = ServiceLevelObjectives.Metric(rawValue: String(parts[0])) else { continue }
             let percentile = parts.count == 2 ? Int(parts[1].dropFirst()) : nil
             if let other = objectives.first(where: { $0.metric == metric }) {
-                reader.fail(.duplicate, at: value, "slo sets \(metric.rawValue) twice (\(other.name) and \(key))", hint: "keep one bound per metric")
+                reader.fail(
+                    .duplicate, at: value, "slo sets \(metric.rawValue) twice (\(other.name) and \(key))", hint: "keep one bound per metric"
+                )
                 continue
             }
             guard let bound = seconds(value, "slo.\(key)") else { continue }
@@ -59,8 +61,11 @@ struct SLOSection {
             digits = digits.dropLast()
         }
         guard case .success(let number)? = NumberLiteral.parse(String(digits).trimmingCharacters(in: .whitespaces)),
-              number.doubleValue.isFinite, number.doubleValue > 0 else {
-            reader.fail(.invalidValue, at: node, "\(what) must be a duration above 0, found '\(scalar.string.prefix(40))'", hint: "write 1s, 250ms or 0.25")
+            number.doubleValue.isFinite, number.doubleValue > 0
+        else {
+            reader.fail(
+                .invalidValue, at: node, "\(what) must be a duration above 0, found '\(scalar.string.prefix(40))'",
+                hint: "write 1s, 250ms or 0.25")
             return nil
         }
         return number.doubleValue * scale

@@ -20,8 +20,10 @@ public struct Suite: Sendable, Hashable {
     /// mistaken), located; the suite runs as written.
     public var warnings: [SuiteError] = []
 
-    public init(name: String, description: String? = nil, path: String, conversations: [SuiteConversation], gates: SuiteGates = SuiteGates(),
-                comparison: ComparisonOverrides? = nil, slo: ServiceLevelObjectives? = nil, text: String = "") {
+    public init(
+        name: String, description: String? = nil, path: String, conversations: [SuiteConversation], gates: SuiteGates = SuiteGates(),
+        comparison: ComparisonOverrides? = nil, slo: ServiceLevelObjectives? = nil, text: String = ""
+    ) {
         self.text = text
         self.slo = slo
         self.name = name
@@ -50,8 +52,10 @@ public struct SuiteConversation: Sendable, Hashable {
     /// Checks of the whole conversation (performance over all its turns), graded with the last turn.
     public var checks: [CheckDefinition]
 
-    public init(id: String, description: String? = nil, tags: [String] = [], script: ConversationScript,
-                turnChecks: [[CheckDefinition]]? = nil, checks: [CheckDefinition] = []) {
+    public init(
+        id: String, description: String? = nil, tags: [String] = [], script: ConversationScript,
+        turnChecks: [[CheckDefinition]]? = nil, checks: [CheckDefinition] = []
+    ) {
         self.id = id
         self.description = description
         self.tags = tags

@@ -7,19 +7,27 @@ struct SuiteBuilder {
     let reader: YAMLReader
 
     func suite(from root: Node, path: String) -> Suite? {
-        guard let entries = reader.mapping(root, "the suite", allowed: ["name", "description", "defaults", "gates", "compare", "slo", "conversations"]) else { return nil }
+        guard
+            let entries = reader.mapping(
+                root, "the suite", allowed: ["name", "description", "defaults", "gates", "compare", "slo", "conversations"])
+        else { return nil }
         let name = required("name", in: entries, of: root, "the suite").flatMap { reader.string($0, "name") }
         let description = entries["description"].flatMap { reader.string($0, "description") }
-        let defaults = entries["defaults"].map { settings(from: $0, "defaults", allowed: ConversationSettings.keys) } ?? ConversationSettings()
+        let defaults =
+            entries["defaults"].map { settings(from: $0, "defaults", allowed: ConversationSettings.keys) } ?? ConversationSettings()
 
         var conversations: [SuiteConversation] = []
         var seen: [String: Int] = [:]
         if let list = required("conversations", in: entries, of: root, "the suite").flatMap({ reader.sequence($0, "conversations") }) {
-            if list.isEmpty { reader.fail(.invalidValue, at: entries["conversations"], "conversations is empty", hint: "add at least one conversation") }
+            if list.isEmpty {
+                reader.fail(.invalidValue, at: entries["conversations"], "conversations is empty", hint: "add at least one conversation")
+            }
             for node in list {
                 guard let conversation = conversation(from: node, defaults: defaults) else { continue }
                 if let line = seen[conversation.id] {
-                    reader.fail(.duplicate, at: node, "conversation id '\(conversation.id)' is used twice (first at line \(line))", hint: "ids must be unique in a suite")
+                    reader.fail(
+                        .duplicate, at: node, "conversation id '\(conversation.id)' is used twice (first at line \(line))",
+                        hint: "ids must be unique in a suite")
                 } else {
                     seen[conversation.id] = node.mark?.line ?? 0
                     conversations.append(conversation)
@@ -27,14 +35,19 @@ struct SuiteBuilder {
             }
         }
         let gates = entries["gates"].map(gates(from:)) ?? SuiteGates()
-        let comparison = entries["compare"].flatMap { ComparisonSection(reader: reader).overrides($0, allowed: ComparisonSection.suiteKeys) }
+        let comparison = entries["compare"].flatMap {
+            ComparisonSection(reader: reader).overrides($0, allowed: ComparisonSection.suiteKeys)
+        }
         let slo = entries["slo"].flatMap { SLOSection(reader: reader).objectives($0) }
         guard let name else { return nil }
-        return Suite(name: name, description: description, path: path, conversations: conversations, gates: gates, comparison: comparison, slo: slo)
+        return Suite(
+            name: name, description: description, path: path, conversations: conversations, gates: gates, comparison: comparison, slo: slo)
     }
 
     private func gates(from node: Node) -> SuiteGates {
-        guard let entries = reader.mapping(node, "gates", allowed: ["min_pass_rate", "max_failed_turns", "metrics"]) else { return SuiteGates() }
+        guard let entries = reader.mapping(node, "gates", allowed: ["min_pass_rate", "max_failed_turns", "metrics"]) else {
+            return SuiteGates()
+        }
         var gates = SuiteGates()
         gates.minimumPassRate = entries["min_pass_rate"].flatMap { node in
             reader.number(node, "min_pass_rate").flatMap { rate in
@@ -43,7 +56,9 @@ struct SuiteBuilder {
                     return nil
                 }
                 if rate == 0 {
-                    reader.warn(line: node.mark?.line, column: node.mark?.column, "min_pass_rate: 0 can never fail", hint: "set the share of checks the suite must pass, or remove the gate")
+                    reader.warn(
+                        line: node.mark?.line, column: node.mark?.column, "min_pass_rate: 0 can never fail",
+                        hint: "set the share of checks the suite must pass, or remove the gate")
                 }
                 return rate
             }
@@ -55,21 +70,26 @@ struct SuiteBuilder {
             let metric = required("metric", in: gate, of: item, "a metric gate").flatMap { node -> Metric? in
                 guard let name = reader.string(node, "metric") else { return nil }
                 guard let metric = Metric(rawValue: name) else {
-                    reader.fail(.invalidValue, at: node, "unknown metric '\(name)'",
-                                hint: suggestions(for: name, among: metricNames).first.map { "did you mean '\($0)'?" } ?? "metrics: \(metricNames.joined(separator: ", "))")
+                    reader.fail(
+                        .invalidValue, at: node, "unknown metric '\(name)'",
+                        hint: suggestions(for: name, among: metricNames).first.map { "did you mean '\($0)'?" }
+                            ?? "metrics: \(metricNames.joined(separator: ", "))")
                     return nil
                 }
                 return metric
             }
             let statNames = Statistic.names
-            let statistic = gate["stat"].map { node -> Statistic? in
-                guard let name = reader.string(node, "stat") else { return nil }
-                guard let statistic = Statistic(rawValue: name) else {
-                    reader.fail(.invalidValue, at: node, "unknown statistic '\(name)'", hint: "statistics: \(statNames.joined(separator: ", "))")
-                    return nil
-                }
-                return statistic
-            } ?? .median
+            let statistic =
+                gate["stat"].map { node -> Statistic? in
+                    guard let name = reader.string(node, "stat") else { return nil }
+                    guard let statistic = Statistic(rawValue: name) else {
+                        reader.fail(
+                            .invalidValue, at: node, "unknown statistic '\(name)'", hint: "statistics: \(statNames.joined(separator: ", "))"
+                        )
+                        return nil
+                    }
+                    return statistic
+                } ?? .median
             let minimum = gate["min"].flatMap { reader.number($0, "min") }
             let maximum = gate["max"].flatMap { reader.number($0, "max") }
             if gate["min"] == nil && gate["max"] == nil {
@@ -103,7 +123,9 @@ struct SuiteBuilder {
         var turnChecks: [[CheckDefinition]] = []
         var turnCount = 0
         if let turnsNode = required("turns", in: entries, of: node, what), let turns = reader.sequence(turnsNode, "turns of \(what)") {
-            if turns.isEmpty { reader.fail(.invalidValue, at: turnsNode, "\(what) has no turns", hint: "add at least one turn with a 'user' message") }
+            if turns.isEmpty {
+                reader.fail(.invalidValue, at: turnsNode, "\(what) has no turns", hint: "add at least one turn with a 'user' message")
+            }
             turnCount = turns.count
             var sizes: [Int] = []
             for (index, turn) in turns.enumerated() {
@@ -120,19 +142,22 @@ struct SuiteBuilder {
                 }
                 sizes.append(size)
                 if size > TemplateText.maximumExpandedBytes {
-                    reader.fail(.tooComplex, at: turn, "turn \(index + 1) of \(what) expands to at least \(ByteCount.format(size)) "
-                        + "(its placeholders quote earlier turns and variables); a message may have at most \(ByteCount.format(TemplateText.maximumExpandedBytes))",
+                    reader.fail(
+                        .tooComplex, at: turn,
+                        "turn \(index + 1) of \(what) expands to at least \(ByteCount.format(size)) "
+                            + "(its placeholders quote earlier turns and variables); a message may have at most \(ByteCount.format(TemplateText.maximumExpandedBytes))",
                         hint: "quote each earlier turn once, or shorten the variables it quotes")
                 }
             }
         }
-        let checks = entries["checks"].map { node -> [CheckDefinition] in
-            let definitions = CheckDefinitionReader(reader: reader).definitions(node, "the checks of \(what)")
-            for name in definitions.flatMap(\.placeholders) {
-                checkPlaceholder(name, turnIndex: turnCount, variables: resolved.variables, at: node, "the checks of \(what)")
-            }
-            return definitions
-        } ?? []
+        let checks =
+            entries["checks"].map { node -> [CheckDefinition] in
+                let definitions = CheckDefinitionReader(reader: reader).definitions(node, "the checks of \(what)")
+                for name in definitions.flatMap(\.placeholders) {
+                    checkPlaceholder(name, turnIndex: turnCount, variables: resolved.variables, at: node, "the checks of \(what)")
+                }
+                return definitions
+            } ?? []
         for definition in turnChecks.joined() + checks {
             for finding in SuiteLint.findings(definition, options: resolved.options) {
                 reader.warn(line: definition.line, column: definition.column, "\(what): \(finding.message)", hint: finding.hint)
@@ -168,7 +193,9 @@ struct SuiteBuilder {
         do {
             template = try TemplateText(text)
         } catch {
-            reader.fail(.invalidValue, at: textNode, "\(turnName): \(error.message)", hint: "placeholders look like {{turn1.answer}} or {{vars.name}}")
+            reader.fail(
+                .invalidValue, at: textNode, "\(turnName): \(error.message)",
+                hint: "placeholders look like {{turn1.answer}} or {{vars.name}}")
             return nil
         }
         for name in template.placeholders {
@@ -182,17 +209,20 @@ struct SuiteBuilder {
             let variable = String(name.dropFirst(5))
             if variables[variable] == nil {
                 let near = suggestions(for: variable, among: Array(variables.keys))
-                reader.fail(.invalidValue, at: node, "\(turnName) uses {{\(name)}} but no variable '\(variable)' is defined",
-                            hint: near.first.map { "did you mean {{vars.\($0)}}?" } ?? "define it under vars:")
+                reader.fail(
+                    .invalidValue, at: node, "\(turnName) uses {{\(name)}} but no variable '\(variable)' is defined",
+                    hint: near.first.map { "did you mean {{vars.\($0)}}?" } ?? "define it under vars:")
             }
         } else if let reference = TurnReference(name) {
             if reference.turn > turnIndex {
-                reader.fail(.invalidValue, at: node, "\(turnName) uses {{\(name)}}, which is not an earlier turn",
-                            hint: turnIndex == 0 ? "the first turn cannot quote answers" : "earlier turns are turn1...turn\(turnIndex)")
+                reader.fail(
+                    .invalidValue, at: node, "\(turnName) uses {{\(name)}}, which is not an earlier turn",
+                    hint: turnIndex == 0 ? "the first turn cannot quote answers" : "earlier turns are turn1...turn\(turnIndex)")
             }
         } else {
-            reader.fail(.invalidValue, at: node, "\(turnName) uses unknown placeholder {{\(name)}}",
-                        hint: "use {{turnN.answer}}, {{turnN.user}} or {{vars.NAME}}")
+            reader.fail(
+                .invalidValue, at: node, "\(turnName) uses unknown placeholder {{\(name)}}",
+                hint: "use {{turnN.answer}}, {{turnN.user}} or {{vars.NAME}}")
         }
     }
 
@@ -200,7 +230,9 @@ struct SuiteBuilder {
         guard let entries = entries ?? reader.mapping(node, what, allowed: allowed) else { return ConversationSettings() }
         var settings = ConversationSettings()
         settings.system = entries["system"].flatMap { reader.string($0, "system") }
-        settings.maxTokens = entries["max_tokens"].flatMap { reader.integer($0, "max_tokens", minimum: 1, maximum: GenerationOptions.maximumTokens) }
+        settings.maxTokens = entries["max_tokens"].flatMap {
+            reader.integer($0, "max_tokens", minimum: 1, maximum: GenerationOptions.maximumTokens)
+        }
         settings.temperature = entries["temperature"].flatMap { reader.number($0, "temperature") }
         settings.topP = entries["top_p"].flatMap { reader.number($0, "top_p") }
         settings.topK = entries["top_k"].flatMap { reader.integer($0, "top_k", minimum: 0, maximum: GenerationOptions.maximumTopK) }

@@ -27,22 +27,32 @@ enum SuiteLint {
         if type == "length" {
             let minimum = number(arguments["min"]) ?? 0
             if minimum <= 0 && arguments["max"] == nil {
-                return [Finding(message: "this length check can never fail: every answer has a length of 0 or more",
-                                hint: "give it a min above 0 or a max")]
+                return [
+                    Finding(
+                        message: "this length check can never fail: every answer has a length of 0 or more",
+                        hint: "give it a min above 0 or a max")
+                ]
             }
             return []
         }
         guard let metric = Metric(name: type) else { return [] }
         var found: [Finding] = []
         if metric.polarity == .biggerIsBetter, let minimum = number(arguments["min"]), minimum <= 0 {
-            found.append(Finding(message: "{type: \(type), min: \(decimal(minimum))} can never fail: every \(type) is 0 or more",
-                                 hint: "raise min to what the turn must reach, or remove the check"))
+            found.append(
+                Finding(
+                    message: "{type: \(type), min: \(decimal(minimum))} can never fail: every \(type) is 0 or more",
+                    hint: "raise min to what the turn must reach, or remove the check"))
         }
         if metric == .generatedTokens, let maximum = number(arguments["max"]), maximum >= Double(options.maxTokens) {
-            found.append(Finding(message: "{type: generated-tokens, max: \(decimal(maximum))} can never fail: max_tokens is \(options.maxTokens), so no answer is longer",
-                                 hint: "set max below max_tokens, or remove the check"))
+            found.append(
+                Finding(
+                    message:
+                        "{type: generated-tokens, max: \(decimal(maximum))} can never fail: max_tokens is \(options.maxTokens), so no answer is longer",
+                    hint: "set max below max_tokens, or remove the check"))
         }
-        if let finding = unitFinding(metric, minimum: number(arguments["min"]), maximum: number(arguments["max"]), bytesWrittenAsText: isText(arguments["max"])) {
+        if let finding = unitFinding(
+            metric, minimum: number(arguments["min"]), maximum: number(arguments["max"]), bytesWrittenAsText: isText(arguments["max"]))
+        {
             found.append(finding)
         }
         return found
@@ -52,8 +62,11 @@ enum SuiteLint {
     static func findings(_ gate: MetricGate) -> [Finding] {
         var found: [Finding] = []
         if gate.metric.polarity == .biggerIsBetter, let minimum = gate.minimum, minimum <= 0, gate.maximum == nil {
-            found.append(Finding(message: "the gate {metric: \(gate.metric.name), min: \(decimal(minimum))} can never fail: every \(gate.metric.name) is 0 or more",
-                                 hint: "raise min to what the suite must reach, or remove the gate"))
+            found.append(
+                Finding(
+                    message:
+                        "the gate {metric: \(gate.metric.name), min: \(decimal(minimum))} can never fail: every \(gate.metric.name) is 0 or more",
+                    hint: "raise min to what the suite must reach, or remove the gate"))
         }
         if let finding = unitFinding(gate.metric, minimum: gate.minimum, maximum: gate.maximum, bytesWrittenAsText: false) {
             found.append(finding)
@@ -68,12 +81,14 @@ enum SuiteLint {
             // Generous: a first token after five minutes, a gap between tokens of ten seconds.
             let suspicious: Double = metric == .interTokenLatencyP50 || metric == .interTokenLatencyP95 ? 10 : 300
             guard let bound = maximum ?? minimum, bound >= suspicious else { return nil }
-            return Finding(message: "the \(metric.name) bound \(decimal(bound)) means \(duration(bound)): ChatEval's times are in seconds",
-                           hint: "for \(decimal(bound)) milliseconds write \(decimal(bound / 1000))")
+            return Finding(
+                message: "the \(metric.name) bound \(decimal(bound)) means \(duration(bound)): ChatEval's times are in seconds",
+                hint: "for \(decimal(bound)) milliseconds write \(decimal(bound / 1000))")
         case .bytes:
             guard !bytesWrittenAsText, let bound = maximum ?? minimum, bound < 1_048_576 else { return nil }
-            return Finding(message: "the \(metric.name) bound \(decimal(bound)) means \(decimal(bound)) bytes, less than any process",
-                           hint: "write a size such as \"\(decimal(bound))MB\" or \"\(decimal(bound))MiB\"")
+            return Finding(
+                message: "the \(metric.name) bound \(decimal(bound)) means \(decimal(bound)) bytes, less than any process",
+                hint: "write a size such as \"\(decimal(bound))MB\" or \"\(decimal(bound))MiB\"")
         case .tokensPerSecond, .ratio, .tokens:
             return nil
         }

@@ -35,12 +35,18 @@ public enum SuiteLoader {
     /// Parses suite text; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws(SuiteErrors) -> Suite {
         if let (line, depth) = excessiveNesting(in: text) {
-            throw SuiteErrors([SuiteError(.tooComplex, file: file, line: line, "nesting is \(depth) levels deep; suites are limited to \(maximumNesting)")])
+            throw SuiteErrors([
+                SuiteError(.tooComplex, file: file, line: line, "nesting is \(depth) levels deep; suites are limited to \(maximumNesting)")
+            ])
         }
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else {
-                throw SuiteErrors([SuiteError(.missingKey, file: file, line: 1, column: 1, "the file is empty", hint: "a suite needs at least 'name' and 'conversations'")])
+                throw SuiteErrors([
+                    SuiteError(
+                        .missingKey, file: file, line: 1, column: 1, "the file is empty",
+                        hint: "a suite needs at least 'name' and 'conversations'")
+                ])
             }
             root = node
         } catch let errors as SuiteErrors {
@@ -73,7 +79,9 @@ public enum SuiteLoader {
             throw SuiteErrors([error])
         } catch {
             let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
-            throw SuiteErrors([SuiteError(.unreadable, file: path, "cannot read the file: \(reason)", hint: "check the path and its permissions")])
+            throw SuiteErrors([
+                SuiteError(.unreadable, file: path, "cannot read the file: \(reason)", hint: "check the path and its permissions")
+            ])
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw SuiteErrors([SuiteError(.notText, file: path, "the file is not UTF-8 text", hint: "save it as UTF-8")])
@@ -91,12 +99,13 @@ public enum SuiteLoader {
         }
         switch yaml {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
-             .composer(let context, let problem, let mark, _):
+            .composer(let context, let problem, let mark, _):
             let detail = context.map { " (\($0.text) at line \($0.mark.line), column \($0.mark.column))" } ?? ""
             return SuiteError(.syntax, file: file, line: mark.line, column: mark.column, "invalid YAML: \(problem)\(detail)")
         case .duplicatedKeysInMapping(let duplicates, let context):
-            return SuiteError(.duplicate, file: file, line: context.mark.line, column: context.mark.column,
-                              "duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) in one mapping", hint: "each key may appear once")
+            return SuiteError(
+                .duplicate, file: file, line: context.mark.line, column: context.mark.column,
+                "duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) in one mapping", hint: "each key may appear once")
         case .reader(let problem, let offset, _, _):
             return SuiteError(.notText, file: file, "unreadable text: \(problem)" + (offset.map { " at byte \($0)" } ?? ""))
         default:
@@ -122,7 +131,7 @@ public enum SuiteLoader {
                 }
                 switch character {
                 case "\"", "'": quote = character
-                case "#": break characters          // the rest of the line is a comment
+                case "#": break characters  // the rest of the line is a comment
                 case "[", "{":
                     depth += 1
                     if depth > maximumNesting { return (lineNumber, depth) }

@@ -1,7 +1,8 @@
 import ChatEvalCore
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Which conversations of the loaded suites a run replays: all of them, or those picked by
@@ -31,9 +32,12 @@ public struct SuiteSelection: Sendable, Hashable, Codable {
     /// `path#id,id` split into the path and the ids (none without `#`). A `#` that is part of an
     /// existing file's name stays in the path.
     public static func splitPath(_ argument: String, fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) })
-        -> (path: String, conversations: [String]) {
+        -> (path: String, conversations: [String])
+    {
         guard let hash = argument.lastIndex(of: "#"), !fileExists(argument) else { return (argument, []) }
-        let ids = argument[argument.index(after: hash)...].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let ids = argument[argument.index(after: hash)...].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty
+        }
         return (String(argument[..<hash]), ids)
     }
 
@@ -42,11 +46,17 @@ public struct SuiteSelection: Sendable, Hashable, Codable {
         for (path, ids) in conversationsByPath {
             let suitesAtPath = suites.filter { Self.samePath($0.path, path) }
             if suitesAtPath.isEmpty {
-                return .failure(SelectionError(message: "\(path)#\(ids.joined(separator: ",")): the #id form picks conversations of one suite file, and \(path) is not one"))
+                return .failure(
+                    SelectionError(
+                        message:
+                            "\(path)#\(ids.joined(separator: ",")): the #id form picks conversations of one suite file, and \(path) is not one"
+                    ))
             }
             let known = suitesAtPath.flatMap { $0.conversations.map(\.id) }
             for id in ids where !known.contains(id) {
-                let near = suggestions(for: id, among: known).first.map { "; did you mean '\($0)'?" } ?? "; it has: \(known.joined(separator: ", "))"
+                let near =
+                    suggestions(for: id, among: known).first.map { "; did you mean '\($0)'?" }
+                    ?? "; it has: \(known.joined(separator: ", "))"
                 return .failure(SelectionError(message: "\(path) has no conversation '\(id)'\(near)"))
             }
         }
@@ -66,9 +76,14 @@ public struct SuiteSelection: Sendable, Hashable, Codable {
         }
         guard selected.isEmpty && !suites.isEmpty else { return .success(selected) }
         let given = (patterns.map { "--filter \($0)" } + tags.map { "--tag \($0)" }).joined(separator: " ")
-        let all = suites.flatMap { suite in suite.conversations.map { "\(suite.name)/\($0.id)" + ($0.tags.isEmpty ? "" : " [\($0.tags.joined(separator: ", "))]") } }
-        return .failure(SelectionError(message: "no conversation matches \(given.isEmpty ? "the selection" : given); there are: \(all.prefix(30).joined(separator: ", "))"
-            + (all.count > 30 ? ", …" : "")))
+        let all = suites.flatMap { suite in
+            suite.conversations.map { "\(suite.name)/\($0.id)" + ($0.tags.isEmpty ? "" : " [\($0.tags.joined(separator: ", "))]") }
+        }
+        return .failure(
+            SelectionError(
+                message:
+                    "no conversation matches \(given.isEmpty ? "the selection" : given); there are: \(all.prefix(30).joined(separator: ", "))"
+                    + (all.count > 30 ? ", …" : "")))
     }
 
     /// Whether `pattern` matches `suite/conversation` (or, without a `/`, either part), with

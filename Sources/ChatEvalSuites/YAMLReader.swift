@@ -38,8 +38,9 @@ final class YAMLReader {
             }
             guard allowed.contains(scalar.string) else {
                 let near = suggestions(for: scalar.string, among: allowed)
-                fail(.unknownKey, at: key, "unknown key '\(scalar.string)' in \(what)",
-                     hint: near.isEmpty ? "allowed keys: \(allowed.joined(separator: ", "))" : "did you mean '\(near[0])'?")
+                fail(
+                    .unknownKey, at: key, "unknown key '\(scalar.string)' in \(what)",
+                    hint: near.isEmpty ? "allowed keys: \(allowed.joined(separator: ", "))" : "did you mean '\(near[0])'?")
                 continue
             }
             entries[scalar.string] = value
@@ -89,8 +90,9 @@ final class YAMLReader {
 
     private func numberLiteral(_ node: Node, _ what: String, expected: String) -> NumberLiteral? {
         guard case .scalar(let scalar) = node, scalar.style == .plain, let parsed = NumberLiteral.parse(scalar.string) else {
-            fail(.wrongType, at: node, "\(what) must be \(expected), found \(kind(of: node))",
-                 hint: "write decimal digits, such as 42, 0.5 or 1e3")
+            fail(
+                .wrongType, at: node, "\(what) must be \(expected), found \(kind(of: node))",
+                hint: "write decimal digits, such as 42, 0.5 or 1e3")
             return nil
         }
         switch parsed {

@@ -141,11 +141,13 @@ public actor FakeChatServer {
                 if errno == EINTR { continue }
                 return
             }
-            guard state.withLock({ state -> Bool in
-                guard !state.stopping else { return false }
-                state.connections.insert(connection)
-                return true
-            }) else {
+            guard
+                state.withLock({ state -> Bool in
+                    guard !state.stopping else { return false }
+                    state.connections.insert(connection)
+                    return true
+                })
+            else {
                 close(connection)
                 return
             }
@@ -191,7 +193,9 @@ public actor FakeChatServer {
     /// Writes one reply; false when the connection must close afterwards (or broke).
     private nonisolated func answer(_ reply: Reply, on connection: Int32) -> Bool {
         func head(_ status: Int, _ headers: [String: String], eventStream: Bool, length: Int? = nil) -> String {
-            var lines = ["HTTP/1.1 \(status) \(Self.reason(status))", "Content-Type: \(eventStream ? "text/event-stream" : "application/json")"]
+            var lines = [
+                "HTTP/1.1 \(status) \(Self.reason(status))", "Content-Type: \(eventStream ? "text/event-stream" : "application/json")",
+            ]
             lines.append(length.map { "Content-Length: \($0)" } ?? "Transfer-Encoding: chunked")
             for (name, value) in headers.sorted(by: { $0.key < $1.key }) { lines.append("\(name): \(value)") }
             return lines.joined(separator: "\r\n") + "\r\n\r\n"
@@ -302,7 +306,8 @@ private struct RequestReader {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()] = line[line.index(after: colon)...]
+                .trimmingCharacters(in: .whitespaces)
         }
         let length = headers["content-length"].flatMap(Int.init) ?? 0
         while buffer.count < length {
@@ -349,17 +354,27 @@ extension FakeChatServer {
         includeTimings: Bool = true
     ) -> [String] {
         let generated = completionTokens ?? pieces.count
-        var events = [#"{"choices":[{"finish_reason":null,"index":0,"delta":{"role":"assistant","content":null}}],"object":"chat.completion.chunk"}"#]
+        var events = [
+            #"{"choices":[{"finish_reason":null,"index":0,"delta":{"role":"assistant","content":null}}],"object":"chat.completion.chunk"}"#
+        ]
         for piece in pieces {
-            let escaped = String(data: (try? JSONSerialization.data(withJSONObject: [piece], options: [.fragmentsAllowed])) ?? Data("[\"\"]".utf8), encoding: .utf8) ?? "[\"\"]"
-            events.append(#"{"choices":[{"finish_reason":null,"index":0,"delta":{"content":"# + String(escaped.dropFirst().dropLast()) + #"}}],"object":"chat.completion.chunk"}"#)
+            let escaped =
+                String(
+                    data: (try? JSONSerialization.data(withJSONObject: [piece], options: [.fragmentsAllowed])) ?? Data("[\"\"]".utf8),
+                    encoding: .utf8) ?? "[\"\"]"
+            events.append(
+                #"{"choices":[{"finish_reason":null,"index":0,"delta":{"content":"# + String(escaped.dropFirst().dropLast())
+                    + #"}}],"object":"chat.completion.chunk"}"#)
         }
         events.append(#"{"choices":[{"finish_reason":"\#(finish)","index":0,"delta":{}}],"object":"chat.completion.chunk"}"#)
         let details = cached.map { #","prompt_tokens_details":{"cached_tokens":\#($0)}"# } ?? ""
-        let timings = includeTimings
+        let timings =
+            includeTimings
             ? #","timings":{"cache_n":\#(cached ?? 0),"prompt_n":\#(promptTokens - (cached ?? 0)),"prompt_ms":12.5,"prompt_per_second":800.0,"predicted_n":\#(generated),"predicted_ms":40.0,"predicted_per_second":100.0}"#
             : ""
-        events.append(#"{"choices":[],"object":"chat.completion.chunk","usage":{"completion_tokens":\#(generated),"prompt_tokens":\#(promptTokens),"total_tokens":\#(promptTokens + generated)\#(details)}\#(timings)}"#)
+        events.append(
+            #"{"choices":[],"object":"chat.completion.chunk","usage":{"completion_tokens":\#(generated),"prompt_tokens":\#(promptTokens),"total_tokens":\#(promptTokens + generated)\#(details)}\#(timings)}"#
+        )
         events.append("[DONE]")
         return events
     }

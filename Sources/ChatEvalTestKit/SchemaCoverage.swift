@@ -6,8 +6,9 @@ public enum SchemaCoverage {
     public static func undocumentedKeys(in value: Any, schema: [String: Any], root: [String: Any], path: String = "$") -> [String] {
         var schema = schema
         if let reference = schema["$ref"] as? String, reference.hasPrefix("#/$defs/"),
-           let definitions = root["$defs"] as? [String: Any],
-           let target = definitions[String(reference.dropFirst("#/$defs/".count))] as? [String: Any] {
+            let definitions = root["$defs"] as? [String: Any],
+            let target = definitions[String(reference.dropFirst("#/$defs/".count))] as? [String: Any]
+        {
             schema = target
         }
         if let object = value as? [String: Any] {

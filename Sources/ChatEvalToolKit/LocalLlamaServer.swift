@@ -27,10 +27,15 @@ public enum LocalLlamaServer {
     }
 
     /// Starts `llama-server -m MODEL --host 127.0.0.1 --port FREE ARGUMENTS`, runs `body`, stops it.
-    public static func run<T: Sendable>(model: String, arguments: [String] = [], executable: String? = LocalLlamaServer.executable,
-                              body: (Running) async throws -> T) async throws -> T {
+    public static func run<T: Sendable>(
+        model: String, arguments: [String] = [], executable: String? = LocalLlamaServer.executable,
+        body: (Running) async throws -> T
+    ) async throws -> T {
         guard let executable else {
-            throw Unavailable(description: "CHATEVAL_LLAMA_SERVER is not set: run the tests with `make test`, which builds llama-server (scripts/setup.sh llama-server)")
+            throw Unavailable(
+                description:
+                    "CHATEVAL_LLAMA_SERVER is not set: run the tests with `make test`, which builds llama-server (scripts/setup.sh llama-server)"
+            )
         }
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw Unavailable(description: "CHATEVAL_LLAMA_SERVER=\(executable) is not an executable file")
@@ -60,7 +65,9 @@ public enum LocalLlamaServer {
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
         }
         guard bound else { throw Unavailable(description: "the system gave no port on 127.0.0.1: \(String(cString: strerror(errno)))") }
         return Int(UInt16(bigEndian: address.sin_port))

@@ -74,7 +74,8 @@ public enum ProcessRunner {
     }
 
     private static func updated(_ environment: [String: String]) -> Environment {
-        .inherit.updating(Dictionary(uniqueKeysWithValues: environment.map { (Environment.Key(stringLiteral: $0.key), Optional($0.value)) }))
+        .inherit.updating(
+            Dictionary(uniqueKeysWithValues: environment.map { (Environment.Key(stringLiteral: $0.key), Optional($0.value)) }))
     }
 
     private static func status(_ termination: TerminationStatus) -> Int32 {

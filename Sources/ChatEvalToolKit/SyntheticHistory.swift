@@ -22,7 +22,9 @@ public enum SyntheticHistory {
         let git = URL(fileURLWithPath: "/usr/bin/env")
         func run(_ arguments: [String]) async throws -> String {
             let outcome = try await ProcessRunner.run(git, ["git"] + arguments, environment: environment, in: folder)
-            guard outcome.status == 0 else { throw SyntheticHistoryError(description: "git \(arguments.joined(separator: " ")): \(outcome.stderr)") }
+            guard outcome.status == 0 else {
+                throw SyntheticHistoryError(description: "git \(arguments.joined(separator: " ")): \(outcome.stderr)")
+            }
             return outcome.stdout
         }
         _ = try await run(["init", "-q", "-b", "main"])
@@ -30,7 +32,8 @@ public enum SyntheticHistory {
         for number in 0..<commits {
             let content = "commit \(number)\n"
             let message = "Change \(number)\n"
-            stream += "commit refs/heads/main\nmark :\(number + 1)\ncommitter Synthetic <synthetic@example.com> \(1_800_000_000 + number * 3600) +0000\n"
+            stream +=
+                "commit refs/heads/main\nmark :\(number + 1)\ncommitter Synthetic <synthetic@example.com> \(1_800_000_000 + number * 3600) +0000\n"
             stream += "data \(message.utf8.count)\n\(message)"
             if number > 0 { stream += "from :\(number)\n" }
             stream += "M 100644 inline file.txt\ndata \(content.utf8.count)\n\(content)\n"
@@ -38,8 +41,9 @@ public enum SyntheticHistory {
         let input = folder.appendingPathComponent(".fast-import")
         try Data(stream.utf8).write(to: input)
         // fast-import reads its stream from standard input, which ProcessRunner does not feed: a shell redirects it.
-        let imported = try await ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "git fast-import --quiet < .fast-import"],
-                                                   environment: environment, in: folder)
+        let imported = try await ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", "git fast-import --quiet < .fast-import"],
+            environment: environment, in: folder)
         guard imported.status == 0 else { throw SyntheticHistoryError(description: "git fast-import: \(imported.stderr)") }
         try FileManager.default.removeItem(at: input)
         _ = try await run(["reset", "-q", "--hard", "main"])
@@ -55,8 +59,9 @@ public enum SyntheticHistory {
             for run in 0..<runsPerCommit {
                 let started = Date(timeIntervalSince1970: Double(1_800_000_000 + number * 3600 + run * 60))
                 let ttft = 0.2 * (stepAt.map { number >= $0 } == true ? stepFactor : 1)
-                var record = synthetic.record(runId: String(format: "r%05d%02d", number, run), commit: id, startedAt: started,
-                                              suites: suites, conversations: conversations, turns: turns, ttft: ttft)
+                var record = synthetic.record(
+                    runId: String(format: "r%05d%02d", number, run), commit: id, startedAt: started,
+                    suites: suites, conversations: conversations, turns: turns, ttft: ttft)
                 record.git?.subject = "Change \(number)"
                 let name = "\(started.timeIntervalSince1970)-\(id.prefix(7))-\(record.runId).json"
                 try encoder.encode(record).write(to: reports.appendingPathComponent(name))

@@ -6,7 +6,8 @@ import Testing
 @Suite struct CommandLineTests {
     typealias Outcome = ProcessRunner.Outcome
 
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// The binary built next to the test runner (`swift build --build-tests` builds both).
     static var binary: URL {
@@ -100,8 +101,9 @@ import Testing
 
     @Test func aMisspelledChatTemplateSuggestsTheNearestName() async throws {
         let model = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
-        let outcome = try await run(["run", "suites/smoke.yaml", "--model", model, "--chat-template", "gema", "--reports", "/tmp/unused"],
-                                    environment: ["CI": "true"])
+        let outcome = try await run(
+            ["run", "suites/smoke.yaml", "--model", model, "--chat-template", "gema", "--reports", "/tmp/unused"],
+            environment: ["CI": "true"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("unknown chat template 'gema'; did you mean 'gemma'?"), "\(outcome.stderr)")
     }
@@ -114,18 +116,24 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         try "name: c\nconversations:\n  - id: a\n    turns:\n      - user: hi\n        checks: [{type: icontains, value: hello}]\n"
             .write(to: directory.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
-        try #"{"conversation": "a", "turn": 1, "answer": "hello"}"#.write(to: directory.appendingPathComponent("a.jsonl"), atomically: true, encoding: .utf8)
-        let grade = [Self.binary.path, "grade", directory.appendingPathComponent("s.yaml").path, "--answers", directory.appendingPathComponent("a.jsonl").path]
+        try #"{"conversation": "a", "turn": 1, "answer": "hello"}"#.write(
+            to: directory.appendingPathComponent("a.jsonl"), atomically: true, encoding: .utf8)
+        let grade = [
+            Self.binary.path, "grade", directory.appendingPathComponent("s.yaml").path, "--answers",
+            directory.appendingPathComponent("a.jsonl").path,
+        ]
         let green = "\u{1B}[32m✓\u{1B}[0m"
 
         let piped = try await run(Array(grade.dropFirst()))
         #expect(piped.stdout.contains("✓") && !piped.stdout.contains("\u{1B}["))
         let command = grade.map { "'\($0)'" }.joined(separator: " ")
-        let onTerminal = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/script"), ["-q", "-e", "-c", command, "/dev/null"],
-                                                     environment: ["TERM": "xterm", "NO_COLOR": ""])
+        let onTerminal = try await ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/script"), ["-q", "-e", "-c", command, "/dev/null"],
+            environment: ["TERM": "xterm", "NO_COLOR": ""])
         #expect(onTerminal.stdout.contains(green), "\(onTerminal.stdout)")
-        let noColour = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/script"), ["-q", "-e", "-c", command, "/dev/null"],
-                                                   environment: ["TERM": "xterm", "NO_COLOR": "1"])
+        let noColour = try await ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/script"), ["-q", "-e", "-c", command, "/dev/null"],
+            environment: ["TERM": "xterm", "NO_COLOR": "1"])
         #expect(noColour.stdout.contains("✓") && !noColour.stdout.contains("\u{1B}[32m"), "\(noColour.stdout)")
     }
 }

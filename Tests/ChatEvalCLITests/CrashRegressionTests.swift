@@ -24,12 +24,13 @@ import Testing
     /// `{metric: ttft, max: 1e19}` validated, then trapped when the gate was reported.
     @Test func aHugeGateBoundIsReportedNotTrapped() async throws {
         let directory = try write([
-            "s.yaml": "name: s\ngates: {metrics: [{metric: ttft, max: 1e19}, {metric: decode-tps, min: 1e300}]}\nconversations: [{id: c, turns: [Hi]}]\n",
+            "s.yaml":
+                "name: s\ngates: {metrics: [{metric: ttft, max: 1e19}, {metric: decode-tps, min: 1e300}]}\nconversations: [{id: c, turns: [Hi]}]\n",
             "a.jsonl": answered,
         ])
         defer { try? FileManager.default.removeItem(at: directory) }
         let outcome = try await cli.run(["grade", "s.yaml", "--answers", "a.jsonl"], in: directory)
-        #expect(outcome.status == 1, "\(outcome.stderr)")                 // the decode-tps gate fails, as it should
+        #expect(outcome.status == 1, "\(outcome.stderr)")  // the decode-tps gate fails, as it should
         #expect(outcome.stdout.contains("gate ttft median ≤ 1e+19"))
         #expect(!outcome.stderr.contains("Fatal error"))
     }

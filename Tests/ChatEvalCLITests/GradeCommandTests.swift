@@ -27,10 +27,12 @@ import Testing
         """
 
     @Test func goodAnswersPassAndTheJSONHoldsTheVerdicts() async throws {
-        let (directory, suitePath, answersPath) = try await files(suite: suite, answers: """
-            {"conversation": "capital", "turn": 1, "answer": "Paris."}
-            {"conversation": "capital", "turn": 2, "answer": "Yes: Paris. is right."}
-            """)
+        let (directory, suitePath, answersPath) = try await files(
+            suite: suite,
+            answers: """
+                {"conversation": "capital", "turn": 1, "answer": "Paris."}
+                {"conversation": "capital", "turn": 2, "answer": "Yes: Paris. is right."}
+                """)
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("graded.json")
         let outcome = try await cli.run(["grade", suitePath, "--answers", answersPath, "--output", output.path])
@@ -44,9 +46,11 @@ import Testing
     }
 
     @Test func aFailedGateExitsWithOne() async throws {
-        let (directory, suitePath, answersPath) = try await files(suite: suite, answers: """
-            {"conversation": "capital", "turn": 1, "answer": "Lyon."}
-            """)
+        let (directory, suitePath, answersPath) = try await files(
+            suite: suite,
+            answers: """
+                {"conversation": "capital", "turn": 1, "answer": "Lyon."}
+                """)
         defer { try? FileManager.default.removeItem(at: directory) }
         let outcome = try await cli.run(["grade", suitePath, "--answers", answersPath])
         #expect(outcome.status == 1)
@@ -55,12 +59,14 @@ import Testing
     }
 
     @Test func malformedAnswerLinesAreReportedByLine() async throws {
-        let (directory, suitePath, answersPath) = try await files(suite: suite, answers: """
-            {"conversation": "capital", "turn": 1, "answer": "Paris."}
-            {"conversation": "capitl", "turn": 1, "answer": "x"}
-            {"conversation": "capital", "turn": 9, "answer": "x"}
-            not json
-            """)
+        let (directory, suitePath, answersPath) = try await files(
+            suite: suite,
+            answers: """
+                {"conversation": "capital", "turn": 1, "answer": "Paris."}
+                {"conversation": "capitl", "turn": 1, "answer": "x"}
+                {"conversation": "capital", "turn": 9, "answer": "x"}
+                not json
+                """)
         defer { try? FileManager.default.removeItem(at: directory) }
         let outcome = try await cli.run(["grade", suitePath, "--answers", answersPath])
         #expect(outcome.status == 2)
@@ -70,8 +76,11 @@ import Testing
     }
 
     @Test func answersFilesWithCRLFLineEndingsAreRead() async throws {
-        let (directory, suitePath, answersPath) = try await files(suite: suite, answers:
-            "{\"conversation\": \"capital\", \"turn\": 1, \"answer\": \"Paris.\"}\r\n{\"conversation\": \"capital\", \"turn\": 2, \"answer\": \"Yes: Paris. is right.\"}\r\n")
+        let (directory, suitePath, answersPath) = try await files(
+            suite: suite,
+            answers:
+                "{\"conversation\": \"capital\", \"turn\": 1, \"answer\": \"Paris.\"}\r\n{\"conversation\": \"capital\", \"turn\": 2, \"answer\": \"Yes: Paris. is right.\"}\r\n"
+        )
         defer { try? FileManager.default.removeItem(at: directory) }
         let outcome = try await cli.run(["grade", suitePath, "--answers", answersPath])
         #expect(outcome.status == 0, "\(outcome.stderr)")
@@ -89,14 +98,19 @@ import Testing
     }
 
     @Test func negativeTimesAreBadInput() async throws {
-        try await checkMetrics("\"prompt_tokens\": 10, \"reused_tokens\": 0, \"time_to_first_token\": -1", "time_to_first_token must be a number of seconds, 0 or more, found -1")
+        try await checkMetrics(
+            "\"prompt_tokens\": 10, \"reused_tokens\": 0, \"time_to_first_token\": -1",
+            "time_to_first_token must be a number of seconds, 0 or more, found -1")
     }
 
     private func checkMetrics(_ fields: String, _ message: String) async throws {
-        let metrics = "{\(fields), \"generated_tokens\": 3, \"prefill_time\": 0.1, \"decode_time\": 0.1, \"total_time\": 0.3, \"inter_token_latencies\": [0.05, 0.05], \"stop_reason\": \"eog\"}"
-        let (directory, suitePath, answersPath) = try await files(suite: suite, answers: """
-            {"conversation": "capital", "turn": 1, "answer": "Paris.", "metrics": \(metrics)}
-            """)
+        let metrics =
+            "{\(fields), \"generated_tokens\": 3, \"prefill_time\": 0.1, \"decode_time\": 0.1, \"total_time\": 0.3, \"inter_token_latencies\": [0.05, 0.05], \"stop_reason\": \"eog\"}"
+        let (directory, suitePath, answersPath) = try await files(
+            suite: suite,
+            answers: """
+                {"conversation": "capital", "turn": 1, "answer": "Paris.", "metrics": \(metrics)}
+                """)
         defer { try? FileManager.default.removeItem(at: directory) }
         let outcome = try await cli.run(["grade", suitePath, "--answers", answersPath])
         #expect(outcome.status == 2)
@@ -108,9 +122,11 @@ import Testing
     /// reaches the terminal raw, in the report or in JSON.
     @Test func answersWithControlSequencesArePrintedEscaped() async throws {
         let hostile = "Paris\\u001b[2J\\u001b]8;;https://evil.example\\u0007click\\u001b]8;;\\u0007\\rFAKE ✓\\u202egnp.exe"
-        let (directory, suitePath, answersPath) = try await files(suite: suite, answers: """
-            {"conversation": "capital", "turn": 1, "answer": "\(hostile)"}
-            """)
+        let (directory, suitePath, answersPath) = try await files(
+            suite: suite,
+            answers: """
+                {"conversation": "capital", "turn": 1, "answer": "\(hostile)"}
+                """)
         defer { try? FileManager.default.removeItem(at: directory) }
         let outcome = try await cli.run(["grade", suitePath, "--answers", answersPath, "--show-answers"])
         let raw: [Unicode.Scalar] = ["\u{1B}", "\r", "\u{07}", "\u{202E}"]
@@ -135,50 +151,73 @@ import Testing
     /// A tool that only knows the time to the first token and OpenAI's finish_reason is graded on
     /// those; a check on a metric it does not give fails, saying so.
     @Test func partialMetricsAndOpenAIFinishReasonsAreGraded() async throws {
-        let (directory, suitePath, answersPath) = try await files(suite: performanceSuite, answers: """
-            {"conversation": "timed", "turn": 1, "answer": "Hi!", "finish_reason": "length", "metrics": {"time_to_first_token": 0.25}}
-            """)
+        let (directory, suitePath, answersPath) = try await files(
+            suite: performanceSuite,
+            answers: """
+                {"conversation": "timed", "turn": 1, "answer": "Hi!", "finish_reason": "length", "metrics": {"time_to_first_token": 0.25}}
+                """)
         defer { try? FileManager.default.removeItem(at: directory) }
         let outcome = try await cli.run(["grade", suitePath, "--answers", answersPath])
         #expect(outcome.stdout.contains("✓ ttft: expected ttft ≤ 500 ms, measured 250 ms"), "\(outcome.stdout)")
         // Wrapped to 100 columns: joined again to read the whole message.
         let joined = outcome.stdout.replacingOccurrences(of: #"\n +"#, with: " ", options: .regularExpression)
-        #expect(joined.contains("✗ decode-tps: expected decode-tps ≥ 10 tokens/s; not measured for this turn (not given in the answers file)"), "\(outcome.stdout)")
+        #expect(
+            joined.contains("✗ decode-tps: expected decode-tps ≥ 10 tokens/s; not measured for this turn (not given in the answers file)"),
+            "\(outcome.stdout)")
         #expect(outcome.stdout.contains("✓ stop-reason: expected stop reason max_tokens, got max_tokens"), "\(outcome.stdout)")
         #expect(outcome.stdout.contains("checks: 2 of 3 passed"))
     }
 
     @Test func everyMissingOrUnknownKeyIsNamedAsTheFileSpellsIt() async throws {
-        let (directory, suitePath, answersPath) = try await files(suite: performanceSuite, answers: """
-            {"turn": "one"}
-            {"conversation": "timed", "turn": 1, "answer": "Hi", "metrics": {"ttft": 0.2, "completion_tokens": 3, "prompt_token": 4}}
-            {"conversation": "timed", "turn": 1, "answer": "Hi", "finish_reason": "tool_calls"}
-            """)
+        let (directory, suitePath, answersPath) = try await files(
+            suite: performanceSuite,
+            answers: """
+                {"turn": "one"}
+                {"conversation": "timed", "turn": 1, "answer": "Hi", "metrics": {"ttft": 0.2, "completion_tokens": 3, "prompt_token": 4}}
+                {"conversation": "timed", "turn": 1, "answer": "Hi", "finish_reason": "tool_calls"}
+                """)
         defer { try? FileManager.default.removeItem(at: directory) }
         let outcome = try await cli.run(["grade", suitePath, "--answers", answersPath])
         #expect(outcome.status == 2)
-        #expect(outcome.stderr.contains("\(answersPath):1: error: missing 'conversation', 'answer (or failure)'; 'turn' must be a whole number, found text"), "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("\(answersPath):2: error: unknown key 'metrics.completion_tokens'; write generated_tokens (OpenAI's completion_tokens); unknown key 'metrics.prompt_token'; did you mean 'prompt_tokens'?; unknown key 'metrics.ttft'; write time_to_first_token (seconds)"), "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("\(answersPath):3: error: finish_reason 'tool_calls' is not one ChatEval grades (tool calls are out of scope); accepted: eog, max_tokens, stop_string, stop, length"), "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains(
+                "\(answersPath):1: error: missing 'conversation', 'answer (or failure)'; 'turn' must be a whole number, found text"),
+            "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains(
+                "\(answersPath):2: error: unknown key 'metrics.completion_tokens'; write generated_tokens (OpenAI's completion_tokens); unknown key 'metrics.prompt_token'; did you mean 'prompt_tokens'?; unknown key 'metrics.ttft'; write time_to_first_token (seconds)"
+            ), "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains(
+                "\(answersPath):3: error: finish_reason 'tool_calls' is not one ChatEval grades (tool calls are out of scope); accepted: eog, max_tokens, stop_string, stop, length"
+            ), "\(outcome.stderr)")
         #expect(!outcome.stderr.contains("promptTokens") && !outcome.stderr.contains("timeToFirstToken"))
     }
 
     /// A recorded run graded again with a suite edited since: answers kept, verdicts new.
     @Test func aResultFileIsGradedAgainWithTheSuitesAsTheyAreNow() async throws {
-        let (directory, suitePath, answersPath) = try await files(suite: suite, answers: """
-            {"conversation": "capital", "turn": 1, "answer": "Paris."}
-            {"conversation": "capital", "turn": 2, "answer": "Yes: Paris. is right."}
-            """)
+        let (directory, suitePath, answersPath) = try await files(
+            suite: suite,
+            answers: """
+                {"conversation": "capital", "turn": 1, "answer": "Paris."}
+                {"conversation": "capital", "turn": 2, "answer": "Yes: Paris. is right."}
+                """)
         defer { try? FileManager.default.removeItem(at: directory) }
         // A result file as a run writes it, from the graded answers.
         let graded = directory.appendingPathComponent("graded.json")
         _ = try await cli.run(["grade", suitePath, "--answers", answersPath, "--output", graded.path])
         let suiteRecord = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: graded)) as? [String: Any])
         let record: [String: Any] = [
-            "schema_version": 1, "run_id": "r1", "status": "complete", "started_at": "2026-11-23T10:00:00Z", "command": ["chateval", "run"],
-            "machine": ["hostname": "h", "cpu_model": "cpu", "logical_cores": 2, "memory_bytes": 1, "operating_system": "Linux", "kernel": "6", "architecture": "x86_64"],
-            "runtime": ["engine": "llama.cpp", "build": "b", "model": ["path": "m.gguf", "file_bytes": 1, "description": "m"],
-                        "chat_template": "embedded", "chat_template_source": "model", "context_size": 4096, "batch_size": 512, "threads": 2],
+            "schema_version": 1, "run_id": "r1", "status": "complete", "started_at": "2026-11-23T10:00:00Z",
+            "command": ["chateval", "run"],
+            "machine": [
+                "hostname": "h", "cpu_model": "cpu", "logical_cores": 2, "memory_bytes": 1, "operating_system": "Linux", "kernel": "6",
+                "architecture": "x86_64",
+            ],
+            "runtime": [
+                "engine": "llama.cpp", "build": "b", "model": ["path": "m.gguf", "file_bytes": 1, "description": "m"],
+                "chat_template": "embedded", "chat_template_source": "model", "context_size": 4096, "batch_size": 512, "threads": 2,
+            ],
             "settings": ["cache_mode": "session", "repetitions": 1, "warmup_conversations": 0],
             "suites": [suiteRecord], "gates_passed": true,
         ]
@@ -221,7 +260,8 @@ import Testing
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("suites"), withIntermediateDirectories: true)
         try suite.replacingOccurrences(of: "value: paris", with: "value: lyon").write(
             to: directory.appendingPathComponent("suites/capital.yaml"), atomically: true, encoding: .utf8)
-        let result = try await recordedRun(in: directory, suitePath: "/elsewhere/checkout/suites/capital.yaml", workdir: "/elsewhere/checkout")
+        let result = try await recordedRun(
+            in: directory, suitePath: "/elsewhere/checkout/suites/capital.yaml", workdir: "/elsewhere/checkout")
         let outcome = try await cli.run(["grade", result.path], in: directory)
         #expect(outcome.status == 1, "graded with this checkout's suite, which wants Lyon: \(outcome.stderr)")
         #expect(outcome.stdout.contains("✗ icontains: expected \"lyon\" in the answer"), "\(outcome.stdout)")
@@ -232,17 +272,29 @@ import Testing
     private func recordedRun(in directory: URL, suitePath: String, workdir: String) async throws -> URL {
         let answers = directory.appendingPathComponent("a.jsonl"), graded = directory.appendingPathComponent("graded.json")
         try #"{"conversation": "capital", "turn": 1, "answer": "Paris."}"#.appending("\n")
-            .appending(#"{"conversation": "capital", "turn": 2, "answer": "Yes: Paris. is right."}"#).write(to: answers, atomically: true, encoding: .utf8)
-        _ = try await cli.run(["grade", directory.appendingPathComponent("s.yaml").path, "--answers", answers.path, "--output", graded.path])
+            .appending(#"{"conversation": "capital", "turn": 2, "answer": "Yes: Paris. is right."}"#).write(
+                to: answers, atomically: true, encoding: .utf8)
+        _ = try await cli.run([
+            "grade", directory.appendingPathComponent("s.yaml").path, "--answers", answers.path, "--output", graded.path,
+        ])
         var suiteRecord = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: graded)) as? [String: Any])
         suiteRecord["path"] = suitePath
         let record: [String: Any] = [
-            "schema_version": 1, "run_id": "r1", "status": "complete", "started_at": "2026-11-23T10:00:00Z", "command": ["chateval", "run"],
-            "git": ["commit": String(repeating: "a", count: 40), "short_commit": "aaaaaaa", "branch": "main", "is_detached": false, "is_unborn": false,
-                    "modified_count": 0, "untracked_count": 0, "is_shallow": false, "is_dirty": false, "workdir": workdir],
-            "machine": ["hostname": "h", "cpu_model": "cpu", "logical_cores": 2, "memory_bytes": 1, "operating_system": "Linux", "kernel": "6", "architecture": "x86_64"],
-            "runtime": ["engine": "llama.cpp", "build": "b", "model": ["path": "m.gguf", "file_bytes": 1, "description": "m"],
-                        "chat_template": "embedded", "chat_template_source": "model", "context_size": 4096, "batch_size": 512, "threads": 2],
+            "schema_version": 1, "run_id": "r1", "status": "complete", "started_at": "2026-11-23T10:00:00Z",
+            "command": ["chateval", "run"],
+            "git": [
+                "commit": String(repeating: "a", count: 40), "short_commit": "aaaaaaa", "branch": "main", "is_detached": false,
+                "is_unborn": false,
+                "modified_count": 0, "untracked_count": 0, "is_shallow": false, "is_dirty": false, "workdir": workdir,
+            ],
+            "machine": [
+                "hostname": "h", "cpu_model": "cpu", "logical_cores": 2, "memory_bytes": 1, "operating_system": "Linux", "kernel": "6",
+                "architecture": "x86_64",
+            ],
+            "runtime": [
+                "engine": "llama.cpp", "build": "b", "model": ["path": "m.gguf", "file_bytes": 1, "description": "m"],
+                "chat_template": "embedded", "chat_template_source": "model", "context_size": 4096, "batch_size": 512, "threads": 2,
+            ],
             "settings": ["cache_mode": "session", "repetitions": 1, "warmup_conversations": 0],
             "suites": [suiteRecord], "gates_passed": true,
         ]

@@ -29,7 +29,9 @@ import Testing
         let history = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         let series = try #require(history["series"] as? [[String: Any]])
         #expect(series.count == 2, "TTFT and the pass rate of the one suite")
-        let steps = series.map { ($0["metric"] as? String ?? "", ($0["steps"] as? [[String: Any]] ?? []).compactMap { $0["suspect"] as? String }) }
+        let steps = series.map {
+            ($0["metric"] as? String ?? "", ($0["steps"] as? [[String: Any]] ?? []).compactMap { $0["suspect"] as? String })
+        }
         #expect(steps.first { $0.0 == "ttft" }?.1 == [repository.ids[40]])
         #expect(steps.first { $0.0 == "pass-rate" }?.1 == [])
         #expect((history["commits"] as? [[String: Any]])?.count == 60)
@@ -67,13 +69,15 @@ import Testing
         #expect(first.stdout.contains("files     5 read, 0 forgotten"))
         let again = try await cli.run(["index"] + repository.arguments)
         #expect(again.stdout.contains("files     0 read, 0 forgotten"))
-        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: repository.reports.path).first { $0.hasSuffix(".json") })
+        let file = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: repository.reports.path).first { $0.hasSuffix(".json") })
         try FileManager.default.removeItem(at: repository.reports.appendingPathComponent(file))
         let removed = try await cli.run(["index"] + repository.arguments)
         #expect(removed.stdout.contains("files     0 read, 1 forgotten"))
         let rebuilt = try await cli.run(["index", "--rebuild"] + repository.arguments)
         #expect(rebuilt.stdout.contains("files     4 read, 0 forgotten"))
-        let status = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["git", "status", "--porcelain"], in: repository.url)
+        let status = try await ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["git", "status", "--porcelain"], in: repository.url)
         #expect(status.stdout.isEmpty, "the index folder ignores itself: \(status.stdout)")
     }
 
@@ -81,15 +85,20 @@ import Testing
         let repository = try Repository()
         repository.ids = try await SyntheticHistory.make(in: repository.url, commits: 3, seed: 6)
         // Move commit 1's run from its file into a note.
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: repository.reports.path).first { $0.contains(repository.ids[1].prefix(7)) })
+        let name = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: repository.reports.path).first { $0.contains(repository.ids[1].prefix(7)) })
         let data = try Data(contentsOf: repository.reports.appendingPathComponent(name))
         try FileManager.default.removeItem(at: repository.reports.appendingPathComponent(name))
         let line = String(decoding: try JSONSerialization.data(withJSONObject: try JSONSerialization.jsonObject(with: data)), as: UTF8.self)
         let note = repository.url.appendingPathComponent("note.txt")
         try Data(line.utf8).write(to: note)
-        let added = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["git", "notes", "--ref=chateval", "add", "-F", note.path, repository.ids[1]],
-                                                environment: ["GIT_CONFIG_GLOBAL": "/dev/null", "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"],
-                                                in: repository.url)
+        let added = try await ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["git", "notes", "--ref=chateval", "add", "-F", note.path, repository.ids[1]],
+            environment: [
+                "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+                "GIT_COMMITTER_EMAIL": "t@t",
+            ],
+            in: repository.url)
         #expect(added.status == 0, "\(added.stderr)")
         let outcome = try await cli.run(["history"] + repository.arguments + ["--metric", "ttft", "--format", "json"])
         let history = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
@@ -101,7 +110,10 @@ import Testing
         (["--metric", "ttfx"], "--metric ttfx: unknown metric; did you mean 'ttft'?"),
         (["--since", "no-such-tag"], "'no-such-tag' names no commit"),
         (["--max-count", "0"], "--max-count must be at least 1"),
-        (["--format", "json", "--format", "junit"], "would all go to standard output; write all but one to files with --output FILE (e.g. --output report.xml)"),
+        (
+            ["--format", "json", "--format", "junit"],
+            "would all go to standard output; write all but one to files with --output FILE (e.g. --output report.xml)"
+        ),
         (["--format", "html", "--format", "terminal"], "(e.g. --output report.txt)"),
         (["--output", "report.pdf"], "cannot tell the format from the extension 'pdf'"),
     ])

@@ -26,7 +26,8 @@ import Testing
     /// `run` aborted allocating 8.7 GB.
     @Test func aSuiteWhoseQuotesExplodeIsALocatedError() async throws {
         let quotes = { (turn: Int) in (0..<100).map { _ in "{{turn\(turn).user}}" }.joined() }
-        let suite = "name: boom\nconversations:\n  - id: c\n    turns:\n      - \"x\"\n"
+        let suite =
+            "name: boom\nconversations:\n  - id: c\n    turns:\n      - \"x\"\n"
             + (2...5).map { "      - \"\(quotes($0 - 1))\"\n" }.joined()
         let directory = try folder(["boom.yaml": suite])
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -39,7 +40,8 @@ import Testing
 
     /// A megabyte variable quoted ten thousand times grows linearly to 10 GB.
     @Test func aLargeVariableQuotedOftenIsALocatedError() async throws {
-        let suite = "name: big\nconversations:\n  - id: c\n    vars: {x: \(String(repeating: "y", count: 200_000))}\n    turns:\n      - \""
+        let suite =
+            "name: big\nconversations:\n  - id: c\n    vars: {x: \(String(repeating: "y", count: 200_000))}\n    turns:\n      - \""
             + String(repeating: "{{vars.x}}", count: 10) + "\"\n"
         let directory = try folder(["big.yaml": suite])
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -52,8 +54,10 @@ import Testing
     /// and the run goes on.
     @Test func answersQuotedPastTheLimitFailTheTurnNotTheProcess() async throws {
         let answer = String(repeating: "a", count: 400_000)
-        let suite = "name: echo\nconversations:\n  - id: c\n    turns:\n      - Say it.\n      - \"{{turn1.answer}} {{turn1.answer}} {{turn1.answer}}\"\n"
-        let answers = #"{"conversation": "c", "turn": 1, "answer": "\#(answer)"}"# + "\n" + #"{"conversation": "c", "turn": 2, "answer": "ok"}"#
+        let suite =
+            "name: echo\nconversations:\n  - id: c\n    turns:\n      - Say it.\n      - \"{{turn1.answer}} {{turn1.answer}} {{turn1.answer}}\"\n"
+        let answers =
+            #"{"conversation": "c", "turn": 1, "answer": "\#(answer)"}"# + "\n" + #"{"conversation": "c", "turn": 2, "answer": "ok"}"#
         let directory = try folder(["echo.yaml": suite, "a.jsonl": answers])
         defer { try? FileManager.default.removeItem(at: directory) }
         let outcome = try await cli.run(["grade", "echo.yaml", "--answers", "a.jsonl"], in: directory)
@@ -64,18 +68,42 @@ import Testing
 
     private func record(_ change: (inout [String: Any]) -> Void) throws -> String {
         var record: [String: Any] = [
-            "schema_version": 1, "run_id": "r1", "status": "complete", "started_at": "2026-11-23T10:00:00Z", "command": ["chateval", "run"],
-            "machine": ["hostname": "h", "cpu_model": "cpu", "logical_cores": 2, "memory_bytes": 1, "operating_system": "Linux", "kernel": "6", "architecture": "x86_64"],
-            "runtime": ["engine": "llama.cpp", "build": "b", "model": ["path": "m.gguf", "file_bytes": 1, "description": "m"],
-                        "chat_template": "embedded", "chat_template_source": "model", "context_size": 4096, "batch_size": 512, "threads": 2],
+            "schema_version": 1, "run_id": "r1", "status": "complete", "started_at": "2026-11-23T10:00:00Z",
+            "command": ["chateval", "run"],
+            "machine": [
+                "hostname": "h", "cpu_model": "cpu", "logical_cores": 2, "memory_bytes": 1, "operating_system": "Linux", "kernel": "6",
+                "architecture": "x86_64",
+            ],
+            "runtime": [
+                "engine": "llama.cpp", "build": "b", "model": ["path": "m.gguf", "file_bytes": 1, "description": "m"],
+                "chat_template": "embedded", "chat_template_source": "model", "context_size": 4096, "batch_size": 512, "threads": 2,
+            ],
             "settings": ["cache_mode": "session", "repetitions": 1, "warmup_conversations": 0],
-            "suites": [["name": "s", "path": "s.yaml", "gates": [], "conversations": [[
-                "id": "c", "repetition": 1, "warmup": false, "options": ["max_tokens": 16, "temperature": 0, "top_p": 1, "top_k": 0, "seed": 1, "stop": [], "ignore_end_of_generation": false],
-                "checks": [],
-                "turns": [["index": 0, "user": "Hi", "messages_sent": 1, "status": "answered", "answer": "Hello",
-                           "metrics": ["prompt_tokens": 10, "generated_tokens": 2, "time_to_first_token": 0.1, "decode_time": 0.1, "total_time": 0.2,
-                                       "inter_token_latencies": [0.1], "stop_reason": "eog"]]],
-            ]]]],
+            "suites": [
+                [
+                    "name": "s", "path": "s.yaml", "gates": [],
+                    "conversations": [
+                        [
+                            "id": "c", "repetition": 1, "warmup": false,
+                            "options": [
+                                "max_tokens": 16, "temperature": 0, "top_p": 1, "top_k": 0, "seed": 1, "stop": [],
+                                "ignore_end_of_generation": false,
+                            ],
+                            "checks": [],
+                            "turns": [
+                                [
+                                    "index": 0, "user": "Hi", "messages_sent": 1, "status": "answered", "answer": "Hello",
+                                    "metrics": [
+                                        "prompt_tokens": 10, "generated_tokens": 2, "time_to_first_token": 0.1, "decode_time": 0.1,
+                                        "total_time": 0.2,
+                                        "inter_token_latencies": [0.1], "stop_reason": "eog",
+                                    ],
+                                ]
+                            ],
+                        ]
+                    ],
+                ]
+            ],
         ]
         change(&record)
         return String(decoding: try JSONSerialization.data(withJSONObject: record), as: UTF8.self)
@@ -88,7 +116,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let outcome = try await cli.run(["compare", "a.json", "b.json", "--no-project"], in: directory)
         #expect(outcome.status == 2, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("schema_version: \(version) is not a version this ChatEval reads (it reads 1)"), "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains("schema_version: \(version) is not a version this ChatEval reads (it reads 1)"), "\(outcome.stderr)")
     }
 
     /// Two runs on a runner busy throughout: every replay left out. The gate said "No regression."
@@ -131,7 +160,9 @@ import Testing
         let outcome = try await cli.run(["compare", "a.json", "b.json", "--no-project"], in: directory)
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("b.json"), "names the file: \(outcome.stderr)")
-        #expect(outcome.stderr.contains("suites[0].conversations[0].turns[0].metrics.time_to_first_token: -1.0 is not a time"), "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains("suites[0].conversations[0].turns[0].metrics.time_to_first_token: -1.0 is not a time"),
+            "\(outcome.stderr)")
     }
 
     /// Answers files of 70–180 MB took seconds to refuse: now by their size, unread.
@@ -139,9 +170,9 @@ import Testing
         let directory = try folder(["s.yaml": "name: s\nconversations: [{id: c, turns: [Hi]}]\n"])
         defer { try? FileManager.default.removeItem(at: directory) }
         let answers = directory.appendingPathComponent("a.jsonl")
-        FileManager.default.createFile(atPath: answers.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: answers.path, contents: nil)
         let handle = try FileHandle(forWritingTo: answers)
-        try handle.truncate(atOffset: 80 << 20)                              // a sparse 80 MiB file
+        try handle.truncate(atOffset: 80 << 20)  // a sparse 80 MiB file
         try handle.close()
         // Behaviour, not time: the message carries the size from the file's attributes, which only the
         // pre-read check reports (a read would fail on the file's content instead).
@@ -157,8 +188,11 @@ import Testing
         let directory = try folder(["s.yaml": "name: s\nconversations: [{id: c, turns: [Hi]}]\n"])
         defer { try? FileManager.default.removeItem(at: directory) }
         let port = try await LocalLlamaServer.freePort()
-        _ = try await cli.run(["run", "s.yaml", "--no-project", "--runtime", "openai", "--reports", "out", "--retries", "0",
-                               "--base-url", "http://alice:hunter2secret@127.0.0.1:\(port)/v1?api_key=sk-abcdef123456&x=1"], in: directory)
+        _ = try await cli.run(
+            [
+                "run", "s.yaml", "--no-project", "--runtime", "openai", "--reports", "out", "--retries", "0",
+                "--base-url", "http://alice:hunter2secret@127.0.0.1:\(port)/v1?api_key=sk-abcdef123456&x=1",
+            ], in: directory)
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path)) ?? []
         for file in files {
             let text = try String(contentsOf: directory.appendingPathComponent("out/\(file)"), encoding: .utf8)
@@ -176,7 +210,9 @@ import Testing
                 var conversation = (suites[0]["conversations"] as! [[String: Any]])[0]
                 var turns = conversation["turns"] as! [[String: Any]]
                 turns[0]["answer"] = answer
-                turns[0]["checks"] = [["check": "contains", "passed": passed, "weight": 1, "detail": passed ? "found" : "expected \"zzz\"; not found"]]
+                turns[0]["checks"] = [
+                    ["check": "contains", "passed": passed, "weight": 1, "detail": passed ? "found" : "expected \"zzz\"; not found"]
+                ]
                 conversation["turns"] = turns
                 suites[0]["conversations"] = (1...10).map { repetition -> [String: Any] in
                     var copy = conversation
@@ -186,14 +222,18 @@ import Testing
                 record["suites"] = suites
             }
         }
-        let directory = try folder(["base.json": try side(answer: "zzz", passed: true), "head.json": try side(answer: hostile, passed: false)])
+        let directory = try folder([
+            "base.json": try side(answer: "zzz", passed: true), "head.json": try side(answer: hostile, passed: false),
+        ])
         defer { try? FileManager.default.removeItem(at: directory) }
         for name in ["report.txt", "report.md", "report.json"] {
             let outcome = try await cli.run(["compare", "base.json", "head.json", "--no-project", "--output", name], in: directory)
             #expect(outcome.status == 1, "the failing check is a regression: \(outcome.stderr)")
             let bytes = try Data(contentsOf: directory.appendingPathComponent(name))
             #expect(!bytes.contains(0x1B) && !bytes.contains(0x07) && !bytes.contains(0x00), "\(name) holds a control byte")
-            #expect(!String(decoding: bytes, as: UTF8.self).unicodeScalars.contains { (0x80...0x9F).contains($0.value) }, "\(name) holds a C1 control")
+            #expect(
+                !String(decoding: bytes, as: UTF8.self).unicodeScalars.contains { (0x80...0x9F).contains($0.value) },
+                "\(name) holds a C1 control")
         }
     }
 
@@ -228,8 +268,12 @@ import Testing
 
         // A dropped table, a directory where the file should be: rebuilt, said once, answered right.
         let index = reports + "/.chateval/index.sqlite"
-        _ = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c",
-            "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('DROP TABLE runs'); c.commit()", index])
+        _ = try await ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "python3", "-c",
+                "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('DROP TABLE runs'); c.commit()", index,
+            ])
         let dropped = try await history(reports)
         #expect(dropped.status == 0, "\(dropped.stderr)")
         #expect(dropped.stderr.components(separatedBy: "rebuilt it").count - 1 == 1, "warned once: \(dropped.stderr)")

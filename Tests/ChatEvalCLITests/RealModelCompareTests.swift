@@ -22,9 +22,12 @@ import Testing
             try write("chateval.yaml", "repetitions: 10\nthreads: 1\ncompare: {busy_threshold: off}\n")
             try write("suites/capitals.yaml", suite(system: "You are a concise assistant.", expected: "Paris"))
             try await commit("capitals suite")
-            try write("suites/capitals.yaml", suite(
-                system: "You are a concise assistant. You answer questions about geography and history accurately, in one short sentence, without preamble.",
-                expected: "Zanzibar"))
+            try write(
+                "suites/capitals.yaml",
+                suite(
+                    system:
+                        "You are a concise assistant. You answer questions about geography and history accurately, in one short sentence, without preamble.",
+                    expected: "Zanzibar"))
             try await commit("longer system prompt; a check that fails")
         }
 
@@ -50,7 +53,8 @@ import Testing
 
         @discardableResult
         func git(_ arguments: String...) async throws -> String {
-            let outcome = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/git"), ["-C", root.path, "-c", "user.name=t", "-c", "user.email=t@t"] + arguments)
+            let outcome = try await ProcessRunner.run(
+                URL(fileURLWithPath: "/usr/bin/git"), ["-C", root.path, "-c", "user.name=t", "-c", "user.email=t@t"] + arguments)
             return outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
 
@@ -62,7 +66,9 @@ import Testing
         /// Runs chateval in the repository. `make test` runs tests side by side, so every replay is
         /// measured on a busy machine: comparisons here keep every replay (`busy_threshold: off`,
         /// in the project file), as they assert behaviour, not speed.
-        func chateval(_ arguments: [String], environment: [String: String] = ["GITHUB_STEP_SUMMARY": ""]) async throws -> CommandLineTests.Outcome {
+        func chateval(_ arguments: [String], environment: [String: String] = ["GITHUB_STEP_SUMMARY": ""]) async throws
+            -> CommandLineTests.Outcome
+        {
             try await cli.run(arguments, environment: environment.merging(["CI": "true"]) { first, _ in first }, in: root)
         }
 
@@ -94,7 +100,7 @@ import Testing
         #expect(compared.stdout.contains("capitals / france / turn 1 / check 1 icontains: base 10/10, head 0/10 passed"))
         #expect(compared.stdout.contains("expected \"Zanzibar\""))
         #expect(compared.stdout.contains("answer: "))
-        #expect(compared.stdout.contains("reports/"))            // read from the result files
+        #expect(compared.stdout.contains("reports/"))  // read from the result files
 
         // The reports folder gone, the same comparison works from git notes alone.
         try FileManager.default.removeItem(at: fixture.root.appendingPathComponent("reports"))
@@ -131,8 +137,9 @@ import Testing
         let fixture = try await Fixture(cli: cli)
         let summary = fixture.root.appendingPathComponent("reports/summary.md")
         // In rounds: repetitions are added until the failing check is significant.
-        let outcome = try await fixture.chateval(["run", "--baseline", "HEAD~1", "--max-repeat", "12", "--format", "markdown", "--output", "reports/gate.xml"],
-                                                 environment: ["GITHUB_STEP_SUMMARY": summary.path])
+        let outcome = try await fixture.chateval(
+            ["run", "--baseline", "HEAD~1", "--max-repeat", "12", "--format", "markdown", "--output", "reports/gate.xml"],
+            environment: ["GITHUB_STEP_SUMMARY": summary.path])
         #expect(outcome.status == 1, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("baseline  "))
         #expect(outcome.stdout.contains("stopped at a confirmed regression"))
@@ -153,10 +160,14 @@ import Testing
         #expect(junit.contains("name=\"capitals\"") && junit.contains("name=\"capitals (head vs base)\""))
         #expect(junit.contains("<failure type=\"check regression\""))
         // Both runs recorded, each knowing the other; the working tree untouched.
-        let files = try FileManager.default.contentsOfDirectory(atPath: fixture.root.appendingPathComponent("reports").path).filter { $0.hasSuffix(".json") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: fixture.root.appendingPathComponent("reports").path).filter {
+            $0.hasSuffix(".json")
+        }
         #expect(files.count == 2)
         let roles = try files.map { name -> String in
-            let record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: fixture.root.appendingPathComponent("reports/\(name)"))) as? [String: Any])
+            let record = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: fixture.root.appendingPathComponent("reports/\(name)")))
+                    as? [String: Any])
             return record["role"] as? String ?? ""
         }
         #expect(Set(roles) == ["baseline", "head"])

@@ -15,15 +15,17 @@ import Testing
     }
 
     private func git(_ arguments: [String], in directory: URL) async throws -> String {
-        let outcome = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/git"), ["-C", directory.path, "-c", "user.name=t", "-c", "user.email=t@t"] + arguments)
+        let outcome = try await ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/git"), ["-C", directory.path, "-c", "user.name=t", "-c", "user.email=t@t"] + arguments)
         return outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private func suite(conversations: Int, maxTokens: Int) -> String {
-        "name: recorded\ndefaults: {max_tokens: \(maxTokens)}\nconversations:\n" + (1...conversations).map {
-            "  - id: c\($0)\n    turns:\n      - user: Name a colour.\n        checks: [{type: icontains, value: blue}, {type: length, unit: words, max: 5}]\n"
-                + "      - user: Name another one.\n        checks: [{type: icontains, value: red}]\n"
-        }.joined()
+        "name: recorded\ndefaults: {max_tokens: \(maxTokens)}\nconversations:\n"
+            + (1...conversations).map {
+                "  - id: c\($0)\n    turns:\n      - user: Name a colour.\n        checks: [{type: icontains, value: blue}, {type: length, unit: words, max: 5}]\n"
+                    + "      - user: Name another one.\n        checks: [{type: icontains, value: red}]\n"
+            }.joined()
     }
 
     private func json(_ url: URL) throws -> [String: Any] {
@@ -41,9 +43,12 @@ import Testing
         let head = try await git(["rev-parse", "HEAD"], in: repository)
         let reports = repository.appendingPathComponent("out")
 
-        let outcome = try await cli.run(["run", repository.appendingPathComponent("s.yaml").path,
-                                   "--repo", repository.path, "--reports", reports.path, "--git-note"],
-                                  environment: ["CI": "true"])
+        let outcome = try await cli.run(
+            [
+                "run", repository.appendingPathComponent("s.yaml").path,
+                "--repo", repository.path, "--reports", reports.path, "--git-note",
+            ],
+            environment: ["CI": "true"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: reports.path).filter { $0.hasSuffix(".json") }
         let file = try #require(files.first)
@@ -69,17 +74,22 @@ import Testing
         try suite(conversations: 1, maxTokens: 4).write(to: directory.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
         let reports = directory.appendingPathComponent("out")
 
-        let outcome = try await cli.run(["run", "s.yaml", "--model", chat, "--model", gemma, "--chat-template", "embedded",
-                                         "--chat-template", "gemma", "--ctx-size", "512", "--reports", reports.path],
-                                        environment: ["CI": "true"], in: directory)
-        #expect(outcome.status == 0 || outcome.status == 1, "\(outcome.stderr)")   // checks may fail; the run must complete
-        #expect(outcome.stdout.contains("plan      1 suite, 1 conversation, 2 turns (1 repetition, 0 warm-up) × 2 models\n"
-                                        + "models    1. SmolLM2-135M-Instruct.Q4_1\n"
-                                        + "          2. gemma-3-270m-q4_k_m\n"), "\(outcome.stdout)")
+        let outcome = try await cli.run(
+            [
+                "run", "s.yaml", "--model", chat, "--model", gemma, "--chat-template", "embedded",
+                "--chat-template", "gemma", "--ctx-size", "512", "--reports", reports.path,
+            ],
+            environment: ["CI": "true"], in: directory)
+        #expect(outcome.status == 0 || outcome.status == 1, "\(outcome.stderr)")  // checks may fail; the run must complete
+        #expect(
+            outcome.stdout.contains(
+                "plan      1 suite, 1 conversation, 2 turns (1 repetition, 0 warm-up) × 2 models\n"
+                    + "models    1. SmolLM2-135M-Instruct.Q4_1\n"
+                    + "          2. gemma-3-270m-q4_k_m\n"), "\(outcome.stdout)")
         #expect(outcome.stdout.contains("on 2 models"))
         #expect(outcome.stdout.contains("side by side (repetition 1 of each model)"))
         let perTurn = outcome.stdout.split(separator: "\n").filter { $0.hasPrefix("      SmolLM2") || $0.hasPrefix("      gemma-3") }
-        #expect(perTurn.count == 4, "\(outcome.stdout)")                                // 2 turns × 2 models
+        #expect(perTurn.count == 4, "\(outcome.stdout)")  // 2 turns × 2 models
         let files = try FileManager.default.contentsOfDirectory(atPath: reports.path).filter { $0.hasSuffix(".json") }.sorted()
         #expect(files.count == 2)
         let records = try files.map { try json(reports.appendingPathComponent($0)) }
@@ -101,7 +111,7 @@ import Testing
         let required = try await cli.run(["run", suiteFile.path, "--require-git", "--reports", "out"], in: directory)
         #expect(required.status == 2)
         #expect(required.stderr.contains("no git repository at or above \(directory.path)"), "\(required.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out").path))   // nothing was run
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out").path))  // nothing was run
     }
 
     @Test func outsideARepositoryTheRunStillWorksAndRecordsNoCommit() async throws {
@@ -113,7 +123,10 @@ import Testing
         let outcome = try await cli.run(["run", "s.yaml", "--reports", "out"], environment: ["CI": "true"], in: directory)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("is not inside a git repository; the run is recorded without a commit"))
-        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path).first { $0.hasSuffix(".json") })
+        let file = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path).first {
+                $0.hasSuffix(".json")
+            })
         #expect(file.contains("-nogit-"))
         let record = try json(directory.appendingPathComponent("out").appendingPathComponent(file))
         #expect(record["git"] == nil)
@@ -126,13 +139,22 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         try suite(conversations: 1, maxTokens: 2).write(to: directory.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
 
-        let outcome = try await cli.run(["run", "s.yaml", "--reports", "out", "--format", "json", "--output", "run.xml", "--output", "run.html", "--output", "run.md"],
-                                        environment: ["CI": "true", "GITHUB_STEP_SUMMARY": ""], in: directory)
+        let outcome = try await cli.run(
+            ["run", "s.yaml", "--reports", "out", "--format", "json", "--output", "run.xml", "--output", "run.html", "--output", "run.md"],
+            environment: ["CI": "true", "GITHUB_STEP_SUMMARY": ""], in: directory)
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        let printed = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any], "standard output is the record alone")
-        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path).first { $0.hasSuffix(".json") })
-        #expect(printed["run_id"] as? String == (try json(directory.appendingPathComponent("out").appendingPathComponent(file)))["run_id"] as? String)
-        #expect(outcome.stderr.contains("result    ") && outcome.stderr.contains("plan      "), "the header and the result's path on standard error")
+        let printed = try #require(
+            try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any], "standard output is the record alone")
+        let file = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path).first {
+                $0.hasSuffix(".json")
+            })
+        #expect(
+            printed["run_id"] as? String == (try json(directory.appendingPathComponent("out").appendingPathComponent(file)))["run_id"]
+                as? String)
+        #expect(
+            outcome.stderr.contains("result    ") && outcome.stderr.contains("plan      "),
+            "the header and the result's path on standard error")
         func text(_ name: String) throws -> String { try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8) }
         #expect(try text("run.xml").contains("<testsuite package=\"chateval\" id=\"0\" name=\"recorded\""))
         #expect(try text("run.html").contains("<title>TTFT per turn</title>"))
@@ -146,8 +168,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
 
         // Wait until three turns are journaled, then interrupt.
-        let (outcome, journal, journaled) = try await interruptedRun(suiteFile, reports: reports, afterTurns: 3,
-                                                                     signals: [signalName == "TERM" ? SIGTERM : SIGINT])
+        let (outcome, journal, journaled) = try await interruptedRun(
+            suiteFile, reports: reports, afterTurns: 3,
+            signals: [signalName == "TERM" ? SIGTERM : SIGINT])
         #expect(outcome.status == 3)
         let result = URL(fileURLWithPath: journal.path.replacingOccurrences(of: ".journal", with: ".json"))
         let record = try json(result)
@@ -155,8 +178,8 @@ import Testing
         let suites = try #require(record["suites"] as? [[String: Any]])
         let turns = (suites.first?["conversations"] as? [[String: Any]] ?? []).flatMap { $0["turns"] as? [[String: Any]] ?? [] }
         let answered = turns.filter { $0["status"] as? String == "answered" }.count
-        #expect(answered >= journaled)          // every turn finished before the signal, and the one in progress
-        #expect(answered < 24)                  // the run really stopped early
+        #expect(answered >= journaled)  // every turn finished before the signal, and the one in progress
+        #expect(answered < 24)  // the run really stopped early
     }
 
     @Test func aKilledRunIsRecoveredAsTheRunWouldHaveGradedIt() async throws {
@@ -182,18 +205,24 @@ import Testing
         // The same suite run to the end: every recovered replay was graded as that run graded it.
         // From the suite's folder, as the killed run: no project file applies (the package's own
         // chateval.yaml would ask for 10 repetitions).
-        let complete = try await cli.run(["run", suiteFile.path, "--reports", directory.appendingPathComponent("complete").path],
-                                         environment: ["CI": "true"], in: directory)
+        let complete = try await cli.run(
+            ["run", suiteFile.path, "--reports", directory.appendingPathComponent("complete").path],
+            environment: ["CI": "true"], in: directory)
         #expect(complete.status == 0, "\(complete.stderr)")
-        let completeFile = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("complete").path).first { $0.hasSuffix(".json") })
+        let completeFile = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("complete").path).first {
+                $0.hasSuffix(".json")
+            })
         let full = try json(directory.appendingPathComponent("complete/\(completeFile)"))
         func verdicts(_ record: [String: Any]) -> [String: [[Bool]]] {
             let conversations = ((record["suites"] as? [[String: Any]])?.first?["conversations"] as? [[String: Any]]) ?? []
             var result: [String: [[Bool]]] = [:]
             for conversation in conversations {
                 let turns = conversation["turns"] as? [[String: Any]] ?? []
-                guard turns.allSatisfy({ $0["status"] as? String == "answered" }) else { continue }   // replays the kill cut short
-                result[conversation["id"] as? String ?? ""] = turns.map { ($0["checks"] as? [[String: Any]] ?? []).map { $0["passed"] as? Bool ?? false } }
+                guard turns.allSatisfy({ $0["status"] as? String == "answered" }) else { continue }  // replays the kill cut short
+                result[conversation["id"] as? String ?? ""] = turns.map {
+                    ($0["checks"] as? [[String: Any]] ?? []).map { $0["passed"] as? Bool ?? false }
+                }
             }
             return result
         }
@@ -216,7 +245,9 @@ import Testing
         #expect(next.status == 0, "\(next.stderr)")
         #expect(next.stderr.contains("recovered \(journal.lastPathComponent), left by a run that died"))
         #expect(!FileManager.default.fileExists(atPath: journal.path))
-        #expect(try json(URL(fileURLWithPath: journal.path.replacingOccurrences(of: ".journal", with: ".json")))["status"] as? String == "incomplete")
+        #expect(
+            try json(URL(fileURLWithPath: journal.path.replacingOccurrences(of: ".journal", with: ".json")))["status"] as? String
+                == "incomplete")
     }
 
     /// Two presses, as a person makes them: the second lands during a long prefill and cancels it.
@@ -226,22 +257,27 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let passage = String(repeating: "The river winds through the valley past old mills and orchards. ", count: 160)
         let suiteFile = directory.appendingPathComponent("long.yaml")
-        try ("name: long\ndefaults: {max_tokens: 4}\nconversations:\n" + (1...3).map { "  - {id: c\($0), turns: [\"\(passage)\"]}\n" }.joined())
+        try
+            ("name: long\ndefaults: {max_tokens: 4}\nconversations:\n"
+            + (1...3).map { "  - {id: c\($0), turns: [\"\(passage)\"]}\n" }.joined())
             .write(to: suiteFile, atomically: true, encoding: .utf8)
         let reports = directory.appendingPathComponent("out")
         // The journal's header is written just before the first turn starts: a moment later that
         // turn is in its prefill of about 2,000 tokens, which both signals arrive during. (Waiting
         // for a finished turn instead would race the next conversation's start: a first signal
         // between conversations ends the run with no turn to cancel.)
-        let (outcome, journal, _) = try await interruptedRun(suiteFile, reports: reports, afterTurns: 0, signals: [SIGINT, SIGINT],
-                                                             pause: .milliseconds(300), delay: .milliseconds(100))
+        let (outcome, journal, _) = try await interruptedRun(
+            suiteFile, reports: reports, afterTurns: 0, signals: [SIGINT, SIGINT],
+            pause: .milliseconds(300), delay: .milliseconds(100))
         #expect(outcome.status == 130, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("stopping the current turn now"))
         let record = try json(URL(fileURLWithPath: journal.path.replacingOccurrences(of: ".journal", with: ".json")))
         #expect(record["status"] as? String == "incomplete")
-        let turns = ((record["suites"] as? [[String: Any]])?.first?["conversations"] as? [[String: Any]] ?? []).flatMap { $0["turns"] as? [[String: Any]] ?? [] }
+        let turns = ((record["suites"] as? [[String: Any]])?.first?["conversations"] as? [[String: Any]] ?? []).flatMap {
+            $0["turns"] as? [[String: Any]] ?? []
+        }
         #expect(turns.contains { ($0["failure"] as? [String: Any])?["code"] as? String == "cancelled" })
-        #expect(!FileManager.default.fileExists(atPath: journal.path))   // the result holds everything
+        #expect(!FileManager.default.fileExists(atPath: journal.path))  // the result holds everything
     }
 
     /// A full disk (here: a file size limit, so that writes fail as they would): earlier turns stay
@@ -251,20 +287,23 @@ import Testing
         _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
         let (directory, suiteFile, reports) = try longSuite()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let command = "trap '' XFSZ; ulimit -f 24; exec '\(CommandLineTests.binary.path)' run '\(suiteFile.path)' --reports '\(reports.path)'"
-        let limited = try await ProcessRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", command], environment: ["CI": "true"], in: directory)
+        let command =
+            "trap '' XFSZ; ulimit -f 24; exec '\(CommandLineTests.binary.path)' run '\(suiteFile.path)' --reports '\(reports.path)'"
+        let limited = try await ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/bash"), ["-c", command], environment: ["CI": "true"], in: directory)
         #expect(limited.status == 3, "\(limited.stderr)")
         #expect(limited.stderr.contains("could not write \(reports.path)/"), "\(limited.stderr)")
         #expect(limited.stderr.contains("File too large"))
         #expect(!limited.stderr.contains("Fatal error"))
 
         let journal = try #require(try FileManager.default.contentsOfDirectory(atPath: reports.path).first { $0.hasSuffix(".journal") })
-        let lines = try String(contentsOf: reports.appendingPathComponent(journal), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.last == "")                                   // ends with a whole line
+        let lines = try String(contentsOf: reports.appendingPathComponent(journal), encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.last == "")  // ends with a whole line
         for line in lines.dropLast() {
             #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "a torn line: \(line.prefix(80))")
         }
-        #expect(lines.count >= 3)                                   // the header and at least one turn
+        #expect(lines.count >= 3)  // the header and at least one turn
         let recovered = try await cli.run(["recover", reports.appendingPathComponent(journal).path])
         #expect(recovered.status == 0, "\(recovered.stderr)")
     }
@@ -279,13 +318,17 @@ import Testing
 
     /// Runs the suite, sends `signals` once `turns` turns are journaled, and returns how the run
     /// ended, its journal, and how many turns the journal held when the first signal went.
-    private func interruptedRun(_ suiteFile: URL, reports: URL, afterTurns turns: Int, signals: [Int32], pause: Duration = .zero,
-                                delay: Duration = .zero)
+    private func interruptedRun(
+        _ suiteFile: URL, reports: URL, afterTurns turns: Int, signals: [Int32], pause: Duration = .zero,
+        delay: Duration = .zero
+    )
         async throws -> (outcome: CommandLineTests.Outcome, journal: URL, journaledTurns: Int)
     {
         let seen = Mutex<(URL, Int)?>(nil)
-        let outcome = try await ProcessRunner.run(CommandLineTests.binary, ["run", suiteFile.path, "--reports", reports.path],
-                                                  environment: ["CI": "true"], in: suiteFile.deletingLastPathComponent()) { running in
+        let outcome = try await ProcessRunner.run(
+            CommandLineTests.binary, ["run", suiteFile.path, "--reports", reports.path],
+            environment: ["CI": "true"], in: suiteFile.deletingLastPathComponent()
+        ) { running in
             let journal = try await Self.waitForJournal(in: reports, turns: turns)
             let count = try String(contentsOf: journal, encoding: .utf8).split(separator: "\n").count - 1
             seen.withLock { $0 = (journal, count) }
@@ -310,8 +353,9 @@ import Testing
                 if ((try? String(contentsOf: url, encoding: .utf8)) ?? "").split(separator: "\n").count >= turns + 1 { return url }
             }
             if let result = names.first(where: { $0.hasSuffix(".json") }),
-               let data = FileManager.default.contents(atPath: folder.appendingPathComponent(result).path),
-               let record = try? JSONSerialization.jsonObject(with: data) as? [String: Any], record["status"] as? String != "running" {
+                let data = FileManager.default.contents(atPath: folder.appendingPathComponent(result).path),
+                let record = try? JSONSerialization.jsonObject(with: data) as? [String: Any], record["status"] as? String != "running"
+            {
                 Issue.record("the run ended before its journal held \(turns) turns")
                 throw CancellationError()
             }

@@ -18,7 +18,9 @@ import Testing
         deinit { try? FileManager.default.removeItem(at: url) }
         func file(_ name: String) -> URL { url.appendingPathComponent(name) }
         func text(_ name: String) throws -> String { try String(contentsOf: file(name), encoding: .utf8) }
-        var compare: [String] { ["compare", "HEAD~1", "HEAD", "--repo", url.path, "--reports", url.appendingPathComponent("reports").path, "--no-project"] }
+        var compare: [String] {
+            ["compare", "HEAD~1", "HEAD", "--repo", url.path, "--reports", url.appendingPathComponent("reports").path, "--no-project"]
+        }
     }
 
     /// No job summary, whatever the environment the tests run in (GitHub Actions sets one).
@@ -26,11 +28,15 @@ import Testing
 
     @Test func jsonOnStandardOutputAndEachFileInTheFormatItsExtensionNames() async throws {
         let repository = try await Repository()
-        let outcome = try await cli.run(repository.compare + ["--format", "json", "--output", repository.file("c.xml").path,
-                                                              "--output", repository.file("c.html").path, "--output", repository.file("c.md").path],
-                                        environment: Self.noSummary)
+        let outcome = try await cli.run(
+            repository.compare + [
+                "--format", "json", "--output", repository.file("c.xml").path,
+                "--output", repository.file("c.html").path, "--output", repository.file("c.md").path,
+            ],
+            environment: Self.noSummary)
         #expect(outcome.status == 1, "a regression: \(outcome.stderr)")
-        let comparison = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any], "standard output is the JSON alone")
+        let comparison = try #require(
+            try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any], "standard output is the JSON alone")
         #expect((comparison["suites"] as? [[String: Any]])?.first?["name"] as? String == "smoke")
         #expect(try repository.text("c.xml").hasPrefix("<?xml") && repository.text("c.xml").contains("<failure type=\"regression\""))
         #expect(try repository.text("c.html").contains("<svg") && repository.text("c.html").hasPrefix("<!DOCTYPE html>"))
@@ -43,7 +49,8 @@ import Testing
         let summary = repository.file("summary.md")
         try Data("## An earlier step's summary\n".utf8).write(to: summary)
         for _ in 0..<2 {
-            let outcome = try await cli.run(repository.compare + ["--format", "markdown"], environment: ["GITHUB_STEP_SUMMARY": summary.path])
+            let outcome = try await cli.run(
+                repository.compare + ["--format", "markdown"], environment: ["GITHUB_STEP_SUMMARY": summary.path])
             #expect(outcome.status == 1)
             #expect(outcome.stdout.contains("REGRESSION") && !outcome.stdout.contains("## ChatEval"), "the terminal report in the log")
         }
@@ -66,9 +73,12 @@ import Testing
 
     @Test func historyWritesEveryFormat() async throws {
         let repository = try await Repository()
-        let outcome = try await cli.run(["history", "--repo", repository.url.path, "--reports", repository.url.appendingPathComponent("reports").path,
-                                         "--no-project", "--format", "junit", "--output", repository.file("h.html").path, "--output", repository.file("h.json").path],
-                                        environment: Self.noSummary)
+        let outcome = try await cli.run(
+            [
+                "history", "--repo", repository.url.path, "--reports", repository.url.appendingPathComponent("reports").path,
+                "--no-project", "--format", "junit", "--output", repository.file("h.html").path, "--output", repository.file("h.json").path,
+            ],
+            environment: Self.noSummary)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.hasPrefix("<?xml") && outcome.stdout.contains("<testsuites>"))
         #expect(try repository.text("h.html").contains("<svg"))

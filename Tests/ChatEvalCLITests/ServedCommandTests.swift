@@ -39,8 +39,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let key = "sk-cli-\(UUID().uuidString)"
         try await FakeChatServer.run(replies: Array(repeating: Self.answer, count: 6)) { server in
-            let outcome = try await run(["run", suite, "--no-project", "--reports", reports, "--runtime", "openai", "--base-url", server.baseURL,
-                                         "--model-name", "m", "--api-key-env", "SERVED_TEST_KEY"], environment: ["SERVED_TEST_KEY": key])
+            let outcome = try await run(
+                [
+                    "run", suite, "--no-project", "--reports", reports, "--runtime", "openai", "--base-url", server.baseURL,
+                    "--model-name", "m", "--api-key-env", "SERVED_TEST_KEY",
+                ], environment: ["SERVED_TEST_KEY": key])
             #expect(outcome.status == 0, "\(outcome.stderr)")
             #expect(outcome.stdout.contains("served at \(server.baseURL)"))
             #expect(!outcome.stdout.contains(key) && !outcome.stderr.contains(key))
@@ -68,7 +71,7 @@ import Testing
             #expect(text.contains("\"base_url\" : \"project_file\""))
             #expect(text.contains("\"model_name\" : \"command_line\""))
             #expect(text.contains("\"runtime\" : \"project_file\""))
-            #expect(!text.contains("\"threads\" : \"default\""))           // the in-process model's settings are not this run's
+            #expect(!text.contains("\"threads\" : \"default\""))  // the in-process model's settings are not this run's
         }
     }
 
@@ -79,8 +82,10 @@ import Testing
             var shardFiles: [String] = []
             for shard in ["1/2", "2/2"] {
                 let shardReports = reports + "-" + shard.replacingOccurrences(of: "/", with: "of")
-                let outcome = try await run(["run", suite, "--no-project", "--reports", shardReports, "--runtime", "openai",
-                                             "--base-url", server.baseURL, "--model-name", "m", "--shard", shard])
+                let outcome = try await run([
+                    "run", suite, "--no-project", "--reports", shardReports, "--runtime", "openai",
+                    "--base-url", server.baseURL, "--model-name", "m", "--shard", shard,
+                ])
                 #expect(outcome.status == 0, "\(outcome.stderr)")
                 #expect(outcome.stdout.contains("gates are decided when the shards are joined"))
                 shardFiles += try Self.results(in: shardReports)
@@ -107,8 +112,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try await FakeChatServer.run(replies: Array(repeating: Self.answer, count: 12)) { server in
             let chart = folder.appendingPathComponent("sweep.svg").path
-            let outcome = try await run(["run", suite, "--no-project", "--reports", reports, "--runtime", "openai", "--base-url", server.baseURL,
-                                         "--model-name", "m", "--concurrency", "1,2", "--sweep-chart", chart])
+            let outcome = try await run([
+                "run", suite, "--no-project", "--reports", reports, "--runtime", "openai", "--base-url", server.baseURL,
+                "--model-name", "m", "--concurrency", "1,2", "--sweep-chart", chart,
+            ])
             #expect(outcome.status == 0, "\(outcome.stderr)")
             #expect(outcome.stdout.contains("concurrency  requests"))
             #expect(try Self.results(in: reports).count == 2)
@@ -121,8 +128,10 @@ import Testing
         let (suite, reports, folder) = try Self.workspace()
         defer { try? FileManager.default.removeItem(at: folder) }
         try await FakeChatServer.run(replies: Array(repeating: Self.answer, count: 12)) { server in
-            let outcome = try await run(["run", suite, "--no-project", "--reports", reports, "--runtime", "openai", "--base-url", server.baseURL,
-                                         "--model-name", "small", "--model-name", "large"])
+            let outcome = try await run([
+                "run", suite, "--no-project", "--reports", reports, "--runtime", "openai", "--base-url", server.baseURL,
+                "--model-name", "small", "--model-name", "large",
+            ])
             #expect(outcome.status == 0, "\(outcome.stderr)")
             #expect(outcome.stdout.contains("model 1 of 2: small") && outcome.stdout.contains("model 2 of 2: large"), "\(outcome.stdout)")
             // Each model's six turns in turn, named in the requests' model field.
@@ -143,13 +152,15 @@ import Testing
         (["--model-name", "a", "--model-name", "a"], "repeats a model"),
     ])
     func servedModelOptionsThatCannotWorkAreBadInput(_ options: [String], _ message: String) async throws {
-        let outcome = try await run(["run", "suites/smoke.yaml", "--no-project", "--runtime", "openai", "--base-url", "http://127.0.0.1:9/v1"] + options)
+        let outcome = try await run(
+            ["run", "suites/smoke.yaml", "--no-project", "--runtime", "openai", "--base-url", "http://127.0.0.1:9/v1"] + options)
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
     }
 
     /// `/props` as llama-server answers it: the server is llama-server and takes `cache_prompt`.
-    static let llamaServerProps = FakeChatServer.Reply.status(200, body: #"{"build_info":"b1-test","default_generation_settings":{"n_ctx":2048}}"#)
+    static let llamaServerProps = FakeChatServer.Reply.status(
+        200, body: #"{"build_info":"b1-test","default_generation_settings":{"n_ctx":2048}}"#)
 
     @Test(arguments: [false, true])
     func coldModeTurnsOffLlamaServersCacheAndSaysWhenAServerCannotBeTold(_ isLlamaServer: Bool) async throws {
@@ -157,8 +168,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let routes = isLlamaServer ? ["/props": Self.llamaServerProps] : [:]
         try await FakeChatServer.run(replies: Array(repeating: Self.answer, count: 6), routes: routes) { server in
-            let outcome = try await run(["run", suite, "--no-project", "--reports", reports, "--runtime", "openai", "--base-url", server.baseURL,
-                                         "--model-name", "m", "--cache-mode", "cold"])
+            let outcome = try await run([
+                "run", suite, "--no-project", "--reports", reports, "--runtime", "openai", "--base-url", server.baseURL,
+                "--model-name", "m", "--cache-mode", "cold",
+            ])
             #expect(outcome.status == 0, "\(outcome.stderr)")
             #expect(outcome.stderr.contains("cannot be told to skip its prompt cache") == !isLlamaServer, "\(outcome.stderr)")
             let requests = await server.chatRequests
@@ -183,8 +196,10 @@ import Testing
 
     @Test func aServerThatIsNotThereMeansTheRunCannotHappen() async throws {
         let port = try await LocalLlamaServer.freePort()
-        let outcome = try await run(["run", "suites/smoke.yaml", "--no-project", "--runtime", "openai", "--base-url", "http://127.0.0.1:\(port)/v1",
-                                     "--connect-timeout", "0.5", "--retries", "0"])
+        let outcome = try await run([
+            "run", "suites/smoke.yaml", "--no-project", "--runtime", "openai", "--base-url", "http://127.0.0.1:\(port)/v1",
+            "--connect-timeout", "0.5", "--retries", "0",
+        ])
         #expect(outcome.status == 3, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("cannot reach"))
     }
@@ -205,15 +220,21 @@ import Testing
         try await FakeChatServer.run(replies: [slow, slow]) { server in
             let start = ContinuousClock.now
             let seen = SeenLines()
-            let arguments = [CommandLineTests.binary.path, "run", "first.yaml", "second.yaml", "--no-project", "--reports", "reports",
-                             "--runtime", "openai", "--base-url", server.baseURL, "--model-name", "m"]
-            let outcome = try await ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"), ["-c", #""$@" | cat > log.txt"#, "sh"] + arguments,
-                                                      in: folder) { _ in
+            let arguments = [
+                CommandLineTests.binary.path, "run", "first.yaml", "second.yaml", "--no-project", "--reports", "reports",
+                "--runtime", "openai", "--base-url", server.baseURL, "--model-name", "m",
+            ]
+            let outcome = try await ProcessRunner.run(
+                URL(fileURLWithPath: "/bin/sh"), ["-c", #""$@" | cat > log.txt"#, "sh"] + arguments,
+                in: folder
+            ) { _ in
                 // Bounded: a binary that fails before its first suite ends must fail the test, not hang it.
                 let deadline = ContinuousClock.now + .seconds(120)
                 while ContinuousClock.now < deadline {
                     let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-                    if text.contains("plan      "), await seen.header == nil { await seen.header(at: ContinuousClock.now - start, requests: await server.chatRequests.count, text: text) }
+                    if text.contains("plan      "), await seen.header == nil {
+                        await seen.header(at: ContinuousClock.now - start, requests: await server.chatRequests.count, text: text)
+                    }
                     if text.contains("done      first") {
                         await seen.firstSuite(text: text)
                         return

@@ -18,9 +18,12 @@ import Testing
     func identicalBuildsRarelyFalseAlarmAtAnyRepetitionCount(repetitions: Int) {
         let calibration = GateCalibration(settings: .default)
         for (shape, shared) in [(eightTurns, 0.0), (eightTurns, measuredSharing), (eightQuestions, 0.0)] {
-            let outcome = calibration.run(.init(suites: shape, repetitions: repetitions, coefficientOfVariation: 0.1, sharedVariance: shared),
-                                          trials: 1000, seed: UInt64(100 + repetitions))
-            print("A/A, \(repetitions) repetitions, shape \(shape), shared \(shared): \(outcome.anyRegression) of 1000 flagged a regression (\(outcome.anyChange) any change)")
+            let outcome = calibration.run(
+                .init(suites: shape, repetitions: repetitions, coefficientOfVariation: 0.1, sharedVariance: shared),
+                trials: 1000, seed: UInt64(100 + repetitions))
+            print(
+                "A/A, \(repetitions) repetitions, shape \(shape), shared \(shared): \(outcome.anyRegression) of 1000 flagged a regression (\(outcome.anyChange) any change)"
+            )
             #expect(outcome.anyRegressionRate <= 0.01)
             #expect(outcome.anyChangeRate <= 0.02)
         }
@@ -30,9 +33,11 @@ import Testing
         let design = SequentialDesign.rounds(maximum: 30)
         for (shape, shared) in [(eightTurns, 0.0), (eightQuestions, measuredSharing)] {
             let outcome = GateCalibration(settings: .default).run(
-                .init(suites: shape, repetitions: 30, coefficientOfVariation: 0.1, sharedVariance: shared, design: design), trials: 1000, seed: 7)
-            print("A/A in rounds, shape \(shape), shared \(shared): \(outcome.anyRegression) of 1000 flagged; \(outcome.decided) decided, "
-                + "median \(outcome.medianRepetitions) repetitions")
+                .init(suites: shape, repetitions: 30, coefficientOfVariation: 0.1, sharedVariance: shared, design: design), trials: 1000,
+                seed: 7)
+            print(
+                "A/A in rounds, shape \(shape), shared \(shared): \(outcome.anyRegression) of 1000 flagged; \(outcome.decided) decided, "
+                    + "median \(outcome.medianRepetitions) repetitions")
             #expect(outcome.anyRegressionRate <= 0.01)
         }
     }
@@ -48,15 +53,20 @@ import Testing
     @Test func theSequentialDesignCatchesATenPercentSlowdownWithFewRepetitions() {
         let design = SequentialDesign.rounds(maximum: 30)
         let questions = GateCalibration(settings: .default).run(
-            .init(suites: eightQuestions, repetitions: 30, coefficientOfVariation: 0.1, slowdown: 0.1, design: design), trials: 1000, seed: 3)
-        print("10% slower TTFT, eight questions, in rounds: caught in \(questions.ttftRegression) of 1000, median \(questions.medianRepetitions) repetitions")
+            .init(suites: eightQuestions, repetitions: 30, coefficientOfVariation: 0.1, slowdown: 0.1, design: design), trials: 1000,
+            seed: 3)
+        print(
+            "10% slower TTFT, eight questions, in rounds: caught in \(questions.ttftRegression) of 1000, median \(questions.medianRepetitions) repetitions"
+        )
         #expect(questions.ttftRegressionRate >= 0.95)
         #expect(questions.medianRepetitions < 10)
         // One conversation of eight turns is one replay per repetition: its exact test reaches the
         // family's level only from about ten replays per side (2/C(2n, n)).
         let conversation = GateCalibration(settings: .default).run(
             .init(suites: eightTurns, repetitions: 30, coefficientOfVariation: 0.1, slowdown: 0.1, design: design), trials: 1000, seed: 4)
-        print("10% slower TTFT, one 8-turn conversation, in rounds: caught in \(conversation.ttftRegression) of 1000, median \(conversation.medianRepetitions) repetitions")
+        print(
+            "10% slower TTFT, one 8-turn conversation, in rounds: caught in \(conversation.ttftRegression) of 1000, median \(conversation.medianRepetitions) repetitions"
+        )
         #expect(conversation.ttftRegressionRate >= 0.95)
         #expect(conversation.medianRepetitions <= 11)
     }
@@ -75,7 +85,8 @@ import Testing
         print("a check at 90% on base and 0% on head, 10 repetitions: a regression in \(dropped.checkRegression) of 1000")
         #expect(dropped.checkRegressionRate >= 0.85)
         let flaky = GateCalibration(settings: .default).run(
-            .init(suites: eightTurns, repetitions: 10, coefficientOfVariation: 0.1, checks: [(0.5, 0.5), (0.9, 0.9)] + steady), trials: 1000, seed: 6)
+            .init(suites: eightTurns, repetitions: 10, coefficientOfVariation: 0.1, checks: [(0.5, 0.5), (0.9, 0.9)] + steady),
+            trials: 1000, seed: 6)
         print("checks at 50% and 90% on both sides: a regression in \(flaky.checkRegression) of 1000")
         #expect(flaky.checkRegressionRate <= 0.01)
     }
@@ -83,7 +94,9 @@ import Testing
     @Test func theForecastDecidesMostComparisonsItIsAskedAbout() {
         let rate = GateCalibration(settings: .default).forecastAccuracy(
             .init(suites: eightQuestions, repetitions: 4, coefficientOfVariation: 0.1), trials: 300, seed: 9)
-        print("A/A at 4 repetitions, underpowered, re-run at the forecast: decided in \(rate.decided) of \(rate.asked) (median forecast \(rate.medianForecast))")
+        print(
+            "A/A at 4 repetitions, underpowered, re-run at the forecast: decided in \(rate.decided) of \(rate.asked) (median forecast \(rate.medianForecast))"
+        )
         #expect(rate.asked > 100)
         #expect(Double(rate.decided) / Double(rate.asked) >= 0.6)
     }

@@ -1,49 +1,65 @@
-@testable import ChatEvalCompare
 import ChatEvalCore
 import ChatEvalStore
-import Foundation
 import ChatEvalTestKit
+import Foundation
 import Testing
+
+@testable import ChatEvalCompare
 
 /// Builds run records turn by turn for comparison tests.
 struct RecordBuilder {
     var record: RunRecord
 
-    init(runId: String = "r", commit: String = String(repeating: "a", count: 40), cpu: String = "cpu", modelSha: String = "m",
-         threads: Int = 2, sources: [String: SettingSource]? = nil) {
+    init(
+        runId: String = "r", commit: String = String(repeating: "a", count: 40), cpu: String = "cpu", modelSha: String = "m",
+        threads: Int = 2, sources: [String: SettingSource]? = nil
+    ) {
         let git = GitSnapshot(
             commit: commit, shortCommit: String(commit.prefix(7)), branch: "main", isDetached: false, isUnborn: false,
             modifiedCount: 0, untrackedCount: 0, commitTime: nil, commitTimeZoneOffsetMinutes: nil, subject: "s",
             describe: nil, isShallow: false, workdir: "/r")
         let runtime = RuntimeIdentity(
             engine: "llama.cpp", build: "b1", model: ModelIdentity(path: "/m.gguf", fileBytes: 1, description: "model"),
-            chatTemplate: "embedded", chatTemplateSource: "model", chatTemplateHash: "h", contextSize: 4096, batchSize: 512, threads: threads)
+            chatTemplate: "embedded", chatTemplateSource: "model", chatTemplateHash: "h", contextSize: 4096, batchSize: 512,
+            threads: threads)
         record = RunRecord(
             runId: runId, startedAt: Date(timeIntervalSince1970: 0), command: [], git: git,
-            machine: MachineInfo(hostname: "h", cpuModel: cpu, logicalCores: 2, memoryBytes: 1, operatingSystem: "", kernel: "", architecture: "x86_64"),
+            machine: MachineInfo(
+                hostname: "h", cpuModel: cpu, logicalCores: 2, memoryBytes: 1, operatingSystem: "", kernel: "", architecture: "x86_64"),
             runtime: runtime, modelSha256: modelSha,
             settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0, sources: sources))
     }
 
     /// Adds one replay of `conversation` in `suite` whose turns have these TTFTs, answers and check outcomes.
-    mutating func replay(suite: String = "s", conversation: String = "c", repetition: Int, ttft: [Double],
-                         answers: [String]? = nil, checks: [[Bool]] = [], reuse: [Int]? = nil, failedTurn: Int? = nil, load: Double? = nil) {
+    mutating func replay(
+        suite: String = "s", conversation: String = "c", repetition: Int, ttft: [Double],
+        answers: [String]? = nil, checks: [[Bool]] = [], reuse: [Int]? = nil, failedTurn: Int? = nil, load: Double? = nil
+    ) {
         let turns = ttft.enumerated().map { index, value -> TurnRecord in
             if index == failedTurn {
-                return TurnRecord(ReplayedTurn(index: index, user: "u", messagesSent: 2, status: .failed,
-                                               failure: RuntimeFailure(.contextOverflow, "the prompt does not fit")))
+                return TurnRecord(
+                    ReplayedTurn(
+                        index: index, user: "u", messagesSent: 2, status: .failed,
+                        failure: RuntimeFailure(.contextOverflow, "the prompt does not fit")))
             }
             let metrics = TurnMetrics(
                 promptTokens: 100, reusedTokens: reuse?[index] ?? 50, generatedTokens: 8, timeToFirstToken: value, prefillTime: value / 2,
-                decodeTime: 0.1, totalTime: value + 0.1, interTokenLatencies: Array(repeating: 0.0143, count: 7), stopReason: .endOfGeneration,
+                decodeTime: 0.1, totalTime: value + 0.1, interTokenLatencies: Array(repeating: 0.0143, count: 7),
+                stopReason: .endOfGeneration,
                 peakResidentBytes: 200_000_000)
-            let verdicts = index < checks.count
-                ? checks[index].map { Verdict(check: "icontains", passed: $0, detail: $0 ? "found \"Lyon\"" : "expected \"Lyon\"; not found") }
+            let verdicts =
+                index < checks.count
+                ? checks[index].map {
+                    Verdict(check: "icontains", passed: $0, detail: $0 ? "found \"Lyon\"" : "expected \"Lyon\"; not found")
+                }
                 : nil
-            return TurnRecord(ReplayedTurn(index: index, user: "u", messagesSent: 2, status: .answered, answer: answers?[index] ?? "answer \(index)",
-                                           metrics: metrics), checks: verdicts)
+            return TurnRecord(
+                ReplayedTurn(
+                    index: index, user: "u", messagesSent: 2, status: .answered, answer: answers?[index] ?? "answer \(index)",
+                    metrics: metrics), checks: verdicts)
         }
-        var replay = ConversationRecord(id: conversation, repetition: repetition, warmup: false, systemPrompt: nil, options: GenerationOptions(), turns: turns)
+        var replay = ConversationRecord(
+            id: conversation, repetition: repetition, warmup: false, systemPrompt: nil, options: GenerationOptions(), turns: turns)
         replay.load = load.map { ReplayLoad(otherCores: $0, seconds: 1) }
         if let existing = record.suites.firstIndex(where: { $0.name == suite }) {
             record.suites[existing].conversations.append(replay)
@@ -56,12 +72,15 @@ struct RecordBuilder {
 
 @Suite struct RunComparatorTests {
     private func compare(_ base: RecordBuilder, _ head: RecordBuilder, settings: ComparisonSettings = .default) -> Comparison {
-        RunComparator.compare(base: ComparedRuns(runs: [base.record], sources: ["base.json"]),
-                              head: ComparedRuns(runs: [head.record], sources: ["head.json"]), settings: settings)
+        RunComparator.compare(
+            base: ComparedRuns(runs: [base.record], sources: ["base.json"]),
+            head: ComparedRuns(runs: [head.record], sources: ["head.json"]), settings: settings)
     }
 
     /// `repetitions` replays of a 4-turn conversation with TTFTs around `level` (deterministic jitter).
-    private func runs(level: Double, factor: Double = 1, repetitions: Int = 10, checks: [[Bool]] = [], reuse: [Int]? = nil, seed: UInt64) -> RecordBuilder {
+    private func runs(level: Double, factor: Double = 1, repetitions: Int = 10, checks: [[Bool]] = [], reuse: [Int]? = nil, seed: UInt64)
+        -> RecordBuilder
+    {
         var random = SeededRandom(seed: seed)
         var builder = RecordBuilder()
         for repetition in 1...repetitions {
@@ -116,7 +135,7 @@ struct RecordBuilder {
         #expect(!comparison.hasRegression)
         let ttft = try change(comparison, .timeToFirstToken)
         #expect(ttft.verdict == .underpowered)
-        #expect(ttft.adjustedPValue == nil)                       // left out of the family: it cannot reach any level
+        #expect(ttft.adjustedPValue == nil)  // left out of the family: it cannot reach any level
         #expect(ttft.changeLower == -1 && ttft.changeUpper == .infinity)
         #expect(ttft.reason.contains("no arrangement"))
         #expect(ComparisonReport_headline(comparison).hasPrefix("No regression."))
@@ -182,8 +201,10 @@ struct RecordBuilder {
         settings.metrics = [.timeToFirstToken]
         let ttft = try change(compare(base, head, settings: settings), .timeToFirstToken)
         let estimate = try #require(ttft.change), upper = try #require(ttft.changeUpper), threshold = try #require(ttft.threshold)
-        try #require(ttft.adjustedPValue.map { $0 <= 0.01 } == true,
-                     "the construction must be significant: p \(String(describing: ttft.adjustedPValue)), \(String(describing: ttft.change)) [\(String(describing: ttft.changeLower)), \(String(describing: ttft.changeUpper))]")
+        try #require(
+            ttft.adjustedPValue.map { $0 <= 0.01 } == true,
+            "the construction must be significant: p \(String(describing: ttft.adjustedPValue)), \(String(describing: ttft.change)) [\(String(describing: ttft.changeLower)), \(String(describing: ttft.changeUpper))]"
+        )
         try #require(estimate < threshold && upper > threshold, "the construction must straddle the threshold: \(estimate) [.., \(upper)]")
         #expect(ttft.verdict == .underpowered)
         #expect(ttft.reason.contains("smaller than the threshold"))
@@ -197,8 +218,9 @@ struct RecordBuilder {
         shift.estimate = log(1.2)
         shift.lower = -0.01
         shift.upper = log(1.4)
-        let tested = RunComparator.TestedChange(metric: .timeToFirstToken, baseValues: [1, 2, 3], headValues: [1.2, 2.4, 3.6],
-                                                shift: shift, spread: 0.1, repetitions: 3)
+        let tested = RunComparator.TestedChange(
+            metric: .timeToFirstToken, baseValues: [1, 2, 3], headValues: [1.2, 2.4, 3.6],
+            shift: shift, spread: 0.1, repetitions: 3)
         let decided = RunComparator.verdict(
             for: tested, decision: MultipleTesting.Decision(adjustedPValue: 1e-9, significant: true), familySize: 1,
             level: RunComparator.Level(settings: .default, share: 1), settings: .default)
@@ -252,7 +274,8 @@ struct RecordBuilder {
     }
 
     @Test func aCheckThatAlwaysPassedAndNowAlwaysFailsIsListed() throws {
-        let comparison = compare(runs(level: 0.1, checks: [[true], [true]], seed: 7), runs(level: 0.1, checks: [[true], [false]], seed: 8))
+        let comparison = compare(
+            runs(level: 0.1, checks: [[true], [true]], seed: 7), runs(level: 0.1, checks: [[true], [false]], seed: 8))
         let failing = try #require(comparison.quality.regressions.first)
         #expect(comparison.quality.regressions.count == 1)
         #expect(failing.suite == "s" && failing.conversation == "c" && failing.turn == 2 && failing.check == "icontains")
@@ -320,7 +343,9 @@ struct RecordBuilder {
         #expect(reuse.scale == .absolute)
         #expect(abs((reuse.change ?? 0) + 0.3) < 1e-9)
         // The same drop in one replay per side proves nothing.
-        let once = compare(runs(level: 0.1, repetitions: 1, reuse: [90, 90, 90, 90], seed: 5), runs(level: 0.1, repetitions: 1, reuse: [60, 60, 60, 60], seed: 6))
+        let once = compare(
+            runs(level: 0.1, repetitions: 1, reuse: [90, 90, 90, 90], seed: 5),
+            runs(level: 0.1, repetitions: 1, reuse: [60, 60, 60, 60], seed: 6))
         #expect(try change(once, .reuseRatio).verdict == .underpowered)
     }
 
@@ -404,9 +429,10 @@ struct RecordBuilder {
     @Test func aLookSpendsItsShareOfTheRate() throws {
         // The same data decided at a sequential look that spends a tenth of α and of the interval's non-coverage.
         let look = ComparisonLook(index: 1, design: SequentialDesign(looks: [2, 5, 10]), share: 0.1)
-        let comparison = RunComparator.compare(base: ComparedRuns(runs: [runs(level: 0.1, seed: 1).record], sources: []),
-                                               head: ComparedRuns(runs: [runs(level: 0.1, factor: 1.2, seed: 2).record], sources: []),
-                                               settings: .default, look: look)
+        let comparison = RunComparator.compare(
+            base: ComparedRuns(runs: [runs(level: 0.1, seed: 1).record], sources: []),
+            head: ComparedRuns(runs: [runs(level: 0.1, factor: 1.2, seed: 2).record], sources: []),
+            settings: .default, look: look)
         #expect(comparison.design.look == 2 && comparison.design.looks == [2, 5, 10])
         #expect(abs(comparison.design.familyErrorRate - 0.001) < 1e-15)
         #expect(abs(comparison.design.confidence - 0.995) < 1e-12)
@@ -420,7 +446,8 @@ private func ComparisonReport_headline(_ comparison: Comparison) -> String {
 
 /// reports/schema/comparison.schema.json documents every key `compare --format json` writes.
 @Suite struct ComparisonSchemaTests {
-    static let schemaURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let schemaURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("reports/schema/comparison.schema.json")
 
     @Test func everyKeyTheEncoderWritesIsInTheSchema() throws {
@@ -430,13 +457,17 @@ private func ComparisonReport_headline(_ comparison: Comparison) -> String {
             base.replay(repetition: repetition, ttft: [0.1, 0.2], checks: [[true, repetition % 2 == 0, false], [repetition % 2 == 0]])
             head.replay(repetition: repetition, ttft: [0.1, 0.3], checks: [[false, true, true, true]], failedTurn: 1)
         }
-        var comparison = RunComparator.compare(base: ComparedRuns(runs: [base.record], sources: ["b.json"]),
-                                               head: ComparedRuns(runs: [head.record], sources: ["h.json"]), settings: .default)
+        var comparison = RunComparator.compare(
+            base: ComparedRuns(runs: [base.record], sources: ["b.json"]),
+            head: ComparedRuns(runs: [head.record], sources: ["h.json"]), settings: .default)
         comparison.sequential = SequentialOutcome(stop: .decided, repetitions: 4, rounds: 2, seconds: 3, looks: ["look 1"])
         comparison.calibration = GateAudit(
-            machine: "cpu", modelSha256: "m", model: "m.gguf", measuredAt: Date(timeIntervalSince1970: 0), commit: "c", comparisons: 2, falseAlarms: 0,
+            machine: "cpu", modelSha256: "m", model: "m.gguf", measuredAt: Date(timeIntervalSince1970: 0), commit: "c", comparisons: 2,
+            falseAlarms: 0,
             decided: 1, looks: [2, 4], repetitionsUsed: [2, 4], familyErrorRate: 0.01, preset: "default",
-            metrics: [.init(suite: "s", metric: .timeToFirstToken, scale: .relative, spread: 0.1, strata: 1, detectable: 0.2, falseAlarms: 0)],
+            metrics: [
+                .init(suite: "s", metric: .timeToFirstToken, scale: .relative, spread: 0.1, strata: 1, detectable: 0.2, falseAlarms: 0)
+            ],
             replaysLeftOut: 0, replaysMeasured: 8)
         comparison.load.warning = "x"
         #expect(!comparison.quality.flaky.isEmpty && !comparison.quality.undecided.isEmpty && !comparison.quality.added.isEmpty)

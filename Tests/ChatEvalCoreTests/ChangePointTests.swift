@@ -62,7 +62,9 @@ import Testing
         let seeds: [UInt64] = Array(1000..<1400)
         let alarms = seeds.filter { !ChangePointDetector().changePoints(in: Self.history(count: 60, seed: $0)).isEmpty }.count
         let rate = Double(alarms) / Double(seeds.count)
-        print("change points: false-alarm rate on flat 60-commit histories: \(alarms)/\(seeds.count) = \(String(format: "%.2f%%", rate * 100))")
+        print(
+            "change points: false-alarm rate on flat 60-commit histories: \(alarms)/\(seeds.count) = \(String(format: "%.2f%%", rate * 100))"
+        )
         #expect(rate <= 0.025)
     }
 
@@ -70,11 +72,15 @@ import Testing
     /// one commit (the value just before a step can be an outlier that looks like the new level;
     /// no method can tell), and how often anything else is marked too.
     @Test func detectionRatesOfATwentyPercentStep() {
-        let found = (2000..<2100).map { ChangePointDetector().changePoints(in: Self.history(count: 60, stepAt: 40, seed: UInt64($0))).map(\.index) }
+        let found = (2000..<2100).map {
+            ChangePointDetector().changePoints(in: Self.history(count: 60, stepAt: 40, seed: UInt64($0))).map(\.index)
+        }
         let exact = found.filter { $0 == [40] }.count
         let nearby = found.filter { $0.count == 1 && abs($0[0] - 40) <= 1 }.count
         let extra = found.filter { $0.count > 1 }.count
-        print("change points: 20% step at commit 40 of 60, 100 histories: exactly at 40 alone \(exact), within one commit alone \(nearby), with an extra step \(extra)")
+        print(
+            "change points: 20% step at commit 40 of 60, 100 histories: exactly at 40 alone \(exact), within one commit alone \(nearby), with an extra step \(extra)"
+        )
         #expect(exact >= 75)
         #expect(nearby >= 90)
         #expect(extra <= 6)

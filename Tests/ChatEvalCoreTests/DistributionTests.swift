@@ -25,7 +25,9 @@ import Testing
 }
 
 @Suite struct TurnMetricsTests {
-    private func metrics(prompt: Int = 100, reused: Int = 60, generated: Int = 11, prefill: Double = 0.2, decode: Double = 0.5) -> TurnMetrics {
+    private func metrics(prompt: Int = 100, reused: Int = 60, generated: Int = 11, prefill: Double = 0.2, decode: Double = 0.5)
+        -> TurnMetrics
+    {
         TurnMetrics(
             promptTokens: prompt, reusedTokens: reused, generatedTokens: generated, timeToFirstToken: 0.25,
             prefillTime: prefill, decodeTime: decode, totalTime: 0.75, interTokenLatencies: [0.04, 0.06], stopReason: .maxTokens)
@@ -35,7 +37,7 @@ import Testing
         let turn = metrics()
         #expect(turn.evaluatedTokens == 40)
         #expect(turn.prefillTokensPerSecond == 200)
-        #expect(turn.decodeTokensPerSecond == 20)   // tokens after the first over the time after the first
+        #expect(turn.decodeTokensPerSecond == 20)  // tokens after the first over the time after the first
         #expect(turn.reuseRatio == 0.6)
     }
 

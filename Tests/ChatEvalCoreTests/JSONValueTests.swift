@@ -12,6 +12,11 @@ import Testing
         ])
         #expect(value.description == #"{"a":"line\nbreak \"quoted\" a/b \u0001","b":[1,1.5,true,null],"c":null}"#)
         let decoded = try JSONDecoder().decode(JSONValue.self, from: Data(value.description.utf8))
-        #expect(decoded == .object(["a": .string("line\nbreak \"quoted\" a/b \u{1}"), "b": .array([.integer(1), .number(1.5), .bool(true), .null]), "c": .null]))
+        #expect(
+            decoded
+                == .object([
+                    "a": .string("line\nbreak \"quoted\" a/b \u{1}"), "b": .array([.integer(1), .number(1.5), .bool(true), .null]),
+                    "c": .null,
+                ]))
     }
 }

@@ -22,7 +22,7 @@ import Testing
             }
             #expect(error.text == text)
         }
-        #expect(try NumberLiteral.parse("1e19")?.get().integerValue == nil)      // a Double, not an Int
+        #expect(try NumberLiteral.parse("1e19")?.get().integerValue == nil)  // a Double, not an Int
         #expect(try NumberLiteral.parse("1e3")?.get().integerValue == 1000)
     }
 

@@ -23,7 +23,7 @@ import Testing
 
     @Test func twoSamplesEachCannotDecide() throws {
         let shift = try #require(RankShift(strata: [([1.0, 1.1], [2.0, 2.1])]))
-        #expect(shift.pValue > 0.3)                               // the most extreme split has p = 1/3
+        #expect(shift.pValue > 0.3)  // the most extreme split has p = 1/3
         #expect(abs(shift.minimumPValue - 1.0 / 3) < 1e-12)
         #expect(shift.lower == -.infinity && shift.upper == .infinity)
     }
@@ -194,22 +194,30 @@ import Testing
     }
 
     @Test func theForecastGrowsWithNoiseAndShrinksWithDistance() throws {
-        let near = try #require(RepetitionForecast.repetitions(spread: 0.1, strata: 8, estimate: 0.04, bound: 0.049, familyLevel: 0.001, intervalTail: 0.025))
-        let far = try #require(RepetitionForecast.repetitions(spread: 0.1, strata: 8, estimate: 0.0, bound: 0.049, familyLevel: 0.001, intervalTail: 0.025))
-        let noisy = try #require(RepetitionForecast.repetitions(spread: 0.2, strata: 8, estimate: 0.0, bound: 0.049, familyLevel: 0.001, intervalTail: 0.025))
+        let near = try #require(
+            RepetitionForecast.repetitions(spread: 0.1, strata: 8, estimate: 0.04, bound: 0.049, familyLevel: 0.001, intervalTail: 0.025))
+        let far = try #require(
+            RepetitionForecast.repetitions(spread: 0.1, strata: 8, estimate: 0.0, bound: 0.049, familyLevel: 0.001, intervalTail: 0.025))
+        let noisy = try #require(
+            RepetitionForecast.repetitions(spread: 0.2, strata: 8, estimate: 0.0, bound: 0.049, familyLevel: 0.001, intervalTail: 0.025))
         #expect(near > far && noisy > far)
         // Power counts: (z_{.975} + z_{.9})² / z_{.975}² ≈ 2.7 times the count an interval centred on 0 would first fit at.
         let naive = 2 * Double.pi / 3 * pow(1.959964 * 0.1 / 0.049, 2) / 8
         #expect(Double(far) > 2.5 * naive && Double(far) < 3 * naive + 1)
         // At the threshold nothing decides.
-        #expect(RepetitionForecast.repetitions(spread: 0.1, strata: 8, estimate: 0.049, bound: 0.049, familyLevel: 0.001, intervalTail: 0.025) == 10_000)
-        #expect(RepetitionForecast.repetitions(spread: 0, strata: 8, estimate: 0, bound: 0.049, familyLevel: 0.001, intervalTail: 0.025) == nil)
+        #expect(
+            RepetitionForecast.repetitions(spread: 0.1, strata: 8, estimate: 0.049, bound: 0.049, familyLevel: 0.001, intervalTail: 0.025)
+                == 10_000)
+        #expect(
+            RepetitionForecast.repetitions(spread: 0, strata: 8, estimate: 0, bound: 0.049, familyLevel: 0.001, intervalTail: 0.025) == nil)
     }
 
     @Test func durationsParseAsWritten() {
         #expect(DurationText.seconds("90") == 90 && DurationText.seconds("90s") == 90 && DurationText.seconds("20m") == 1200)
         #expect(DurationText.seconds("1h30m") == 5400 && DurationText.seconds("500ms") == 0.5)
-        #expect(DurationText.seconds("") == nil && DurationText.seconds("-5") == nil && DurationText.seconds("5 weeks") == nil && DurationText.seconds("m") == nil)
+        #expect(
+            DurationText.seconds("") == nil && DurationText.seconds("-5") == nil && DurationText.seconds("5 weeks") == nil
+                && DurationText.seconds("m") == nil)
         #expect(DurationText.format(1200) == "20m" && DurationText.format(5400) == "1h30m" && DurationText.format(45) == "45s")
     }
 
@@ -237,7 +245,9 @@ import Testing
         #expect(!redacted.contains("hunter2") && !redacted.contains("sk-123456"))
         #expect(redacted.contains("alice") && redacted.contains("model=x") && redacted.contains("gpu:8000"))
         #expect(Secrets.redactURL("suites/smoke.yaml") == "suites/smoke.yaml")
-        let command = Secrets.redactCommand(["chateval", "run", "--base-url", url, "--request-field", "key=http://u:p@h/x", "--api-key", "abc", "--token=xyz"])
+        let command = Secrets.redactCommand([
+            "chateval", "run", "--base-url", url, "--request-field", "key=http://u:p@h/x", "--api-key", "abc", "--token=xyz",
+        ])
         #expect(!command.joined(separator: " ").contains("hunter2") && !command.contains("abc") && !command.contains { $0.contains("xyz") })
         #expect(command.contains("--token=[redacted]"))
     }
@@ -248,7 +258,7 @@ import Testing
         Secrets.register(key)
         #expect(Secrets.redact("the key \(key) is wrong") == "the key [redacted] is wrong")
         #expect(String(decoding: Secrets.redact(Data("{\"m\": \"\(key)\"}".utf8)), as: UTF8.self) == "{\"m\": \"[redacted]\"}")
-        Secrets.register("abc")                                   // too short to be a key: ordinary words stay
+        Secrets.register("abc")  // too short to be a key: ordinary words stay
         #expect(Secrets.redact("abc") == "abc")
     }
 }

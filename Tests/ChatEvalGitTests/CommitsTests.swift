@@ -50,7 +50,7 @@ import Testing
         #expect(try repository.file("suites/a.yaml", at: "HEAD~1") == Data("name: old\n".utf8))
         #expect(try repository.file("suites/a.yaml", at: "HEAD") == Data("name: new\n".utf8))
         #expect(try repository.file("suites/missing.yaml", at: "HEAD") == nil)
-        #expect(try repository.file("suites", at: "HEAD") == nil)                  // a folder is not a file
+        #expect(try repository.file("suites", at: "HEAD") == nil)  // a folder is not a file
         #expect(try repository.files(inFolder: "suites", at: "HEAD") == ["a.yaml", "b.yaml"])
         #expect(try repository.files(inFolder: "nope", at: "HEAD") == nil)
         #expect(try repository.files(inFolder: "", at: "HEAD") == [])

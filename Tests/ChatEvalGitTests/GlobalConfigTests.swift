@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ChatEvalGit
 
 /// Tests that point libgit2's system, XDG and global config at a file they write. That setting
@@ -38,7 +39,10 @@ import Testing
             }
             #expect(error.code == .dubiousOwnership)
             #expect(error.path == repo.path)
-            #expect(error.description == "repository at \(repo.path) is owned by uid \(Self.foreignOwner), not by you (uid \(geteuid())); if you trust it run: git config --global --add safe.directory \(repo.path)")
+            #expect(
+                error.description
+                    == "repository at \(repo.path) is owned by uid \(Self.foreignOwner), not by you (uid \(geteuid())); if you trust it run: git config --global --add safe.directory \(repo.path)"
+            )
         }
     }
 

@@ -1,6 +1,6 @@
+import ChatEvalGit
 import Foundation
 import Testing
-import ChatEvalGit
 
 @Suite struct NotesTests {
     @Test func laterRunsOfACommitAddLinesToItsNote() async throws {

@@ -1,7 +1,7 @@
 import ChatEvalCore
+import ChatEvalGit
 import Foundation
 import Testing
-import ChatEvalGit
 
 @Suite struct SnapshotTests {
     @Test func repositoryWithoutCommitsReportsUnbornBranchAndCounts() async throws {
@@ -149,7 +149,7 @@ import ChatEvalGit
         try await directory.commit("a.txt", "2", message: "Second")
 
         #expect(try GitRepository.discover(startingAt: directory.url).snapshot().describe == nil)
-        await await #expect(throws: CommandFailed.self) { try await directory.git("describe", "--tags") }
+        await #expect(throws: CommandFailed.self) { try await directory.git("describe", "--tags") }
     }
 
     @Test func shallowCloneIsReportedWithTheRightCommit() async throws {

@@ -37,16 +37,18 @@ final class TestDirectory {
     func git(_ arguments: String..., in relativePath: String = ".", date: String = "2024-05-06T07:08:09+05:30")
         async throws -> String
     {
-        try await run("/usr/bin/env", ["git"] + arguments, in: url.appendingPathComponent(relativePath), environment: [
-            "GIT_CONFIG_NOSYSTEM": "1",
-            "GIT_CONFIG_GLOBAL": "/dev/null",
-            "GIT_AUTHOR_NAME": "Fixture Author",
-            "GIT_AUTHOR_EMAIL": "author@example.com",
-            "GIT_COMMITTER_NAME": "Fixture Committer",
-            "GIT_COMMITTER_EMAIL": "committer@example.com",
-            "GIT_AUTHOR_DATE": date,
-            "GIT_COMMITTER_DATE": date,
-        ])
+        try await run(
+            "/usr/bin/env", ["git"] + arguments, in: url.appendingPathComponent(relativePath),
+            environment: [
+                "GIT_CONFIG_NOSYSTEM": "1",
+                "GIT_CONFIG_GLOBAL": "/dev/null",
+                "GIT_AUTHOR_NAME": "Fixture Author",
+                "GIT_AUTHOR_EMAIL": "author@example.com",
+                "GIT_COMMITTER_NAME": "Fixture Committer",
+                "GIT_COMMITTER_EMAIL": "committer@example.com",
+                "GIT_AUTHOR_DATE": date,
+                "GIT_COMMITTER_DATE": date,
+            ])
     }
 
     /// Creates a repository on branch `main` in `relativePath`.

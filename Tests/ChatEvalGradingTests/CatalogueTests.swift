@@ -1,5 +1,6 @@
 import ChatEvalCore
 import Testing
+
 @testable import ChatEvalGrading
 
 @Suite("Check catalogue and definition errors")
@@ -100,10 +101,12 @@ struct CatalogueTests {
     @Test func allTypesDescribeEveryType() {
         let types = CheckCatalogue.allTypes
         #expect(Set(types.map(\.name)).count == types.count)
-        for name in ["equals", "contains", "icontains", "contains-all", "contains-any", "icontains-all", "icontains-any",
-                     "starts-with", "ends-with", "regex", "one-of", "length", "is-json", "json", "levenshtein", "refusal",
-                     "ttft", "prefill-tps", "decode-tps", "total-time", "peak-memory", "reuse-ratio", "generated-tokens",
-                     "stop-reason", "failure", "all", "any", "not"] {
+        for name in [
+            "equals", "contains", "icontains", "contains-all", "contains-any", "icontains-all", "icontains-any",
+            "starts-with", "ends-with", "regex", "one-of", "length", "is-json", "json", "levenshtein", "refusal",
+            "ttft", "prefill-tps", "decode-tps", "total-time", "peak-memory", "reuse-ratio", "generated-tokens",
+            "stop-reason", "failure", "all", "any", "not",
+        ] {
             #expect(CheckCatalogue.info(for: name) != nil, "\(name)")
         }
         for info in types {

@@ -1,5 +1,7 @@
 import ChatEvalCore
+import Foundation
 import Testing
+
 @testable import ChatEvalGrading
 
 @Suite("Combinators, weights and turn scores")
@@ -18,12 +20,16 @@ struct CombinatorsTests {
     }
 
     @Test func nestedWeightsAndThreshold() throws {
-        let weighted: CheckArgument.Map = ["checks": [["type": "contains", "value": "fox", "weight": 3],
-                                                     ["type": "contains", "value": "cat"]],
-                                           "threshold": 0.7]
+        let weighted: CheckArgument.Map = [
+            "checks": [
+                ["type": "contains", "value": "fox", "weight": 3],
+                ["type": "contains", "value": "cat"],
+            ],
+            "threshold": 0.7,
+        ]
         let v = try verdict("all", weighted, on: "a fox")
         #expect(v.score == 0.75)
-        #expect(v.passed)   // 0.75 ≥ 0.7 overrides "every check passes"
+        #expect(v.passed)  // 0.75 ≥ 0.7 overrides "every check passes"
         #expect(!(try verdict("all", ["checks": weighted["checks"] ?? [], "threshold": 0.8], on: "a fox").passed))
     }
 
@@ -42,9 +48,11 @@ struct CombinatorsTests {
     }
 
     @Test func turnScoreIsTheWeightedPassRate() throws {
-        let checks = [try makeCheck("contains", ["value": "a", "weight": 2]),
-                      try makeCheck("contains", ["value": "zzz"]),
-                      try makeCheck("contains", ["value": "b", "weight": 0])]
+        let checks = [
+            try makeCheck("contains", ["value": "a", "weight": 2]),
+            try makeCheck("contains", ["value": "zzz"]),
+            try makeCheck("contains", ["value": "b", "weight": 0]),
+        ]
         let grade = Check.grade(checks, GradingSubject(answer: "a b"))
         #expect(grade.verdicts.count == 3)
         #expect(grade.score == 2.0 / 3.0)
@@ -58,5 +66,3 @@ struct CombinatorsTests {
         #expect(try JSONDecoder().decode(Verdict.self, from: data) == v)
     }
 }
-
-import Foundation

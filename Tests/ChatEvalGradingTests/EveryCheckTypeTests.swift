@@ -1,5 +1,6 @@
 import ChatEvalCore
 import Testing
+
 @testable import ChatEvalGrading
 
 /// Every answer-based check type on a passing answer, a failing one, an empty answer, a Unicode
@@ -46,40 +47,82 @@ struct EveryCheckTypeTests {
         Row("length", ["max": 10], pass: "short", fail: "much too long", empty: true, unicode: false, megabyte: false),
         Row("is-json", [:], pass: "[1]", fail: "[1", empty: false, unicode: false, megabyte: false),
         Row("json", ["required": ["a": "string"]], pass: #"{"a": "é"}"#, fail: #"{"a": 1}"#, empty: false, unicode: false, megabyte: false),
-        Row("levenshtein", ["value": "hello", "threshold": 1], pass: "hallo", fail: "help me", empty: false, unicode: false, megabyte: false),
+        Row(
+            "levenshtein", ["value": "hello", "threshold": 1], pass: "hallo", fail: "help me", empty: false, unicode: false, megabyte: false
+        ),
         Row("refusal", [:], pass: "I cannot do that.", fail: "Sure.", empty: true, unicode: false, megabyte: false),
-        Row("all", ["checks": [["type": "contains", "value": "café"], ["type": "not-contains", "value": "Paris"]]],
+        Row(
+            "all", ["checks": [["type": "contains", "value": "café"], ["type": "not-contains", "value": "Paris"]]],
             pass: "café", fail: "café Paris", empty: false, unicode: true, megabyte: true),
-        Row("any", ["checks": [["type": "contains", "value": "🎉"], ["type": "contains", "value": "Paris"]]],
+        Row(
+            "any", ["checks": [["type": "contains", "value": "🎉"], ["type": "contains", "value": "Paris"]]],
             pass: "Paris", fail: "Rome", empty: false, unicode: true, megabyte: true),
-        Row("not", ["check": ["type": "contains", "value": "Paris"]], pass: "Rome", fail: "Paris", empty: true, unicode: true, megabyte: true),
+        Row(
+            "not", ["check": ["type": "contains", "value": "Paris"]], pass: "Rome", fail: "Paris", empty: true, unicode: true,
+            megabyte: true),
         Row("keywords:existence", ["keywords": ["café"]], pass: "un café", fail: "un thé", empty: false, unicode: true, megabyte: true),
-        Row("keywords:frequency", ["keyword": "café", "frequency": 2, "relation": "at least"], pass: "café CAFÉ", fail: "café", empty: false, unicode: false, megabyte: true),
-        Row("keywords:forbidden_words", ["forbidden_words": ["tower"]], pass: "no towers here", fail: "the tower", empty: false, unicode: true, megabyte: true),
-        Row("keywords:letter_frequency", ["letter": "e", "let_frequency": 3, "let_relation": "less than"], pass: "éé e", fail: "eee", empty: false, unicode: false, megabyte: false),
-        Row("length_constraints:number_sentences", ["num_sentences": 2, "relation": "at least"], pass: "One. Two.", fail: "Only one.", empty: false, unicode: false, megabyte: true),
-        Row("length_constraints:number_paragraphs", ["num_paragraphs": 2], pass: "A\n***\nB", fail: "A\n\nB", empty: false, unicode: false, megabyte: false),
-        Row("length_constraints:number_words", ["num_words": 3, "relation": "less than"], pass: "two words", fail: "three words here", empty: false, unicode: false, megabyte: false),
-        Row("length_constraints:nth_paragraph_first_word", ["num_paragraphs": 2, "nth_paragraph": 2, "first_word": "zwei"], pass: "Eins.\n\nZwei drei.", fail: "Eins.\n\nDrei.", empty: false, unicode: false, megabyte: false),
-        Row("detectable_content:number_placeholders", ["num_placeholders": 1], pass: "Dear [name],", fail: "Dear you,", empty: false, unicode: false, megabyte: false),
-        Row("detectable_content:postscript", ["postscript_marker": "P.S."], pass: "Hi.\nP.S. bye", fail: "Hi. bye", empty: false, unicode: false, megabyte: false),
-        Row("detectable_format:number_bullet_lists", ["num_bullets": 2], pass: "* a\n* b", fail: "* a", empty: false, unicode: false, megabyte: false),
-        Row("detectable_format:constrained_response", [:], pass: "My answer is no.", fail: "No.", empty: false, unicode: false, megabyte: false),
-        Row("detectable_format:number_highlighted_sections", ["num_highlights": 1], pass: "an *important* bit", fail: "plain", empty: false, unicode: false, megabyte: false),
-        Row("detectable_format:multiple_sections", ["section_spliter": "Section", "num_sections": 2], pass: "Section 1 a Section 2 b", fail: "Section 1 a", empty: false, unicode: false, megabyte: false),
-        Row("detectable_format:json_format", [:], pass: "{\"ok\": true}", fail: "{ok: true}", empty: false, unicode: false, megabyte: false),
+        Row(
+            "keywords:frequency", ["keyword": "café", "frequency": 2, "relation": "at least"], pass: "café CAFÉ", fail: "café",
+            empty: false, unicode: false, megabyte: true),
+        Row(
+            "keywords:forbidden_words", ["forbidden_words": ["tower"]], pass: "no towers here", fail: "the tower", empty: false,
+            unicode: true, megabyte: true),
+        Row(
+            "keywords:letter_frequency", ["letter": "e", "let_frequency": 3, "let_relation": "less than"], pass: "éé e", fail: "eee",
+            empty: false, unicode: false, megabyte: false),
+        Row(
+            "length_constraints:number_sentences", ["num_sentences": 2, "relation": "at least"], pass: "One. Two.", fail: "Only one.",
+            empty: false, unicode: false, megabyte: true),
+        Row(
+            "length_constraints:number_paragraphs", ["num_paragraphs": 2], pass: "A\n***\nB", fail: "A\n\nB", empty: false, unicode: false,
+            megabyte: false),
+        Row(
+            "length_constraints:number_words", ["num_words": 3, "relation": "less than"], pass: "two words", fail: "three words here",
+            empty: false, unicode: false, megabyte: false),
+        Row(
+            "length_constraints:nth_paragraph_first_word", ["num_paragraphs": 2, "nth_paragraph": 2, "first_word": "zwei"],
+            pass: "Eins.\n\nZwei drei.", fail: "Eins.\n\nDrei.", empty: false, unicode: false, megabyte: false),
+        Row(
+            "detectable_content:number_placeholders", ["num_placeholders": 1], pass: "Dear [name],", fail: "Dear you,", empty: false,
+            unicode: false, megabyte: false),
+        Row(
+            "detectable_content:postscript", ["postscript_marker": "P.S."], pass: "Hi.\nP.S. bye", fail: "Hi. bye", empty: false,
+            unicode: false, megabyte: false),
+        Row(
+            "detectable_format:number_bullet_lists", ["num_bullets": 2], pass: "* a\n* b", fail: "* a", empty: false, unicode: false,
+            megabyte: false),
+        Row(
+            "detectable_format:constrained_response", [:], pass: "My answer is no.", fail: "No.", empty: false, unicode: false,
+            megabyte: false),
+        Row(
+            "detectable_format:number_highlighted_sections", ["num_highlights": 1], pass: "an *important* bit", fail: "plain", empty: false,
+            unicode: false, megabyte: false),
+        Row(
+            "detectable_format:multiple_sections", ["section_spliter": "Section", "num_sections": 2], pass: "Section 1 a Section 2 b",
+            fail: "Section 1 a", empty: false, unicode: false, megabyte: false),
+        Row(
+            "detectable_format:json_format", [:], pass: "{\"ok\": true}", fail: "{ok: true}", empty: false, unicode: false, megabyte: false),
         Row("detectable_format:title", [:], pass: "<<Title>> text", fail: "Title text", empty: false, unicode: false, megabyte: false),
         Row("combination:two_responses", [:], pass: "A\n******\nB", fail: "A only", empty: false, unicode: false, megabyte: false),
-        Row("combination:repeat_prompt", ["prompt_to_repeat": "Say hi."], pass: "Say hi. Hi!", fail: "Hi!", empty: false, unicode: false, megabyte: false),
-        Row("startend:end_checker", ["end_phrase": "The end."], pass: "Story. The end.", fail: "The end. Story.", empty: false, unicode: false, megabyte: false),
-        Row("change_case:capital_word_frequency", ["capital_frequency": 2, "capital_relation": "at least"], pass: "BIG AND small", fail: "Big and small", empty: false, unicode: false, megabyte: false),
+        Row(
+            "combination:repeat_prompt", ["prompt_to_repeat": "Say hi."], pass: "Say hi. Hi!", fail: "Hi!", empty: false, unicode: false,
+            megabyte: false),
+        Row(
+            "startend:end_checker", ["end_phrase": "The end."], pass: "Story. The end.", fail: "The end. Story.", empty: false,
+            unicode: false, megabyte: false),
+        Row(
+            "change_case:capital_word_frequency", ["capital_frequency": 2, "capital_relation": "at least"], pass: "BIG AND small",
+            fail: "Big and small", empty: false, unicode: false, megabyte: false),
         Row("punctuation:no_comma", [:], pass: "no commas", fail: "one, two", empty: false, unicode: true, megabyte: false),
         Row("startend:quotation", [:], pass: "\"quoted\"", fail: "not quoted", empty: false, unicode: false, megabyte: false),
-        Row("language:response_language", ["language": "en"], pass: "This is clearly an English sentence about the weather today.",
+        Row(
+            "language:response_language", ["language": "en"], pass: "This is clearly an English sentence about the weather today.",
             fail: "Dies ist eindeutig ein deutscher Satz über das Wetter heute.", empty: false, unicode: nil, megabyte: nil),
-        Row("change_case:english_capital", [:], pass: "THIS IS CLEARLY AN ENGLISH SENTENCE ABOUT THE WEATHER.",
+        Row(
+            "change_case:english_capital", [:], pass: "THIS IS CLEARLY AN ENGLISH SENTENCE ABOUT THE WEATHER.",
             fail: "This is not capital.", empty: false, unicode: false, megabyte: false),
-        Row("change_case:english_lowercase", [:], pass: "this is clearly an english sentence about the weather.",
+        Row(
+            "change_case:english_lowercase", [:], pass: "this is clearly an english sentence about the weather.",
             fail: "This Is Not.", empty: false, unicode: false, megabyte: false),
     ]
 

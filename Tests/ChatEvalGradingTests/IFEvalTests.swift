@@ -1,8 +1,9 @@
 import ChatEvalCore
-import ChatEvalPunktModel
 import ChatEvalDigest
+import ChatEvalPunktModel
 import Foundation
 import Testing
+
 @testable import ChatEvalGrading
 
 /// Expected verdicts come from running lm-evaluation-harness 0.4.13's `instructions.py` (strict:
@@ -20,123 +21,193 @@ struct IFEvalTests {
     }
 
     static let cases: [Case] = [
-        Case(id: "keywords:existence", arguments: ["keywords": ["café", "naïve"]], answer: "Le CAFÉ est naïve.", expected: true,
-             why: "re.search with IGNORECASE matches É to é"),
-        Case(id: "keywords:existence", arguments: ["keywords": ["cat"]], answer: "concatenate", expected: true,
-             why: "a plain search, not a whole-word match"),
-        Case(id: "keywords:existence", arguments: ["keywords": ["c.t"]], answer: "a cut", expected: true,
-             why: "keywords are regexes: . matches u"),
-        Case(id: "keywords:frequency", arguments: ["keyword": "the", "frequency": 3, "relation": "at least"], answer: "The theme of the other", expected: true,
-             why: "findall counts The, the(me), the, (o)the(r) = 4"),
-        Case(id: "keywords:frequency", arguments: ["keyword": "aa", "frequency": 2, "relation": "at least"], answer: "aaa", expected: false,
-             why: "findall matches do not overlap: one aa in aaa"),
-        Case(id: "keywords:frequency", arguments: ["keyword": "aa", "frequency": 2, "relation": "less than"], answer: "aaaa", expected: false,
-             why: "two non-overlapping aa, not less than 2"),
-        Case(id: "keywords:forbidden_words", arguments: ["forbidden_words": ["cat"]], answer: "Concatenate the category", expected: true,
-             why: "\\bcat\\b needs word boundaries"),
-        Case(id: "keywords:forbidden_words", arguments: ["forbidden_words": ["cat"]], answer: "A CAT sat.", expected: false,
-             why: "case is ignored"),
-        Case(id: "keywords:forbidden_words", arguments: ["forbidden_words": ["naïve"]], answer: "so naïvely", expected: true,
-             why: "l after naïve is a word character: no boundary"),
-        Case(id: "keywords:letter_frequency", arguments: ["letter": "a", "let_frequency": 3, "let_relation": "at least"], answer: "Aa à A", expected: true,
-             why: "lower() then count 'a': à is another letter, 3 a's"),
-        Case(id: "keywords:letter_frequency", arguments: ["letter": "i", "let_frequency": 2, "let_relation": "at least"], answer: "İ i", expected: true,
-             why: "'İ'.lower() is 'i' + U+0307, adding an i"),
-        Case(id: "length_constraints:number_words", arguments: ["num_words": 3, "relation": "at least"], answer: "don't stop-now", expected: true,
-             why: "\\w+ splits at ' and - : don, t, stop, now"),
-        Case(id: "length_constraints:number_words", arguments: ["num_words": 4, "relation": "less than"], answer: "हिन्दी भाषा", expected: true,
-             why: "nltk 3.10's regex module counts combining marks as \\w: 2 words (nltk 3.9's re would count 5)"),
-        Case(id: "length_constraints:number_words", arguments: ["num_words": 2, "relation": "less than"], answer: "日本語のテキスト", expected: true,
-             why: "a run of CJK and kana is one \\w+ token"),
-        Case(id: "length_constraints:number_sentences", arguments: ["num_sentences": 2, "relation": "less than"],
-             answer: "Mr. Smith went to Washington. He arrived at 3 p.m. on Monday.", expected: false,
-             why: "Punkt: mr and p.m are abbreviations; 2 sentences"),
-        Case(id: "length_constraints:number_sentences", arguments: ["num_sentences": 3, "relation": "at least"],
-             answer: "It costs $3.50. Really?! Yes... I think so.", expected: true,
-             why: "3.50 is not a boundary; ?! and the ellipsis before a capital are"),
-        Case(id: "length_constraints:number_sentences", arguments: ["num_sentences": 2, "relation": "at least"],
-             answer: "Use e.g. this one. Or that.", expected: true,
-             why: "e.g. is not in the English model's abbreviations but 'this' is lowercase: no break there"),
-        Case(id: "length_constraints:number_sentences", arguments: ["num_sentences": 2, "relation": "less than"],
-             answer: "He said \"Stop.\" Then he left.", expected: false,
-             why: "the closing quote is realigned to the first sentence: 2 sentences"),
-        Case(id: "length_constraints:number_sentences", arguments: ["num_sentences": 1, "relation": "less than"], answer: "   ", expected: false,
-             why: "a blank answer never follows an instruction"),
-        Case(id: "length_constraints:number_paragraphs", arguments: ["num_paragraphs": 2], answer: "One***Two", expected: true,
-             why: "\\s?\\*\\*\\*\\s? splits even without spaces"),
-        Case(id: "length_constraints:number_paragraphs", arguments: ["num_paragraphs": 2], answer: "***\nOne\n***\nTwo\n***", expected: true,
-             why: "empty first and last pieces are not counted"),
-        Case(id: "length_constraints:number_paragraphs", arguments: ["num_paragraphs": 2], answer: "One\n***\n\n***\nTwo", expected: false,
-             why: "an empty paragraph in the middle fails"),
-        Case(id: "length_constraints:number_paragraphs", arguments: ["num_paragraphs": 1], answer: "One ****** Two", expected: false,
-             why: "****** is two separators around an empty piece"),
-        Case(id: "length_constraints:nth_paragraph_first_word", arguments: ["num_paragraphs": 2, "nth_paragraph": 2, "first_word": "hello"],
-             answer: "First.\n\n\"'Hello, world", expected: false,
-             why: "lstrip(\"'\") then lstrip('\"'): the ' after \" stays, so the word is \"\" (cut at ')"),
-        Case(id: "length_constraints:nth_paragraph_first_word", arguments: ["num_paragraphs": 2, "nth_paragraph": 2, "first_word": "hello"],
-             answer: "First.\n\n\n\nHello", expected: false,
-             why: "split on \\n\\n leaves an empty 2nd piece: paragraph 2 is blank"),
-        Case(id: "length_constraints:nth_paragraph_first_word", arguments: ["num_paragraphs": 1, "nth_paragraph": 1, "first_word": "ok"],
-             answer: "OK, fine.", expected: true,
-             why: "first word cut at the comma and lowercased"),
-        Case(id: "detectable_content:number_placeholders", arguments: ["num_placeholders": 2], answer: "[a] and [b\n] and [c]", expected: true,
-             why: "\\[.*?\\] cannot span a newline: [a] and [c]"),
-        Case(id: "detectable_content:number_placeholders", arguments: ["num_placeholders": 2], answer: "[[nested]]", expected: false,
-             why: "one lazy match [[nested]"),
-        Case(id: "detectable_content:postscript", arguments: ["postscript_marker": "P.S."], answer: "Bye.\np.s. see you", expected: true,
-             why: "the answer is lowercased first"),
-        Case(id: "detectable_content:postscript", arguments: ["postscript_marker": "P.S."], answer: "Bye. PS see you", expected: false,
-             why: "the periods are required"),
-        Case(id: "detectable_content:postscript", arguments: ["postscript_marker": "P.P.S"], answer: "Bye.\nP. P. S. more", expected: true,
-             why: "\\s? allows one space between the parts"),
-        Case(id: "detectable_content:postscript", arguments: ["postscript_marker": "Note:"], answer: "Hi\nNOTE: x", expected: true,
-             why: "other markers are lowercased regexes"),
-        Case(id: "detectable_format:number_bullet_lists", arguments: ["num_bullets": 2], answer: "* one\n* two\n** bold\n- three", expected: false,
-             why: "** is not a bullet, - is: 3 bullets"),
-        Case(id: "detectable_format:number_bullet_lists", arguments: ["num_bullets": 1], answer: "*\nx", expected: true,
-             why: "[^\\*] matches the newline: '*\\nx' is a bullet"),
-        Case(id: "detectable_format:number_bullet_lists", arguments: ["num_bullets": 1], answer: "\n\n  - item", expected: true,
-             why: "^\\s* spans the blank lines"),
-        Case(id: "detectable_format:constrained_response", arguments: [:], answer: "  My answer is yes.  ", expected: true,
-             why: "contains the option"),
-        Case(id: "detectable_format:constrained_response", arguments: [:], answer: "my answer is yes.", expected: false,
-             why: "case-sensitive"),
-        Case(id: "detectable_format:number_highlighted_sections", arguments: ["num_highlights": 2], answer: "*one* and **two**", expected: true,
-             why: "*one* and **two** (the double one also counts)"),
-        Case(id: "detectable_format:number_highlighted_sections", arguments: ["num_highlights": 1], answer: "** ** and * *", expected: false,
-             why: "blank highlights do not count"),
-        Case(id: "detectable_format:multiple_sections", arguments: ["section_spliter": "Section", "num_sections": 2],
-             answer: "SECTION 1\nA\nSECTION 2\nB", expected: false, why: "the splitter is case-sensitive"),
-        Case(id: "detectable_format:multiple_sections", arguments: ["section_spliter": "Section", "num_sections": 1],
-             answer: "Section one", expected: false, why: "a number must follow"),
-        Case(id: "detectable_format:json_format", arguments: [:], answer: "```JSON {\"a\": NaN} ```", expected: true,
-             why: "fences stripped; Python's json accepts NaN"),
-        Case(id: "detectable_format:json_format", arguments: [:], answer: "{\"a\": 1,}", expected: false,
-             why: "trailing comma"),
-        Case(id: "detectable_format:json_format", arguments: [:], answer: "```python\n{}\n```", expected: false,
-             why: "only ``` is stripped, 'python' stays"),
-        Case(id: "detectable_format:title", arguments: [:], answer: "<< >> and <<\n>>", expected: false,
-             why: "blank title; a title cannot span lines"),
-        Case(id: "detectable_format:title", arguments: [:], answer: "<<<<x>>>>", expected: true,
-             why: "extra brackets stripped, x remains"),
-        Case(id: "combination:two_responses", arguments: [:], answer: "Same\n******\nSame ", expected: false,
-             why: "identical once stripped"),
-        Case(id: "combination:two_responses", arguments: [:], answer: "******\nA\n******\nB\n******", expected: true,
-             why: "empty first and last parts are allowed"),
-        Case(id: "combination:repeat_prompt", arguments: ["prompt_to_repeat": "Write a poem."], answer: "  WRITE A POEM. Roses are red", expected: true,
-             why: "stripped and lowercased"),
-        Case(id: "startend:end_checker", arguments: ["end_phrase": "Any other questions?"], answer: "Done. \"any other questions?\"  ", expected: true,
-             why: "strip, strip quotes, lowercase"),
-        Case(id: "startend:end_checker", arguments: ["end_phrase": "Any other questions?"], answer: "Any other questions? Bye", expected: false,
-             why: "must be at the end"),
-        Case(id: "change_case:capital_word_frequency", arguments: ["capital_frequency": 3, "capital_relation": "at least"], answer: "I CAN'T GO.", expected: true,
-             why: "word_tokenize splits CA + N'T: I, CA, N'T, GO"),
-        Case(id: "change_case:capital_word_frequency", arguments: ["capital_frequency": 2, "capital_relation": "at least"], answer: "CANNOT", expected: true,
-             why: "the contraction rule splits CAN + NOT"),
-        Case(id: "change_case:capital_word_frequency", arguments: ["capital_frequency": 2, "capital_relation": "less than"], answer: "NASA-LED mission, OK?", expected: false,
-             why: "NASA-LED stays one token; with OK that is 2"),
-        Case(id: "punctuation:no_comma", arguments: [:], answer: "No commas here、only ideographic ones，fullwidth", expected: true,
-             why: "only U+002C counts"),
+        Case(
+            id: "keywords:existence", arguments: ["keywords": ["café", "naïve"]], answer: "Le CAFÉ est naïve.", expected: true,
+            why: "re.search with IGNORECASE matches É to é"),
+        Case(
+            id: "keywords:existence", arguments: ["keywords": ["cat"]], answer: "concatenate", expected: true,
+            why: "a plain search, not a whole-word match"),
+        Case(
+            id: "keywords:existence", arguments: ["keywords": ["c.t"]], answer: "a cut", expected: true,
+            why: "keywords are regexes: . matches u"),
+        Case(
+            id: "keywords:frequency", arguments: ["keyword": "the", "frequency": 3, "relation": "at least"],
+            answer: "The theme of the other", expected: true,
+            why: "findall counts The, the(me), the, (o)the(r) = 4"),
+        Case(
+            id: "keywords:frequency", arguments: ["keyword": "aa", "frequency": 2, "relation": "at least"], answer: "aaa", expected: false,
+            why: "findall matches do not overlap: one aa in aaa"),
+        Case(
+            id: "keywords:frequency", arguments: ["keyword": "aa", "frequency": 2, "relation": "less than"], answer: "aaaa",
+            expected: false,
+            why: "two non-overlapping aa, not less than 2"),
+        Case(
+            id: "keywords:forbidden_words", arguments: ["forbidden_words": ["cat"]], answer: "Concatenate the category", expected: true,
+            why: "\\bcat\\b needs word boundaries"),
+        Case(
+            id: "keywords:forbidden_words", arguments: ["forbidden_words": ["cat"]], answer: "A CAT sat.", expected: false,
+            why: "case is ignored"),
+        Case(
+            id: "keywords:forbidden_words", arguments: ["forbidden_words": ["naïve"]], answer: "so naïvely", expected: true,
+            why: "l after naïve is a word character: no boundary"),
+        Case(
+            id: "keywords:letter_frequency", arguments: ["letter": "a", "let_frequency": 3, "let_relation": "at least"], answer: "Aa à A",
+            expected: true,
+            why: "lower() then count 'a': à is another letter, 3 a's"),
+        Case(
+            id: "keywords:letter_frequency", arguments: ["letter": "i", "let_frequency": 2, "let_relation": "at least"], answer: "İ i",
+            expected: true,
+            why: "'İ'.lower() is 'i' + U+0307, adding an i"),
+        Case(
+            id: "length_constraints:number_words", arguments: ["num_words": 3, "relation": "at least"], answer: "don't stop-now",
+            expected: true,
+            why: "\\w+ splits at ' and - : don, t, stop, now"),
+        Case(
+            id: "length_constraints:number_words", arguments: ["num_words": 4, "relation": "less than"], answer: "हिन्दी भाषा", expected: true,
+            why: "nltk 3.10's regex module counts combining marks as \\w: 2 words (nltk 3.9's re would count 5)"),
+        Case(
+            id: "length_constraints:number_words", arguments: ["num_words": 2, "relation": "less than"], answer: "日本語のテキスト", expected: true,
+            why: "a run of CJK and kana is one \\w+ token"),
+        Case(
+            id: "length_constraints:number_sentences", arguments: ["num_sentences": 2, "relation": "less than"],
+            answer: "Mr. Smith went to Washington. He arrived at 3 p.m. on Monday.", expected: false,
+            why: "Punkt: mr and p.m are abbreviations; 2 sentences"),
+        Case(
+            id: "length_constraints:number_sentences", arguments: ["num_sentences": 3, "relation": "at least"],
+            answer: "It costs $3.50. Really?! Yes... I think so.", expected: true,
+            why: "3.50 is not a boundary; ?! and the ellipsis before a capital are"),
+        Case(
+            id: "length_constraints:number_sentences", arguments: ["num_sentences": 2, "relation": "at least"],
+            answer: "Use e.g. this one. Or that.", expected: true,
+            why: "e.g. is not in the English model's abbreviations but 'this' is lowercase: no break there"),
+        Case(
+            id: "length_constraints:number_sentences", arguments: ["num_sentences": 2, "relation": "less than"],
+            answer: "He said \"Stop.\" Then he left.", expected: false,
+            why: "the closing quote is realigned to the first sentence: 2 sentences"),
+        Case(
+            id: "length_constraints:number_sentences", arguments: ["num_sentences": 1, "relation": "less than"], answer: "   ",
+            expected: false,
+            why: "a blank answer never follows an instruction"),
+        Case(
+            id: "length_constraints:number_paragraphs", arguments: ["num_paragraphs": 2], answer: "One***Two", expected: true,
+            why: "\\s?\\*\\*\\*\\s? splits even without spaces"),
+        Case(
+            id: "length_constraints:number_paragraphs", arguments: ["num_paragraphs": 2], answer: "***\nOne\n***\nTwo\n***", expected: true,
+            why: "empty first and last pieces are not counted"),
+        Case(
+            id: "length_constraints:number_paragraphs", arguments: ["num_paragraphs": 2], answer: "One\n***\n\n***\nTwo", expected: false,
+            why: "an empty paragraph in the middle fails"),
+        Case(
+            id: "length_constraints:number_paragraphs", arguments: ["num_paragraphs": 1], answer: "One ****** Two", expected: false,
+            why: "****** is two separators around an empty piece"),
+        Case(
+            id: "length_constraints:nth_paragraph_first_word", arguments: ["num_paragraphs": 2, "nth_paragraph": 2, "first_word": "hello"],
+            answer: "First.\n\n\"'Hello, world", expected: false,
+            why: "lstrip(\"'\") then lstrip('\"'): the ' after \" stays, so the word is \"\" (cut at ')"),
+        Case(
+            id: "length_constraints:nth_paragraph_first_word", arguments: ["num_paragraphs": 2, "nth_paragraph": 2, "first_word": "hello"],
+            answer: "First.\n\n\n\nHello", expected: false,
+            why: "split on \\n\\n leaves an empty 2nd piece: paragraph 2 is blank"),
+        Case(
+            id: "length_constraints:nth_paragraph_first_word", arguments: ["num_paragraphs": 1, "nth_paragraph": 1, "first_word": "ok"],
+            answer: "OK, fine.", expected: true,
+            why: "first word cut at the comma and lowercased"),
+        Case(
+            id: "detectable_content:number_placeholders", arguments: ["num_placeholders": 2], answer: "[a] and [b\n] and [c]",
+            expected: true,
+            why: "\\[.*?\\] cannot span a newline: [a] and [c]"),
+        Case(
+            id: "detectable_content:number_placeholders", arguments: ["num_placeholders": 2], answer: "[[nested]]", expected: false,
+            why: "one lazy match [[nested]"),
+        Case(
+            id: "detectable_content:postscript", arguments: ["postscript_marker": "P.S."], answer: "Bye.\np.s. see you", expected: true,
+            why: "the answer is lowercased first"),
+        Case(
+            id: "detectable_content:postscript", arguments: ["postscript_marker": "P.S."], answer: "Bye. PS see you", expected: false,
+            why: "the periods are required"),
+        Case(
+            id: "detectable_content:postscript", arguments: ["postscript_marker": "P.P.S"], answer: "Bye.\nP. P. S. more", expected: true,
+            why: "\\s? allows one space between the parts"),
+        Case(
+            id: "detectable_content:postscript", arguments: ["postscript_marker": "Note:"], answer: "Hi\nNOTE: x", expected: true,
+            why: "other markers are lowercased regexes"),
+        Case(
+            id: "detectable_format:number_bullet_lists", arguments: ["num_bullets": 2], answer: "* one\n* two\n** bold\n- three",
+            expected: false,
+            why: "** is not a bullet, - is: 3 bullets"),
+        Case(
+            id: "detectable_format:number_bullet_lists", arguments: ["num_bullets": 1], answer: "*\nx", expected: true,
+            why: "[^\\*] matches the newline: '*\\nx' is a bullet"),
+        Case(
+            id: "detectable_format:number_bullet_lists", arguments: ["num_bullets": 1], answer: "\n\n  - item", expected: true,
+            why: "^\\s* spans the blank lines"),
+        Case(
+            id: "detectable_format:constrained_response", arguments: [:], answer: "  My answer is yes.  ", expected: true,
+            why: "contains the option"),
+        Case(
+            id: "detectable_format:constrained_response", arguments: [:], answer: "my answer is yes.", expected: false,
+            why: "case-sensitive"),
+        Case(
+            id: "detectable_format:number_highlighted_sections", arguments: ["num_highlights": 2], answer: "*one* and **two**",
+            expected: true,
+            why: "*one* and **two** (the double one also counts)"),
+        Case(
+            id: "detectable_format:number_highlighted_sections", arguments: ["num_highlights": 1], answer: "** ** and * *", expected: false,
+            why: "blank highlights do not count"),
+        Case(
+            id: "detectable_format:multiple_sections", arguments: ["section_spliter": "Section", "num_sections": 2],
+            answer: "SECTION 1\nA\nSECTION 2\nB", expected: false, why: "the splitter is case-sensitive"),
+        Case(
+            id: "detectable_format:multiple_sections", arguments: ["section_spliter": "Section", "num_sections": 1],
+            answer: "Section one", expected: false, why: "a number must follow"),
+        Case(
+            id: "detectable_format:json_format", arguments: [:], answer: "```JSON {\"a\": NaN} ```", expected: true,
+            why: "fences stripped; Python's json accepts NaN"),
+        Case(
+            id: "detectable_format:json_format", arguments: [:], answer: "{\"a\": 1,}", expected: false,
+            why: "trailing comma"),
+        Case(
+            id: "detectable_format:json_format", arguments: [:], answer: "```python\n{}\n```", expected: false,
+            why: "only ``` is stripped, 'python' stays"),
+        Case(
+            id: "detectable_format:title", arguments: [:], answer: "<< >> and <<\n>>", expected: false,
+            why: "blank title; a title cannot span lines"),
+        Case(
+            id: "detectable_format:title", arguments: [:], answer: "<<<<x>>>>", expected: true,
+            why: "extra brackets stripped, x remains"),
+        Case(
+            id: "combination:two_responses", arguments: [:], answer: "Same\n******\nSame ", expected: false,
+            why: "identical once stripped"),
+        Case(
+            id: "combination:two_responses", arguments: [:], answer: "******\nA\n******\nB\n******", expected: true,
+            why: "empty first and last parts are allowed"),
+        Case(
+            id: "combination:repeat_prompt", arguments: ["prompt_to_repeat": "Write a poem."], answer: "  WRITE A POEM. Roses are red",
+            expected: true,
+            why: "stripped and lowercased"),
+        Case(
+            id: "startend:end_checker", arguments: ["end_phrase": "Any other questions?"], answer: "Done. \"any other questions?\"  ",
+            expected: true,
+            why: "strip, strip quotes, lowercase"),
+        Case(
+            id: "startend:end_checker", arguments: ["end_phrase": "Any other questions?"], answer: "Any other questions? Bye",
+            expected: false,
+            why: "must be at the end"),
+        Case(
+            id: "change_case:capital_word_frequency", arguments: ["capital_frequency": 3, "capital_relation": "at least"],
+            answer: "I CAN'T GO.", expected: true,
+            why: "word_tokenize splits CA + N'T: I, CA, N'T, GO"),
+        Case(
+            id: "change_case:capital_word_frequency", arguments: ["capital_frequency": 2, "capital_relation": "at least"], answer: "CANNOT",
+            expected: true,
+            why: "the contraction rule splits CAN + NOT"),
+        Case(
+            id: "change_case:capital_word_frequency", arguments: ["capital_frequency": 2, "capital_relation": "less than"],
+            answer: "NASA-LED mission, OK?", expected: false,
+            why: "NASA-LED stays one token; with OK that is 2"),
+        Case(
+            id: "punctuation:no_comma", arguments: [:], answer: "No commas here、only ideographic ones，fullwidth", expected: true,
+            why: "only U+002C counts"),
         Case(id: "startend:quotation", arguments: [:], answer: "\"", expected: false, why: "needs more than one character"),
         Case(id: "startend:quotation", arguments: [:], answer: "“curly”", expected: false, why: "only straight double quotes"),
     ]
@@ -152,15 +223,17 @@ struct IFEvalTests {
     @Test func catalogueHasAll25RegisteredInstructions() {
         let ids = CheckCatalogue.allTypes.filter { $0.family == .ifeval }.map(\.name)
         #expect(ids.count == 25)
-        for id in ["keywords:existence", "keywords:frequency", "keywords:forbidden_words", "keywords:letter_frequency",
-                   "language:response_language", "length_constraints:number_sentences", "length_constraints:number_paragraphs",
-                   "length_constraints:number_words", "length_constraints:nth_paragraph_first_word",
-                   "detectable_content:number_placeholders", "detectable_content:postscript",
-                   "detectable_format:number_bullet_lists", "detectable_format:constrained_response",
-                   "detectable_format:number_highlighted_sections", "detectable_format:multiple_sections",
-                   "detectable_format:json_format", "detectable_format:title", "combination:two_responses",
-                   "combination:repeat_prompt", "startend:end_checker", "change_case:capital_word_frequency",
-                   "change_case:english_capital", "change_case:english_lowercase", "punctuation:no_comma", "startend:quotation"] {
+        for id in [
+            "keywords:existence", "keywords:frequency", "keywords:forbidden_words", "keywords:letter_frequency",
+            "language:response_language", "length_constraints:number_sentences", "length_constraints:number_paragraphs",
+            "length_constraints:number_words", "length_constraints:nth_paragraph_first_word",
+            "detectable_content:number_placeholders", "detectable_content:postscript",
+            "detectable_format:number_bullet_lists", "detectable_format:constrained_response",
+            "detectable_format:number_highlighted_sections", "detectable_format:multiple_sections",
+            "detectable_format:json_format", "detectable_format:title", "combination:two_responses",
+            "combination:repeat_prompt", "startend:end_checker", "change_case:capital_word_frequency",
+            "change_case:english_capital", "change_case:english_lowercase", "punctuation:no_comma", "startend:quotation",
+        ] {
             #expect(ids.contains(id), "\(id)")
         }
     }
@@ -187,29 +260,43 @@ struct IFEvalTests {
         let missing = definitionError("keywords:frequency", ["keyword": "x", "relation": "at least"])
         #expect(missing?.kind == .missingArgument)
         #expect(missing?.path == [.key("frequency")])
-        #expect(definitionError("keywords:letter_frequency", ["letter": "ab", "let_frequency": 1, "let_relation": "at least"])?.kind == .invalidValue)
-        #expect(definitionError("keywords:letter_frequency", ["letter": "é", "let_frequency": 1, "let_relation": "at least"])?.kind == .invalidValue)
-        #expect(definitionError("length_constraints:nth_paragraph_first_word", ["num_paragraphs": 2, "nth_paragraph": 3, "first_word": "a"])?.kind == .invalidValue)
+        #expect(
+            definitionError("keywords:letter_frequency", ["letter": "ab", "let_frequency": 1, "let_relation": "at least"])?.kind
+                == .invalidValue)
+        #expect(
+            definitionError("keywords:letter_frequency", ["letter": "é", "let_frequency": 1, "let_relation": "at least"])?.kind
+                == .invalidValue)
+        #expect(
+            definitionError("length_constraints:nth_paragraph_first_word", ["num_paragraphs": 2, "nth_paragraph": 3, "first_word": "a"])?
+                .kind == .invalidValue)
         let relation = definitionError("length_constraints:number_words", ["num_words": 3, "relation": "at most"])
         #expect(relation?.kind == .invalidValue)
-        #expect(definitionError("length_constraints:number_words", ["num_words": -1, "relation": "at least"])?.problem.contains("negative") == true)
+        #expect(
+            definitionError("length_constraints:number_words", ["num_words": -1, "relation": "at least"])?.problem.contains("negative")
+                == true)
         #expect(definitionError("language:response_language", ["language": "xx"])?.kind == .invalidValue)
         #expect(definitionError("keywords:existence", ["keywords": []])?.kind == .invalidValue)
         // Keywords are regexes, read as Python 3.11 reads them: C++ is C+ made possessive.
         #expect(try verdict("keywords:existence", ["keywords": ["C++"]], on: "I code in c.").passed)
         #expect(definitionError("keywords:existence", ["keywords": ["C**"]])?.kind == .invalidRegex)
         #expect(definitionError("keywords:existence", ["keywords": ["(unclosed"]])?.kind == .invalidRegex)
-        #expect(definitionError("detectable_content:postscript", ["postscript_marker": "P.S.(", ])?.kind == .invalidRegex)
+        #expect(definitionError("detectable_content:postscript", ["postscript_marker": "P.S.("])?.kind == .invalidRegex)
     }
 
     @Test func megabyteAnswers() throws {
         #expect(try verdict("length_constraints:number_words", ["num_words": 100_000, "relation": "at least"], on: megabyteAnswer).passed)
-        #expect(try verdict("length_constraints:number_sentences", ["num_sentences": 20_000, "relation": "at least"], on: megabyteAnswer).passed)
+        #expect(
+            try verdict("length_constraints:number_sentences", ["num_sentences": 20_000, "relation": "at least"], on: megabyteAnswer).passed
+        )
         #expect(!(try verdict("punctuation:no_comma", on: megabyteAnswer).passed))
-        #expect(try verdict("keywords:frequency", ["keyword": "café", "frequency": 10_000, "relation": "at least"], on: megabyteAnswer).passed)
+        #expect(
+            try verdict("keywords:frequency", ["keyword": "café", "frequency": 10_000, "relation": "at least"], on: megabyteAnswer).passed)
         #expect(!(try verdict("detectable_format:json_format", on: megabyteAnswer).passed))
         #expect(try verdict("detectable_format:number_bullet_lists", ["num_bullets": 0], on: megabyteAnswer).passed)
-        #expect(try verdict("change_case:capital_word_frequency", ["capital_frequency": 1, "capital_relation": "less than"], on: megabyteAnswer).passed)
+        #expect(
+            try verdict(
+                "change_case:capital_word_frequency", ["capital_frequency": 1, "capital_relation": "less than"], on: megabyteAnswer
+            ).passed)
     }
 }
 
@@ -224,8 +311,10 @@ struct PunktTests {
     /// an edit by hand changes them and not the digest.
     @Test func embeddedTablesAreTheGeneratedOnes() {
         let digest = SHA256Digest()
-        for table in [PunktEnglishModel.abbreviations, PunktEnglishModel.collocations,
-                      PunktEnglishModel.sentenceStarters, PunktEnglishModel.orthographicContext] {
+        for table in [
+            PunktEnglishModel.abbreviations, PunktEnglishModel.collocations,
+            PunktEnglishModel.sentenceStarters, PunktEnglishModel.orthographicContext,
+        ] {
             digest.update(Data(Array(table.utf8) + [0]))
         }
         let hex = digest.hex()
@@ -236,13 +325,14 @@ struct PunktTests {
 
     // Expected values from nltk.sent_tokenize (nltk 3.10.4, punkt_tab English).
     @Test func abbreviationsDecimalsEllipsesQuotes() {
-        #expect(sentences("Hello Mr. Smith. How are you? I am fine... e.g. this. The U.S. is big. 3.14 is pi.")
+        #expect(
+            sentences("Hello Mr. Smith. How are you? I am fine... e.g. this. The U.S. is big. 3.14 is pi.")
                 == ["Hello Mr. Smith.", "How are you?", "I am fine... e.g.", "this.", "The U.S. is big.", "3.14 is pi."])
         #expect(sentences("He said \"Stop.\" Then he left.") == ["He said \"Stop.\"", "Then he left."])
         #expect(sentences("") == [])
         #expect(sentences("   \n ") == [])
         #expect(sentences("No final period") == ["No final period"])
-        #expect(sentences("東京です。大阪です。") == ["東京です。大阪です。"])   // 。 is not a sentence end for Punkt
+        #expect(sentences("東京です。大阪です。") == ["東京です。大阪です。"])  // 。 is not a sentence end for Punkt
     }
 }
 
@@ -274,8 +364,9 @@ struct NLTKWordTokenizerTests {
         let unit = "The café serves crème brûlée. I CAN'T GO, Mr. Smith said. Emoji 🎉 here, and NUMBERS like 3.14! "
         let copies = 5_000_000 / unit.utf8.count + 1
         // Per copy: I, CA, N'T, GO, NUMBERS.
-        let v = try verdict("change_case:capital_word_frequency", ["capital_frequency": .integer(5 * copies), "capital_relation": "at least"],
-                            on: String(repeating: unit, count: copies))
+        let v = try verdict(
+            "change_case:capital_word_frequency", ["capital_frequency": .integer(5 * copies), "capital_relation": "at least"],
+            on: String(repeating: unit, count: copies))
         #expect(v.passed, "\(v.detail)")
         #expect(v.detail.contains("found \(5 * copies):"))
     }
@@ -283,7 +374,9 @@ struct NLTKWordTokenizerTests {
     // Expected values from nltk.word_tokenize (nltk 3.10.4).
     @Test func matchesNLTK() throws {
         var tokens: [String] = []
-        try NLTKWordTokenizer.forEachToken(in: "I CAN'T DO THAT, DAVE. Cannot! \"Quoted\" text.".scalars) { tokens.append(String(scalars: $0)) }
+        try NLTKWordTokenizer.forEachToken(in: "I CAN'T DO THAT, DAVE. Cannot! \"Quoted\" text.".scalars) {
+            tokens.append(String(scalars: $0))
+        }
         #expect(tokens == ["I", "CA", "N'T", "DO", "THAT", ",", "DAVE", ".", "Can", "not", "!", "``", "Quoted", "''", "text", "."])
     }
 }
@@ -319,10 +412,16 @@ struct LanguageTests {
     }
 
     @Test func englishCase() throws {
-        #expect(try verdict("change_case:english_capital", on: "THE QUICK BROWN FOX JUMPS OVER THE LAZY DOG. IT IS A SIMPLE SENTENCE.").passed)
+        #expect(
+            try verdict("change_case:english_capital", on: "THE QUICK BROWN FOX JUMPS OVER THE LAZY DOG. IT IS A SIMPLE SENTENCE.").passed)
         #expect(!(try verdict("change_case:english_capital", on: "THE QUICK BROWN FOX jumps.").passed))
-        #expect(try verdict("change_case:english_lowercase", on: "the quick brown fox jumps over the lazy dog. it is a simple sentence.").passed)
-        #expect(!(try verdict("change_case:english_lowercase", on: "le renard brun rapide saute par-dessus le chien paresseux. ceci est une phrase.").passed))
+        #expect(
+            try verdict("change_case:english_lowercase", on: "the quick brown fox jumps over the lazy dog. it is a simple sentence.").passed
+        )
+        #expect(
+            !(try verdict(
+                "change_case:english_lowercase", on: "le renard brun rapide saute par-dessus le chien paresseux. ceci est une phrase."
+            ).passed))
         // No cased letter: isupper() is False, so the reference fails without detecting.
         #expect(!(try verdict("change_case:english_capital", on: "12345").passed))
     }

@@ -1,15 +1,20 @@
 import ChatEvalCore
 import Testing
+
 @testable import ChatEvalGrading
 
 @Suite("JSON checks")
 struct JSONChecksTests {
     @Test func isJSONFollowsPythonJSONLoads() throws {
-        let valid = [#"{"a": [1, 2.5, -3e2, true, null]}"#, #"  "text"  "#, "42", "NaN", "-Infinity",
-                     #"{"é": "日本 🎉", "esc": "\u00e9\n"}"#, "[]", #"{"a": 1, "a": 2}"#]
+        let valid = [
+            #"{"a": [1, 2.5, -3e2, true, null]}"#, #"  "text"  "#, "42", "NaN", "-Infinity",
+            #"{"é": "日本 🎉", "esc": "\u00e9\n"}"#, "[]", #"{"a": 1, "a": 2}"#,
+        ]
         for text in valid { #expect(try verdict("is-json", on: text).passed, "\(text)") }
-        let invalid = [#"{"a": 1,}"#, "{'a': 1}", "01", "1.", "[1 2]", "\"tab\there\"", #"{"a": 1} x"#, "", "nan",
-                       #""\x41""#, "\u{FEFF}{}"]
+        let invalid = [
+            #"{"a": 1,}"#, "{'a': 1}", "01", "1.", "[1 2]", "\"tab\there\"", #"{"a": 1} x"#, "", "nan",
+            #""\x41""#, "\u{FEFF}{}",
+        ]
         for text in invalid { #expect(!(try verdict("is-json", on: text).passed), "\(text)") }
     }
 
@@ -27,9 +32,16 @@ struct JSONChecksTests {
     }
 
     @Test func requiredPathsAndTypes() throws {
-        let answer = #"{"name": "Ana", "age": 31, "score": 9.5, "tags": ["a", "b"], "address": {"city": "Lyon"}, "items": [{"id": 1}, {"id": 2}]}"#
-        let ok = try verdict("json", ["required": ["name": "string", "age": "integer", "score": "number",
-                                                   "tags[1]": "string", "address.city": "string", "items[*].id": "integer"]], on: answer)
+        let answer =
+            #"{"name": "Ana", "age": 31, "score": 9.5, "tags": ["a", "b"], "address": {"city": "Lyon"}, "items": [{"id": 1}, {"id": 2}]}"#
+        let ok = try verdict(
+            "json",
+            [
+                "required": [
+                    "name": "string", "age": "integer", "score": "number",
+                    "tags[1]": "string", "address.city": "string", "items[*].id": "integer",
+                ]
+            ], on: answer)
         #expect(ok.passed, "\(ok.detail)")
         let wrongType = try verdict("json", ["required": ["age": "string"]], on: answer)
         #expect(!wrongType.passed)

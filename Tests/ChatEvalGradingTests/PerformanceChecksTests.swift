@@ -1,5 +1,6 @@
 import ChatEvalCore
 import Testing
+
 @testable import ChatEvalGrading
 
 @Suite("Performance checks")
@@ -31,7 +32,7 @@ struct PerformanceChecksTests {
         #expect(try grade("peak-memory", ["max": "600MB"], turn).passed)
         #expect(!(try grade("peak-memory", ["max": "500 MB"], turn).passed))
         #expect(try grade("peak-memory", ["max": "0.6GB"], turn).passed)
-        #expect(!(try grade("peak-memory", ["max": "0.5GiB"], turn).passed))   // 536,870,912 bytes
+        #expect(!(try grade("peak-memory", ["max": "0.5GiB"], turn).passed))  // 536,870,912 bytes
         #expect(PerformanceChecks.parseByteSize("1.5GiB") == 1.5 * 1_073_741_824)
         #expect(PerformanceChecks.parseByteSize("12 parsecs") == nil)
         let overHTTP = GradingSubject(answer: "ok", metrics: metrics(peak: nil))
@@ -75,14 +76,14 @@ struct PerformanceChecksTests {
             #expect(v.error?.hasPrefix("unknown:") == true, "\(v.error ?? "")")
         }
         #expect(try grade("prefill-tps", ["min": 1], subject).error?.hasPrefix("unknown:") == true)
-        #expect(try grade("not-reuse-ratio", ["min": 0.9], subject).passed == false)   // negation does not turn unknown into a pass
+        #expect(try grade("not-reuse-ratio", ["min": 0.9], subject).passed == false)  // negation does not turn unknown into a pass
     }
 
     @Test func conversationAggregates() throws {
         let turns = [metrics(ttft: 0.1), metrics(ttft: 0.2), metrics(ttft: 0.3), metrics(ttft: 2.0)]
         let subject = GradingSubject(answer: "ok", metrics: turns.last, conversationMetrics: turns)
         #expect(!(try grade("ttft", ["max": 1, "aggregate": "max"], subject).passed))
-        #expect(try grade("ttft", ["max": 0.25, "aggregate": "median"], subject).passed)   // (0.2 + 0.3) / 2
+        #expect(try grade("ttft", ["max": 0.25, "aggregate": "median"], subject).passed)  // (0.2 + 0.3) / 2
         #expect(!(try grade("ttft", ["max": 0.24, "aggregate": "median"], subject).passed))
         #expect(try grade("ttft", ["max": 0.1, "aggregate": "min"], subject).passed)
         #expect(try grade("ttft", ["max": 0.65, "aggregate": "mean"], subject).passed)

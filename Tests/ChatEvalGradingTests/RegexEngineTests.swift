@@ -1,6 +1,7 @@
-import Foundation
 import ChatEvalCore
+import Foundation
 import Testing
+
 @testable import ChatEvalGrading
 
 @Suite("Regex (Python re semantics on PCRE2)")
@@ -54,7 +55,7 @@ struct RegexEngineTests {
 
     @Test func ignoreCaseUsesSimpleCaseFolding() throws {
         #expect(try spans("straße", "STRAßE", .ignoreCase) == [[0, 6]])
-        #expect(try spans("k", "\u{212A}", .ignoreCase) == [[0, 1]])   // KELVIN SIGN folds to k
+        #expect(try spans("k", "\u{212A}", .ignoreCase) == [[0, 1]])  // KELVIN SIGN folds to k
         #expect(try spans("[a-z]+", "ÉcoLE", .ignoreCase) == [[1, 5]])
         #expect(try spans("(?i)abc", "xABC") == [[1, 4]])
     }
@@ -90,11 +91,11 @@ struct RegexEngineTests {
         #expect(try spans(#"(?P<q>['"]).*?(?P=q)"#, #"say "hi" and 'yo'"#) == [[4, 8], [13, 17]])
         #expect(try spans("(a)?(?(1)b|c)", "ab c") == [[0, 2], [3, 4]])
         #expect(try spans("(?>a+)b", "aab") == [[0, 3]])
-        #expect(try spans("C++", "I code in c.", .ignoreCase) == [[2, 3], [10, 11]])   // possessive since Python 3.11
+        #expect(try spans("C++", "I code in c.", .ignoreCase) == [[2, 3], [10, 11]])  // possessive since Python 3.11
         #expect(try spans("x{,2}", "xxx") == [[0, 2], [2, 3], [3, 3]])
-        #expect(try spans("a{}", "a{}") == [[0, 3]])                          // a literal brace pair
+        #expect(try spans("a{}", "a{}") == [[0, 3]])  // a literal brace pair
         #expect(try spans("(?x) a  b # comment\n c", "abc") == [[0, 3]])
-        #expect(try spans("[[:alpha:]]+", "a:[p]") == [[3, 5]])               // [ is a literal in a class
+        #expect(try spans("[[:alpha:]]+", "a:[p]") == [[3, 5]])  // [ is a literal in a class
         #expect(try spans(#"\x41\u00e9\U0001F389\101"#, "Aé🎉A") == [[0, 4]])
         #expect(try spans(#"[^\W\d]+"#, "ab12_cd") == [[0, 2], [4, 7]])
         #expect(try spans(#"[\W\d]+"#, "ab12 -cd") == [[2, 6]])
@@ -193,7 +194,12 @@ struct RegexEngineTests {
     /// 3.11's `re.finditer` gives: look-around, back-references, conditionals, verbose mode,
     /// possessive and atomic forms, Unicode classes and case folding.
     @Test func agreesWithPythonOnGeneratedPatterns() throws {
-        struct Case: Decodable { let pattern: String; let flags: Int; let text: String; let spans: [[Int]] }
+        struct Case: Decodable {
+            let pattern: String
+            let flags: Int
+            let text: String
+            let spans: [[Int]]
+        }
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/python-re.jsonl")
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 3_000)
@@ -201,10 +207,12 @@ struct RegexEngineTests {
         for line in lines {
             let c = try decoder.decode(Case.self, from: Data(line.utf8))
             var flags: RegexFlags = []
-            if c.flags & 2 != 0 { flags.insert(.ignoreCase) }    // re.I, re.M, re.S
+            if c.flags & 2 != 0 { flags.insert(.ignoreCase) }  // re.I, re.M, re.S
             if c.flags & 8 != 0 { flags.insert(.multiline) }
             if c.flags & 16 != 0 { flags.insert(.dotAll) }
-            #expect(try spans(c.pattern, c.text, flags) == c.spans, "\(c.pattern.debugDescription) flags \(c.flags) on \(c.text.debugDescription)")
+            #expect(
+                try spans(c.pattern, c.text, flags) == c.spans,
+                "\(c.pattern.debugDescription) flags \(c.flags) on \(c.text.debugDescription)")
         }
     }
 

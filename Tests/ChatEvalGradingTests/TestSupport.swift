@@ -1,4 +1,5 @@
 import ChatEvalCore
+
 @testable import ChatEvalGrading
 
 /// Builds a check, failing the test with the definition error if it cannot be built.
@@ -28,10 +29,13 @@ let megabyteAnswer: String = {
     return String(repeating: unit, count: count)
 }()
 
-func metrics(ttft: Double = 0.2, prefillTime: Double = 0.1, decodeTime: Double = 2, totalTime: Double = 2.3,
-             prompt: Int = 1000, reused: Int = 500, generated: Int = 101, stop: StopReason = .endOfGeneration,
-             peak: Int? = 600_000_000) -> TurnMetrics {
-    TurnMetrics(promptTokens: prompt, reusedTokens: reused, generatedTokens: generated, timeToFirstToken: ttft,
-                prefillTime: prefillTime, decodeTime: decodeTime, totalTime: totalTime, interTokenLatencies: [],
-                stopReason: stop, peakResidentBytes: peak)
+func metrics(
+    ttft: Double = 0.2, prefillTime: Double = 0.1, decodeTime: Double = 2, totalTime: Double = 2.3,
+    prompt: Int = 1000, reused: Int = 500, generated: Int = 101, stop: StopReason = .endOfGeneration,
+    peak: Int? = 600_000_000
+) -> TurnMetrics {
+    TurnMetrics(
+        promptTokens: prompt, reusedTokens: reused, generatedTokens: generated, timeToFirstToken: ttft,
+        prefillTime: prefillTime, decodeTime: decodeTime, totalTime: totalTime, interTokenLatencies: [],
+        stopReason: stop, peakResidentBytes: peak)
 }

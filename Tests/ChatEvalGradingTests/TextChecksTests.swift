@@ -1,5 +1,6 @@
 import ChatEvalCore
 import Testing
+
 @testable import ChatEvalGrading
 
 @Suite("Text checks")
@@ -39,7 +40,8 @@ struct TextChecksTests {
     }
 
     @Test func containsDetailsQuoteTheAnswer() throws {
-        let hit = try verdict("contains", ["value": "needle"], on: String(repeating: "hay ", count: 100) + "needle" + String(repeating: " hay", count: 100))
+        let hit = try verdict(
+            "contains", ["value": "needle"], on: String(repeating: "hay ", count: 100) + "needle" + String(repeating: " hay", count: 100))
         #expect(hit.passed)
         #expect(hit.detail.contains("\"… hay hay"))
         #expect(hit.detail.contains("hay needle hay"))
@@ -120,7 +122,7 @@ struct TextChecksTests {
 
     @Test func levenshtein() throws {
         let close = try verdict("levenshtein", ["value": "kitten"], on: "sitting")
-        #expect(close.passed)                       // 3 edits ≤ default 5
+        #expect(close.passed)  // 3 edits ≤ default 5
         #expect(close.score.map { abs($0 - (1 - 3.0 / 7)) < 1e-9 } == true)
         #expect(!(try verdict("levenshtein", ["value": "kitten", "threshold": 2], on: "sitting").passed))
         #expect(try verdict("levenshtein", ["value": "", "threshold": 0], on: "").passed)
@@ -148,7 +150,9 @@ struct TextChecksTests {
     @Test func levenshteinBandedDistanceIsExactWithinTheBand() {
         let a = Array(String(repeating: "abcdefghij", count: 10).unicodeScalars)
         var b = a
-        b[5] = "X"; b[50] = "Y"; b.remove(at: 70)
+        b[5] = "X"
+        b[50] = "Y"
+        b.remove(at: 70)
         #expect(LevenshteinCheck.distance(a, b, band: nil) == 3)
         #expect(LevenshteinCheck.distance(a, b, band: 3) == 3)
         #expect(LevenshteinCheck.distance(a, b, band: 2) == nil)
@@ -156,9 +160,9 @@ struct TextChecksTests {
 
     @Test func refusal() throws {
         #expect(try verdict("refusal", on: "I'm sorry, but I can't help with that.").passed)
-        #expect(try verdict("refusal", on: "I can’t help with that request.").passed)   // curly apostrophe
+        #expect(try verdict("refusal", on: "I can’t help with that request.").passed)  // curly apostrophe
         #expect(try verdict("refusal", on: "AS AN AI, I don't have opinions.").passed)
-        #expect(try verdict("refusal", on: "").passed)                              // empty counts as refusal
+        #expect(try verdict("refusal", on: "").passed)  // empty counts as refusal
         #expect(!(try verdict("refusal", on: "Sure! Here is the recipe.").passed))
         #expect(try verdict("not-refusal", on: "Sure! Here is the recipe.").passed)
         #expect(try verdict("refusal", ["phrases": ["je ne peux pas"]], on: "Désolé, je ne peux pas.").passed)

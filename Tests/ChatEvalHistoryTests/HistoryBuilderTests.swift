@@ -10,23 +10,30 @@ import Testing
 @Suite struct HistoryBuilderTests {
     /// Commits 0..<count, newest first as the walk yields them.
     static func commits(_ count: Int) -> [CommitSummary] {
-        (0..<count).reversed().map { CommitSummary(id: SyntheticRuns.commitID($0), shortId: String(SyntheticRuns.commitID($0).prefix(7)),
-                                                  subject: "commit \($0)", time: Date(timeIntervalSince1970: Double(1_800_000_000 + $0 * 3600))) }
+        (0..<count).reversed().map {
+            CommitSummary(
+                id: SyntheticRuns.commitID($0), shortId: String(SyntheticRuns.commitID($0).prefix(7)),
+                subject: "commit \($0)", time: Date(timeIntervalSince1970: Double(1_800_000_000 + $0 * 3600)))
+        }
     }
 
     /// One run per commit, TTFT stepping up 20% at `stepAt`.
-    static func runs(_ count: Int, stepAt: Int?, seed: UInt64, skip: Set<Int> = [], machine: MachineInfo = SyntheticRuns.machine) -> [RunDigest] {
+    static func runs(_ count: Int, stepAt: Int?, seed: UInt64, skip: Set<Int> = [], machine: MachineInfo = SyntheticRuns.machine)
+        -> [RunDigest]
+    {
         var synthetic = SyntheticRuns(seed: seed)
         return (0..<count).filter { !skip.contains($0) }.map { number in
             let ttft = stepAt.map { number >= $0 } == true ? 0.24 : 0.2
-            let record = synthetic.record(runId: "run\(number)-\(machine.logicalCores)", commit: SyntheticRuns.commitID(number),
-                                          startedAt: Date(timeIntervalSince1970: Double(1_800_000_000 + number * 3600)), ttft: ttft, machine: machine)
+            let record = synthetic.record(
+                runId: "run\(number)-\(machine.logicalCores)", commit: SyntheticRuns.commitID(number),
+                startedAt: Date(timeIntervalSince1970: Double(1_800_000_000 + number * 3600)), ttft: ttft, machine: machine)
             return RunDigest(record, source: "file\(number).json")
         }
     }
 
     @Test func aStepAtCommit40Of60IsMarkedThereAndNowhereElse() throws {
-        let history = HistoryBuilder.build(commits: Self.commits(60), runs: Self.runs(60, stepAt: 40, seed: 4), metrics: HistoryMetric.defaults)
+        let history = HistoryBuilder.build(
+            commits: Self.commits(60), runs: Self.runs(60, stepAt: 40, seed: 4), metrics: HistoryMetric.defaults)
         let ttft = try #require(history.series.first { $0.metric == .metric(.timeToFirstToken) })
         #expect(ttft.points.count == 60)
         #expect(ttft.steps.map(\.suspect) == [SyntheticRuns.commitID(40)])
@@ -40,14 +47,16 @@ import Testing
     }
 
     @Test func aNoisyFlatHistoryHasNoStep() {
-        let history = HistoryBuilder.build(commits: Self.commits(60), runs: Self.runs(60, stepAt: nil, seed: 5), metrics: [.metric(.timeToFirstToken)])
+        let history = HistoryBuilder.build(
+            commits: Self.commits(60), runs: Self.runs(60, stepAt: nil, seed: 5), metrics: [.metric(.timeToFirstToken)])
         #expect(history.series.count == 1)
         #expect(history.series[0].steps.isEmpty)
     }
 
     @Test func commitsWithoutResultsAreGapsAndTheSuspectIsTheFirstCommitAfterTheOldLevel() throws {
-        let history = HistoryBuilder.build(commits: Self.commits(60), runs: Self.runs(60, stepAt: 40, seed: 4, skip: [37, 38, 39, 40, 41]),
-                                           metrics: [.metric(.timeToFirstToken)])
+        let history = HistoryBuilder.build(
+            commits: Self.commits(60), runs: Self.runs(60, stepAt: 40, seed: 4, skip: [37, 38, 39, 40, 41]),
+            metrics: [.metric(.timeToFirstToken)])
         let series = try #require(history.series.first)
         #expect(series.points.count == 55 && !series.points.contains { (37...41).contains($0.position) })
         let step = try #require(series.steps.first)
@@ -72,7 +81,8 @@ import Testing
 
     /// A step in the newest three commits, where a CI job looks first: found, and named by its suspect.
     @Test func aStepInTheNewestThreeCommitsIsFound() throws {
-        let history = HistoryBuilder.build(commits: Self.commits(60), runs: Self.runs(60, stepAt: 57, seed: 12), metrics: [.metric(.timeToFirstToken)])
+        let history = HistoryBuilder.build(
+            commits: Self.commits(60), runs: Self.runs(60, stepAt: 57, seed: 12), metrics: [.metric(.timeToFirstToken)])
         let step = try #require(history.series.first?.steps.last)
         #expect(step.suspect == SyntheticRuns.commitID(57))
         #expect(step.isWorse && (step.change ?? 0) > 0.1)
@@ -86,10 +96,11 @@ import Testing
     @Test func aTieHeavyDropInPassRateIsReportedWorseByOneEstimator() throws {
         var synthetic = SyntheticRuns(seed: 13)
         let runs = (0..<700).map { number -> RunDigest in
-            let record = synthetic.record(runId: "run\(number)", commit: SyntheticRuns.commitID(number),
-                                          startedAt: Date(timeIntervalSince1970: Double(1_800_000_000 + number * 3600)))
+            let record = synthetic.record(
+                runId: "run\(number)", commit: SyntheticRuns.commitID(number),
+                startedAt: Date(timeIntervalSince1970: Double(1_800_000_000 + number * 3600)))
             var digest = RunDigest(record, source: "file\(number).json")
-            let lowShare = number < 420 ? 2 : 3                        // of every 5 commits
+            let lowShare = number < 420 ? 2 : 3  // of every 5 commits
             digest.suites[0].checksTotal = 20
             digest.suites[0].checksPassed = number % 5 < lowShare ? 16 : 17
             return digest
@@ -111,7 +122,8 @@ import Testing
     @Test func suitesCanBeChosen() {
         var synthetic = SyntheticRuns(seed: 8)
         let record = synthetic.record(runId: "r", commit: SyntheticRuns.commitID(0), suites: ["a", "b"])
-        let history = HistoryBuilder.build(commits: Self.commits(1), runs: [RunDigest(record, source: "f")], metrics: [.passRate], suites: ["b"])
+        let history = HistoryBuilder.build(
+            commits: Self.commits(1), runs: [RunDigest(record, source: "f")], metrics: [.passRate], suites: ["b"])
         #expect(history.series.map(\.key.suite) == ["b"])
     }
 }

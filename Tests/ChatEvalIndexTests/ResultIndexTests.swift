@@ -1,9 +1,10 @@
 import ChatEvalCore
-@testable import ChatEvalIndex
 import ChatEvalStore
 import ChatEvalTestKit
 import Foundation
 import Testing
+
+@testable import ChatEvalIndex
 
 /// The results index follows the result files and git notes: new, changed and removed sources,
 /// rebuilt from scratch on request or when damaged.
@@ -40,7 +41,9 @@ import Testing
         let found = try index.runs(commits: [SyntheticRuns.commitID(1), SyntheticRuns.commitID(2)], metrics: [.timeToFirstToken])
         #expect(found.map(\.runId) == ["run00001", "run00002"])
         #expect(found[1].suites.map(\.name) == ["smoke", "math"])
-        #expect(found[0].suites[0].samples[.timeToFirstToken] == SuiteDigest(try ResultFolder.read(firstFile).suites[0]).samples[.timeToFirstToken])
+        #expect(
+            found[0].suites[0].samples[.timeToFirstToken]
+                == SuiteDigest(try ResultFolder.read(firstFile).suites[0]).samples[.timeToFirstToken])
         #expect(found[0].suites[0].samples[.decodeTokensPerSecond] == nil, "only the metrics asked for")
         #expect(found[0].suites[0].checksTotal == 8 && found[0].machine == SyntheticRuns.machine.performanceClass)
 
@@ -65,14 +68,23 @@ import Testing
         let index = try SQLiteResultIndex(url: folder.index)
         _ = try index.update(folder: folder.url)
         let listing = (tip: "tip1", notes: [commit: "blob1"])
-        let update = try index.update(notesTip: listing.tip, notes: listing.notes) { blob in reads.append(blob); return note }
+        let update = try index.update(notesTip: listing.tip, notes: listing.notes) { blob in
+            reads.append(blob)
+            return note
+        }
         #expect(update.read == 1 && update.unreadable == ["notes:\(commit): 1 line(s) are not ChatEval runs of this version"])
         let found = try index.runs(commits: [commit], metrics: [.timeToFirstToken])
         #expect(Set(found.map(\.runId)) == ["both0001", "note0001"])
         #expect(found.first { $0.runId == "both0001" }?.source.hasSuffix(".json") == true)
 
-        _ = try index.update(notesTip: listing.tip, notes: listing.notes) { _ in Issue.record("an unmoved notes ref is not read again"); return "" }
-        _ = try index.update(notesTip: "tip2", notes: [commit: "blob1"]) { _ in Issue.record("an unchanged note is not read again"); return "" }
+        _ = try index.update(notesTip: listing.tip, notes: listing.notes) { _ in
+            Issue.record("an unmoved notes ref is not read again")
+            return ""
+        }
+        _ = try index.update(notesTip: "tip2", notes: [commit: "blob1"]) { _ in
+            Issue.record("an unchanged note is not read again")
+            return ""
+        }
         #expect(reads == ["blob1"])
         let removed = try index.update(notesTip: nil, notes: [:]) { _ in "" }
         #expect(removed.removed == 1)

@@ -1,5 +1,6 @@
-@testable import ChatEvalLlama
 import Testing
+
+@testable import ChatEvalLlama
 
 /// llama.cpp's own report of its buffers, read from the lines it logs while loading.
 @Suite struct LlamaMemoryReportTests {

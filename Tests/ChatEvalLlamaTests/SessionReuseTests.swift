@@ -5,90 +5,93 @@ import Testing
 
 /// On the real model: the KV cache carries over exactly what it should between turns.
 extension RealModelTests {
-@Suite struct SessionReuseTests {
-    let userTurns = [
-        "Name a fruit that is yellow.",
-        "What colour is the sky on a clear day?",
-        "Tell me a word that rhymes with cat.",
-        "Count from one to three.",
-    ]
+    @Suite struct SessionReuseTests {
+        let userTurns = [
+            "Name a fruit that is yellow.",
+            "What colour is the sky on a clear day?",
+            "Tell me a word that rhymes with cat.",
+            "Count from one to three.",
+        ]
 
-    /// On both models: Gemma 3's sliding-window cache must keep the prefix too.
-    @Test(arguments: ["chat", "gemma"])
-    func eachTurnReusesExactlyTheCommonPrefixOfTheCachedHistory(_ model: String) async throws {
-        let runtime = try model == "gemma" ? RealModel.gemma() : RealModel.runtime()
-        await runtime.resetSession()
-        var history: [ChatMessage] = [.system("Answer briefly.")]
-        var previousPromptTokens: [Int32] = []
-        for (index, user) in userTurns.enumerated() {
-            history.append(.user(user))
-            let cached = await runtime.sessionTokens()
-            let prompt = try #require(runtime.promptTokens(for: history))
-            let turn = try await respond(runtime, history)
+        /// On both models: Gemma 3's sliding-window cache must keep the prefix too.
+        @Test(arguments: ["chat", "gemma"])
+        func eachTurnReusesExactlyTheCommonPrefixOfTheCachedHistory(_ model: String) async throws {
+            let runtime = try model == "gemma" ? RealModel.gemma() : RealModel.runtime()
+            await runtime.resetSession()
+            var history: [ChatMessage] = [.system("Answer briefly.")]
+            var previousPromptTokens: [Int32] = []
+            for (index, user) in userTurns.enumerated() {
+                history.append(.user(user))
+                let cached = await runtime.sessionTokens()
+                let prompt = try #require(runtime.promptTokens(for: history))
+                let turn = try await respond(runtime, history)
 
-            let common = zip(cached, prompt).prefix { $0 == $1 }.count
-            #expect(turn.metrics.promptTokens == prompt.count)
-            #expect(turn.metrics.reusedTokens == min(common, prompt.count - 1), "turn \(index + 1)")
-            #expect(turn.metrics.evaluatedTokens == prompt.count - (turn.metrics.reusedTokens ?? -1))
-            if index == 0 {
-                #expect(turn.metrics.reusedTokens == 0)
-            } else {
-                // The template keeps the earlier history as a prefix: everything rendered for the
-                // previous turn is served from the cache, and only the new tail is evaluated.
-                #expect(Array(prompt.prefix(previousPromptTokens.count)) == previousPromptTokens)
-                #expect((turn.metrics.reusedTokens ?? 0) >= previousPromptTokens.count, "turn \(index + 1)")
-                #expect((turn.metrics.evaluatedTokens ?? .max) < prompt.count / 2, "turn \(index + 1)")
+                let common = zip(cached, prompt).prefix { $0 == $1 }.count
+                #expect(turn.metrics.promptTokens == prompt.count)
+                #expect(turn.metrics.reusedTokens == min(common, prompt.count - 1), "turn \(index + 1)")
+                #expect(turn.metrics.evaluatedTokens == prompt.count - (turn.metrics.reusedTokens ?? -1))
+                if index == 0 {
+                    #expect(turn.metrics.reusedTokens == 0)
+                } else {
+                    // The template keeps the earlier history as a prefix: everything rendered for the
+                    // previous turn is served from the cache, and only the new tail is evaluated.
+                    #expect(Array(prompt.prefix(previousPromptTokens.count)) == previousPromptTokens)
+                    #expect((turn.metrics.reusedTokens ?? 0) >= previousPromptTokens.count, "turn \(index + 1)")
+                    #expect((turn.metrics.evaluatedTokens ?? .max) < prompt.count / 2, "turn \(index + 1)")
+                }
+                previousPromptTokens = prompt
+                history.append(.assistant(turn.text))
             }
-            previousPromptTokens = prompt
-            history.append(.assistant(turn.text))
+        }
+
+        @Test func coldModeReusesNothing() async throws {
+            let runtime = try RealModel.runtime()
+            let script = ConversationScript(
+                id: "cold", systemPrompt: "Answer briefly.", options: GenerationOptions(maxTokens: 12),
+                userMessages: userTurns.prefix(3).map { TemplateText(literal: $0) })
+            let results = await ConversationReplayer(runtime: runtime, cacheMode: .cold).replay(script)
+            #expect(results.map(\.status) == [.answered, .answered, .answered])
+            for result in results {
+                let metrics = try #require(result.metrics)
+                #expect(metrics.reusedTokens == 0)
+                #expect(metrics.evaluatedTokens == metrics.promptTokens)
+            }
+        }
+
+        @Test func sessionModeThroughTheReplayerReusesFromTurnTwo() async throws {
+            let runtime = try RealModel.runtime()
+            let script = ConversationScript(
+                id: "warm", systemPrompt: "Answer briefly.", options: GenerationOptions(maxTokens: 12),
+                userMessages: userTurns.prefix(3).map { TemplateText(literal: $0) })
+            let results = await ConversationReplayer(runtime: runtime, cacheMode: .session).replay(script)
+            let metrics = results.compactMap(\.metrics)
+            try #require(metrics.count == 3)
+            #expect(metrics[0].reusedTokens == 0)  // each conversation starts from an empty session
+            #expect((metrics[1].reusedTokens ?? 0) >= metrics[0].promptTokens)
+            #expect((metrics[2].reusedTokens ?? 0) >= metrics[1].promptTokens)
+            #expect(metrics.allSatisfy { ($0.peakResidentBytes ?? 0) > 100 << 20 })  // the model is mapped in this process
+        }
+
+        @Test func theSameGreedyConversationGivesTheSameTextTwice() async throws {
+            let runtime = try RealModel.runtime()
+            let script = ConversationScript(
+                id: "again", options: GenerationOptions(maxTokens: 24),
+                userMessages: ["Write a sentence about rivers.", "Now one about mountains."].map { TemplateText(literal: $0) })
+            let first = await ConversationReplayer(runtime: runtime).replay(script)
+            let second = await ConversationReplayer(runtime: runtime).replay(script)
+            #expect(first.compactMap(\.answer).count == 2)
+            #expect(first.map(\.answer) == second.map(\.answer))
+        }
+
+        @Test func seededSamplingIsReproducibleToo() async throws {
+            let runtime = try RealModel.runtime()
+            let options = GenerationOptions(maxTokens: 20, temperature: 0.9, topP: 0.95, topK: 40, seed: 7)
+            await runtime.resetSession()
+            let first = try await respond(runtime, [.user("Tell me a story.")], options: options)
+            await runtime.resetSession()
+            let second = try await respond(runtime, [.user("Tell me a story.")], options: options)
+            #expect(first.text == second.text)
+            #expect(!first.text.isEmpty)
         }
     }
-
-    @Test func coldModeReusesNothing() async throws {
-        let runtime = try RealModel.runtime()
-        let script = ConversationScript(id: "cold", systemPrompt: "Answer briefly.", options: GenerationOptions(maxTokens: 12),
-                                        userMessages: userTurns.prefix(3).map { TemplateText(literal: $0) })
-        let results = await ConversationReplayer(runtime: runtime, cacheMode: .cold).replay(script)
-        #expect(results.map(\.status) == [.answered, .answered, .answered])
-        for result in results {
-            let metrics = try #require(result.metrics)
-            #expect(metrics.reusedTokens == 0)
-            #expect(metrics.evaluatedTokens == metrics.promptTokens)
-        }
-    }
-
-    @Test func sessionModeThroughTheReplayerReusesFromTurnTwo() async throws {
-        let runtime = try RealModel.runtime()
-        let script = ConversationScript(id: "warm", systemPrompt: "Answer briefly.", options: GenerationOptions(maxTokens: 12),
-                                        userMessages: userTurns.prefix(3).map { TemplateText(literal: $0) })
-        let results = await ConversationReplayer(runtime: runtime, cacheMode: .session).replay(script)
-        let metrics = results.compactMap(\.metrics)
-        try #require(metrics.count == 3)
-        #expect(metrics[0].reusedTokens == 0)   // each conversation starts from an empty session
-        #expect((metrics[1].reusedTokens ?? 0) >= metrics[0].promptTokens)
-        #expect((metrics[2].reusedTokens ?? 0) >= metrics[1].promptTokens)
-        #expect(metrics.allSatisfy { ($0.peakResidentBytes ?? 0) > 100 << 20 })  // the model is mapped in this process
-    }
-
-    @Test func theSameGreedyConversationGivesTheSameTextTwice() async throws {
-        let runtime = try RealModel.runtime()
-        let script = ConversationScript(id: "again", options: GenerationOptions(maxTokens: 24),
-                                        userMessages: ["Write a sentence about rivers.", "Now one about mountains."].map { TemplateText(literal: $0) })
-        let first = await ConversationReplayer(runtime: runtime).replay(script)
-        let second = await ConversationReplayer(runtime: runtime).replay(script)
-        #expect(first.compactMap(\.answer).count == 2)
-        #expect(first.map(\.answer) == second.map(\.answer))
-    }
-
-    @Test func seededSamplingIsReproducibleToo() async throws {
-        let runtime = try RealModel.runtime()
-        let options = GenerationOptions(maxTokens: 20, temperature: 0.9, topP: 0.95, topK: 40, seed: 7)
-        await runtime.resetSession()
-        let first = try await respond(runtime, [.user("Tell me a story.")], options: options)
-        await runtime.resetSession()
-        let second = try await respond(runtime, [.user("Tell me a story.")], options: options)
-        #expect(first.text == second.text)
-        #expect(!first.text.isEmpty)
-    }
-}
 }

@@ -30,16 +30,18 @@ import Testing
         try await FakeChatServer.run(replies: Array(repeating: reply, count: 10)) { server in
             let connection = try await OpenAIConnection.open(OpenAIRuntimeTests.configuration(server))
             let settings = RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0)
-            let record = RunRecord(runId: ResultWriter.newRunId(), startedAt: Date(), command: ["test"], git: nil, machine: MachineInfo.current(),
-                                   runtime: connection.identity, modelSha256: nil, settings: settings)
+            let record = RunRecord(
+                runId: ResultWriter.newRunId(), startedAt: Date(), command: ["test"], git: nil, machine: MachineInfo.current(),
+                runtime: connection.identity, modelSha256: nil, settings: settings)
             let writer = try ResultWriter(folder: folder, record: record, suites: [])
-            let runner = try LoadRunner(plan: RunPlan(suites: [suite], settings: settings),
-                                        runtimes: [connection.makeRuntime(), connection.makeRuntime()], sweepId: "sweep-1")
+            let runner = try LoadRunner(
+                plan: RunPlan(suites: [suite], settings: settings),
+                runtimes: [connection.makeRuntime(), connection.makeRuntime()], sweepId: "sweep-1")
             let final = try await runner.run(into: record, writer: writer, stop: StopRequest())
             await connection.shutdown()
 
             #expect(await server.maximumInFlight == 2)
-            #expect(final.suites[0].conversations.map(\.id) == ["a", "b", "c", "d", "e"])   // schedule order, whatever finished first
+            #expect(final.suites[0].conversations.map(\.id) == ["a", "b", "c", "d", "e"])  // schedule order, whatever finished first
             let load = try #require(final.load)
             #expect(load.concurrency == 2)
             #expect(load.sweepId == "sweep-1")

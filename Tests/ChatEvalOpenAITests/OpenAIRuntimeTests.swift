@@ -9,14 +9,17 @@ import Testing
 /// it fails.
 @Suite(.timeLimit(.minutes(1))) struct OpenAIRuntimeTests {
     static let props = FakeChatServer.Reply.status(
-        200, body: #"{"build_info":"b1234-test","total_slots":2,"default_generation_settings":{"n_ctx":2048},"chat_template":"{{ messages }}"}"#)
+        200,
+        body: #"{"build_info":"b1234-test","total_slots":2,"default_generation_settings":{"n_ctx":2048},"chat_template":"{{ messages }}"}"#)
     static let models = FakeChatServer.Reply.status(
-        200, body: #"{"object":"list","data":[{"id":"smol","owned_by":"llamacpp","meta":{"n_ctx":2048,"n_params":134515008,"size":96576768}}]}"#)
+        200,
+        body: #"{"object":"list","data":[{"id":"smol","owned_by":"llamacpp","meta":{"n_ctx":2048,"n_params":134515008,"size":96576768}}]}"#)
     static let llamaServerRoutes = ["/props": props, "/v1/models": models]
 
     static func configuration(_ server: FakeChatServer, _ change: (inout OpenAIConfiguration) -> Void = { _ in }) -> OpenAIConfiguration {
-        var configuration = OpenAIConfiguration(baseURL: server.baseURL, modelName: "smol", requestTimeout: 10, connectTimeout: 2,
-                                                retry: RetryPolicy(maximumRetries: 2, initialDelay: 0.01, maximumDelay: 0.05))
+        var configuration = OpenAIConfiguration(
+            baseURL: server.baseURL, modelName: "smol", requestTimeout: 10, connectTimeout: 2,
+            retry: RetryPolicy(maximumRetries: 2, initialDelay: 0.01, maximumDelay: 0.05))
         change(&configuration)
         return configuration
     }
@@ -41,8 +44,10 @@ import Testing
 
     @Test func aStreamedTurnIsMeasuredFromItsPiecesAndTheServersOwnFigures() async throws {
         let events = FakeChatServer.llamaServerEvents(["Par", "is", "."], promptTokens: 30, cached: 12)
-        try await FakeChatServer.run(replies: [.events(events, gap: .milliseconds(20), headers: ["X-Backend": "node-7"])],
-                                     routes: Self.llamaServerRoutes) { server in
+        try await FakeChatServer.run(
+            replies: [.events(events, gap: .milliseconds(20), headers: ["X-Backend": "node-7"])],
+            routes: Self.llamaServerRoutes
+        ) { server in
             let connection = try await OpenAIConnection.open(Self.configuration(server) { $0.backendHeader = "X-Backend" })
             defer { Task { await connection.shutdown() } }
             let runtime = connection.makeRuntime()
@@ -58,7 +63,7 @@ import Testing
             // The server waits 20 ms before each event, so the last piece (the 4th event) cannot arrive before 80 ms;
             // a loaded machine may deliver two pieces in one read (a 0 gap), never earlier.
             #expect(metrics.timeToFirstToken + metrics.interTokenLatencies.reduce(0, +) >= 0.075)
-            #expect(metrics.timeToFirstToken >= 0.035)                            // role chunk + first piece: 40 ms
+            #expect(metrics.timeToFirstToken >= 0.035)  // role chunk + first piece: 40 ms
             #expect(metrics.totalTime >= metrics.timeToFirstToken + metrics.decodeTime)
             #expect(metrics.prefillTime == 0.0125)
             #expect(metrics.peakResidentBytes == nil)
@@ -80,7 +85,8 @@ import Testing
     @Test func eachTurnSendsTheWholeHistoryAndOnlyAFreshTurnDisablesLlamaServersCache() async throws {
         let replies = (0..<3).map { _ in FakeChatServer.Reply.events(FakeChatServer.llamaServerEvents(["ok"])) }
         try await FakeChatServer.run(replies: replies, routes: Self.llamaServerRoutes) { server in
-            let connection = try await OpenAIConnection.open(Self.configuration(server) { $0.extraFields = ["repeat_penalty": .number(1.1)] })
+            let connection = try await OpenAIConnection.open(
+                Self.configuration(server) { $0.extraFields = ["repeat_penalty": .number(1.1)] })
             defer { Task { await connection.shutdown() } }
             let runtime = connection.makeRuntime()
             await runtime.beginConversation(id: "c1")
@@ -115,7 +121,7 @@ import Testing
             let result = await Self.turn(connection.makeRuntime(), [.user("Hello")])
             let metrics = try #require(result.metrics)
             #expect(metrics.promptTokens == 9)
-            #expect(metrics.reusedTokens == nil)                 // unknown, not 0
+            #expect(metrics.reusedTokens == nil)  // unknown, not 0
             #expect(metrics.reuseRatio == nil)
             #expect(metrics.prefillTime == nil)
             #expect(await server.chatRequests.first?.json?["cache_prompt"] == nil)
@@ -125,9 +131,10 @@ import Testing
     @Test func theAffinityKeyTravelsInTheHeaderAndUserFieldAndChangesWithTheConversation() async throws {
         let replies = (0..<3).map { _ in FakeChatServer.Reply.events(FakeChatServer.llamaServerEvents(["ok"])) }
         try await FakeChatServer.run(replies: replies) { server in
-            let connection = try await OpenAIConnection.open(Self.configuration(server) {
-                $0.affinity = OpenAIConfiguration.Affinity(header: "X-Session", userField: true)
-            })
+            let connection = try await OpenAIConnection.open(
+                Self.configuration(server) {
+                    $0.affinity = OpenAIConfiguration.Affinity(header: "X-Session", userField: true)
+                })
             defer { Task { await connection.shutdown() } }
             let runtime = connection.makeRuntime()
             await runtime.beginConversation(id: "first chat")
@@ -173,7 +180,9 @@ import Testing
     }
 
     @Test func anUnavailableServerFailsAfterTheRetryBoundWithEveryRetryRecorded() async throws {
-        try await FakeChatServer.run(replies: [], fallback: .status(503, body: #"{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}"#)) { server in
+        try await FakeChatServer.run(
+            replies: [], fallback: .status(503, body: #"{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}"#)
+        ) { server in
             let connection = try await OpenAIConnection.open(Self.configuration(server))
             defer { Task { await connection.shutdown() } }
             let result = await Self.turn(connection.makeRuntime(), [.user("Hello")])
@@ -323,7 +332,11 @@ import Testing
     /// stall bound ends it.
     @Test func aServerTricklingItsHeadHitsTheStallBound() async throws {
         try await FakeChatServer.run(replies: [.tricklingHead(gap: .milliseconds(300))]) { server in
-            let connection = try await OpenAIConnection.open(Self.configuration(server) { $0.stallTimeout = 1.5; $0.requestTimeout = 30 })
+            let connection = try await OpenAIConnection.open(
+                Self.configuration(server) {
+                    $0.stallTimeout = 1.5
+                    $0.requestTimeout = 30
+                })
             defer { Task { await connection.shutdown() } }
             let started = ContinuousClock.now
             let failure = try #require(await Self.turn(connection.makeRuntime(), [.user("Hi")]).failure)
@@ -335,7 +348,11 @@ import Testing
 
     @Test func aStreamThatGoesQuietHitsTheStallBound() async throws {
         try await FakeChatServer.run(replies: [.stall]) { server in
-            let connection = try await OpenAIConnection.open(Self.configuration(server) { $0.stallTimeout = 1; $0.requestTimeout = 30 })
+            let connection = try await OpenAIConnection.open(
+                Self.configuration(server) {
+                    $0.stallTimeout = 1
+                    $0.requestTimeout = 30
+                })
             defer { Task { await connection.shutdown() } }
             let started = ContinuousClock.now
             let failure = try #require(await Self.turn(connection.makeRuntime(), [.user("Hi")]).failure)
@@ -382,7 +399,7 @@ import Testing
             let result = await Self.turn(connection.makeRuntime(), [.user("Capital of France?")])
             #expect(result.failure == nil && result.text == "Paris")
             let metrics = try #require(result.metrics)
-            #expect(metrics.generatedTokens == 2)                          // the pieces: the figure was unusable
+            #expect(metrics.generatedTokens == 2)  // the pieces: the figure was unusable
             #expect(metrics.server?.usageReported == false)
         }
     }
@@ -390,8 +407,9 @@ import Testing
     /// A refused port took 43 s to report.
     @Test func aRefusedPortIsReportedAtOnce() async throws {
         let port = try await LocalLlamaServer.freePort()
-        var configuration = OpenAIConfiguration(baseURL: "http://127.0.0.1:\(port)/v1", modelName: "m", requestTimeout: 10, connectTimeout: 2,
-                                                retry: RetryPolicy.none)
+        var configuration = OpenAIConfiguration(
+            baseURL: "http://127.0.0.1:\(port)/v1", modelName: "m", requestTimeout: 10, connectTimeout: 2,
+            retry: RetryPolicy.none)
         configuration.retry = .none
         let started = ContinuousClock.now
         await #expect(throws: OpenAIConnectionError.self) { _ = try await OpenAIConnection.open(configuration) }
@@ -400,7 +418,8 @@ import Testing
 
     /// A Retry-After longer than a turn waits ends the turn at once, saying so.
     @Test func aRetryAfterLongerThanTheLimitFailsAtOnceAndSaysWhy() async throws {
-        try await FakeChatServer.run(replies: [.status(429, body: #"{"error":{"message":"later"}}"#, headers: ["Retry-After": "3600"])]) { server in
+        try await FakeChatServer.run(replies: [.status(429, body: #"{"error":{"message":"later"}}"#, headers: ["Retry-After": "3600"])]) {
+            server in
             let connection = try await OpenAIConnection.open(Self.configuration(server))
             defer { Task { await connection.shutdown() } }
             let failure = try #require(await Self.turn(connection.makeRuntime(), [.user("Hi")]).failure)
@@ -413,8 +432,9 @@ import Testing
     @Test func anEchoedAPIKeyIsRedacted() async throws {
         let key = "sk-test-\(UUID().uuidString)"
         try await FakeChatServer.run(replies: [.status(401, body: #"{"error":{"message":"invalid key \#(key)"}}"#)]) { server in
-            let connection = try await OpenAIConnection.open(Self.configuration(server) { $0.apiKeyVariable = "CHATEVAL_TEST_KEY" },
-                                                             environment: ["CHATEVAL_TEST_KEY": key])
+            let connection = try await OpenAIConnection.open(
+                Self.configuration(server) { $0.apiKeyVariable = "CHATEVAL_TEST_KEY" },
+                environment: ["CHATEVAL_TEST_KEY": key])
             defer { Task { await connection.shutdown() } }
             let failure = try #require(await Self.turn(connection.makeRuntime(), [.user("Hi")]).failure)
             #expect(failure.message.contains(key), "the failure itself carries what the server said")
@@ -424,8 +444,9 @@ import Testing
     }
 
     @Test func configurationProblemsNameTheSetting() {
-        let bad = OpenAIConfiguration(baseURL: "ftp://x", modelName: "", apiKeyVariable: "A=B", requestTimeout: 0,
-                                      extraFields: ["stream": .bool(false)], affinity: .init(header: "bad header"))
+        let bad = OpenAIConfiguration(
+            baseURL: "ftp://x", modelName: "", apiKeyVariable: "A=B", requestTimeout: 0,
+            extraFields: ["stream": .bool(false)], affinity: .init(header: "bad header"))
         let problems = bad.problems.joined(separator: "\n")
         for word in ["base URL", "API key variable", "request timeout", "stream", "bad header"] {
             #expect(problems.contains(word), "\(word)")

@@ -30,7 +30,8 @@ struct RealLlamaServerTests {
                 Issue.record("llama-server did not start: \(error)\n\(LocalLlamaServer.tail(of: server))")
                 return
             }
-            let connection = try await OpenAIConnection.open(OpenAIConfiguration(baseURL: server.baseURL, modelName: "smollm2", requestTimeout: 120))
+            let connection = try await OpenAIConnection.open(
+                OpenAIConfiguration(baseURL: server.baseURL, modelName: "smollm2", requestTimeout: 120))
             let runtime = connection.makeRuntime()
             #expect(connection.server.engine == "llama-server")
             #expect(connection.server.contextSize == 2048)

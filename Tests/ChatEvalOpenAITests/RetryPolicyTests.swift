@@ -14,7 +14,9 @@ import Testing
 
     @Test func onlyTransientFailuresAreRetriedAndOnlyAsOftenAsAllowed() {
         #expect(policy.delay(beforeRetry: 5, after: .unavailable, retryAfter: nil) { 0.5 } == nil)
-        for code in [RuntimeFailure.Code.contextOverflow, .timeout, .malformedStream, .streamInterrupted, .unauthorized, .httpError, .refused] {
+        for code in [
+            RuntimeFailure.Code.contextOverflow, .timeout, .malformedStream, .streamInterrupted, .unauthorized, .httpError, .refused,
+        ] {
             #expect(policy.delay(beforeRetry: 1, after: code, retryAfter: nil) { 0.5 } == nil, "\(code)")
         }
         #expect(RetryPolicy.none.delay(beforeRetry: 1, after: .unavailable, retryAfter: nil) { 0.5 } == nil)
@@ -26,7 +28,7 @@ import Testing
     }
 
     @Test func retryAfterReadsSecondsAndHTTPDates() {
-        let now = Date(timeIntervalSince1970: 1_700_000_000)              // Tue, 14 Nov 2023 22:13:20 GMT
+        let now = Date(timeIntervalSince1970: 1_700_000_000)  // Tue, 14 Nov 2023 22:13:20 GMT
         #expect(RetryPolicy.retryAfterSeconds("120", now: now) == 120)
         #expect(RetryPolicy.retryAfterSeconds("Tue, 14 Nov 2023 22:13:50 GMT", now: now) == 30)
         #expect(RetryPolicy.retryAfterSeconds("Tue, 14 Nov 2023 22:00:00 GMT", now: now) == 0)

@@ -105,7 +105,7 @@ import Testing
             #expect(await server.chatRequests.allSatisfy { $0.headers["authorization"] == "Bearer \(key)" })
             let result = try String(contentsOf: resultURL, encoding: .utf8)
             #expect(!result.contains(key))
-            #expect(result.contains("CHATEVAL_TEST_API_KEY") == false)    // not even the variable's name is needed in the record
+            #expect(result.contains("CHATEVAL_TEST_API_KEY") == false)  // not even the variable's name is needed in the record
             let journals = await journalTexts.texts
             #expect(journals.count == 5)
             #expect(journals.allSatisfy { !$0.contains(key) && !$0.isEmpty })
@@ -116,8 +116,9 @@ import Testing
     static func run(_ connection: OpenAIConnection, folder: URL, observer: JournalTexts? = nil) async throws -> (RunRecord, URL) {
         let suite = try SuiteLoader.parse(Self.suite, file: "served.yaml")
         let settings = RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0)
-        let record = RunRecord(runId: ResultWriter.newRunId(), startedAt: Date(), command: ["test"], git: nil, machine: MachineInfo.current(),
-                               runtime: connection.identity, modelSha256: nil, settings: settings)
+        let record = RunRecord(
+            runId: ResultWriter.newRunId(), startedAt: Date(), command: ["test"], git: nil, machine: MachineInfo.current(),
+            runtime: connection.identity, modelSha256: nil, settings: settings)
         let writer = try ResultWriter(folder: folder, record: record, suites: [SuiteSource(path: suite.path, text: suite.text)])
         await observer?.watch(writer.journalURL)
         let runner = SuiteRunner(runtime: connection.makeRuntime(), plan: RunPlan(suites: [suite], settings: settings))

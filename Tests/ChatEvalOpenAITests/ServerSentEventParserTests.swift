@@ -1,5 +1,6 @@
-@testable import ChatEvalOpenAI
 import Testing
+
+@testable import ChatEvalOpenAI
 
 @Suite struct ServerSentEventParserTests {
     private func parse(_ pieces: [String]) throws -> [ServerSentEvent] {

@@ -23,14 +23,21 @@ struct BrowserTests {
         let flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run", "--disable-extensions"]
         let dom = try await ProcessRunner.run(chromium, flags + ["--dump-dom", page.absoluteString])
         try #require(dom.status == 0, "chromium --dump-dom: \(dom.stderr)")
-        let shot = try await ProcessRunner.run(chromium, flags + ["--window-size=1200,\(height)", "--screenshot=\(Self.screenshots.appendingPathComponent("\(name).png").path)", page.absoluteString])
+        let shot = try await ProcessRunner.run(
+            chromium,
+            flags + [
+                "--window-size=1200,\(height)", "--screenshot=\(Self.screenshots.appendingPathComponent("\(name).png").path)",
+                page.absoluteString,
+            ])
         #expect(shot.status == 0, "chromium --screenshot: \(shot.stderr)")
         #expect(FileManager.default.fileExists(atPath: Self.screenshots.appendingPathComponent("\(name).png").path))
         return dom.stdout
     }
 
     @Test func aRunsAnswersAreTextAndItsChartsAreDrawn() async throws {
-        let dom = try await open(HTMLReport.render(runs: [ReportFixtures.run(model: "a.gguf"), ReportFixtures.run(model: "b.gguf", seed: 2)]), name: "run", height: 2400)
+        let dom = try await open(
+            HTMLReport.render(runs: [ReportFixtures.run(model: "a.gguf"), ReportFixtures.run(model: "b.gguf", seed: 2)]), name: "run",
+            height: 2400)
         #expect(!dom.lowercased().contains("<script"), "the browser built no script element")
         // The answer's markup survived as text: serialised back with its brackets escaped.
         #expect(dom.contains("Sure &lt;/svg&gt;&lt;script&gt;alert('x')&lt;/script&gt;"))

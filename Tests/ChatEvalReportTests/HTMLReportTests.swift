@@ -16,7 +16,9 @@ import Testing
         #expect(!lower.contains("<link") && !lower.contains("@import") && !lower.contains("url("), "no external style or font")
         #expect(!lower.contains("src=\"http") && !lower.contains("href=\"http"), "nothing loaded from the network")
         #expect(lower.contains("content-security-policy") && lower.contains("default-src 'none'"))
-        #expect(html.components(separatedBy: "<svg").count == html.components(separatedBy: "</svg>").count, "every chart closed, none closed early")
+        #expect(
+            html.components(separatedBy: "<svg").count == html.components(separatedBy: "</svg>").count,
+            "every chart closed, none closed early")
     }
 
     @Test func aRunShowsItsChartsAndEscapesEveryAnswer() throws {

@@ -51,7 +51,10 @@ import Testing
         #expect(math.errors == 1 && math.skipped == 1)
         #expect(math.failures == 2, "the failing check and the failed gate")
         #expect(math.cases.contains { $0.result == "error" && $0.message?.contains("5000 tokens") == true })
-        #expect(math.cases.contains { $0.classname == "chateval.math.gates" && $0.result == "failure" && $0.message?.contains("found 0.6") == true })
+        #expect(
+            math.cases.contains {
+                $0.classname == "chateval.math.gates" && $0.result == "failure" && $0.message?.contains("found 0.6") == true
+            })
         let smoke = try #require(summary.suites.first)
         #expect(smoke.tests == 6 + 1 && smoke.failures == 1 && smoke.errors == 0)
         let names = summary.suites.flatMap { suite in suite.cases.map { suite.name + "/" + $0.classname + "/" + $0.name } }
@@ -61,7 +64,8 @@ import Testing
     }
 
     @Test func modelsSideBySideAreSuitesOfTheirOwn() async throws {
-        let summary = try await check(JUnitReport.render(runs: [ReportFixtures.run(model: "a.gguf"), ReportFixtures.run(model: "b.gguf", seed: 2)]))
+        let summary = try await check(
+            JUnitReport.render(runs: [ReportFixtures.run(model: "a.gguf"), ReportFixtures.run(model: "b.gguf", seed: 2)]))
         #expect(summary.suites.map(\.name) == ["smoke (a.gguf)", "math (a.gguf)", "smoke (b.gguf)", "math (b.gguf)"])
     }
 
@@ -89,7 +93,9 @@ import Testing
         for suite in many.suites.indices {
             for conversation in many.suites[suite].conversations.indices {
                 for turn in many.suites[suite].conversations[conversation].turns.indices {
-                    many.suites[suite].conversations[conversation].turns[turn].checks = (0..<10).map { Verdict(check: "c\($0)", passed: $0 != 0, detail: "d") }
+                    many.suites[suite].conversations[conversation].turns[turn].checks = (0..<10).map {
+                        Verdict(check: "c\($0)", passed: $0 != 0, detail: "d")
+                    }
                 }
             }
         }

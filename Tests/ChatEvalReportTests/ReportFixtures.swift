@@ -9,7 +9,8 @@ import Testing
 /// Runs, comparisons and histories for the report tests, with the text a hostile or broken model
 /// could produce, and the external checkers `make test` installs (scripts/setup.sh report-tools).
 enum ReportFixtures {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// An answer no report may obey: markup that would end the SVG, run a script, break a table,
     /// an XML-illegal control character and a terminal escape.
@@ -27,8 +28,10 @@ enum ReportFixtures {
         record.runtime.model.path = "/models/\(model)"
         // The math suite's second conversation: turn 2 fails in the runtime, turn 3 is skipped.
         var turns = record.suites[1].conversations[1].turns
-        turns[1] = TurnRecord(ReplayedTurn(index: 1, user: "Long question", messagesSent: 3, status: .failed,
-                                           failure: RuntimeFailure(.contextOverflow, "the history needs 5000 tokens, the context holds 4096")))
+        turns[1] = TurnRecord(
+            ReplayedTurn(
+                index: 1, user: "Long question", messagesSent: 3, status: .failed,
+                failure: RuntimeFailure(.contextOverflow, "the history needs 5000 tokens, the context holds 4096")))
         turns[2] = TurnRecord(ReplayedTurn(index: 2, user: "Next", messagesSent: 0, status: .skipped, skipReason: "turn 2 failed"))
         record.suites[1].conversations[1].turns = turns
         record.suites[1].gates = [GateOutcome(gate: "min_pass_rate", passed: false, expected: "≥ 0.9", found: "0.6 (3 of 5 checks)")]
@@ -40,33 +43,42 @@ enum ReportFixtures {
     static func hugeRun(turns: Int, answerLength: Int) -> RunRecord {
         var synthetic = SyntheticRuns(seed: 9)
         let answer = String(repeating: "All work and no play makes a long answer. ", count: answerLength / 42 + 1).prefix(answerLength)
-        return synthetic.record(runId: "huge", commit: SyntheticRuns.commitID(1), conversations: turns / 10, turns: 10,
-                                failing: { _, turn in turn == 3 }, answer: { _, _ in String(answer) })
+        return synthetic.record(
+            runId: "huge", commit: SyntheticRuns.commitID(1), conversations: turns / 10, turns: 10,
+            failing: { _, turn in turn == 3 }, answer: { _, _ in String(answer) })
     }
 
     /// Ten runs of each side pooled (one replay of each conversation each): head 30% slower, and
     /// its first check failing on every replay where base's always passed.
     static func comparison() -> Comparison {
         var synthetic = SyntheticRuns(seed: 5, noise: 0.02)
-        let base = (1...10).map { synthetic.record(runId: "base\($0)", commit: SyntheticRuns.commitID(1), conversations: 5, turns: 4, ttft: 0.2) }
-        let head = (1...10).map {
-            synthetic.record(runId: "head\($0)", commit: SyntheticRuns.commitID(2), conversations: 5, turns: 4, ttft: 0.26,
-                             failing: { conversation, turn in conversation == 0 && turn == 0 },
-                             answer: { conversation, turn in conversation == 0 && turn == 0 ? hostileAnswer : "Answer." })
+        let base = (1...10).map {
+            synthetic.record(runId: "base\($0)", commit: SyntheticRuns.commitID(1), conversations: 5, turns: 4, ttft: 0.2)
         }
-        return RunComparator.compare(base: ComparedRuns(runs: base, sources: ["base.json"]), head: ComparedRuns(runs: head, sources: ["head.json"]),
-                                     settings: .default)
+        let head = (1...10).map {
+            synthetic.record(
+                runId: "head\($0)", commit: SyntheticRuns.commitID(2), conversations: 5, turns: 4, ttft: 0.26,
+                failing: { conversation, turn in conversation == 0 && turn == 0 },
+                answer: { conversation, turn in conversation == 0 && turn == 0 ? hostileAnswer : "Answer." })
+        }
+        return RunComparator.compare(
+            base: ComparedRuns(runs: base, sources: ["base.json"]), head: ComparedRuns(runs: head, sources: ["head.json"]),
+            settings: .default)
     }
 
     /// 60 commits, a 20% TTFT step at commit 40, a subject holding markup.
     static func history() -> History {
         let commits = (0..<60).reversed().map { number in
-            CommitSummary(id: SyntheticRuns.commitID(number), shortId: String(SyntheticRuns.commitID(number).prefix(7)),
-                          subject: number == 40 ? "Bump llama.cpp </svg><script>x</script>" : "Change \(number)", time: Date(timeIntervalSince1970: Double(number)))
+            CommitSummary(
+                id: SyntheticRuns.commitID(number), shortId: String(SyntheticRuns.commitID(number).prefix(7)),
+                subject: number == 40 ? "Bump llama.cpp </svg><script>x</script>" : "Change \(number)",
+                time: Date(timeIntervalSince1970: Double(number)))
         }
         var synthetic = SyntheticRuns(seed: 4)
         let runs = (0..<60).filter { $0 % 7 != 3 }.map { number in
-            RunDigest(synthetic.record(runId: "r\(number)", commit: SyntheticRuns.commitID(number), ttft: number >= 40 ? 0.24 : 0.2), source: "f\(number)")
+            RunDigest(
+                synthetic.record(runId: "r\(number)", commit: SyntheticRuns.commitID(number), ttft: number >= 40 ? 0.24 : 0.2),
+                source: "f\(number)")
         }
         return HistoryBuilder.build(commits: commits, runs: runs, metrics: HistoryMetric.defaults)
     }
@@ -86,8 +98,9 @@ enum ReportFixtures {
 
     /// A checker program; a missing one fails the test with how to install it (never a skip).
     static func tool(_ path: String) throws -> URL {
-        try #require(FileManager.default.isExecutableFile(atPath: path),
-                     "\(path) is missing: run `bash scripts/setup.sh report-tools` (make test does)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: path),
+            "\(path) is missing: run `bash scripts/setup.sh report-tools` (make test does)")
         return URL(fileURLWithPath: path)
     }
 

@@ -10,7 +10,8 @@ import Testing
     private let suite: Suite
 
     init() throws {
-        suite = try SuiteLoader.parse("""
+        suite = try SuiteLoader.parse(
+            """
             name: s
             gates:
               min_pass_rate: 0.75
@@ -33,8 +34,9 @@ import Testing
     }
 
     private func turn(_ index: Int, _ user: String, answer: String) -> ReplayedTurn {
-        ReplayedTurn(index: index, user: user, messagesSent: 2, status: .answered, answer: answer,
-                   metrics: ScriptedRuntime.metrics(prompt: 10 * (index + 1)))
+        ReplayedTurn(
+            index: index, user: user, messagesSent: 2, status: .answered, answer: answer,
+            metrics: ScriptedRuntime.metrics(prompt: 10 * (index + 1)))
     }
 
     @Test func placeholdersAreFilledFromTheConversationAsItRan() throws {
@@ -45,36 +47,40 @@ import Testing
         ]
         let graded = ConversationGrader.grade(suite.conversations[0], turns: turns)
         #expect(graded.turns[0].checks?.map(\.passed) == [true])
-        #expect(graded.turns[1].checks?.map(\.passed) == [true, false])   // contains the quoted answer; is not equal to the user text
-        #expect(graded.turns[1].score == 0.75)                            // weights 3 and 1
-        #expect(graded.turns[2].checks?.map(\.passed) == [true])          // the expected failure happened
-        #expect(graded.checks.map(\.passed) == [true])                    // conversation: at most 10 tokens per turn
+        #expect(graded.turns[1].checks?.map(\.passed) == [true, false])  // contains the quoted answer; is not equal to the user text
+        #expect(graded.turns[1].score == 0.75)  // weights 3 and 1
+        #expect(graded.turns[2].checks?.map(\.passed) == [true])  // the expected failure happened
+        #expect(graded.checks.map(\.passed) == [true])  // conversation: at most 10 tokens per turn
     }
 
     @Test func turnsThatDidNotRunFailTheirChecksAndSayWhy() throws {
         let turns = [
-            ReplayedTurn(index: 0, user: "I live in Lyon.", messagesSent: 2, status: .failed, failure: RuntimeFailure(.unavailable, "server gone")),
+            ReplayedTurn(
+                index: 0, user: "I live in Lyon.", messagesSent: 2, status: .failed, failure: RuntimeFailure(.unavailable, "server gone")),
             ReplayedTurn(index: 1, user: "x", messagesSent: 0, status: .skipped, skipReason: "turn 1 failed (unavailable)"),
             ReplayedTurn(index: 2, user: "y", messagesSent: 0, status: .skipped, skipReason: "turn 1 failed (unavailable)"),
         ]
         let graded = ConversationGrader.grade(suite.conversations[0], turns: turns)
         #expect(graded.turns[0].checks?.first?.passed == false)
         #expect(graded.turns[1].checks?.allSatisfy { !$0.passed && $0.detail.contains("turn 1 failed") } == true)
-        #expect(graded.turns[2].checks?.first?.passed == false)            // a skipped turn is not the expected overflow
-        #expect(graded.turns[1].checks?.map(\.weight) == [3, 1])           // weights hold for turns that did not run
+        #expect(graded.turns[2].checks?.first?.passed == false)  // a skipped turn is not the expected overflow
+        #expect(graded.turns[1].checks?.map(\.weight) == [3, 1])  // weights hold for turns that did not run
     }
 
     @Test func gatesAreValuesWithWhatWasFound() throws {
-        let good = ConversationGrader.grade(suite.conversations[0], turns: [
-            turn(0, "I live in Lyon.", answer: "Lyon!"),
-            turn(1, "You said Lyon!", answer: "You said Lyon!"),
-            ReplayedTurn(index: 2, user: "Where?", messagesSent: 6, status: .failed, failure: RuntimeFailure(.contextOverflow, "full")),
-        ])
-        let record = ConversationRecord(id: "memory", repetition: 1, warmup: false, systemPrompt: nil, options: GenerationOptions(),
-                                        turns: good.turns, checks: good.checks)
+        let good = ConversationGrader.grade(
+            suite.conversations[0],
+            turns: [
+                turn(0, "I live in Lyon.", answer: "Lyon!"),
+                turn(1, "You said Lyon!", answer: "You said Lyon!"),
+                ReplayedTurn(index: 2, user: "Where?", messagesSent: 6, status: .failed, failure: RuntimeFailure(.contextOverflow, "full")),
+            ])
+        let record = ConversationRecord(
+            id: "memory", repetition: 1, warmup: false, systemPrompt: nil, options: GenerationOptions(),
+            turns: good.turns, checks: good.checks)
         let outcomes = GateEvaluator.evaluate(suite.gates, conversations: [record])
         #expect(outcomes.map(\.gate) == ["min_pass_rate", "max_failed_turns", "ttft max"])
-        #expect(outcomes.map(\.passed) == [true, true, true])   // the overflow was expected, so it is no unexpected failure
+        #expect(outcomes.map(\.passed) == [true, true, true])  // the overflow was expected, so it is no unexpected failure
         #expect(outcomes[0].found == "1 (5 of 5 checks)")
 
         var slow = record

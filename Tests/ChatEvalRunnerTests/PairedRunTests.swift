@@ -13,9 +13,11 @@ import Testing
 /// suites, interleaving, the time budget, and repetitions measured again on a busy machine.
 @Suite struct PairedRunTests {
     private func suite(_ name: String = "s", conversations: [String], turns: Int = 1) throws -> Suite {
-        let yaml = "name: \(name)\nconversations:\n" + conversations.map { id in
-            "  - id: \(id)\n    turns: [" + (1...turns).map { "\"turn \($0)\"" }.joined(separator: ", ") + "]\n"
-        }.joined()
+        let yaml =
+            "name: \(name)\nconversations:\n"
+            + conversations.map { id in
+                "  - id: \(id)\n    turns: [" + (1...turns).map { "\"turn \($0)\"" }.joined(separator: ", ") + "]\n"
+            }.joined()
         return try SuiteLoader.parse(yaml, file: "\(name).yaml")
     }
 
@@ -44,14 +46,19 @@ import Testing
     private func fixture(_ baseRuntime: ScriptedRuntime, _ headRuntime: ScriptedRuntime, settings: RunSettings) throws -> Fixture {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("paired-\(UUID().uuidString)")
         func record(_ runtime: ScriptedRuntime, _ role: RunRole) -> RunRecord {
-            var record = RunRecord(runId: ResultWriter.newRunId(), startedAt: Date(), command: ["test"], git: nil, machine: MachineInfo.current(),
-                                   runtime: runtime.identity, modelSha256: nil, settings: settings)
+            var record = RunRecord(
+                runId: ResultWriter.newRunId(), startedAt: Date(), command: ["test"], git: nil, machine: MachineInfo.current(),
+                runtime: runtime.identity, modelSha256: nil, settings: settings)
             record.role = role
             return record
         }
         let base = record(baseRuntime, .baseline), head = record(headRuntime, .head)
-        return Fixture(base: base, head: head, writers: [try ResultWriter(folder: folder, record: base, suites: []),
-                                                         try ResultWriter(folder: folder, record: head, suites: [])], folder: folder)
+        return Fixture(
+            base: base, head: head,
+            writers: [
+                try ResultWriter(folder: folder, record: base, suites: []),
+                try ResultWriter(folder: folder, record: head, suites: []),
+            ], folder: folder)
     }
 
     private let quiet: SuiteRunner.LoadProbe = { { ReplayLoad(otherCores: 0.01, seconds: 0.1) } }
@@ -63,12 +70,15 @@ import Testing
     }
 
     @Test func identicalSidesStopOnceDecidedAndAreNotARegression() async throws {
-        let plan = RunPlan(suites: [try suite(conversations: (1...8).map { "q\($0)" })], settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
+        let plan = RunPlan(
+            suites: [try suite(conversations: (1...8).map { "q\($0)" })],
+            settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
         let base = runtime(factor: 1, seed: 1), head = runtime(factor: 1, seed: 2)
         let fixture = try fixture(base, head, settings: plan.settings)
         defer { try? FileManager.default.removeItem(at: fixture.folder) }
-        let paired = PairedRun(base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
-                               design: .rounds(maximum: 30), settings: settingsTTFTOnly(), loadProbe: quiet)
+        let paired = PairedRun(
+            base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
+            design: .rounds(maximum: 30), settings: settingsTTFTOnly(), loadProbe: quiet)
         let outcome = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest())
         let comparison = try #require(outcome.comparison)
         #expect(!comparison.hasRegression)
@@ -82,12 +92,15 @@ import Testing
     }
 
     @Test func aSlowerHeadStopsAtTheConfirmedRegression() async throws {
-        let plan = RunPlan(suites: [try suite(conversations: (1...8).map { "q\($0)" })], settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
+        let plan = RunPlan(
+            suites: [try suite(conversations: (1...8).map { "q\($0)" })],
+            settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
         let base = runtime(factor: 1, seed: 3), head = runtime(factor: 1.3, seed: 4)
         let fixture = try fixture(base, head, settings: plan.settings)
         defer { try? FileManager.default.removeItem(at: fixture.folder) }
-        let paired = PairedRun(base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
-                               design: .rounds(maximum: 30), settings: settingsTTFTOnly(), loadProbe: quiet)
+        let paired = PairedRun(
+            base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
+            design: .rounds(maximum: 30), settings: settingsTTFTOnly(), loadProbe: quiet)
         let outcome = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest())
         let comparison = try #require(outcome.comparison)
         #expect(comparison.hasRegression)
@@ -99,13 +112,16 @@ import Testing
     }
 
     @Test func theArmsAlternateWhichGoesFirst() async throws {
-        let plan = RunPlan(suites: [try suite(conversations: ["a", "b"])], settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
+        let plan = RunPlan(
+            suites: [try suite(conversations: ["a", "b"])],
+            settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
         let base = runtime(factor: 1, seed: 5), head = runtime(factor: 1, seed: 6)
         let fixture = try fixture(base, head, settings: plan.settings)
         defer { try? FileManager.default.removeItem(at: fixture.folder) }
         let order = OrderRecorder()
-        let paired = PairedRun(base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
-                               design: .fixed(2), settings: settingsTTFTOnly(), loadProbe: quiet)
+        let paired = PairedRun(
+            base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
+            design: .fixed(2), settings: settingsTTFTOnly(), loadProbe: quiet)
         _ = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest(), observer: order)
         // Repetition 1: a (head first), b (base first); repetition 2: a (base first), b (head first).
         #expect(await order.started == ["head a 1", "base a 1", "base b 1", "head b 1", "base a 2", "head a 2", "head b 2", "base b 2"])
@@ -119,26 +135,34 @@ import Testing
         #expect(aligned.map(\.name) == ["s"])
         #expect(aligned[0].conversations.map(\.id) == ["a", "c"])
         // Without a selection the base runs its own suites whole (the commit's change is the point).
-        #expect(PairedRun.aligned(base: base, toHead: head, selection: SuiteSelection(patterns: [], tags: [], conversationsByPath: [:])).count == 2)
+        #expect(
+            PairedRun.aligned(base: base, toHead: head, selection: SuiteSelection(patterns: [], tags: [], conversationsByPath: [:])).count
+                == 2)
     }
 
     @Test func aRepetitionDisturbedByOtherProcessesIsMeasuredAgainAndLeftOut() async throws {
-        let plan = RunPlan(suites: [try suite(conversations: ["a", "b"])], settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
+        let plan = RunPlan(
+            suites: [try suite(conversations: ["a", "b"])],
+            settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
         let base = runtime(factor: 1, seed: 7), head = runtime(factor: 1, seed: 8)
         let fixture = try fixture(base, head, settings: plan.settings)
         defer { try? FileManager.default.removeItem(at: fixture.folder) }
         // The third replay measured (conversation b's first, of repetition 1) ran beside a compile.
         let calls = Mutex(0)
         let probe: SuiteRunner.LoadProbe = {
-            let call = calls.withLock { $0 += 1; return $0 }
+            let call = calls.withLock {
+                $0 += 1
+                return $0
+            }
             return { ReplayLoad(otherCores: call == 3 ? 1.7 : 0.01, seconds: 0.1) }
         }
-        let paired = PairedRun(base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
-                               design: .fixed(3), settings: settingsTTFTOnly(), loadProbe: probe)
+        let paired = PairedRun(
+            base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
+            design: .fixed(3), settings: settingsTTFTOnly(), loadProbe: probe)
         let outcome = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest())
         for record in [outcome.base, outcome.head] {
             let replays = record.suites[0].conversations.filter { $0.id == "b" && $0.repetition == 1 }
-            #expect(replays.count == 2)                               // the disturbed one, kept and marked, and the new one
+            #expect(replays.count == 2)  // the disturbed one, kept and marked, and the new one
             #expect(replays.filter { $0.leftOut != nil }.count == 1)
             #expect(replays.first?.leftOut?.contains("1.70 cores") == true)
             #expect(record.suites[0].conversations.filter(\.isMeasured).count == 6)
@@ -149,13 +173,15 @@ import Testing
     }
 
     @Test func aRepetitionStillDisturbedAfterItsRetriesIsLeftOut() async throws {
-        let plan = RunPlan(suites: [try suite(conversations: ["a"])], settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
+        let plan = RunPlan(
+            suites: [try suite(conversations: ["a"])], settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
         let base = runtime(factor: 1, seed: 9), head = runtime(factor: 1, seed: 10)
         let fixture = try fixture(base, head, settings: plan.settings)
         defer { try? FileManager.default.removeItem(at: fixture.folder) }
         let busy: SuiteRunner.LoadProbe = { { ReplayLoad(otherCores: 1.2, seconds: 0.1) } }
-        let paired = PairedRun(base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
-                               design: .fixed(2), busyRetries: 1, settings: settingsTTFTOnly(), loadProbe: busy)
+        let paired = PairedRun(
+            base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
+            design: .fixed(2), busyRetries: 1, settings: settingsTTFTOnly(), loadProbe: busy)
         let outcome = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest())
         // Each repetition measured twice (one retry), all four replays of each side left out.
         #expect(outcome.head.suites[0].conversations.count == 4)
@@ -168,17 +194,26 @@ import Testing
     }
 
     @Test func theTimeBudgetEndsTheRunWithTheRestOfTheRate() async throws {
-        let plan = RunPlan(suites: [try suite(conversations: (1...8).map { "q\($0)" })], settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
+        let plan = RunPlan(
+            suites: [try suite(conversations: (1...8).map { "q\($0)" })],
+            settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
         let base = runtime(factor: 1, seed: 11), head = runtime(factor: 1.02, seed: 12)
         let fixture = try fixture(base, head, settings: plan.settings)
         defer { try? FileManager.default.removeItem(at: fixture.folder) }
         // A clock where every reading is 10 s after the one before: a 25 s budget allows a look or two.
         let ticks = Mutex(0.0)
-        let clock: @Sendable () -> Double = { ticks.withLock { $0 += 10; return $0 } }
+        let clock: @Sendable () -> Double = {
+            ticks.withLock {
+                $0 += 10
+                return $0
+            }
+        }
         let design = SequentialDesign.rounds(maximum: 30)
-        let paired = PairedRun(base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
-                               design: design, timeBudget: 25, settings: settingsTTFTOnly(), loadProbe: quiet)
-        let outcome = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest(), clock: clock)
+        let paired = PairedRun(
+            base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
+            design: design, timeBudget: 25, settings: settingsTTFTOnly(), loadProbe: quiet)
+        let outcome = try await paired.run(
+            base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest(), clock: clock)
         #expect(outcome.sequential.stop == .timeBudget || outcome.sequential.stop == .decided)
         if outcome.sequential.stop == .timeBudget {
             let comparison = try #require(outcome.comparison)
@@ -193,7 +228,9 @@ import Testing
     /// The first round alone may outlast the budget (a compile beside it made every replay 30×
     /// slower): the round stops there, nothing is measured again, and the last look spends the rest.
     @Test func aBudgetRunningOutWithinARoundStopsThereAndMeasuresNothingAgain() async throws {
-        let plan = RunPlan(suites: [try suite(conversations: (1...8).map { "q\($0)" })], settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
+        let plan = RunPlan(
+            suites: [try suite(conversations: (1...8).map { "q\($0)" })],
+            settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
         // Time passes only while a turn is answered: 1 s a turn.
         let now = Mutex(0.0)
         let base = runtime(factor: 1, seed: 15) { now.withLock { $0 += 1 } }
@@ -201,10 +238,12 @@ import Testing
         let fixture = try fixture(base, head, settings: plan.settings)
         defer { try? FileManager.default.removeItem(at: fixture.folder) }
         let busy: SuiteRunner.LoadProbe = { { ReplayLoad(otherCores: 1.0, seconds: 1) } }
-        let paired = PairedRun(base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
-                               design: .rounds(maximum: 30), timeBudget: 7, busyRetries: 2, settings: settingsTTFTOnly(), loadProbe: busy)
-        let outcome = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest(),
-                                           clock: { now.withLock { $0 } })
+        let paired = PairedRun(
+            base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
+            design: .rounds(maximum: 30), timeBudget: 7, busyRetries: 2, settings: settingsTTFTOnly(), loadProbe: busy)
+        let outcome = try await paired.run(
+            base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest(),
+            clock: { now.withLock { $0 } })
         #expect(outcome.sequential.stop == .timeBudget)
         #expect(outcome.sequential.rounds == 1)
         // Slots of two replays: 1 s each, measured again while time was left; none started at or past 7 s.
@@ -213,20 +252,23 @@ import Testing
         #expect(now.withLock { $0 } <= 8)
         #expect(outcome.head.suites[0].conversations.last?.leftOut?.contains("measured again") == false)
         let comparison = try #require(outcome.comparison)
-        #expect(comparison.design.share == 1)                    // the only look: everything
+        #expect(comparison.design.share == 1)  // the only look: everything
         #expect(outcome.sequential.looks.last?.contains("ran out within the round") == true)
-        #expect(comparison.measuredNothing)                      // every replay was disturbed
+        #expect(comparison.measuredNothing)  // every replay was disturbed
     }
 
     @Test func aStoppedRunIsIncompleteAndNotCompared() async throws {
-        let plan = RunPlan(suites: [try suite(conversations: ["a", "b"])], settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
+        let plan = RunPlan(
+            suites: [try suite(conversations: ["a", "b"])],
+            settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
         let base = runtime(factor: 1, seed: 13), head = runtime(factor: 1, seed: 14)
         let fixture = try fixture(base, head, settings: plan.settings)
         defer { try? FileManager.default.removeItem(at: fixture.folder) }
         let stop = StopRequest()
         stop.request()
-        let paired = PairedRun(base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
-                               design: .rounds(maximum: 10), settings: settingsTTFTOnly(), loadProbe: quiet)
+        let paired = PairedRun(
+            base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
+            design: .rounds(maximum: 10), settings: settingsTTFTOnly(), loadProbe: quiet)
         let outcome = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: stop)
         #expect(outcome.comparison == nil)
         #expect(outcome.sequential.stop == .interrupted)

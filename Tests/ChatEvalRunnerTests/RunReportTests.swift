@@ -42,8 +42,9 @@ import Testing
         var finals: [RunRecord] = []
         for (index, modelAnswers) in answers.enumerated() {
             let runtime = ScriptedRuntime(replies: replies(modelAnswers, ttft: 0.1 * Double(index + 1)))
-            var record = RunRecord(runId: ResultWriter.newRunId(), startedAt: Date(), command: ["test"], git: nil,
-                                   machine: MachineInfo.current(), runtime: runtime.identity, modelSha256: nil, settings: settings)
+            var record = RunRecord(
+                runId: ResultWriter.newRunId(), startedAt: Date(), command: ["test"], git: nil,
+                machine: MachineInfo.current(), runtime: runtime.identity, modelSha256: nil, settings: settings)
             if let group { record.group = RunGroup(id: group, index: index + 1, count: answers.count, label: "model-\(index + 1).gguf") }
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -54,7 +55,8 @@ import Testing
         return finals
     }
 
-    private let longAnswer = "The sea has waves that roll in and out all day long, and the tides follow the moon, "
+    private let longAnswer =
+        "The sea has waves that roll in and out all day long, and the tides follow the moon, "
         + "and the gulls cry over the water,\nand a second line follows the first."
 
     @Test func theVerdictComesFirstAndFailuresBeforeAnyDetail() async throws {
@@ -65,13 +67,16 @@ import Testing
         let failed = try #require(lines.firstIndex(of: "failed checks (1)"))
         #expect(gates < failed)
         #expect(report.contains("✗ icontains: expected \"sea\" in the answer"))
-        #expect(!report.contains("✓ icontains"))               // passing checks only with --verbose
-        #expect(!report.contains("prefill t/s"))                // nor the per-turn tables
+        #expect(!report.contains("✓ icontains"))  // passing checks only with --verbose
+        #expect(!report.contains("prefill t/s"))  // nor the per-turn tables
     }
 
     @Test func everyLineFitsOneHundredColumnsUnlessAnswersAreShownWhole() async throws {
-        let records = try await records([[longAnswer, "You asked about the moon.", longAnswer, "The moon."],
-                                         [longAnswer, "The sea.", longAnswer, "The sea."]], repetitions: 2)
+        let records = try await records(
+            [
+                [longAnswer, "You asked about the moon.", longAnswer, "The moon."],
+                [longAnswer, "The sea.", longAnswer, "The sea."],
+            ], repetitions: 2)
         for options in [RunReportOptions(), RunReportOptions(verbose: true)] {
             for line in RunReport.render(records, options: options).split(separator: "\n") {
                 #expect(DisplayWidth.of(String(line)) <= RunReport.width, "\(DisplayWidth.of(String(line))) columns: \(line)")
@@ -84,8 +89,10 @@ import Testing
         #expect(whole.contains("    user   What did I ask about?\n    model  You asked about\n           the moon."), "\(whole)")
         let verbose = RunReport.render(single, options: RunReportOptions(verbose: true, showAnswers: true))
         #expect(verbose.contains("1. user:   Tell me about the sea, in as many words as you like, and then some more words about it."))
-        #expect(verbose.contains("model:  The sea has waves that roll in and out all day long, and the tides follow the moon, and the gulls cry over the water,\n"
-                                 + String(repeating: " ", count: 15) + "and a second line follows the first."), "\(verbose)")
+        #expect(
+            verbose.contains(
+                "model:  The sea has waves that roll in and out all day long, and the tides follow the moon, and the gulls cry over the water,\n"
+                    + String(repeating: " ", count: 15) + "and a second line follows the first."), "\(verbose)")
     }
 
     /// Wide characters (CJK, most emoji) take two terminal columns: lines are cut by columns.
@@ -104,7 +111,7 @@ import Testing
         #expect(report.contains("on 2 models"))
         #expect(report.contains("side by side (repetition 1 of each model)"))
         let table = report.split(separator: "\n").filter { $0.contains("model-1.gguf") || $0.contains("model-2.gguf") }
-        #expect(table.contains { $0.contains("1/2") && $0.contains("50%") })   // model 1's suite line
+        #expect(table.contains { $0.contains("1/2") && $0.contains("50%") })  // model 1's suite line
         #expect(table.contains { $0.contains("2/2") && $0.contains("100%") })  // model 2's
         #expect(table.contains { $0.contains("✗") && $0.contains("100 ms") && $0.contains("You asked about the moon.") })
         #expect(table.contains { $0.contains("✓") && $0.contains("200 ms") && $0.contains("The sea.") })
@@ -113,7 +120,7 @@ import Testing
     @Test func aCheckFailingInSomeRepetitionsIsLabelledFlaky() async throws {
         let report = RunReport.render(try await records([[longAnswer, "The sea.", longAnswer, "The moon."]], repetitions: 2))
         #expect(unwrapped(report).contains("(failed in 1 of 2 repetitions: flaky)"))
-        #expect(report.contains(" of 2 "))                       // the TTFT spread over repetitions
+        #expect(report.contains(" of 2 "))  // the TTFT spread over repetitions
     }
 
     /// The report with wrapped lines joined again (a wrapped line continues on an indented line).

@@ -12,11 +12,14 @@ import Testing
     static func suites() throws -> [Suite] {
         func suite(_ name: String, turns: [Int]) throws -> Suite {
             let conversations = turns.enumerated().map { index, count in
-                "  - id: \(name)-c\(index + 1)\n    turns:\n" + (1...count).map { turn in
-                    "      - user: \"\(name) \(index + 1).\(turn)\"\n        checks: [{type: contains, value: \"\(index + 1).\(turn)\"}]\n"
-                }.joined()
+                "  - id: \(name)-c\(index + 1)\n    turns:\n"
+                    + (1...count).map { turn in
+                        "      - user: \"\(name) \(index + 1).\(turn)\"\n        checks: [{type: contains, value: \"\(index + 1).\(turn)\"}]\n"
+                    }.joined()
             }.joined()
-            let yaml = "name: \(name)\ngates:\n  min_pass_rate: 0.5\n  metrics: [{metric: ttft, stat: p95, max: 1}]\nconversations:\n" + conversations
+            let yaml =
+                "name: \(name)\ngates:\n  min_pass_rate: 0.5\n  metrics: [{metric: ttft, stat: p95, max: 1}]\nconversations:\n"
+                + conversations
             return try SuiteLoader.parse(yaml, file: "\(name).yaml")
         }
         return [try suite("alpha", turns: [3, 1, 5, 2, 2, 4]), try suite("beta", turns: [1, 1, 3, 2])]
@@ -38,12 +41,12 @@ import Testing
             for (conversation, shard) in zip(suite.conversations, shards) { turns[shard - 1] += conversation.script.userMessages.count }
         }
         #expect(turns.reduce(0, +) == 24)
-        #expect(turns.max()! - turns.min()! <= 1)                       // 24 turns over 4 shards: 6 each
+        #expect(turns.max()! - turns.min()! <= 1)  // 24 turns over 4 shards: 6 each
         let parts = (1...4).map { Sharding.select(suites, shard: RunShard(index: $0, count: 4)) }
-        for part in parts { #expect(part.map(\.name) == ["alpha", "beta"]) }   // every suite in every shard
+        for part in parts { #expect(part.map(\.name) == ["alpha", "beta"]) }  // every suite in every shard
         let ids = parts.flatMap { $0.flatMap { $0.conversations.map(\.id) } }
         #expect(ids.sorted() == suites.flatMap { $0.conversations.map(\.id) }.sorted())
-        #expect(Sharding.assignment(suites, count: 4) == assignment)   // a pure function
+        #expect(Sharding.assignment(suites, count: 4) == assignment)  // a pure function
         #expect(Sharding.assignment(suites, count: 1).allSatisfy { $0.allSatisfy { $0 == 1 } })
     }
 
@@ -60,10 +63,12 @@ import Testing
 
         func run(_ plan: RunPlan, shard: RunShard?) async throws -> RunRecord {
             let runtime = Self.echo()
-            var record = RunRecord(runId: ResultWriter.newRunId(), startedAt: Date(), command: ["test"], git: nil, machine: MachineInfo.current(),
-                                   runtime: runtime.identity, modelSha256: nil, settings: settings)
+            var record = RunRecord(
+                runId: ResultWriter.newRunId(), startedAt: Date(), command: ["test"], git: nil, machine: MachineInfo.current(),
+                runtime: runtime.identity, modelSha256: nil, settings: settings)
             record.shard = shard
-            let writer = try ResultWriter(folder: folder, record: record, suites: plan.suites.map { SuiteSource(path: $0.path, text: $0.text) })
+            let writer = try ResultWriter(
+                folder: folder, record: record, suites: plan.suites.map { SuiteSource(path: $0.path, text: $0.text) })
             _ = try await SuiteRunner(runtime: runtime, plan: plan).run(into: record, writer: writer, stop: StopRequest())
             // Read back from disk, as `chateval merge` does.
             return try ResultWriter.makeDecoder().decode(RunRecord.self, from: Data(contentsOf: writer.resultURL))
@@ -71,7 +76,7 @@ import Testing
 
         let whole = try await run(RunPlan(suites: suites, settings: settings), shard: nil)
         var shards: [RunRecord] = []
-        for index in [3, 1, 4, 2] {                                      // any order of files
+        for index in [3, 1, 4, 2] {  // any order of files
             let shard = RunShard(index: index, count: 4)
             shards.append(try await run(RunPlan(suites: Sharding.select(suites, shard: shard), settings: settings), shard: shard))
         }
@@ -87,11 +92,15 @@ import Testing
 
     @Test func mergingRefusesShardsOfDifferentRunsMissingOrRepeatedShards() throws {
         func record(_ shard: RunShard?, commit: String = "abc", cacheMode: CacheMode = .session) -> RunRecord {
-            var record = RunRecord(runId: "r", startedAt: Date(), command: [], git: GitSnapshot(commit: commit, shortCommit: nil, branch: "main", isDetached: false, isUnborn: false, modifiedCount: 0, untrackedCount: 0,
-                                                                                 commitTime: nil, commitTimeZoneOffsetMinutes: nil, subject: nil, describe: nil,
-                                                                                 isShallow: false, workdir: nil), machine: MachineInfo.current(),
-                                   runtime: Self.echo().identity, modelSha256: nil,
-                                   settings: RunSettings(cacheMode: cacheMode, repetitions: 1, warmupConversations: 0))
+            var record = RunRecord(
+                runId: "r", startedAt: Date(), command: [],
+                git: GitSnapshot(
+                    commit: commit, shortCommit: nil, branch: "main", isDetached: false, isUnborn: false, modifiedCount: 0,
+                    untrackedCount: 0,
+                    commitTime: nil, commitTimeZoneOffsetMinutes: nil, subject: nil, describe: nil,
+                    isShallow: false, workdir: nil), machine: MachineInfo.current(),
+                runtime: Self.echo().identity, modelSha256: nil,
+                settings: RunSettings(cacheMode: cacheMode, repetitions: 1, warmupConversations: 0))
             record.shard = shard
             record.suites = [SuiteRecord(name: "s", path: "s.yaml", text: "name: s\nconversations:\n  - id: a\n    turns: [hi]\n")]
             return record
@@ -124,7 +133,7 @@ import Testing
         copy.environment = nil
         for s in copy.suites.indices {
             for c in copy.suites[s].conversations.indices {
-                copy.suites[s].conversations[c].load = nil              // the machine's load while it ran: a timing too
+                copy.suites[s].conversations[c].load = nil  // the machine's load while it ran: a timing too
                 for t in copy.suites[s].conversations[c].turns.indices {
                     copy.suites[s].conversations[c].turns[t].metrics?.timeToFirstToken = 0
                     copy.suites[s].conversations[c].turns[t].metrics?.totalTime = 0

@@ -63,9 +63,14 @@ import Testing
                 // No metrics: checks that read measurements cannot be evaluated (an error, not a
                 // pass); every check that reads the answer must fail.
                 let (records, conversationChecks) = ConversationGrader.grade(conversation, turns: turns)
-                for (turn, verdict) in records.flatMap({ turn in (turn.checks ?? []).map { (turn.index + 1, $0) } }) + conversationChecks.map({ (0, $0) }) {
+                for (turn, verdict) in records.flatMap({ turn in (turn.checks ?? []).map { (turn.index + 1, $0) } })
+                    + conversationChecks.map({ (0, $0) })
+                {
                     graded += 1
-                    #expect(!verdict.passed, "\(suite.name)/\(conversation.id) turn \(turn): \(verdict.check) passes on an echo (\(echo.rawValue)): \(verdict.detail)")
+                    #expect(
+                        !verdict.passed,
+                        "\(suite.name)/\(conversation.id) turn \(turn): \(verdict.check) passes on an echo (\(echo.rawValue)): \(verdict.detail)"
+                    )
                 }
             }
         }

@@ -9,9 +9,11 @@ import Testing
 
 @Suite struct SuiteRunnerTests {
     private func suite(conversations: Int, turns: Int) throws -> Suite {
-        let yaml = "name: s\nconversations:\n" + (1...conversations).map { c in
-            "  - id: c\(c)\n    turns: [" + (1...turns).map { "\"turn \($0)\"" }.joined(separator: ", ") + "]\n"
-        }.joined()
+        let yaml =
+            "name: s\nconversations:\n"
+            + (1...conversations).map { c in
+                "  - id: c\(c)\n    turns: [" + (1...turns).map { "\"turn \($0)\"" }.joined(separator: ", ") + "]\n"
+            }.joined()
         return try SuiteLoader.parse(yaml, file: "s.yaml")
     }
 
@@ -24,8 +26,9 @@ import Testing
     }
 
     private func record(_ runtime: ScriptedRuntime, _ settings: RunSettings) -> RunRecord {
-        RunRecord(runId: ResultWriter.newRunId(), startedAt: Date(), command: ["test"], git: nil,
-                  machine: MachineInfo.current(), runtime: runtime.identity, modelSha256: nil, settings: settings)
+        RunRecord(
+            runId: ResultWriter.newRunId(), startedAt: Date(), command: ["test"], git: nil,
+            machine: MachineInfo.current(), runtime: runtime.identity, modelSha256: nil, settings: settings)
     }
 
     private func decode(_ url: URL) throws -> RunRecord {
@@ -40,17 +43,18 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let writer = try ResultWriter(folder: directory, record: record(runtime, settings), suites: [])
 
-        let final = try await SuiteRunner(runtime: runtime, plan: plan).run(into: record(runtime, settings), writer: writer, stop: StopRequest())
+        let final = try await SuiteRunner(runtime: runtime, plan: plan).run(
+            into: record(runtime, settings), writer: writer, stop: StopRequest())
 
         #expect(final.status == .complete)
         let replays = final.suites[0].conversations
         #expect(replays.map(\.repetition) == [0, 1, 2, 3])
         #expect(replays.map(\.warmup) == [true, false, false, false])
-        #expect(final.suites[0].measuredTurns.count == 6)           // warm-up not counted
+        #expect(final.suites[0].measuredTurns.count == 6)  // warm-up not counted
         let onDisk = try decode(writer.resultURL)
         #expect(onDisk.status == .complete)
         #expect(onDisk.suites[0].conversations.flatMap(\.turns).count == 8)
-        #expect(!FileManager.default.fileExists(atPath: writer.journalURL.path))   // folded into the result
+        #expect(!FileManager.default.fileExists(atPath: writer.journalURL.path))  // folded into the result
     }
 
     @Test func aStoppedRunKeepsEveryFinishedTurnAndIsMarkedIncomplete() async throws {
@@ -63,13 +67,14 @@ import Testing
         let stop = StopRequest()
         let observer = StopAfterTurns(5, stop: stop)
 
-        let final = try await SuiteRunner(runtime: runtime, plan: plan).run(into: record(runtime, settings), writer: writer, stop: stop, observer: observer)
+        let final = try await SuiteRunner(runtime: runtime, plan: plan).run(
+            into: record(runtime, settings), writer: writer, stop: stop, observer: observer)
 
         #expect(final.status == .incomplete)
         let turns = final.suites[0].conversations.flatMap(\.turns)
-        #expect(turns.filter { $0.status == .answered }.count == 5)   // every turn finished before the stop
-        #expect(turns.filter { $0.status == .skipped }.count == 1)    // the rest of the interrupted conversation
-        #expect(final.suites[0].conversations.count == 2)             // later conversations never started
+        #expect(turns.filter { $0.status == .answered }.count == 5)  // every turn finished before the stop
+        #expect(turns.filter { $0.status == .skipped }.count == 1)  // the rest of the interrupted conversation
+        #expect(final.suites[0].conversations.count == 2)  // later conversations never started
         let onDisk = try decode(writer.resultURL)
         #expect(onDisk.status == .incomplete)
         #expect(onDisk.suites[0].conversations.flatMap(\.turns).filter { $0.status == .answered }.count == 5)
@@ -84,9 +89,10 @@ import Testing
         let writer = try ResultWriter(folder: directory, record: record(runtime, settings), suites: [])
         let observer = JournalWatcher(journal: writer.journalURL)
 
-        _ = try await SuiteRunner(runtime: runtime, plan: plan).run(into: record(runtime, settings), writer: writer, stop: StopRequest(), observer: observer)
+        _ = try await SuiteRunner(runtime: runtime, plan: plan).run(
+            into: record(runtime, settings), writer: writer, stop: StopRequest(), observer: observer)
 
-        #expect(await observer.linesSeen == [1, 2, 3, 4, 5, 6])   // on disk before the next turn started
+        #expect(await observer.linesSeen == [1, 2, 3, 4, 5, 6])  // on disk before the next turn started
     }
 
     @Test func twoConcurrentRunsInOneFolderDoNotTouchEachOther() async throws {

@@ -21,11 +21,13 @@ import Testing
         #expect(results.map(\.answer) == ["Hello", "Fine"])
         #expect(results[1].metrics?.reusedTokens == 14)
         let events = await runtime.events
-        #expect(events == [
-            .resetSession,
-            .respond(messages: [.system("Be brief."), .user("Hi")], options: GenerationOptions()),
-            .respond(messages: [.system("Be brief."), .user("Hi"), .assistant("Hello"), .user("How are you?")], options: GenerationOptions()),
-        ])
+        #expect(
+            events == [
+                .resetSession,
+                .respond(messages: [.system("Be brief."), .user("Hi")], options: GenerationOptions()),
+                .respond(
+                    messages: [.system("Be brief."), .user("Hi"), .assistant("Hello"), .user("How are you?")], options: GenerationOptions()),
+            ])
     }
 
     @Test func coldModeResetsBeforeEveryTurn() async throws {
@@ -48,8 +50,8 @@ import Testing
         #expect(results.map(\.status) == [.answered, .failed, .skipped])
         #expect(results[1].failure == overflow)
         #expect(results[2].skipReason == "turn 2 failed (context_overflow)")
-        #expect(await recorder.indices == [0, 1, 2])   // every turn reported as soon as it ended
-        #expect(await runtime.events.count == 3)        // reset + two turns; the third never reached the runtime
+        #expect(await recorder.indices == [0, 1, 2])  // every turn reported as soon as it ended
+        #expect(await runtime.events.count == 3)  // reset + two turns; the third never reached the runtime
     }
 
     @Test func placeholdersQuoteEarlierAnswersAndVariables() async throws {

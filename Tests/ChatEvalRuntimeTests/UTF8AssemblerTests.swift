@@ -26,8 +26,8 @@ import Testing
     @Test func invalidBytesBecomeReplacementCharacters() {
         var assembler = UTF8Assembler()
         #expect(assembler.append([0x61, 0xFF, 0x62]) == "a\u{FFFD}b")
-        #expect(assembler.append([0xE6, 0x97]) == "")       // an unfinished 3-byte character is held back
-        #expect(assembler.flush() == "\u{FFFD}")           // and replaced if the stream ends
+        #expect(assembler.append([0xE6, 0x97]) == "")  // an unfinished 3-byte character is held back
+        #expect(assembler.flush() == "\u{FFFD}")  // and replaced if the stream ends
     }
 }
 

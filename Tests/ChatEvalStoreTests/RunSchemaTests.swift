@@ -16,8 +16,9 @@ import Testing
             promptTokens: 90, reusedTokens: 60, generatedTokens: 5, timeToFirstToken: 0.1, prefillTime: 0.08, decodeTime: 0.08,
             totalTime: 0.2, interTokenLatencies: [0.02, 0.02, 0.02, 0.02], stopReason: .endOfGeneration, peakResidentBytes: 400 << 20,
             prefillPeakResidentBytes: 390 << 20, decodePeakResidentBytes: 400 << 20, kvCacheBytesInUse: 3 << 20,
-            server: ServerFigures(promptEvaluatedTokens: 30, cachedTokens: 60, prefillTime: 0.07, prefillTokensPerSecond: 420, generatedTokens: 5,
-                                  decodeTime: 0.08, decodeTokensPerSecond: 60, backend: "node-1", usageReported: true, contentDeltas: 5),
+            server: ServerFigures(
+                promptEvaluatedTokens: 30, cachedTokens: 60, prefillTime: 0.07, prefillTokensPerSecond: 420, generatedTokens: 5,
+                decodeTime: 0.08, decodeTokensPerSecond: 60, backend: "node-1", usageReported: true, contentDeltas: 5),
             retries: [RetryAttempt(attempt: 1, code: .rateLimited, message: "429", elapsed: 0.01, delay: 1, retryAfter: 1)])
         let git = GitSnapshot(
             commit: String(repeating: "a", count: 40), shortCommit: "aaaaaaa", branch: "main", isDetached: false, isUnborn: false,
@@ -25,36 +26,51 @@ import Testing
             subject: "s", describe: "v1.0-2-gaaaaaaa", isShallow: false, workdir: "/repo")
         let runtime = RuntimeIdentity(
             engine: "llama.cpp", build: "b", model: ModelIdentity(path: "/m.gguf", fileBytes: 1, description: "d", parameters: 2),
-            chatTemplate: "gemma", chatTemplateSource: "builtin", chatTemplateHash: String(repeating: "b", count: 64), contextSize: 4096, batchSize: 512, threads: 2,
+            chatTemplate: "gemma", chatTemplateSource: "builtin", chatTemplateHash: String(repeating: "b", count: 64), contextSize: 4096,
+            batchSize: 512, threads: 2,
             kvCacheBytes: 3, loadSeconds: 0.5, warmupSeconds: 0.03,
-            memory: EngineMemory(residentBytesBeforeLoad: 1, loadPeakResidentBytes: 2, modelBytes: 3, kvCacheBytes: 4, computeBytes: 5, outputBytes: 6),
+            memory: EngineMemory(
+                residentBytesBeforeLoad: 1, loadPeakResidentBytes: 2, modelBytes: 3, kvCacheBytes: 4, computeBytes: 5, outputBytes: 6),
             inProcess: true, endpoint: "http://127.0.0.1:8080/v1")
         var record = RunRecord(
             runId: "abcdefgh", startedAt: Date(timeIntervalSince1970: 1_800_000_100), command: ["chateval", "run"], git: git,
             machine: MachineInfo.current(), runtime: runtime, modelSha256: String(repeating: "0", count: 64),
-            settings: RunSettings(cacheMode: .session, repetitions: 2, warmupConversations: 1,
-                                  sources: ["model": .projectFile, "threads": .commandLine, "repetitions": .builtIn]))
+            settings: RunSettings(
+                cacheMode: .session, repetitions: 2, warmupConversations: 1,
+                sources: ["model": .projectFile, "threads": .commandLine, "repetitions": .builtIn]))
         record.environment = RunEnvironment(
-            start: MachineLoad(loadAverage1: 0.1, loadAverage5: 0.2, otherProcessesCores: 0.3,
-                               busiest: [.init(pid: 7, name: "swift-frontend", cores: 0.3)], frequencyGovernor: "performance"),
+            start: MachineLoad(
+                loadAverage1: 0.1, loadAverage5: 0.2, otherProcessesCores: 0.3,
+                busiest: [.init(pid: 7, name: "swift-frontend", cores: 0.3)], frequencyGovernor: "performance"),
             end: MachineLoad(loadAverage1: 0.1, loadAverage5: 0.2, otherProcessesCores: 0, busiest: [], frequencyGovernor: nil))
         record.project = ProjectFileRecord(path: "chateval.yaml", sha256: String(repeating: "c", count: 64))
         record.role = .head
         record.pairedRunId = "zyxwvuts"
         let turns = [
-            TurnRecord(ReplayedTurn(index: 0, user: "hi", messagesSent: 2, status: .answered, answer: "hello", metrics: metrics),
-                       checks: [Verdict(check: "icontains", passed: true, score: 1, detail: "found", error: "none", weight: 2)], score: 1),
-            TurnRecord(ReplayedTurn(index: 1, user: "more", messagesSent: 4, status: .failed,
-                                    failure: RuntimeFailure(.unavailable, "503", retries: [RetryAttempt(attempt: 1, code: .unavailable, message: "503", elapsed: 0.01, delay: 0.5)]))),
+            TurnRecord(
+                ReplayedTurn(index: 0, user: "hi", messagesSent: 2, status: .answered, answer: "hello", metrics: metrics),
+                checks: [Verdict(check: "icontains", passed: true, score: 1, detail: "found", error: "none", weight: 2)], score: 1),
+            TurnRecord(
+                ReplayedTurn(
+                    index: 1, user: "more", messagesSent: 4, status: .failed,
+                    failure: RuntimeFailure(
+                        .unavailable, "503",
+                        retries: [RetryAttempt(attempt: 1, code: .unavailable, message: "503", elapsed: 0.01, delay: 0.5)]))),
             TurnRecord(ReplayedTurn(index: 2, user: "again", messagesSent: 0, status: .skipped, skipReason: "turn 2 failed")),
         ]
-        record.suites = [SuiteRecord(name: "s", path: "s.yaml", conversations: [
-            ConversationRecord(id: "c", repetition: 1, warmup: false, systemPrompt: "sys",
-                               options: GenerationOptions(stop: ["\n\n"]), turns: turns,
-                               checks: [Verdict(check: "ttft", passed: false, detail: "slow")]),
-        ], gates: [GateOutcome(gate: "min_pass_rate", passed: true, expected: "≥ 0.5", found: "1")],
-           comparison: ComparisonOverrides(minimumSamples: 4, thresholds: [.timeToFirstToken: ThresholdOverride(relative: 0.1, absolute: 0.01)]),
-           text: "name: s")]
+        record.suites = [
+            SuiteRecord(
+                name: "s", path: "s.yaml",
+                conversations: [
+                    ConversationRecord(
+                        id: "c", repetition: 1, warmup: false, systemPrompt: "sys",
+                        options: GenerationOptions(stop: ["\n\n"]), turns: turns,
+                        checks: [Verdict(check: "ttft", passed: false, detail: "slow")])
+                ], gates: [GateOutcome(gate: "min_pass_rate", passed: true, expected: "≥ 0.5", found: "1")],
+                comparison: ComparisonOverrides(
+                    minimumSamples: 4, thresholds: [.timeToFirstToken: ThresholdOverride(relative: 0.1, absolute: 0.01)]),
+                text: "name: s")
+        ]
         record.shard = RunShard(index: 1, count: 2)
         let distribution = Distribution([0.1, 0.2])
         record.load = LoadSummary(
@@ -82,6 +98,6 @@ import Testing
         #expect(decoded.suites[0].conversations[0].turns == record.suites[0].conversations[0].turns)
         #expect(decoded.git == record.git)
         #expect(decoded.status == .complete)
-        #expect(String(decoding: data, as: UTF8.self).contains("\"time_to_first_token\""))   // snake_case on disk
+        #expect(String(decoding: data, as: UTF8.self).contains("\"time_to_first_token\""))  // snake_case on disk
     }
 }

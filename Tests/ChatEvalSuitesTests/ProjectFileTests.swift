@@ -25,11 +25,13 @@ import Testing
         #expect(ComparisonSettings.default.applying(try parse("compare: {busy_threshold: off}\n").compare!).busyThreshold == nil)
         #expect(errors("time_budget: soon\n").first?.contains("time_budget 'soon' is not a duration") == true)
         #expect(errors("max_repetitions: 1\n").isEmpty == false)
-        #expect(errors("compare: {busy_threshold: -1}\n").first?.contains("busy_threshold must be a number of cores above 0, or off") == true)
+        #expect(
+            errors("compare: {busy_threshold: -1}\n").first?.contains("busy_threshold must be a number of cores above 0, or off") == true)
     }
 
     @Test func everySettingIsRead() throws {
-        let project = try parse("""
+        let project = try parse(
+            """
             model:
               path: ${CHATEVAL_CACHE}/models/m.gguf
               sha256: B179C9523D0E6A0F98A330C7562B682750A6F8C8C15E5BC70EA373728110DB53
@@ -65,7 +67,8 @@ import Testing
     }
 
     @Test func modelsListTheVariantsOfASideBySideRun() throws {
-        let project = try parse("""
+        let project = try parse(
+            """
             models:
               - {path: a.gguf, sha256: b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53}
               - path: b.gguf
@@ -89,20 +92,32 @@ import Testing
         #expect(try parse("model: ~/m.gguf").models?.first?.path == "/home/u/m.gguf")
         #expect(try parse("model: ${MODELS}/m.gguf", environment: ["MODELS": "/srv"]).models?.first?.path == "/srv/m.gguf")
         #expect(try parse("model: ${CHATEVAL_CACHE}/x", environment: ["CHATEVAL_CACHE": "/c"]).models?.first?.path == "/c/x")
-        #expect(errors("model: ${NOT_SET}/m.gguf") == ["chateval.yaml:1:8: error: model.path uses ${NOT_SET}, which is not set in the environment; set NOT_SET or write the path"])
+        #expect(
+            errors("model: ${NOT_SET}/m.gguf") == [
+                "chateval.yaml:1:8: error: model.path uses ${NOT_SET}, which is not set in the environment; set NOT_SET or write the path"
+            ])
     }
 
     @Test(arguments: [
         ("threads: 0", "chateval.yaml:1:10: error: threads must be at least 1, found 0"),
         ("context_size: 99999999999", "chateval.yaml:1:15: error: context_size must be at most 4194304, found 99999999999"),
-        ("threads: 0x10", "chateval.yaml:1:10: error: threads must be a whole number, found '0x10'; write decimal digits, such as 42, 0.5 or 1e3"),
+        (
+            "threads: 0x10",
+            "chateval.yaml:1:10: error: threads must be a whole number, found '0x10'; write decimal digits, such as 42, 0.5 or 1e3"
+        ),
         ("cache_mode: warm", "chateval.yaml:1:13: error: unknown cache_mode 'warm'; session or cold"),
         ("repetition: 3", "chateval.yaml:1:1: error: unknown key 'repetition' in the project file; did you mean 'repetitions'?"),
         ("model: {sha256: " + String(repeating: "a", count: 64) + "}", "chateval.yaml:1:8: error: model needs a 'path'"),
         ("compare: {preset: strcit}", "chateval.yaml:1:19: error: unknown comparison preset 'strcit'; did you mean 'strict'?"),
         ("compare: {alpha: 1}", "chateval.yaml:1:18: error: compare.alpha must be between 0 and 1, exclusive, found 1.0"),
-        ("compare: {thresholds: {tfft: {relative: 5%}}}", "chateval.yaml:1:24: error: unknown metric 'tfft' in compare.thresholds; did you mean 'ttft'?"),
-        ("compare: {thresholds: {ttft: {relative: five}}}", "chateval.yaml:1:41: error: compare.thresholds.ttft.relative must be a number, found 'five'; write decimal digits, such as 42, 0.5 or 1e3"),
+        (
+            "compare: {thresholds: {tfft: {relative: 5%}}}",
+            "chateval.yaml:1:24: error: unknown metric 'tfft' in compare.thresholds; did you mean 'ttft'?"
+        ),
+        (
+            "compare: {thresholds: {ttft: {relative: five}}}",
+            "chateval.yaml:1:41: error: compare.thresholds.ttft.relative must be a number, found 'five'; write decimal digits, such as 42, 0.5 or 1e3"
+        ),
     ])
     func badSettingsAreLocated(_ text: String, _ expected: String) {
         #expect(errors(text) == [expected])

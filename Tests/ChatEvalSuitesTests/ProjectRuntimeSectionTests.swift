@@ -5,7 +5,8 @@ import Testing
 /// The project file's `runtime:` section: a served runtime, its settings, located errors.
 @Suite struct ProjectRuntimeSectionTests {
     @Test func everyServedSettingIsRead() throws {
-        let project = try ProjectFile.parse("""
+        let project = try ProjectFile.parse(
+            """
             runtime:
               kind: openai
               base_url: http://127.0.0.1:8080/v1
@@ -26,10 +27,11 @@ import Testing
         #expect(runtime.requestTimeout == 120)
         #expect(runtime.connectTimeout == 2.5)
         #expect(runtime.retries == 5)
-        #expect(runtime.extraFields == [
-            "repeat_penalty": .number(1.1), "top_k": .integer(40), "cache_prompt": .bool(true), "grammar": .string("root ::= x"),
-            "stop_ids": .array([.integer(1), .integer(2)]), "nested": .object(["a": .null]),
-        ])
+        #expect(
+            runtime.extraFields == [
+                "repeat_penalty": .number(1.1), "top_k": .integer(40), "cache_prompt": .bool(true), "grammar": .string("root ::= x"),
+                "stop_ids": .array([.integer(1), .integer(2)]), "nested": .object(["a": .null]),
+            ])
         #expect(runtime.affinityHeader == "X-Session-Id")
         #expect(runtime.affinityUserField == true)
         #expect(runtime.backendHeader == "X-Backend")
@@ -47,7 +49,8 @@ import Testing
 
     @Test func badValuesAreLocated() {
         do {
-            _ = try ProjectFile.parse("""
+            _ = try ProjectFile.parse(
+                """
                 runtime:
                   kind: grpc
                   request_timeout: 0

@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct SLOSectionTests {
     @Test func objectivesReadDurationsInSecondsOrMillisecondsWithOptionalPercentiles() throws {
-        let suite = try SuiteLoader.parse("""
+        let suite = try SuiteLoader.parse(
+            """
             name: s
             slo:
               ttft_p95: 1s
@@ -14,16 +15,18 @@ import Testing
               - {id: a, turns: [hi]}
             """, file: "t.yaml")
         let objectives = try #require(suite.slo?.objectives)
-        #expect(objectives == [
-            .init(metric: .endToEndLatency, bound: 12.5),
-            .init(metric: .timePerOutputToken, bound: 0.05),
-            .init(metric: .timeToFirstToken, bound: 1, percentile: 95),
-        ])
+        #expect(
+            objectives == [
+                .init(metric: .endToEndLatency, bound: 12.5),
+                .init(metric: .timePerOutputToken, bound: 0.05),
+                .init(metric: .timeToFirstToken, bound: 1, percentile: 95),
+            ])
         #expect(objectives.map(\.name) == ["e2el", "tpot", "ttft_p95"])
     }
 
     @Test func badObjectivesAreRejectedWithTheirLine() {
-        let errors = rejection("""
+        let errors = rejection(
+            """
             name: s
             slo:
               ttft: 1s
@@ -43,12 +46,13 @@ import Testing
     @Test func aGoodTurnMeetsEveryBound() {
         let slo = ServiceLevelObjectives([.init(metric: .timeToFirstToken, bound: 0.5), .init(metric: .timePerOutputToken, bound: 0.1)])
         func turn(ttft: Double, total: Double, generated: Int) -> TurnMetrics {
-            TurnMetrics(promptTokens: 1, reusedTokens: nil, generatedTokens: generated, timeToFirstToken: ttft, prefillTime: nil,
-                        decodeTime: total - ttft, totalTime: total, interTokenLatencies: [], stopReason: .maxTokens)
+            TurnMetrics(
+                promptTokens: 1, reusedTokens: nil, generatedTokens: generated, timeToFirstToken: ttft, prefillTime: nil,
+                decodeTime: total - ttft, totalTime: total, interTokenLatencies: [], stopReason: .maxTokens)
         }
-        #expect(slo.isGood(turn(ttft: 0.4, total: 1.3, generated: 10)))       // tpot 0.1
-        #expect(!slo.isGood(turn(ttft: 0.4, total: 1.5, generated: 10)))      // tpot 0.122
+        #expect(slo.isGood(turn(ttft: 0.4, total: 1.3, generated: 10)))  // tpot 0.1
+        #expect(!slo.isGood(turn(ttft: 0.4, total: 1.5, generated: 10)))  // tpot 0.122
         #expect(!slo.isGood(turn(ttft: 0.6, total: 0.6, generated: 1)))
-        #expect(slo.isGood(turn(ttft: 0.5, total: 9, generated: 1)))          // one token: tpot 0
+        #expect(slo.isGood(turn(ttft: 0.5, total: 9, generated: 1)))  // one token: tpot 0
     }
 }

@@ -20,7 +20,8 @@ import Testing
     }
 
     @Test func checksGatesAndShortFormsAreRead() throws {
-        let suite = try SuiteLoader.parse("""
+        let suite = try SuiteLoader.parse(
+            """
             name: s
             gates:
               min_pass_rate: 0.5
@@ -48,30 +49,38 @@ import Testing
         #expect(conversation.turnChecks[0][1].arguments["weight"] == .integer(2))
         #expect(conversation.checks.map(\.type) == ["ttft"])
         #expect(conversation.turnChecks[0][0].line == 15)
-        #expect(suite.gates == SuiteGates(minimumPassRate: 0.5, maximumFailedTurns: 1, metrics: [
-            MetricGate(metric: .timeToFirstToken, statistic: .p95, maximum: 2),
-            MetricGate(metric: .decodeTokensPerSecond, statistic: .median, minimum: 10),
-        ]))
+        #expect(
+            suite.gates
+                == SuiteGates(
+                    minimumPassRate: 0.5, maximumFailedTurns: 1,
+                    metrics: [
+                        MetricGate(metric: .timeToFirstToken, statistic: .p95, maximum: 2),
+                        MetricGate(metric: .decodeTokensPerSecond, statistic: .median, minimum: 10),
+                    ]))
         #expect(suite.checkCount == 5)
     }
 
     @Test func unknownCheckTypeIsLocatedAndGetsTheNearestName() throws {
-        let error = try #require(rejection("""
-            name: s
-            conversations:
-              - id: a
-                turns:
-                  - user: hi
-                    checks:
-                      - {type: icontans, value: x}
-            """).first)
+        let error = try #require(
+            rejection(
+                """
+                name: s
+                conversations:
+                  - id: a
+                    turns:
+                      - user: hi
+                        checks:
+                          - {type: icontans, value: x}
+                """
+            ).first)
         #expect(error.code == .unknownKey)
         #expect(error.line == 7)
         #expect(error.hint == "did you mean 'icontains'?")
     }
 
     @Test func unknownArgumentAndInvalidRegexPointAtTheirValues() {
-        let found = rejection("""
+        let found = rejection(
+            """
             name: s
             conversations:
               - id: a
@@ -89,7 +98,8 @@ import Testing
     }
 
     @Test func checksCannotQuoteLaterTurnsOrUnknownVariables() {
-        let found = rejection("""
+        let found = rejection(
+            """
             name: s
             conversations:
               - id: a
@@ -103,7 +113,8 @@ import Testing
     }
 
     @Test func badGatesAreExplained() {
-        let found = rejection("""
+        let found = rejection(
+            """
             name: s
             gates:
               min_pass_rate: 1.5
@@ -123,7 +134,8 @@ import Testing
 
     @Test func hugeOrAliasedCheckArgumentsAreRefused() {
         let wide = "[" + Array(repeating: "x", count: 10_001).joined(separator: ",") + "]"
-        let found = rejection("""
+        let found = rejection(
+            """
             name: s
             conversations:
               - id: a
@@ -136,7 +148,8 @@ import Testing
         var bomb = "[&a0 [x, x, x, x, x, x, x, x, x, x]"
         for level in 1...5 { bomb += ", &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]" }
         bomb += "]"
-        let aliased = rejection("""
+        let aliased = rejection(
+            """
             name: s
             conversations:
               - id: a

@@ -23,9 +23,18 @@ import Testing
     }
 
     @Test(arguments: [
-        ("latency: 2000", "'latency' is promptfoo's name: use ttft (seconds to the first token) or total-time (seconds to the whole answer); promptfoo counts milliseconds, ChatEval seconds: `latency: 2000` is {type: total-time, max: 2}"),
-        ("contains-json: {}", "'contains-json' is promptfoo's name: use json (structure and required paths) or is-json, with allow-fences: true to accept a ```json block"),
-        ("{type: llm-rubric, value: polite}", "'llm-rubric' is a model-graded promptfoo assertion; not supported: model-graded checks are out of scope"),
+        (
+            "latency: 2000",
+            "'latency' is promptfoo's name: use ttft (seconds to the first token) or total-time (seconds to the whole answer); promptfoo counts milliseconds, ChatEval seconds: `latency: 2000` is {type: total-time, max: 2}"
+        ),
+        (
+            "contains-json: {}",
+            "'contains-json' is promptfoo's name: use json (structure and required paths) or is-json, with allow-fences: true to accept a ```json block"
+        ),
+        (
+            "{type: llm-rubric, value: polite}",
+            "'llm-rubric' is a model-graded promptfoo assertion; not supported: model-graded checks are out of scope"
+        ),
         ("{type: javascript, value: 'output.length > 3'}", "'javascript' (promptfoo) is not supported: ChatEval runs no user code"),
         ("{type: python, value: 'len(output) > 3'}", "'python' (promptfoo) is not supported: ChatEval runs no user code"),
         ("not-latency: 3", "'latency' is promptfoo's name"),
@@ -39,7 +48,8 @@ import Testing
 
     @Test func anUnknownTypeNamesWhatWasWrittenAndTheNearestType() {
         let text = Self.message("{type: contans, value: x}")
-        #expect(text == "t.yaml:8:20: error: check 1 of turn 1 of conversation 'a': unknown check type \"contans\"; did you mean 'contains'?")
+        #expect(
+            text == "t.yaml:8:20: error: check 1 of turn 1 of conversation 'a': unknown check type \"contans\"; did you mean 'contains'?")
     }
 
     @Test func noInternalIdentifierReachesTheUser() {
@@ -55,7 +65,10 @@ import Testing
         ("is-json: true", "'is-json: true' is not a form is-json takes; write '- is-json: {}' (or {type: is-json})"),
         ("is-json: false", "'is-json: false' is not a form is-json takes; write '- not-is-json: {}' (or {type: not-is-json})"),
         ("not-refusal: true", "'not-refusal: true' is not a form not-refusal takes; write '- not-refusal: {}' (or {type: not-refusal})"),
-        ("json: object", "'json: object' is not a form json takes; write '- json: {}' (or {type: json}); its arguments, all optional: required, root, allow-fences"),
+        (
+            "json: object",
+            "'json: object' is not a form json takes; write '- json: {}' (or {type: json}); its arguments, all optional: required, root, allow-fences"
+        ),
     ])
     func aShortFormThatDoesNotFitSaysTheFormToWrite(_ check: String, _ hint: String) {
         let text = Self.message(check)
@@ -75,8 +88,14 @@ import Testing
     @Test(arguments: [
         ("{type: ttft, max: 2000}", "the ttft bound 2000 means 33 minutes: ChatEval's times are in seconds; for 2000 milliseconds write 2"),
         ("{type: total-time, max: 5000}", "the total-time bound 5000 means 83 minutes"),
-        ("{type: itl-p95, max: 50}", "the itl-p95 bound 50 means 50 seconds: ChatEval's times are in seconds; for 50 milliseconds write 0.05"),
-        ("{type: peak-memory, max: 600}", "the peak-memory bound 600 means 600 bytes, less than any process; write a size such as \"600MB\" or \"600MiB\""),
+        (
+            "{type: itl-p95, max: 50}",
+            "the itl-p95 bound 50 means 50 seconds: ChatEval's times are in seconds; for 50 milliseconds write 0.05"
+        ),
+        (
+            "{type: peak-memory, max: 600}",
+            "the peak-memory bound 600 means 600 bytes, less than any process; write a size such as \"600MB\" or \"600MiB\""
+        ),
     ])
     func aSuspiciousUnitWarns(_ check: String, _ warning: String) throws {
         let found = try Self.warnings(Self.suite(check: check))
@@ -97,7 +116,8 @@ import Testing
     }
 
     @Test func gatesThatCanNeverFailOrHaveSuspiciousUnitsWarn() throws {
-        let found = try Self.warnings("""
+        let found = try Self.warnings(
+            """
             name: s
             gates:
               min_pass_rate: 0
@@ -108,16 +128,19 @@ import Testing
               - id: a
                 turns: [hi]
             """)
-        #expect(found == [
-            "t.yaml:3:18: warning: min_pass_rate: 0 can never fail; set the share of checks the suite must pass, or remove the gate",
-            "t.yaml:5:7: warning: the gate {metric: reuse-ratio, min: 0} can never fail: every reuse-ratio is 0 or more; raise min to what the suite must reach, or remove the gate",
-            "t.yaml:6:7: warning: the ttft bound 1500 means 25 minutes: ChatEval's times are in seconds; for 1500 milliseconds write 1.5",
-        ])
+        #expect(
+            found == [
+                "t.yaml:3:18: warning: min_pass_rate: 0 can never fail; set the share of checks the suite must pass, or remove the gate",
+                "t.yaml:5:7: warning: the gate {metric: reuse-ratio, min: 0} can never fail: every reuse-ratio is 0 or more; raise min to what the suite must reach, or remove the gate",
+                "t.yaml:6:7: warning: the ttft bound 1500 means 25 minutes: ChatEval's times are in seconds; for 1500 milliseconds write 1.5",
+            ])
     }
 
     @Test func reasonableBoundsDoNotWarn() throws {
-        for check in ["{type: ttft, max: 2}", "{type: reuse-ratio, min: 0.5}", "{type: generated-tokens, max: 16}",
-                      "{type: peak-memory, max: 600MB}", "{type: not-reuse-ratio, min: 0}", "{type: length, min: 1}"] {
+        for check in [
+            "{type: ttft, max: 2}", "{type: reuse-ratio, min: 0.5}", "{type: generated-tokens, max: 16}",
+            "{type: peak-memory, max: 600MB}", "{type: not-reuse-ratio, min: 0}", "{type: length, min: 1}",
+        ] {
             #expect(try Self.warnings(Self.suite(check: check, defaults: "defaults: {max_tokens: 48}")).isEmpty, "\(check)")
         }
     }

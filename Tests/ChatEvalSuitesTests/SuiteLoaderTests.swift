@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct SuiteLoaderTests {
     @Test func defaultsAreOverlaidByConversationOverrides() throws {
-        let suite = try SuiteLoader.parse("""
+        let suite = try SuiteLoader.parse(
+            """
             name: s
             defaults: {system: Be brief., max_tokens: 40, temperature: 0, stop: ["\\n\\n"], vars: {city: Lyon}}
             conversations:
@@ -32,7 +33,8 @@ import Testing
     }
 
     @Test func unknownKeyIsLocatedAndGetsASuggestion() throws {
-        let found = rejection("""
+        let found = rejection(
+            """
             name: s
             defaults:
               max_token: 12
@@ -46,7 +48,8 @@ import Testing
     }
 
     @Test func everyProblemOfAFileIsReported() {
-        let found = rejection("""
+        let found = rejection(
+            """
             name: s
             defaults: {max_tokens: many, top_p: 2}
             conversations:
@@ -56,8 +59,8 @@ import Testing
                 turns: ["{{turn3.answer}}", "{{vars.nope}}", "{{weird}}"]
             """)
         let codes = found.map(\.code)
-        #expect(codes.contains(.wrongType))      // max_tokens: many
-        #expect(codes.contains(.duplicate))      // id a twice
+        #expect(codes.contains(.wrongType))  // max_tokens: many
+        #expect(codes.contains(.duplicate))  // id a twice
         #expect(found.contains { $0.message.contains("has no turns") })
         #expect(found.contains { $0.message.contains("{{turn3.answer}}, which is not an earlier turn") })
         #expect(found.contains { $0.message.contains("no variable 'nope'") })

@@ -32,7 +32,8 @@ import Testing
             let suite = try SuiteLoader.load(path: folder.appendingPathComponent(file).path)
             let types = suite.conversations.flatMap { $0.checks + $0.turnChecks.flatMap { $0 } }.map(\.type)
             for type in types {
-                let base = type.hasPrefix(CheckCatalogue.negationPrefix) ? String(type.dropFirst(CheckCatalogue.negationPrefix.count)) : type
+                let base =
+                    type.hasPrefix(CheckCatalogue.negationPrefix) ? String(type.dropFirst(CheckCatalogue.negationPrefix.count)) : type
                 #expect(known.contains(base), "\(file): \(type)")
             }
         }

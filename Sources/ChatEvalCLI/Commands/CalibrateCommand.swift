@@ -39,23 +39,34 @@ struct CalibrateCommand: AsyncParsableCommand {
     @Option(name: .customLong("repeat"), help: "A fixed number of repetitions per side instead of rounds.") var repetitions: Int?
     @Option(name: .customLong("max-repeat"), help: "The most repetitions per side the rounds may add (default: max_repetitions, else 30).")
     var maxRepetitions: Int?
-    @Option(name: .customLong("time-budget"), help: ArgumentHelp("Per comparison: start no round that would end past this (default: time_budget, else 20m).", valueName: "duration"))
+    @Option(
+        name: .customLong("time-budget"),
+        help: ArgumentHelp(
+            "Per comparison: start no round that would end past this (default: time_budget, else 20m).", valueName: "duration"))
     var timeBudget: String?
 
     func validate() throws {
         if !(1...1000).contains(comparisons) { throw ValidationError("--comparisons must be between 1 and 1000 (got \(comparisons))") }
-        if let repetitions, !(1...10_000).contains(repetitions) { throw ValidationError("--repeat must be at least 1 and at most 10000 (got \(repetitions))") }
-        if let maxRepetitions, !(2...10_000).contains(maxRepetitions) { throw ValidationError("--max-repeat must be at least 2 and at most 10000 (got \(maxRepetitions))") }
-        if let timeBudget, DurationText.seconds(timeBudget) == nil { throw ValidationError("--time-budget \(timeBudget): not a duration; write e.g. 20m or 90s") }
+        if let repetitions, !(1...10_000).contains(repetitions) {
+            throw ValidationError("--repeat must be at least 1 and at most 10000 (got \(repetitions))")
+        }
+        if let maxRepetitions, !(2...10_000).contains(maxRepetitions) {
+            throw ValidationError("--max-repeat must be at least 2 and at most 10000 (got \(maxRepetitions))")
+        }
+        if let timeBudget, DurationText.seconds(timeBudget) == nil {
+            throw ValidationError("--time-budget \(timeBudget): not a duration; write e.g. 20m or 90s")
+        }
     }
 
     func run() async throws {
         let workspace = try Workspace.open(recording: recording, project: project)
         let projectFolder = project.path.map { URL(fileURLWithPath: $0).deletingLastPathComponent() } ?? workspace.root
         let overrides = RunConfiguration.Overrides(
-            models: runtime.models.isEmpty ? nil : runtime.models, chatTemplates: runtime.chatTemplates.isEmpty ? nil : runtime.chatTemplates,
+            models: runtime.models.isEmpty ? nil : runtime.models,
+            chatTemplates: runtime.chatTemplates.isEmpty ? nil : runtime.chatTemplates,
             contextSizes: runtime.contextSizes.isEmpty ? nil : runtime.contextSizes, threads: runtime.threads, batchSize: runtime.batchSize,
-            cacheMode: nil, repetitions: nil, maxRepetitions: maxRepetitions, timeBudget: timeBudget.flatMap(DurationText.seconds), warmup: nil,
+            cacheMode: nil, repetitions: nil, maxRepetitions: maxRepetitions, timeBudget: timeBudget.flatMap(DurationText.seconds),
+            warmup: nil,
             suitePaths: suites.given, reportsFolder: recording.reportsFolder)
         let configuration: RunConfiguration
         do {
@@ -63,7 +74,9 @@ struct CalibrateCommand: AsyncParsableCommand {
         } catch {
             throw failure(error.description, .badInput)
         }
-        guard configuration.variants.count == 1 else { throw failure("calibrate measures one model; \(configuration.variants.count) are given", .badInput) }
+        guard configuration.variants.count == 1 else {
+            throw failure("calibrate measures one model; \(configuration.variants.count) are given", .badInput)
+        }
         let picked = selection.selection(suites)
         let loaded = try SuiteFiles.select(SuiteFiles.load(configuration.suitePaths), picked)
         let plan = RunPlan(suites: loaded, settings: configuration.settings(selection: picked))
@@ -71,8 +84,10 @@ struct CalibrateCommand: AsyncParsableCommand {
         let settings = configuration.comparison.applying(try comparison.overrides())
         let (engine, sha256) = try Workspace.loadRuntime(configuration, configuration.primary)
         let load = MachineLoad.sample()
-        say("calibrate \(comparisons) A/A comparisons of \(Format.count(loaded.count, "suite")) (\(Format.count(plan.turnCount, "turn")) a repetition), "
-            + (design.isSequential ? "in rounds up to \(design.maximum) repetitions per side" : "\(design.maximum) repetitions per side"))
+        say(
+            "calibrate \(comparisons) A/A comparisons of \(Format.count(loaded.count, "suite")) (\(Format.count(plan.turnCount, "turn")) a repetition), "
+                + (design.isSequential
+                    ? "in rounds up to \(design.maximum) repetitions per side" : "\(design.maximum) repetitions per side"))
         say(Format.clip("machine   \(load.summary)", RunReport.width))
         say(RunHeader.render(engine.identity, cacheMode: configuration.cacheMode))
 
@@ -82,21 +97,25 @@ struct CalibrateCommand: AsyncParsableCommand {
         for index in 1...comparisons {
             var records: [RunRecord] = []
             for role in [RunRole.baseline, .head] {
-                var record = RunRecord(runId: ResultWriter.newRunId(), startedAt: Date(), command: Secrets.redactCommand(CommandLine.arguments), git: workspace.snapshot,
-                                       machine: MachineInfo.current(), runtime: engine.identity, modelSha256: sha256, settings: plan.settings)
+                var record = RunRecord(
+                    runId: ResultWriter.newRunId(), startedAt: Date(), command: Secrets.redactCommand(CommandLine.arguments),
+                    git: workspace.snapshot,
+                    machine: MachineInfo.current(), runtime: engine.identity, modelSha256: sha256, settings: plan.settings)
                 record.role = role
                 record.environment = RunEnvironment(start: load)
                 records.append(record)
             }
             let writers = try records.map { record in
                 do {
-                    return try ResultWriter(folder: scratch, record: record, suites: loaded.map { SuiteSource(path: $0.path, text: $0.text) })
+                    return try ResultWriter(
+                        folder: scratch, record: record, suites: loaded.map { SuiteSource(path: $0.path, text: $0.text) })
                 } catch {
                     throw failure("cannot write to the scratch folder \(scratch.path): \(error)", .runIncomplete)
                 }
             }
-            let paired = PairedRun(base: RunArm(label: "base", runtime: engine, plan: plan), head: RunArm(label: "head", runtime: engine, plan: plan),
-                                   design: design, timeBudget: configuration.timeBudget, settings: settings)
+            let paired = PairedRun(
+                base: RunArm(label: "base", runtime: engine, plan: plan), head: RunArm(label: "head", runtime: engine, plan: plan),
+                design: design, timeBudget: configuration.timeBudget, settings: settings)
             let stop = StopRequest()
             let task = Task { try await paired.run(base: records[0], head: records[1], writers: writers, stop: stop) }
             let trap = InterruptTrap(stop: stop) { task.cancel() }
@@ -107,14 +126,18 @@ struct CalibrateCommand: AsyncParsableCommand {
             }
             results.append(result)
             let regressed = result.metricRegressions.map { "\($0.suite) \($0.change.metric.name)" }
-            say(String(format: "%3d/%d  %@ at %d repetitions per side (%@)", index, comparisons,
-                       regressed.isEmpty ? "no regression" : "FALSE ALARM: " + regressed.joined(separator: ", "),
-                       outcome.sequential.repetitions, Format.duration(outcome.sequential.seconds)))
+            say(
+                String(
+                    format: "%3d/%d  %@ at %d repetitions per side (%@)", index, comparisons,
+                    regressed.isEmpty ? "no regression" : "FALSE ALARM: " + regressed.joined(separator: ", "),
+                    outcome.sequential.repetitions, Format.duration(outcome.sequential.seconds)))
         }
 
-        let audit = Self.audit(results, design: design, settings: settings, machine: MachineInfo.current().performanceClass, modelSha256: sha256,
-                               model: URL(fileURLWithPath: engine.identity.model.path).lastPathComponent, commit: workspace.snapshot?.commit)
-        let url = GateAuditStore.url(machine: audit.machine, modelSha256: sha256, model: engine.identity.model.path, reports: configuration.reportsFolder)
+        let audit = Self.audit(
+            results, design: design, settings: settings, machine: MachineInfo.current().performanceClass, modelSha256: sha256,
+            model: URL(fileURLWithPath: engine.identity.model.path).lastPathComponent, commit: workspace.snapshot?.commit)
+        let url = GateAuditStore.url(
+            machine: audit.machine, modelSha256: sha256, model: engine.identity.model.path, reports: configuration.reportsFolder)
         do {
             try GateAuditStore.save(audit, to: url)
         } catch {
@@ -127,9 +150,14 @@ struct CalibrateCommand: AsyncParsableCommand {
 
     /// What the comparisons say about the gate: false alarms, and per suite and metric the pooled
     /// replay noise and the change detectable at the design's most repetitions.
-    static func audit(_ results: [Comparison], design: SequentialDesign, settings: ComparisonSettings, machine: String, modelSha256: String?,
-                      model: String, commit: String?) -> GateAudit {
-        struct Key: Hashable { var suite: String; var metric: Metric }
+    static func audit(
+        _ results: [Comparison], design: SequentialDesign, settings: ComparisonSettings, machine: String, modelSha256: String?,
+        model: String, commit: String?
+    ) -> GateAudit {
+        struct Key: Hashable {
+            var suite: String
+            var metric: Metric
+        }
         var spreads: [Key: [Double]] = [:], strata: [Key: Int] = [:], alarms: [Key: Int] = [:], scales: [Key: ChangeScale] = [:]
         for result in results {
             for suite in result.suites {
@@ -145,15 +173,17 @@ struct CalibrateCommand: AsyncParsableCommand {
         // The last look's level over the tests that could reach it: what a regression must pass there.
         let tests = max(1, results.map { $0.family.testable }.max() ?? 1)
         let alpha = settings.familyErrorRate * design.share(atLook: design.looks.count - 1)
-        let metrics = spreads.keys.sorted { ($0.suite, $0.metric.rawValue) < ($1.suite, $1.metric.rawValue) }.compactMap { key -> GateAudit.MetricNoise? in
+        let metrics = spreads.keys.sorted { ($0.suite, $0.metric.rawValue) < ($1.suite, $1.metric.rawValue) }.compactMap {
+            key -> GateAudit.MetricNoise? in
             guard let values = spreads[key], !values.isEmpty else { return nil }
             // Pooled over the comparisons: the root mean square of their spreads.
             let spread = (values.reduce(0) { $0 + $1 * $1 } / Double(values.count)).squareRoot()
             let relative = scales[key] == .relative
             return GateAudit.MetricNoise(
                 suite: key.suite, metric: key.metric, scale: scales[key] ?? .relative, spread: spread, strata: strata[key] ?? 1,
-                detectable: GateAudit.detectableChange(spread: spread, strata: strata[key] ?? 1, repetitions: design.maximum,
-                                                       alpha: alpha, tests: tests, relative: relative),
+                detectable: GateAudit.detectableChange(
+                    spread: spread, strata: strata[key] ?? 1, repetitions: design.maximum,
+                    alpha: alpha, tests: tests, relative: relative),
                 falseAlarms: alarms[key] ?? 0)
         }
         return GateAudit(
@@ -161,7 +191,9 @@ struct CalibrateCommand: AsyncParsableCommand {
             falseAlarms: results.filter(\.hasRegression).count, decided: results.filter(\.isDecided).count, looks: design.looks,
             repetitionsUsed: results.map { $0.sequential?.repetitions ?? $0.design.looks.last ?? 0 },
             familyErrorRate: settings.familyErrorRate, preset: settings.preset, metrics: metrics,
-            replaysLeftOut: results.reduce(0) { $0 + $1.load.base.leftOut + $1.load.head.leftOut + $1.load.base.remeasured + $1.load.head.remeasured },
+            replaysLeftOut: results.reduce(0) {
+                $0 + $1.load.base.leftOut + $1.load.head.leftOut + $1.load.base.remeasured + $1.load.head.remeasured
+            },
             replaysMeasured: results.reduce(0) { $0 + $1.load.base.sampled + $1.load.head.sampled })
     }
 
@@ -169,22 +201,32 @@ struct CalibrateCommand: AsyncParsableCommand {
         var lines = ["gate      " + ComparisonReport.auditSentence(audit)]
         let used = audit.repetitionsUsed.sorted()
         if let median = Distribution(used.map(Double.init))?.median {
-            lines.append(String(format: "          %d of %d comparisons decided; repetitions per side: median %.0f, %d to %d",
-                                audit.decided, audit.comparisons, median, used.first ?? 0, used.last ?? 0))
+            lines.append(
+                String(
+                    format: "          %d of %d comparisons decided; repetitions per side: median %.0f, %d to %d",
+                    audit.decided, audit.comparisons, median, used.first ?? 0, used.last ?? 0))
         }
         if audit.replaysLeftOut > 0 {
-            lines.append("          \(audit.replaysLeftOut) of \(audit.replaysMeasured) replays were measured while other processes held the cores")
+            lines.append(
+                "          \(audit.replaysLeftOut) of \(audit.replaysMeasured) replays were measured while other processes held the cores")
         }
         lines.append("")
-        var table = TextTable([.init("suite", .left), .init("metric", .left), .init("replay noise"), .init("detects at \(audit.looks.last ?? 0) reps"),
-                               .init("threshold"), .init("false alarms")])
+        var table = TextTable([
+            .init("suite", .left), .init("metric", .left), .init("replay noise"), .init("detects at \(audit.looks.last ?? 0) reps"),
+            .init("threshold"), .init("false alarms"),
+        ])
         for noise in audit.metrics {
             let relative = noise.scale == .relative
-            let threshold = settings.thresholds[noise.metric].map { relative ? String(format: "%.0f%%", $0.relative * 100) : String(format: "%.3f", $0.absolute) } ?? "–"
-            table.add([noise.suite, noise.metric.name,
-                       relative ? String(format: "%.1f%%", expm1(noise.spread) * 100) : String(format: "%.3f", noise.spread),
-                       relative ? String(format: "≥ %.1f%%", noise.detectable * 100) : String(format: "≥ %.3f", noise.detectable),
-                       threshold, "\(noise.falseAlarms)/\(audit.comparisons)"])
+            let threshold =
+                settings.thresholds[noise.metric].map {
+                    relative ? String(format: "%.0f%%", $0.relative * 100) : String(format: "%.3f", $0.absolute)
+                } ?? "–"
+            table.add([
+                noise.suite, noise.metric.name,
+                relative ? String(format: "%.1f%%", expm1(noise.spread) * 100) : String(format: "%.3f", noise.spread),
+                relative ? String(format: "≥ %.1f%%", noise.detectable * 100) : String(format: "≥ %.3f", noise.detectable),
+                threshold, "\(noise.falseAlarms)/\(audit.comparisons)",
+            ])
         }
         lines.append(table.render(indent: "  "))
         for warning in audit.thresholdWarnings(settings) { lines.append("⚠ " + warning) }

@@ -28,7 +28,9 @@ struct CompareCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The run to compare against.", valueName: "base")) var base: String
     @Argument(help: ArgumentHelp("The run under test.", valueName: "head")) var head: String
 
-    @Option(name: .customLong("reports"), help: ArgumentHelp("Folder of result files to look revisions up in (default: the project file's, else reports).", valueName: "dir"))
+    @Option(
+        name: .customLong("reports"),
+        help: ArgumentHelp("Folder of result files to look revisions up in (default: the project file's, else reports).", valueName: "dir"))
     var reportsFolder: String?
 
     @Option(help: ArgumentHelp("Repository to resolve revisions in (default: found from the current folder upward).", valueName: "path"))
@@ -55,7 +57,8 @@ struct CompareCommand: ParsableCommand {
         }
         let root = repository?.workdir.map { URL(fileURLWithPath: $0) } ?? start
         let projectFile = try project.load(root: root)
-        let folder = reportsFolder ?? projectFile?.reports.map { $0.hasPrefix("/") ? $0 : root.appendingPathComponent($0).path } ?? "reports"
+        let folder =
+            reportsFolder ?? projectFile?.reports.map { $0.hasPrefix("/") ? $0 : root.appendingPathComponent($0).path } ?? "reports"
         let locator = RunLocator(repository: repository, reportsFolder: URL(fileURLWithPath: folder))
 
         let headLocated = try locator.locate(head)
@@ -64,9 +67,12 @@ struct CompareCommand: ParsableCommand {
         guard let baseRuns = baseLocated.choose(matching: headRuns.runs.last) else { throw Self.missing(baseLocated, folder: folder) }
 
         let settings = ComparisonSettings.default.applying(projectFile?.compare ?? ComparisonOverrides())
-        var result = RunComparator.compare(base: baseRuns, head: headRuns, settings: settings, commandLine: try comparison.overrides(),
-                                           look: .recorded(base: baseRuns.runs, head: headRuns.runs))
-        if let latest = headRuns.runs.max(by: { $0.startedAt < $1.startedAt }) { result.calibration = GateAuditStore.load(for: latest, reports: folder) }
+        var result = RunComparator.compare(
+            base: baseRuns, head: headRuns, settings: settings, commandLine: try comparison.overrides(),
+            look: .recorded(base: baseRuns.runs, head: headRuns.runs))
+        if let latest = headRuns.runs.max(by: { $0.startedAt < $1.startedAt }) {
+            result.calibration = GateAuditStore.load(for: latest, reports: folder)
+        }
         try output.write(.comparison(result)) { ComparisonReport.render(result, verbose: verbose) }
         try Self.exit(for: result, allowMismatch: comparison.allowMismatch)
     }
@@ -76,21 +82,24 @@ struct CompareCommand: ParsableCommand {
     static func exit(for result: Comparison, allowMismatch: Bool) throws {
         if !result.mismatches.isEmpty && !allowMismatch {
             let list = result.mismatches.map { "\($0.field) (\($0.base) → \($0.head))" }.joined(separator: "; ")
-            throw failure("the sides were not measured alike: \(list); compare runs of one machine and build, or pass --allow-mismatch", .badInput)
+            throw failure(
+                "the sides were not measured alike: \(list); compare runs of one machine and build, or pass --allow-mismatch", .badInput)
         }
         if result.hasRegression {
             throw failure(ComparisonReport.headline(result), .gateFailed)
         }
         if result.measuredNothing {
-            throw failure(ComparisonReport.headline(result) + " Measure on a quieter runner, raise time_budget, "
-                          + "or keep disturbed replays with --busy-threshold off", .noVerdict)
+            throw failure(
+                ComparisonReport.headline(result) + " Measure on a quieter runner, raise time_budget, "
+                    + "or keep disturbed replays with --busy-threshold off", .noVerdict)
         }
     }
 
     /// Exit 5 with how to produce the missing run.
     static func missing(_ located: RunLocator.Located, folder: String) -> ExitCode {
         guard case .commit(let commit, let label, _) = located else { return failure("no runs found", .baselineMissing) }
-        return failure("""
+        return failure(
+            """
             no complete run recorded for \(label) in \(folder)/ or in the git notes \(GitRepository.chatEvalNotesRef). \
             Record one with `git checkout \(commit.prefix(12)) && chateval run --git-note`, fetch CI's with \
             `git fetch origin 'refs/notes/*:refs/notes/*'`, or measure both sides in one job with `chateval run --baseline \(commit.prefix(12))`

@@ -29,23 +29,36 @@ struct GradeCommand: ParsableCommand {
             Exit codes: 0 gates passed, 1 a gate failed, 2 bad input.
             """)
 
-    @Argument(help: ArgumentHelp("A suite file (with --answers), or a result file to grade again (then suite files to use instead of the recorded ones).", valueName: "file"))
+    @Argument(
+        help: ArgumentHelp(
+            "A suite file (with --answers), or a result file to grade again (then suite files to use instead of the recorded ones).",
+            valueName: "file"))
     var inputs: [String]
     @Option(help: ArgumentHelp("JSON Lines file of answers to grade against the suite.", valueName: "file")) var answers: String?
-    @Option(help: ArgumentHelp("Also write the graded result as JSON: the suite part of a result file with --answers, a whole result file when grading a run again.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write the graded result as JSON: the suite part of a result file with --answers, a whole result file when grading a run again.",
+            valueName: "file"))
     var output: String?
     @OptionGroup var report: ReportOptions
 
     func validate() throws {
-        guard let first = inputs.first else { throw ValidationError("name a suite file (with --answers FILE) or a result file to grade again") }
+        guard let first = inputs.first else {
+            throw ValidationError("name a suite file (with --answers FILE) or a result file to grade again")
+        }
         if answers != nil, inputs.count != 1 { throw ValidationError("--answers grades one suite: name exactly one suite file") }
         if answers == nil, SuiteFiles.isSuiteName(first) {
-            throw ValidationError("\(first) is a suite: grade it with --answers FILE (a JSON Lines file of answers), or name a result file to grade again")
+            throw ValidationError(
+                "\(first) is a suite: grade it with --answers FILE (a JSON Lines file of answers), or name a result file to grade again")
         }
     }
 
     func run() throws {
-        if let answers { try gradeAnswers(answers, suitePath: inputs[0]) } else { try regradeRun(inputs[0], suitePaths: Array(inputs.dropFirst())) }
+        if let answers {
+            try gradeAnswers(answers, suitePath: inputs[0])
+        } else {
+            try regradeRun(inputs[0], suitePaths: Array(inputs.dropFirst()))
+        }
     }
 
     private func gradeAnswers(_ answers: String, suitePath: String) throws {
@@ -78,7 +91,9 @@ struct GradeCommand: ParsableCommand {
         }
         let paths = try suitePaths.isEmpty ? recorded.suites.map { try Self.resolve($0.path, of: recorded, resultFile: path) } : suitePaths
         for missing in paths where !FileManager.default.fileExists(atPath: missing) {
-            throw failure("\(missing): the run's suite file is not there; name the suite files to grade with: chateval grade \(path) SUITE...", .badInput)
+            throw failure(
+                "\(missing): the run's suite file is not there; name the suite files to grade with: chateval grade \(path) SUITE...",
+                .badInput)
         }
         let (regraded, notes) = ResultRegrading.regrade(recorded, with: try SuiteFiles.load(paths))
         notes.forEach { warn($0) }
@@ -93,23 +108,27 @@ struct GradeCommand: ParsableCommand {
     /// repository the command runs in (else the current folder). A path that leaves either — an
     /// absolute path elsewhere, `..` beyond the root — is refused unread: a result file is data,
     /// and must not make `grade` read (and quote) any file on the machine.
-    static func resolve(_ recordedPath: String, of record: RunRecord, resultFile: String,
-                        currentFolder: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) throws -> String {
+    static func resolve(
+        _ recordedPath: String, of record: RunRecord, resultFile: String,
+        currentFolder: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    ) throws -> String {
         let root = (try? GitRepository.discover(startingAt: currentFolder))?.workdir.map { URL(fileURLWithPath: $0) } ?? currentFolder
         var relative = recordedPath
         if recordedPath.hasPrefix("/") {
             let recordedRoot = record.git?.workdir.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
             guard let recordedRoot, recordedPath.hasPrefix(recordedRoot) else {
-                throw failure("\(resultFile) names a suite outside the repository it was recorded in (\(Terminal.safe(String(recordedPath.prefix(200))))); "
-                    + "name the suite files to grade with: chateval grade \(resultFile) SUITE...", .badInput)
+                throw failure(
+                    "\(resultFile) names a suite outside the repository it was recorded in (\(Terminal.safe(String(recordedPath.prefix(200))))); "
+                        + "name the suite files to grade with: chateval grade \(resultFile) SUITE...", .badInput)
             }
             relative = String(recordedPath.dropFirst(recordedRoot.count))
         }
         let resolved = root.appendingPathComponent(relative).standardizedFileURL.path
         let rootPath = root.standardizedFileURL.path
         guard resolved.hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/"), SuiteFiles.isSuiteName(resolved) else {
-            throw failure("\(resultFile) names the suite \(Terminal.safe(String(recordedPath.prefix(200)))), which is not a .yaml file inside this repository; "
-                + "name the suite files to grade with: chateval grade \(resultFile) SUITE...", .badInput)
+            throw failure(
+                "\(resultFile) names the suite \(Terminal.safe(String(recordedPath.prefix(200)))), which is not a .yaml file inside this repository; "
+                    + "name the suite files to grade with: chateval grade \(resultFile) SUITE...", .badInput)
         }
         return resolved
     }

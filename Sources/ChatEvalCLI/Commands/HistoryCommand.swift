@@ -36,14 +36,20 @@ struct HistoryCommand: ParsableCommand {
     @Option(name: .customLong("max-count"), help: ArgumentHelp("At most this many commits.", valueName: "n"))
     var maxCount: Int = 100
 
-    @Option(name: .customLong("suite"), help: ArgumentHelp("Only this suite (by name). Repeatable; default: every suite.", valueName: "name"))
+    @Option(
+        name: .customLong("suite"), help: ArgumentHelp("Only this suite (by name). Repeatable; default: every suite.", valueName: "name"))
     var suites: [String] = []
 
-    @Option(name: .customLong("metric"), help: ArgumentHelp(
-        "Metric to follow: \(HistoryMetric.names.joined(separator: ", ")). Repeatable; default: ttft and pass-rate.", valueName: "name"))
+    @Option(
+        name: .customLong("metric"),
+        help: ArgumentHelp(
+            "Metric to follow: \(HistoryMetric.names.joined(separator: ", ")). Repeatable; default: ttft and pass-rate.", valueName: "name")
+    )
     var metrics: [String] = []
 
-    @Option(name: .customLong("reports"), help: ArgumentHelp("Folder of result files (default: the project file's, else reports).", valueName: "dir"))
+    @Option(
+        name: .customLong("reports"),
+        help: ArgumentHelp("Folder of result files (default: the project file's, else reports).", valueName: "dir"))
     var reportsFolder: String?
 
     @Option(help: ArgumentHelp("Repository to walk (default: found from the current folder upward).", valueName: "path"))
@@ -64,7 +70,9 @@ struct HistoryCommand: ParsableCommand {
         guard !metrics.isEmpty else { return HistoryMetric.defaults }
         return try metrics.map { name in
             guard let metric = HistoryMetric(name: name) else {
-                let hint = suggestions(for: name, among: HistoryMetric.names).first.map { "did you mean '\($0)'?" } ?? "metrics: \(HistoryMetric.names.joined(separator: ", "))"
+                let hint =
+                    suggestions(for: name, among: HistoryMetric.names).first.map { "did you mean '\($0)'?" }
+                    ?? "metrics: \(HistoryMetric.names.joined(separator: ", "))"
                 throw ValidationError("--metric \(name): unknown metric; \(hint)")
             }
             return metric
@@ -90,7 +98,8 @@ struct HistoryCommand: ParsableCommand {
             runs = try index.runs(commits: commits.map(\.id), metrics: needed)
         } catch {
             // Damage only a query meets: rebuild once and ask again.
-            warn("the results index was damaged (\(error.pointOfFailure): \(error.message)); rebuilt it from the result files and git notes")
+            warn(
+                "the results index was damaged (\(error.pointOfFailure): \(error.message)); rebuilt it from the result files and git notes")
             index = try RecordedRuns.updatedIndex(reports: folder, repository: repository, rebuild: true)
             do {
                 runs = try index.runs(commits: commits.map(\.id), metrics: needed)

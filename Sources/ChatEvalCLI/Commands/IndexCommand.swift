@@ -22,7 +22,9 @@ struct IndexCommand: ParsableCommand {
 
     @Flag(help: "Start from an empty index.") var rebuild = false
 
-    @Option(name: .customLong("reports"), help: ArgumentHelp("Folder of result files (default: the project file's, else reports).", valueName: "dir"))
+    @Option(
+        name: .customLong("reports"),
+        help: ArgumentHelp("Folder of result files (default: the project file's, else reports).", valueName: "dir"))
     var reportsFolder: String?
 
     @Option(help: ArgumentHelp("Repository whose notes to read (default: found from the current folder upward).", valueName: "path"))

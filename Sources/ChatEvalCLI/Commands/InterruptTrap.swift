@@ -21,7 +21,10 @@ final class InterruptTrap {
     static let grace = 1.0
 
     /// `cancel` is called by the second signal; `expire` when the first signal's grace runs out.
-    init(stop: StopRequest, grace: Double = InterruptTrap.grace, expire: @escaping @Sendable () -> Void = {}, cancel: @escaping @Sendable () -> Void) {
+    init(
+        stop: StopRequest, grace: Double = InterruptTrap.grace, expire: @escaping @Sendable () -> Void = {},
+        cancel: @escaping @Sendable () -> Void
+    ) {
         let count = SignalCount()
         var previous: [(Int32, __sighandler_t?)] = []
         sources = [SIGINT, SIGTERM].map { number in
@@ -32,15 +35,22 @@ final class InterruptTrap {
                 let (before, after) = count.add(Int(source.data))
                 if before < 1 && after >= 1 {
                     stop.request()
-                    FileHandle.standardError.write(Data("\nchateval: interrupted — finishing the current turn (at most \(Int(grace)) s), then writing the results (again: stop the turn now)\n".utf8))
+                    FileHandle.standardError.write(
+                        Data(
+                            "\nchateval: interrupted — finishing the current turn (at most \(Int(grace)) s), then writing the results (again: stop the turn now)\n"
+                                .utf8))
                     DispatchQueue.global().asyncAfter(deadline: .now() + grace) { expire() }
                 }
                 if before < 2 && after >= 2 {
                     cancel()
-                    FileHandle.standardError.write(Data("\nchateval: stopping the current turn now, then writing the results (again: quit at once)\n".utf8))
+                    FileHandle.standardError.write(
+                        Data("\nchateval: stopping the current turn now, then writing the results (again: quit at once)\n".utf8))
                 }
                 if after >= 3 {
-                    FileHandle.standardError.write(Data("\nchateval: stopped at once; finished turns are in the journal (chateval recover turns it into a result)\n".utf8))
+                    FileHandle.standardError.write(
+                        Data(
+                            "\nchateval: stopped at once; finished turns are in the journal (chateval recover turns it into a result)\n"
+                                .utf8))
                     _exit(130)
                 }
             }

@@ -33,7 +33,8 @@ enum RecordedRuns {
             return try updatedIndexOnce(reports: reports, repository: repository, rebuild: rebuild, report: report)
         } catch let error as IndexError where !rebuild {
             // Damage found only while reading or writing it (a page, a table): rebuild once, say so once.
-            warn("the results index was damaged (\(error.pointOfFailure): \(error.message)); rebuilt it from the result files and git notes")
+            warn(
+                "the results index was damaged (\(error.pointOfFailure): \(error.message)); rebuilt it from the result files and git notes")
             do {
                 return try updatedIndexOnce(reports: reports, repository: repository, rebuild: true, report: report)
             } catch let error as IndexError {
@@ -46,8 +47,9 @@ enum RecordedRuns {
         do {
             let index = try SQLiteResultIndex(url: SQLiteResultIndex.defaultURL(reports: reports), rebuild: rebuild)
             if index.wasRebuilt && !rebuild {
-                warn(index.damage.map { "the results index was damaged (\($0)); rebuilt it from the result files and git notes" }
-                     ?? "the results index \(index.url.path) was of another version; rebuilt it from the result files and git notes")
+                warn(
+                    index.damage.map { "the results index was damaged (\($0)); rebuilt it from the result files and git notes" }
+                        ?? "the results index \(index.url.path) was of another version; rebuilt it from the result files and git notes")
             }
             let files = try index.update(folder: reports)
             let listing: NoteListing

@@ -75,7 +75,9 @@ enum Recovery {
         for journal in Journal.abandoned(in: URL(fileURLWithPath: folder)) {
             do {
                 let result = try recover(journal)
-                complain("chateval: recovered \(journal.lastPathComponent), left by a run that died, into \(result.lastPathComponent) (marked incomplete)")
+                complain(
+                    "chateval: recovered \(journal.lastPathComponent), left by a run that died, into \(result.lastPathComponent) (marked incomplete)"
+                )
             } catch {
                 complain("chateval: warning: \(journal.path) was left by a run that died and cannot be recovered: \(error.description)")
             }

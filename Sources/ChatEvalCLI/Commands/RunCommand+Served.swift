@@ -41,13 +41,19 @@ extension RunCommand {
     /// number of models run side by side.
     func checkLoadAndShard(_ served: ServedConfiguration, models: Int) throws {
         if baseline != nil, served.kind == .openai || load.levels != nil || load.shard != nil {
-            throw failure("--baseline replays two commits in this process with the in-process runtime; it does not combine with --runtime openai, --concurrency or --shard", .badInput)
+            throw failure(
+                "--baseline replays two commits in this process with the in-process runtime; it does not combine with --runtime openai, --concurrency or --shard",
+                .badInput)
         }
         if served.kind == .openai, !runtime.models.isEmpty {
-            throw failure("--model is a GGUF file for the in-process runtime; name a served model with --model-name (repeat it for several side by side)", .badInput)
+            throw failure(
+                "--model is a GGUF file for the in-process runtime; name a served model with --model-name (repeat it for several side by side)",
+                .badInput)
         }
         if let levels = load.levels, served.kind == .llama, levels.contains(where: { $0 > 1 }) {
-            throw failure("--concurrency \(load.concurrency ?? "") needs a served runtime (--runtime openai --base-url URL): the in-process runtime answers one conversation at a time", .badInput)
+            throw failure(
+                "--concurrency \(load.concurrency ?? "") needs a served runtime (--runtime openai --base-url URL): the in-process runtime answers one conversation at a time",
+                .badInput)
         }
         if load.shard != nil, models > 1 {
             throw failure("--shard runs one model: give each CI job one model (the shards of each model are merged apart)", .badInput)
@@ -66,14 +72,17 @@ extension RunCommand {
         return served.modelNames.map { RunVariant(label: $0.isEmpty ? "served model" : $0, modelName: $0) }
     }
 
-    func openRuntime(_ variant: RunVariant, _ configuration: RunConfiguration, _ served: ServedConfiguration) async throws -> OpenedRuntime {
+    func openRuntime(_ variant: RunVariant, _ configuration: RunConfiguration, _ served: ServedConfiguration) async throws -> OpenedRuntime
+    {
         if let inProcess = variant.inProcess {
             let (runtime, sha256) = try Workspace.loadRuntime(configuration, inProcess)
             return OpenedRuntime(runtime: runtime, sha256: sha256, connection: nil)
         }
         let connection = try await served.connect(modelName: variant.modelName ?? "")
         if configuration.cacheMode == .cold, !connection.sendsCacheControl {
-            warn("--cache-mode cold: \(connection.server.engine) at \(connection.endpoint.recorded) cannot be told to skip its prompt cache; turns may still reuse it (reuse is what the server reports)")
+            warn(
+                "--cache-mode cold: \(connection.server.engine) at \(connection.endpoint.recorded) cannot be told to skip its prompt cache; turns may still reuse it (reuse is what the server reports)"
+            )
         }
         return OpenedRuntime(runtime: connection.makeRuntime(), sha256: nil, connection: connection)
     }
@@ -91,15 +100,20 @@ extension RunCommand {
     /// Replays the plan at each concurrency level in turn, one result file per level (tied by a
     /// sweep id), and for a sweep writes the SVG chart. Stops at a level that was interrupted;
     /// the report (`terminalReport`), notes, gates and exit codes are the caller's.
-    func runLoad(_ levels: [Int], opened: OpenedRuntime, plan: RunPlan, configuration: RunConfiguration, served: ServedConfiguration,
-                 group: RunGroup?, workspace: Workspace, machineLoad: MachineLoad) async throws -> RunOutcome {
+    func runLoad(
+        _ levels: [Int], opened: OpenedRuntime, plan: RunPlan, configuration: RunConfiguration, served: ServedConfiguration,
+        group: RunGroup?, workspace: Workspace, machineLoad: MachineLoad
+    ) async throws -> RunOutcome {
         let sweepId = levels.count > 1 ? ResultWriter.newRunId() : nil
         var outcome = RunOutcome(records: [], results: [], cancelled: false)
         for level in levels {
             // One runtime per conversation in flight: new ones over the connection, or the one
             // in-process runtime at concurrency 1 (checkLoadAndShard refused more).
-            let runtimes: [any ChatRuntime] = opened.connection.map { connection in (0..<level).map { _ in connection.makeRuntime() } } ?? [opened.runtime]
-            var record = makeRecord(runtimes[0], sha256: opened.sha256, configuration: configuration, plan: plan, git: workspace.snapshot, machineLoad: machineLoad)
+            let runtimes: [any ChatRuntime] =
+                opened.connection.map { connection in (0..<level).map { _ in connection.makeRuntime() } } ?? [opened.runtime]
+            var record = makeRecord(
+                runtimes[0], sha256: opened.sha256, configuration: configuration, plan: plan, git: workspace.snapshot,
+                machineLoad: machineLoad)
             record.settings.sources = sources(configuration, served)
             record.shard = load.parsedShard
             record.group = group
@@ -110,7 +124,9 @@ extension RunCommand {
             } catch {
                 throw failure(error.description, .badInput)
             }
-            output.info("load      concurrency \(level): \(Format.count(plan.conversationCount, "conversation")), \(Format.count(plan.turnCount, "turn"))")
+            output.info(
+                "load      concurrency \(level): \(Format.count(plan.conversationCount, "conversation")), \(Format.count(plan.turnCount, "turn"))"
+            )
             let start = record
             let (results, cancelled) = try await execute(records: [record], writers: [writer], turns: plan.turnCount) { stop, progress in
                 [try await runner.run(into: start, writer: writer, stop: stop, observer: progress)]
@@ -122,13 +138,17 @@ extension RunCommand {
         }
 
         if levels.count > 1, outcome.records.count > 1, let first = outcome.results.first {
-            let chart = load.sweepChart.map { path in
-                // Several models side by side: one chart each, numbered as their result files are.
-                group.map { URL(fileURLWithPath: path).deletingPathExtension().path + "-\($0.index)." + URL(fileURLWithPath: path).pathExtension } ?? path
-            } ?? first.deletingPathExtension().path + "-sweep.svg"
+            let chart =
+                load.sweepChart.map { path in
+                    // Several models side by side: one chart each, numbered as their result files are.
+                    group.map {
+                        URL(fileURLWithPath: path).deletingPathExtension().path + "-\($0.index)." + URL(fileURLWithPath: path).pathExtension
+                    } ?? path
+                } ?? first.deletingPathExtension().path + "-sweep.svg"
             let title = "\(opened.runtime.identity.engine) \(opened.runtime.identity.model.path): TTFT p95 against output tokens/s"
             do {
-                try Data(LoadReport.chart(outcome.records.compactMap(\.load), title: title).utf8).write(to: URL(fileURLWithPath: chart), options: .atomic)
+                try Data(LoadReport.chart(outcome.records.compactMap(\.load), title: title).utf8).write(
+                    to: URL(fileURLWithPath: chart), options: .atomic)
                 output.info("chart     \(chart)")
             } catch {
                 warn("could not write the sweep chart \(chart): \(error.localizedDescription)")

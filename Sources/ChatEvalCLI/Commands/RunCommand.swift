@@ -49,7 +49,9 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var recording: RecordingOptions
     @OptionGroup var project: ProjectOptions
 
-    @Option(name: .customLong("cache-mode"), help: "session: reuse the KV cache across turns, as a chat app does; cold: re-evaluate the whole history every turn.")
+    @Option(
+        name: .customLong("cache-mode"),
+        help: "session: reuse the KV cache across turns, as a chat app does; cold: re-evaluate the whole history every turn.")
     var cacheMode: CacheMode?
 
     @Option(name: .customLong("repeat"), help: "Measured repetitions of every conversation (raw samples of each are recorded).")
@@ -58,15 +60,23 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("warmup"), help: "Conversations replayed first and not counted.")
     var warmup: Int?
 
-    @Option(help: ArgumentHelp("Also replay this revision's suites and project file, interleaved, and compare (exit 1 on a regression).", valueName: "rev"))
+    @Option(
+        help: ArgumentHelp(
+            "Also replay this revision's suites and project file, interleaved, and compare (exit 1 on a regression).", valueName: "rev"))
     var baseline: String?
 
-    @Option(name: .customLong("max-repeat"), help: ArgumentHelp(
-        "With --baseline: the most repetitions per side the rounds may add (default: the project file's max_repetitions, else 30).", valueName: "n"))
+    @Option(
+        name: .customLong("max-repeat"),
+        help: ArgumentHelp(
+            "With --baseline: the most repetitions per side the rounds may add (default: the project file's max_repetitions, else 30).",
+            valueName: "n"))
     var maxRepetitions: Int?
 
-    @Option(name: .customLong("time-budget"), help: ArgumentHelp(
-        "With --baseline: start no round that would end past this, e.g. 20m or 90s; 0 for none (default: time_budget, else 20m).", valueName: "duration"))
+    @Option(
+        name: .customLong("time-budget"),
+        help: ArgumentHelp(
+            "With --baseline: start no round that would end past this, e.g. 20m or 90s; 0 for none (default: time_budget, else 20m).",
+            valueName: "duration"))
     var timeBudget: String?
 
     @OptionGroup var comparison: ComparisonOptions
@@ -74,16 +84,26 @@ struct RunCommand: AsyncParsableCommand {
     /// --format / --output: the run's report (with --baseline, followed by the comparison) as terminal, json, markdown, junit, html.
     @OptionGroup var output: OutputOptions
 
-    @Flag(name: .customLong("print-prompt"), help: "Keep each turn's exact prompt (the chat template's rendering) in the result and print it.")
+    @Flag(
+        name: .customLong("print-prompt"), help: "Keep each turn's exact prompt (the chat template's rendering) in the result and print it."
+    )
     var printPrompt = false
 
-    @Flag(name: .customLong("require-quiet"), help: "Refuse to run (exit 3) when other processes keep the machine busy; by default a busy machine is a warning.")
+    @Flag(
+        name: .customLong("require-quiet"),
+        help: "Refuse to run (exit 3) when other processes keep the machine busy; by default a busy machine is a warning.")
     var requireQuiet = false
 
     func validate() throws {
-        if let repetitions, !(1...10_000).contains(repetitions) { throw ValidationError("--repeat must be at least 1 and at most 10000 (got \(repetitions))") }
-        if let warmup, !(0...10_000).contains(warmup) { throw ValidationError("--warmup must be 0 or more and at most 10000 (got \(warmup))") }
-        if let maxRepetitions, !(2...10_000).contains(maxRepetitions) { throw ValidationError("--max-repeat must be at least 2 and at most 10000 (got \(maxRepetitions))") }
+        if let repetitions, !(1...10_000).contains(repetitions) {
+            throw ValidationError("--repeat must be at least 1 and at most 10000 (got \(repetitions))")
+        }
+        if let warmup, !(0...10_000).contains(warmup) {
+            throw ValidationError("--warmup must be 0 or more and at most 10000 (got \(warmup))")
+        }
+        if let maxRepetitions, !(2...10_000).contains(maxRepetitions) {
+            throw ValidationError("--max-repeat must be at least 2 and at most 10000 (got \(maxRepetitions))")
+        }
         if let timeBudget, DurationText.seconds(timeBudget) == nil {
             throw ValidationError("--time-budget \(timeBudget): not a duration; write e.g. 20m, 90s or 1h30m (0 for none)")
         }
@@ -95,7 +115,10 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let machineLoad = MachineLoad.sample()
         if machineLoad.isBusy {
-            if requireQuiet { throw failure("the machine is \(machineLoad.summary); timings taken now would carry their noise (--require-quiet)", .runIncomplete) }
+            if requireQuiet {
+                throw failure(
+                    "the machine is \(machineLoad.summary); timings taken now would carry their noise (--require-quiet)", .runIncomplete)
+            }
             warn("the machine is \(machineLoad.summary): timings taken now carry their noise (--require-quiet refuses to run)")
         }
         let workspace = try Workspace.open(recording: recording, project: project)
@@ -103,13 +126,15 @@ struct RunCommand: AsyncParsableCommand {
         let head = try resolve(project: workspace.project, projectFolder: projectFolder)
         let picked = selection.selection(suites)
         let servedConfiguration = try ServedConfiguration.resolve(served, project: workspace.project)
-        try checkLoadAndShard(servedConfiguration, models: servedConfiguration.kind == .openai ? servedConfiguration.modelNames.count : head.variants.count)
+        try checkLoadAndShard(
+            servedConfiguration, models: servedConfiguration.kind == .openai ? servedConfiguration.modelNames.count : head.variants.count)
 
         if let baseline {
             guard head.variants.count == 1 else {
                 throw failure("--baseline compares one model; \(head.variants.count) are given (run the gate once per model)", .badInput)
             }
-            try await runAgainstBaseline(baseline, head: head, selection: picked, workspace: workspace, projectFolder: projectFolder, machineLoad: machineLoad)
+            try await runAgainstBaseline(
+                baseline, head: head, selection: picked, workspace: workspace, projectFolder: projectFolder, machineLoad: machineLoad)
             return
         }
         Recovery.recoverAbandonedJournals(in: head.reportsFolder)
@@ -131,17 +156,21 @@ struct RunCommand: AsyncParsableCommand {
             output.info(RunHeader.render(opened.runtime.identity, cacheMode: head.cacheMode) + "\n")
             let outcome: RunOutcome
             if let levels = load.levels {
-                outcome = try await runLoad(levels, opened: opened, plan: plan, configuration: head, served: servedConfiguration,
-                                            group: runGroup, workspace: workspace, machineLoad: machineLoad)
+                outcome = try await runLoad(
+                    levels, opened: opened, plan: plan, configuration: head, served: servedConfiguration,
+                    group: runGroup, workspace: workspace, machineLoad: machineLoad)
             } else {
-                var record = makeRecord(opened.runtime, sha256: opened.sha256, configuration: head, plan: plan, git: workspace.snapshot, machineLoad: machineLoad)
+                var record = makeRecord(
+                    opened.runtime, sha256: opened.sha256, configuration: head, plan: plan, git: workspace.snapshot,
+                    machineLoad: machineLoad)
                 record.settings.sources = sources(head, servedConfiguration)
                 record.shard = load.parsedShard
                 record.group = runGroup
                 let writer = try makeWriter(record, suites: loaded, folder: head.reportsFolder)
                 let runner = SuiteRunner(runtime: opened.runtime, plan: plan, keepsPrompts: printPrompt)
                 let start = record
-                let (recorded, cancelled) = try await execute(records: [record], writers: [writer], turns: plan.turnCount) { stop, progress in
+                let (recorded, cancelled) = try await execute(records: [record], writers: [writer], turns: plan.turnCount) {
+                    stop, progress in
                     try await runner.run(into: [start], writers: [writer], stop: stop, observer: progress)
                 }
                 outcome = RunOutcome(records: recorded, results: [writer.resultURL], cancelled: cancelled)
@@ -185,7 +214,8 @@ struct RunCommand: AsyncParsableCommand {
 
     private var overrides: RunConfiguration.Overrides {
         RunConfiguration.Overrides(
-            models: runtime.models.isEmpty ? nil : runtime.models, chatTemplates: runtime.chatTemplates.isEmpty ? nil : runtime.chatTemplates,
+            models: runtime.models.isEmpty ? nil : runtime.models,
+            chatTemplates: runtime.chatTemplates.isEmpty ? nil : runtime.chatTemplates,
             contextSizes: runtime.contextSizes.isEmpty ? nil : runtime.contextSizes, threads: runtime.threads,
             batchSize: runtime.batchSize, cacheMode: cacheMode, repetitions: repetitions,
             maxRepetitions: maxRepetitions, timeBudget: timeBudget.flatMap(DurationText.seconds), warmup: warmup,
@@ -194,8 +224,10 @@ struct RunCommand: AsyncParsableCommand {
 
     // MARK: Base and head in one job
 
-    private func runAgainstBaseline(_ revision: String, head: RunConfiguration, selection picked: SuiteSelection, workspace: Workspace,
-                                    projectFolder: URL, machineLoad: MachineLoad) async throws {
+    private func runAgainstBaseline(
+        _ revision: String, head: RunConfiguration, selection picked: SuiteSelection, workspace: Workspace,
+        projectFolder: URL, machineLoad: MachineLoad
+    ) async throws {
         guard let repository = workspace.repository else {
             throw failure("--baseline \(revision) needs a git repository; run inside one or pass --repo", .badInput)
         }
@@ -210,12 +242,14 @@ struct RunCommand: AsyncParsableCommand {
         let tree = CommitTree(repository: repository, commit: commit, label: label, root: workspace.root)
 
         // REV's project file, at the path the working tree's has; the command line applies to both sides.
-        let projectPath = project.ignore ? nil : tree.relativePath(project.path ?? workspace.root.appendingPathComponent(ProjectFile.fileName).path)
+        let projectPath =
+            project.ignore ? nil : tree.relativePath(project.path ?? workspace.root.appendingPathComponent(ProjectFile.fileName).path)
         let baseProject = try projectPath.flatMap { try tree.projectFile(at: $0) }
         var base = try resolve(project: baseProject, projectFolder: projectFolder)
         base.reportsFolder = head.reportsFolder
         guard base.variants.count == 1 else {
-            throw failure("\(label)'s project file lists \(base.variants.count) models; --baseline compares one (name it with --model)", .badInput)
+            throw failure(
+                "\(label)'s project file lists \(base.variants.count) models; --baseline compares one (name it with --model)", .badInput)
         }
         let headSuites = try SuiteFiles.select(SuiteFiles.load(head.suitePaths), picked)
         let baseSuites = PairedRun.aligned(base: try tree.suites(base.suitePaths), toHead: headSuites, selection: picked)
@@ -226,38 +260,49 @@ struct RunCommand: AsyncParsableCommand {
         let basePlan = RunPlan(suites: baseSuites, settings: base.settings(selection: picked))
         printPlan(head, variants: head.variants.map(\.label), git: workspace.snapshot, plan: headPlan, machineLoad: machineLoad)
         let (headEngine, headSha) = try Workspace.loadRuntime(head, head.primary)
-        let sameRuntime = head.runtimeConfiguration(head.primary) == base.runtimeConfiguration(base.primary)
+        let sameRuntime =
+            head.runtimeConfiguration(head.primary) == base.runtimeConfiguration(base.primary)
             && base.primary.expectedSha256 == head.primary.expectedSha256
         let (baseEngine, baseSha) = sameRuntime ? (headEngine, headSha) : try Workspace.loadRuntime(base, base.primary)
 
-        var headRecord = makeRecord(headEngine, sha256: headSha, configuration: head, plan: headPlan, git: workspace.snapshot, machineLoad: machineLoad)
-        var baseRecord = makeRecord(baseEngine, sha256: baseSha, configuration: base, plan: basePlan, git: baseSnapshot, machineLoad: machineLoad)
+        var headRecord = makeRecord(
+            headEngine, sha256: headSha, configuration: head, plan: headPlan, git: workspace.snapshot, machineLoad: machineLoad)
+        var baseRecord = makeRecord(
+            baseEngine, sha256: baseSha, configuration: base, plan: basePlan, git: baseSnapshot, machineLoad: machineLoad)
         baseRecord.project = baseProject.map { ProjectFileRecord(path: $0.source, sha256: FileDigest.sha256(of: Data($0.text.utf8))) }
         headRecord.role = .head
         baseRecord.role = .baseline
         headRecord.pairedRunId = baseRecord.runId
         baseRecord.pairedRunId = headRecord.runId
         Recovery.recoverAbandonedJournals(in: head.reportsFolder)
-        let writers = [try makeWriter(baseRecord, suites: baseSuites, folder: base.reportsFolder),
-                       try makeWriter(headRecord, suites: headSuites, folder: head.reportsFolder)]
+        let writers = [
+            try makeWriter(baseRecord, suites: baseSuites, folder: base.reportsFolder),
+            try makeWriter(headRecord, suites: headSuites, folder: head.reportsFolder),
+        ]
 
         output.info(RunHeader.render(headEngine.identity, cacheMode: head.cacheMode))
-        output.info("baseline  \(label) \"\(baseSnapshot.subject ?? "")\": \(baseSuites.count) suites from git, "
-            + (sameRuntime ? "same model and settings" : "its own model or settings (\(baseEngine.identity.model.path))")
-            + "; replayed interleaved with head")
-        output.info(design.isSequential
-            ? "rounds    up to \(design.maximum) repetitions per side (max_repetitions), looking at \(design.looks.map(String.init).joined(separator: ", "))"
-                + (head.timeBudget.map { $0 > 0 ? "; no round starts past \(DurationText.format($0)) (time_budget)" : "" } ?? "") + "\n"
-            : "rounds    \(design.maximum) repetitions per side, fixed by --repeat\n")
+        output.info(
+            "baseline  \(label) \"\(baseSnapshot.subject ?? "")\": \(baseSuites.count) suites from git, "
+                + (sameRuntime ? "same model and settings" : "its own model or settings (\(baseEngine.identity.model.path))")
+                + "; replayed interleaved with head")
+        output.info(
+            design.isSequential
+                ? "rounds    up to \(design.maximum) repetitions per side (max_repetitions), looking at \(design.looks.map(String.init).joined(separator: ", "))"
+                    + (head.timeBudget.map { $0 > 0 ? "; no round starts past \(DurationText.format($0)) (time_budget)" : "" } ?? "") + "\n"
+                : "rounds    \(design.maximum) repetitions per side, fixed by --repeat\n")
 
         let paired = PairedRun(
-            base: RunArm(label: "base", runtime: baseEngine, plan: basePlan), head: RunArm(label: "head", runtime: headEngine, plan: headPlan),
-            design: design, timeBudget: head.timeBudget, keepsPrompts: printPrompt, settings: head.comparison, overrides: try comparison.overrides())
+            base: RunArm(label: "base", runtime: baseEngine, plan: basePlan),
+            head: RunArm(label: "head", runtime: headEngine, plan: headPlan),
+            design: design, timeBudget: head.timeBudget, keepsPrompts: printPrompt, settings: head.comparison,
+            overrides: try comparison.overrides())
         let records = [baseRecord, headRecord]
         let box = PairedOutcomeBox()
         let turnsPerRepetition = (basePlan.suites + headPlan.suites).reduce(0) { $0 + $1.turnCount }
-        let (finals, cancelled) = try await execute(records: records, writers: writers, turns: turnsPerRepetition * design.maximum,
-                                                    atMost: design.isSequential) { stop, progress in
+        let (finals, cancelled) = try await execute(
+            records: records, writers: writers, turns: turnsPerRepetition * design.maximum,
+            atMost: design.isSequential
+        ) { stop, progress in
             let outcome = try await paired.run(base: records[0], head: records[1], writers: writers, stop: stop, observer: progress)
             await box.set(outcome)
             return [outcome.base, outcome.head]
@@ -273,17 +318,24 @@ struct RunCommand: AsyncParsableCommand {
         // The comparison's verdict first, then the head's run report (written before the note; its failure thrown after).
         let reported = Result {
             try output.write(.runs([finalHead], comparison: result)) {
-                (result.map { "\n" + ComparisonReport.render($0, verbose: report.verbose) + "\n\n" + String(repeating: "─", count: 60) + "\nthe head's run\n" } ?? "")
+                (result.map {
+                    "\n" + ComparisonReport.render($0, verbose: report.verbose) + "\n\n" + String(repeating: "─", count: 60)
+                        + "\nthe head's run\n"
+                } ?? "")
                     + "\n" + RunReport.render([finalHead], options: report.options(showPrompts: printPrompt))
             }
         }
         output.info("\nresults   base \(writers[0].resultURL.path)\n          head \(writers[1].resultURL.path)")
         addNote(finalHead, workspace: workspace)
         if cancelled {
-            throw failure("stopped: the turn in progress was cancelled; what was measured is in \(writers[0].resultURL.path) and \(writers[1].resultURL.path)", .stoppedAtOnce)
+            throw failure(
+                "stopped: the turn in progress was cancelled; what was measured is in \(writers[0].resultURL.path) and \(writers[1].resultURL.path)",
+                .stoppedAtOnce)
         }
         if finalHead.status == .incomplete || finalBase.status == .incomplete {
-            throw failure("the run was interrupted; what was measured is in \(writers[0].resultURL.path) and \(writers[1].resultURL.path)", .runIncomplete)
+            throw failure(
+                "the run was interrupted; what was measured is in \(writers[0].resultURL.path) and \(writers[1].resultURL.path)",
+                .runIncomplete)
         }
         try reported.get()
         guard let result else { return }
@@ -293,8 +345,10 @@ struct RunCommand: AsyncParsableCommand {
 
     // MARK: Pieces
 
-    func makeRecord(_ engine: any ChatRuntime, sha256: String?, configuration: RunConfiguration, plan: RunPlan, git: GitSnapshot?,
-                            machineLoad: MachineLoad) -> RunRecord {
+    func makeRecord(
+        _ engine: any ChatRuntime, sha256: String?, configuration: RunConfiguration, plan: RunPlan, git: GitSnapshot?,
+        machineLoad: MachineLoad
+    ) -> RunRecord {
         var record = RunRecord(
             runId: ResultWriter.newRunId(), startedAt: Date(), command: Secrets.redactCommand(CommandLine.arguments), git: git,
             machine: MachineInfo.current(), runtime: engine.identity, modelSha256: sha256, settings: plan.settings)
@@ -305,7 +359,8 @@ struct RunCommand: AsyncParsableCommand {
 
     func makeWriter(_ record: RunRecord, suites: [Suite], folder: String) throws -> ResultWriter {
         do {
-            return try ResultWriter(folder: URL(fileURLWithPath: folder), record: record, suites: suites.map { SuiteSource(path: $0.path, text: $0.text) })
+            return try ResultWriter(
+                folder: URL(fileURLWithPath: folder), record: record, suites: suites.map { SuiteSource(path: $0.path, text: $0.text) })
         } catch {
             throw failure("cannot write results: \(error.description)", .runIncomplete)
         }
@@ -313,17 +368,21 @@ struct RunCommand: AsyncParsableCommand {
 
     /// What will run, printed before any model loads (a CI log shows it at once); `variants`
     /// are the labels of the models run side by side.
-    private func printPlan(_ configuration: RunConfiguration, variants: [String], git: GitSnapshot?, plan: RunPlan, machineLoad: MachineLoad) {
+    private func printPlan(
+        _ configuration: RunConfiguration, variants: [String], git: GitSnapshot?, plan: RunPlan, machineLoad: MachineLoad
+    ) {
         let models = variants.count > 1 ? " × \(variants.count) models" : ""
-        output.info("plan      \(Format.count(plan.suites.count, "suite")), \(Format.count(plan.conversationCount, "conversation")), \(Format.count(plan.turnCount, "turn")) "
-            + "(\(Format.count(configuration.repetitions, "repetition")), \(configuration.warmup) warm-up)\(models)")
+        output.info(
+            "plan      \(Format.count(plan.suites.count, "suite")), \(Format.count(plan.conversationCount, "conversation")), \(Format.count(plan.turnCount, "turn")) "
+                + "(\(Format.count(configuration.repetitions, "repetition")), \(configuration.warmup) warm-up)\(models)")
         if variants.count > 1 {
             for (index, label) in variants.enumerated() {
                 output.info(Format.clip((index == 0 ? "models    " : "          ") + "\(index + 1). \(label)", RunReport.width))
             }
         }
         if let picked = plan.settings.selection {
-            let parts = picked.patterns.map { "--filter \($0)" } + picked.tags.map { "--tag \($0)" }
+            let parts =
+                picked.patterns.map { "--filter \($0)" } + picked.tags.map { "--tag \($0)" }
                 + picked.conversations.sorted { $0.key < $1.key }.map { "\($0.key)#\($0.value.joined(separator: ","))" }
             output.info("selected  \(parts.joined(separator: " "))")
         }
@@ -340,13 +399,19 @@ struct RunCommand: AsyncParsableCommand {
         _ run: @escaping @Sendable (StopRequest, RunProgress) async throws -> [RunRecord]
     ) async throws -> ([RunRecord], Bool) {
         let stop = StopRequest()
-        let progress = RunProgress(totalTurns: turns, repetitions: atMost ? 2 : records.first?.settings.repetitions ?? 1,
-                                   suiteLinesToStandardOutput: output.terminalOnStandardOutput(), atMost: atMost)
+        let progress = RunProgress(
+            totalTurns: turns, repetitions: atMost ? 2 : records.first?.settings.repetitions ?? 1,
+            suiteLinesToStandardOutput: output.terminalOnStandardOutput(), atMost: atMost)
         let task = Task { try await run(stop, progress) }
         // The first signal's grace ending cancels the turn in progress too, but the run still ends
         // as interrupted (exit 3), not stopped at once (130): only the second signal is that.
         let stoppedNow = Atomic<Bool>(false)
-        let trap = InterruptTrap(stop: stop, expire: { task.cancel() }, cancel: { stoppedNow.store(true, ordering: .relaxed); task.cancel() })
+        let trap = InterruptTrap(
+            stop: stop, expire: { task.cancel() },
+            cancel: {
+                stoppedNow.store(true, ordering: .relaxed)
+                task.cancel()
+            })
         defer { withExtendedLifetime(trap) {} }
         do {
             var finals = try await task.value
@@ -362,8 +427,9 @@ struct RunCommand: AsyncParsableCommand {
             await progress.finish()
             let journals = writers.map(\.journalURL.path).joined(separator: " and ")
             let what = (error as? ResultWriteError)?.description ?? error.localizedDescription
-            throw failure("could not write \(what); the turns finished before are kept in \(journals): once there is room, "
-                + "`chateval recover` turns it into a result file", .runIncomplete)
+            throw failure(
+                "could not write \(what); the turns finished before are kept in \(journals): once there is room, "
+                    + "`chateval recover` turns it into a result file", .runIncomplete)
         }
     }
 
@@ -379,12 +445,16 @@ struct RunCommand: AsyncParsableCommand {
             return
         }
         guard !snapshot.isDirty else {
-            warn("no git note was added: the working tree has \(snapshot.modifiedCount) uncommitted change(s), so the run does not measure \(snapshot.shortCommit ?? commit)")
+            warn(
+                "no git note was added: the working tree has \(snapshot.modifiedCount) uncommitted change(s), so the run does not measure \(snapshot.shortCommit ?? commit)"
+            )
             return
         }
         do {
             try repository.appendNote(try RunNote.line(for: record), to: commit)
-            output.info("note      added to \(snapshot.shortCommit ?? commit) under \(GitRepository.chatEvalNotesRef) (share it: git push origin 'refs/notes/*')")
+            output.info(
+                "note      added to \(snapshot.shortCommit ?? commit) under \(GitRepository.chatEvalNotesRef) (share it: git push origin 'refs/notes/*')"
+            )
         } catch {
             warn("could not add the git note: \(error)")
         }
@@ -394,7 +464,9 @@ struct RunCommand: AsyncParsableCommand {
     static func checkGates(_ records: [RunRecord]) throws {
         let failed = records.flatMap { record in
             record.suites.flatMap { suite in
-                suite.gates.filter { !$0.passed }.map { "\(suite.name)\(record.group.map { " [\($0.label)]" } ?? ""): \($0.gate) \($0.expected), found \($0.found)" }
+                suite.gates.filter { !$0.passed }.map {
+                    "\(suite.name)\(record.group.map { " [\($0.label)]" } ?? ""): \($0.gate) \($0.expected), found \($0.found)"
+                }
             }
         }
         guard failed.isEmpty else { throw failure("gate failed — " + failed.joined(separator: "; "), .gateFailed) }

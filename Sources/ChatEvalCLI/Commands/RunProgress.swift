@@ -37,7 +37,9 @@ actor RunProgress: RunObserver {
     func conversationStarted(_ replay: ScheduledReplay, index: Int, of total: Int) {
         finishPlainLine()
         let label = replay.warmup ? " warm-up" : repetitions > 1 ? " rep \(replay.repetition)" : ""
-        current = "[\(index)/\(total)] " + (replay.arm.map { "\($0) " } ?? "") + "\(Terminal.safe(replay.suite))/\(Terminal.safe(replay.conversation))\(label)"
+        current =
+            "[\(index)/\(total)] " + (replay.arm.map { "\($0) " } ?? "")
+            + "\(Terminal.safe(replay.suite))/\(Terminal.safe(replay.conversation))\(label)"
         conversationTurns = []
         draw()
     }
@@ -87,7 +89,9 @@ actor RunProgress: RunObserver {
         let median = Format.duration(Distribution(answered.compactMap { $0.metrics?.timeToFirstToken })?.median)
         let failed = conversationTurns.count - answered.count
         let outcome = "\(answered.count) answered" + (failed > 0 ? ", \(failed) failed" : "")
-        write("\(current): \(outcome) · TTFT \(median) · \(finishedTurns)/\(atMost ? "≤" : "")\(totalTurns) turns · ETA \(atMost ? "≤ " : "")\(eta())\n")
+        write(
+            "\(current): \(outcome) · TTFT \(median) · \(finishedTurns)/\(atMost ? "≤" : "")\(totalTurns) turns · ETA \(atMost ? "≤ " : "")\(eta())\n"
+        )
         current = ""
     }
 

@@ -23,9 +23,14 @@ struct ValidateCommand: ParsableCommand {
         let root = (try? GitRepository.discover(startingAt: folder))?.workdir.map { URL(fileURLWithPath: $0) } ?? folder
         let projectFile = try project.load(root: root)
         if let projectFile { say("\(projectFile.source): ok — project file") }
-        let paths = suites.given ?? projectFile?.suites.map { $0.map { $0.hasPrefix("/") ? $0 : root.appendingPathComponent($0).path } } ?? ["suites"]
+        let paths =
+            suites.given ?? projectFile?.suites.map { $0.map { $0.hasPrefix("/") ? $0 : root.appendingPathComponent($0).path } } ?? [
+                "suites"
+            ]
         for suite in try SuiteFiles.load(paths) {
-            say("\(suite.path): ok — suite '\(suite.name)', \(suite.conversations.count) conversations, \(suite.turnCount) turns, \(suite.checkCount) checks, \(suite.gates.isEmpty ? "no gates" : "gates")")
+            say(
+                "\(suite.path): ok — suite '\(suite.name)', \(suite.conversations.count) conversations, \(suite.turnCount) turns, \(suite.checkCount) checks, \(suite.gates.isEmpty ? "no gates" : "gates")"
+            )
         }
     }
 }

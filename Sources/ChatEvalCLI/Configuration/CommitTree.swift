@@ -15,7 +15,8 @@ struct CommitTree {
     /// `path` (absolute, or relative to the current folder) relative to the repository root;
     /// nil when it lies outside the working tree.
     func relativePath(_ path: String) -> String? {
-        let absolute = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL.path
+        let absolute = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            .standardizedFileURL.path
         let rootPath = root.standardizedFileURL.path
         if absolute == rootPath { return "" }
         guard absolute.hasPrefix(rootPath + "/") else { return nil }
@@ -26,12 +27,15 @@ struct CommitTree {
     func projectFile(at relativePath: String) throws -> ProjectFile? {
         guard let data = try read(relativePath) else { return nil }
         let source = "\(label):\(relativePath)"
-        guard let text = String(data: data, encoding: .utf8) else { throw failure("\(source): the project file is not UTF-8 text", .badInput) }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw failure("\(source): the project file is not UTF-8 text", .badInput)
+        }
         do {
             return try ProjectFile.parse(text, source: source)
         } catch {
             complain(error.description)
-            throw failure("\(error.errors.count) problem(s) in the project file of \(label); fix it there or run with --no-project", .badInput)
+            throw failure(
+                "\(error.errors.count) problem(s) in the project file of \(label); fix it there or run with --no-project", .badInput)
         }
     }
 
@@ -61,7 +65,9 @@ struct CommitTree {
                 loaded.append(Result { () throws(SuiteErrors) in try SuiteLoader.parse(text, file: source) })
             }
         }
-        guard !loaded.isEmpty else { throw failure("\(label) has none of the suites \(paths.joined(separator: ", ")); nothing to compare", .badInput) }
+        guard !loaded.isEmpty else {
+            throw failure("\(label) has none of the suites \(paths.joined(separator: ", ")); nothing to compare", .badInput)
+        }
         return try SuiteFiles.collect(loaded)
     }
 

@@ -74,9 +74,18 @@ struct RunConfiguration {
     ) throws(ConfigurationError) -> RunConfiguration {
         var sources: [String: SettingSource] = [:]
         func pick<T>(_ name: String, _ commandLine: T?, _ fromEnvironment: T? = nil, _ fromProject: T?, _ builtIn: T) -> T {
-            if let commandLine { sources[name] = .commandLine; return commandLine }
-            if let fromEnvironment { sources[name] = .environment; return fromEnvironment }
-            if let fromProject { sources[name] = .projectFile; return fromProject }
+            if let commandLine {
+                sources[name] = .commandLine
+                return commandLine
+            }
+            if let fromEnvironment {
+                sources[name] = .environment
+                return fromEnvironment
+            }
+            if let fromProject {
+                sources[name] = .projectFile
+                return fromProject
+            }
             sources[name] = .builtIn
             return builtIn
         }
@@ -90,35 +99,49 @@ struct RunConfiguration {
             anchoredReference.path = anchored(reference.path)
             return anchoredReference
         }
-        let models = pick("model", overrides.models.map { $0.map { ProjectFile.ModelReference(path: $0) } }, environmentModel, projectModels,
-                          [ProjectFile.ModelReference(path: RuntimeOptions.builtInModelPath)])
+        let models = pick(
+            "model", overrides.models.map { $0.map { ProjectFile.ModelReference(path: $0) } }, environmentModel, projectModels,
+            [ProjectFile.ModelReference(path: RuntimeOptions.builtInModelPath)])
         // The project's digests, templates and context sizes bind its own models only.
         let fromProject = sources["model"] == .projectFile
         let templates = overrides.chatTemplates
         let contextSizes = overrides.contextSizes
-        sources["chat_template"] = templates != nil ? .commandLine
+        sources["chat_template"] =
+            templates != nil
+            ? .commandLine
             : (project?.chatTemplate != nil || (fromProject && models.contains { $0.chatTemplate != nil })) ? .projectFile : .builtIn
-        sources["context_size"] = contextSizes != nil ? .commandLine
+        sources["context_size"] =
+            contextSizes != nil
+            ? .commandLine
             : (project?.contextSize != nil || (fromProject && models.contains { $0.contextSize != nil })) ? .projectFile : .builtIn
 
         let count = max(models.count, templates?.count ?? 1, contextSizes?.count ?? 1)
-        for (name, list) in [("--model", models.count), ("--chat-template", templates?.count ?? 1), ("--ctx-size", contextSizes?.count ?? 1)]
+        for (name, list) in [
+            ("--model", models.count), ("--chat-template", templates?.count ?? 1), ("--ctx-size", contextSizes?.count ?? 1),
+        ]
         where list != 1 && list != count {
-            throw ConfigurationError(description: "\(name) is given \(list) times, but \(count) side-by-side variants are asked for; "
-                + "give it once (for all) or once per variant, in the order of --model")
+            throw ConfigurationError(
+                description: "\(name) is given \(list) times, but \(count) side-by-side variants are asked for; "
+                    + "give it once (for all) or once per variant, in the order of --model")
         }
         var variants: [ModelVariant] = (0..<count).map { index in
             let model = models[models.count == 1 ? 0 : index]
-            let template = templates.map { $0[$0.count == 1 ? 0 : index] } ?? (fromProject ? model.chatTemplate : nil) ?? project?.chatTemplate
-            let contextSize = contextSizes.map { $0[$0.count == 1 ? 0 : index] } ?? (fromProject ? model.contextSize : nil) ?? project?.contextSize ?? 4096
-            return ModelVariant(modelPath: model.path, expectedSha256: fromProject ? model.sha256 : nil, chatTemplate: template,
-                                contextSize: contextSize, label: (fromProject ? model.label : nil) ?? "")
+            let template =
+                templates.map { $0[$0.count == 1 ? 0 : index] } ?? (fromProject ? model.chatTemplate : nil) ?? project?.chatTemplate
+            let contextSize =
+                contextSizes.map { $0[$0.count == 1 ? 0 : index] } ?? (fromProject ? model.contextSize : nil) ?? project?.contextSize
+                ?? 4096
+            return ModelVariant(
+                modelPath: model.path, expectedSha256: fromProject ? model.sha256 : nil, chatTemplate: template,
+                contextSize: contextSize, label: (fromProject ? model.label : nil) ?? "")
         }
         variants = labelled(variants)
 
         var threads = pick("threads", overrides.threads, nil, project?.threads, RuntimeOptions.availableCores)
         if sources["threads"] == .projectFile, threads > RuntimeOptions.availableCores {
-            warn("the project file asks for \(threads) threads; this machine has \(RuntimeOptions.availableCores) cores available, so \(RuntimeOptions.availableCores) are used")
+            warn(
+                "the project file asks for \(threads) threads; this machine has \(RuntimeOptions.availableCores) cores available, so \(RuntimeOptions.availableCores) are used"
+            )
             threads = RuntimeOptions.availableCores
         }
         let comparison = ComparisonSettings.default.applying(project?.compare ?? ComparisonOverrides())
@@ -176,7 +199,8 @@ struct RunConfiguration {
     func settings(selection: SuiteSelection) -> RunSettings {
         var settings = RunSettings(cacheMode: cacheMode, repetitions: repetitions, warmupConversations: warmup, sources: sources)
         if !selection.isEmpty {
-            settings.selection = SuiteSelectionRecord(patterns: selection.patterns, tags: selection.tags, conversations: selection.conversationsByPath)
+            settings.selection = SuiteSelectionRecord(
+                patterns: selection.patterns, tags: selection.tags, conversations: selection.conversationsByPath)
         }
         return settings
     }

@@ -24,19 +24,26 @@ struct RunLocator {
             return .runs(try isDirectory.boolValue ? folder(argument) : file(argument))
         }
         guard let repository else {
-            throw failure("'\(argument)' is neither a result file nor a folder, and there is no git repository to look it up as a revision", .badInput)
+            throw failure(
+                "'\(argument)' is neither a result file nor a folder, and there is no git repository to look it up as a revision", .badInput
+            )
         }
         let commit: String
         do {
             commit = try repository.resolveCommit(argument)
         } catch let error as GitError where error.code == .notFound || error.code == .unbornHead {
-            throw failure("'\(argument)' is not a result file, a folder of results, or a revision of \(repository.workdir ?? repository.gitDirectory) (\(error.message))", .badInput)
+            throw failure(
+                "'\(argument)' is not a result file, a folder of results, or a revision of \(repository.workdir ?? repository.gitDirectory) (\(error.message))",
+                .badInput)
         }
         let label = (try? repository.snapshot(ofCommit: commit).shortCommit) ?? String(commit.prefix(7))
         var candidates = ResultFolder.runs(for: commit, in: reportsFolder)
         if let note = try repository.note(for: commit) {
             let (records, unreadable) = RunNote.records(in: note)
-            if !unreadable.isEmpty { warn("the git note on \(label) has \(unreadable.count) line(s) that are not ChatEval runs of this version; they are skipped") }
+            if !unreadable.isEmpty {
+                warn(
+                    "the git note on \(label) has \(unreadable.count) line(s) that are not ChatEval runs of this version; they are skipped")
+            }
             let known = Set(candidates.map(\.record.runId))
             candidates += records.filter { $0.status == .complete && !known.contains($0.runId) }
                 .map { LocatedRun(record: $0, source: "notes:\(label)") }
@@ -70,7 +77,9 @@ struct RunLocator {
         let commits = Set(runs.map { $0.record.git?.commit ?? "none" })
         guard commits.count == 1 else {
             let listed = commits.sorted().map { String($0.prefix(7)) }.joined(separator: ", ")
-            throw failure("\(path) holds runs of \(commits.count) commits (\(listed)); name a file, or a revision to pick one commit's runs", .badInput)
+            throw failure(
+                "\(path) holds runs of \(commits.count) commits (\(listed)); name a file, or a revision to pick one commit's runs",
+                .badInput)
         }
         return ComparedRuns(runs: runs.map(\.record), sources: runs.map(\.source))
     }
@@ -88,7 +97,8 @@ extension RunLocator.Located {
                 guard let other else { return true }
                 return run.record.machine.cpuModel == other.machine.cpuModel && run.record.modelSha256 == other.modelSha256
             }
-            let ranked = candidates.filter { matches($0) && $0.record.git?.isDirty != true }
+            let ranked =
+                candidates.filter { matches($0) && $0.record.git?.isDirty != true }
                 + candidates.filter { matches($0) } + candidates
             return ranked.first.map { ComparedRuns(runs: [$0.record], sources: [$0.source]) }
         }

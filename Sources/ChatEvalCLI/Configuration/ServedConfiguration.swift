@@ -24,9 +24,18 @@ struct ServedConfiguration {
         let section = project?.runtime
         func variable(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         func pick<T>(_ name: String, _ commandLine: T?, _ fromEnvironment: T? = nil, _ fromProject: T?) -> T? {
-            if let commandLine { sources[name] = .commandLine; return commandLine }
-            if let fromEnvironment { sources[name] = .environment; return fromEnvironment }
-            if let fromProject { sources[name] = .projectFile; return fromProject }
+            if let commandLine {
+                sources[name] = .commandLine
+                return commandLine
+            }
+            if let fromEnvironment {
+                sources[name] = .environment
+                return fromEnvironment
+            }
+            if let fromProject {
+                sources[name] = .projectFile
+                return fromProject
+            }
             return nil
         }
 
@@ -47,7 +56,9 @@ struct ServedConfiguration {
             return ServedConfiguration(kind: .llama, openAI: nil, modelNames: [], sources: sources)
         }
         guard let baseURL else {
-            throw failure("--runtime openai needs the server's base URL: --base-url http://127.0.0.1:8080/v1 (or CHATEVAL_BASE_URL, or runtime.base_url in the project file)", .badInput)
+            throw failure(
+                "--runtime openai needs the server's base URL: --base-url http://127.0.0.1:8080/v1 (or CHATEVAL_BASE_URL, or runtime.base_url in the project file)",
+                .badInput)
         }
         var retry = RetryPolicy()
         if let retries = pick("retries", options.retries, nil, section?.retries) { retry.maximumRetries = retries }
@@ -55,9 +66,12 @@ struct ServedConfiguration {
             baseURL: baseURL,
             modelName: "",
             apiKeyVariable: pick("api_key_env", options.apiKeyVariable, nil, section?.apiKeyVariable),
-            requestTimeout: pick("request_timeout", options.requestTimeout, nil, section?.requestTimeout) ?? OpenAIConfiguration.defaultRequestTimeout,
-            connectTimeout: pick("connect_timeout", options.connectTimeout, nil, section?.connectTimeout) ?? OpenAIConfiguration.defaultConnectTimeout,
-            stallTimeout: pick("stall_timeout", options.stallTimeout, nil, section?.stallTimeout) ?? OpenAIConfiguration.defaultStallTimeout,
+            requestTimeout: pick("request_timeout", options.requestTimeout, nil, section?.requestTimeout)
+                ?? OpenAIConfiguration.defaultRequestTimeout,
+            connectTimeout: pick("connect_timeout", options.connectTimeout, nil, section?.connectTimeout)
+                ?? OpenAIConfiguration.defaultConnectTimeout,
+            stallTimeout: pick("stall_timeout", options.stallTimeout, nil, section?.stallTimeout)
+                ?? OpenAIConfiguration.defaultStallTimeout,
             extraFields: pick("extra_fields", try options.extraFields(), nil, section?.extraFields) ?? [:],
             affinity: OpenAIConfiguration.Affinity(
                 header: pick("affinity", options.affinityHeader, nil, section?.affinityHeader),

@@ -16,7 +16,8 @@ struct Workspace {
 
     static func open(recording: RecordingOptions, project: ProjectOptions) throws -> Workspace {
         let git = try recording.openRepository()
-        let root = git?.repository.workdir.map { URL(fileURLWithPath: $0) } ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let root =
+            git?.repository.workdir.map { URL(fileURLWithPath: $0) } ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         return Workspace(repository: git?.repository, snapshot: git?.snapshot, root: root, project: try project.load(root: root))
     }
 
@@ -25,11 +26,14 @@ struct Workspace {
 
     /// Loads a variant's model after checking the digest the project file requires.
     /// A wrong or missing model is bad input (exit 2).
-    static func loadRuntime(_ configuration: RunConfiguration, _ variant: RunConfiguration.ModelVariant) throws -> (runtime: LlamaChatRuntime, sha256: String?) {
+    static func loadRuntime(_ configuration: RunConfiguration, _ variant: RunConfiguration.ModelVariant) throws -> (
+        runtime: LlamaChatRuntime, sha256: String?
+    ) {
         let sha256 = try? digests.sha256(ofFileAt: variant.modelPath)
         if let expected = variant.expectedSha256, FileManager.default.fileExists(atPath: variant.modelPath), sha256 != expected {
-            throw failure("the model \(variant.modelPath) has sha256 \(sha256 ?? "unreadable"), but \(configuration.project?.source ?? "the project file") "
-                + "requires \(expected); fetch the right file (make run does for the default model) or update model.sha256", .badInput)
+            throw failure(
+                "the model \(variant.modelPath) has sha256 \(sha256 ?? "unreadable"), but \(configuration.project?.source ?? "the project file") "
+                    + "requires \(expected); fetch the right file (make run does for the default model) or update model.sha256", .badInput)
         }
         do {
             return (try LlamaChatRuntime(configuration.runtimeConfiguration(variant)), sha256)

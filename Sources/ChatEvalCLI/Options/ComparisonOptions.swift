@@ -9,16 +9,21 @@ struct ComparisonOptions: ParsableArguments {
     @Option(help: ArgumentHelp("False-alarm rate of the whole comparison, e.g. 0.01.", valueName: "rate"))
     var alpha: Double?
 
-    @Option(name: .customLong("threshold"), help: ArgumentHelp(
-        "A metric's practical threshold: METRIC=RELATIVE[,ABSOLUTE], e.g. ttft=10% or ttft=10%,0.005 (absolute in the metric's unit). Repeatable.",
-        valueName: "metric=bound"))
+    @Option(
+        name: .customLong("threshold"),
+        help: ArgumentHelp(
+            "A metric's practical threshold: METRIC=RELATIVE[,ABSOLUTE], e.g. ttft=10% or ttft=10%,0.005 (absolute in the metric's unit). Repeatable.",
+            valueName: "metric=bound"))
     var thresholds: [String] = []
 
     @Flag(name: .customLong("allow-mismatch"), help: "Compare and gate even when the sides ran on different machines, builds or settings.")
     var allowMismatch = false
 
-    @Option(name: .customLong("busy-threshold"), help: ArgumentHelp(
-        "Leave out replays during which other processes used this many cores (default 0.25); off compares every replay.", valueName: "cores|off"))
+    @Option(
+        name: .customLong("busy-threshold"),
+        help: ArgumentHelp(
+            "Leave out replays during which other processes used this many cores (default 0.25); off compares every replay.",
+            valueName: "cores|off"))
     var busyThreshold: String?
 
     func validate() throws {
@@ -31,7 +36,10 @@ struct ComparisonOptions: ParsableArguments {
         if let preset {
             let names = ComparisonSettings.presets.map(\.preset)
             guard names.contains(preset) else {
-                throw ValidationError("--preset \(preset): unknown preset" + (suggestions(for: preset, among: names).first.map { "; did you mean '\($0)'?" } ?? "; presets: \(names.joined(separator: ", "))"))
+                throw ValidationError(
+                    "--preset \(preset): unknown preset"
+                        + (suggestions(for: preset, among: names).first.map { "; did you mean '\($0)'?" }
+                            ?? "; presets: \(names.joined(separator: ", "))"))
             }
             overrides.preset = preset
         }
@@ -52,7 +60,9 @@ struct ComparisonOptions: ParsableArguments {
             let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let metric = Metric(name: parts[0]) else {
                 let name = parts.first ?? text
-                let hint = suggestions(for: name, among: Metric.names).first.map { "did you mean '\($0)'?" } ?? "metrics: \(Metric.names.joined(separator: ", "))"
+                let hint =
+                    suggestions(for: name, among: Metric.names).first.map { "did you mean '\($0)'?" }
+                    ?? "metrics: \(Metric.names.joined(separator: ", "))"
                 throw ValidationError("--threshold \(text): expected METRIC=RELATIVE[,ABSOLUTE] with a known metric; \(hint)")
             }
             let bounds = parts[1].split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -63,7 +73,8 @@ struct ComparisonOptions: ParsableArguments {
             if bounds.count == 2 {
                 let absolute = metric.unit == .bytes ? ByteSize.parse(bounds[1]) : Self.nonNegative(bounds[1])
                 guard let absolute else {
-                    throw ValidationError("--threshold \(text): the absolute bound must be a number of 0 or more, in \(metric.unit.rawValue)")
+                    throw ValidationError(
+                        "--threshold \(text): the absolute bound must be a number of 0 or more, in \(metric.unit.rawValue)")
                 }
                 bound.absolute = absolute
             }

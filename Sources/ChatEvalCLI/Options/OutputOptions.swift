@@ -19,13 +19,18 @@ extension ReportFormat: ExpressibleByArgument {}
 ///
 /// (Named apart from `ReportOptions`, which says how much a terminal report shows.)
 struct OutputOptions: ParsableArguments {
-    @Option(name: .customLong("format"), help: ArgumentHelp(
-        "Report format on standard output: terminal, json, markdown (to $GITHUB_STEP_SUMMARY when set), junit or html. Repeatable.",
-        valueName: "format"))
+    @Option(
+        name: .customLong("format"),
+        help: ArgumentHelp(
+            "Report format on standard output: terminal, json, markdown (to $GITHUB_STEP_SUMMARY when set), junit or html. Repeatable.",
+            valueName: "format"))
     var formats: [ReportFormat] = []
 
-    @Option(name: .customLong("output"), help: ArgumentHelp(
-        "Also write the report to FILE, in the format its extension names (\(ReportFormat.extensions)). Repeatable.", valueName: "file"))
+    @Option(
+        name: .customLong("output"),
+        help: ArgumentHelp(
+            "Also write the report to FILE, in the format its extension names (\(ReportFormat.extensions)). Repeatable.", valueName: "file")
+    )
     var outputs: [String] = []
 
     func validate() throws {
@@ -51,13 +56,15 @@ struct OutputOptions: ParsableArguments {
         }
         let onStandardOutput = result.filter { $0.1 == .standardOutput }.map(\.0)
         if onStandardOutput.count > 1, let last = onStandardOutput.last {
-            throw ValidationError("--format \(onStandardOutput.map(\.rawValue).joined(separator: " and --format ")) would all go to standard output; "
-                + "write all but one to files with --output FILE (e.g. --output report.\(last.fileExtension))")
+            throw ValidationError(
+                "--format \(onStandardOutput.map(\.rawValue).joined(separator: " and --format ")) would all go to standard output; "
+                    + "write all but one to files with --output FILE (e.g. --output report.\(last.fileExtension))")
         }
         for path in outputs {
             let pathExtension = URL(fileURLWithPath: path).pathExtension
             guard let format = ReportFormat(fileExtension: pathExtension) else {
-                throw ValidationError("--output \(path): cannot tell the format from the extension '\(pathExtension)'; use one of \(ReportFormat.extensions)")
+                throw ValidationError(
+                    "--output \(path): cannot tell the format from the extension '\(pathExtension)'; use one of \(ReportFormat.extensions)")
             }
             result.append((format, .file(path)))
         }
@@ -92,7 +99,8 @@ enum ReportSubject {
         switch (format, self) {
         case (.terminal, _): return terminal()
         case (.json, _): return String(decoding: try json(), as: UTF8.self)
-        case (.markdown, .runs(let records, let comparison)): return MarkdownReport.render(runs: records, comparison: comparison, budget: markdownBudget)
+        case (.markdown, .runs(let records, let comparison)):
+            return MarkdownReport.render(runs: records, comparison: comparison, budget: markdownBudget)
         case (.markdown, .comparison(let comparison)): return MarkdownReport.render(comparison: comparison, budget: markdownBudget)
         case (.markdown, .history(let history)): return MarkdownReport.render(history: history, budget: markdownBudget)
         case (.junit, .runs(let records, let comparison)): return JUnitReport.render(runs: records, comparison: comparison)
@@ -119,16 +127,17 @@ extension OutputOptions {
     /// Writes `subject` in every format asked for. Files are replaced atomically; the job summary
     /// is appended to (GitHub gathers every step's), within what is left of its 1 MiB. A file
     /// that cannot be written is exit 3 (the run itself is recorded already).
-    func write(_ subject: ReportSubject, environment: [String: String] = ProcessInfo.processInfo.environment, terminal: () -> String) throws {
+    func write(_ subject: ReportSubject, environment: [String: String] = ProcessInfo.processInfo.environment, terminal: () -> String) throws
+    {
         for (format, destination) in try destinations(environment: environment) {
             switch destination {
             case .standardOutput:
                 let text = try subject.render(format, terminal: terminal)
                 switch format {
-                case .terminal: say(text, styled: true)   // ✓ and ✗ coloured on a terminal only
+                case .terminal: say(text, styled: true)  // ✓ and ✗ coloured on a terminal only
                 case .markdown: say(text)
                 case .json: sayJSON(text)
-                case .junit, .html: FileHandle.standardOutput.write(Data(Secrets.redact(text).utf8))   // escaped by the renderers: no control characters
+                case .junit, .html: FileHandle.standardOutput.write(Data(Secrets.redact(text).utf8))  // escaped by the renderers: no control characters
                 }
             case .stepSummary(let path):
                 let used = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
@@ -141,7 +150,9 @@ extension OutputOptions {
                     try handle.seekToEnd()
                     try handle.write(contentsOf: Data((text + "\n").utf8))
                 } catch {
-                    throw failure("cannot append the Markdown report to $GITHUB_STEP_SUMMARY (\(path)): \(error.localizedDescription)", .runIncomplete)
+                    throw failure(
+                        "cannot append the Markdown report to $GITHUB_STEP_SUMMARY (\(path)): \(error.localizedDescription)", .runIncomplete
+                    )
                 }
             case .file(let path):
                 var text = try subject.render(format, terminal: terminal)

@@ -8,7 +8,9 @@ struct RecordingOptions: ParsableArguments {
     @Option(name: .customLong("reports"), help: ArgumentHelp("Folder for result files.", valueName: "dir"))
     var reportsFolder: String = "reports"
 
-    @Option(help: ArgumentHelp("Repository whose commit the run is recorded against (default: found from the current folder upward).", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "Repository whose commit the run is recorded against (default: found from the current folder upward).", valueName: "path"))
     var repo: String?
 
     @Flag(name: .customLong("require-git"), help: "Fail (exit 2) when no git repository is found, instead of recording no commit.")

@@ -6,7 +6,9 @@ struct ReportOptions: ParsableArguments {
     @Flag(help: "Also print the per-turn tables and every check, passing ones too (and, with --baseline, the per-turn comparison).")
     var verbose = false
 
-    @Flag(name: .customLong("show-answers"), help: "Print answers and user messages whole, later lines indented (default: one-line excerpts).")
+    @Flag(
+        name: .customLong("show-answers"), help: "Print answers and user messages whole, later lines indented (default: one-line excerpts)."
+    )
     var showAnswers = false
 
     func options(showPrompts: Bool = false) -> RunReportOptions {

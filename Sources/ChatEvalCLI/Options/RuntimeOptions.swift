@@ -5,20 +5,26 @@ import Foundation
 /// Which model runs and how, as given on the command line (unset options fall back to the
 /// environment, the project file, then built-in defaults: see `RunConfiguration`).
 struct RuntimeOptions: ParsableArguments {
-    @Option(name: .customLong("model"), help: ArgumentHelp(
-        "GGUF model file (default: the project file's, else $CHATEVAL_MODEL, else the default chat model). Repeat it to run the suites against several models side by side.",
-        valueName: "path"))
+    @Option(
+        name: .customLong("model"),
+        help: ArgumentHelp(
+            "GGUF model file (default: the project file's, else $CHATEVAL_MODEL, else the default chat model). Repeat it to run the suites against several models side by side.",
+            valueName: "path"))
     var models: [String] = []
 
-    @Option(name: .customLong("chat-template"), help: ArgumentHelp(
-        "Built-in llama.cpp chat template (e.g. gemma, chatml, llama3); required when the model stores none. 'embedded' forces the model's own. Once for every model, or once per --model in order.",
-        valueName: "name"))
+    @Option(
+        name: .customLong("chat-template"),
+        help: ArgumentHelp(
+            "Built-in llama.cpp chat template (e.g. gemma, chatml, llama3); required when the model stores none. 'embedded' forces the model's own. Once for every model, or once per --model in order.",
+            valueName: "name"))
     var chatTemplates: [String] = []
 
     @Option(name: .long, help: "Threads for prefill and decode (default: all cores; at most the cores available).")
     var threads: Int?
 
-    @Option(name: .customLong("ctx-size"), help: ArgumentHelp("Context window in tokens (default 4096). Once for every model, or once per --model.", valueName: "tokens"))
+    @Option(
+        name: .customLong("ctx-size"),
+        help: ArgumentHelp("Context window in tokens (default 4096). Once for every model, or once per --model.", valueName: "tokens"))
     var contextSizes: [Int] = []
 
     @Option(name: .customLong("batch-size"), help: "Most prompt tokens evaluated per llama_decode call (default 512).")
@@ -40,11 +46,15 @@ struct RuntimeOptions: ParsableArguments {
         if let threads {
             if threads < 1 { throw ValidationError("--threads must be at least 1 (got \(threads))") }
             if threads > Self.availableCores {
-                throw ValidationError("--threads \(threads): this machine has \(Self.availableCores) cores available; more threads than cores only slow llama.cpp down")
+                throw ValidationError(
+                    "--threads \(threads): this machine has \(Self.availableCores) cores available; more threads than cores only slow llama.cpp down"
+                )
             }
         }
         for contextSize in contextSizes where !RuntimeLimits.contextSize.contains(contextSize) {
-            throw ValidationError("--ctx-size must be at least \(RuntimeLimits.contextSize.lowerBound) and at most \(RuntimeLimits.contextSize.upperBound) tokens (got \(contextSize))")
+            throw ValidationError(
+                "--ctx-size must be at least \(RuntimeLimits.contextSize.lowerBound) and at most \(RuntimeLimits.contextSize.upperBound) tokens (got \(contextSize))"
+            )
         }
         if let batchSize, !(1...RuntimeLimits.contextSize.upperBound).contains(batchSize) {
             throw ValidationError("--batch-size must be at least 1 and at most \(RuntimeLimits.contextSize.upperBound) (got \(batchSize))")

@@ -8,41 +8,68 @@ import Foundation
 /// command line; unset options fall back to the environment (`CHATEVAL_BASE_URL`), the project
 /// file's `runtime:` section, then defaults (see `ServedConfiguration`).
 struct ServedRuntimeOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("llama: the model in this process (default); openai: an OpenAI-compatible server (llama-server, vLLM, Ollama, mlx_lm.server...).", valueName: "kind"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "llama: the model in this process (default); openai: an OpenAI-compatible server (llama-server, vLLM, Ollama, mlx_lm.server...).",
+            valueName: "kind"))
     var runtime: RuntimeKind?
 
-    @Option(name: .customLong("base-url"), help: ArgumentHelp("The server's base URL, as OpenAI clients take it (http://127.0.0.1:8080/v1).", valueName: "url"))
+    @Option(
+        name: .customLong("base-url"),
+        help: ArgumentHelp("The server's base URL, as OpenAI clients take it (http://127.0.0.1:8080/v1).", valueName: "url"))
     var baseURL: String?
 
-    @Option(name: .customLong("model-name"), help: ArgumentHelp("The model field of every request (the served model's name; llama-server ignores it); repeat it to run several of the server's models side by side.", valueName: "name"))
+    @Option(
+        name: .customLong("model-name"),
+        help: ArgumentHelp(
+            "The model field of every request (the served model's name; llama-server ignores it); repeat it to run several of the server's models side by side.",
+            valueName: "name"))
     var modelNames: [String] = []
 
-    @Option(name: .customLong("api-key-env"), help: ArgumentHelp("Name of the environment variable holding the API key (sent as a bearer token, never recorded).", valueName: "variable"))
+    @Option(
+        name: .customLong("api-key-env"),
+        help: ArgumentHelp(
+            "Name of the environment variable holding the API key (sent as a bearer token, never recorded).", valueName: "variable"))
     var apiKeyVariable: String?
 
-    @Option(name: .customLong("request-timeout"), help: ArgumentHelp("Longest a turn may take, request to last byte (default 600).", valueName: "seconds"))
+    @Option(
+        name: .customLong("request-timeout"),
+        help: ArgumentHelp("Longest a turn may take, request to last byte (default 600).", valueName: "seconds"))
     var requestTimeout: Double?
 
-    @Option(name: .customLong("connect-timeout"), help: ArgumentHelp("Longest to wait for a connection (default 10).", valueName: "seconds"))
+    @Option(
+        name: .customLong("connect-timeout"), help: ArgumentHelp("Longest to wait for a connection (default 10).", valueName: "seconds"))
     var connectTimeout: Double?
 
-    @Option(name: .customLong("stall-timeout"), help: ArgumentHelp(
-        "Longest a turn may go without the response's head or a new event of its stream (default 60).", valueName: "seconds"))
+    @Option(
+        name: .customLong("stall-timeout"),
+        help: ArgumentHelp(
+            "Longest a turn may go without the response's head or a new event of its stream (default 60).", valueName: "seconds"))
     var stallTimeout: Double?
 
     @Option(name: .customLong("retries"), help: "Retries of a turn after 429, 503 or a lost connection, with backoff (default 3).")
     var retries: Int?
 
-    @Option(name: .customLong("request-field"), help: ArgumentHelp("A field added to every request body, its value JSON or text (repeatable): --request-field repeat_penalty=1.1", valueName: "name=value"))
+    @Option(
+        name: .customLong("request-field"),
+        help: ArgumentHelp(
+            "A field added to every request body, its value JSON or text (repeatable): --request-field repeat_penalty=1.1",
+            valueName: "name=value"))
     var requestFields: [String] = []
 
-    @Option(name: .customLong("affinity-header"), help: ArgumentHelp("Send each conversation's affinity key in this header, so a load balancer keeps its turns on one backend.", valueName: "name"))
+    @Option(
+        name: .customLong("affinity-header"),
+        help: ArgumentHelp(
+            "Send each conversation's affinity key in this header, so a load balancer keeps its turns on one backend.", valueName: "name"))
     var affinityHeader: String?
 
     @Flag(name: .customLong("affinity-user"), help: "Send each conversation's affinity key as the request's user field.")
     var affinityUserField = false
 
-    @Option(name: .customLong("backend-header"), help: ArgumentHelp("Response header naming the backend that served a turn, recorded per turn.", valueName: "name"))
+    @Option(
+        name: .customLong("backend-header"),
+        help: ArgumentHelp("Response header naming the backend that served a turn, recorded per turn.", valueName: "name"))
     var backendHeader: String?
 
     /// The `--request-field` values by name; throws a ValidationError naming a malformed one.
@@ -80,13 +107,23 @@ extension RuntimeKind: ExpressibleByArgument {}
 
 /// How the run is split or loaded: `--shard I/N`, `--concurrency N[,M...]`.
 struct LoadOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Run shard I of N (conversation-atomic, balanced by turns); join the N result files with `chateval merge`.", valueName: "I/N"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Run shard I of N (conversation-atomic, balanced by turns); join the N result files with `chateval merge`.", valueName: "I/N"))
     var shard: String?
 
-    @Option(name: .long, help: ArgumentHelp("Replay N conversations at once against a served runtime and report throughput, latency under load and goodput; a list (1,2,4,8) sweeps.", valueName: "N[,N...]"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Replay N conversations at once against a served runtime and report throughput, latency under load and goodput; a list (1,2,4,8) sweeps.",
+            valueName: "N[,N...]"))
     var concurrency: String?
 
-    @Option(name: .customLong("sweep-chart"), help: ArgumentHelp("Where a sweep writes its SVG chart of TTFT p95 against throughput (default: beside the result files).", valueName: "path"))
+    @Option(
+        name: .customLong("sweep-chart"),
+        help: ArgumentHelp(
+            "Where a sweep writes its SVG chart of TTFT p95 against throughput (default: beside the result files).", valueName: "path"))
     var sweepChart: String?
 
     var parsedShard: RunShard? { shard.flatMap(RunShard.init(parsing:)) }

@@ -5,7 +5,10 @@ import Foundation
 /// Which suites to use: files, or folders whose `*.yaml` files are taken in name order
 /// (default: the project file's `suites`, else `suites`).
 struct SuiteOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("Suite files or folders of suites (default: the project file's, else suites/); suite.yaml#id,id picks conversations.", valueName: "suite"))
+    @Argument(
+        help: ArgumentHelp(
+            "Suite files or folders of suites (default: the project file's, else suites/); suite.yaml#id,id picks conversations.",
+            valueName: "suite"))
     var paths: [String] = []
 
     /// The paths given (without `#ids`), or nil when none were (so the project file or the default applies).
@@ -21,12 +24,16 @@ struct SuiteOptions: ParsableArguments {
 
 /// Which conversations of the suites run: by pattern, by tag, by `suite.yaml#id`.
 struct SelectionOptions: ParsableArguments {
-    @Option(name: .customLong("filter"), help: ArgumentHelp(
-        "Run only conversations whose suite/conversation matches this shell pattern (*, ?); without a /, the suite name or the conversation id may match. Repeatable: any pattern.",
-        valueName: "pattern"))
+    @Option(
+        name: .customLong("filter"),
+        help: ArgumentHelp(
+            "Run only conversations whose suite/conversation matches this shell pattern (*, ?); without a /, the suite name or the conversation id may match. Repeatable: any pattern.",
+            valueName: "pattern"))
     var patterns: [String] = []
 
-    @Option(name: .customLong("tag"), help: ArgumentHelp("Run only conversations with this tag; !tag leaves them out. Repeatable: any of the tags.", valueName: "tag"))
+    @Option(
+        name: .customLong("tag"),
+        help: ArgumentHelp("Run only conversations with this tag; !tag leaves them out. Repeatable: any of the tags.", valueName: "tag"))
     var tags: [String] = []
 
     func selection(_ suites: SuiteOptions) -> SuiteSelection {

@@ -35,8 +35,10 @@ public struct ChangePointDetector: Sendable {
     /// How a step's change is estimated (its direction, size and interval, all from one estimate).
     public var estimator: StepEstimator
 
-    public init(alpha: Double = 0.01, permutations: Int = 199, minimumSegment: Int = 3, seed: UInt64 = 0xC4A7_E7A1,
-                estimator: StepEstimator = .shift) {
+    public init(
+        alpha: Double = 0.01, permutations: Int = 199, minimumSegment: Int = 3, seed: UInt64 = 0xC4A7_E7A1,
+        estimator: StepEstimator = .shift
+    ) {
         self.alpha = alpha
         self.permutations = permutations
         self.minimumSegment = max(2, minimumSegment)
@@ -117,9 +119,11 @@ public struct ChangePointDetector: Sendable {
                     if p > (weakest?.p ?? -1) { weakest = (position, p) }
                     continue
                 }
-                points.append(ChangePoint(
-                    index: split.index, splitPValue: split.p, shift: shift,
-                    medianBefore: Distribution(before)?.median ?? .nan, medianAfter: Distribution(after)?.median ?? .nan, change: change))
+                points.append(
+                    ChangePoint(
+                        index: split.index, splitPValue: split.p, shift: shift,
+                        medianBefore: Distribution(before)?.median ?? .nan, medianAfter: Distribution(after)?.median ?? .nan, change: change
+                    ))
             }
             guard let weakest else { return points }
             splits.remove(at: weakest.position)
@@ -144,8 +148,9 @@ public struct ChangePointDetector: Sendable {
                 differences.append(b / Double(after.count) - a / Double(before.count))
             }
             differences.sort()
-            return StepChange(estimate: mean(after) - mean(before),
-                              lower: differences[Int(Double(resamples) * 0.025)], upper: differences[Int(Double(resamples) * 0.975) - 1])
+            return StepChange(
+                estimate: mean(after) - mean(before),
+                lower: differences[Int(Double(resamples) * 0.025)], upper: differences[Int(Double(resamples) * 0.975) - 1])
         }
     }
 
@@ -204,8 +209,8 @@ struct EnergyStatistic {
         let n = values.count
         guard n >= 2 * minimumSegment else { return nil }
         let ranks = values.map { rank(of: $0) }
-        let left = prefixPairSums(values, ranks)                       // left[k]: Σ|zi − zj| over pairs in values[0..<k]
-        let right = prefixPairSums(values.reversed(), ranks.reversed()) // right[k]: the same over the last k values
+        let left = prefixPairSums(values, ranks)  // left[k]: Σ|zi − zj| over pairs in values[0..<k]
+        let right = prefixPairSums(values.reversed(), ranks.reversed())  // right[k]: the same over the last k values
         let total = left[n]
         var best: (Int, Double)?
         for tau in minimumSegment...(n - minimumSegment) {

@@ -65,9 +65,9 @@ public struct RankShift: Sendable, Hashable, Codable {
         // Pairwise differences with their stratum's weight, and the statistic 2·Σ k_s U_s.
         var values: [Double] = []
         var pairWeights: [Double] = []
-        var observed = 0            // 2 · Σ k_s U_s (ties count 1 of 2)
-        var mean = 0.0              // its null mean, Σ k_s n_s m_s
-        var tiedVariance = 0.0, untiedVariance = 0.0   // of 2 · Σ k_s U_s
+        var observed = 0  // 2 · Σ k_s U_s (ties count 1 of 2)
+        var mean = 0.0  // its null mean, Σ k_s n_s m_s
+        var tiedVariance = 0.0, untiedVariance = 0.0  // of 2 · Σ k_s U_s
         var hasTies = false
         for (stratum, weight) in zip(usable, weights) {
             let n = Double(stratum.base.count), m = Double(stratum.head.count), total = n + m
@@ -87,7 +87,7 @@ public struct RankShift: Sendable, Hashable, Codable {
             tiedVariance += 4 * k * k * n * m / 12 * ((total + 1) - ties / (total * (total - 1)))
         }
         if weights.allSatisfy({ $0 == weights[0] }) {
-            values.sort()   // one weight (strata of one size, the usual case): a plain sort
+            values.sort()  // one weight (strata of one size, the usual case): a plain sort
         } else {
             let order = values.indices.sorted { values[$0] < values[$1] }
             values = order.map { values[$0] }
@@ -112,7 +112,8 @@ public struct RankShift: Sendable, Hashable, Codable {
             upper = differences.quantile(at: mean / 2 + half, above: .infinity)
         }
 
-        let distribution = hasTies
+        let distribution =
+            hasTies
             ? NullDistribution.tied(strata: usable, weights: weights)
             : NullDistribution.untied(sizes: sizes, weights: weights).map { $0.doubled() }
         if let distribution {
@@ -121,7 +122,7 @@ public struct RankShift: Sendable, Hashable, Codable {
             minimumPValue = distribution.minimumTwoSidedPValue(mean: Int(mean.rounded()))
         } else {
             exact = false
-            let continuity = Double(weights.min() ?? 1)   // half a unit of U, doubled
+            let continuity = Double(weights.min() ?? 1)  // half a unit of U, doubled
             let sd = tiedVariance.squareRoot()
             if sd > 0 {
                 pValue = min(1, 2 * Self.normalUpperTail(max(abs(Double(observed) - mean) - continuity, 0) / sd))
@@ -169,21 +170,33 @@ public struct RankShift: Sendable, Hashable, Codable {
     public static func normalQuantile(_ p: Double) -> Double {
         if p <= 0 { return -.infinity }
         if p >= 1 { return .infinity }
-        let a = [-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02, 1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00]
+        let a = [
+            -3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02, 1.383577518672690e+02, -3.066479806614716e+01,
+            2.506628277459239e+00,
+        ]
         let b = [-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02, 6.680131188771972e+01, -1.328068155288572e+01]
-        let c = [-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00, -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00]
+        let c = [
+            -7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00, -2.549732539343734e+00, 4.374664141464968e+00,
+            2.938163982698783e+00,
+        ]
         let d = [7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00]
         let low = 0.02425
         var x: Double
         if p < low {
             let q = (-2 * log(p)).squareRoot()
-            x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
+            x =
+                (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5])
+                / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
         } else if p <= 1 - low {
             let q = p - 0.5, r = q * q
-            x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
+            x =
+                (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q
+                / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
         } else {
             let q = (-2 * log(1 - p)).squareRoot()
-            x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
+            x =
+                -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5])
+                / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
         }
         let error = 0.5 * erfc(-x / 2.0.squareRoot()) - p
         let u = error * (2 * Double.pi).squareRoot() * exp(x * x / 2)
@@ -255,7 +268,8 @@ struct NullDistribution {
         // Beyond this many pairs in a stratum the normal approximation is accurate, and the
         // exact table (about (n·m)²/4 additions) would cost more than it tells.
         guard sizes.allSatisfy({ $0.base * $0.head <= ExactMannWhitney.limit }),
-              zip(sizes, weights).reduce(1, { $0 + $1.1 * $1.0.base * $1.0.head }) <= supportLimit else { return nil }
+            zip(sizes, weights).reduce(1, { $0 + $1.1 * $1.0.base * $1.0.head }) <= supportLimit
+        else { return nil }
         let key = zip(sizes, weights).flatMap { [$0.base, $0.head, $1] }
         if let known = untiedCache.withLock({ $0[key] }) { return known }
         let parts = zip(sizes, weights).map { size, weight in
@@ -263,7 +277,7 @@ struct NullDistribution {
         }
         let result = convolve(parts)
         untiedCache.withLock { cache in
-            if cache.count >= 512 { cache.removeAll() }   // history's many segment sizes: bounded memory
+            if cache.count >= 512 { cache.removeAll() }  // history's many segment sizes: bounded memory
             cache[key] = result
         }
         return result
@@ -317,7 +331,7 @@ struct NullDistribution {
         while start < order.count {
             var end = start
             while end + 1 < order.count && values[order[end + 1]] == values[order[start]] { end += 1 }
-            let doubled = (start + 1) + (end + 1)   // 2 × the mean of ranks start+1...end+1
+            let doubled = (start + 1) + (end + 1)  // 2 × the mean of ranks start+1...end+1
             for position in start...end { ranks[order[position]] = doubled }
             start = end + 1
         }
@@ -397,9 +411,9 @@ enum ExactMannWhitney {
     static func distribution(n: Int, m: Int) -> [Double] {
         let key = n << 32 | m
         if let known = cache.withLock({ $0[key] }) { return known }
-        var previousRow = (0...m).map { _ in [1.0] }          // i = 0: U is 0
+        var previousRow = (0...m).map { _ in [1.0] }  // i = 0: U is 0
         for i in 1...max(n, 1) where n > 0 {
-            var row: [[Double]] = [[1.0]]                      // j = 0: U is 0
+            var row: [[Double]] = [[1.0]]  // j = 0: U is 0
             for j in 1...max(m, 1) where m > 0 {
                 var counts = [Double](repeating: 0, count: i * j + 1)
                 for (u, count) in previousRow[j].enumerated() { counts[u] += count }

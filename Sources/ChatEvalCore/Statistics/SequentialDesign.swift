@@ -34,8 +34,10 @@ public struct SequentialDesign: Sendable, Hashable, Codable {
     /// none: every look's interval has the full confidence.
     public var intervalSpendingExponent: Double?
 
-    public init(looks: [Int], spendingExponent: Double = SequentialDesign.defaultSpendingExponent,
-                intervalSpendingExponent: Double? = SequentialDesign.defaultIntervalSpendingExponent) {
+    public init(
+        looks: [Int], spendingExponent: Double = SequentialDesign.defaultSpendingExponent,
+        intervalSpendingExponent: Double? = SequentialDesign.defaultIntervalSpendingExponent
+    ) {
         self.looks = Array(Set(looks.filter { $0 >= 1 })).sorted()
         self.spendingExponent = spendingExponent
         self.intervalSpendingExponent = intervalSpendingExponent

@@ -11,10 +11,13 @@ struct ArgumentReader {
     /// not compiled as regexes.
     let validatingTemplates: Bool
 
-    func error(_ kind: CheckDefinitionError.Kind, _ key: String, _ problem: String, expected: String? = nil,
-               at extra: [CheckDefinitionError.PathComponent] = []) -> CheckDefinitionError {
-        CheckDefinitionError(kind: kind, checkType: checkType, path: path + [.key(key)] + extra,
-                             problem: problem, expected: expected)
+    func error(
+        _ kind: CheckDefinitionError.Kind, _ key: String, _ problem: String, expected: String? = nil,
+        at extra: [CheckDefinitionError.PathComponent] = []
+    ) -> CheckDefinitionError {
+        CheckDefinitionError(
+            kind: kind, checkType: checkType, path: path + [.key(key)] + extra,
+            problem: problem, expected: expected)
     }
 
     func has(_ key: String) -> Bool { arguments[key] != nil }
@@ -86,9 +89,9 @@ struct ArgumentReader {
         let v = try value(key)
         let expected: String
         switch (minimum, maximum) {
-        case let (lo?, hi?): expected = "an integer from \(lo) to \(hi)"
-        case let (lo?, nil): expected = "an integer of \(lo) or more"
-        case let (nil, hi?): expected = "an integer of at most \(hi)"
+        case (let lo?, let hi?): expected = "an integer from \(lo) to \(hi)"
+        case (let lo?, nil): expected = "an integer of \(lo) or more"
+        case (nil, let hi?): expected = "an integer of at most \(hi)"
         case (nil, nil): expected = "an integer"
         }
         let n: Int
@@ -111,8 +114,11 @@ struct ArgumentReader {
     func number(_ key: String, minimum: Double? = nil, maximum: Double? = nil) throws(CheckDefinitionError) -> Double {
         let v = try value(key)
         var expected = "a number"
-        if let minimum, let maximum { expected = "a number from \(DetailNumbers.decimal(minimum, places: 3)) to \(DetailNumbers.decimal(maximum, places: 3))" }
-        else if let minimum { expected = "a number of \(DetailNumbers.decimal(minimum, places: 3)) or more" }
+        if let minimum, let maximum {
+            expected = "a number from \(DetailNumbers.decimal(minimum, places: 3)) to \(DetailNumbers.decimal(maximum, places: 3))"
+        } else if let minimum {
+            expected = "a number of \(DetailNumbers.decimal(minimum, places: 3)) or more"
+        }
         let d: Double
         switch v {
         case .integer(let i): d = Double(i)
@@ -150,14 +156,18 @@ struct ArgumentReader {
         do {
             return try PythonRegex(pattern, flags: flags)
         } catch {
-            throw self.error(.invalidRegex, key, "is not a valid regex: \(error.message) at position \(error.offset) of \"\(Excerpt.clip(pattern, to: 60))\"",
-                             expected: "a Python `re` regex",
-                             at: index.map { [.index($0)] } ?? [])
+            throw self.error(
+                .invalidRegex, key,
+                "is not a valid regex: \(error.message) at position \(error.offset) of \"\(Excerpt.clip(pattern, to: 60))\"",
+                expected: "a Python `re` regex",
+                at: index.map { [.index($0)] } ?? [])
         }
     }
 
-    static func string(_ v: CheckArgument, expected: String,
-                       _ makeError: (String, String) -> CheckDefinitionError) throws(CheckDefinitionError) -> String {
+    static func string(
+        _ v: CheckArgument, expected: String,
+        _ makeError: (String, String) -> CheckDefinitionError
+    ) throws(CheckDefinitionError) -> String {
         guard case .string(let s) = v else { throw makeError("is \(v.kindName) (\(v.shortDescription))", expected) }
         return s
     }

@@ -37,8 +37,10 @@ struct CheckFactory: Sendable {
     let info: CheckTypeInfo
     let build: @Sendable (ArgumentReader) throws(CheckDefinitionError) -> any CheckEvaluator
 
-    init(_ name: String, _ family: CheckTypeInfo.Family, _ summary: String, arguments: [ArgumentInfo] = [],
-         hasScore: Bool = false, build: @escaping @Sendable (ArgumentReader) throws(CheckDefinitionError) -> any CheckEvaluator) {
+    init(
+        _ name: String, _ family: CheckTypeInfo.Family, _ summary: String, arguments: [ArgumentInfo] = [],
+        hasScore: Bool = false, build: @escaping @Sendable (ArgumentReader) throws(CheckDefinitionError) -> any CheckEvaluator
+    ) {
         info = CheckTypeInfo(name: name, family: family, summary: summary, arguments: arguments, hasScore: hasScore)
         self.build = build
     }
@@ -66,7 +68,8 @@ public enum CheckCatalogue {
     public static var allTypes: [CheckTypeInfo] { factories.map(\.info) }
 
     public static let weightArgument = ArgumentInfo("weight", "number ≥ 0", required: false, "Share of the turn's score (default 1).")
-    public static let thresholdArgument = ArgumentInfo("threshold", "number in 0...1", required: false, "Pass when the score is at least this.")
+    public static let thresholdArgument = ArgumentInfo(
+        "threshold", "number in 0...1", required: false, "Pass when the score is at least this.")
 
     /// Builds a check. Throws when the type is unknown (with the nearest names), an argument is
     /// unknown (with suggestions), missing, of the wrong type or out of range, or a regex is invalid.
@@ -88,26 +91,33 @@ public enum CheckCatalogue {
     /// Looks up a base type by name.
     public static func info(for type: String) -> CheckTypeInfo? { byName[type]?.info }
 
-    static func build(definition: CheckArgument, path: [CheckDefinitionError.PathComponent],
-                      validatingTemplates: Bool, checkType: String) throws(CheckDefinitionError) -> Check {
+    static func build(
+        definition: CheckArgument, path: [CheckDefinitionError.PathComponent],
+        validatingTemplates: Bool, checkType: String
+    ) throws(CheckDefinitionError) -> Check {
         guard case .map(let map) = definition else {
-            throw CheckDefinitionError(kind: .wrongType, checkType: checkType, path: path,
-                                       problem: "is \(definition.kindName)", expected: "a map with a \"type\" key and the check's arguments")
+            throw CheckDefinitionError(
+                kind: .wrongType, checkType: checkType, path: path,
+                problem: "is \(definition.kindName)", expected: "a map with a \"type\" key and the check's arguments")
         }
         guard let typeValue = map["type"] else {
-            throw CheckDefinitionError(kind: .missingArgument, checkType: checkType, path: path + [.key("type")],
-                                       problem: "is missing", expected: "the nested check's type name")
+            throw CheckDefinitionError(
+                kind: .missingArgument, checkType: checkType, path: path + [.key("type")],
+                problem: "is missing", expected: "the nested check's type name")
         }
         guard case .string(let type) = typeValue else {
-            throw CheckDefinitionError(kind: .wrongType, checkType: checkType, path: path + [.key("type")],
-                                       problem: "is \(typeValue.kindName)", expected: "a check type name")
+            throw CheckDefinitionError(
+                kind: .wrongType, checkType: checkType, path: path + [.key("type")],
+                problem: "is \(typeValue.kindName)", expected: "a check type name")
         }
         let rest = CheckArgument.Map(map.fields.filter { $0.key != "type" })
         return try build(type: type, arguments: rest, path: path, validatingTemplates: validatingTemplates)
     }
 
-    static func build(type: String, arguments: CheckArgument.Map, path: [CheckDefinitionError.PathComponent],
-                      validatingTemplates: Bool) throws(CheckDefinitionError) -> Check {
+    static func build(
+        type: String, arguments: CheckArgument.Map, path: [CheckDefinitionError.PathComponent],
+        validatingTemplates: Bool
+    ) throws(CheckDefinitionError) -> Check {
         let (factory, negated) = try resolve(type, path: path)
         let info = factory.info
         let ownNames = info.arguments.map(\.name)
@@ -117,18 +127,21 @@ public enum CheckCatalogue {
         for key in arguments.keys where !allowed.contains(key) {
             var hint = allowed.isEmpty ? "no arguments" : "one of " + allowed.joined(separator: ", ")
             if key == "threshold" { hint += " (threshold applies only to checks with a score)" }
-            throw CheckDefinitionError(kind: .unknownArgument, checkType: type, path: path + [.key(key)],
-                                       problem: "is not an argument of \(info.name)", expected: hint,
-                                       suggestions: suggestions(for: key, among: allowed))
+            throw CheckDefinitionError(
+                kind: .unknownArgument, checkType: type, path: path + [.key(key)],
+                problem: "is not an argument of \(info.name)", expected: hint,
+                suggestions: suggestions(for: key, among: allowed))
         }
         var seen = Set<String>()
         for key in arguments.keys where !seen.insert(key).inserted {
-            throw CheckDefinitionError(kind: .invalidValue, checkType: type, path: path + [.key(key)],
-                                       problem: "is given twice", expected: "each argument once")
+            throw CheckDefinitionError(
+                kind: .invalidValue, checkType: type, path: path + [.key(key)],
+                problem: "is given twice", expected: "each argument once")
         }
         for argument in info.arguments where argument.required && arguments[argument.name] == nil {
-            throw CheckDefinitionError(kind: .missingArgument, checkType: type, path: path + [.key(argument.name)],
-                                       problem: "is missing", expected: "\(argument.valueType): \(argument.summary)")
+            throw CheckDefinitionError(
+                kind: .missingArgument, checkType: type, path: path + [.key(argument.name)],
+                problem: "is missing", expected: "\(argument.valueType): \(argument.summary)")
         }
         let reader = ArgumentReader(checkType: type, arguments: arguments, path: path, validatingTemplates: validatingTemplates)
         let weight = try reader.optionalNumber("weight", minimum: 0) ?? 1
@@ -137,13 +150,16 @@ public enum CheckCatalogue {
         return Check(type: type, weight: weight, threshold: threshold, isNegated: negated, evaluator: evaluator)
     }
 
-    private static func resolve(_ type: String, path: [CheckDefinitionError.PathComponent]) throws(CheckDefinitionError) -> (CheckFactory, Bool) {
+    private static func resolve(_ type: String, path: [CheckDefinitionError.PathComponent]) throws(CheckDefinitionError) -> (
+        CheckFactory, Bool
+    ) {
         if let factory = byName[type] { return (factory, false) }
         if type.hasPrefix(negationPrefix), let factory = byName[String(type.dropFirst(negationPrefix.count))] {
             return (factory, true)
         }
         if let hint = ForeignCheckNames.hint(for: type) {
-            throw CheckDefinitionError(kind: .unknownType, checkType: type, path: path, problem: "unknown check type \(Excerpt.head(type, width: 60))", hint: hint)
+            throw CheckDefinitionError(
+                kind: .unknownType, checkType: type, path: path, problem: "unknown check type \(Excerpt.head(type, width: 60))", hint: hint)
         }
         let names = factories.map(\.info.name)
         var near: [String]
@@ -153,8 +169,9 @@ public enum CheckCatalogue {
             near = suggestions(for: type, among: names)
         }
         if near.isEmpty { near = suggestions(for: type, among: names.map { negationPrefix + $0 }) }
-        throw CheckDefinitionError(kind: .unknownType, checkType: type, path: path, problem: "unknown check type \(Excerpt.head(type, width: 60))",
-                                   expected: "one of the \(names.count) check types of the catalogue (suites/README.md), optionally prefixed with \"not-\"",
-                                   suggestions: near)
+        throw CheckDefinitionError(
+            kind: .unknownType, checkType: type, path: path, problem: "unknown check type \(Excerpt.head(type, width: 60))",
+            expected: "one of the \(names.count) check types of the catalogue (suites/README.md), optionally prefixed with \"not-\"",
+            suggestions: near)
     }
 }

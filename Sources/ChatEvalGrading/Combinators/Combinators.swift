@@ -1,4 +1,5 @@
 import ChatEvalCore
+
 /// Checks made of checks.
 ///
 /// - `all` (`checks`: list of check maps): passes when every sub-check passes; score = weighted
@@ -11,20 +12,27 @@ import ChatEvalCore
 /// error, and is never inverted by `not`.
 enum Combinators {
     static let factories: [CheckFactory] = [
-        CheckFactory("all", .combinator, "Every nested check passes; score = weighted mean of their scores.",
-                     arguments: [ArgumentInfo("checks", "list of checks", required: true, "Nested checks (maps with a type).")],
-                     hasScore: true) { r throws(CheckDefinitionError) in
+        CheckFactory(
+            "all", .combinator, "Every nested check passes; score = weighted mean of their scores.",
+            arguments: [ArgumentInfo("checks", "list of checks", required: true, "Nested checks (maps with a type).")],
+            hasScore: true
+        ) { r throws(CheckDefinitionError) in
             AllCheck(checks: try nestedList(r))
         },
-        CheckFactory("any", .combinator, "At least one nested check passes; score = their best score.",
-                     arguments: [ArgumentInfo("checks", "list of checks", required: true, "Nested checks (maps with a type).")],
-                     hasScore: true) { r throws(CheckDefinitionError) in
+        CheckFactory(
+            "any", .combinator, "At least one nested check passes; score = their best score.",
+            arguments: [ArgumentInfo("checks", "list of checks", required: true, "Nested checks (maps with a type).")],
+            hasScore: true
+        ) { r throws(CheckDefinitionError) in
             AnyCheck(checks: try nestedList(r))
         },
-        CheckFactory("not", .combinator, "The nested check fails.",
-                     arguments: [ArgumentInfo("check", "check", required: true, "The nested check (a map with a type).")]) { r throws(CheckDefinitionError) in
-            let check = try CheckCatalogue.build(definition: try r.value("check"), path: r.path + [.key("check")],
-                                                 validatingTemplates: r.validatingTemplates, checkType: r.checkType)
+        CheckFactory(
+            "not", .combinator, "The nested check fails.",
+            arguments: [ArgumentInfo("check", "check", required: true, "The nested check (a map with a type).")]
+        ) { r throws(CheckDefinitionError) in
+            let check = try CheckCatalogue.build(
+                definition: try r.value("check"), path: r.path + [.key("check")],
+                validatingTemplates: r.validatingTemplates, checkType: r.checkType)
             return NotCheck(check: check)
         },
     ]
@@ -37,8 +45,10 @@ enum Combinators {
         guard !items.isEmpty else { throw r.error(.invalidValue, "checks", "is an empty list", expected: "at least one check") }
         var checks: [Check] = []
         for (index, item) in items.enumerated() {
-            checks.append(try CheckCatalogue.build(definition: item, path: r.path + [.key("checks"), .index(index)],
-                                                   validatingTemplates: r.validatingTemplates, checkType: r.checkType))
+            checks.append(
+                try CheckCatalogue.build(
+                    definition: item, path: r.path + [.key("checks"), .index(index)],
+                    validatingTemplates: r.validatingTemplates, checkType: r.checkType))
         }
         return checks
     }
@@ -47,8 +57,10 @@ enum Combinators {
 private func verdictScore(_ v: Verdict) -> Double { v.score ?? (v.passed ? 1 : 0) }
 
 private func summary(_ verdicts: [Verdict]) -> String {
-    verdicts.enumerated().map { "\($0.offset + 1). \($0.element.check): \($0.element.passed ? "pass" : ($0.element.isError ? "error" : "fail"))" }
-        .joined(separator: "; ")
+    verdicts.enumerated().map {
+        "\($0.offset + 1). \($0.element.check): \($0.element.passed ? "pass" : ($0.element.isError ? "error" : "fail"))"
+    }
+    .joined(separator: "; ")
 }
 
 struct AllCheck: CheckEvaluator {
@@ -90,7 +102,8 @@ struct NotCheck: CheckEvaluator {
         if let error = verdict.error {
             return .failure(error: error, "nested \(verdict.check) could not be evaluated: \(verdict.detail)")
         }
-        return Outcome(passed: !verdict.passed, score: verdict.score.map { 1 - $0 },
-                       detail: "nested \(verdict.check) \(verdict.passed ? "passed" : "failed"): \(verdict.detail)")
+        return Outcome(
+            passed: !verdict.passed, score: verdict.score.map { 1 - $0 },
+            detail: "nested \(verdict.check) \(verdict.passed ? "passed" : "failed"): \(verdict.detail)")
     }
 }

@@ -21,7 +21,8 @@ struct NumberOfSentences: IFEvalInstruction {
 
     func check(_ value: Scalars) throws(IFEvalEvaluationError) -> IFEvalResult {
         let n = PunktSentenceTokenizer.english.countSentences(value)
-        return IFEvalResult(followed: relation.holds(n, threshold), detail: "expected \(relation.describe(threshold, "sentences")), found \(n)")
+        return IFEvalResult(
+            followed: relation.holds(n, threshold), detail: "expected \(relation.describe(threshold, "sentences")), found \(n)")
     }
 }
 
@@ -57,8 +58,9 @@ struct NumberOfParagraphs: IFEvalInstruction {
         let pieces = try split(value, IFEvalPatterns.paragraphSeparator)
         var count = pieces.count
         for (index, piece) in pieces.enumerated() where PythonText.isBlank(piece) {
-            if index == 0 || index == pieces.count - 1 { count -= 1 }
-            else {
+            if index == 0 || index == pieces.count - 1 {
+                count -= 1
+            } else {
                 return IFEvalResult(followed: false, detail: "paragraph \(index + 1) (between *** separators) is empty")
             }
         }
@@ -78,7 +80,8 @@ struct NthParagraphFirstWord: IFEvalInstruction {
         let paragraphs = PythonText.split(value[...], separator: ["\n", "\n"])
         let count = paragraphs.filter { !PythonText.isBlank($0) }.count
         guard nth <= count else {
-            return IFEvalResult(followed: false, detail: "expected paragraph \(nth) to exist; found \(count) non-empty paragraphs separated by blank lines")
+            return IFEvalResult(
+                followed: false, detail: "expected paragraph \(nth) to exist; found \(count) non-empty paragraphs separated by blank lines")
         }
         let paragraph = PythonText.strip(Array(paragraphs[nth - 1]))
         guard !paragraph.isEmpty else {
@@ -93,7 +96,11 @@ struct NthParagraphFirstWord: IFEvalInstruction {
             first.append(contentsOf: PythonText.lower([c]))
         }
         let ok = count == numParagraphs && first == firstWord
-        return IFEvalResult(followed: ok, detail: "expected \(numParagraphs) paragraphs with paragraph \(nth) starting with \"\(String(scalars: firstWord))\"; found \(count) paragraphs, paragraph \(nth) starts with \"\(String(scalars: first))\"")
+        return IFEvalResult(
+            followed: ok,
+            detail:
+                "expected \(numParagraphs) paragraphs with paragraph \(nth) starting with \"\(String(scalars: firstWord))\"; found \(count) paragraphs, paragraph \(nth) starts with \"\(String(scalars: first))\""
+        )
     }
 }
 
@@ -123,11 +130,15 @@ struct Postscript: IFEvalInstruction {
     }
 
     /// One element of a fixed postscript pattern.
-    enum MarkerUnit { case letter(Unicode.Scalar), period, optionalSpace }
+    enum MarkerUnit {
+        case letter(Unicode.Scalar)
+        case period, optionalSpace
+    }
 
     /// `p\.\s?s\.` for "P.S." and `p\.\s?p\.\s?s` for "P.P.S" (letters in either case).
     static func units(for marker: String) -> [MarkerUnit] {
-        marker == "P.S." ? [.letter("p"), .period, .optionalSpace, .letter("s"), .period]
+        marker == "P.S."
+            ? [.letter("p"), .period, .optionalSpace, .letter("s"), .period]
             : [.letter("p"), .period, .optionalSpace, .letter("p"), .period, .optionalSpace, .letter("s")]
     }
 
@@ -158,13 +169,15 @@ struct Postscript: IFEvalInstruction {
             if let at = Self.findMarker(value, Self.units(for: marker)) {
                 return IFEvalResult(followed: true, detail: "postscript found: \(Excerpt.around(value, at..<(at + 4)))")
             }
-            return IFEvalResult(followed: false, detail: "expected a postscript starting with \"\(marker)\"; none in \(Excerpt.tail(value[...]))")
+            return IFEvalResult(
+                followed: false, detail: "expected a postscript starting with \"\(marker)\"; none in \(Excerpt.tail(value[...]))")
         }
         let lowered = PythonText.lower(value)
         if let hit = try pattern.firstMatch(lowered) {
             return IFEvalResult(followed: true, detail: "postscript found: \(Excerpt.around(lowered, hit.range))")
         }
-        return IFEvalResult(followed: false, detail: "expected a postscript starting with \"\(marker)\"; none in \(Excerpt.tail(String(scalars: value)))")
+        return IFEvalResult(
+            followed: false, detail: "expected a postscript starting with \"\(marker)\"; none in \(Excerpt.tail(String(scalars: value)))")
     }
 }
 
@@ -190,12 +203,21 @@ struct NumberOfBullets: IFEvalInstruction {
         var total = 0
         var pos = 0
         while pos <= n {
-            guard pos == 0 || t[pos - 1] == "\n" else { pos += 1; continue }
+            guard pos == 0 || t[pos - 1] == "\n" else {
+                pos += 1
+                continue
+            }
             var q = pos
             while q < n && PythonText.isSpace(t[q]) { q += 1 }
-            guard q < n, t[q] == marker else { pos += 1; continue }
+            guard q < n, t[q] == marker else {
+                pos += 1
+                continue
+            }
             if needsNonStar {
-                guard q + 1 < n, t[q + 1] != "*" else { pos += 1; continue }
+                guard q + 1 < n, t[q + 1] != "*" else {
+                    pos += 1
+                    continue
+                }
                 pos = t[q + 1] == "\n" ? endOfLine(from: q + 2) : endOfLine(from: q + 1)
             } else {
                 pos = endOfLine(from: q + 1)
@@ -208,8 +230,9 @@ struct NumberOfBullets: IFEvalInstruction {
     func check(_ value: Scalars) throws(IFEvalEvaluationError) -> IFEvalResult {
         let stars = Self.count(value, marker: "*", needsNonStar: true)
         let dashes = Self.count(value, marker: "-", needsNonStar: false)
-        return IFEvalResult(followed: stars + dashes == expected,
-                            detail: "expected exactly \(expected) bullet points, found \(stars + dashes) (\(stars) with *, \(dashes) with -)")
+        return IFEvalResult(
+            followed: stars + dashes == expected,
+            detail: "expected exactly \(expected) bullet points, found \(stars + dashes) (\(stars) with *, \(dashes) with -)")
     }
 }
 
@@ -223,7 +246,9 @@ struct ConstrainedResponse: IFEvalInstruction {
         for option in Self.options where PythonText.contains(stripped, option.scalars) {
             return IFEvalResult(followed: true, detail: "contains \"\(option)\"")
         }
-        return IFEvalResult(followed: false, detail: "expected one of \"My answer is yes.\", \"My answer is no.\", \"My answer is maybe.\"; found \(quote(stripped))")
+        return IFEvalResult(
+            followed: false,
+            detail: "expected one of \"My answer is yes.\", \"My answer is no.\", \"My answer is maybe.\"; found \(quote(stripped))")
     }
 }
 
@@ -240,7 +265,10 @@ struct NumberOfHighlights: IFEvalInstruction {
         var total = 0
         var a = 0
         while a + 2 * open <= n {
-            guard (0..<open).allSatisfy({ t[a + $0] == "*" }) else { a += 1; continue }
+            guard (0..<open).allSatisfy({ t[a + $0] == "*" }) else {
+                a += 1
+                continue
+            }
             var b = a + open
             while b < n && t[b] != "*" && t[b] != "\n" { b += 1 }
             if b + open <= n && (0..<open).allSatisfy({ t[b + $0] == "*" }) {
@@ -280,7 +308,8 @@ struct JSONFormat: IFEvalInstruction {
         case .success(let v): return IFEvalResult(followed: true, detail: "valid JSON \(v.typeName)")
         case .failure(let p):
             let at = min(p.offset, text.count)
-            return IFEvalResult(followed: false, detail: "expected JSON; \(p.message) at character \(at): \(Excerpt.around(Array(text), at..<at))")
+            return IFEvalResult(
+                followed: false, detail: "expected JSON; \(p.message) at character \(at): \(Excerpt.around(Array(text), at..<at))")
         }
     }
 }
@@ -330,7 +359,11 @@ struct RepeatPrompt: IFEvalInstruction {
         let answer = PythonText.lower(Array(PythonText.strip(value)))
         let wanted = PythonText.lower(Array(PythonText.strip(prompt.scalars)))
         let ok = PythonText.hasPrefix(answer, wanted)
-        return IFEvalResult(followed: ok, detail: ok ? "answer starts with the prompt" : "expected the answer to start with the prompt \(Excerpt.head(prompt, width: 40)); it starts \(quote(value))")
+        return IFEvalResult(
+            followed: ok,
+            detail: ok
+                ? "answer starts with the prompt"
+                : "expected the answer to start with the prompt \(Excerpt.head(prompt, width: 40)); it starts \(quote(value))")
     }
 }
 
@@ -343,7 +376,11 @@ struct EndPhrase: IFEvalInstruction {
         let answer = PythonText.lower(Array(stripped))
         let wanted = PythonText.lower(Array(PythonText.strip(phrase.scalars)))
         let ok = PythonText.hasSuffix(answer, wanted)
-        return IFEvalResult(followed: ok, detail: ok ? "ends with \"\(phrase)\"" : "expected the answer to end with \"\(phrase)\"; it ends \(Excerpt.tail(String(scalars: stripped)))")
+        return IFEvalResult(
+            followed: ok,
+            detail: ok
+                ? "ends with \"\(phrase)\""
+                : "expected the answer to end with \"\(phrase)\"; it ends \(Excerpt.tail(String(scalars: stripped)))")
     }
 }
 
@@ -352,6 +389,7 @@ struct Quotation: IFEvalInstruction {
     func check(_ value: Scalars) throws(IFEvalEvaluationError) -> IFEvalResult {
         let s = PythonText.strip(value)
         let ok = s.count > 1 && s.first == "\"" && s.last == "\""
-        return IFEvalResult(followed: ok, detail: ok ? "wrapped in double quotes" : "expected the answer wrapped in double quotes; found \(quote(s))")
+        return IFEvalResult(
+            followed: ok, detail: ok ? "wrapped in double quotes" : "expected the answer wrapped in double quotes; found \(quote(s))")
     }
 }

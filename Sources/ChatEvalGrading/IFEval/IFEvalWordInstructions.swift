@@ -62,8 +62,9 @@ struct LetterFrequency: IFEvalInstruction {
 
     func check(_ value: Scalars) throws(IFEvalEvaluationError) -> IFEvalResult {
         let count = PythonText.lower(value).reduce(0) { $0 + ($1 == letter ? 1 : 0) }
-        return IFEvalResult(followed: relation.holds(count, frequency),
-                            detail: "expected letter \"\(letter)\" \(relation.describe(frequency, "times")) (ignoring case), found \(count)")
+        return IFEvalResult(
+            followed: relation.holds(count, frequency),
+            detail: "expected letter \"\(letter)\" \(relation.describe(frequency, "times")) (ignoring case), found \(count)")
     }
 }
 
@@ -92,7 +93,11 @@ struct EnglishCase: IFEvalInstruction {
         let caseOK = upper ? PythonText.isUpper(value) : PythonText.isLower(value)
         let what = upper ? "all capital letters" : "all lowercase letters"
         guard caseOK else {
-            let offender = value.firstIndex { upper ? (PythonText.isLowerChar($0) || PythonText.isTitleChar($0)) : (PythonText.isUpperChar($0) || PythonText.isTitleChar($0)) }
+            let offender = value.firstIndex {
+                upper
+                    ? (PythonText.isLowerChar($0) || PythonText.isTitleChar($0))
+                    : (PythonText.isUpperChar($0) || PythonText.isTitleChar($0))
+            }
             let at = offender.map { Excerpt.around(value, $0..<($0 + 1)) } ?? quote(value)
             return IFEvalResult(followed: false, detail: "expected \(what); \(offender == nil ? "no cased letter in" : "found") \(at)")
         }

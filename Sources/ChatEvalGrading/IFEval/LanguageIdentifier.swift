@@ -48,7 +48,8 @@ package final class LanguageIdentifier: Sendable {
                 guard fields.count >= 2 else { continue }
                 let code = Self.code(fromFingerprint: String(fields[1]))
                 guard Self.langdetectLanguages.contains(code),
-                      let fingerprint = Fingerprint(reading: directory + fields[0], name: String(fields[1])) else { continue }
+                    let fingerprint = Fingerprint(reading: directory + fields[0], name: String(fields[1]))
+                else { continue }
                 languages.append((code, fingerprint))
             }
             guard !languages.isEmpty else { continue }
@@ -109,8 +110,11 @@ package final class LanguageIdentifier: Sendable {
         }
         var latin = 0, nonLatin = 0
         for c in collapsed {
-            if c.value >= 0x41 && c.value <= 0x7A { latin += 1 }
-            else if c.value >= 0x300 && !(0x1E00...0x1EFF).contains(c.value) { nonLatin += 1 }
+            if c.value >= 0x41 && c.value <= 0x7A {
+                latin += 1
+            } else if c.value >= 0x300 && !(0x1E00...0x1EFF).contains(c.value) {
+                nonLatin += 1
+            }
         }
         if latin * 2 < nonLatin {
             collapsed.removeAll { $0.value >= 0x41 && $0.value <= 0x7A }
@@ -131,13 +135,22 @@ package final class LanguageIdentifier: Sendable {
     private static func blankURLs(_ s: inout Scalars) {
         var i = 0
         while i + 7 < s.count {
-            guard s[i] == "h", s[i + 1] == "t", s[i + 2] == "t", s[i + 3] == "p" else { i += 1; continue }
+            guard s[i] == "h", s[i + 1] == "t", s[i + 2] == "t", s[i + 3] == "p" else {
+                i += 1
+                continue
+            }
             var j = i + 4
             if s[j] == "s" { j += 1 }
-            guard j + 3 < s.count, s[j] == ":", s[j + 1] == "/", s[j + 2] == "/" else { i += 1; continue }
+            guard j + 3 < s.count, s[j] == ":", s[j + 1] == "/", s[j + 2] == "/" else {
+                i += 1
+                continue
+            }
             var k = j + 3
             while k < s.count && k - (j + 3) < 2076 && isURLCharacter(s[k]) { k += 1 }
-            guard k > j + 3 else { i += 1; continue }
+            guard k > j + 3 else {
+                i += 1
+                continue
+            }
             s.replaceSubrange(i..<k, with: [" "])
             i += 1
         }
@@ -152,7 +165,10 @@ package final class LanguageIdentifier: Sendable {
     private static func blankEmails(_ s: inout Scalars) {
         var i = 0
         while i < s.count {
-            guard s[i] == "@" else { i += 1; continue }
+            guard s[i] == "@" else {
+                i += 1
+                continue
+            }
             var start = i
             while start > 0 && i - start < 64 && isMailCharacter(s[start - 1], dot: true) { start -= 1 }
             var end = i + 1

@@ -62,18 +62,19 @@ enum NLTKWordTokenizer {
         (#"([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) "#, #"\1 \2 "#),
     ])
 
-    private static let contractions = rules([
-        (#"(?i)\b(can)(?#X)(not)\b"#, #" \1 \2 "#),
-        (#"(?i)\b(d)(?#X)('ye)\b"#, #" \1 \2 "#),
-        (#"(?i)\b(gim)(?#X)(me)\b"#, #" \1 \2 "#),
-        (#"(?i)\b(gon)(?#X)(na)\b"#, #" \1 \2 "#),
-        (#"(?i)\b(got)(?#X)(ta)\b"#, #" \1 \2 "#),
-        (#"(?i)\b(lem)(?#X)(me)\b"#, #" \1 \2 "#),
-        (#"(?i)\b(more)(?#X)('n)\b"#, #" \1 \2 "#),
-        (#"(?i)\b(wan)(?#X)(na)(?=\s)"#, #" \1 \2 "#),
-        (#"(?i) ('t)(?#X)(is)\b"#, #" \1 \2 "#),
-        (#"(?i) ('t)(?#X)(was)\b"#, #" \1 \2 "#),
-    ], flags: [])
+    private static let contractions = rules(
+        [
+            (#"(?i)\b(can)(?#X)(not)\b"#, #" \1 \2 "#),
+            (#"(?i)\b(d)(?#X)('ye)\b"#, #" \1 \2 "#),
+            (#"(?i)\b(gim)(?#X)(me)\b"#, #" \1 \2 "#),
+            (#"(?i)\b(gon)(?#X)(na)\b"#, #" \1 \2 "#),
+            (#"(?i)\b(got)(?#X)(ta)\b"#, #" \1 \2 "#),
+            (#"(?i)\b(lem)(?#X)(me)\b"#, #" \1 \2 "#),
+            (#"(?i)\b(more)(?#X)('n)\b"#, #" \1 \2 "#),
+            (#"(?i)\b(wan)(?#X)(na)(?=\s)"#, #" \1 \2 "#),
+            (#"(?i) ('t)(?#X)(is)\b"#, #" \1 \2 "#),
+            (#"(?i) ('t)(?#X)(was)\b"#, #" \1 \2 "#),
+        ], flags: [])
 
     /// The rules run on the sentence, then those run on it padded with a space at each end.
     private static let unpaddedRules = startingQuotes + punctuation + brackets
@@ -84,8 +85,10 @@ enum NLTKWordTokenizer {
 
     /// `nltk.word_tokenize(text)`: calls `body` with each token, in order. The tokens are slices
     /// of a sentence's tokenized text, not of `text`.
-    static func forEachToken(in text: Scalars, matcher: RegexMatcher? = nil,
-                             _ body: (ArraySlice<Unicode.Scalar>) -> Void) throws(PCRE2Error) {
+    static func forEachToken(
+        in text: Scalars, matcher: RegexMatcher? = nil,
+        _ body: (ArraySlice<Unicode.Scalar>) -> Void
+    ) throws(PCRE2Error) {
         let runner: RegexMatcher
         if let matcher { runner = matcher } else { runner = try RegexMatcher() }
         for span in PunktSentenceTokenizer.english.sentenceSpans(text) {

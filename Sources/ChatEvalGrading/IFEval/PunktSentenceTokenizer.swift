@@ -21,12 +21,14 @@ struct PunktParameters: Sendable {
     /// NLTK's English model, parsed from the generated tables (`ChatEvalPunktModel`) on first use.
     static let english = PunktParameters(
         abbreviations: Set(lines(PunktEnglishModel.abbreviations)),
-        collocations: Set(lines(PunktEnglishModel.collocations).map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }),
+        collocations: Set(
+            lines(PunktEnglishModel.collocations).map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }),
         sentenceStarters: Set(lines(PunktEnglishModel.sentenceStarters)),
-        orthographicContext: Dictionary(lines(PunktEnglishModel.orthographicContext).compactMap { line -> (String, Int)? in
-            guard let tab = line.lastIndex(of: "\t"), let flags = Int(line[line.index(after: tab)...]) else { return nil }
-            return (String(line[..<tab]), flags)
-        }, uniquingKeysWith: { a, _ in a }))
+        orthographicContext: Dictionary(
+            lines(PunktEnglishModel.orthographicContext).compactMap { line -> (String, Int)? in
+                guard let tab = line.lastIndex(of: "\t"), let flags = Int(line[line.index(after: tab)...]) else { return nil }
+                return (String(line[..<tab]), flags)
+            }, uniquingKeysWith: { a, _ in a }))
 
     private static func lines(_ text: String) -> [String] {
         text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
@@ -123,7 +125,8 @@ struct PunktSentenceTokenizer: Sendable {
     private static func isNonWord(_ c: Unicode.Scalar) -> Bool {
         switch c {
         case ")", "\"", ";", "}", "]", "*", ":", "@", "'", "(", "{", "[",
-             "\u{2018}", "\u{2019}", "\u{201C}", "\u{201D}", "\u{AB}", "\u{BB}", "?", "!": return true
+            "\u{2018}", "\u{2019}", "\u{201C}", "\u{201D}", "\u{AB}", "\u{BB}", "?", "!":
+            return true
         default: return false
         }
     }
@@ -151,7 +154,10 @@ struct PunktSentenceTokenizer: Sendable {
             if q - p >= 2 { return q - p }
             var pairs = 0
             q = p
-            while q + 1 < end && s[q] == "." && PythonText.isModuleSpace(s[q + 1]) { pairs += 1; q += 2 }
+            while q + 1 < end && s[q] == "." && PythonText.isModuleSpace(s[q + 1]) {
+                pairs += 1
+                q += 2
+            }
             if pairs >= 2 && q < end && s[q] == "." { return 2 * pairs + 1 }
             if pairs >= 3 { return 2 * (pairs - 1) + 1 }
         }
@@ -209,7 +215,8 @@ struct PunktSentenceTokenizer: Sendable {
             if parameters.abbreviations.contains(PythonText.lowerString(stem)) {
                 token.abbreviation = true
             } else if let dash = stem.lastIndex(of: "-"),
-                      parameters.abbreviations.contains(PythonText.lowerString(stem[(dash + 1)...])) {
+                parameters.abbreviations.contains(PythonText.lowerString(stem[(dash + 1)...]))
+            {
                 token.abbreviation = true
             } else {
                 token.sentenceBreak = true
@@ -238,8 +245,14 @@ struct PunktSentenceTokenizer: Sendable {
             return
         }
         if (first.abbreviation || first.ellipsis) && !isInitial {
-            if orthoHeuristic(next) == .starter { first.sentenceBreak = true; return }
-            if next.firstUpper && parameters.sentenceStarters.contains(nextType) { first.sentenceBreak = true; return }
+            if orthoHeuristic(next) == .starter {
+                first.sentenceBreak = true
+                return
+            }
+            if next.firstUpper && parameters.sentenceStarters.contains(nextType) {
+                first.sentenceBreak = true
+                return
+            }
         }
         if isInitial || type == "##number##" {
             let decision = orthoHeuristic(next)
@@ -249,7 +262,8 @@ struct PunktSentenceTokenizer: Sendable {
                 return
             }
             if decision == .unknown && isInitial && next.firstUpper
-                && (parameters.orthographicContext[nextType] ?? 0) & Self.orthoLower == 0 {
+                && (parameters.orthographicContext[nextType] ?? 0) & Self.orthoLower == 0
+            {
                 first.sentenceBreak = false
                 first.abbreviation = true
             }
@@ -266,7 +280,10 @@ struct PunktSentenceTokenizer: Sendable {
             firstPass(&token)
             if var first = previous {
                 secondPass(&first, token)
-                if first.sentenceBreak { found = true; return false }
+                if first.sentenceBreak {
+                    found = true
+                    return false
+                }
             }
             previous = token
             return true

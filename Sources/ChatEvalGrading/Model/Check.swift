@@ -1,4 +1,5 @@
 import ChatEvalCore
+
 /// Evaluates one kind of check against a subject. Implementations are immutable values built
 /// (and validated) by the catalogue; `evaluate` is pure and never throws or traps.
 protocol CheckEvaluator: Sendable {
@@ -31,15 +32,17 @@ public struct Check: Sendable {
         var outcome = evaluator.evaluate(subject)
         if outcome.error == nil, let threshold, let score = outcome.score {
             outcome.passed = score >= threshold
-            outcome.detail += " (score \(DetailNumbers.score(score)) \(outcome.passed ? "≥" : "<") threshold \(DetailNumbers.score(threshold)))"
+            outcome.detail +=
+                " (score \(DetailNumbers.score(score)) \(outcome.passed ? "≥" : "<") threshold \(DetailNumbers.score(threshold)))"
         }
         if isNegated && outcome.error == nil {
             outcome.passed.toggle()
             outcome.score = outcome.score.map { 1 - $0 }
             outcome.detail = "negated, so \(outcome.passed ? "passes" : "fails"): " + outcome.detail
         }
-        return Verdict(check: type, passed: outcome.passed, score: outcome.score, detail: outcome.detail, error: outcome.error,
-                       weight: weight)
+        return Verdict(
+            check: type, passed: outcome.passed, score: outcome.score, detail: outcome.detail, error: outcome.error,
+            weight: weight)
     }
 }
 
@@ -66,11 +69,12 @@ extension Check {
 
     /// Σ weight × passed / Σ weight, with the given weights; nil when they add up to 0.
     public static func weightedPassRate(_ verdicts: [Verdict], weights: [Double]) -> Double? {
-        Verdict.passRate(zip(verdicts, weights).map { verdict, weight in
-            var weighted = verdict
-            weighted.weight = weight
-            return weighted
-        })
+        Verdict.passRate(
+            zip(verdicts, weights).map { verdict, weight in
+                var weighted = verdict
+                weighted.weight = weight
+                return weighted
+            })
     }
 }
 
@@ -97,7 +101,10 @@ enum DetailNumbers {
     static func bytes(_ value: Double) -> String {
         let units = ["B", "KiB", "MiB", "GiB", "TiB"]
         var v = value, unit = 0
-        while v >= 1024 && unit < units.count - 1 { v /= 1024; unit += 1 }
+        while v >= 1024 && unit < units.count - 1 {
+            v /= 1024
+            unit += 1
+        }
         return "\(decimal(v, places: unit == 0 ? 0 : 2)) \(units[unit])"
     }
 }

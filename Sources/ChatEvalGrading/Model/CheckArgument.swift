@@ -55,14 +55,16 @@ public enum CheckArgument: Sendable, Hashable {
         case .integer(let i): return String(i)
         case .number(let d): return String(d)
         case .bool(let b): return String(b)
-        case .list(let items): return "[" + items.prefix(4).map(\.shortDescription).joined(separator: ", ") + (items.count > 4 ? ", …]" : "]")
+        case .list(let items):
+            return "[" + items.prefix(4).map(\.shortDescription).joined(separator: ", ") + (items.count > 4 ? ", …]" : "]")
         case .map(let map): return "{" + map.keys.prefix(4).joined(separator: ", ") + (map.fields.count > 4 ? ", …}" : "}")
         }
     }
 }
 
 extension CheckArgument: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
-    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
     public init(stringLiteral value: String) { self = .string(value) }
     public init(integerLiteral value: Int) { self = .integer(value) }
     public init(floatLiteral value: Double) { self = .number(value) }

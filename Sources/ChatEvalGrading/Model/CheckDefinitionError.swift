@@ -36,8 +36,10 @@ public struct CheckDefinitionError: Error, Sendable, Hashable, CustomStringConve
     /// ChatEval equivalent); shown in place of `expected` and `suggestions`.
     public var hint: String?
 
-    public init(kind: Kind, checkType: String, path: [PathComponent], problem: String,
-                expected: String? = nil, suggestions: [String] = [], hint: String? = nil) {
+    public init(
+        kind: Kind, checkType: String, path: [PathComponent], problem: String,
+        expected: String? = nil, suggestions: [String] = [], hint: String? = nil
+    ) {
         self.hint = hint
         self.kind = kind
         self.checkType = checkType

@@ -15,8 +15,10 @@ public struct GradingSubject: Sendable {
     /// Derived forms of the answer, computed once on first use and shared by all checks.
     let analysis: AnswerAnalysis
 
-    public init(answer: String, readings: MetricReadings?, failure: RuntimeFailure? = nil,
-                conversationReadings: [MetricReadings]? = nil) {
+    public init(
+        answer: String, readings: MetricReadings?, failure: RuntimeFailure? = nil,
+        conversationReadings: [MetricReadings]? = nil
+    ) {
         self.answer = answer
         self.metrics = readings
         self.failure = failure
@@ -25,10 +27,13 @@ public struct GradingSubject: Sendable {
     }
 
     /// A subject for a turn ChatEval measured.
-    public init(answer: String, metrics: TurnMetrics? = nil, failure: RuntimeFailure? = nil,
-                conversationMetrics: [TurnMetrics]? = nil) {
-        self.init(answer: answer, readings: metrics.map(MetricReadings.init), failure: failure,
-                  conversationReadings: conversationMetrics?.map(MetricReadings.init))
+    public init(
+        answer: String, metrics: TurnMetrics? = nil, failure: RuntimeFailure? = nil,
+        conversationMetrics: [TurnMetrics]? = nil
+    ) {
+        self.init(
+            answer: answer, readings: metrics.map(MetricReadings.init), failure: failure,
+            conversationReadings: conversationMetrics?.map(MetricReadings.init))
     }
 
     /// A subject for a turn that failed.

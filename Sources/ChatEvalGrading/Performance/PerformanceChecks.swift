@@ -37,31 +37,44 @@ enum PerformanceChecks {
         }
     }
 
-    
     static let limitMetrics: [LimitMetric] = Metric.allCases.map(LimitMetric.init(metric:))
 
-    static let factories: [CheckFactory] = limitMetrics.map(limitFactory) + [
-        CheckFactory("stop-reason", .performance, "Generation ended for the given reason (eog, max_tokens, stop_string).",
-                     arguments: [ArgumentInfo("value", "eog | max_tokens | stop_string", required: true, "The expected StopReason.")]) { r throws(CheckDefinitionError) in
-            StopReasonCheck(expected: StopReason(rawValue: try r.choice("value", StopReason.allCases.map(\.rawValue))) ?? .endOfGeneration)
-        },
-        CheckFactory(Verdict.failureCheckType, .performance, "The turn failed (with the given RuntimeFailure code, if one is given).",
-                     arguments: [ArgumentInfo("value", "failure code", required: false, "e.g. context_overflow, timeout; any failure when absent.")]) { r throws(CheckDefinitionError) in
-            FailureCheck(code: try r.optionalString("value").map(RuntimeFailure.Code.init(rawValue:)))
-        },
-    ]
+    static let factories: [CheckFactory] =
+        limitMetrics.map(limitFactory) + [
+            CheckFactory(
+                "stop-reason", .performance, "Generation ended for the given reason (eog, max_tokens, stop_string).",
+                arguments: [ArgumentInfo("value", "eog | max_tokens | stop_string", required: true, "The expected StopReason.")]
+            ) { r throws(CheckDefinitionError) in
+                StopReasonCheck(
+                    expected: StopReason(rawValue: try r.choice("value", StopReason.allCases.map(\.rawValue))) ?? .endOfGeneration)
+            },
+            CheckFactory(
+                Verdict.failureCheckType, .performance, "The turn failed (with the given RuntimeFailure code, if one is given).",
+                arguments: [
+                    ArgumentInfo("value", "failure code", required: false, "e.g. context_overflow, timeout; any failure when absent.")
+                ]
+            ) { r throws(CheckDefinitionError) in
+                FailureCheck(code: try r.optionalString("value").map(RuntimeFailure.Code.init(rawValue:)))
+            },
+        ]
 
     private static func limitFactory(_ metric: LimitMetric) -> CheckFactory {
-        let valueType = switch metric.metric {
-        case .peakMemory: "bytes (integer) or size string"
-        case .generatedTokens: "integer ≥ 0"
-        case .reuseRatio: "number in 0...1"
-        default: "number ≥ 0"
-        }
-        var arguments = [ArgumentInfo(metric.limitKey, valueType, required: true,
-                                      "\(metric.limit == .max ? "Largest" : "Smallest") value allowed, in \(metric.metric.unit.rawValue).")]
-        arguments.append(ArgumentInfo("aggregate", Statistic.names.joined(separator: " | "), required: false,
-                                      "Check this statistic over all turns of the conversation instead of this turn."))
+        let valueType =
+            switch metric.metric {
+            case .peakMemory: "bytes (integer) or size string"
+            case .generatedTokens: "integer ≥ 0"
+            case .reuseRatio: "number in 0...1"
+            default: "number ≥ 0"
+            }
+        var arguments = [
+            ArgumentInfo(
+                metric.limitKey, valueType, required: true,
+                "\(metric.limit == .max ? "Largest" : "Smallest") value allowed, in \(metric.metric.unit.rawValue).")
+        ]
+        arguments.append(
+            ArgumentInfo(
+                "aggregate", Statistic.names.joined(separator: " | "), required: false,
+                "Check this statistic over all turns of the conversation instead of this turn."))
         return CheckFactory(metric.name, .performance, metric.summary, arguments: arguments) { r throws(CheckDefinitionError) in
             let limit: Double
             if metric.metric == .peakMemory {
@@ -124,7 +137,8 @@ struct LimitCheck: CheckEvaluator {
         if let aggregate {
             let values = subject.conversationMetrics.compactMap(metric.read)
             guard let distribution = Distribution(values) else {
-                let detail = "expected \(metric.name) over the conversation; no turn has it (\(subject.conversationMetrics.count) turns with metrics)"
+                let detail =
+                    "expected \(metric.name) over the conversation; no turn has it (\(subject.conversationMetrics.count) turns with metrics)"
                 if let unknown = subject.conversationMetrics.lazy.compactMap({ $0.unknown[metric.metric] }).first {
                     return .failure(error: unknown, detail)
                 }
@@ -156,7 +170,9 @@ struct StopReasonCheck: CheckEvaluator {
 
     func evaluate(_ subject: GradingSubject) -> Outcome {
         guard let metrics = subject.metrics else {
-            return .fail("expected stop reason \(expected.rawValue); \(subject.failure.map { "the turn failed (\($0))" } ?? "the turn has no metrics")")
+            return .fail(
+                "expected stop reason \(expected.rawValue); \(subject.failure.map { "the turn failed (\($0))" } ?? "the turn has no metrics")"
+            )
         }
         guard let stopReason = metrics.stopReason else {
             return .fail("expected stop reason \(expected.rawValue); not given for this turn")

@@ -56,7 +56,7 @@ enum PythonText {
     static func isModuleSpace(_ c: Unicode.Scalar) -> Bool {
         let v = c.value
         if v < 0x80 { return v == 0x20 || (v >= 9 && v <= 13) }
-        switch v {   // the White_Space property, spelled out
+        switch v {  // the White_Space property, spelled out
         case 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: return true
         default: return false
         }
@@ -79,7 +79,6 @@ enum PythonText {
         if v < 0x80 { return v >= 0x30 && v <= 0x39 }
         return c.properties.generalCategory == .decimalNumber
     }
-
 
     /// True for blocks known to have no case at all (CJK, kana, Hangul, Yi, emoji...), so the
     /// property tables need not be consulted for the most common non-Latin text.
@@ -157,7 +156,10 @@ enum PythonText {
     /// `str.lower()` of a slice, as a `String` (ASCII fast path, no intermediate buffer).
     static func lowerString(_ s: ArraySlice<Unicode.Scalar>) -> String {
         var ascii = true
-        for c in s where c.value >= 0x80 { ascii = false; break }
+        for c in s where c.value >= 0x80 {
+            ascii = false
+            break
+        }
         guard ascii else { return String(scalars: lower(Array(s))) }
         return String(unsafeUninitializedCapacity: s.count) { buffer in
             var k = 0

@@ -97,7 +97,8 @@ final class PCRE2Code: @unchecked Sendable {
         pcre2_set_parens_nest_limit_32(context, regexParenthesesNestLimit)
         var errorCode: Int32 = 0
         var errorOffset = 0
-        let allOptions = options | UInt32(PCRE2_UTF | PCRE2_UCP | PCRE2_NO_UTF_CHECK | PCRE2_ALT_CIRCUMFLEX)
+        let allOptions =
+            options | UInt32(PCRE2_UTF | PCRE2_UCP | PCRE2_NO_UTF_CHECK | PCRE2_ALT_CIRCUMFLEX)
             | (countsSteps ? UInt32(PCRE2_AUTO_CALLOUT) : 0)
         let compiled = units.withUnsafeBufferPointer { buffer in
             withCodeUnits(buffer) { pcre2_compile_32($0, $1, allOptions, &errorCode, &errorOffset, context) }
@@ -241,8 +242,10 @@ final class RegexMatcher {
     /// One `pcre2_match` from `start`; true when it matched, and then `group(_:)` and `groups`
     /// read the match until the next call. `notEmptyAtStart` refuses an empty match at `start`
     /// (Python's rule after an empty match).
-    func match(_ code: PCRE2Code, _ text: UnsafeBufferPointer<Unicode.Scalar>, from start: Int,
-               notEmptyAtStart: Bool = false) throws(PCRE2Error) -> Bool {
+    func match(
+        _ code: PCRE2Code, _ text: UnsafeBufferPointer<Unicode.Scalar>, from start: Int,
+        notEmptyAtStart: Bool = false
+    ) throws(PCRE2Error) -> Bool {
         let pairs = UInt32(code.captureCount + 1)
         if pairs > matchDataPairs {
             guard let larger = pcre2_match_data_create_32(pairs, nil) else {
@@ -309,7 +312,7 @@ struct CodeUnitSet: Sendable, Hashable {
         if let scalar = Unicode.Scalar(unit), scalar.properties.isAlphabetic {
             insert(PythonText.simpleLower(scalar).value)
             insert(PythonText.simpleUpper(scalar).value)
-            insert(0xFF)   // KELVIN SIGN and LONG S fold to k and s
+            insert(0xFF)  // KELVIN SIGN and LONG S fold to k and s
         }
     }
 

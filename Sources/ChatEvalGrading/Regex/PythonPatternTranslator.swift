@@ -54,8 +54,9 @@ struct PythonPatternTranslator {
 
     /// `nativeWordBoundary`: whether PCRE2's own `\b` has Python's word class (see above).
     static func translate(_ pattern: Scalars, flags: RegexFlags, nativeWordBoundary: Bool) throws(RegexSyntaxError) -> Translation {
-        var translator = PythonPatternTranslator(source: pattern, module: flags.contains(.regexModule),
-                                                 nativeWordBoundary: nativeWordBoundary && !flags.contains(.regexModule))
+        var translator = PythonPatternTranslator(
+            source: pattern, module: flags.contains(.regexModule),
+            nativeWordBoundary: nativeWordBoundary && !flags.contains(.regexModule))
         try translator.run()
         return translator.output
     }
@@ -101,7 +102,10 @@ struct PythonPatternTranslator {
     private mutating func run() throws(RegexSyntaxError) {
         while let c = peek() {
             let start = i
-            if verbose && PythonText.isASCIIWhitespace(c) { i += 1; continue }
+            if verbose && PythonText.isASCIIWhitespace(c) {
+                i += 1
+                continue
+            }
             if verbose && c == "#" {
                 while let d = peek(), d != "\n" { i += 1 }
                 continue
@@ -174,7 +178,10 @@ struct PythonPatternTranslator {
         var j = i + 1
         func digits(_ j: inout Int) -> String {
             var text = ""
-            while j < source.count, ("0"..."9").contains(source[j]) { text.unicodeScalars.append(source[j]); j += 1 }
+            while j < source.count, ("0"..."9").contains(source[j]) {
+                text.unicodeScalars.append(source[j])
+                j += 1
+            }
             return text
         }
         let low = digits(&j)
@@ -286,7 +293,8 @@ struct PythonPatternTranslator {
             digits.unicodeScalars.append(next)
             i += 1
             if let third = peek(), ("0"..."7").contains(third),
-               digits.unicodeScalars.allSatisfy({ ("0"..."7").contains($0) }) {
+                digits.unicodeScalars.allSatisfy({ ("0"..."7").contains($0) })
+            {
                 digits.unicodeScalars.append(third)
                 i += 1
                 let value = UInt32(digits, radix: 8) ?? 0
@@ -328,7 +336,11 @@ struct PythonPatternTranslator {
         case "0"..."7" where inClass || c == "0":
             var value = c.value - 48
             var count = 1
-            while count < 3, let d = peek(), ("0"..."7").contains(d) { value = value * 8 + d.value - 48; i += 1; count += 1 }
+            while count < 3, let d = peek(), ("0"..."7").contains(d) {
+                value = value * 8 + d.value - 48
+                i += 1
+                count += 1
+            }
             guard value <= 0o377, let scalar = Unicode.Scalar(value) else {
                 throw error("octal escape value outside of range 0-0o377", at: start)
             }
@@ -364,13 +376,19 @@ struct PythonPatternTranslator {
         let open = i
         i += 1
         var negated = false
-        if peek() == "^" { negated = true; i += 1 }
+        if peek() == "^" {
+            negated = true
+            i += 1
+        }
         var body = ""
         var negatedSets: [String] = []
         var first = true
         while true {
             guard let c = peek() else { throw error("unterminated character set", at: open) }
-            if c == "]" && !first { i += 1; break }
+            if c == "]" && !first {
+                i += 1
+                break
+            }
             first = false
             let itemStart = i
             var low: Unicode.Scalar
@@ -504,7 +522,10 @@ struct PythonPatternTranslator {
     /// A group name (a Python identifier) up to `terminator`, which is consumed.
     private mutating func groupName(until terminator: Unicode.Scalar, start: Int) throws(RegexSyntaxError) -> String {
         var name = ""
-        while let c = peek(), c != terminator { name.unicodeScalars.append(c); i += 1 }
+        while let c = peek(), c != terminator {
+            name.unicodeScalars.append(c)
+            i += 1
+        }
         guard peek() == terminator else { throw error("missing \(Character(terminator)), unterminated name", at: start) }
         i += 1
         guard !name.isEmpty else { throw error("missing group name", at: start) }

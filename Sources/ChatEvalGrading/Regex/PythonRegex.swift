@@ -93,7 +93,8 @@ struct PythonRegex: Sendable {
             var position = 0
             var afterEmpty = false
             while position <= buffer.count, try matcher.match(code, buffer, from: position, notEmptyAtStart: afterEmpty),
-                  let range = matcher.group(0) {
+                let range = matcher.group(0)
+            {
                 guard body(matcher) else { return }
                 position = range.upperBound
                 afterEmpty = range.isEmpty
@@ -108,7 +109,10 @@ struct PythonRegex: Sendable {
         var last = 0
         try forEachMatch(in: text, with: matcher) { matcher in
             guard let range = matcher.group(0) else { return false }
-            if !matched { matched = true; out.reserveCapacity(text.count + 16) }
+            if !matched {
+                matched = true
+                out.reserveCapacity(text.count + 16)
+            }
             out.append(contentsOf: text[last..<range.lowerBound])
             for piece in template.pieces {
                 switch piece {
@@ -155,8 +159,9 @@ final class PatternCache: Sendable {
 
     private static func compile(_ key: Key) throws(RegexSyntaxError) -> PCRE2Code {
         let source = key.pattern
-        let translation = try PythonPatternTranslator.translate(source, flags: key.flags,
-                                                                nativeWordBoundary: PCRE2Code.unicodeWordIsPythons)
+        let translation = try PythonPatternTranslator.translate(
+            source, flags: key.flags,
+            nativeWordBoundary: PCRE2Code.unicodeWordIsPythons)
         do {
             return try PCRE2Code(translation.units, options: key.flags.pcre2Options, countsSteps: !key.linearTime)
         } catch {
@@ -169,7 +174,10 @@ final class PatternCache: Sendable {
 /// A `re.sub` replacement: literal text and group references (`\1`, `\g<2>`, `\g<0>`). Written
 /// here because PCRE2's substitution syntax (`$1`) is not Python's.
 struct ReplacementTemplate: Sendable {
-    enum Piece: Sendable { case literal(Scalars), group(Int) }
+    enum Piece: Sendable {
+        case literal(Scalars)
+        case group(Int)
+    }
     let pieces: [Piece]
 
     init(_ template: String) {
@@ -181,20 +189,35 @@ struct ReplacementTemplate: Sendable {
             if s[i] == "\\", i + 1 < s.count {
                 let c = s[i + 1]
                 if let d = Int(String(c)), d > 0 {
-                    if !literal.isEmpty { pieces.append(.literal(literal)); literal = [] }
+                    if !literal.isEmpty {
+                        pieces.append(.literal(literal))
+                        literal = []
+                    }
                     pieces.append(.group(d))
                     i += 2
                     continue
                 }
                 if c == "g", i + 2 < s.count, s[i + 2] == "<", let close = s[(i + 3)...].firstIndex(of: ">"),
-                   let g = Int(String(scalars: s[(i + 3)..<close])) {
-                    if !literal.isEmpty { pieces.append(.literal(literal)); literal = [] }
+                    let g = Int(String(scalars: s[(i + 3)..<close]))
+                {
+                    if !literal.isEmpty {
+                        pieces.append(.literal(literal))
+                        literal = []
+                    }
                     pieces.append(.group(g))
                     i = close + 1
                     continue
                 }
-                if c == "n" { literal.append("\n"); i += 2; continue }
-                if c == "\\" { literal.append("\\"); i += 2; continue }
+                if c == "n" {
+                    literal.append("\n")
+                    i += 2
+                    continue
+                }
+                if c == "\\" {
+                    literal.append("\\")
+                    i += 2
+                    continue
+                }
             }
             literal.append(s[i])
             i += 1

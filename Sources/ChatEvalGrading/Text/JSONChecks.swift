@@ -13,18 +13,23 @@ enum JSONChecks {
         "Accept a ```json … ``` fenced block (fences stripped as IFEval does; default false).")
 
     static let factories: [CheckFactory] = [
-        CheckFactory("is-json", .json, "The answer (trimmed) is valid JSON.",
-                     arguments: [allowFencesArgument]) { r throws(CheckDefinitionError) in
+        CheckFactory(
+            "is-json", .json, "The answer (trimmed) is valid JSON.",
+            arguments: [allowFencesArgument]
+        ) { r throws(CheckDefinitionError) in
             JSONCheck(requirements: [], allowFences: try r.bool("allow-fences", default: false), rootType: nil)
         },
-        CheckFactory("json", .json,
-                     "The answer is valid JSON with the required paths, each of the given type.",
-                     arguments: [
-                        ArgumentInfo("required", "map from path to type", required: false,
-                                     "Paths like `a.b`, `items[0].id`, `items[*].id`; types: string, number, integer, boolean, null, array, object, any."),
-                        ArgumentInfo("root", "object | array | any", required: false, "Type of the top-level value (default any)."),
-                        allowFencesArgument,
-                     ]) { r throws(CheckDefinitionError) in
+        CheckFactory(
+            "json", .json,
+            "The answer is valid JSON with the required paths, each of the given type.",
+            arguments: [
+                ArgumentInfo(
+                    "required", "map from path to type", required: false,
+                    "Paths like `a.b`, `items[0].id`, `items[*].id`; types: string, number, integer, boolean, null, array, object, any."),
+                ArgumentInfo("root", "object | array | any", required: false, "Type of the top-level value (default any)."),
+                allowFencesArgument,
+            ]
+        ) { r throws(CheckDefinitionError) in
             var requirements: [JSONRequirement] = []
             if r.has("required") {
                 for field in try r.map("required") {
@@ -35,8 +40,9 @@ enum JSONChecks {
                         r.error(.wrongType, "required", problem, expected: expected, at: [.key(field.key)])
                     }
                     guard let type = JSONType(rawValue: typeName) else {
-                        var e = r.error(.invalidValue, "required", "names type \"\(typeName)\"",
-                                        expected: JSONType.allCases.map(\.rawValue).joined(separator: ", "), at: [.key(field.key)])
+                        var e = r.error(
+                            .invalidValue, "required", "names type \"\(typeName)\"",
+                            expected: JSONType.allCases.map(\.rawValue).joined(separator: ", "), at: [.key(field.key)])
                         e.suggestions = suggestions(for: typeName, among: JSONType.allCases.map(\.rawValue))
                         throw e
                     }
@@ -44,8 +50,9 @@ enum JSONChecks {
                 }
             }
             let root = try r.choice("root", ["object", "array", "any"], default: "any")
-            return JSONCheck(requirements: requirements, allowFences: try r.bool("allow-fences", default: false),
-                             rootType: root == "any" ? nil : JSONType(rawValue: root))
+            return JSONCheck(
+                requirements: requirements, allowFences: try r.bool("allow-fences", default: false),
+                rootType: root == "any" ? nil : JSONType(rawValue: root))
         },
     ]
 
@@ -91,7 +98,9 @@ struct JSONCheck: CheckEvaluator {
                 return .fail("expected \(requirement.path) (\(requirement.type.rawValue)); \(why): \(Excerpt.head(String(scalars: text)))")
             case .success(let values):
                 if let wrong = values.first(where: { !requirement.type.accepts($0) }) {
-                    return .fail("expected \(requirement.path) to be \(requirement.type.rawValue), found \(wrong.typeName): \(Excerpt.head(String(scalars: text)))")
+                    return .fail(
+                        "expected \(requirement.path) to be \(requirement.type.rawValue), found \(wrong.typeName): \(Excerpt.head(String(scalars: text)))"
+                    )
                 }
             }
         }

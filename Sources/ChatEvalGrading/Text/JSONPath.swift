@@ -2,7 +2,11 @@ import ChatEvalCore
 
 /// A path into a JSON value: keys separated by dots, array indices in brackets, `[*]` for every element.
 struct JSONPath: Sendable, CustomStringConvertible {
-    enum Step: Sendable { case key(String), index(Int), every }
+    enum Step: Sendable {
+        case key(String)
+        case index(Int)
+        case every
+    }
     let steps: [Step]
     let description: String
 
@@ -12,7 +16,12 @@ struct JSONPath: Sendable, CustomStringConvertible {
         var key = ""
         let chars = Array(text)
         var i = 0
-        func flushKey() { if !key.isEmpty { steps.append(.key(key)); key = "" } }
+        func flushKey() {
+            if !key.isEmpty {
+                steps.append(.key(key))
+                key = ""
+            }
+        }
         if chars.isEmpty { throw error("is an empty path") }
         while i < chars.count {
             let c = chars[i]
@@ -25,9 +34,13 @@ struct JSONPath: Sendable, CustomStringConvertible {
                 flushKey()
                 guard let close = chars[i...].firstIndex(of: "]") else { throw error("path \"\(text)\" has an unclosed [") }
                 let inside = String(chars[(i + 1)..<close])
-                if inside == "*" { steps.append(.every) }
-                else if let n = Int(inside), n >= 0 { steps.append(.index(n)) }
-                else { throw error("path \"\(text)\" has [\(inside)]; expected [n] with n ≥ 0, or [*]") }
+                if inside == "*" {
+                    steps.append(.every)
+                } else if let n = Int(inside), n >= 0 {
+                    steps.append(.index(n))
+                } else {
+                    throw error("path \"\(text)\" has [\(inside)]; expected [n] with n ≥ 0, or [*]")
+                }
                 i = close + 1
             } else {
                 key.append(c)
@@ -39,7 +52,10 @@ struct JSONPath: Sendable, CustomStringConvertible {
         self.steps = steps
     }
 
-    enum Resolution { case success([ParsedJSON]), failure(String) }
+    enum Resolution {
+        case success([ParsedJSON])
+        case failure(String)
+    }
 
     /// The values at this path (several with `[*]`), or the first step that could not be followed.
     func resolve(_ root: ParsedJSON) -> Resolution {
@@ -53,7 +69,9 @@ struct JSONPath: Sendable, CustomStringConvertible {
                     guard let v = members[k] else { return .failure("\(walked.isEmpty ? "the root" : walked) has no key \"\(k)\"") }
                     next.append(v)
                 case (.index(let n), .array(let items)):
-                    guard n < items.count else { return .failure("\(walked.isEmpty ? "the root" : walked) has \(items.count) items, no [\(n)]") }
+                    guard n < items.count else {
+                        return .failure("\(walked.isEmpty ? "the root" : walked) has \(items.count) items, no [\(n)]")
+                    }
                     next.append(items[n])
                 case (.every, .array(let items)):
                     next.append(contentsOf: items)

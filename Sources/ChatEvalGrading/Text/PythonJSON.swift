@@ -2,7 +2,10 @@ import ChatEvalCore
 
 /// Python's `json.loads` grammar (strict mode) over code points.
 enum PythonJSON {
-    struct Problem: Error { var message: String; var offset: Int }
+    struct Problem: Error {
+        var message: String
+        var offset: Int
+    }
     static let maximumDepth = 512
 
     static func parse(_ text: ArraySlice<Unicode.Scalar>) -> Result<ParsedJSON, Problem> {
@@ -36,7 +39,9 @@ enum PythonJSON {
         }
 
         mutating func value(depth: Int) throws(Problem) -> ParsedJSON {
-            guard depth < PythonJSON.maximumDepth else { throw Problem(message: "nesting deeper than \(PythonJSON.maximumDepth) levels", offset: i) }
+            guard depth < PythonJSON.maximumDepth else {
+                throw Problem(message: "nesting deeper than \(PythonJSON.maximumDepth) levels", offset: i)
+            }
             guard let c = peek() else { throw Problem(message: "expecting a value (end of text)", offset: i) }
             switch c {
             case "{": return try object(depth: depth)
@@ -90,7 +95,10 @@ enum PythonJSON {
                 i += 1
                 if c == "\"" { return String(out) }
                 if c.value < 0x20 { throw Problem(message: "invalid control character in string", offset: i - 1) }
-                guard c == "\\" else { out.append(c); continue }
+                guard c == "\\" else {
+                    out.append(c)
+                    continue
+                }
                 guard let e = peek() else { throw Problem(message: "unterminated string", offset: open) }
                 i += 1
                 switch e {
@@ -142,7 +150,10 @@ enum PythonJSON {
             i += 1
             var items: [ParsedJSON] = []
             skipWhitespace()
-            if peek() == "]" { i += 1; return .array(items) }
+            if peek() == "]" {
+                i += 1
+                return .array(items)
+            }
             while true {
                 skipWhitespace()
                 items.append(try value(depth: depth + 1))
@@ -158,7 +169,10 @@ enum PythonJSON {
             i += 1
             var members: [String: ParsedJSON] = [:]
             skipWhitespace()
-            if peek() == "}" { i += 1; return .object(members) }
+            if peek() == "}" {
+                i += 1
+                return .object(members)
+            }
             while true {
                 skipWhitespace()
                 guard peek() == "\"" else { throw Problem(message: "expecting property name enclosed in double quotes", offset: i) }

@@ -4,8 +4,10 @@
 /// `"e\u{301}"` differ. Case-insensitive variants compare simple lowercase mappings.
 enum TextChecks {
     static let factories: [CheckFactory] = [
-        CheckFactory("equals", .text, "The answer is exactly the value.",
-                     arguments: [valueArgument("string"), trimArgument]) { r throws(CheckDefinitionError) in
+        CheckFactory(
+            "equals", .text, "The answer is exactly the value.",
+            arguments: [valueArgument("string"), trimArgument]
+        ) { r throws(CheckDefinitionError) in
             EqualsCheck(expected: try r.string("value"), trim: try r.bool("trim", default: false))
         },
         containsFactory("contains", caseInsensitive: false, mode: nil),
@@ -14,32 +16,50 @@ enum TextChecks {
         containsFactory("contains-any", caseInsensitive: false, mode: .any),
         containsFactory("icontains-all", caseInsensitive: true, mode: .all),
         containsFactory("icontains-any", caseInsensitive: true, mode: .any),
-        CheckFactory("starts-with", .text, "The answer starts with the value.",
-                     arguments: [valueArgument("string"), trimArgument]) { r throws(CheckDefinitionError) in
+        CheckFactory(
+            "starts-with", .text, "The answer starts with the value.",
+            arguments: [valueArgument("string"), trimArgument]
+        ) { r throws(CheckDefinitionError) in
             AffixCheck(affix: try r.string("value"), atStart: true, trim: try r.bool("trim", default: false))
         },
-        CheckFactory("ends-with", .text, "The answer ends with the value.",
-                     arguments: [valueArgument("string"), trimArgument]) { r throws(CheckDefinitionError) in
+        CheckFactory(
+            "ends-with", .text, "The answer ends with the value.",
+            arguments: [valueArgument("string"), trimArgument]
+        ) { r throws(CheckDefinitionError) in
             AffixCheck(affix: try r.string("value"), atStart: false, trim: try r.bool("trim", default: false))
         },
-        CheckFactory("regex", .text, "The regex matches somewhere in the answer (Python `re` syntax).",
-                     arguments: [valueArgument("string (regex)"),
-                                  ArgumentInfo("flags", "string of i, m, s", required: false,
-                                               "i: ignore case, m: ^ and $ match at line breaks, s: . matches newlines.")]) { r throws(CheckDefinitionError) in
+        CheckFactory(
+            "regex", .text, "The regex matches somewhere in the answer (Python `re` syntax).",
+            arguments: [
+                valueArgument("string (regex)"),
+                ArgumentInfo(
+                    "flags", "string of i, m, s", required: false,
+                    "i: ignore case, m: ^ and $ match at line breaks, s: . matches newlines."),
+            ]
+        ) { r throws(CheckDefinitionError) in
             let pattern = try r.string("value")
             let flags = try regexFlags(r)
             return RegexCheck(pattern: pattern, regex: try r.regex(pattern, key: "value", flags: flags))
         },
-        CheckFactory("one-of", .text, "The answer, trimmed, equals one of the values.",
-                     arguments: [ArgumentInfo("value", "list of strings", required: true, "The accepted answers.")]) { r throws(CheckDefinitionError) in
+        CheckFactory(
+            "one-of", .text, "The answer, trimmed, equals one of the values.",
+            arguments: [ArgumentInfo("value", "list of strings", required: true, "The accepted answers.")]
+        ) { r throws(CheckDefinitionError) in
             OneOfCheck(choices: try r.stringList("value", allowSingle: false))
         },
-        CheckFactory("length", .text, "The answer's length, in the unit, is within min...max.",
-                     arguments: [ArgumentInfo("unit", "characters | words | sentences | lines | paragraphs", required: false,
-                                              "What is counted (default characters). See LengthCheck."),
-                                 ArgumentInfo("min", "integer ≥ 0", required: false, "Fewest allowed."),
-                                 ArgumentInfo("max", "integer ≥ 0", required: false, "Most allowed.")]) { r throws(CheckDefinitionError) in
-            let unit = LengthCheck.Unit(rawValue: try r.choice("unit", LengthCheck.Unit.allCases.map(\.rawValue), default: "characters")) ?? .characters
+        CheckFactory(
+            "length", .text, "The answer's length, in the unit, is within min...max.",
+            arguments: [
+                ArgumentInfo(
+                    "unit", "characters | words | sentences | lines | paragraphs", required: false,
+                    "What is counted (default characters). See LengthCheck."),
+                ArgumentInfo("min", "integer ≥ 0", required: false, "Fewest allowed."),
+                ArgumentInfo("max", "integer ≥ 0", required: false, "Most allowed."),
+            ]
+        ) { r throws(CheckDefinitionError) in
+            let unit =
+                LengthCheck.Unit(rawValue: try r.choice("unit", LengthCheck.Unit.allCases.map(\.rawValue), default: "characters"))
+                ?? .characters
             let min = try r.optionalInteger("min", minimum: 0)
             let max = try r.optionalInteger("max", minimum: 0)
             guard min != nil || max != nil else {
@@ -50,18 +70,25 @@ enum TextChecks {
             }
             return LengthCheck(unit: unit, min: min, max: max)
         },
-        CheckFactory("levenshtein", .text, "The answer is within `threshold` edits of the value; score = similarity.",
-                     arguments: [valueArgument("string (reference)"),
-                                 ArgumentInfo("threshold", "integer in 0...1000000000", required: false, "Most edits allowed (default 5), as in promptfoo."),
-                                 ArgumentInfo("min-similarity", "number in 0...1", required: false, "Alternatively: pass when similarity ≥ this.")],
-                     hasScore: true) { r throws(CheckDefinitionError) in
-            LevenshteinCheck(reference: try r.string("value"),
-                             maxDistance: try r.optionalInteger("threshold", minimum: 0, maximum: LevenshteinCheck.maximumThreshold)
-                                ?? (r.has("min-similarity") ? nil : 5),
-                             minSimilarity: try r.optionalNumber("min-similarity", minimum: 0, maximum: 1))
+        CheckFactory(
+            "levenshtein", .text, "The answer is within `threshold` edits of the value; score = similarity.",
+            arguments: [
+                valueArgument("string (reference)"),
+                ArgumentInfo("threshold", "integer in 0...1000000000", required: false, "Most edits allowed (default 5), as in promptfoo."),
+                ArgumentInfo("min-similarity", "number in 0...1", required: false, "Alternatively: pass when similarity ≥ this."),
+            ],
+            hasScore: true
+        ) { r throws(CheckDefinitionError) in
+            LevenshteinCheck(
+                reference: try r.string("value"),
+                maxDistance: try r.optionalInteger("threshold", minimum: 0, maximum: LevenshteinCheck.maximumThreshold)
+                    ?? (r.has("min-similarity") ? nil : 5),
+                minSimilarity: try r.optionalNumber("min-similarity", minimum: 0, maximum: 1))
         },
-        CheckFactory("refusal", .text, "The answer is a refusal (empty, or contains a refusal phrase; see RefusalCheck).",
-                     arguments: [ArgumentInfo("phrases", "list of strings", required: false, "Extra refusal phrases (case-insensitive).")]) { r throws(CheckDefinitionError) in
+        CheckFactory(
+            "refusal", .text, "The answer is a refusal (empty, or contains a refusal phrase; see RefusalCheck).",
+            arguments: [ArgumentInfo("phrases", "list of strings", required: false, "Extra refusal phrases (case-insensitive).")]
+        ) { r throws(CheckDefinitionError) in
             let extra = r.has("phrases") ? try r.stringList("phrases", allowSingle: false) : []
             do throws(RegexSyntaxError) {
                 return try RefusalCheck(extraPhrases: extra)
@@ -75,16 +102,18 @@ enum TextChecks {
         ArgumentInfo("value", type, required: true, "The expected text.")
     }
 
-    static let trimArgument = ArgumentInfo("trim", "boolean", required: false,
-                                           "Ignore whitespace at both ends of the answer (default false).")
+    static let trimArgument = ArgumentInfo(
+        "trim", "boolean", required: false,
+        "Ignore whitespace at both ends of the answer (default false).")
 
     static func containsFactory(_ name: String, caseInsensitive: Bool, mode: ContainsCheck.Mode?) -> CheckFactory {
         let what = caseInsensitive ? " (ignoring case)" : ""
-        let summary = switch mode {
-        case nil: "The answer contains the value\(what); with a list, every item."
-        case .all: "The answer contains every value\(what)."
-        case .any: "The answer contains at least one of the values\(what)."
-        }
+        let summary =
+            switch mode {
+            case nil: "The answer contains the value\(what); with a list, every item."
+            case .all: "The answer contains every value\(what)."
+            case .any: "The answer contains at least one of the values\(what)."
+            }
         let valueType = mode == nil ? "string or list of strings" : "list of strings"
         return CheckFactory(name, .text, summary, arguments: [valueArgument(valueType)]) { r throws(CheckDefinitionError) in
             let needles = try r.stringList("value", allowSingle: true)
@@ -125,8 +154,9 @@ struct EqualsCheck: CheckEvaluator {
         let common = zip(answer, wanted).prefix { $0 == $1 }.count
         let window = Array(answer[(answer.startIndex + max(0, common - 40))..<min(answer.endIndex, answer.startIndex + common + 40)])
         let at = min(common, 40)
-        return .fail("expected exactly \(Excerpt.head(expected)), found \(Excerpt.head(answer)); "
-                     + "first difference at character \(common): \(Excerpt.around(window, at..<at))")
+        return .fail(
+            "expected exactly \(Excerpt.head(expected)), found \(Excerpt.head(answer)); "
+                + "first difference at character \(common): \(Excerpt.around(window, at..<at))")
     }
 }
 
@@ -184,7 +214,10 @@ struct AffixCheck: CheckEvaluator {
         let wanted = affix.scalars
         let ok = atStart ? PythonText.hasPrefix(answer, wanted) : PythonText.hasSuffix(answer, wanted)
         let shown = atStart ? Excerpt.head(answer) : Excerpt.tail(answer)
-        return .judge(ok, "\(ok ? "answer" : "expected answer to") \(atStart ? "start" : "end")\(ok ? "s" : "") with \(Excerpt.head(affix))\(ok ? "" : "; it \(atStart ? "starts" : "ends"): \(shown)")")
+        return .judge(
+            ok,
+            "\(ok ? "answer" : "expected answer to") \(atStart ? "start" : "end")\(ok ? "s" : "") with \(Excerpt.head(affix))\(ok ? "" : "; it \(atStart ? "starts" : "ends"): \(shown)")"
+        )
     }
 }
 
@@ -204,8 +237,9 @@ struct RegexCheck: CheckEvaluator {
             }
             return .fail("expected a match of /\(Excerpt.clip(pattern, to: 40))/; none in \(Excerpt.head(subject.answer))")
         } catch {
-            return .failure(error: error.verdictError,
-                            "/\(Excerpt.clip(pattern, to: 40))/ gave up on a \(subject.analysis.scalars.count)-character answer: \(error)")
+            return .failure(
+                error: error.verdictError,
+                "/\(Excerpt.clip(pattern, to: 40))/ gave up on a \(subject.analysis.scalars.count)-character answer: \(error)")
         }
     }
 }
@@ -255,8 +289,12 @@ struct LengthCheck: CheckEvaluator {
         case .paragraphs:
             var count = 0, inParagraph = false
             for line in PythonText.split(scalars[...], separator: ["\n"]) {
-                if PythonText.isBlank(line) { inParagraph = false }
-                else if !inParagraph { inParagraph = true; count += 1 }
+                if PythonText.isBlank(line) {
+                    inParagraph = false
+                } else if !inParagraph {
+                    inParagraph = true
+                    count += 1
+                }
             }
             return count
         }
@@ -267,9 +305,9 @@ struct LengthCheck: CheckEvaluator {
         let ok = (min.map { n >= $0 } ?? true) && (max.map { n <= $0 } ?? true)
         let bounds: String
         switch (min, max) {
-        case let (lo?, hi?): bounds = "between \(lo) and \(hi)"
-        case let (lo?, nil): bounds = "at least \(lo)"
-        case let (nil, hi?): bounds = "at most \(hi)"
+        case (let lo?, let hi?): bounds = "between \(lo) and \(hi)"
+        case (let lo?, nil): bounds = "at least \(lo)"
+        case (nil, let hi?): bounds = "at most \(hi)"
         case (nil, nil): bounds = "any number of"
         }
         return .judge(ok, "expected \(bounds) \(unit.rawValue), found \(n): \(Excerpt.head(subject.answer))")
@@ -312,18 +350,27 @@ struct LevenshteinCheck: CheckEvaluator {
             distance = Self.distance(a, b, band: k)
             lowerBound = distance ?? k + 1
         } else {
-            return .failure(error: "texts too long to compare",
-                            "a \(a.count)-character answer against a \(b.count)-character reference exceeds the comparison budget")
+            return .failure(
+                error: "texts too long to compare",
+                "a \(a.count)-character answer against a \(b.count)-character reference exceeds the comparison budget")
         }
         let score = similarity(distance ?? lowerBound)
         let distanceText = distance.map(String.init) ?? "more than \(lowerBound - 1)"
         var ok = true
         var rules: [String] = []
-        if let k = maxDistance { ok = ok && (distance.map { $0 <= k } ?? false); rules.append("at most \(k) edits") }
-        if let s = minSimilarity { ok = ok && score >= s; rules.append("similarity ≥ \(DetailNumbers.score(s))") }
-        return .judge(ok, "expected \(rules.joined(separator: " and ")) from \(Excerpt.head(reference, width: 40)); "
-                      + "distance \(distanceText), similarity \(distance == nil ? "at most " : "")\(DetailNumbers.score(score)): \(Excerpt.head(subject.answer, width: 40))",
-                      score: score)
+        if let k = maxDistance {
+            ok = ok && (distance.map { $0 <= k } ?? false)
+            rules.append("at most \(k) edits")
+        }
+        if let s = minSimilarity {
+            ok = ok && score >= s
+            rules.append("similarity ≥ \(DetailNumbers.score(s))")
+        }
+        return .judge(
+            ok,
+            "expected \(rules.joined(separator: " and ")) from \(Excerpt.head(reference, width: 40)); "
+                + "distance \(distanceText), similarity \(distance == nil ? "at most " : "")\(DetailNumbers.score(score)): \(Excerpt.head(subject.answer, width: 40))",
+            score: score)
     }
 
     /// Levenshtein distance; with `band`, only distances ≤ band are exact and nil means "more".

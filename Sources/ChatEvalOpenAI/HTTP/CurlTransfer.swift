@@ -35,7 +35,12 @@ public struct HTTPHeaders: Sendable, Hashable {
     }
 
     public static func == (a: HTTPHeaders, b: HTTPHeaders) -> Bool { a.fields.elementsEqual(b.fields) { $0 == $1 } }
-    public func hash(into hasher: inout Hasher) { for field in fields { hasher.combine(field.name); hasher.combine(field.value) } }
+    public func hash(into hasher: inout Hasher) {
+        for field in fields {
+            hasher.combine(field.name)
+            hasher.combine(field.value)
+        }
+    }
 }
 
 /// One request.
@@ -49,8 +54,10 @@ public struct HTTPRequest: Sendable {
     /// Response headers larger than this end the exchange (`headersTooLarge`).
     public var maximumHeaderBytes: Int
 
-    public init(url: String, body: Data? = nil, headers: [(name: String, value: String)] = [], connectTimeout: Double = 10,
-                maximumHeaderBytes: Int = 256 << 10) {
+    public init(
+        url: String, body: Data? = nil, headers: [(name: String, value: String)] = [], connectTimeout: Double = 10,
+        maximumHeaderBytes: Int = 256 << 10
+    ) {
         self.url = url
         self.body = body
         self.headers = headers
@@ -96,7 +103,9 @@ final class CurlHandle: @unchecked Sendable {
     private static let global: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
     init() throws(HTTPTransportError) {
-        guard Self.global else { throw HTTPTransportError(kind: .setup, call: "curl_global_init", code: 0, message: "libcurl could not be initialised") }
+        guard Self.global else {
+            throw HTTPTransportError(kind: .setup, call: "curl_global_init", code: 0, message: "libcurl could not be initialised")
+        }
         guard let pointer = curl_easy_init() else {
             throw HTTPTransportError(kind: .setup, call: "curl_easy_init", code: 0, message: "libcurl could not create a transfer")
         }
@@ -135,7 +144,7 @@ final class CurlHandle: @unchecked Sendable {
     /// The request body, copied by libcurl (CURLOPT_COPYPOSTFIELDS): it may go after the call.
     func setCopyingBody(_ body: Data) throws(HTTPTransportError) {
         var bytes = [UInt8](body)
-        if bytes.isEmpty { bytes = [0] }   // a valid pointer for an empty body; its size (set before) says 0
+        if bytes.isEmpty { bytes = [0] }  // a valid pointer for an empty body; its size (set before) says 0
         let code = bytes.withUnsafeMutableBytes { ccurl_set_pointer(pointer, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) }
         try check(code, "curl_easy_setopt(CURLOPT_COPYPOSTFIELDS)")
     }
@@ -143,7 +152,8 @@ final class CurlHandle: @unchecked Sendable {
     func setHeaders(_ headers: [(name: String, value: String)]) throws(HTTPTransportError) {
         for header in headers {
             guard let appended = curl_slist_append(headerList, "\(header.name): \(header.value)") else {
-                throw HTTPTransportError(kind: .setup, call: "curl_slist_append", code: 0, message: "libcurl could not hold the request headers")
+                throw HTTPTransportError(
+                    kind: .setup, call: "curl_slist_append", code: 0, message: "libcurl could not hold the request headers")
             }
             headerList = appended
         }
@@ -168,7 +178,8 @@ final class CurlHandle: @unchecked Sendable {
 
     private func check(_ code: CURLcode, _ call: String) throws(HTTPTransportError) {
         guard code != CURLE_OK else { return }
-        throw HTTPTransportError(kind: .setup, call: call, code: Int(code.rawValue), message: "\(call) failed: \(String(cString: curl_easy_strerror(code)))")
+        throw HTTPTransportError(
+            kind: .setup, call: call, code: Int(code.rawValue), message: "\(call) failed: \(String(cString: curl_easy_strerror(code)))")
     }
 }
 
@@ -207,7 +218,10 @@ final class CurlExchange: @unchecked Sendable {
     /// Set by a callback that ended the exchange on purpose, with why.
     var failure: HTTPTransportError?
 
-    init(continuation: AsyncThrowingStream<HTTPEvent, any Error>.Continuation, maximumHeaderBytes: Int, shouldStop: @escaping @Sendable () -> Bool) {
+    init(
+        continuation: AsyncThrowingStream<HTTPEvent, any Error>.Continuation, maximumHeaderBytes: Int,
+        shouldStop: @escaping @Sendable () -> Bool
+    ) {
         self.continuation = continuation
         self.maximumHeaderBytes = maximumHeaderBytes
         self.shouldStop = shouldStop
@@ -217,8 +231,9 @@ final class CurlExchange: @unchecked Sendable {
     func header(_ line: String) -> Bool {
         headerBytes += line.utf8.count
         guard headerBytes <= maximumHeaderBytes else {
-            failure = HTTPTransportError(kind: .headersTooLarge, call: "header callback", code: 0,
-                                         message: "the server sent more than \(maximumHeaderBytes >> 10) KiB of response headers")
+            failure = HTTPTransportError(
+                kind: .headersTooLarge, call: "header callback", code: 0,
+                message: "the server sent more than \(maximumHeaderBytes >> 10) KiB of response headers")
             return false
         }
         let trimmed = line.trimmingCharacters(in: .newlines)
@@ -227,13 +242,22 @@ final class CurlExchange: @unchecked Sendable {
             return true
         }
         // The end of a block: an interim response (100 Continue) starts over; the final one is the head.
-        guard let statusLine = block.first, statusLine.hasPrefix("HTTP/") else { block = []; return true }
+        guard let statusLine = block.first, statusLine.hasPrefix("HTTP/") else {
+            block = []
+            return true
+        }
         let parts = statusLine.split(separator: " ", maxSplits: 2)
         let status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-        if (100..<200).contains(status) { block = []; return true }
+        if (100..<200).contains(status) {
+            block = []
+            return true
+        }
         let fields = block.dropFirst().compactMap { field -> (name: String, value: String)? in
             guard let colon = field.firstIndex(of: ":") else { return nil }
-            return (String(field[..<colon]).trimmingCharacters(in: .whitespaces), String(field[field.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+            return (
+                String(field[..<colon]).trimmingCharacters(in: .whitespaces),
+                String(field[field.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            )
         }
         continuation.yield(.head(status: status, reason: parts.count > 2 ? String(parts[2]) : "", headers: HTTPHeaders(fields)))
         headSent = true
@@ -311,7 +335,9 @@ public enum HTTPClient {
         do {
             for try await event in stream(request, pool: pool, shouldStop: tooSlow) {
                 switch event {
-                case .head(let code, _, let fields): status = code; headers = fields
+                case .head(let code, _, let fields):
+                    status = code
+                    headers = fields
                 case .body(let data):
                     body.append(data.prefix(maximumBytes - body.count))
                     if body.count >= maximumBytes { return (status, headers, body) }
@@ -319,7 +345,8 @@ public enum HTTPClient {
             }
         } catch let error as HTTPTransportError {
             if error.kind == .stopped, tooSlow() {
-                throw HTTPTransportError(kind: .stopped, call: error.call, code: error.code, message: "no complete answer within \(Int(timeout.rounded())) s")
+                throw HTTPTransportError(
+                    kind: .stopped, call: error.call, code: error.code, message: "no complete answer within \(Int(timeout.rounded())) s")
             }
             throw error
         } catch {
@@ -338,7 +365,7 @@ public enum HTTPClient {
         try handle.set(CURLOPT_CONNECTTIMEOUT_MS, Int((request.connectTimeout * 1000).rounded()), "CURLOPT_CONNECTTIMEOUT_MS")
         try handle.set(CURLOPT_FOLLOWLOCATION, 0, "CURLOPT_FOLLOWLOCATION")
         try handle.set(CURLOPT_TCP_KEEPALIVE, 1, "CURLOPT_TCP_KEEPALIVE")
-        try handle.setHeaders(request.headers + [("Expect", "")])   // no 100-continue round trip before a body
+        try handle.setHeaders(request.headers + [("Expect", "")])  // no 100-continue round trip before a body
         if let body = request.body {
             try handle.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: body.count, "CURLOPT_POSTFIELDSIZE_LARGE")
             // COPYPOSTFIELDS copies the body: it may go once the option is set.
@@ -350,7 +377,9 @@ public enum HTTPClient {
         guard code == CURLE_OK else {
             let message = String(cString: curl_easy_strerror(code))
             let kind: HTTPTransportError.Kind
-            if code == CURLE_ABORTED_BY_CALLBACK || (code == CURLE_WRITE_ERROR && (exchange.stopped.load(ordering: .relaxed) || exchange.shouldStop())) {
+            if code == CURLE_ABORTED_BY_CALLBACK
+                || (code == CURLE_WRITE_ERROR && (exchange.stopped.load(ordering: .relaxed) || exchange.shouldStop()))
+            {
                 kind = .stopped
             } else if code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST || code == CURLE_COULDNT_RESOLVE_PROXY {
                 kind = .unreachable
@@ -363,7 +392,8 @@ public enum HTTPClient {
         }
         if !exchange.headSent {
             // A response whose header block never ended (HTTP/0.9, or a cut connection).
-            throw HTTPTransportError(kind: .broken, call: "curl_easy_perform", code: 0, message: "the server closed the connection before its headers ended")
+            throw HTTPTransportError(
+                kind: .broken, call: "curl_easy_perform", code: 0, message: "the server closed the connection before its headers ended")
         }
         pool.give(handle)
     }
