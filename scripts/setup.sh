@@ -109,7 +109,7 @@ llama() {
   [ -f "$LLAMA_ROOT/prefix/.installed" ] && return 0
   llama_source
   llama_configure OFF
-  say "building libllama (about 5 minutes on 2 cores; cached in $LLAMA_ROOT; compiler output in build.log)"
+  say "building libllama (2 to 3 minutes on 2 cores; cached in $LLAMA_ROOT; compiler output in build.log)"
   quietly "$LLAMA_ROOT/build.log" cmake --build "$LLAMA_ROOT/build" --target llama -j "$JOBS"
   quietly "$LLAMA_ROOT/install.log" cmake --install "$LLAMA_ROOT/build"
   [ -f "$LLAMA_ROOT/prefix/lib/pkgconfig/llama.pc" ] || die "llama.cpp install wrote no llama.pc"

@@ -217,13 +217,20 @@ struct GateBench: AsyncParsableCommand {
                     measured += comparison.load.base.sampled + comparison.load.head.sampled
                     let regressed =
                         comparison.metricRegressions.map(\.change.metric.name) + (comparison.quality.hasRegression ? ["checks"] : [])
+                    // Nothing measured on a side (every replay left out on a busy machine): say so, not "nan".
+                    let ttftText =
+                        if let ttft, let base = ttft.baseMedian, let head = ttft.headMedian, base.isFinite, head.isFinite {
+                            String(
+                                format: "TTFT %.1f → %.1f ms, %+.1f%% [%+.1f%%, %+.1f%%]: %@", base * 1000, head * 1000,
+                                (ttft.change ?? .nan) * 100, (ttft.changeLower ?? .nan) * 100, (ttft.changeUpper ?? .nan) * 100,
+                                ttft.verdict.rawValue)
+                        } else {
+                            "TTFT " + (ttft?.verdict.rawValue ?? "not measured")
+                        }
                     print(
                         String(
-                            format: "   %@, %@ %d/%d: %@; TTFT %.1f → %.1f ms, %+.1f%% [%+.1f%%, %+.1f%%]: %@; %d reps, %@; %.0f s",
-                            name, design, index, realComparisons,
-                            regressed.isEmpty ? "no regression" : "regression in " + regressed.joined(separator: ", "),
-                            (ttft?.baseMedian ?? .nan) * 1000, (ttft?.headMedian ?? .nan) * 1000, (ttft?.change ?? .nan) * 100,
-                            (ttft?.changeLower ?? .nan) * 100, (ttft?.changeUpper ?? .nan) * 100, ttft?.verdict.rawValue ?? "not measured",
+                            format: "   %@, %@ %d/%d: %@; %@; %d reps, %@; %.0f s", name, design, index, realComparisons,
+                            regressed.isEmpty ? "no regression" : "regression in " + regressed.joined(separator: ", "), ttftText,
                             reps, comparison.sequential.map { $0.stop.rawValue } ?? "fixed", elapsed))
                 }
                 table.add([

@@ -89,11 +89,7 @@ public struct PairedRun: Sendable {
                 let perRepetition = elapsed / Double(done)
                 if elapsed + perRepetition * Double(target - done) > timeBudget {
                     stopReason = .timeBudget
-                    let look = ComparisonLook(
-                        index: index - 1, design: design, share: 1 - design.spent(through: index - 1),
-                        intervalShare: design.intervalSpendingExponent == nil
-                            ? 1
-                            : 1 - design.spent(through: index - 1, exponent: design.intervalSpendingExponent))
+                    let look = ComparisonLook.spendingTheRest(of: design, index: index - 1, after: index - 1)
                     comparison = compare(records, look: look, detail: true)
                     lastLook = look
                     looks.append(
@@ -116,11 +112,7 @@ public struct PairedRun: Sendable {
                 // The budget ran out within the round (a machine far slower than the rounds before,
                 // or the first round alone longer than the budget): the last look, on what was measured.
                 stopReason = .timeBudget
-                let look = ComparisonLook(
-                    index: index, design: design, share: 1 - design.spent(through: index - 1),
-                    intervalShare: design.intervalSpendingExponent == nil
-                        ? 1
-                        : 1 - design.spent(through: index - 1, exponent: design.intervalSpendingExponent))
+                let look = ComparisonLook.spendingTheRest(of: design, index: index, after: index - 1)
                 comparison = compare(records, look: look, detail: true)
                 lastLook = look
                 looks.append(
@@ -199,5 +191,17 @@ public struct PairedRun: Sendable {
             kept.conversations = suite.conversations.filter { ids.contains($0.id) }
             return kept.conversations.isEmpty ? nil : kept
         }
+    }
+}
+
+extension ComparisonLook {
+    /// Look `index` of `design` when the time budget ends the rounds there: it spends all the error
+    /// rate (and interval share) that the looks through `spentThrough` left.
+    static func spendingTheRest(of design: SequentialDesign, index: Int, after spentThrough: Int) -> ComparisonLook {
+        ComparisonLook(
+            index: index, design: design, share: 1 - design.spent(through: spentThrough),
+            intervalShare: design.intervalSpendingExponent == nil
+                ? 1
+                : 1 - design.spent(through: spentThrough, exponent: design.intervalSpendingExponent))
     }
 }

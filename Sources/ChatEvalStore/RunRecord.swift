@@ -139,6 +139,17 @@ public enum SettingSource: String, Codable, Sendable, Hashable {
     case builtIn = "default"
 }
 
+extension SettingSource {
+    /// The value a setting takes from the first place that sets it — the command line, then the
+    /// environment, then the project file — with that place; nil when none does.
+    public static func first<T>(commandLine: T?, environment: T?, projectFile: T?) -> (value: T, source: SettingSource)? {
+        if let commandLine { return (commandLine, .commandLine) }
+        if let environment { return (environment, .environment) }
+        if let projectFile { return (projectFile, .projectFile) }
+        return nil
+    }
+}
+
 /// The project file a run used: which file, and a digest of its content.
 public struct ProjectFileRecord: Codable, Sendable, Hashable {
     /// As given (relative to the repository for a file read from a commit: `abc1234:chateval.yaml`).

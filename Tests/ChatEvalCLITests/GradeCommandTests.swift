@@ -207,20 +207,7 @@ import Testing
         let graded = directory.appendingPathComponent("graded.json")
         _ = try await cli.run(["grade", suitePath, "--answers", answersPath, "--output", graded.path])
         let suiteRecord = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: graded)) as? [String: Any])
-        let record: [String: Any] = [
-            "schema_version": 1, "run_id": "r1", "status": "complete", "started_at": "2026-11-23T10:00:00Z",
-            "command": ["chateval", "run"],
-            "machine": [
-                "hostname": "h", "cpu_model": "cpu", "logical_cores": 2, "memory_bytes": 1, "operating_system": "Linux", "kernel": "6",
-                "architecture": "x86_64",
-            ],
-            "runtime": [
-                "engine": "llama.cpp", "build": "b", "model": ["path": "m.gguf", "file_bytes": 1, "description": "m"],
-                "chat_template": "embedded", "chat_template_source": "model", "context_size": 4096, "batch_size": 512, "threads": 2,
-            ],
-            "settings": ["cache_mode": "session", "repetitions": 1, "warmup_conversations": 0],
-            "suites": [suiteRecord], "gates_passed": true,
-        ]
+        let record = HandWrittenRecord.make(suites: [suiteRecord])
         let result = directory.appendingPathComponent("run.json")
         try JSONSerialization.data(withJSONObject: record).write(to: result)
 
@@ -279,25 +266,7 @@ import Testing
         ])
         var suiteRecord = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: graded)) as? [String: Any])
         suiteRecord["path"] = suitePath
-        let record: [String: Any] = [
-            "schema_version": 1, "run_id": "r1", "status": "complete", "started_at": "2026-11-23T10:00:00Z",
-            "command": ["chateval", "run"],
-            "git": [
-                "commit": String(repeating: "a", count: 40), "short_commit": "aaaaaaa", "branch": "main", "is_detached": false,
-                "is_unborn": false,
-                "modified_count": 0, "untracked_count": 0, "is_shallow": false, "is_dirty": false, "workdir": workdir,
-            ],
-            "machine": [
-                "hostname": "h", "cpu_model": "cpu", "logical_cores": 2, "memory_bytes": 1, "operating_system": "Linux", "kernel": "6",
-                "architecture": "x86_64",
-            ],
-            "runtime": [
-                "engine": "llama.cpp", "build": "b", "model": ["path": "m.gguf", "file_bytes": 1, "description": "m"],
-                "chat_template": "embedded", "chat_template_source": "model", "context_size": 4096, "batch_size": 512, "threads": 2,
-            ],
-            "settings": ["cache_mode": "session", "repetitions": 1, "warmup_conversations": 0],
-            "suites": [suiteRecord], "gates_passed": true,
-        ]
+        let record = HandWrittenRecord.make(suites: [suiteRecord], workdir: workdir)
         let result = directory.appendingPathComponent("run.json")
         try JSONSerialization.data(withJSONObject: record).write(to: result)
         return result

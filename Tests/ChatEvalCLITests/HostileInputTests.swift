@@ -67,44 +67,31 @@ import Testing
     // MARK: Records validated, never trusted
 
     private func record(_ change: (inout [String: Any]) -> Void) throws -> String {
-        var record: [String: Any] = [
-            "schema_version": 1, "run_id": "r1", "status": "complete", "started_at": "2026-11-23T10:00:00Z",
-            "command": ["chateval", "run"],
-            "machine": [
-                "hostname": "h", "cpu_model": "cpu", "logical_cores": 2, "memory_bytes": 1, "operating_system": "Linux", "kernel": "6",
-                "architecture": "x86_64",
-            ],
-            "runtime": [
-                "engine": "llama.cpp", "build": "b", "model": ["path": "m.gguf", "file_bytes": 1, "description": "m"],
-                "chat_template": "embedded", "chat_template_source": "model", "context_size": 4096, "batch_size": 512, "threads": 2,
-            ],
-            "settings": ["cache_mode": "session", "repetitions": 1, "warmup_conversations": 0],
-            "suites": [
-                [
-                    "name": "s", "path": "s.yaml", "gates": [],
-                    "conversations": [
-                        [
-                            "id": "c", "repetition": 1, "warmup": false,
-                            "options": [
-                                "max_tokens": 16, "temperature": 0, "top_p": 1, "top_k": 0, "seed": 1, "stop": [],
-                                "ignore_end_of_generation": false,
-                            ],
-                            "checks": [],
-                            "turns": [
-                                [
-                                    "index": 0, "user": "Hi", "messages_sent": 1, "status": "answered", "answer": "Hello",
-                                    "metrics": [
-                                        "prompt_tokens": 10, "generated_tokens": 2, "time_to_first_token": 0.1, "decode_time": 0.1,
-                                        "total_time": 0.2,
-                                        "inter_token_latencies": [0.1], "stop_reason": "eog",
-                                    ],
-                                ]
-                            ],
-                        ]
-                    ],
-                ]
-            ],
-        ]
+        var record = HandWrittenRecord.make(suites: [
+            [
+                "name": "s", "path": "s.yaml", "gates": [],
+                "conversations": [
+                    [
+                        "id": "c", "repetition": 1, "warmup": false,
+                        "options": [
+                            "max_tokens": 16, "temperature": 0, "top_p": 1, "top_k": 0, "seed": 1, "stop": [],
+                            "ignore_end_of_generation": false,
+                        ],
+                        "checks": [],
+                        "turns": [
+                            [
+                                "index": 0, "user": "Hi", "messages_sent": 1, "status": "answered", "answer": "Hello",
+                                "metrics": [
+                                    "prompt_tokens": 10, "generated_tokens": 2, "time_to_first_token": 0.1, "decode_time": 0.1,
+                                    "total_time": 0.2,
+                                    "inter_token_latencies": [0.1], "stop_reason": "eog",
+                                ],
+                            ]
+                        ],
+                    ]
+                ],
+            ]
+        ])
         change(&record)
         return String(decoding: try JSONSerialization.data(withJSONObject: record), as: UTF8.self)
     }

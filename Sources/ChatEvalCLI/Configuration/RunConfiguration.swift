@@ -74,20 +74,9 @@ struct RunConfiguration {
     ) throws(ConfigurationError) -> RunConfiguration {
         var sources: [String: SettingSource] = [:]
         func pick<T>(_ name: String, _ commandLine: T?, _ fromEnvironment: T? = nil, _ fromProject: T?, _ builtIn: T) -> T {
-            if let commandLine {
-                sources[name] = .commandLine
-                return commandLine
-            }
-            if let fromEnvironment {
-                sources[name] = .environment
-                return fromEnvironment
-            }
-            if let fromProject {
-                sources[name] = .projectFile
-                return fromProject
-            }
-            sources[name] = .builtIn
-            return builtIn
+            let chosen = SettingSource.first(commandLine: commandLine, environment: fromEnvironment, projectFile: fromProject)
+            sources[name] = chosen?.source ?? .builtIn
+            return chosen?.value ?? builtIn
         }
         func anchored(_ path: String) -> String {
             path.hasPrefix("/") ? path : projectFolder.appendingPathComponent(path).standardizedFileURL.path

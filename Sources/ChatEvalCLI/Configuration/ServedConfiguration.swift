@@ -24,19 +24,9 @@ struct ServedConfiguration {
         let section = project?.runtime
         func variable(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         func pick<T>(_ name: String, _ commandLine: T?, _ fromEnvironment: T? = nil, _ fromProject: T?) -> T? {
-            if let commandLine {
-                sources[name] = .commandLine
-                return commandLine
-            }
-            if let fromEnvironment {
-                sources[name] = .environment
-                return fromEnvironment
-            }
-            if let fromProject {
-                sources[name] = .projectFile
-                return fromProject
-            }
-            return nil
+            let chosen = SettingSource.first(commandLine: commandLine, environment: fromEnvironment, projectFile: fromProject)
+            if let chosen { sources[name] = chosen.source }
+            return chosen?.value
         }
 
         let environmentKind = try variable("CHATEVAL_RUNTIME").map { name -> RuntimeKind in
