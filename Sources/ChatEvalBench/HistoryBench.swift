@@ -60,33 +60,42 @@ struct HistoryBench: AsyncParsableCommand {
             "steps found: \(steps.map { String($0.prefix(7)) }) — the generated step is at \(expected.prefix(7)) (commit \(stepAt)): "
                 + (steps == [expected] ? "found exactly, nothing else" : "NOT AS GENERATED"))
 
-        // The detector alone, on the per-commit medians of generated 60-commit histories.
-        func generated(seed: UInt64, step: Bool) -> [Double] {
+        // The detector alone, on the per-commit medians of generated 60-commit histories: flat ones,
+        // then a 20% step in the middle (commit 40) and at the newest commits (the last 5, 3, 2, 1),
+        // where fewer commits after the step carry its evidence.
+        func generated(seed: UInt64, stepAt: Int?) -> [Double] {
             var random = SeededRandom(seed: seed)
             return (0..<60).map { index in
-                var value = 100 * (step && index >= 40 ? 1.2 : 1) * exp(0.05 * random.normal())
+                var value = 100 * (stepAt.map { index >= $0 } == true ? 1.2 : 1) * exp(0.05 * random.normal())
                 if random.uniform() < 1.0 / 30 { value *= 1.3 + 0.3 * random.uniform() }
                 return value
             }
         }
         let detector = ChangePointDetector()
         let start = Date()
-        let falseAlarms = (0..<histories).filter { !detector.changePoints(in: generated(seed: UInt64(10_000 + $0), step: false)).isEmpty }
+        let falseAlarms = (0..<histories).filter { !detector.changePoints(in: generated(seed: UInt64(10_000 + $0), stepAt: nil)).isEmpty }
             .count
-        let located = (0..<histories).map { detector.changePoints(in: generated(seed: UInt64(20_000 + $0), step: true)).map(\.index) }
-        let exact = located.filter { $0 == [40] }.count
-        let nearby = located.filter { $0.count == 1 && abs($0[0] - 40) <= 1 }.count
         print(
             String(
                 format:
                     "detector (α = %.2f, %d permutations) on %d flat 60-commit histories (5%% noise, 1 in 30 an outlier): false alarms %d = %.2f%%",
                 detector.alpha, detector.permutations, histories, falseAlarms, 100 * Double(falseAlarms) / Double(histories)))
-        print(
-            String(
-                format:
-                    "… with a 20%% step at commit 40: found exactly and alone %.1f%%, within one commit and alone %.1f%% (%.2f ms per history)",
-                100 * Double(exact) / Double(histories), 100 * Double(nearby) / Double(histories),
-                Date().timeIntervalSince(start) * 1000 / Double(2 * histories)))
+        for stepAt in [40, 55, 57, 58, 59] {
+            let located = (0..<histories).map {
+                detector.changePoints(in: generated(seed: UInt64(20_000 + $0), stepAt: stepAt)).map(\.index)
+            }
+            let exact = located.filter { $0 == [stepAt] }.count
+            let nearby = located.filter { $0.count == 1 && abs($0[0] - stepAt) <= 1 }.count
+            let none = located.filter(\.isEmpty).count
+            print(
+                String(
+                    format:
+                        "… with a 20%% step at commit %d (%d after it): found exactly and alone %.1f%%, within one commit and alone %.1f%%, "
+                        + "nothing found %.1f%%",
+                    stepAt, 60 - stepAt, 100 * Double(exact) / Double(histories), 100 * Double(nearby) / Double(histories),
+                    100 * Double(none) / Double(histories)))
+        }
+        print(String(format: "(%.2f ms per history)", Date().timeIntervalSince(start) * 1000 / Double(6 * histories)))
     }
 
     /// Runs chateval with `arguments`; its wall time and standard output.
