@@ -20,6 +20,9 @@ RUN_ARGS ?= --repeat 1
 SWIFT_FLAGS := -c release -Xswiftc -enable-testing $(LINK)
 
 FUZZ_SECONDS ?= 300
+# What the tests need and nothing more: the test bundle, the `chateval` binary the command-line
+# tests run, and the fuzzer's smoke run (`--build-tests` would build the two benches too).
+BUILD_FOR_TESTS := (for product in ChatEvalPackageTests chateval chateval-fuzz; do swift build $(SWIFT_FLAGS) --product $$product || exit 1; done)
 
 .PHONY: all setup build run test test-html bench bench-gate fuzz format format-check clean
 all: run
@@ -44,7 +47,7 @@ test: setup
 _test: format-check
 	@echo "[setup] the second model, llama-server and the report checkers, beside the build (log: $(CHATEVAL_CACHE)/test-extras.log)"
 	@mkdir -p $(CHATEVAL_CACHE); bash scripts/setup.sh test-extras > $(CHATEVAL_CACHE)/test-extras.log 2>&1 & extras=$$!; \
-	swift build $(SWIFT_FLAGS) --build-tests; built=$$?; \
+	$(BUILD_FOR_TESTS); built=$$?; \
 	wait $$extras || { echo "set-up for the tests failed:"; tail -n 40 $(CHATEVAL_CACHE)/test-extras.log; exit 1; }; \
 	[ $$built = 0 ] || exit $$built
 	$(TEST_ENV) swift test $(SWIFT_FLAGS) --skip-build
@@ -57,7 +60,7 @@ test-html: setup
 	@bash scripts/setup.sh chromium
 	@$(MAKE) --no-print-directory _test-html
 _test-html:
-	swift build $(SWIFT_FLAGS) --build-tests
+	$(BUILD_FOR_TESTS)
 	CHATEVAL_CHROMIUM=$$(command -v chromium) swift test $(SWIFT_FLAGS) --skip-build --filter BrowserTests
 	@echo "screenshots: $$(pwd)/.build/report-screenshots/"
 

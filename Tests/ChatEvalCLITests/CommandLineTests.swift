@@ -9,7 +9,7 @@ import Testing
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// The binary built next to the test runner (`swift build --build-tests` builds both).
+    /// The binary built next to the test runner (`make test` builds both).
     static var binary: URL {
         let runner = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
         return runner.deletingLastPathComponent().appendingPathComponent("chateval")
