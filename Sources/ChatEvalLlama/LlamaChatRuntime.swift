@@ -107,6 +107,15 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
     }
 
     /// On the llama.cpp thread: load, create the context, warm up.
+    /// Checks, without loading the weights, what loading `configuration` would refuse first: the
+    /// model file (exists, is a file, is GGUF, has a vocabulary) and its chat template (the one
+    /// asked for exists; or the model stores one that llama.cpp can render). For checking every
+    /// model of a run before the first one runs.
+    public static func check(_ configuration: Configuration) throws(LlamaError) {
+        let model = try LlamaModel(path: configuration.modelPath, vocabularyOnly: true)
+        _ = try ChatTemplate.resolve(requested: configuration.chatTemplate, model: model)
+    }
+
     private static func load(_ configuration: Configuration) throws(LlamaError) -> Loaded {
         let residentBefore = ProcessMemory.residentBytes()
         let window = PeakMemoryWindow()

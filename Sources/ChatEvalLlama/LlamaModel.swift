@@ -13,12 +13,15 @@ final class LlamaModel: @unchecked Sendable {
 
     /// Loads the model at `path`, checking first that it exists, is readable and is GGUF, so that
     /// common mistakes get a precise message rather than llama.cpp's generic failure.
-    init(path: String) throws(LlamaError) {
+    /// `vocabularyOnly` reads the header and vocabulary without the weights (a quick check of a
+    /// model before a run; such a model can tokenize and render templates, not evaluate).
+    init(path: String, vocabularyOnly: Bool = false) throws(LlamaError) {
         LlamaBackend.ensureInitialised()
         let fileBytes = try Self.checkGGUFFile(at: path)
         let mark = LlamaLog.mark()
         var parameters = llama_model_default_params()
         parameters.n_gpu_layers = 0
+        parameters.vocab_only = vocabularyOnly
         guard let pointer = llama_model_load_from_file(path, parameters) else {
             throw LlamaError(
                 .modelLoadFailed,

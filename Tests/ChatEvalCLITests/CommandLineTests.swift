@@ -108,6 +108,27 @@ import Testing
         #expect(outcome.stderr.contains("unknown chat template 'gema'; did you mean 'gemma'?"), "\(outcome.stderr)")
     }
 
+    /// Every model is checked before the first one runs: a second model that cannot run (a folder;
+    /// Gemma, which stores no chat template) stops the run before any turn, naming that model.
+    @Test func everyModelIsCheckedBeforeAnyRuns() async throws {
+        let model = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chateval-not-a-model-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var second = [(path: folder.path, says: "does not exist")]
+        if let gemma = ProcessInfo.processInfo.environment["CHATEVAL_GEMMA_MODEL"] { second.append((gemma, "stores no chat template")) }
+        for (path, says) in second {
+            let outcome = try await run(
+                ["run", "suites/smoke.yaml", "--model", model, "--model", path, "--repeat", "1", "--reports", folder.path],
+                environment: ["CI": "true"])
+            #expect(outcome.status == 2, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("model 2") || outcome.stderr.contains(path), "\(outcome.stderr)")
+            #expect(outcome.stderr.contains(says) && outcome.stderr.contains("nothing was run"), "\(outcome.stderr)")
+            #expect(!outcome.stdout.contains("done ") && !outcome.stderr.contains("done "), "no suite ran: \(outcome.stdout)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "no result file was written")
+    }
+
     /// ✓ and ✗ are coloured on a terminal (`script` gives the command one), never in a pipe or
     /// with NO_COLOR set.
     @Test func marksAreColouredOnATerminalOnly() async throws {

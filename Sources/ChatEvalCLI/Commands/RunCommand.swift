@@ -141,6 +141,7 @@ struct RunCommand: AsyncParsableCommand {
         let loaded = try shardOf(SuiteFiles.select(SuiteFiles.load(head.suitePaths), picked))
         let plan = RunPlan(suites: loaded, settings: head.settings(selection: picked))
         let variants = runVariants(head, servedConfiguration)
+        if servedConfiguration.kind != .openai, head.variants.count > 1 { try Workspace.checkModels(head) }
         printPlan(head, variants: variants.map(\.label), git: workspace.snapshot, plan: plan, machineLoad: machineLoad)
 
         let group = variants.count > 1 ? String(ResultWriter.newRunId().suffix(8)) : nil

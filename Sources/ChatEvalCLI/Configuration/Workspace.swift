@@ -42,6 +42,19 @@ struct Workspace {
         }
     }
 
+    /// Every in-process model of `configuration` checked before any runs — the file, its GGUF
+    /// header and vocabulary, its chat template — without loading weights, so that the second of
+    /// two models is refused before the first has run for a minute.
+    static func checkModels(_ configuration: RunConfiguration) throws {
+        for variant in configuration.variants {
+            do {
+                try LlamaChatRuntime.check(configuration.runtimeConfiguration(variant))
+            } catch {
+                throw failure("model \(variant.label): \(error.description); nothing was run", .badInput)
+            }
+        }
+    }
+
     /// The project file as a run records it.
     static func record(of project: ProjectFile?) -> ProjectFileRecord? {
         project.map { ProjectFileRecord(path: $0.source, sha256: FileDigest.sha256(of: Data($0.text.utf8))) }
