@@ -173,7 +173,7 @@ enum FuzzInputs {
         let url = SQLiteResultIndex.defaultURL(reports: reports)
         guard let index = try? SQLiteResultIndex(url: url, rebuild: true) else { return Data() }
         _ = try? index.update(folder: reports)
-        return FileManager.default.contents(atPath: url.path) ?? Data()
+        return FileContents.read(atPath: url.path) ?? Data()
     }
 
     static let metrics = TurnMetrics(

@@ -20,7 +20,7 @@ public enum AnswerGrader {
                 )
             ])
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = FileContents.read(atPath: path) else {
             throw AnswerFileErrors(errors: [AnswerFileError(file: path, message: "cannot read the answers file; check the path")])
         }
         guard let text = String(data: data, encoding: .utf8) else {

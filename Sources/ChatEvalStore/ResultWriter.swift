@@ -217,7 +217,7 @@ public struct Journal: Sendable {
     /// Reads a journal. Throws when the file cannot be read or has no header (written by an
     /// older version, or not a journal).
     public static func read(_ url: URL) throws(ResultReadError) -> Journal {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
+        guard let data = FileContents.read(atPath: url.path) else {
             throw ResultReadError(path: url.path, message: "cannot be read")
         }
         let decoder = ResultWriter.makeDecoder()

@@ -21,7 +21,7 @@ enum GateAuditStore {
 
     /// The calibration of this record's machine class and model, when there is a readable one.
     static func load(for record: RunRecord, reports: String) -> GateAudit? {
-        guard let data = FileManager.default.contents(atPath: url(for: record, reports: reports).path),
+        guard let data = FileContents.read(atPath: url(for: record, reports: reports).path),
             let audit = try? ResultWriter.makeDecoder().decode(GateAudit.self, from: data),
             audit.schemaVersion == GateAudit.currentSchemaVersion, audit.machine == record.machine.performanceClass
         else { return nil }
