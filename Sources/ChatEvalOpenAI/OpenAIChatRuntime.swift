@@ -170,6 +170,9 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
         }
     }
 
+    /// The bounds that end an attempt before its answer does.
+    private enum Bound { case request, stall }
+
     /// One attempt: the request streamed until its answer ends, bounded by the request timeout
     /// (sending to last byte), the stall bound (no head, then no new event, for `stallTimeout`
     /// seconds) and the answer bound. The bounds are checked by libcurl's progress callback, at
@@ -182,8 +185,17 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
         let clock = Stopwatch()
         let lastProgress = Mutex(0.0)
         let timeout = configuration.requestTimeout, stall = configuration.stallTimeout
-        let overTime: @Sendable () -> Bool = { clock.elapsed > timeout }
-        let stalled: @Sendable () -> Bool = { clock.elapsed - lastProgress.withLock { $0 } > stall }
+        // Which bound ended the exchange is latched when libcurl's callback decides it: asked again
+        // later, a consumer that was starved for a second (a loaded runner) may have moved
+        // `lastProgress` meanwhile, and a stall would read as a cancellation.
+        let boundReached = Mutex<Bound?>(nil)
+        let shouldStop: @Sendable () -> Bool = {
+            let now = clock.elapsed
+            let reached: Bound? = now > timeout ? .request : now - lastProgress.withLock { $0 } > stall ? .stall : nil
+            guard let reached else { return false }
+            boundReached.withLock { $0 = $0 ?? reached }
+            return true
+        }
         func failed(_ failure: RuntimeFailure, retryAfter: Double? = nil, begun: Bool) -> Result<TurnMetrics, AttemptFailure> {
             .failure(AttemptFailure(failure: failure, retryAfter: retryAfter, answerBegun: begun, elapsed: clock.elapsed))
         }
@@ -204,7 +216,7 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
         var cut = false
         let bound = Self.answerBound(maxTokens: options.maxTokens)
         do {
-            exchange: for try await event in HTTPClient.stream(request, pool: connection.pool, shouldStop: { overTime() || stalled() }) {
+            exchange: for try await event in HTTPClient.stream(request, pool: connection.pool, shouldStop: shouldStop) {
                 let arrival = clock.elapsed
                 switch event {
                 case .head(let code, let reason, let fields):
@@ -263,13 +275,13 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
         } catch let error as HTTPTransportError {
             let begun = status != 0
             switch error.kind {
-            case .stopped where overTime():
+            case .stopped where boundReached.withLock({ $0 }) == .request:
                 return failed(
                     RuntimeFailure(
                         .timeout,
                         "no complete answer within the request timeout of \(ServerFailures.format(timeout)) s"
                             + (begun ? " (\(turn.deltaTimes.count) pieces of it arrived)" : "")), begun: true)
-            case .stopped where stalled():
+            case .stopped where boundReached.withLock({ $0 }) == .stall:
                 return failed(
                     RuntimeFailure(
                         .timeout,
