@@ -49,11 +49,13 @@ struct ChatEval: AsyncParsableCommand {
             }
         } catch {
             let code = exitCode(for: error)
-            if code == .validationFailure {
-                FileHandle.standardError.write(Data((Terminal.safeLines(fullMessage(for: error)) + "\n").utf8))
-                exit(withError: ExitCode(ExitStatus.badInput.rawValue))
-            }
-            exit(withError: error)
+            // ChatEval's own failures printed their message already; --help and --version print theirs.
+            if error is ExitCode || code == .success { exit(withError: error) }
+            // Everything else in ChatEval's voice ("chateval: error: ..."), not ArgumentParser's "Error: ...".
+            var message = fullMessage(for: error)
+            if message.hasPrefix("Error: ") { message = "chateval: error: " + message.dropFirst("Error: ".count) }
+            FileHandle.standardError.write(Data((Terminal.safeLines(message) + "\n").utf8))
+            exit(withError: code == .validationFailure ? ExitCode(ExitStatus.badInput.rawValue) : code)
         }
     }
 }
@@ -106,6 +108,11 @@ enum ExitStatus: Int32 {
     case noVerdict = 4
     case baselineMissing = 5
     case stoppedAtOnce = 130
+}
+
+/// "; did you mean suites/smoke.yaml?" for a path that does not exist but nearly does, else "".
+func nearPathHint(_ path: String) -> String {
+    nearestPath(to: path) { try? FileManager.default.contentsOfDirectory(atPath: $0) }.map { "; did you mean \($0)?" } ?? ""
 }
 
 /// Prints `message` as an error on stderr (control characters shown escaped) and returns the

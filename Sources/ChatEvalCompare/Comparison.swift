@@ -262,6 +262,11 @@ public struct MetricChange: Codable, Sendable {
     /// Medians of the turns' values on each side (the level a reader knows the metric by).
     public var baseMedian: Double?
     public var headMedian: Double?
+    /// A typical turn on each side: over the turns measured on both, the per-turn medians'
+    /// geometric mean (arithmetic for ratios) — the level `change` estimates a change of, so
+    /// head ÷ base − 1 lands near `change` where pooled medians need not. Reports show these.
+    public var baseTypical: Double?
+    public var headTypical: Double?
     /// Replays compared on each side (the units of the test: a replay's turns share the
     /// machine's state, so they count once).
     public var baseCount: Int
@@ -291,6 +296,10 @@ public struct MetricChange: Codable, Sendable {
     public var strata: Int?
     /// Why the verdict is what it is, in one clause.
     public var reason: String
+
+    /// The levels reports show beside `change`: the typical turns, else (older files) the medians.
+    public var baseLevel: Double? { baseTypical ?? baseMedian }
+    public var headLevel: Double? { headTypical ?? headMedian }
 
     public init(
         metric: Metric, baseMedian: Double?, headMedian: Double?, baseCount: Int, headCount: Int, scale: ChangeScale,

@@ -281,6 +281,8 @@ public enum RunComparator {
         /// Every turn value of each side, for the medians shown.
         var baseValues: [Double]
         var headValues: [Double]
+        /// A typical turn on each side (`ReplaySample.typicalTurn`), the level the shift moves.
+        var typicalTurn: (base: Double, head: Double)?
         var shift: RankShift?
         /// Pooled standard deviation of a replay's value within conversations and sides, on the
         /// compared scale (for the forecast).
@@ -309,6 +311,7 @@ public enum RunComparator {
         return TestedChange(
             metric: pending.metric,
             baseValues: pending.base.flatMap { $0.values.values }, headValues: pending.head.flatMap { $0.values.values },
+            typicalTurn: ReplaySample.typicalTurn(base: pending.base, head: pending.head, onLogScale: onLog),
             shift: RankShift(strata: strata, confidence: confidence),
             spread: degrees > 0 ? (squares / Double(degrees)).squareRoot() : 0,
             repetitions: counts.isEmpty ? 0 : counts[counts.count / 2], leftOut: pending.leftOut)
@@ -386,6 +389,8 @@ public enum RunComparator {
             metric: metric, baseMedian: Distribution(test.baseValues)?.median, headMedian: Distribution(test.headValues)?.median,
             baseCount: test.shift?.baseCount ?? 0, headCount: test.shift?.headCount ?? 0,
             scale: relative ? .relative : .absolute, verdict: .notMeasured, reason: "")
+        change.baseTypical = test.typicalTurn?.base
+        change.headTypical = test.typicalTurn?.head
         guard let shift = test.shift, let baseMedian = change.baseMedian else {
             change.reason =
                 test.baseValues.isEmpty && test.headValues.isEmpty
@@ -499,6 +504,38 @@ public struct ReplaySample: Sendable {
     func only(_ key: RunComparator.TurnKey) -> ReplaySample? {
         guard conversation == key.conversation, let value = values[key.turn] else { return nil }
         return ReplaySample(conversation: conversation, values: [key.turn: value])
+    }
+
+    /// A typical turn on each side, on the scale `strata` compares: over the (conversation, turn)
+    /// pairs measured on both sides, the mean of each side's median — on the log scale when asked,
+    /// so a geometric mean. Its head ÷ base reconciles with the stratified estimate (which is a
+    /// shift of exactly these per-turn levels), where the pooled medians of all turns need not:
+    /// a slow first turn and fast later ones pool into a median of whichever turns dominate.
+    public static func typicalTurn(base: [ReplaySample], head: [ReplaySample], onLogScale: Bool) -> (base: Double, head: Double)? {
+        func values(_ samples: [ReplaySample]) -> [String: [Int: [Double]]] {
+            var found: [String: [Int: [Double]]] = [:]
+            for sample in samples {
+                for (turn, value) in sample.values where onLogScale ? value > 0 && value.isFinite : value.isFinite {
+                    found[sample.conversation, default: [:]][turn, default: []].append(onLogScale ? Foundation.log(value) : value)
+                }
+            }
+            return found
+        }
+        let baseValues = values(base), headValues = values(head)
+        var baseSum = 0.0, headSum = 0.0, count = 0
+        for (conversation, turns) in baseValues {
+            for (turn, baseTurn) in turns {
+                guard let headTurn = headValues[conversation]?[turn], let b = Distribution(baseTurn)?.median,
+                    let h = Distribution(headTurn)?.median
+                else { continue }
+                baseSum += b
+                headSum += h
+                count += 1
+            }
+        }
+        guard count > 0 else { return nil }
+        let back: (Double) -> Double = onLogScale ? { Foundation.exp($0) } : { $0 }
+        return (back(baseSum / Double(count)), back(headSum / Double(count)))
     }
 
     /// The values the comparison tests: per conversation (a stratum), each replay's mean over its

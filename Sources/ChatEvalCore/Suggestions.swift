@@ -36,3 +36,33 @@ public func suggestions(for word: String, among candidates: [String], limit: Int
         .prefix(limit)
         .map(\.candidate)
 }
+
+/// The path the user probably meant when `path` does not exist: from the left, each component
+/// that is not in its folder is replaced by the closest name that is (`suggestions`), so that
+/// `suite/smoke.yml` becomes `suites/smoke.yaml`. `entries(folder)` lists a folder's names (nil:
+/// not a folder); the caller does the I/O, Core stays pure. Nil when `path` exists or some
+/// component has nothing close.
+public func nearestPath(to path: String, entries: (String) -> [String]?) -> String? {
+    let absolute = path.hasPrefix("/")
+    let components = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    guard !components.isEmpty, components.count <= 32 else { return nil }
+    var folder = absolute ? "/" : "."
+    var corrected: [String] = []
+    var changed = false
+    for component in components {
+        guard let names = entries(folder) else { return nil }
+        let chosen: String
+        if component == "." || component == ".." || names.contains(component) {
+            chosen = component
+        } else if let near = suggestions(for: component, among: names, limit: 1).first {
+            chosen = near
+            changed = true
+        } else {
+            return nil
+        }
+        corrected.append(chosen)
+        folder = folder == "/" ? "/" + chosen : folder == "." ? chosen : folder + "/" + chosen
+    }
+    guard changed else { return nil }
+    return (absolute ? "/" : "") + corrected.joined(separator: "/")
+}

@@ -13,6 +13,29 @@ extension GitRepository {
         }
     }
 
+    /// The short names of the repository's branches, remote branches and tags (`main`,
+    /// `origin/main`, `v1.0`), sorted: what a mistyped revision is compared with.
+    public func referenceNames() throws -> [String] {
+        try LibGit2.withLock {
+            var iterator: OpaquePointer?
+            try check(git_reference_iterator_new(&iterator, pointer), "git_reference_iterator_new")
+            defer { git_reference_iterator_free(iterator) }
+            var names: [String] = []
+            var name: UnsafePointer<CChar>?
+            while true {
+                let result = git_reference_next_name(&name, iterator)
+                if result == GIT_ITEROVER.rawValue { break }
+                try check(result, "git_reference_next_name")
+                guard let name else { continue }
+                let full = String(cString: name)
+                for prefix in ["refs/heads/", "refs/remotes/", "refs/tags/"] where full.hasPrefix(prefix) {
+                    names.append(String(full.dropFirst(prefix.count)))
+                }
+            }
+            return names.sorted()
+        }
+    }
+
     /// The state of an arbitrary commit, as a run recorded against it would show it: its id,
     /// subject, time and `describe`; no branch (it may be on several), nothing modified.
     public func snapshot(ofCommit revision: String) throws -> GitSnapshot {

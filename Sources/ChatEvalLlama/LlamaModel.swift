@@ -1,4 +1,5 @@
 internal import CLlama
+import ChatEvalCore
 import Foundation
 
 /// A loaded GGUF model. Owns its `llama_model *` (freed in deinit).
@@ -123,10 +124,23 @@ final class LlamaModel: @unchecked Sendable {
     /// Returns the file size after checking the file exists, can be read and starts with "GGUF".
     private static func checkGGUFFile(at path: String) throws(LlamaError) -> Int {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            let near = nearestPath(to: path) { try? FileManager.default.contentsOfDirectory(atPath: $0) }
             throw LlamaError(
                 .modelNotFound,
-                "model file \(path) does not exist; pass the path of a .gguf file with --model (make run fetches the default model)")
+                "model file \(path) does not exist; "
+                    + (near.map { "did you mean \($0)?" }
+                        ?? "pass the path of a .gguf file with --model (make run fetches the default model)"))
+        }
+        guard !isDirectory.boolValue else {
+            let models = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".gguf") }.sorted()
+            throw LlamaError(
+                .modelNotFound,
+                "\(path) is a folder, not a model file; "
+                    + (models.isEmpty
+                        ? "pass the path of a .gguf file with --model"
+                        : "pass one of its .gguf files with --model: \(models.prefix(3).map { (path as NSString).appendingPathComponent($0) }.joined(separator: ", "))")
+            )
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw LlamaError(.modelUnreadable, "model file \(path) cannot be read; check its permissions")

@@ -44,7 +44,7 @@ public enum GateReport {
             lines.append("\(indent)checks: \(passed) of \(verdicts.count) passed\(rate)")
         }
         for gate in gates {
-            lines.append("\(indent)gate \(gate.gate) \(gate.expected): \(gate.found) — \(gate.passed ? "PASS" : "FAIL")")
+            lines.append("\(indent)gate \(gate.described): \(gate.found) — \(gate.passed ? "PASS" : "FAIL")")
         }
         return lines.joined(separator: "\n")
     }

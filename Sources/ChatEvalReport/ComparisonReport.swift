@@ -94,7 +94,10 @@ public enum ComparisonReport {
         }
         if !verbose, comparison.suites.contains(where: { !$0.turns.isEmpty }) {
             lines.append("")
-            lines.append("Per-turn detail: --verbose. (change: Hodges-Lehmann estimate of a replay's typical value; n: replays per side)")
+            lines.append("Per-turn detail: --verbose.")
+        }
+        if !comparison.suites.isEmpty {
+            lines.append(Self.legend)
         }
         return lines.joined(separator: "\n")
     }
@@ -215,9 +218,14 @@ public enum ComparisonReport {
         return text
     }
 
-    /// "TTFT +12.3% [+8.1%, +16.2%] (191 ms → 214 ms), p = 0.0004 adjusted"
+    /// What the columns of a comparison's tables are, so that base, head and change reconcile.
+    public static let legend =
+        "(base, head: a typical turn, the per-turn medians' geometric mean; change: head ÷ base per turn, "
+        + "the stratified Hodges-Lehmann estimate, with its interval; n: replays per side)"
+
+    /// "TTFT +12.3% [+8.1%, +16.2%] (typical turn 191 ms → 214 ms)"
     static func sentence(_ change: MetricChange) -> String {
-        "\(change.metric.name) \(interval(change)) (\(Format.value(change.baseMedian, of: change.metric)) → \(Format.value(change.headMedian, of: change.metric)))"
+        "\(change.metric.name) \(interval(change)) (typical turn \(Format.value(change.baseLevel, of: change.metric)) → \(Format.value(change.headLevel, of: change.metric)))"
     }
 
     static func interval(_ change: MetricChange) -> String {
@@ -245,7 +253,7 @@ public enum ComparisonReport {
                 : change.verdict.rawValue
             let low = signed(change.changeLower, change), high = signed(change.changeUpper, change)
             table.add([
-                name(change), Format.value(change.baseMedian, of: change.metric), Format.value(change.headMedian, of: change.metric),
+                name(change), Format.value(change.baseLevel, of: change.metric), Format.value(change.headLevel, of: change.metric),
                 change.change.map { _ in signed(change.change, change) } ?? "–", change.change == nil ? "" : "[\(low), \(high)]",
                 "\(change.baseCount)/\(change.headCount)", verdict,
             ])
@@ -269,7 +277,7 @@ public enum ComparisonReport {
         if side.dirty { text += " (dirty)" }
         if let subject = side.subject { text += " \"\(Terminal.safe(subject))\"" }
         let runs = side.runs.count == 1 ? "1 run" : "\(side.runs.count) runs"
-        text += " — \(runs), \(side.repetitions) repetitions, \(side.model); \(side.machine)"
+        text += " — \(runs), \(side.repetitions) repetition\(side.repetitions == 1 ? "" : "s"), \(side.model); \(side.machine)"
         if let source = side.sources.first {
             text += "\n          from \(source)" + (side.sources.count > 1 ? " and \(side.sources.count - 1) more" : "")
         }

@@ -80,6 +80,30 @@ public enum Format {
         return fitting.utf8.count == text.utf8.count ? text : DisplayWidth.prefix(fitting, columns: limit - 1) + "…"
     }
 
+    /// `text` in at most `limit` columns, cut in the middle: a model's name keeps its end, where
+    /// the quantisation is ("SmolLM2-13…Q4_1.gguf" beside "SmolLM2-13…Q8_0.gguf").
+    public static func clipMiddle(_ text: String, _ limit: Int) -> String {
+        guard DisplayWidth.prefix(text, columns: limit).utf8.count != text.utf8.count, limit >= 5 else { return clip(text, limit) }
+        let characters = Array(text)
+        var head = "", tail = ""
+        var front = 0, back = characters.count
+        // Take from the front and the back, two columns of tail to one of head, while both fit
+        // (one column for "…").
+        while front < back {
+            let takeTail = DisplayWidth.of(tail) < 2 * DisplayWidth.of(head)
+            let candidate = takeTail ? String(characters[back - 1]) + tail : head + String(characters[front])
+            guard DisplayWidth.of(takeTail ? head + candidate : candidate + tail) <= limit - 1 else { break }
+            if takeTail {
+                tail = candidate
+                back -= 1
+            } else {
+                head = candidate
+                front += 1
+            }
+        }
+        return head + "…" + tail
+    }
+
     /// The first `limit` columns of `text` on one line, with an ellipsis when cut.
     public static func excerpt(_ text: String, limit: Int = 72) -> String {
         clip(text.replacingOccurrences(of: "\n", with: "⏎").trimmingCharacters(in: .whitespaces), limit)

@@ -27,13 +27,8 @@ public enum HTMLReport {
         let commit = records.first?.git
         var body =
             "<h1>ChatEval run — \(Markup.html(commit?.shortCommit ?? "no commit"))\(commit?.subject.map { " " + Markup.html($0) } ?? "")</h1>"
-        let failedGates = records.flatMap { $0.suites.flatMap { $0.gates.filter { !$0.passed } } }.count
-        let incomplete = records.contains { $0.status != .complete }
-        body += verdict(
-            incomplete
-                ? "Incomplete: the run did not finish; this is what was measured."
-                : failedGates > 0 ? "\(failedGates) gate(s) failed." : "All gates passed.",
-            good: !incomplete && failedGates == 0)
+        let summary = RunSummary(records, labels: records.map { _ in nil })
+        body += verdict(summary.headline, good: summary.passed)
         body +=
             "<table><tr><th>suite</th><th>model</th><th>turns</th><th>failed</th><th>checks passed</th><th>TTFT median</th><th>TTFT p95</th><th>decode t/s</th><th>reuse</th><th>gates</th></tr>"
         for record in records {
@@ -48,7 +43,7 @@ public enum HTMLReport {
                     + "<td>\(Format.duration(ttft?.median))</td><td>\(Format.duration(ttft?.p95))</td>"
                     + "<td>\(Format.rate(Distribution(metrics.compactMap(\.decodeTokensPerSecond))?.median))</td>"
                     + "<td>\(Format.percent(Distribution(metrics.compactMap(\.reuseRatio))?.median))</td>"
-                    + "<td>\(suite.gates.map { "\($0.passed ? "✓" : "✗") \(Markup.html($0.gate)) \(Markup.html($0.expected)): \(Markup.html($0.found))" }.joined(separator: "<br>"))</td></tr>"
+                    + "<td>\(suite.gates.map { "\($0.passed ? "✓" : "✗") \(Markup.html($0.described)): \(Markup.html($0.found))" }.joined(separator: "<br>"))</td></tr>"
             }
         }
         body += "</table>"
@@ -173,12 +168,13 @@ public enum HTMLReport {
                 "<table><tr><th>metric</th><th>base</th><th>head</th><th>change [interval]</th><th>n</th><th>verdict</th><th>why</th></tr>"
             for change in suite.metrics {
                 body +=
-                    "<tr class=\"\(change.verdict.rawValue)\"><td>\(change.metric.name)</td><td>\(Format.value(change.baseMedian, of: change.metric))</td>"
-                    + "<td>\(Format.value(change.headMedian, of: change.metric))</td><td>\(Markup.html(ComparisonReport.interval(change)))</td>"
+                    "<tr class=\"\(change.verdict.rawValue)\"><td>\(change.metric.name)</td><td>\(Format.value(change.baseLevel, of: change.metric))</td>"
+                    + "<td>\(Format.value(change.headLevel, of: change.metric))</td><td>\(Markup.html(ComparisonReport.interval(change)))</td>"
                     + "<td>\(change.baseCount)/\(change.headCount)</td><td>\(change.verdict.rawValue)</td><td>\(Markup.html(change.reason))</td></tr>"
             }
             body += "</table>"
         }
+        if !comparison.suites.isEmpty { body += "<p class=\"legend\">\(Markup.html(ComparisonReport.legend))</p>" }
         let quality = comparison.quality
         for (title, checks) in [
             ("Checks that pass significantly less often on head", quality.regressions),

@@ -88,9 +88,9 @@ public enum JUnitReport {
                 for gate in suite.gates {
                     cases.append(
                         Case(
-                            classname: "chateval.\(suite.name).gates", name: "\(gate.gate) \(gate.expected)", time: 0,
+                            classname: "chateval.\(suite.name).gates", name: gate.described, time: 0,
                             outcome: gate.passed
-                                ? .passed : .failure(type: "gate", message: "\(gate.gate) \(gate.expected), found \(gate.found)", body: ""))
+                                ? .passed : .failure(type: "gate", message: "\(gate.described), found \(gate.found)", body: ""))
                     )
                 }
                 document.add(

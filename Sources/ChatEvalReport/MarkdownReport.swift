@@ -61,14 +61,13 @@ public enum MarkdownReport {
             record.suites.flatMap { suite in suite.gates.filter { !$0.passed }.map { (record, suite, $0) } }
         }
         let incomplete = records.filter { $0.status != .complete }
+        let summary = RunSummary(records, labels: records.map { _ in nil })
         let verdict: String
         if !incomplete.isEmpty {
             verdict =
                 "⚠️ **Incomplete**: \(incomplete.count) of \(records.count) run\(records.count == 1 ? "" : "s") did not finish; the tables show what was measured."
-        } else if !failedGates.isEmpty {
-            verdict = "❌ **\(failedGates.count) gate\(failedGates.count == 1 ? "" : "s") failed.**"
         } else {
-            verdict = "✅ **All gates passed.**"
+            verdict = "\(summary.passed ? "✅" : "❌") **\(summary.headline)**"
         }
         let commit =
             records.first?.git.map {
@@ -106,7 +105,7 @@ public enum MarkdownReport {
             for (record, suite, gate) in failedGates {
                 let model = records.count > 1 ? " (\(Markup.markdown(record.modelLabel)))" : ""
                 out.append(
-                    "- \(Markup.markdown(suite.name))\(model): \(Markup.markdown(gate.gate)) \(Markup.markdown(gate.expected)), found \(Markup.markdown(gate.found))"
+                    "- \(Markup.markdown(suite.name))\(model): \(Markup.markdown(gate.described)), found \(Markup.markdown(gate.found))"
                 )
             }
         }
@@ -200,6 +199,10 @@ public enum MarkdownReport {
         out.append("```")
         out += ComparisonReport.designLines(comparison)
         out.append("```")
+        if !comparison.suites.isEmpty {
+            out.append("")
+            out.append(Markup.markdown(ComparisonReport.legend))
+        }
         for suite in comparison.suites {
             out.append("")
             out.append("### \(Markup.markdown(suite.name))")
@@ -214,7 +217,7 @@ public enum MarkdownReport {
                     default: ""
                     }
                 out.append(
-                    "| \(change.metric.name) | \(Format.value(change.baseMedian, of: change.metric)) | \(Format.value(change.headMedian, of: change.metric)) | "
+                    "| \(change.metric.name) | \(Format.value(change.baseLevel, of: change.metric)) | \(Format.value(change.headLevel, of: change.metric)) | "
                         + "\(Markup.markdown(ComparisonReport.interval(change).split(separator: " ").first.map(String.init) ?? "–")) | "
                         + "\(Markup.markdown(change.change == nil ? "" : ComparisonReport.interval(change))) | \(change.baseCount)/\(change.headCount) | \(icon)\(change.verdict.rawValue) |"
                 )
@@ -276,8 +279,8 @@ public enum MarkdownReport {
             for turn in suite.turns {
                 for change in turn.metrics {
                     out.append(
-                        "| \(Markup.markdown(turn.conversation)) | \(turn.turn) | \(change.metric.name) | \(Format.value(change.baseMedian, of: change.metric)) | "
-                            + "\(Format.value(change.headMedian, of: change.metric)) | \(Markup.markdown(ComparisonReport.interval(change))) | \(change.verdict.rawValue) |"
+                        "| \(Markup.markdown(turn.conversation)) | \(turn.turn) | \(change.metric.name) | \(Format.value(change.baseLevel, of: change.metric)) | "
+                            + "\(Format.value(change.headLevel, of: change.metric)) | \(Markup.markdown(ComparisonReport.interval(change))) | \(change.verdict.rawValue) |"
                     )
                 }
             }

@@ -43,11 +43,15 @@ public enum RunReport {
         if !summary.runtimeFailures.isEmpty { sections.append(runtimeFailures(summary, options)) }
         if !summary.failedChecks.isEmpty { sections.append(failedChecks(summary, options)) }
         if records.count > 1 { sections.append(SideBySide.render(records, labels: labels.map { $0 ?? "" }, options: options)) }
-        if options.verbose || options.showPrompts {
+        // Asking for whole answers or prompts shows every turn's, passing ones too.
+        if options.verbose || options.showPrompts || options.showAnswers {
             for (record, label) in zip(records, labels) { sections.append(details(record, label: label, options: options)) }
-        } else {
-            sections.append("more: --verbose (per-turn tables, every check) · --show-answers (whole texts) · --print-prompt")
         }
+        let more = [
+            options.verbose ? nil : "--verbose (per-turn tables, every check)", options.showAnswers ? nil : "--show-answers (whole texts)",
+            options.showPrompts ? nil : "--print-prompt",
+        ].compactMap { $0 }
+        if !more.isEmpty { sections.append("more: " + more.joined(separator: " · ")) }
         if summary.incomplete { sections.append("INCOMPLETE: the run was interrupted; the results above are what was measured.") }
         return sections.joined(separator: "\n\n")
     }
@@ -57,10 +61,14 @@ public enum RunReport {
     private static func verdict(_ summary: RunSummary, _ records: [RunRecord]) -> String {
         let turns = records.map { $0.suites.flatMap { $0.conversations.filter(\.isMeasured).flatMap(\.turns) }.count }.reduce(0, +)
         let repetitions = records.map(\.settings.repetitions).max() ?? 1
+        let impliedSuites = summary.lines.filter(\.gatesImplied).count
         let gates =
-            summary.failedGateCount == 0
-            ? (summary.gateCount == 0 ? "no gates" : "all \(summary.gateCount) gates passed")
-            : "\(summary.failedGateCount) of \(summary.gateCount) gates failed"
+            summary.checksDecide
+            ? "no gates declared, so every check had to pass"
+            : summary.failedGateCount == 0
+                ? "all \(summary.gateCount) gates passed"
+                    + (impliedSuites > 0 ? " (\(plural(impliedSuites, "suite")) without gates: every check)" : "")
+                : "\(summary.failedGateCount) of \(summary.gateCount) gates failed"
         let mark = summary.passed ? "✓ PASS" : (summary.incomplete && summary.failedGateCount == 0 ? "✗ INCOMPLETE" : "✗ FAIL")
         let models = records.count > 1 ? " on \(records.count) models" : ""
         return "\(mark): \(gates) · \(summary.checksPassed)/\(summary.checksTotal) checks passed · "
@@ -72,7 +80,7 @@ public enum RunReport {
         for line in summary.lines {
             for gate in line.failedGates {
                 let who = line.label.map { "\(line.suite) [\($0)]" } ?? line.suite
-                lines.append(Format.clip("  ✗ \(who): \(gate.gate) \(gate.expected) — found \(gate.found)", width))
+                lines.append(Format.wrap("  ✗ \(who): \(gate.described) — found \(gate.found)", width: width, hanging: "      "))
             }
         }
         return lines.joined(separator: "\n")
@@ -90,7 +98,7 @@ public enum RunReport {
             let mark = line.failedGates.isEmpty ? "✓" : "✗"
             var cells = [previous == line.suite && sideBySide ? "" : "\(mark) \(Format.clip(line.suite, 22))"]
             if sideBySide {
-                cells = ["\(mark) \(previous == line.suite ? "" : Format.clip(line.suite, 14))", Format.clip(line.label ?? "", 15)]
+                cells = ["\(mark) \(previous == line.suite ? "" : Format.clip(line.suite, 14))", Format.clipMiddle(line.label ?? "", 15)]
             }
             previous = line.suite
             cells += [

@@ -22,6 +22,8 @@ public struct RunSummary: Sendable {
         public var unexpectedFailures: Int
         public var failedGates: [GateOutcome]
         public var gateCount: Int
+        /// The suite declared no gates: it is held to `SuiteGates.implied` (every check passes).
+        public var gatesImplied: Bool
 
         /// The line of one suite's measured replays (gates as evaluated so far).
         public init(_ suite: SuiteRecord, label: String?) {
@@ -45,6 +47,7 @@ public struct RunSummary: Sendable {
             unexpectedFailures = measured.flatMap(\.turns).filter(\.failedUnexpectedly).count
             failedGates = suite.gates.filter { !$0.passed }
             gateCount = suite.gates.count
+            gatesImplied = !suite.gates.isEmpty && suite.gates.allSatisfy { !$0.isDeclared }
         }
 
         /// One line as a suite finishes: checks, TTFT, decode speed.
@@ -87,6 +90,26 @@ public struct RunSummary: Sendable {
 
     public var gateCount: Int { lines.reduce(0) { $0 + $1.gateCount } }
     public var failedGateCount: Int { lines.reduce(0) { $0 + $1.failedGates.count } }
+    /// Every suite declared no gates: the checks alone decide.
+    public var checksDecide: Bool { lines.allSatisfy(\.gatesImplied) }
+
+    /// The verdict in one sentence for the Markdown and HTML reports; it never says gates passed
+    /// where a suite declared none.
+    public var headline: String {
+        if incomplete { return "Incomplete: the run did not finish; the tables show what was measured." }
+        let failedChecks = checksTotal - checksPassed
+        if checksDecide {
+            return failedGateCount == 0
+                ? "Every check passed (no gates declared, so every check had to)."
+                : "\(failedChecks) of \(checksTotal) checks failed\(runtimeFailures.isEmpty ? "" : ", \(runtimeFailures.count) turns failed unexpectedly"); "
+                    + "no gates are declared, so every check had to pass."
+        }
+        let implied = lines.filter(\.gatesImplied).count
+        let without = implied > 0 ? " (\(implied) suite\(implied == 1 ? "" : "s") without gates: every check had to pass)" : ""
+        return failedGateCount == 0
+            ? "\(gateCount == 1 ? "The gate" : "All \(gateCount) gates") passed\(without)."
+            : "\(failedGateCount) of \(gateCount) gate\(gateCount == 1 ? "" : "s") failed\(without)."
+    }
     public var checksPassed: Int { lines.reduce(0) { $0 + $1.checksPassed } }
     public var checksTotal: Int { lines.reduce(0) { $0 + $1.checksTotal } }
     public var passed: Bool { failedGateCount == 0 && !incomplete }

@@ -15,7 +15,15 @@ public enum GateEvaluator {
         record.gatesPassed = record.suites.allSatisfy { $0.gates.allSatisfy(\.passed) }
     }
 
+    /// The outcomes of `gates`, or of `SuiteGates.implied` (marked implied) when it is empty.
     public static func evaluate(_ gates: SuiteGates, conversations: [ConversationRecord]) -> [GateOutcome] {
+        guard !gates.isEmpty else {
+            return evaluate(.implied, conversations: conversations).map {
+                var outcome = $0
+                outcome.implied = true
+                return outcome
+            }
+        }
         var outcomes: [GateOutcome] = []
         let verdicts = conversations.flatMap(\.verdicts)
         if let minimum = gates.minimumPassRate {

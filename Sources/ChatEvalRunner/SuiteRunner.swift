@@ -47,6 +47,8 @@ public struct ScheduledReplay: Sendable {
 public protocol RunObserver: Sendable {
     func conversationStarted(_ replay: ScheduledReplay, index: Int, of total: Int) async
     func turnFinished(_ turn: ReplayedTurn, conversation: String) async
+    /// A replay is over and graded: its checks say which failed turns were expected to fail.
+    func conversationGraded(_ conversation: ConversationRecord) async
     /// Every replay of a suite is done (its gates are evaluated when the whole run ends).
     func suiteFinished(_ suite: SuiteRecord, arm: String?) async
     /// A paired run compared its sides after a round (one line: the look and what is undecided).
@@ -54,6 +56,7 @@ public protocol RunObserver: Sendable {
 }
 
 extension RunObserver {
+    public func conversationGraded(_ conversation: ConversationRecord) async {}
     public func suiteFinished(_ suite: SuiteRecord, arm: String?) async {}
     public func lookTaken(_ summary: String) async {}
 }
@@ -287,7 +290,9 @@ public struct SuiteRunner: Sendable {
             await observer?.turnFinished(turn, conversation: conversation.id)
         }
         if let error = await journalingError.error { throw error }
-        return .graded(conversation, turns: turns, repetition: repetition, warmup: repetition == 0)
+        let graded = ConversationRecord.graded(conversation, turns: turns, repetition: repetition, warmup: repetition == 0)
+        await observer?.conversationGraded(graded)
+        return graded
     }
 
     /// Evaluates the gates over the measured replays, sets the status, writes the result file

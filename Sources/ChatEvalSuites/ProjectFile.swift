@@ -94,7 +94,7 @@ public struct ProjectFile: Sendable, Hashable {
         do {
             root = try Yams.compose(yaml: text)
         } catch {
-            throw SuiteErrors([SuiteLoader.syntaxError(error, file: source)])
+            throw SuiteErrors([SuiteLoader.syntaxError(error, file: source, text: text)])
         }
         var project = ProjectFile(source: source, text: text)
         guard let root else { return project }  // an empty file sets nothing

@@ -23,6 +23,11 @@ public struct SuiteGates: Sendable, Hashable {
     }
 
     public var isEmpty: Bool { minimumPassRate == nil && maximumFailedTurns == nil && metrics.isEmpty }
+
+    /// What a suite that declares no gates is held to: every check passes and no turn fails
+    /// unexpectedly — a failed check fails the run, as a failed assertion fails a promptfoo
+    /// eval. A suite that tolerates failures says how many (`min_pass_rate: 0.8`).
+    public static let implied = SuiteGates(minimumPassRate: 1, maximumFailedTurns: 0)
 }
 
 /// A bound on a statistic of a metric over a suite's measured turns.

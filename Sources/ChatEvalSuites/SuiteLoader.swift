@@ -52,7 +52,7 @@ public enum SuiteLoader {
         } catch let errors as SuiteErrors {
             throw errors
         } catch {
-            throw SuiteErrors([syntaxError(error, file: file)])
+            throw SuiteErrors([syntaxError(error, file: file, text: text)])
         }
         let reader = YAMLReader(file: file)
         let suite = SuiteBuilder(reader: reader).suite(from: root, path: file)
@@ -93,7 +93,10 @@ public enum SuiteLoader {
         return text
     }
 
-    static func syntaxError(_ error: any Error, file: String) -> SuiteError {
+    /// `error` from Yams as a located suite error; `text` (the file's) lets the common mistakes be
+    /// named in plain words — a tab indenting a line, a line indented out of step with its
+    /// neighbours, an unquoted ": " inside a value — with libyaml's own words kept after them.
+    static func syntaxError(_ error: any Error, file: String, text: String? = nil) -> SuiteError {
         guard let yaml = error as? YamlError else {
             return SuiteError(.syntax, file: file, "invalid YAML: \(error)")
         }
@@ -101,7 +104,32 @@ public enum SuiteLoader {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
             .composer(let context, let problem, let mark, _):
             let detail = context.map { " (\($0.text) at line \($0.mark.line), column \($0.mark.column))" } ?? ""
-            return SuiteError(.syntax, file: file, line: mark.line, column: mark.column, "invalid YAML: \(problem)\(detail)")
+            let libyaml = "\(problem)\(detail)"
+            let lines = text.map { $0.split(separator: "\n", omittingEmptySubsequences: false) } ?? []
+            func line(_ number: Int) -> Substring? { number >= 1 && number <= lines.count ? lines[number - 1] : nil }
+            // libyaml reports a tab where it stops, which may be the line after the tab's.
+            if let tabbed = [mark.line, mark.line - 1, context?.mark.line ?? 0].first(where: {
+                line($0)?.prefix(while: { $0 == " " || $0 == "\t" }).contains("\t") == true
+            }) {
+                return SuiteError(
+                    .syntax, file: file, line: tabbed, column: 1, "a tab character indents this line: YAML indents with spaces only",
+                    hint: "replace the tab with spaces (libyaml: \(libyaml))")
+            }
+            if problem.hasPrefix("mapping values are not allowed") {
+                return SuiteError(
+                    .syntax, file: file, line: mark.line, column: mark.column,
+                    "a ': ' where a value was expected: a value containing ': ' must be quoted, or this key is indented too far",
+                    hint: "quote the value (\"like: this\") or line the key up with the keys above it (libyaml: \(libyaml))")
+            }
+            if problem.hasPrefix("did not find expected key") || problem.hasPrefix("did not find expected '-' indicator")
+                || problem.hasPrefix("could not find expected ':'")
+            {
+                return SuiteError(
+                    .syntax, file: file, line: mark.line, column: mark.column,
+                    "this line is indented out of step with the lines above it",
+                    hint: "indent it exactly as far as the keys (or '- ' items) of the block it belongs to (libyaml: \(libyaml))")
+            }
+            return SuiteError(.syntax, file: file, line: mark.line, column: mark.column, "invalid YAML: \(libyaml)")
         case .duplicatedKeysInMapping(let duplicates, let context):
             return SuiteError(
                 .duplicate, file: file, line: context.mark.line, column: context.mark.column,

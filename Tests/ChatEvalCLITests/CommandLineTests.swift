@@ -75,6 +75,46 @@ import Testing
         #expect(outcome.status == 2)
     }
 
+    /// ArgumentParser's "Error: ..." stood beside ChatEval's "chateval: error: ...".
+    @Test func usageErrorsSpeakInChatEvalsVoice() async throws {
+        let outcome = try await run(["run", "--no-such-flag"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.hasPrefix("chateval: error: Unknown option '--no-such-flag'"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("Error: "))
+    }
+
+    /// `validate suite/smoke.yml` said only that no such file exists.
+    @Test func aMistypedSuitePathGetsTheNearestOne() async throws {
+        let outcome = try await run(["validate", "suite/smoke.yml"])
+        #expect(outcome.status == 2)
+        #expect(
+            outcome.stderr.contains("suite/smoke.yml: no such suite file or folder; did you mean suites/smoke.yaml?"), "\(outcome.stderr)")
+    }
+
+    /// A folder given to --model was reported as not existing.
+    @Test func aFolderGivenAsTheModelIsCalledAFolder() async throws {
+        let outcome = try await run(["run", "suites/smoke.yaml", "--model", "suites"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("suites is a folder, not a model file"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("does not exist"))
+    }
+
+    /// `compare mian HEAD` said the revision was unknown, and no more.
+    @Test func aMistypedRevisionGetsTheNearestBranch() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("revision-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let git = URL(fileURLWithPath: "/usr/bin/git")
+        #expect(try await ProcessRunner.run(git, ["init", "-q", "-b", "main"], in: directory).status == 0)
+        let commit = try await ProcessRunner.run(
+            git, ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty", "-m", "first"], in: directory)
+        #expect(commit.status == 0)
+        let outcome = try await run(["compare", "mian", "HEAD"], in: directory)
+        #expect(outcome.status == 2)
+        #expect(
+            outcome.stderr.contains("'mian' is not a result file") && outcome.stderr.contains("did you mean main?"), "\(outcome.stderr)")
+    }
+
     @Test func versionNamesChatEvalAndItsNativeLibraries() async throws {
         let outcome = try await run(["--version"])
         #expect(outcome.status == 0)
@@ -115,7 +155,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chateval-not-a-model-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        var second = [(path: folder.path, says: "does not exist")]
+        var second = [(path: folder.path, says: "is a folder, not a model file")]
         if let gemma = ProcessInfo.processInfo.environment["CHATEVAL_GEMMA_MODEL"] { second.append((gemma, "stores no chat template")) }
         for (path, says) in second {
             let outcome = try await run(

@@ -21,7 +21,9 @@ import Testing
     }
 
     private func suite(conversations: Int, maxTokens: Int) -> String {
-        "name: recorded\ndefaults: {max_tokens: \(maxTokens)}\nconversations:\n"
+        // What these tests check is the recording, not a 4-token answer: the gate lets checks fail
+        // (a suite without gates needs every check to pass).
+        "name: recorded\ngates: {min_pass_rate: 0}\ndefaults: {max_tokens: \(maxTokens)}\nconversations:\n"
             + (1...conversations).map {
                 "  - id: c\($0)\n    turns:\n      - user: Name a colour.\n        checks: [{type: icontains, value: blue}, {type: length, unit: words, max: 5}]\n"
                     + "      - user: Name another one.\n        checks: [{type: icontains, value: red}]\n"

@@ -57,6 +57,44 @@ import Testing
         }
     }
 
+    /// The progress line said "2 failed" for turns whose failure the suite expected.
+    @Test func theProgressLineTellsExpectedFailuresFromFailures() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("served-expected-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let suite = folder.appendingPathComponent("overflow.yaml").path
+        try """
+        name: overflow
+        conversations:
+          - id: a
+            turns:
+              - user: hello
+              - user: a very long message
+                checks: [{type: failure, value: context_overflow}]
+          - id: b
+            turns: ["again"]
+        """.write(toFile: suite, atomically: true, encoding: .utf8)
+        let overflow = FakeChatServer.Reply.status(
+            400,
+            body:
+                #"{"error":{"code":400,"message":"request (3046 tokens) exceeds the available context size (2048 tokens)","type":"exceed_context_size_error","n_prompt_tokens":3046,"n_ctx":2048}}"#
+        )
+        try await FakeChatServer.run(replies: [Self.answer, overflow, .status(500, body: "down")]) { server in
+            let outcome = try await run(
+                [
+                    "run", suite, "--no-project", "--reports", folder.appendingPathComponent("reports").path, "--runtime", "openai",
+                    "--base-url", server.baseURL, "--model-name", "m", "--retries", "0",
+                ], environment: ["CI": "true"])
+            #expect(outcome.stderr.contains("overflow/a: 1 answered, 1 failed as expected ·"), "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("overflow/b: 0 answered, 1 failed ·"), "\(outcome.stderr)")
+            // No gates: the unexpected failure fails the run, the expected one does not.
+            #expect(outcome.status == 1)
+            #expect(
+                outcome.stdout.contains("max_failed_turns ≤ 0 (implied: no gates declared) — found 1 unexpected failures"),
+                "\(outcome.stdout)")
+        }
+    }
+
     @Test func theProjectFileNamesTheServerAndTheCommandLineWins() async throws {
         let (suite, reports, folder) = try Self.workspace()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -478,3 +478,45 @@ private func ComparisonReport_headline(_ comparison: Comparison) -> String {
         #expect(undocumented.isEmpty, "keys missing from comparison.schema.json: \(undocumented)")
     }
 }
+
+/// The base and head a comparison shows beside its change: they must reconcile with it.
+@Suite struct TypicalTurnTests {
+    /// A slow first turn (prefill) and fast later ones: pooled medians said 53 ms → 53 ms beside
+    /// "+5.4%", or 265 ms → 1.85 s beside "+80.8%". The typical turns move as the estimate does.
+    @Test func baseAndHeadReconcileWithTheChange() throws {
+        var base = RecordBuilder(runId: "b"), head = RecordBuilder(runId: "h", commit: String(repeating: "b", count: 40))
+        // Turn 1 at 1 s, turns 2-5 at 50 ms, 10 replays; head is 10% slower on every turn.
+        let jitter = [0.99, 1.01, 1.0, 0.98, 1.02, 1.0, 0.995, 1.005, 0.985, 1.015]
+        for repetition in 1...10 {
+            let levels = [1.0, 0.05, 0.05, 0.05, 0.05].map { $0 * jitter[repetition - 1] }
+            base.replay(repetition: repetition, ttft: levels)
+            head.replay(repetition: repetition, ttft: levels.map { $0 * 1.1 })
+        }
+        let comparison = RunComparator.compare(
+            base: ComparedRuns(runs: [base.record], sources: ["b"]), head: ComparedRuns(runs: [head.record], sources: ["h"]),
+            settings: .default)
+        let ttft = try #require(comparison.suites.first?.metrics.first(where: { $0.metric == .timeToFirstToken }))
+        let change = try #require(ttft.change)
+        let (baseLevel, headLevel) = (try #require(ttft.baseLevel), try #require(ttft.headLevel))
+        #expect(abs(change - 0.10) < 0.01)
+        #expect(abs(headLevel / baseLevel - 1 - change) < 0.01, "\(baseLevel) → \(headLevel) beside \(change)")
+        // The pooled medians are the fast turns' (50 ms → 55 ms here), kept in the file as before.
+        #expect(ttft.baseMedian.map { abs($0 - 0.05) < 0.002 } == true)
+        // The typical turn: geometric mean of 1 s and four 50 ms turns ≈ 91 ms.
+        #expect(abs(baseLevel - exp((log(1.0) + 4 * log(0.05)) / 5)) < 0.002)
+    }
+
+    @Test func turnsMeasuredOnOneSideOnlyAreLeftOutAndNothingSharedIsNil() {
+        let base = [ReplaySample(conversation: "a", values: [0: 1, 1: 2]), ReplaySample(conversation: "only-base", values: [0: 100])]
+        let head = [ReplaySample(conversation: "a", values: [0: 2, 1: 4])]
+        let typical = ReplaySample.typicalTurn(base: base, head: head, onLogScale: true)
+        #expect(typical.map { abs($0.base - 2.0.squareRoot()) < 1e-9 && abs($0.head - 8.0.squareRoot()) < 1e-9 } == true)
+        #expect(ReplaySample.typicalTurn(base: base, head: [], onLogScale: true) == nil)
+        // Ratios (can be 0) are averaged as they are; non-positive values cannot go on a log scale.
+        let ratios = ReplaySample.typicalTurn(
+            base: [ReplaySample(conversation: "a", values: [0: 0, 1: 0.5])],
+            head: [ReplaySample(conversation: "a", values: [0: 0.5, 1: 1])],
+            onLogScale: false)
+        #expect(ratios.map { $0.base == 0.25 && $0.head == 0.75 } == true)
+    }
+}

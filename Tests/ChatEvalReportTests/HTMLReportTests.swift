@@ -32,7 +32,7 @@ import Testing
             #expect(html.components(separatedBy: "<title>\(title)").count - 1 == 2, "\(title) for both suites")
         }
         #expect(html.contains("<polyline"))
-        #expect(html.contains("1 gate(s) failed."))
+        #expect(html.contains("1 of 2 gates failed."))
     }
 
     @Test func modelsSideBySideShareTheCharts() {

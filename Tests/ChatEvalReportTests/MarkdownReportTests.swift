@@ -21,7 +21,7 @@ import Testing
     @Test func aRunRendersAsTablesWithModelTextAsText() async throws {
         let markdown = MarkdownReport.render(runs: [ReportFixtures.run()])
         #expect(markdown.hasPrefix("## ChatEval run"))
-        #expect(markdown.contains("❌ **1 gate failed.**"))
+        #expect(markdown.contains("❌ **1 of 2 gates failed.**"))
         let html = try await rendered(markdown)
         #expect(html.components(separatedBy: "<table>").count - 1 == 4, "summary, failures, and the per-turn detail of both suites")
         // The summary table: a header and one row per suite.
@@ -58,7 +58,7 @@ import Testing
         #expect(!markdown.contains("Per-turn detail"))
         let small = MarkdownReport.render(runs: [record], budget: 2_000)
         #expect(small.utf8.count <= 2_000)
-        #expect(small.contains("✅ **All gates passed.**"))
+        #expect(small.contains("✅ **The gate passed.**"))
         let html = try await rendered(markdown)
         #expect(html.contains("<table>"))
     }

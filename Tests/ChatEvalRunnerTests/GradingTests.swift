@@ -89,4 +89,45 @@ import Testing
         #expect(slowOutcome.passed == false)
         #expect(slowOutcome.found == "0.9 over 2 turns")
     }
+
+    /// A suite without gates passed with "0/3 checks passed" (exit 0, "All gates passed."): now
+    /// it is held to every check passing and no unexpected failure, and says the gates are implied.
+    @Test func aSuiteWithoutGatesIsHeldToEveryCheck() throws {
+        let plain = try SuiteLoader.parse(
+            """
+            name: plain
+            conversations:
+              - id: c
+                turns:
+                  - user: Capital of France?
+                    checks: [{type: icontains, value: Paris}]
+                  - user: And of Italy?
+                    checks: [{type: icontains, value: Rome}]
+            """, file: "plain.yaml")
+        #expect(plain.gates.isEmpty)
+        func outcomes(_ answers: [String?]) -> [GateOutcome] {
+            let turns = answers.enumerated().map { index, answer in
+                answer.map { turn(index, "q", answer: $0) }
+                    ?? ReplayedTurn(index: index, user: "q", messagesSent: 2, status: .failed, failure: RuntimeFailure(.timeout, "slow"))
+            }
+            let graded = ConversationRecord.graded(plain.conversations[0], turns: turns, repetition: 1, warmup: false)
+            return GateEvaluator.evaluate(plain.gates, conversations: [graded])
+        }
+        let passing = outcomes(["Paris.", "Rome."])
+        #expect(passing.map(\.gate) == ["min_pass_rate", "max_failed_turns"])
+        #expect(passing.allSatisfy { $0.passed && !$0.isDeclared })
+        #expect(passing[0].described == "min_pass_rate ≥ 1 (implied: no gates declared)")
+
+        let oneWrong = outcomes(["Paris.", "Madrid."])
+        #expect(oneWrong.map(\.passed) == [false, true])
+        #expect(oneWrong[0].found == "0.5 (1 of 2 checks)")
+
+        let failedTurn = outcomes(["Paris.", nil])
+        #expect(failedTurn.map(\.passed) == [false, false])
+        #expect(failedTurn[1].found == "1 unexpected failures")
+
+        // Declared gates are evaluated as written, with nothing implied beside them.
+        let declared = GateEvaluator.evaluate(SuiteGates(minimumPassRate: 0.5), conversations: [])
+        #expect(declared.map(\.gate) == ["min_pass_rate"] && declared.allSatisfy(\.isDeclared))
+    }
 }

@@ -35,8 +35,8 @@ import Testing
     }
 
     /// One record per model, made by the runner as `run --model a --model b` makes them.
-    private func records(_ answers: [[String]], repetitions: Int = 1) async throws -> [RunRecord] {
-        let suite = try SuiteLoader.parse(yaml, file: "s.yaml")
+    private func records(_ answers: [[String]], repetitions: Int = 1, yaml: String? = nil) async throws -> [RunRecord] {
+        let suite = try SuiteLoader.parse(yaml ?? self.yaml, file: "s.yaml")
         let settings = RunSettings(cacheMode: .session, repetitions: repetitions, warmupConversations: 0)
         let group = answers.count > 1 ? "g1" : nil
         var finals: [RunRecord] = []
@@ -121,6 +121,46 @@ import Testing
         let report = RunReport.render(try await records([[longAnswer, "The sea.", longAnswer, "The moon."]], repetitions: 2))
         #expect(unwrapped(report).contains("(failed in 1 of 2 repetitions: flaky)"))
         #expect(report.contains(" of 2 "))  // the TTFT spread over repetitions
+    }
+
+    /// A suite without gates printed "✓ PASS: no gates · 0/3 checks passed" and the Markdown and
+    /// HTML reports "All gates passed.": now the checks decide, and every report says so.
+    @Test func aSuiteWithoutGatesIsDecidedByItsChecksAndNeverSaysGatesPassed() async throws {
+        let noGates = yaml.replacingOccurrences(of: "gates: {min_pass_rate: 1.0}\n", with: "")
+        #expect(noGates != yaml)
+        let failing = try await records([[longAnswer, "You asked about the moon."]], yaml: noGates)
+        let report = RunReport.render(failing)
+        #expect(report.hasPrefix("✗ FAIL: no gates declared, so every check had to pass · 1/2 checks passed"), "\(report)")
+        #expect(unwrapped(report).contains("min_pass_rate ≥ 1 (implied: no gates declared) — found 0.5 (1 of 2 checks)"), "\(report)")
+        #expect(failing[0].gatesPassed == false)
+        for page in [MarkdownReport.render(runs: failing), HTMLReport.render(runs: failing)] {
+            #expect(!page.contains("gates passed") && !page.contains("All gates"))
+            #expect(page.contains("1 of 2 checks failed; no gates are declared, so every check had to pass."))
+        }
+
+        let passing = try await records([[longAnswer, "The sea."]], yaml: noGates)
+        #expect(RunReport.render(passing).hasPrefix("✓ PASS: no gates declared, so every check had to pass · 2/2 checks passed"))
+        #expect(MarkdownReport.render(runs: passing).contains("✅ **Every check passed (no gates declared, so every check had to).**"))
+        #expect(passing[0].gatesPassed == true)
+    }
+
+    /// --show-answers showed only failing turns' answers, and its footer still offered --show-answers.
+    @Test func showAnswersShowsEveryAnswerAndTheFooterOffersOnlyWhatIsNotOn() async throws {
+        let run = try await records([["Waves, waves and waves.", "The sea."]])
+        let plain = RunReport.render(run)
+        #expect(!plain.contains("Waves, waves and waves.") && plain.contains("--show-answers"))
+        let whole = RunReport.render(run, options: RunReportOptions(showAnswers: true))
+        #expect(whole.contains("Waves, waves and waves.") && whole.contains("The sea."))
+        #expect(!whole.contains("--show-answers") && whole.contains("more: --verbose"))
+    }
+
+    /// Side by side, model names were cut before the quantisation ("SmolLM2-135M-In…").
+    @Test func longModelNamesKeepTheirEnd() {
+        #expect(Format.clipMiddle("SmolLM2-135M-Instruct.Q4_1.gguf", 15) == "SmolL…Q4_1.gguf")
+        #expect(DisplayWidth.of(Format.clipMiddle("SmolLM2-135M-Instruct.Q4_1.gguf", 15)) == 15)
+        #expect(Format.clipMiddle("SmolLM2-135M-Instruct.Q4_1.gguf", 15).hasSuffix("Q4_1.gguf"))
+        #expect(Format.clipMiddle("short.gguf", 15) == "short.gguf")
+        #expect(Format.clipMiddle("蓝色的蓝色的蓝色的", 9).hasSuffix("的") && DisplayWidth.of(Format.clipMiddle("蓝色的蓝色的蓝色的", 9)) <= 9)
     }
 
     /// The report with wrapped lines joined again (a wrapped line continues on an indented line).

@@ -23,53 +23,42 @@ import Testing
         #expect(suites.flatMap(\.warnings).map(\.description) == [])
     }
 
-    /// How a model that does not answer might still produce text from its prompt.
-    enum Echo: String, CaseIterable, CustomTestStringConvertible {
-        /// The user message of the turn, repeated.
-        case userMessage
-        /// The system prompt, then the user message (a base model continuing its prompt).
-        case systemAndUser
-        /// The whole transcript so far: system prompt, every earlier message, the user message.
-        case transcript
-
-        var testDescription: String { rawValue }
-
-        func answer(system: String?, earlier: [ChatMessage], user: String) -> String {
-            switch self {
-            case .userMessage: user
-            case .systemAndUser: [system, user].compactMap { $0 }.joined(separator: "\n")
-            case .transcript: ([system].compactMap { $0 } + earlier.map(\.content) + [user]).joined(separator: "\n")
-            }
-        }
+    /// Echo-passing checks were linted for the shipped suites only; `validate` now warns on any
+    /// suite, at the check's line, naming the echo it passes on.
+    @Test func aCheckThatAnEchoPassesIsWarnedAboutInAnySuite() throws {
+        let suite = try SuiteLoader.parse(
+            """
+            name: parrot
+            conversations:
+              - id: c
+                system: You are a travel guide for Paris.
+                turns:
+                  - user: What is the capital of France?
+                    checks:
+                      - {type: icontains, value: capital}
+                      - {type: icontains, value: Paris}
+                      - {type: regex, value: "^[0-9]+$"}
+            """, file: "parrot.yaml")
+        let warnings = EchoLint.warnings(suite)
+        #expect(warnings.map(\.line) == [8, 9])
+        #expect(warnings.allSatisfy { $0.severity == .warning && $0.file == "parrot.yaml" })
+        #expect(warnings.first?.message == "check 'icontains' of c turn 1 passes when the model only repeats the user message")
+        #expect(warnings.last?.message.hasSuffix("repeats the system prompt and the user message") == true)
     }
 
-    @Test(arguments: Echo.allCases)
-    func noCheckOnAnAnswerPassesOnAnEcho(_ echo: Echo) throws {
+    /// Each echo graded through `EchoLint` (what `validate` warns with): no answer check passes.
+    @Test(arguments: EchoLint.Echo.allCases)
+    func noCheckOnAnAnswerPassesOnAnEcho(_ echo: EchoLint.Echo) throws {
         var graded = 0
         for suite in try Self.shippedSuites() {
             for conversation in suite.conversations {
-                let script = conversation.script
-                var variables = ConversationVariables(variables: script.variables)
-                var history: [ChatMessage] = []
-                var turns: [ReplayedTurn] = []
-                for (index, template) in script.userMessages.enumerated() {
-                    let user = try template.render { variables.value(of: $0) }
-                    let answer = echo.answer(system: script.systemPrompt, earlier: history, user: user)
-                    let turn = ReplayedTurn(index: index, user: user, messagesSent: history.count + 2, status: .answered, answer: answer)
-                    history += [.user(user), .assistant(answer)]
-                    variables.record(turn)
-                    turns.append(turn)
-                }
                 // No metrics: checks that read measurements cannot be evaluated (an error, not a
                 // pass); every check that reads the answer must fail.
-                let (records, conversationChecks) = ConversationGrader.grade(conversation, turns: turns)
-                for (turn, verdict) in records.flatMap({ turn in (turn.checks ?? []).map { (turn.index + 1, $0) } })
-                    + conversationChecks.map({ (0, $0) })
-                {
+                for (turn, _, verdict) in EchoLint.graded(conversation, echo: echo) {
                     graded += 1
                     #expect(
                         !verdict.passed,
-                        "\(suite.name)/\(conversation.id) turn \(turn): \(verdict.check) passes on an echo (\(echo.rawValue)): \(verdict.detail)"
+                        "\(suite.name)/\(conversation.id) turn \(turn ?? 0): \(verdict.check) passes on an echo (\(echo.rawValue)): \(verdict.detail)"
                     )
                 }
             }

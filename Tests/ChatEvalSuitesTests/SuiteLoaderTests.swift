@@ -75,6 +75,31 @@ import Testing
         #expect(error.line != nil && error.column != nil)
     }
 
+    /// The YAML mistakes people make, in plain words at the line to fix (libyaml's text kept in
+    /// the hint): a tab indenting, a line out of step, an unquoted ": " in a value.
+    @Test(arguments: [
+        ("name: s\nconversations:\n\t- id: a\n\t  turns: [x]\n", 3, "a tab character indents this line"),
+        ("name: s\nconversations:\n  - id: a\n    turns: [x]\n   system: hi\n", 5, "indented out of step"),
+        ("name: s\nconversations:\n  - id: a\n    system: Answer: briefly\n    turns: [x]\n", 4, "must be quoted"),
+    ])
+    func commonYAMLMistakesAreNamed(_ text: String, _ line: Int, _ phrase: String) throws {
+        let error = try #require(rejection(text).first)
+        #expect(error.code == .syntax)
+        #expect(error.line == line, "\(error)")
+        #expect(error.message.contains(phrase), "\(error)")
+        #expect(error.hint?.contains("libyaml:") == true)
+    }
+
+    /// `validate suite/x.yml` said only "no such file": the nearest path that exists is offered.
+    @Test func aMistypedPathGetsTheNearestOneThatExists() {
+        let tree: [String: [String]] = [".": ["suites", "reports", "chateval.yaml"], "suites": ["smoke.yaml", "memory.yaml"]]
+        #expect(nearestPath(to: "suite/smoke.yml") { tree[$0] } == "suites/smoke.yaml")
+        #expect(nearestPath(to: "./suites/memroy.yaml") { tree[$0] } == "./suites/memory.yaml")
+        #expect(nearestPath(to: "suites/smoke.yaml") { tree[$0] } == nil)  // it exists
+        #expect(nearestPath(to: "elsewhere/thing.yaml") { tree[$0] } == nil)  // nothing close
+        #expect(nearestPath(to: "") { tree[$0] } == nil)
+    }
+
     @Test func duplicateKeysAreRejected() throws {
         let error = try #require(rejection("name: s\nname: t\nconversations: [{id: a, turns: [x]}]\n").first)
         #expect(error.code == .duplicate)

@@ -466,7 +466,7 @@ struct RunCommand: AsyncParsableCommand {
         let failed = records.flatMap { record in
             record.suites.flatMap { suite in
                 suite.gates.filter { !$0.passed }.map {
-                    "\(suite.name)\(record.group.map { " [\($0.label)]" } ?? ""): \($0.gate) \($0.expected), found \($0.found)"
+                    "\(suite.name)\(record.group.map { " [\($0.label)]" } ?? ""): \($0.described), found \($0.found)"
                 }
             }
         }

@@ -16,6 +16,8 @@ actor RunProgress: RunObserver {
     private var finishedTurns = 0
     private var current = ""
     private var conversationTurns: [ReplayedTurn] = []
+    /// The current replay's failed turns that a `failure` check expected (known once it is graded).
+    private var expectedFailures = 0
 
     private let suiteLinesToStandardOutput: Bool
 
@@ -41,7 +43,12 @@ actor RunProgress: RunObserver {
             "[\(index)/\(total)] " + (replay.arm.map { "\($0) " } ?? "")
             + "\(Terminal.safe(replay.suite))/\(Terminal.safe(replay.conversation))\(label)"
         conversationTurns = []
+        expectedFailures = 0
         draw()
+    }
+
+    func conversationGraded(_ conversation: ConversationRecord) {
+        expectedFailures = conversation.turns.filter { $0.status == .failed && !$0.failedUnexpectedly }.count
     }
 
     func turnFinished(_ turn: ReplayedTurn, conversation: String) {
@@ -87,8 +94,10 @@ actor RunProgress: RunObserver {
         guard !interactive, !current.isEmpty else { return }
         let answered = conversationTurns.filter { $0.status == .answered }
         let median = Format.duration(Distribution(answered.compactMap { $0.metrics?.timeToFirstToken })?.median)
-        let failed = conversationTurns.count - answered.count
-        let outcome = "\(answered.count) answered" + (failed > 0 ? ", \(failed) failed" : "")
+        let unexpected = conversationTurns.count - answered.count - expectedFailures
+        let outcome =
+            "\(answered.count) answered" + (unexpected > 0 ? ", \(unexpected) failed" : "")
+            + (expectedFailures > 0 ? ", \(expectedFailures) failed as expected" : "")
         write(
             "\(current): \(outcome) · TTFT \(median) · \(finishedTurns)/\(atMost ? "≤" : "")\(totalTurns) turns · ETA \(atMost ? "≤ " : "")\(eta())\n"
         )

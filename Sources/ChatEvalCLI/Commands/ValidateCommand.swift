@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChatEvalGit
+import ChatEvalRunner
 import ChatEvalSuites
 import Foundation
 
@@ -28,8 +29,11 @@ struct ValidateCommand: ParsableCommand {
                 "suites"
             ]
         for suite in try SuiteFiles.load(paths) {
+            // Checks that an echo of the prompt passes: valid, so warned about, not refused.
+            EchoLint.warnings(suite).forEach { complain($0.description) }
             say(
-                "\(suite.path): ok — suite '\(suite.name)', \(suite.conversations.count) conversations, \(suite.turnCount) turns, \(suite.checkCount) checks, \(suite.gates.isEmpty ? "no gates" : "gates")"
+                "\(suite.path): ok — suite '\(suite.name)', \(suite.conversations.count) conversations, \(suite.turnCount) turns, \(suite.checkCount) checks, "
+                    + (suite.gates.isEmpty ? "no gates (every check must pass)" : "gates")
             )
         }
     }

@@ -1,4 +1,5 @@
 import ChatEvalCompare
+import ChatEvalCore
 import ChatEvalGit
 import ChatEvalStore
 import Foundation
@@ -32,8 +33,10 @@ struct RunLocator {
         do {
             commit = try repository.resolveCommit(argument)
         } catch let error as GitError where error.code == .notFound || error.code == .unbornHead {
+            let near = suggestions(for: argument, among: (try? repository.referenceNames()) ?? [], limit: 1).first
             throw failure(
-                "'\(argument)' is not a result file, a folder of results, or a revision of \(repository.workdir ?? repository.gitDirectory) (\(error.message))",
+                "'\(argument)' is not a result file, a folder of results, or a revision of \(repository.workdir ?? repository.gitDirectory) (\(error.message))"
+                    + (near.map { "; did you mean \($0)?" } ?? nearPathHint(argument)),
                 .badInput)
         }
         let label = (try? repository.snapshot(ofCommit: commit).shortCommit) ?? String(commit.prefix(7))

@@ -49,7 +49,7 @@ enum SuiteFiles {
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw failure("\(path): no such suite file or folder", .badInput)
+                throw failure("\(path): no such suite file or folder\(nearPathHint(path))", .badInput)
             }
             if isDirectory.boolValue {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
