@@ -127,7 +127,8 @@ let package = Package(
 
         .testTarget(name: "ChatEvalCoreTests", dependencies: ["ChatEvalCore"]),
         .testTarget(name: "ChatEvalRuntimeTests", dependencies: ["ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit"]),
-        .testTarget(name: "ChatEvalSuitesTests", dependencies: ["ChatEvalSuites", "ChatEvalGrading", "ChatEvalCore"]),
+        .testTarget(
+            name: "ChatEvalSuitesTests", dependencies: ["ChatEvalSuites", "ChatEvalGrading", "ChatEvalCore"], exclude: ["Fixtures"]),
         .testTarget(name: "ChatEvalLlamaTests", dependencies: ["ChatEvalLlama", "ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit"]),
         .testTarget(name: "ChatEvalGitTests", dependencies: ["ChatEvalGit", "ChatEvalCore", "ChatEvalTestKit"]),
         .testTarget(

@@ -32,7 +32,7 @@ struct ChatEval: AsyncParsableCommand {
         version: ChatEvalVersion.description,
         subcommands: [
             RunCommand.self, CompareCommand.self, CalibrateCommand.self, MergeCommand.self, HistoryCommand.self, IndexCommand.self,
-            ValidateCommand.self, GradeCommand.self, RecoverCommand.self, TemplatesCommand.self,
+            ValidateCommand.self, GradeCommand.self, RecoverCommand.self, TemplatesCommand.self, ImportCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )

@@ -26,6 +26,44 @@ public enum SuiteLoader {
     /// Deepest nesting of lists and mappings accepted (guards the YAML composer's recursion).
     public static let maximumNesting = 64
 
+    /// The suite a promptfoo config converts to, as YAML to edit (`chateval import promptfoo`),
+    /// with the warnings about what was left out; throws every problem, located in the config.
+    /// The text is checked to load back as the same suite before it is returned.
+    public static func importPromptfoo(path: String, dropUnsupported: Bool = false) throws(SuiteErrors) -> (
+        yaml: String, warnings: [SuiteError]
+    ) {
+        let text = try readText(path)
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text), PromptfooConfig.recognises(node) else {
+                throw SuiteErrors([
+                    SuiteError(
+                        .invalidValue, file: path, line: 1, column: 1, "this is not a promptfoo config",
+                        hint: "a promptfoo config has prompts beside tests, providers or defaultTest")
+                ])
+            }
+            root = node
+        } catch let errors as SuiteErrors {
+            throw errors
+        } catch {
+            throw SuiteErrors([syntaxError(error, file: path, text: text)])
+        }
+        let reader = YAMLReader(file: path)
+        let document = PromptfooConfig.suite(from: root, file: path, reader: reader, dropUnsupported: dropUnsupported)
+        guard SuiteBuilder(reader: reader).suite(from: document, path: path) != nil, reader.errors.isEmpty else {
+            throw SuiteErrors(
+                reader.errors.isEmpty ? [SuiteError(.invalidValue, file: path, "the config does not convert")] : reader.errors)
+        }
+        let yaml: String
+        do {
+            yaml = try Yams.serialize(node: document, width: -1, allowUnicode: true)
+        } catch {
+            throw SuiteErrors([SuiteError(.invalidValue, file: path, "the converted suite cannot be written as YAML: \(error)")])
+        }
+        _ = try parse(yaml, file: path)
+        return (yaml, reader.warnings)
+    }
+
     /// Loads the suite at `path`, or throws every problem found in it.
     public static func load(path: String) throws(SuiteErrors) -> Suite {
         let text = try readText(path)
@@ -55,7 +93,9 @@ public enum SuiteLoader {
             throw SuiteErrors([syntaxError(error, file: file, text: text)])
         }
         let reader = YAMLReader(file: file)
-        let suite = SuiteBuilder(reader: reader).suite(from: root, path: file)
+        // A promptfoo config runs as the suite it converts to; its problems point into it.
+        let document = PromptfooConfig.recognises(root) ? PromptfooConfig.suite(from: root, file: file, reader: reader) : root
+        let suite = SuiteBuilder(reader: reader).suite(from: document, path: file)
         if var suite, reader.errors.isEmpty {
             suite.text = text
             suite.warnings = reader.warnings.sorted { ($0.line ?? 0, $0.column ?? 0) < ($1.line ?? 0, $1.column ?? 0) }

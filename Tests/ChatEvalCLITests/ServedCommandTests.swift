@@ -95,6 +95,43 @@ import Testing
         }
     }
 
+    /// promptfoo's getting-started config, run as it is and imported: each prompt × test a
+    /// conversation, the variables filled in, and — as promptfoo exits non-zero on a failed
+    /// assertion — exit 1 when a check fails.
+    @Test func aPromptfooConfigRunsAsItIsAndImportsToASuite() async throws {
+        let config = CommandLineTests.packageRoot.appendingPathComponent(
+            "Tests/ChatEvalSuitesTests/Fixtures/promptfoo/getting-started.yaml"
+        ).path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("promptfoo-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let replies = ["Bonjour le monde", "Bonjour tout le monde", "¿Dónde está la biblioteca?", "Where?"].map {
+            FakeChatServer.Reply.events(FakeChatServer.llamaServerEvents([$0]))
+        }
+        try await FakeChatServer.run(replies: replies) { server in
+            let outcome = try await run(
+                [
+                    "run", config, "--no-project", "--reports", folder.appendingPathComponent("reports").path, "--runtime", "openai",
+                    "--base-url", server.baseURL, "--model-name", "m",
+                ], environment: ["CI": "true"])
+            let sent = await server.chatRequests.compactMap { ($0.json?["messages"] as? [[String: Any]])?.last?["content"] as? String }
+            #expect(
+                sent == [
+                    "Convert this English to French: Hello world", "Convert this English to Spanish: Where is the library?",
+                    "Translate to French: Hello world", "Translate to Spanish: Where is the library?",
+                ], "\(sent)")
+            #expect(outcome.status == 1, "\(outcome.stdout)\n\(outcome.stderr)")
+            #expect(outcome.stdout.contains("no gates declared, so every check had to pass"))
+            #expect(outcome.stderr.contains("providers are not read"))
+        }
+        let suite = folder.appendingPathComponent("translations.yaml").path
+        let imported = try await run(["import", "promptfoo", config, "-o", suite])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let validated = try await run(["validate", suite, "--no-project"])
+        #expect(validated.status == 0, "\(validated.stderr)")
+        #expect(validated.stdout.contains("4 conversations, 4 turns, 4 checks, no gates (every check must pass)"), "\(validated.stdout)")
+    }
+
     @Test func theProjectFileNamesTheServerAndTheCommandLineWins() async throws {
         let (suite, reports, folder) = try Self.workspace()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,0 +1,182 @@
+import ChatEvalCore
+import ChatEvalSuites
+import Foundation
+import Testing
+
+/// A promptfoo config runs as a suite and converts to one: prompts × tests as conversations,
+/// vars as variables, deterministic asserts as checks, the rest refused at their lines.
+@Suite struct PromptfooConfigTests {
+    static let config = """
+        description: Tweets about topics
+        prompts:
+          - "Write a tweet about {{topic}}"
+          - '[{"role": "system", "content": "You are terse."}, {"role": "user", "content": "One word about {{ topic }}"}]'
+        providers: [openai:gpt-4o-mini]
+        defaultTest:
+          assert:
+            - type: not-icontains
+              value: "As an AI"
+        tests:
+          - description: Bananas
+            vars: {topic: bananas}
+            assert:
+              - type: icontains
+                value: "{{topic}}"
+              - type: latency
+                threshold: 3000
+          - vars:
+              topic: [cats, dogs]
+            assert:
+              - type: word-count
+                value: 12
+        """
+
+    @Test func promptsTimesTestsAreConversationsWithVariablesAndChecks() throws {
+        let suite = try SuiteLoader.parse(Self.config, file: "tweets/promptfooconfig.yaml")
+        #expect(suite.name == "tweets")
+        #expect(suite.description == "Tweets about topics")
+        // 2 prompts × (1 test + 1 test whose list value expands to 2).
+        #expect(suite.conversations.map(\.id) == ["p1-bananas", "p1-test-2-1", "p1-test-2-2", "p2-bananas", "p2-test-2-1", "p2-test-2-2"])
+        let bananas = suite.conversations[0]
+        #expect(bananas.script.userMessages.map(\.source) == ["Write a tweet about {{vars.topic}}"])
+        #expect(bananas.script.variables == ["topic": "bananas"])
+        #expect(bananas.turnChecks[0].map(\.type) == ["not-icontains", "icontains", "total-time"])  // defaultTest's first
+        #expect(bananas.turnChecks[0][2].arguments["max"] == .integer(3))  // 3000 ms of latency is 3 s of total-time
+        let chat = suite.conversations[3]
+        #expect(chat.script.systemPrompt == "You are terse.")
+        #expect(chat.script.userMessages.map(\.source) == ["One word about {{vars.topic}}"])
+        #expect(suite.conversations[2].script.variables == ["topic": "dogs"])
+        #expect(suite.conversations[2].turnChecks[0].map(\.type) == ["not-icontains", "length"])
+        // Providers are not read, and the run says so.
+        #expect(suite.warnings.map(\.line) == [5])
+        #expect(suite.warnings.first?.message.contains("providers are not read") == true)
+    }
+
+    /// Model-graded and code assertions are refused one by one, at their line, with what to do.
+    @Test func assertionsChatEvalCannotRunAreRefusedAtTheirLines() throws {
+        let config = Self.config.replacingOccurrences(
+            of: "      - type: word-count\n        value: 12",
+            with: "      - type: llm-rubric\n        value: is funny\n      - type: javascript\n        value: output.length < 100")
+        #expect(config != Self.config)
+        let errors = rejection(config)
+        #expect(errors.count == 2, "\(errors)")
+        #expect(errors.map(\.line) == [21, 23])
+        #expect(errors[0].message.contains("'llm-rubric' is a model-graded promptfoo assertion"))
+        #expect(errors[1].message.contains("ChatEval runs no user code"))
+        #expect(errors.allSatisfy { $0.hint?.contains("--drop-unsupported") == true })
+    }
+
+    @Test(arguments: [
+        ("prompts: [file://prompt.txt]\ntests: [{vars: {a: b}}]\n", "from file://prompt.txt are not read"),
+        ("prompts: [hi]\ntests: file://tests.csv\n", "from file://tests.csv are not read"),
+        ("prompts: ['{% if x %}hi{% endif %}']\ntests: [{vars: {x: y}}]\n", "Nunjucks tags"),
+        ("prompts: ['{{ topic | upper }}']\ntests: [{vars: {topic: y}}]\n", "Nunjucks filter"),
+        (
+            "prompts: ['[{\"role\": \"assistant\", \"content\": \"hi\"}, {\"role\": \"user\", \"content\": \"go\"}]']\ntests: [{}]\n",
+            "'assistant' message is not replayed"
+        ),
+    ])
+    func whatDoesNotConvertIsNamed(_ config: String, _ phrase: String) {
+        let errors = rejection(config)
+        #expect(errors.contains { $0.description.contains(phrase) }, "\(errors)")
+        #expect(errors.allSatisfy { $0.line != nil })
+    }
+
+    /// A variable a test does not set renders empty, as in promptfoo, with a warning that
+    /// suggests the nearest name it does set.
+    @Test func anUnsetVariableRendersEmptyAndIsWarnedAbout() throws {
+        let suite = try SuiteLoader.parse("prompts: ['Say {{name}}']\ntests: [{vars: {nam: x}}]\n", file: "promptfooconfig.yaml")
+        #expect(suite.conversations[0].script.variables == ["nam": "x", "name": ""])
+        let warning = try #require(suite.warnings.first { $0.message.contains("does not set 'name'") })
+        #expect(warning.line == 2)
+        #expect(warning.hint?.contains("did you mean 'nam'?") == true)
+    }
+
+    /// A file with `conversations` is a suite, whatever else it says; `prompts` alone is not promptfoo.
+    @Test func onlyAPromptfooShapeIsConverted() {
+        let errors = rejection("prompts: [hi]\nname: s\n")
+        #expect(errors.contains { $0.message.contains("unknown key 'prompts'") })
+    }
+
+    @Test func theImportedSuiteLoadsBackAsTheSameSuite() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("promptfoo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("promptfooconfig.yaml").path
+        try Self.config.write(toFile: path, atomically: true, encoding: .utf8)
+        let (yaml, warnings) = try SuiteLoader.importPromptfoo(path: path)
+        #expect(warnings.count == 1)
+        let direct = try SuiteLoader.load(path: path)
+        let reloaded = try SuiteLoader.parse(yaml, file: "imported.yaml")
+        #expect(reloaded.conversations.map(\.id) == direct.conversations.map(\.id))
+        #expect(reloaded.conversations.map(\.script) == direct.conversations.map(\.script))
+        #expect(
+            reloaded.conversations.map { $0.turnChecks.map { $0.map(\.type) } }
+                == direct.conversations.map { $0.turnChecks.map { $0.map(\.type) } })
+        #expect(!yaml.contains("providers"))
+    }
+}
+
+/// Real configs from promptfoo's `examples/` (MIT; Fixtures/promptfoo/SOURCES.md): each runs,
+/// converts with what it cannot hold left out, or is refused at the line that cannot convert.
+@Suite struct PromptfooExampleTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/promptfoo")
+    static func path(_ name: String) -> String { folder.appendingPathComponent(name + ".yaml").path }
+
+    /// Deterministic asserts only: it runs as it is.
+    @Test func gettingStartedRunsAsItIs() throws {
+        let suite = try SuiteLoader.load(path: Self.path("getting-started"))
+        #expect(suite.conversations.count == 4)  // 2 prompts × 2 tests
+        #expect(suite.conversations.allSatisfy { $0.turnChecks.count == 1 && !$0.script.variables.isEmpty })
+        #expect(suite.warnings.count == 1)  // providers
+        // Non-ASCII values arrive intact.
+        #expect(suite.conversations.flatMap { $0.turnChecks.flatMap { $0 } }.contains { "\($0.arguments)".contains("Dónde") })
+    }
+
+    /// cost and llm-rubric are refused at their lines; left out on request, the rest converts and
+    /// latency (3000 ms) is total-time at most 3 s.
+    @Test func modelGradedAndCostAssertionsAreRefusedOrLeftOut() throws {
+        #expect(throws: SuiteErrors.self) { try SuiteLoader.load(path: Self.path("gpt-4o-vs-4o-mini")) }
+        let errors = (try? SuiteLoader.load(path: Self.path("gpt-4o-vs-4o-mini"))) == nil ? refusal("gpt-4o-vs-4o-mini") : []
+        #expect(errors.map(\.line) == [14, 28, 33], "\(errors)")
+        let (yaml, warnings) = try SuiteLoader.importPromptfoo(path: Self.path("gpt-4o-vs-4o-mini"), dropUnsupported: true)
+        #expect(warnings.filter { $0.message.contains("left out") }.map(\.line) == [14, 28, 33])
+        let suite = try SuiteLoader.parse(yaml, file: "riddles.yaml")
+        #expect(suite.conversations.count == 15)
+        let bound = suite.conversations[0].turnChecks[0].first { $0.type == "total-time" }
+        #expect(bound?.arguments["max"] == .integer(3))
+    }
+
+    /// Numbers in a text check's value are text, as promptfoo compares them.
+    @Test func numbersInATextChecksValueAreText() throws {
+        let (yaml, _) = try SuiteLoader.importPromptfoo(path: Self.path("structured-outputs-config"), dropUnsupported: true)
+        let suite = try SuiteLoader.parse(yaml, file: "s.yaml")
+        #expect(
+            suite.conversations.map(\.id) == [
+                "with-step-by-step-test-1", "with-step-by-step-test-2", "without-step-by-step-test-1", "without-step-by-step-test-2",
+            ])
+        let checks = suite.conversations[0].turnChecks[0]
+        #expect(checks.map(\.type) == ["contains-any"])
+        #expect(checks[0].arguments["value"] == .list([.string("-3.625"), .string("-29/8")]))
+    }
+
+    @Test(arguments: [
+        ("amazon-bedrock-converse-system", 13, "'assistant' message is not replayed"),
+        ("self-grading", 3, "from file://prompts.txt are not read"),
+        ("json-output", 13, "a JSON schema in 'is-json' is not converted"),
+    ])
+    func whatCannotConvertIsRefusedAtItsLine(_ name: String, _ line: Int, _ phrase: String) {
+        let errors = refusal(name)
+        #expect(errors.contains { $0.line == line && $0.message.contains(phrase) }, "\(errors)")
+    }
+
+    private func refusal(_ name: String) -> [SuiteError] {
+        do {
+            _ = try SuiteLoader.load(path: Self.path(name))
+            Issue.record("\(name) was accepted")
+            return []
+        } catch {
+            return error.errors
+        }
+    }
+}
