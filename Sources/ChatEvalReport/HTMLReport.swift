@@ -47,6 +47,7 @@ public enum HTMLReport {
             }
         }
         body += "</table>"
+        if let matrix = VariantMatrix.build(records, labels: records.map(\.modelLabel)) { body += MatrixReport.html(matrix) }
 
         let totalText = records.reduce(0) { total, record in
             total
@@ -289,6 +290,7 @@ public enum HTMLReport {
         .chart .grid{stroke:#e2e8f0}.chart .axis{stroke:#64748b}.chart .band{fill:#e2e8f0}
         .text{white-space:pre-wrap;max-width:420px;overflow-wrap:anywhere}.pass{color:#15803d}.fail{color:#b91c1c}
         tr.regression td{background:#fef2f2}tr.improvement td{background:#f0fdf4}.note{color:#64748b;font-size:12px}
+        table.matrix td.better{background:#dcfce7}table.matrix td.worse{background:#fee2e2}.legend{color:#475569;font-size:12px}
         </style></head><body>
         \(body)
         </body></html>

@@ -1,3 +1,4 @@
+import ChatEvalCompare
 import ChatEvalCore
 import ChatEvalStore
 
@@ -42,6 +43,10 @@ public enum RunReport {
         sections.append(suiteTable(summary, sideBySide: records.count > 1))
         if !summary.runtimeFailures.isEmpty { sections.append(runtimeFailures(summary, options)) }
         if !summary.failedChecks.isEmpty { sections.append(failedChecks(summary, options)) }
+        // Models and suite variants side by side, with the differences a test backs marked.
+        if let matrix = VariantMatrix.build(records, labels: records.map { $0.group?.label ?? $0.runtime.model.description }) {
+            sections.append(MatrixReport.render(matrix))
+        }
         if records.count > 1 { sections.append(SideBySide.render(records, labels: labels.map { $0 ?? "" }, options: options)) }
         // Asking for whole answers or prompts shows every turn's, passing ones too.
         if options.verbose || options.showPrompts || options.showAnswers {
@@ -66,7 +71,7 @@ public enum RunReport {
             summary.checksDecide
             ? "no gates declared, so every check had to pass"
             : summary.failedGateCount == 0
-                ? "all \(summary.gateCount) gates passed"
+                ? (summary.gateCount == 1 ? "the gate passed" : "all \(summary.gateCount) gates passed")
                     + (impliedSuites > 0 ? " (\(plural(impliedSuites, "suite")) without gates: every check)" : "")
                 : "\(summary.failedGateCount) of \(summary.gateCount) gates failed"
         let mark = summary.passed ? "✓ PASS" : (summary.incomplete && summary.failedGateCount == 0 ? "✗ INCOMPLETE" : "✗ FAIL")

@@ -91,9 +91,11 @@ extension ConversationRecord {
     ) -> ConversationRecord {
         let graded = ConversationGrader.grade(conversation, turns: turns, readings: readings)
         let script = conversation.script
-        return ConversationRecord(
+        var record = ConversationRecord(
             id: conversation.id, repetition: repetition, warmup: warmup, systemPrompt: script.systemPrompt,
             options: script.options, description: conversation.description,
             tags: conversation.tags.isEmpty ? nil : conversation.tags, turns: graded.turns, checks: graded.checks)
+        record.variant = conversation.variant
+        return record
     }
 }

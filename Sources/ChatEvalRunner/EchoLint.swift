@@ -48,7 +48,7 @@ public enum EchoLint {
                     let definition = index < written.count ? written[index] : nil
                     found.append(
                         Finding(
-                            conversation: conversation.id, turn: turn, verdict: verdict, echo: echo, line: definition?.line,
+                            conversation: conversation.baseID, turn: turn, verdict: verdict, echo: echo, line: definition?.line,
                             column: definition?.column))
                 }
             }
@@ -58,7 +58,10 @@ public enum EchoLint {
 
     /// The warnings `validate` prints for `findings(suite)`.
     public static func warnings(_ suite: Suite) -> [SuiteError] {
-        findings(suite).map { finding in
+        var seen = Set<String>()
+        // A conversation under several variants is one conversation as written: warned about once.
+        return findings(suite).filter { seen.insert("\($0.conversation) \($0.turn ?? 0) \($0.line ?? 0) \($0.column ?? 0)").inserted }.map {
+            finding in
             var warning = SuiteError(
                 .suspicious, file: suite.path, line: finding.line, column: finding.column,
                 "check '\(finding.verdict.check)' of \(finding.conversation)"

@@ -268,6 +268,15 @@ public struct ConversationRecord: Codable, Sendable {
     /// Why this replay is left out of gates and comparisons, when it is: a paired run re-measures
     /// a replay that other processes disturbed and keeps the disturbed one here, marked.
     public var leftOut: String?
+    /// The suite variant this replay ran under (`variants:`), whose id its own `id` ends with
+    /// after an "@"; absent for a suite without variants.
+    public var variant: String?
+
+    /// The conversation's id without its variant: the row of a variant matrix.
+    public var baseID: String {
+        guard let variant, id.hasSuffix("@" + variant) else { return id }
+        return String(id.dropLast(variant.count + 1))
+    }
 
     /// Every verdict of this replay: its turns' checks, then the conversation's.
     public var verdicts: [Verdict] { turns.flatMap { $0.checks ?? [] } + checks }

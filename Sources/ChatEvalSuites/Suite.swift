@@ -19,6 +19,9 @@ public struct Suite: Sendable, Hashable {
     /// Valid but suspicious definitions (a check that can never fail, a bound whose unit looks
     /// mistaken), located; the suite runs as written.
     public var warnings: [SuiteError] = []
+    /// The ids of the suite's `variants:`, in order: every conversation runs once under each
+    /// (empty without variants).
+    public var variants: [String] = []
 
     public init(
         name: String, description: String? = nil, path: String, conversations: [SuiteConversation], gates: SuiteGates = SuiteGates(),
@@ -51,6 +54,15 @@ public struct SuiteConversation: Sendable, Hashable {
     public var turnChecks: [[CheckDefinition]]
     /// Checks of the whole conversation (performance over all its turns), graded with the last turn.
     public var checks: [CheckDefinition]
+    /// The suite variant this copy of the conversation runs under (its `id` is then
+    /// "conversation@variant"); nil in a suite without `variants:`.
+    public var variant: String?
+
+    /// The id as written in the suite, without "@variant".
+    public var baseID: String {
+        guard let variant, id.hasSuffix("@" + variant) else { return id }
+        return String(id.dropLast(variant.count + 1))
+    }
 
     public init(
         id: String, description: String? = nil, tags: [String] = [], script: ConversationScript,

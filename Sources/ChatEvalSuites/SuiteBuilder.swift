@@ -9,13 +9,14 @@ struct SuiteBuilder {
     func suite(from root: Node, path: String) -> Suite? {
         guard
             let entries = reader.mapping(
-                root, "the suite", allowed: ["name", "description", "defaults", "gates", "compare", "slo", "conversations"])
+                root, "the suite", allowed: ["name", "description", "defaults", "variants", "gates", "compare", "slo", "conversations"])
         else { return nil }
         let name = required("name", in: entries, of: root, "the suite").flatMap { reader.string($0, "name") }
         let description = entries["description"].flatMap { reader.string($0, "description") }
         let defaults =
             entries["defaults"].map { settings(from: $0, "defaults", allowed: ConversationSettings.keys) } ?? ConversationSettings()
 
+        let variants = entries["variants"].map(variants(from:)) ?? []
         var conversations: [SuiteConversation] = []
         var seen: [String: Int] = [:]
         if let list = required("conversations", in: entries, of: root, "the suite").flatMap({ reader.sequence($0, "conversations") }) {
@@ -23,14 +24,18 @@ struct SuiteBuilder {
                 reader.fail(.invalidValue, at: entries["conversations"], "conversations is empty", hint: "add at least one conversation")
             }
             for node in list {
-                guard let conversation = conversation(from: node, defaults: defaults) else { continue }
-                if let line = seen[conversation.id] {
-                    reader.fail(
-                        .duplicate, at: node, "conversation id '\(conversation.id)' is used twice (first at line \(line))",
-                        hint: "ids must be unique in a suite")
-                } else {
-                    seen[conversation.id] = node.mark?.line ?? 0
-                    conversations.append(conversation)
+                // Under variants, each conversation once per variant (variant first: the matrix's columns).
+                let copies = variants.isEmpty ? [nil] : variants.map { $0 as Variant? }
+                for variant in copies {
+                    guard let conversation = conversation(from: node, defaults: defaults, variant: variant) else { continue }
+                    if let line = seen[conversation.id] {
+                        reader.fail(
+                            .duplicate, at: node, "conversation id '\(conversation.id)' is used twice (first at line \(line))",
+                            hint: "ids must be unique in a suite")
+                    } else {
+                        seen[conversation.id] = node.mark?.line ?? 0
+                        conversations.append(conversation)
+                    }
                 }
             }
         }
@@ -40,8 +45,43 @@ struct SuiteBuilder {
         }
         let slo = entries["slo"].flatMap { SLOSection(reader: reader).objectives($0) }
         guard let name else { return nil }
-        return Suite(
+        var suite = Suite(
             name: name, description: description, path: path, conversations: conversations, gates: gates, comparison: comparison, slo: slo)
+        suite.variants = variants.map(\.id)
+        return suite
+    }
+
+    /// One entry of `variants:`: an id and the settings it lays over every conversation's.
+    struct Variant {
+        var id: String
+        var settings: ConversationSettings
+    }
+
+    /// `variants:` — a list of `{id, system, max_tokens, temperature, ..., vars}`; each runs every
+    /// conversation with its settings laid over the conversation's (a variant's system prompt
+    /// replaces the conversation's, its vars are merged over them).
+    private func variants(from node: Node) -> [Variant] {
+        guard let items = reader.sequence(node, "variants") else { return [] }
+        if items.count < 2 {
+            reader.fail(.invalidValue, at: node, "variants needs at least two entries to compare", hint: "add another, or drop variants:")
+        }
+        var found: [Variant] = []
+        for item in items {
+            let allowed = ["id", "description"] + ConversationSettings.keys
+            guard let entries = reader.mapping(item, "a variant", allowed: allowed),
+                let id = required("id", in: entries, of: item, "a variant").flatMap({ reader.string($0, "id of a variant") })
+            else { continue }
+            guard !id.isEmpty, id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) else {
+                reader.fail(.invalidValue, at: entries["id"], "variant id '\(id)' must be letters, digits, '-', '_' or '.'")
+                continue
+            }
+            if found.contains(where: { $0.id == id }) {
+                reader.fail(.duplicate, at: entries["id"], "variant id '\(id)' is used twice", hint: "ids must be unique in a suite")
+                continue
+            }
+            found.append(Variant(id: id, settings: settings(from: item, "variant '\(id)'", allowed: allowed, entries: entries)))
+        }
+        return found
     }
 
     private func gates(from node: Node) -> SuiteGates {
@@ -55,11 +95,7 @@ struct SuiteBuilder {
                     reader.fail(.invalidValue, at: node, "min_pass_rate must be between 0 and 1, found \(rate)")
                     return nil
                 }
-                if rate == 0 {
-                    reader.warn(
-                        line: node.mark?.line, column: node.mark?.column, "min_pass_rate: 0 can never fail",
-                        hint: "set the share of checks the suite must pass, or remove the gate")
-                }
+                // 0 is meaningful: checks are findings, not a gate (without gates every check must pass).
                 return rate
             }
         }
@@ -109,14 +145,15 @@ struct SuiteBuilder {
         return gates
     }
 
-    private func conversation(from node: Node, defaults: ConversationSettings) -> SuiteConversation? {
+    private func conversation(from node: Node, defaults: ConversationSettings, variant: Variant? = nil) -> SuiteConversation? {
         let allowed = ["id", "description", "tags", "checks", "turns"] + ConversationSettings.keys
         guard let entries = reader.mapping(node, "a conversation", allowed: allowed) else { return nil }
         let id = required("id", in: entries, of: node, "a conversation").flatMap { reader.string($0, "id") }
         let what = id.map { "conversation '\($0)'" } ?? "a conversation"
         let description = entries["description"].flatMap { reader.string($0, "description") }
         let tags = entries["tags"].flatMap { reader.strings($0, "tags") } ?? []
-        let resolved = defaults.overlaid(with: settings(from: node, what, allowed: allowed, entries: entries))
+        var resolved = defaults.overlaid(with: settings(from: node, what, allowed: allowed, entries: entries))
+        if let variant { resolved = resolved.overlaid(with: variant.settings) }
         check(resolved, at: node, what)
 
         var messages: [TemplateText] = []
@@ -163,11 +200,15 @@ struct SuiteBuilder {
                 reader.warn(line: definition.line, column: definition.column, "\(what): \(finding.message)", hint: finding.hint)
             }
         }
-        guard let id else { return nil }
+        guard let base = id else { return nil }
+        let fullID = variant.map { "\(base)@\($0.id)" } ?? base
         let script = ConversationScript(
-            id: id, systemPrompt: resolved.system, options: resolved.options, maxMessages: resolved.maxMessages,
+            id: fullID, systemPrompt: resolved.system, options: resolved.options, maxMessages: resolved.maxMessages,
             variables: resolved.variables, userMessages: messages)
-        return SuiteConversation(id: id, description: description, tags: tags, script: script, turnChecks: turnChecks, checks: checks)
+        var conversation = SuiteConversation(
+            id: fullID, description: description, tags: tags, script: script, turnChecks: turnChecks, checks: checks)
+        conversation.variant = variant?.id
+        return conversation
     }
 
     /// A turn is `- user: "..."` with optional `checks:`, or, for short, `- "..."`.

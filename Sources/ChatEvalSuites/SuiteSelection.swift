@@ -52,7 +52,11 @@ public struct SuiteSelection: Sendable, Hashable, Codable {
                             "\(path)#\(ids.joined(separator: ",")): the #id form picks conversations of one suite file, and \(path) is not one"
                     ))
             }
-            let known = suitesAtPath.flatMap { $0.conversations.map(\.id) }
+            // A conversation under variants answers to its own id and to the id before "@variant".
+            var known: [String] = []
+            for id in suitesAtPath.flatMap({ $0.conversations.flatMap { [$0.baseID, $0.id] } }) where !known.contains(id) {
+                known.append(id)
+            }
             for id in ids where !known.contains(id) {
                 let near =
                     suggestions(for: id, among: known).first.map { "; did you mean '\($0)'?" }
@@ -67,8 +71,12 @@ public struct SuiteSelection: Sendable, Hashable, Codable {
             var kept = suite
             let ids = conversationsByPath.first { Self.samePath(suite.path, $0.key) }?.value
             kept.conversations = suite.conversations.filter { conversation in
-                (ids.map { $0.contains(conversation.id) } ?? true)
-                    && (patterns.isEmpty || patterns.contains { Self.matches($0, suite: suite.name, conversation: conversation.id) })
+                (ids.map { $0.contains(conversation.id) || $0.contains(conversation.baseID) } ?? true)
+                    && (patterns.isEmpty
+                        || patterns.contains {
+                            Self.matches($0, suite: suite.name, conversation: conversation.id)
+                                || Self.matches($0, suite: suite.name, conversation: conversation.baseID)
+                        })
                     && (wanted.isEmpty || conversation.tags.contains(where: wanted.contains))
                     && !conversation.tags.contains(where: excluded.contains)
             }

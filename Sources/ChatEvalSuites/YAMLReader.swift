@@ -12,15 +12,18 @@ final class YAMLReader {
         self.file = file
     }
 
+    /// Records an error; the same error at the same place is recorded once (a conversation read
+    /// once per suite variant reports its problems once).
     func fail(_ code: SuiteError.Code, at node: Node?, _ message: String, hint: String? = nil) {
-        errors.append(SuiteError(code, file: file, line: node?.mark?.line, column: node?.mark?.column, message, hint: hint))
+        let error = SuiteError(code, file: file, line: node?.mark?.line, column: node?.mark?.column, message, hint: hint)
+        if !errors.contains(error) { errors.append(error) }
     }
 
     /// Records a warning at `line`/`column` (the suite still loads).
     func warn(line: Int?, column: Int?, _ message: String, hint: String? = nil) {
         var warning = SuiteError(.suspicious, file: file, line: line, column: column, message, hint: hint)
         warning.severity = .warning
-        warnings.append(warning)
+        if !warnings.contains(warning) { warnings.append(warning) }
     }
 
     /// The entries of a mapping by key, after reporting keys not in `allowed` (with suggestions).

@@ -520,3 +520,78 @@ private func ComparisonReport_headline(_ comparison: Comparison) -> String {
         #expect(ratios.map { $0.base == 0.25 && $0.head == 0.75 } == true)
     }
 }
+
+/// The variant matrix: columns are models × variants, each compared with the first; a cell is
+/// marked only where the test decides, at the edges too (one replay per side, ties).
+@Suite struct VariantMatrixTests {
+    /// One record whose conversation "c" ran under variants "a" and "b", `repetitions` times;
+    /// `b` gets `bPasses` for its check and TTFTs scaled by `bSlower`.
+    private func record(repetitions: Int, bPasses: Bool, bSlower: Double, jitter: Bool = true) -> RunRecord {
+        var builder = RecordBuilder()
+        for repetition in 1...repetitions {
+            let noise = jitter ? 1 + 0.01 * Double((repetition * 7) % 5) : 1
+            builder.replay(conversation: "c@a", repetition: repetition, ttft: [0.2 * noise, 0.1 * noise], checks: [[true], [true]])
+            builder.replay(
+                conversation: "c@b", repetition: repetition, ttft: [0.2 * noise * bSlower, 0.1 * noise * bSlower],
+                checks: [[bPasses], [true]])
+        }
+        var record = builder.record
+        for index in record.suites[0].conversations.indices {
+            let id = record.suites[0].conversations[index].id
+            record.suites[0].conversations[index].variant = String(id.split(separator: "@").last ?? "")
+        }
+        return record
+    }
+
+    @Test func aRealDifferenceIsMarkedInTheColumnThatHasIt() throws {
+        let matrix = try #require(VariantMatrix.build([record(repetitions: 10, bPasses: false, bSlower: 1.5)], labels: ["m"]))
+        #expect(matrix.columns.map(\.label) == ["a", "b"])
+        #expect(matrix.rows.map { "\($0.conversation) \($0.turn)" } == ["c 1", "c 2"])
+        let first = try #require(matrix.rows[0].cells[1])
+        #expect(first.checksPassed == 0 && first.checksTotal == 10)
+        #expect(first.checks == .worse && first.timeToFirstTokenMark == .worse)
+        #expect(matrix.rows[0].cells[0]?.checks == nil)  // the reference column is never marked
+        #expect(matrix.rows[1].cells[1]?.checks == nil)  // turn 2's check passes on both sides
+        // Reversed, the same difference is an improvement.
+        let faster = try #require(VariantMatrix.build([record(repetitions: 10, bPasses: true, bSlower: 0.6)], labels: ["m"]))
+        #expect(faster.rows[0].cells[1]?.timeToFirstTokenMark == .better)
+    }
+
+    /// One replay per side: 1/1 against 0/1 cannot be told from chance, so never ▼, only "?".
+    @Test func oneReplayPerSideIsNeverMarkedBetterOrWorse() throws {
+        let matrix = try #require(VariantMatrix.build([record(repetitions: 1, bPasses: false, bSlower: 3)], labels: ["m"]))
+        let cell = try #require(matrix.rows[0].cells[1])
+        #expect(cell.checks == .undecided)
+        #expect(cell.timeToFirstTokenMark == nil)
+    }
+
+    /// Identical columns (every value tied): nothing is marked.
+    @Test func tiedColumnsAreNotMarked() throws {
+        let matrix = try #require(VariantMatrix.build([record(repetitions: 10, bPasses: true, bSlower: 1, jitter: false)], labels: ["m"]))
+        #expect(matrix.rows.allSatisfy { $0.cells.allSatisfy { $0?.checks == nil && $0?.timeToFirstTokenMark == nil } })
+    }
+
+    /// Three columns: the family's error rate is split over the two comparisons.
+    @Test func theErrorRateIsSplitOverTheColumns() throws {
+        var three = record(repetitions: 4, bPasses: true, bSlower: 1)
+        three.suites[0].conversations += three.suites[0].conversations.filter { $0.variant == "b" }.map {
+            var copy = $0
+            copy.id = "c@z"
+            copy.variant = "z"
+            return copy
+        }
+        let matrix = try #require(VariantMatrix.build([three], labels: ["m"]))
+        #expect(matrix.columns.map(\.label) == ["a", "b", "z"])
+        #expect(matrix.comparisons.count == 2)
+        #expect(abs(matrix.errorRatePerComparison - ComparisonSettings.default.familyErrorRate / 2) < 1e-12)
+    }
+
+    @Test func oneModelWithoutVariantsHasNoMatrixAndTwoModelsAreColumns() throws {
+        let plain = RecordBuilder()
+        var one = plain
+        one.replay(repetition: 1, ttft: [0.1])
+        #expect(VariantMatrix.build([one.record], labels: ["m"]) == nil)
+        let matrix = try #require(VariantMatrix.build([one.record, one.record], labels: ["small.gguf", "large.gguf"]))
+        #expect(matrix.columns.map(\.label) == ["small.gguf", "large.gguf"])
+    }
+}

@@ -163,6 +163,32 @@ import Testing
         #expect(Format.clipMiddle("蓝色的蓝色的蓝色的", 9).hasSuffix("的") && DisplayWidth.of(Format.clipMiddle("蓝色的蓝色的蓝色的", 9)) <= 9)
     }
 
+    /// Suite variants run side by side as a matrix whose cells are marked only where the test
+    /// decides: 10 replays of 10/10 against 0/10 is worse; lines stay within 100 columns.
+    @Test func variantsAreAMatrixMarkedWhereTheTestDecides() async throws {
+        let variants = """
+            name: tone
+            gates: {min_pass_rate: 0}
+            variants: [{id: plain, system: Be plain.}, {id: a-variant-with-a-long-name-that-must-be-clipped, system: Be odd.}]
+            conversations:
+              - id: sea
+                turns:
+                  - user: Tell me about the sea.
+                    checks: [{type: icontains, value: waves}]
+            """
+        let answers = (1...10).flatMap { _ in ["Waves and tides.", "Mountains."] }
+        let run = try await records([answers], repetitions: 10, yaml: variants)
+        let report = RunReport.render(run)
+        #expect(report.contains("matrix: 2 columns, each against column 1"), "\(report)")
+        #expect(report.contains("  1  plain\n  2  a-variant-with-a-long-name-that-must-be-clipped"))
+        let row = try #require(report.split(separator: "\n").first { $0.hasPrefix("tone/sea · 1") })
+        #expect(row.contains("10/10 ") && row.contains("0/10▼"), "\(row)")
+        for line in report.split(separator: "\n") {
+            #expect(DisplayWidth.of(String(line)) <= RunReport.width, "\(line)")
+        }
+        #expect(HTMLReport.render(runs: run).contains("<td class=\"worse\">0/10▼"))
+    }
+
     /// The report with wrapped lines joined again (a wrapped line continues on an indented line).
     private func unwrapped(_ report: String) -> String {
         report.replacingOccurrences(of: #"\n +"#, with: " ", options: .regularExpression)

@@ -12,14 +12,20 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("suites")
 
+    /// The default suites and the examples in subfolders (suites/matrix).
     static func shippedSuites() throws -> [Suite] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".yaml") }.sorted()
-        return try names.map { try SuiteLoader.load(path: folder.appendingPathComponent($0).path) }
+        var paths: [String] = []
+        for subfolder in ["", "matrix"] {
+            let directory = folder.appendingPathComponent(subfolder)
+            let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".yaml") }.sorted()
+            paths += names.map { directory.appendingPathComponent($0).path }
+        }
+        return try paths.map { try SuiteLoader.load(path: $0) }
     }
 
     @Test func shippedSuitesLoadWithoutWarnings() throws {
         let suites = try Self.shippedSuites()
-        #expect(suites.count >= 5)
+        #expect(suites.count >= 6)
         #expect(suites.flatMap(\.warnings).map(\.description) == [])
     }
 

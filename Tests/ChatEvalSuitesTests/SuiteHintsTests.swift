@@ -130,7 +130,6 @@ import Testing
             """)
         #expect(
             found == [
-                "t.yaml:3:18: warning: min_pass_rate: 0 can never fail; set the share of checks the suite must pass, or remove the gate",
                 "t.yaml:5:7: warning: the gate {metric: reuse-ratio, min: 0} can never fail: every reuse-ratio is 0 or more; raise min to what the suite must reach, or remove the gate",
                 "t.yaml:6:7: warning: the ttft bound 1500 means 25 minutes: ChatEval's times are in seconds; for 1500 milliseconds write 1.5",
             ])

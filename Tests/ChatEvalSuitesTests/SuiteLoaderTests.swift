@@ -149,3 +149,59 @@ import Testing
         }
     }
 }
+
+/// `variants:` runs every conversation once per variant, the variant's settings over the
+/// conversation's: the matrix's columns.
+@Suite struct SuiteVariantTests {
+    static let yaml = """
+        name: tone
+        defaults: {system: Be helpful., max_tokens: 32, vars: {city: Paris}}
+        variants:
+          - {id: terse, system: Five words at most.}
+          - {id: chatty, system: Be warm., temperature: 0.7, vars: {city: Lyon}}
+        conversations:
+          - id: capital
+            turns:
+              - user: Tell me about {{vars.city}}.
+                checks: [{type: icontains, value: "{{vars.city}}"}]
+          - id: plain
+            system: Mine.
+            turns: [Hello]
+        """
+
+    @Test func eachConversationRunsUnderEachVariant() throws {
+        let suite = try SuiteLoader.parse(Self.yaml, file: "tone.yaml")
+        #expect(suite.variants == ["terse", "chatty"])
+        #expect(suite.conversations.map(\.id) == ["capital@terse", "capital@chatty", "plain@terse", "plain@chatty"])
+        #expect(suite.conversations.map(\.baseID) == ["capital", "capital", "plain", "plain"])
+        #expect(suite.conversations.map(\.variant) == ["terse", "chatty", "terse", "chatty"])
+        let chatty = suite.conversations[1].script
+        #expect(chatty.systemPrompt == "Be warm." && chatty.options.temperature == 0.7 && chatty.options.maxTokens == 32)
+        #expect(chatty.variables == ["city": "Lyon"])
+        #expect(suite.conversations[0].script.variables == ["city": "Paris"])
+        #expect(suite.conversations[2].script.systemPrompt == "Five words at most.")  // the variant is what varies
+    }
+
+    /// A selection by the id as written picks the conversation under every variant.
+    @Test func theWrittenIdSelectsEveryVariant() throws {
+        let suite = try SuiteLoader.parse(Self.yaml, file: "tone.yaml")
+        let picked = try SuiteSelection(conversationsByPath: ["tone.yaml": ["capital"]]).apply(to: [suite]).get()
+        #expect(picked.first?.conversations.map(\.id) == ["capital@terse", "capital@chatty"])
+    }
+
+    @Test func aProblemInAConversationIsReportedOnceNotOncePerVariant() {
+        let errors = rejection(Self.yaml.replacingOccurrences(of: "type: icontains", with: "type: icontain"))
+        #expect(errors.count == 1, "\(errors)")
+    }
+
+    @Test(arguments: [
+        ("variants: [{id: only}]", "at least two"),
+        ("variants: [{id: a}, {id: a}]", "used twice"),
+        ("variants: [{id: 'a b'}, {id: c}]", "must be letters"),
+        ("variants: [{id: a, sytem: x}, {id: b}]", "did you mean 'system'?"),
+    ])
+    func badVariantsAreNamed(_ variants: String, _ phrase: String) {
+        let errors = rejection("name: s\n\(variants)\nconversations: [{id: c, turns: [hi]}]\n")
+        #expect(errors.contains { $0.description.contains(phrase) }, "\(errors)")
+    }
+}

@@ -32,7 +32,10 @@ struct ValidateCommand: ParsableCommand {
             // Checks that an echo of the prompt passes: valid, so warned about, not refused.
             EchoLint.warnings(suite).forEach { complain($0.description) }
             say(
-                "\(suite.path): ok — suite '\(suite.name)', \(suite.conversations.count) conversations, \(suite.turnCount) turns, \(suite.checkCount) checks, "
+                "\(suite.path): ok — suite '\(suite.name)', \(suite.conversations.count) conversations"
+                    + (suite.variants.isEmpty
+                        ? "" : " (\(suite.conversations.count / suite.variants.count) × \(suite.variants.count) variants)")
+                    + ", \(suite.turnCount) turns, \(suite.checkCount) checks, "
                     + (suite.gates.isEmpty ? "no gates (every check must pass)" : "gates")
             )
         }

@@ -1,0 +1,147 @@
+import ChatEvalCore
+import ChatEvalStore
+
+/// promptfoo's prompt × provider matrix, with statistics: the columns are each model run side by
+/// side × each suite variant (`variants:`); every row is one turn of one conversation; and each
+/// column after the first is compared with the first by the same tests as `compare` — pass counts
+/// per check (Fisher's exact test) and time to first token per turn (the stratified rank test), Holm's
+/// adjustment within a comparison and the family error rate split evenly over the comparisons
+/// (Bonferroni), so the whole matrix holds it. A cell is marked better or worse only where that
+/// test says so; a difference the eye sees and the test does not is left unmarked.
+public struct VariantMatrix: Sendable {
+    public struct Column: Sendable, Hashable {
+        /// "model · variant", or whichever of the two varies.
+        public var label: String
+        public var variant: String?
+        /// Index of the record (model) in the run.
+        public var record: Int
+    }
+
+    /// How a cell differs from the first column's, where the test decided it.
+    public enum Mark: String, Sendable {
+        case better, worse
+        /// Different, but too few replays to tell the difference from chance.
+        case undecided
+    }
+
+    public struct Cell: Sendable {
+        public var checksPassed: Int
+        public var checksTotal: Int
+        /// Median time to first token over the replays, seconds.
+        public var timeToFirstToken: Double?
+        public var replays: Int
+        /// Checks that pass significantly more (better) or less often (worse) than in the first column.
+        public var checks: Mark?
+        public var timeToFirstTokenMark: Mark?
+    }
+
+    public struct Row: Sendable {
+        public var suite: String
+        public var conversation: String
+        /// 1-based.
+        public var turn: Int
+        public var cells: [Cell?]
+    }
+
+    public var columns: [Column]
+    public var rows: [Row]
+    /// Column i + 1 against column 0.
+    public var comparisons: [Comparison]
+    /// The error rate each comparison was held to: the family's, split over the comparisons.
+    public var errorRatePerComparison: Double
+
+    /// The matrix of a run's records (one per model), or nil when there is nothing to set side by
+    /// side: one model and no variants.
+    public static func build(_ records: [RunRecord], labels: [String], settings: ComparisonSettings = .default) -> VariantMatrix? {
+        var columns: [Column] = []
+        for (index, record) in records.enumerated() {
+            var variants: [String?] = []
+            for replay in record.suites.flatMap(\.conversations) where !variants.contains(replay.variant) {
+                variants.append(replay.variant)
+            }
+            for variant in variants {
+                let parts = [records.count > 1 ? labels[index] : nil, variant].compactMap { $0 }
+                columns.append(
+                    Column(label: parts.isEmpty ? labels[index] : parts.joined(separator: " · "), variant: variant, record: index))
+            }
+        }
+        guard columns.count > 1 else { return nil }
+        let sides = columns.map { column(records[$0.record], variant: $0.variant) }
+        var adjusted = settings
+        adjusted.familyErrorRate = settings.familyErrorRate / Double(columns.count - 1)
+        let comparisons = sides.dropFirst().enumerated().map { index, side in
+            RunComparator.compare(
+                base: ComparedRuns(runs: [sides[0]], sources: [columns[0].label]),
+                head: ComparedRuns(runs: [side], sources: [columns[index + 1].label]), settings: adjusted)
+        }
+
+        var rows: [Row] = []
+        var seen = Set<String>()
+        for side in sides {
+            for suite in side.suites {
+                for replay in suite.conversations where replay.isMeasured {
+                    for turn in replay.turns {
+                        let key = "\(suite.name)\u{1}\(replay.id)\u{1}\(turn.index)"
+                        if seen.insert(key).inserted {
+                            rows.append(Row(suite: suite.name, conversation: replay.id, turn: turn.index + 1, cells: []))
+                        }
+                    }
+                }
+            }
+        }
+        for index in rows.indices {
+            let row = rows[index]
+            rows[index].cells = sides.enumerated().map { column, side in
+                guard var cell = Self.cell(side, row) else { return nil }
+                guard column > 0 else { return cell }
+                let comparison = comparisons[column - 1]
+                let here: (CheckChange) -> Bool = { $0.suite == row.suite && $0.conversation == row.conversation && $0.turn == row.turn }
+                if comparison.quality.regressions.contains(where: here) {
+                    cell.checks = .worse
+                } else if comparison.quality.improvements.contains(where: here) {
+                    cell.checks = .better
+                } else if comparison.quality.undecided.contains(where: here) {
+                    cell.checks = .undecided
+                }
+                let ttft = comparison.suites.first { $0.name == row.suite }?.turns
+                    .first { $0.conversation == row.conversation && $0.turn == row.turn }?.metrics
+                    .first { $0.metric == .timeToFirstToken }
+                switch ttft?.verdict {
+                case .regression?: cell.timeToFirstTokenMark = .worse
+                case .improvement?: cell.timeToFirstTokenMark = .better
+                default: break
+                }
+                return cell
+            }
+        }
+        return VariantMatrix(
+            columns: columns, rows: rows, comparisons: comparisons, errorRatePerComparison: adjusted.familyErrorRate)
+    }
+
+    /// `record` with only `variant`'s replays, under the ids the suite gave them (without "@variant").
+    static func column(_ record: RunRecord, variant: String?) -> RunRecord {
+        var column = record
+        for index in column.suites.indices {
+            column.suites[index].conversations = record.suites[index].conversations.filter { $0.variant == variant }.map {
+                var replay = $0
+                replay.id = replay.baseID
+                replay.variant = nil
+                return replay
+            }
+        }
+        column.suites.removeAll { $0.conversations.isEmpty }
+        return column
+    }
+
+    private static func cell(_ side: RunRecord, _ row: Row) -> Cell? {
+        let turns =
+            side.suites.first { $0.name == row.suite }?.conversations
+            .filter { $0.isMeasured && $0.id == row.conversation }
+            .compactMap { replay in replay.turns.first { $0.index == row.turn - 1 } } ?? []
+        guard !turns.isEmpty else { return nil }
+        let verdicts = turns.flatMap { $0.checks ?? [] }
+        return Cell(
+            checksPassed: verdicts.filter(\.passed).count, checksTotal: verdicts.count,
+            timeToFirstToken: Distribution(turns.compactMap { $0.metrics?.timeToFirstToken })?.median, replays: turns.count)
+    }
+}

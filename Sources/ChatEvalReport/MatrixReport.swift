@@ -1,0 +1,68 @@
+import ChatEvalCompare
+import ChatEvalCore
+
+/// A variant matrix (`VariantMatrix`) as text and HTML: one row per turn, one column per model ×
+/// variant, each cell the checks passed over the replays and the median time to first token,
+/// marked ▲ (better) or ▼ (worse) only where the test against the first column says so.
+public enum MatrixReport {
+    public static let legend =
+        "▲ ▼ significantly better / worse than the first column, ? different but too few replays to tell: "
+        + "Fisher's exact test on each check's pass count, "
+        + "the rank test on TTFT per turn; Holm within each column's comparison, the error rate split over the columns"
+
+    static func symbol(_ mark: VariantMatrix.Mark?) -> String {
+        switch mark {
+        case .better?: "▲"
+        case .worse?: "▼"
+        case .undecided?: "?"
+        case nil: ""
+        }
+    }
+
+    static func cellText(_ cell: VariantMatrix.Cell?) -> String {
+        guard let cell else { return "(not run)" }
+        let checks = cell.checksTotal == 0 ? "–" : "\(cell.checksPassed)/\(cell.checksTotal)"
+        return "\(checks)\(symbol(cell.checks)) \(Format.duration(cell.timeToFirstToken))\(symbol(cell.timeToFirstTokenMark))"
+    }
+
+    /// The terminal section, within `width` columns: the columns numbered and named above the
+    /// table (model names are long), row labels clipped in the middle so the turn stays.
+    public static func render(_ matrix: VariantMatrix, width: Int = RunReport.width) -> String {
+        let count = matrix.columns.count
+        var lines = [
+            Format.clip(
+                "matrix: \(count) columns, each against column 1 (α \(String(format: "%.3g", matrix.errorRatePerComparison)) per column)",
+                width)
+        ]
+        for (index, column) in matrix.columns.enumerated() {
+            lines.append(Format.clipMiddle("  \(index + 1)  \(column.label)", width))
+        }
+        let rowWidth = min(36, max(16, width - count * 18))
+        let cellWidth = max(12, (width - rowWidth - 2 * count) / count)
+        var table = TextTable([.init("turn", .left)] + (1...count).map { .init("\($0)", .left) })
+        for row in matrix.rows {
+            table.add(
+                [Format.clipMiddle("\(row.suite)/\(row.conversation) · \(row.turn)", rowWidth)]
+                    + row.cells.map { Format.clip(cellText($0), cellWidth) })
+        }
+        lines.append(table.render())
+        lines.append(Format.wrap("(cells: checks passed over the replays, median TTFT; " + legend + ")", width: width, hanging: " "))
+        return lines.joined(separator: "\n")
+    }
+
+    /// The HTML table: a cell's class says whether it is better or worse than the first column.
+    public static func html(_ matrix: VariantMatrix) -> String {
+        var body = "<h2>Matrix: each column against \(Markup.html(matrix.columns[0].label))</h2><table class=\"matrix\"><tr><th>turn</th>"
+        body += matrix.columns.map { "<th>\(Markup.html($0.label))</th>" }.joined() + "</tr>"
+        for row in matrix.rows {
+            body += "<tr><td>\(Markup.html("\(row.suite)/\(row.conversation) · turn \(row.turn)"))</td>"
+            for cell in row.cells {
+                let marks = [cell?.checks, cell?.timeToFirstTokenMark].compactMap { $0 }
+                let kind = marks.contains(.worse) ? " class=\"worse\"" : marks.contains(.better) ? " class=\"better\"" : ""
+                body += "<td\(kind)>\(Markup.html(cellText(cell)))</td>"
+            }
+            body += "</tr>"
+        }
+        return body + "</table><p class=\"legend\">\(Markup.html(legend))</p>"
+    }
+}
