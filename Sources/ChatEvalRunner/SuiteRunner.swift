@@ -53,12 +53,16 @@ public protocol RunObserver: Sendable {
     func suiteFinished(_ suite: SuiteRecord, arm: String?) async
     /// A paired run compared its sides after a round (one line: the look and what is undecided).
     func lookTaken(_ summary: String) async
+    /// Every conversation has run `repetition` times of `of` (called when more are to come):
+    /// `records` as measured so far.
+    func repetitionFinished(_ repetition: Int, of total: Int, records: [RunRecord]) async
 }
 
 extension RunObserver {
     public func conversationGraded(_ conversation: ConversationRecord) async {}
     public func suiteFinished(_ suite: SuiteRecord, arm: String?) async {}
     public func lookTaken(_ summary: String) async {}
+    public func repetitionFinished(_ repetition: Int, of total: Int, records: [RunRecord]) async {}
 }
 
 /// What one side of a run replays: a runtime and a plan, recorded into its own record and file.
@@ -253,6 +257,10 @@ public struct SuiteRunner: Sendable {
                 }
             }
             if stop.isRequested || Task.isCancelled { break }
+            let repetition = schedule[position].repetition
+            if repetition > 0, repetition < repetitions.upperBound, end == schedule.count || schedule[end].repetition != repetition {
+                await observer?.repetitionFinished(repetition, of: repetitions.upperBound, records: records)
+            }
             position = end
         }
         return finished

@@ -57,6 +57,26 @@ import Testing
         }
     }
 
+    /// A plain run of several repetitions showed no figure before its end (320 turns with the
+    /// project's 10): the suites' figures come after the first repetition.
+    @Test func aRunOfSeveralRepetitionsShowsAFirstLook() async throws {
+        let (suite, reports, folder) = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await FakeChatServer.run(replies: Array(repeating: Self.answer, count: 12)) { server in
+            let outcome = try await run(
+                [
+                    "run", suite, "--no-project", "--reports", reports, "--runtime", "openai", "--base-url", server.baseURL,
+                    "--model-name", "m", "--repeat", "2",
+                ], environment: ["CI": "true"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let lines = outcome.stdout.split(separator: "\n").map(String.init)
+            let look = try #require(lines.firstIndex { $0.hasPrefix("first look, after repetition 1 of 2") }, "\(outcome.stdout)")
+            #expect(lines[look + 1].contains("served: 0/0 checks passed, TTFT p50"))
+            let done = try #require(lines.firstIndex { $0.hasPrefix("done      served") })
+            #expect(look < done)
+        }
+    }
+
     /// The progress line said "2 failed" for turns whose failure the suite expected.
     @Test func theProgressLineTellsExpectedFailuresFromFailures() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("served-expected-\(UUID().uuidString)")

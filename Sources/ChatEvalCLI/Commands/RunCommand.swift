@@ -400,9 +400,10 @@ struct RunCommand: AsyncParsableCommand {
         _ run: @escaping @Sendable (StopRequest, RunProgress) async throws -> [RunRecord]
     ) async throws -> ([RunRecord], Bool) {
         let stop = StopRequest()
+        // A first look after repetition 1 for a plain run; a paired run (two records) has its own looks.
         let progress = RunProgress(
             totalTurns: turns, repetitions: atMost ? 2 : records.first?.settings.repetitions ?? 1,
-            suiteLinesToStandardOutput: output.terminalOnStandardOutput(), atMost: atMost)
+            suiteLinesToStandardOutput: output.terminalOnStandardOutput(), atMost: atMost, firstLook: records.count == 1)
         let task = Task { try await run(stop, progress) }
         // The first signal's grace ending cancels the turn in progress too, but the run still ends
         // as interrupted (exit 3), not stopped at once (130): only the second signal is that.

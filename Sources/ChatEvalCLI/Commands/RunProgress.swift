@@ -27,8 +27,12 @@ actor RunProgress: RunObserver {
     /// decided): the counts and the ETA say "at most".
     private let atMost: Bool
 
-    init(totalTurns: Int, repetitions: Int, suiteLinesToStandardOutput: Bool = true, atMost: Bool = false) {
+    /// Whether a first look is printed after repetition 1 (plain runs; a paired run has its looks).
+    private let firstLook: Bool
+
+    init(totalTurns: Int, repetitions: Int, suiteLinesToStandardOutput: Bool = true, atMost: Bool = false, firstLook: Bool = true) {
         self.atMost = atMost
+        self.firstLook = firstLook && !atMost && repetitions > 1
         self.totalTurns = totalTurns
         self.repetitions = repetitions
         self.suiteLinesToStandardOutput = suiteLinesToStandardOutput
@@ -64,6 +68,26 @@ actor RunProgress: RunObserver {
         if interactive { write("\r\u{1B}[2K") }
         let line = "done      " + (arm.map { "\($0) " } ?? "") + RunSummary.SuiteLine(suite, label: nil).progressLine
         if suiteLinesToStandardOutput { say(line) } else { complain(line) }
+        draw()
+    }
+
+    /// After the first of several repetitions, each suite's figures so far (a first look: a
+    /// plain run of 10 repetitions otherwise shows none until its end).
+    func repetitionFinished(_ repetition: Int, of total: Int, records: [RunRecord]) {
+        guard repetition == 1, firstLook else { return }
+        finishPlainLine()
+        if interactive { write("\r\u{1B}[2K") }
+        var lines = ["first look, after repetition 1 of \(total) (the report comes when all are done; Ctrl-C keeps what is measured):"]
+        for record in records {
+            for suite in record.suites {
+                var first = suite
+                first.conversations = suite.conversations.filter { $0.isMeasured && $0.repetition == 1 }
+                guard !first.conversations.isEmpty else { continue }
+                lines.append("          " + RunSummary.SuiteLine(first, label: record.group?.label).progressLine)
+            }
+        }
+        let text = lines.joined(separator: "\n")
+        if suiteLinesToStandardOutput { say(text) } else { complain(text) }
         draw()
     }
 
