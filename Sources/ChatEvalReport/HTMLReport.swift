@@ -66,7 +66,11 @@ public enum HTMLReport {
             let positions = first.1.conversations.filter { $0.isMeasured && $0.repetition == 1 }.flatMap { conversation in
                 conversation.turns.map { (conversation.id, $0.index) }
             }
-            let labels = positions.map { "\($0.0) #\($0.1 + 1)" }
+            // One series per model, broken between conversations: turns are labelled by number, conversations under them.
+            let labels = positions.map { "#\($0.1 + 1)" }
+            let groups = positions.enumerated().compactMap { index, position in
+                index == 0 || positions[index - 1].0 != position.0 ? (label: position.0, start: index) : nil
+            }
             func line(_ metric: (TurnMetrics) -> Double?) -> [SVGChart.Line] {
                 sides.map { record, suite in
                     var values: [String: Double] = [:]
@@ -79,18 +83,22 @@ public enum HTMLReport {
                 }
             }
             body += "<h2>Suite \(Markup.html(name))</h2><div class=\"charts\">"
-            body += SVGChart.lines(title: "TTFT per turn", unit: "ms", lines: line { $0.timeToFirstToken * 1000 }, xLabels: labels) {
-                String(format: "%.0f", $0)
-            }
             body += SVGChart.lines(
-                title: "Decode tokens/s per turn", unit: "tokens/s", lines: line(\.decodeTokensPerSecond), xLabels: labels
+                title: "TTFT per turn", unit: "ms", lines: line { $0.timeToFirstToken * 1000 }, xLabels: labels, groups: groups,
+                fromZero: true
             ) { String(format: "%.0f", $0) }
             body += SVGChart.lines(
-                title: "Prefill tokens/s per turn", unit: "tokens/s", lines: line(\.prefillTokensPerSecond), xLabels: labels
+                title: "Decode tokens/s per turn", unit: "tokens/s", lines: line(\.decodeTokensPerSecond), xLabels: labels, groups: groups,
+                fromZero: true
+            ) { String(format: "%.0f", $0) }
+            body += SVGChart.lines(
+                title: "Prefill tokens/s per turn", unit: "tokens/s", lines: line(\.prefillTokensPerSecond), xLabels: labels,
+                groups: groups,
+                fromZero: true
             ) { String(format: "%.0f", $0) }
             body += SVGChart.lines(
                 title: "Cache reuse per turn", unit: "% of the prompt", lines: line { $0.reuseRatio.map { $0 * 100 } }, xLabels: labels,
-                bounds: 0...100
+                groups: groups, bounds: 0...100, fromZero: true
             ) { String(format: "%.0f", $0) }
             body += "</div>"
             for (record, suite) in sides {

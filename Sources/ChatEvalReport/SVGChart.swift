@@ -20,12 +20,16 @@ enum SVGChart {
     static let width = 760.0, height = 240.0
     static let left = 64.0, right = 16.0, top = 28.0, bottom = 36.0
 
-    /// A line chart over x = 0..<count: one polyline per line (gaps split it), optional bands,
-    /// vertical markers, a y axis with three ticks and x labels at the ends.
-    /// `bounds`: the values' possible range (0...100 for a percentage), which the axis never exceeds.
+    /// A line chart over x = 0..<count: one polyline per line with a marker on every value (gaps
+    /// and `groupStarts` split it: turns of different conversations are never joined), optional
+    /// bands, vertical markers, a y axis on "nice" ticks (1, 2 or 5 × 10ⁿ) and a label under every
+    /// x position, thinned to every k-th where they would overlap. `groups` name runs of positions
+    /// (a conversation's turns) under the labels. `fromZero`: the axis starts at 0 (times, rates
+    /// and shares, whose zero is meaningful). `bounds`: the values' possible range (0...100 for a
+    /// percentage), which the axis never exceeds.
     static func lines(
-        title: String, unit: String, lines: [Line], xLabels: [String], markers: [Marker] = [], bounds: ClosedRange<Double>? = nil,
-        format: (Double) -> String
+        title: String, unit: String, lines: [Line], xLabels: [String], groups: [(label: String, start: Int)] = [],
+        markers: [Marker] = [], bounds: ClosedRange<Double>? = nil, fromZero: Bool = false, format: (Double) -> String
     ) -> String {
         let count = max(xLabels.count, lines.map(\.values.count).max() ?? 0)
         let all = lines.flatMap { line in line.values.compactMap { $0 } + (line.band ?? []).compactMap { $0 }.flatMap { [$0.0, $0.1] } }
@@ -33,14 +37,19 @@ enum SVGChart {
         guard count > 0, let low = all.min(), let high = all.max() else {
             return "<p class=\"empty\">\(Markup.html(title)): no values.</p>"
         }
-        var minimum = low == high ? low - max(abs(low) * 0.1, 1e-9) : low - (high - low) * 0.05
-        var maximum = low == high ? high + max(abs(high) * 0.1, 1e-9) : high + (high - low) * 0.05
+        var axis = niceAxis(low: fromZero ? min(0, low) : low, high: high)
         if let bounds {
-            minimum = max(minimum, bounds.lowerBound)
-            maximum = min(maximum, bounds.upperBound)
-            if minimum >= maximum { (minimum, maximum) = (bounds.lowerBound, bounds.upperBound) }
+            axis.ticks = axis.ticks.filter { bounds.contains($0) }
+            axis.minimum = max(axis.minimum, bounds.lowerBound)
+            axis.maximum = min(axis.maximum, bounds.upperBound)
+            if axis.minimum >= axis.maximum || axis.ticks.count < 2 {
+                axis = (bounds.lowerBound, bounds.upperBound, niceAxis(low: bounds.lowerBound, high: bounds.upperBound).ticks)
+            }
         }
-        let plotWidth = width - left - right, plotHeight = height - top - bottom
+        let (minimum, maximum) = (axis.minimum, axis.maximum)
+        let groupHeight = groups.isEmpty ? 0.0 : 14.0
+        let height = self.height + groupHeight
+        let plotWidth = width - left - right, plotHeight = self.height - top - bottom
         func x(_ index: Int) -> Double { left + (count == 1 ? plotWidth / 2 : plotWidth * Double(index) / Double(count - 1)) }
         func y(_ value: Double) -> Double { top + plotHeight * (1 - (value - minimum) / (maximum - minimum)) }
         func number(_ value: Double) -> String { String(format: "%.1f", value) }
@@ -49,45 +58,55 @@ enum SVGChart {
         svg += "<title>\(Markup.html(title))</title>"
         svg +=
             "<text x=\"\(number(left))\" y=\"16\" class=\"title\">\(Markup.html(title))\(unit.isEmpty ? "" : " (" + Markup.html(unit) + ")")</text>"
-        for tick in 0...2 {
-            let value = minimum + (maximum - minimum) * Double(tick) / 2
+        for value in axis.ticks {
             svg +=
                 "<line x1=\"\(number(left))\" x2=\"\(number(width - right))\" y1=\"\(number(y(value)))\" y2=\"\(number(y(value)))\" class=\"grid\"/>"
             svg +=
                 "<text x=\"\(number(left - 6))\" y=\"\(number(y(value) + 4))\" class=\"tick\" text-anchor=\"end\">\(Markup.html(format(value)))</text>"
         }
-        if let first = xLabels.first {
-            svg += "<text x=\"\(number(x(0)))\" y=\"\(number(height - 12))\" class=\"tick\">\(Markup.html(first))</text>"
-        }
-        if xLabels.count > 1, let last = xLabels.last {
+        // Every x label where they fit (about 6.5 px a character), else every k-th.
+        let widest = Double(xLabels.map(\.count).max() ?? 1) * 6.5 + 8
+        let every = max(1, Int((widest * Double(count) / plotWidth).rounded(.up)))
+        for (index, label) in xLabels.enumerated() where index % every == 0 {
+            let anchor = count == 1 ? "middle" : index == 0 ? "start" : index == count - 1 ? "end" : "middle"
             svg +=
-                "<text x=\"\(number(x(count - 1)))\" y=\"\(number(height - 12))\" class=\"tick\" text-anchor=\"end\">\(Markup.html(last))</text>"
+                "<text x=\"\(number(x(index)))\" y=\"\(number(self.height - 12))\" class=\"tick\" text-anchor=\"\(anchor)\">\(Markup.html(label))</text>"
+        }
+        let starts = Set(groups.map(\.start))
+        for group in groups where group.start < count {
+            if group.start > 0 {
+                let middle = (x(group.start - 1) + x(group.start)) / 2
+                svg +=
+                    "<line x1=\"\(number(middle))\" x2=\"\(number(middle))\" y1=\"\(number(top))\" y2=\"\(number(self.height - bottom))\" class=\"grid\"/>"
+            }
+            svg +=
+                "<text x=\"\(number(x(group.start)))\" y=\"\(number(height - 8))\" class=\"label\">\(Markup.html(Markup.cut(group.label, 24)))</text>"
         }
         for marker in markers where marker.x < count {
             let colour = marker.isWorse ? "#dc2626" : "#16a34a"
             svg +=
-                "<line x1=\"\(number(x(marker.x)))\" x2=\"\(number(x(marker.x)))\" y1=\"\(number(top))\" y2=\"\(number(height - bottom))\" stroke=\"\(colour)\" stroke-dasharray=\"4 3\" stroke-width=\"1.5\"/>"
+                "<line x1=\"\(number(x(marker.x)))\" x2=\"\(number(x(marker.x)))\" y1=\"\(number(top))\" y2=\"\(number(self.height - bottom))\" stroke=\"\(colour)\" stroke-dasharray=\"4 3\" stroke-width=\"1.5\"/>"
             svg +=
                 "<text x=\"\(number(x(marker.x) + 4))\" y=\"\(number(top + 10))\" class=\"marker\" fill=\"\(colour)\">\(Markup.html(marker.label))</text>"
         }
         for (index, line) in lines.enumerated() {
             let colour = palette[index % palette.count]
             if let band = line.band {
-                for segment in segments(band.map { $0 != nil }) {
+                for segment in segments(band.map { $0 != nil }, breaks: starts) {
                     let upper = segment.map { "\(number(x($0))),\(number(y(band[$0]!.1)))" }
                     let lower = segment.reversed().map { "\(number(x($0))),\(number(y(band[$0]!.0)))" }
                     svg +=
                         "<polygon points=\"\((upper + lower).joined(separator: " "))\" fill=\"\(colour)\" fill-opacity=\"0.15\" stroke=\"none\"/>"
                 }
             }
-            for segment in segments(line.values.map { $0 != nil }) {
+            for segment in segments(line.values.map { $0 != nil }, breaks: starts) where segment.count > 1 {
                 let points = segment.map { "\(number(x($0))),\(number(y(line.values[$0]!)))" }.joined(separator: " ")
-                if segment.count == 1 {
-                    svg +=
-                        "<circle cx=\"\(number(x(segment[0])))\" cy=\"\(number(y(line.values[segment[0]]!)))\" r=\"2.5\" fill=\"\(colour)\"/>"
-                } else {
-                    svg += "<polyline points=\"\(points)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1.6\"/>"
-                }
+                svg += "<polyline points=\"\(points)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1.6\"/>"
+            }
+            for (position, value) in line.values.enumerated() {
+                guard let value else { continue }
+                svg +=
+                    "<circle cx=\"\(number(x(position)))\" cy=\"\(number(y(value)))\" r=\"2.8\" fill=\"\(colour)\"><title>\(Markup.html(line.name)) · \(Markup.html(position < xLabels.count ? xLabels[position] : "")): \(Markup.html(format(value)))</title></circle>"
             }
             if lines.count > 1 {
                 svg +=
@@ -95,6 +114,28 @@ enum SVGChart {
             }
         }
         return svg + "</svg>"
+    }
+
+    /// An axis from about `low` to `high` on ticks 1, 2 or 5 × 10ⁿ apart (3 to 6 of them), its
+    /// ends on ticks.
+    static func niceAxis(low: Double, high: Double) -> (minimum: Double, maximum: Double, ticks: [Double]) {
+        var (low, high) = (low, high)
+        if low == high {
+            let pad = max(abs(low) * 0.1, 1e-9)
+            (low, high) = (low - pad, high + pad)
+        }
+        let rough = (high - low) / 4
+        let magnitude = pow(10, (log10(rough)).rounded(.down))
+        let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= rough } ?? 10 * magnitude
+        let minimum = (low / step).rounded(.down) * step
+        let maximum = (high / step).rounded(.up) * step
+        var ticks: [Double] = []
+        var tick = minimum
+        while tick <= maximum + step / 2, ticks.count < 12 {
+            ticks.append(abs(tick) < step / 1e6 ? 0 : tick)
+            tick += step
+        }
+        return (minimum, maximum, ticks)
     }
 
     /// A forest plot: one row per item, its estimate and interval against 0 and ± threshold.
@@ -141,10 +182,14 @@ enum SVGChart {
         return svg + "</svg>"
     }
 
-    /// Runs of consecutive true positions.
-    private static func segments(_ present: [Bool]) -> [[Int]] {
+    /// Runs of consecutive true positions; a run also ends before each position in `breaks`.
+    private static func segments(_ present: [Bool], breaks: Set<Int> = []) -> [[Int]] {
         var result: [[Int]] = [], current: [Int] = []
         for (index, isPresent) in present.enumerated() {
+            if breaks.contains(index), !current.isEmpty {
+                result.append(current)
+                current = []
+            }
             if isPresent {
                 current.append(index)
             } else if !current.isEmpty {

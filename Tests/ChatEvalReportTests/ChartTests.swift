@@ -1,0 +1,66 @@
+import ChatEvalStore
+import Foundation
+import Testing
+
+@testable import ChatEvalReport
+
+/// The HTML charts read: each conversation its own series, a marker on every value, round ticks,
+/// axes from zero for times and rates, every x position labelled unless they would overlap.
+@Suite struct ChartTests {
+    /// Polylines and their point counts in `svg`.
+    private func polylines(_ svg: String) -> [Int] {
+        svg.components(separatedBy: "<polyline points=\"").dropFirst().map { $0.prefix { $0 != "\"" }.split(separator: " ").count }
+    }
+
+    private func ticks(_ svg: String) -> [String] {
+        // The y axis's labels: right-aligned at the plot's left edge (x labels sit under the plot).
+        svg.components(separatedBy: "<text x=\"58.0\"").dropFirst().filter { $0.contains("class=\"tick\" text-anchor=\"end\">") }.map {
+            String($0.components(separatedBy: "text-anchor=\"end\">")[1].prefix { $0 != "<" })
+        }
+    }
+
+    /// Two conversations of three turns each: two polylines of three points, never one of six.
+    @Test func turnsOfDifferentConversationsAreNeverJoined() {
+        let svg = SVGChart.lines(
+            title: "TTFT", unit: "ms", lines: [SVGChart.Line(name: "m", values: [120, 40, 45, 300, 50, 55])],
+            xLabels: ["#1", "#2", "#3", "#1", "#2", "#3"], groups: [("first", 0), ("second", 3)], fromZero: true
+        ) { String(format: "%.0f", $0) }
+        #expect(polylines(svg) == [3, 3])
+        #expect(svg.components(separatedBy: "<circle").count - 1 == 6)  // a marker on every value
+        #expect(svg.contains(">first</text>") && svg.contains(">second</text>"))
+        for label in ["#1", "#2", "#3"] { #expect(svg.components(separatedBy: ">\(label)</text>").count - 1 == 2) }
+    }
+
+    /// The ticks were 104.8, 1618.3, 3131.8 ms and a decode axis began at −1 t/s.
+    @Test func ticksAreRoundAndRatesStartAtZero() {
+        let ttft = SVGChart.lines(
+            title: "TTFT", unit: "ms", lines: [SVGChart.Line(name: "m", values: [104.8, 3131.8, 900])], xLabels: ["#1", "#2", "#3"],
+            fromZero: true
+        ) { String(format: "%.0f", $0) }
+        #expect(ticks(ttft) == ["0", "1000", "2000", "3000", "4000"])
+        let decode = SVGChart.lines(
+            title: "decode", unit: "tokens/s", lines: [SVGChart.Line(name: "m", values: [41, 43, 42])], xLabels: ["#1", "#2", "#3"],
+            fromZero: true
+        ) { String(format: "%.0f", $0) }
+        #expect(ticks(decode).first == "0" && !ticks(decode).contains { $0.hasPrefix("-") })
+        // Without fromZero the axis hugs the values, still on round ticks.
+        let axis = SVGChart.niceAxis(low: 41, high: 43)
+        #expect(axis.ticks == [41, 41.5, 42, 42.5, 43])
+        // A constant series still gets an axis around it.
+        #expect(SVGChart.niceAxis(low: 5, high: 5).ticks.count >= 3)
+    }
+
+    /// History labelled only its first and last commit; now every one, thinned where they would overlap.
+    @Test func everyPositionIsLabelledUnlessTheLabelsWouldOverlap() {
+        func labels(_ count: Int) -> Int {
+            let svg = SVGChart.lines(
+                title: "t", unit: "", lines: [SVGChart.Line(name: "m", values: (0..<count).map(Double.init))],
+                xLabels: (0..<count).map { String(format: "%07x", $0 * 7919) }
+            ) { String(format: "%.0f", $0) }
+            return svg.components(separatedBy: "y=\"228.0\" class=\"tick\"").count - 1
+        }
+        #expect(labels(8) == 8)
+        let many = labels(60)
+        #expect(many > 6 && many < 60, "\(many) of 60 labelled")
+    }
+}
