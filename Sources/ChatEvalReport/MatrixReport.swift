@@ -57,9 +57,17 @@ public enum MatrixReport {
         for row in matrix.rows {
             body += "<tr><td>\(Markup.html("\(row.suite)/\(row.conversation) · turn \(row.turn)"))</td>"
             for cell in row.cells {
-                let marks = [cell?.checks, cell?.timeToFirstTokenMark].compactMap { $0 }
-                let kind = marks.contains(.worse) ? " class=\"worse\"" : marks.contains(.better) ? " class=\"better\"" : ""
-                body += "<td\(kind)>\(Markup.html(cellText(cell)))</td>"
+                guard let cell else {
+                    body += "<td>(not run)</td>"
+                    continue
+                }
+                // Each half coloured by its own verdict: fewer checks passed and a faster TTFT are two findings.
+                func part(_ text: String, _ mark: VariantMatrix.Mark?) -> String {
+                    let kind = mark.map { " class=\"\($0.rawValue)\"" } ?? ""
+                    return "<span\(kind)>\(Markup.html(text + symbol(mark)))</span>"
+                }
+                let checks = cell.checksTotal == 0 ? "–" : "\(cell.checksPassed)/\(cell.checksTotal)"
+                body += "<td>\(part(checks, cell.checks)) \(part(Format.duration(cell.timeToFirstToken), cell.timeToFirstTokenMark))</td>"
             }
             body += "</tr>"
         }

@@ -79,8 +79,10 @@ enum SVGChart {
                 svg +=
                     "<line x1=\"\(number(middle))\" x2=\"\(number(middle))\" y1=\"\(number(top))\" y2=\"\(number(self.height - bottom))\" class=\"grid\"/>"
             }
+            // A group starting in the plot's right third is labelled leftwards from its start, so it stays inside.
+            let rightward = x(group.start) < left + plotWidth * 2 / 3
             svg +=
-                "<text x=\"\(number(x(group.start)))\" y=\"\(number(height - 8))\" class=\"label\">\(Markup.html(Markup.cut(group.label, 24)))</text>"
+                "<text x=\"\(number(x(group.start)))\" y=\"\(number(height - 8))\" class=\"label\" text-anchor=\"\(rightward ? "start" : "end")\">\(Markup.html(Markup.cut(group.label, 24)))</text>"
         }
         for marker in markers where marker.x < count {
             let colour = marker.isWorse ? "#dc2626" : "#16a34a"
@@ -109,12 +111,17 @@ enum SVGChart {
                     "<circle cx=\"\(number(x(position)))\" cy=\"\(number(y(value)))\" r=\"2.8\" fill=\"\(colour)\"><title>\(Markup.html(line.name)) · \(Markup.html(position < xLabels.count ? xLabels[position] : "")): \(Markup.html(format(value)))</title></circle>"
             }
             if lines.count > 1 {
+                // The legend in the title's row, right-aligned, one entry after another (never over the data).
+                let offset = lines.indices.filter { $0 > index }.reduce(0.0) { $0 + legendWidth(lines[$1].name) }
                 svg +=
-                    "<text x=\"\(number(width - right - 160))\" y=\"\(number(top + 12 + 14 * Double(index)))\" class=\"legend\" fill=\"\(colour)\">■ \(Markup.html(Markup.cut(line.name, 28)))</text>"
+                    "<text x=\"\(number(width - right - offset))\" y=\"16\" class=\"legend\" text-anchor=\"end\" fill=\"\(colour)\">■ \(Markup.html(Markup.cut(line.name, 28)))</text>"
             }
         }
         return svg + "</svg>"
     }
+
+    /// The width a legend entry takes, with its gap (about 6 px a character at 11 px).
+    private static func legendWidth(_ name: String) -> Double { Double(min(name.count, 28) + 2) * 6.6 + 16 }
 
     /// An axis from about `low` to `high` on ticks 1, 2 or 5 × 10ⁿ apart (3 to 6 of them), its
     /// ends on ticks.
