@@ -66,7 +66,9 @@ enum SVGChart {
         }
         // Every x label where they fit (about 6.5 px a character), else every k-th.
         let widest = Double(xLabels.map(\.count).max() ?? 1) * 6.5 + 8
-        let every = max(1, Int((widest * Double(count) / plotWidth).rounded(.up)))
+        // (×1.5: the first label is anchored at its start and the next at its middle, so half a
+        // label's width more is needed between them.)
+        let every = max(1, Int((1.5 * widest * Double(count) / plotWidth).rounded(.up)))
         for (index, label) in xLabels.enumerated() where index % every == 0 {
             let anchor = count == 1 ? "middle" : index == 0 ? "start" : index == count - 1 ? "end" : "middle"
             svg +=

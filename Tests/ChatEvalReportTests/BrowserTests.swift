@@ -46,6 +46,22 @@ struct BrowserTests {
         #expect(dom.components(separatedBy: "<polyline").count - 1 >= 8)
     }
 
+    /// The charts as they read (looked at in `.build/report-screenshots/charts.png`): one polyline
+    /// per model and conversation, a marker per value, the y axis from 0 on round ticks.
+    @Test func theChartsReadInABrowser() async throws {
+        let run = ReportFixtures.run(model: "a.gguf")
+        let dom = try await open(HTMLReport.render(runs: [run]), name: "charts", height: 1400)
+        let charts = dom.components(separatedBy: "<svg").dropFirst().map { $0.components(separatedBy: "</svg>")[0] }
+        let ttft = try #require(charts.first { $0.contains("<title>TTFT per turn</title>") })
+        // Two suites of two conversations of three turns: each suite's chart has two polylines of three points.
+        let polylines = ttft.components(separatedBy: "<polyline points=\"").dropFirst().map {
+            $0.prefix { $0 != "\"" }.split(separator: " ").count
+        }
+        #expect(polylines.allSatisfy { $0 <= 3 }, "\(polylines)")
+        #expect(ttft.contains("class=\"tick\" text-anchor=\"end\">0</text>"))
+        #expect(ttft.components(separatedBy: "<circle").count - 1 >= 5)
+    }
+
     @Test func aComparisonAndAHistoryAreDrawn() async throws {
         let comparison = try await open(HTMLReport.render(comparison: ReportFixtures.comparison()), name: "comparison")
         #expect(comparison.contains("<svg") && !comparison.lowercased().contains("<script"))
