@@ -84,7 +84,7 @@ let package = Package(
         .target(name: "ChatEvalHistory", dependencies: ["ChatEvalCore", "ChatEvalStore"]),
         // The results index: recorded runs (result files, git notes) in SQLite, behind a protocol.
         .target(name: "ChatEvalIndex", dependencies: ["ChatEvalCore", "ChatEvalStore", "CSQLite"]),
-        // Human-readable tables and summaries; Markdown, JUnit XML and HTML reports.
+        // Human-readable tables and summaries; Markdown, JUnit XML, HTML and per-turn CSV reports.
         .target(name: "ChatEvalReport", dependencies: ["ChatEvalCore", "ChatEvalStore", "ChatEvalCompare", "ChatEvalHistory"]),
         // What tests and benches share, never linked into `chateval` and free of any test framework:
         // running programs (swift-subprocess, both pipes read at once), a local llama-server, synthetic histories.

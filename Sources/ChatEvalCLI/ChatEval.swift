@@ -21,6 +21,7 @@ struct ChatEval: AsyncParsableCommand {
               chateval run suites/memory.yaml#pet-name   one conversation of one suite
               chateval run --model a.gguf --model b.gguf two models side by side
               chateval compare main HEAD                 this commit against main's latest run
+              chateval report HEAD --output run.html     this commit's latest run again, as a page
               chateval grade suite.yaml --answers a.jsonl grade answers another tool produced
 
             Exit codes: 0 success; 1 a gate failed or a regression; 2 bad input or usage, or sides not \
@@ -31,8 +32,8 @@ struct ChatEval: AsyncParsableCommand {
             """,
         version: ChatEvalVersion.description,
         subcommands: [
-            RunCommand.self, CompareCommand.self, CalibrateCommand.self, MergeCommand.self, HistoryCommand.self, IndexCommand.self,
-            ValidateCommand.self, GradeCommand.self, RecoverCommand.self, TemplatesCommand.self, ImportCommand.self,
+            RunCommand.self, CompareCommand.self, ReportCommand.self, CalibrateCommand.self, MergeCommand.self, HistoryCommand.self,
+            IndexCommand.self, ValidateCommand.self, GradeCommand.self, RecoverCommand.self, TemplatesCommand.self, ImportCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )

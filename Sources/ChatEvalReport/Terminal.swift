@@ -29,7 +29,15 @@ public enum Terminal {
         return result
     }
 
-    private static func escape(_ text: String, keepingNewlines: Bool) -> String {
+    /// CSV text made safe to print while staying the same rows: line feeds, carriage returns
+    /// (records end in CR LF, answers may hold both) and tabs kept, every other control character
+    /// escaped as `safeLines` escapes it. The escapes hold no comma, quote or line break, so no
+    /// field needs quoting that did not before.
+    public static func safeCSV(_ csv: String) -> String {
+        escape(csv, keepingNewlines: true, keepingReturns: true)
+    }
+
+    private static func escape(_ text: String, keepingNewlines: Bool, keepingReturns: Bool = false) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
@@ -38,7 +46,7 @@ public enum Terminal {
             case "\n": result += keepingNewlines ? "\n" : "⏎"
             case "\t": result += keepingNewlines ? "\t" : " "
             case "\u{1B}": result += "\\e"
-            case "\r": result += "\\r"
+            case "\r": result += keepingReturns ? "\r" : "\\r"
             case _ where needsEscape(scalar):
                 result += scalar.value < 0x100 ? "\\x" + hex(scalar.value, digits: 2) : "\\u{" + hex(scalar.value, digits: 4) + "}"
             default: result.unicodeScalars.append(scalar)

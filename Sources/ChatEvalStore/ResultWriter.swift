@@ -261,3 +261,17 @@ public struct Journal: Sendable {
         return true
     }
 }
+
+extension RunRecord {
+    /// This record as its result file gives it back: times at the microsecond resolution they are
+    /// written at (with the rates and latency percentiles that follow from them), dates to the
+    /// second. `run` renders its reports from it, so that `chateval report` of the result file
+    /// gives the same reports, byte for byte. The record itself should it not survive the trip
+    /// (a record that was written always does).
+    public var asWritten: RunRecord {
+        guard let data = try? ResultWriter.makeEncoder(pretty: false).encode(self),
+            let read = try? ResultWriter.makeDecoder().decode(RunRecord.self, from: data)
+        else { return self }
+        return read
+    }
+}

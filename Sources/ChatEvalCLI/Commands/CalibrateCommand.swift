@@ -34,6 +34,8 @@ struct CalibrateCommand: AsyncParsableCommand {
     @OptionGroup var recording: RecordingOptions
     @OptionGroup var project: ProjectOptions
     @OptionGroup var comparison: ComparisonOptions
+    /// Accepted as it always was; an A/A comparison on one machine is always measured alike.
+    @OptionGroup var mismatch: MismatchOptions
 
     @Option(help: ArgumentHelp("A/A comparisons to run.", valueName: "n")) var comparisons = 10
     @Option(name: .customLong("repeat"), help: "A fixed number of repetitions per side instead of rounds.") var repetitions: Int?

@@ -1,10 +1,6 @@
 import ArgumentParser
 import ChatEvalCompare
-import ChatEvalCore
-import ChatEvalGit
 import ChatEvalReport
-import ChatEvalStore
-import Foundation
 
 struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -38,43 +34,20 @@ struct CompareCommand: ParsableCommand {
 
     @OptionGroup var project: ProjectOptions
     @OptionGroup var comparison: ComparisonOptions
+    @OptionGroup var mismatch: MismatchOptions
 
     @Flag(help: "Print the per-turn comparison too.")
     var verbose = false
 
-    /// --format / --output: terminal, json (as reports/schema/comparison.schema.json documents it), markdown, junit, html.
+    /// --format / --output: terminal, json (as reports/schema/comparison.schema.json documents it), markdown, junit, html, csv
+    /// (both sides' turns, base first).
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let start = URL(fileURLWithPath: repo ?? FileManager.default.currentDirectoryPath)
-        let repository: GitRepository?
-        do {
-            repository = try GitRepository.discover(startingAt: start)
-        } catch let error as GitError where error.code == .notARepository && repo == nil {
-            repository = nil
-        } catch {
-            throw failure("git: \(error)", .badInput)
-        }
-        let root = repository?.workdir.map { URL(fileURLWithPath: $0) } ?? start
-        let projectFile = try project.load(root: root)
-        let folder =
-            reportsFolder ?? projectFile?.reports.map { $0.hasPrefix("/") ? $0 : root.appendingPathComponent($0).path } ?? "reports"
-        let locator = RunLocator(repository: repository, reportsFolder: URL(fileURLWithPath: folder))
-
-        let headLocated = try locator.locate(head)
-        let baseLocated = try locator.locate(base)
-        guard let headRuns = headLocated.choose(matching: baseLocated.latest) else { throw Self.missing(headLocated, folder: folder) }
-        guard let baseRuns = baseLocated.choose(matching: headRuns.runs.last) else { throw Self.missing(baseLocated, folder: folder) }
-
-        let settings = ComparisonSettings.default.applying(projectFile?.compare ?? ComparisonOverrides())
-        var result = RunComparator.compare(
-            base: baseRuns, head: headRuns, settings: settings, commandLine: try comparison.overrides(),
-            look: .recorded(base: baseRuns.runs, head: headRuns.runs))
-        if let latest = headRuns.runs.max(by: { $0.startedAt < $1.startedAt }) {
-            result.calibration = GateAuditStore.load(for: latest, reports: folder)
-        }
-        try output.write(.comparison(result)) { ComparisonReport.render(result, verbose: verbose) }
-        try Self.exit(for: result, allowMismatch: comparison.allowMismatch)
+        let sources = try RunSources(repo: repo, reportsFolder: reportsFolder, project: project)
+        let (result, runs) = try sources.compare(base: base, head: head, overrides: try comparison.overrides())
+        try output.write(.comparison(result, runs: runs)) { ComparisonReport.render(result, verbose: verbose) }
+        try Self.exit(for: result, allowMismatch: mismatch.allowMismatch)
     }
 
     /// Exit 2 for incomparable sides (unless allowed), 1 for a regression, 4 when nothing was
@@ -93,16 +66,5 @@ struct CompareCommand: ParsableCommand {
                 ComparisonReport.headline(result) + " Measure on a quieter runner, raise time_budget, "
                     + "or keep disturbed replays with --busy-threshold off", .noVerdict)
         }
-    }
-
-    /// Exit 5 with how to produce the missing run.
-    static func missing(_ located: RunLocator.Located, folder: String) -> ExitCode {
-        guard case .commit(let commit, let label, _) = located else { return failure("no runs found", .baselineMissing) }
-        return failure(
-            """
-            no complete run recorded for \(label) in \(folder)/ or in the git notes \(GitRepository.chatEvalNotesRef). \
-            Record one with `git checkout \(commit.prefix(12)) && chateval run --git-note`, fetch CI's with \
-            `git fetch origin 'refs/notes/*:refs/notes/*'`, or measure both sides in one job with `chateval run --baseline \(commit.prefix(12))`
-            """, .baselineMissing)
     }
 }

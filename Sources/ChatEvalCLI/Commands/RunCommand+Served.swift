@@ -157,12 +157,18 @@ extension RunCommand {
         return outcome
     }
 
-    /// The terminal report of a run's records: the run report (models side by side), and under
-    /// load the levels' table (one per model); a sweep shows only the tables, its levels being
-    /// the same suites at other loads.
+    /// The terminal report of a run's records (`terminalReport(_:options:levels:)`), as this command's options ask.
     func terminalReport(_ records: [RunRecord]) -> String {
-        guard let levels = load.levels else { return "\n" + RunReport.render(records, options: report.options(showPrompts: printPrompt)) }
-        var text = levels.count == 1 ? "\n" + RunReport.render(records, options: report.options(showPrompts: printPrompt)) + "\n" : ""
+        Self.terminalReport(records, options: report.options(showPrompts: printPrompt), levels: load.levels?.count)
+    }
+
+    /// The terminal report of a run's records: the run report (models side by side), and under
+    /// load (`levels`: how many concurrency levels were asked for; nil for a run not under load)
+    /// the levels' table (one per model); a sweep shows only the tables, its levels being the same
+    /// suites at other loads. `chateval report` renders recorded runs with it too.
+    static func terminalReport(_ records: [RunRecord], options: RunReportOptions, levels: Int?) -> String {
+        guard let levels else { return "\n" + RunReport.render(records, options: options) }
+        var text = levels == 1 ? "\n" + RunReport.render(records, options: options) + "\n" : ""
         var models: [(label: String?, summaries: [LoadSummary])] = []
         for record in records {
             guard let summary = record.load else { continue }

@@ -80,8 +80,10 @@ struct RunCommand: AsyncParsableCommand {
     var timeBudget: String?
 
     @OptionGroup var comparison: ComparisonOptions
+    @OptionGroup var mismatch: MismatchOptions
     @OptionGroup var report: ReportOptions
-    /// --format / --output: the run's report (with --baseline, followed by the comparison) as terminal, json, markdown, junit, html.
+    /// --format / --output: the run's report (with --baseline, followed by the comparison) as terminal, json, markdown, junit, html,
+    /// csv (with --baseline, the base's turns first).
     @OptionGroup var output: OutputOptions
 
     @Flag(
@@ -185,7 +187,9 @@ struct RunCommand: AsyncParsableCommand {
         }
 
         // The report is written before the notes, and its failure (exit 3) thrown after them: the run is recorded either way.
-        let reported = Result { try output.write(.runs(finals)) { terminalReport(finals) } }
+        // It is rendered from the records as their files give them back, so that `chateval report` of a file gives it again.
+        let written = finals.map(\.asWritten)
+        let reported = Result { try output.write(.runs(written)) { terminalReport(written) } }
         output.info("")
         for (index, url) in results.enumerated() {
             output.info((results.count > 1 ? "result \(index + 1)  " : "result    ") + url.path)
@@ -316,14 +320,16 @@ struct RunCommand: AsyncParsableCommand {
         } else {
             result = nil
         }
-        // The comparison's verdict first, then the head's run report (written before the note; its failure thrown after).
+        // The comparison's verdict first, then the head's run report (written before the note; its failure thrown after),
+        // rendered from the records as their files give them back.
+        let (writtenBase, writtenHead) = (finalBase.asWritten, finalHead.asWritten)
         let reported = Result {
-            try output.write(.runs([finalHead], comparison: result)) {
+            try output.write(.runs([writtenHead], comparison: result, base: [writtenBase])) {
                 (result.map {
                     "\n" + ComparisonReport.render($0, verbose: report.verbose) + "\n\n" + String(repeating: "─", count: 60)
                         + "\nthe head's run\n"
                 } ?? "")
-                    + "\n" + RunReport.render([finalHead], options: report.options(showPrompts: printPrompt))
+                    + "\n" + RunReport.render([writtenHead], options: report.options(showPrompts: printPrompt))
             }
         }
         output.info("\nresults   base \(writers[0].resultURL.path)\n          head \(writers[1].resultURL.path)")
@@ -340,7 +346,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         try reported.get()
         guard let result else { return }
-        try CompareCommand.exit(for: result, allowMismatch: comparison.allowMismatch)
+        try CompareCommand.exit(for: result, allowMismatch: mismatch.allowMismatch)
         try Self.checkGates([finalHead])
     }
 

@@ -1,7 +1,9 @@
+import ArgumentParser
 import ChatEvalCompare
 import ChatEvalCore
 import ChatEvalGit
 import ChatEvalStore
+import ChatEvalSuites
 import Foundation
 
 /// Finds the runs a `compare` argument names: a result file, a folder of result files, or a git
@@ -58,7 +60,7 @@ struct RunLocator {
     private func file(_ path: String) throws -> ComparedRuns {
         do {
             let record = try ResultFolder.read(URL(fileURLWithPath: path))
-            if record.status != .complete { warn("\(path) is \(record.status.rawValue): comparing what it measured") }
+            if record.status != .complete { warn("\(path) is \(record.status.rawValue): using what it measured") }
             return ComparedRuns(runs: [record], sources: [path])
         } catch {
             throw failure(error.description, .badInput)
@@ -113,5 +115,108 @@ extension RunLocator.Located {
         case .runs(let runs): runs.runs.max { $0.startedAt < $1.startedAt }
         case .commit(_, _, let candidates): candidates.first?.record
         }
+    }
+}
+
+/// Where `compare` and `report` look their arguments up, found as `compare` always has: the
+/// repository from `--repo` or the current folder upward (outside one, files and folders still
+/// work), the project file at its root, and the reports folder from `--reports`, else the project
+/// file's, else `reports`.
+struct RunSources {
+    var locator: RunLocator
+    /// The reports folder as given or found (messages name it so).
+    var folder: String
+    var projectFile: ProjectFile?
+
+    init(repo: String?, reportsFolder: String?, project: ProjectOptions) throws {
+        let start = URL(fileURLWithPath: repo ?? FileManager.default.currentDirectoryPath)
+        let repository: GitRepository?
+        do {
+            repository = try GitRepository.discover(startingAt: start)
+        } catch let error as GitError where error.code == .notARepository && repo == nil {
+            repository = nil
+        } catch {
+            throw failure("git: \(error)", .badInput)
+        }
+        let root = repository?.workdir.map { URL(fileURLWithPath: $0) } ?? start
+        projectFile = try project.load(root: root)
+        folder = reportsFolder ?? projectFile?.reports.map { $0.hasPrefix("/") ? $0 : root.appendingPathComponent($0).path } ?? "reports"
+        locator = RunLocator(repository: repository, reportsFolder: URL(fileURLWithPath: folder))
+    }
+
+    /// `base` and `head` located and compared: for a revision the latest run, preferring one of a
+    /// clean tree on the other side's machine and model; the project file's and the command
+    /// line's thresholds; the gate's audit for the head's machine where `calibrate` left one.
+    /// Returns the comparison and the runs of its sides, base first. A revision with no run
+    /// recorded is exit 5, naming how to record one.
+    func compare(base: String, head: String, overrides: ComparisonOverrides) throws -> (Comparison, runs: [RunRecord]) {
+        let headLocated = try locator.locate(head)
+        let baseLocated = try locator.locate(base)
+        guard let headRuns = headLocated.choose(matching: baseLocated.latest) else { throw Self.missing(headLocated, folder: folder) }
+        guard let baseRuns = baseLocated.choose(matching: headRuns.runs.last) else { throw Self.missing(baseLocated, folder: folder) }
+
+        let settings = ComparisonSettings.default.applying(projectFile?.compare ?? ComparisonOverrides())
+        var result = RunComparator.compare(
+            base: baseRuns, head: headRuns, settings: settings, commandLine: overrides,
+            look: .recorded(base: baseRuns.runs, head: headRuns.runs))
+        if let latest = headRuns.runs.max(by: { $0.startedAt < $1.startedAt }) {
+            result.calibration = GateAuditStore.load(for: latest, reports: folder)
+        }
+        return (result, baseRuns.runs + headRuns.runs)
+    }
+
+    /// The runs one argument names, to report on: a single run, or every run of the side-by-side
+    /// group (or load sweep) it belongs to, in the group's order (then by concurrency). For a
+    /// revision, the run `compare` would take and the rest of its group among the commit's runs;
+    /// for a folder, its complete runs, which must be one run or one group (bad input otherwise).
+    /// A revision with no run recorded is exit 5.
+    func runs(_ argument: String) throws -> [RunRecord] {
+        let located = try locator.locate(argument)
+        var records: [RunRecord]
+        switch located {
+        case .runs(let named):
+            records = named.runs
+        case .commit(_, _, let candidates):
+            guard let chosen = located.choose(matching: nil)?.runs.first else { throw Self.missing(located, folder: folder) }
+            records = candidates.map(\.record).filter { Self.together(chosen, $0) }
+        }
+        var seen = Set<String>()
+        records = records.filter { seen.insert($0.runId).inserted }
+        guard let first = records.first else { throw failure("\(argument) holds no complete ChatEval result files", .badInput) }
+        guard records.allSatisfy({ Self.together(first, $0) }) else {
+            throw failure(
+                "\(argument) holds \(records.count) runs, not one run or one side-by-side group; "
+                    + "name one result file, or give two inputs to compare them", .badInput)
+        }
+        records.sort {
+            ($0.group?.index ?? 0, $0.load?.concurrency ?? 0, $0.startedAt) < (
+                $1.group?.index ?? 0, $1.load?.concurrency ?? 0, $1.startedAt
+            )
+        }
+        if let group = first.group, first.load == nil, records.count < group.count {
+            warn(
+                "\(argument): \(records.count) of the \(group.count) runs of side-by-side group \(group.id) were found (complete ones only); "
+                    + "reporting those")
+        }
+        return records
+    }
+
+    /// True when `other` is `run` or was made with it: one side-by-side group, or one load sweep.
+    private static func together(_ run: RunRecord, _ other: RunRecord) -> Bool {
+        if run.runId == other.runId { return true }
+        if let group = run.group { return other.group?.id == group.id }
+        if let sweep = run.load?.sweepId { return other.group == nil && other.load?.sweepId == sweep }
+        return false
+    }
+
+    /// Exit 5 with how to produce the missing run.
+    static func missing(_ located: RunLocator.Located, folder: String) -> ExitCode {
+        guard case .commit(let commit, let label, _) = located else { return failure("no runs found", .baselineMissing) }
+        return failure(
+            """
+            no complete run recorded for \(label) in \(folder)/ or in the git notes \(GitRepository.chatEvalNotesRef). \
+            Record one with `git checkout \(commit.prefix(12)) && chateval run --git-note`, fetch CI's with \
+            `git fetch origin 'refs/notes/*:refs/notes/*'`, or measure both sides in one job with `chateval run --baseline \(commit.prefix(12))`
+            """, .baselineMissing)
     }
 }

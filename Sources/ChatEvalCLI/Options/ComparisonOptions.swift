@@ -16,9 +16,6 @@ struct ComparisonOptions: ParsableArguments {
             valueName: "metric=bound"))
     var thresholds: [String] = []
 
-    @Flag(name: .customLong("allow-mismatch"), help: "Compare and gate even when the sides ran on different machines, builds or settings.")
-    var allowMismatch = false
-
     @Option(
         name: .customLong("busy-threshold"),
         help: ArgumentHelp(
@@ -92,4 +89,11 @@ struct ComparisonOptions: ParsableArguments {
         guard case .success(let number)? = NumberLiteral.parse(text), number.doubleValue >= 0 else { return nil }
         return number.doubleValue
     }
+}
+
+/// Whether a gate may decide between sides measured differently (`compare`, `run --baseline`);
+/// apart from `ComparisonOptions` because `report`, which never gates, has no use for it.
+struct MismatchOptions: ParsableArguments {
+    @Flag(name: .customLong("allow-mismatch"), help: "Compare and gate even when the sides ran on different machines, builds or settings.")
+    var allowMismatch = false
 }

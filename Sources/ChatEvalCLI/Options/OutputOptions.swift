@@ -8,7 +8,7 @@ import Foundation
 
 extension ReportFormat: ExpressibleByArgument {}
 
-/// Where a command's report goes and in which formats (`run`, `compare`, `history`).
+/// Where a command's report goes and in which formats (`run`, `compare`, `report`, `history`).
 ///
 /// - `--format NAME` (repeatable) writes that format to standard output — except `markdown`,
 ///   which goes to `$GITHUB_STEP_SUMMARY` when that is set (the job summary), appended and kept
@@ -22,7 +22,7 @@ struct OutputOptions: ParsableArguments {
     @Option(
         name: .customLong("format"),
         help: ArgumentHelp(
-            "Report format on standard output: terminal, json, markdown (to $GITHUB_STEP_SUMMARY when set), junit or html. Repeatable.",
+            "Report format on standard output: terminal, json, markdown (to $GITHUB_STEP_SUMMARY when set), junit, html or csv. Repeatable.",
             valueName: "format"))
     var formats: [ReportFormat] = []
 
@@ -72,6 +72,17 @@ struct OutputOptions: ParsableArguments {
         return result
     }
 
+    /// A usage error when `format` is asked for, on standard output or in a file, by a command
+    /// whose report has no such form (`reason` says why and what to use instead).
+    func refuse(_ format: ReportFormat, _ reason: String) throws {
+        if formats.contains(format) {
+            throw ValidationError("--format \(format.rawValue): \(reason)")
+        }
+        if let path = outputs.first(where: { ReportFormat(fileExtension: URL(fileURLWithPath: $0).pathExtension) == format }) {
+            throw ValidationError("--output \(path): \(reason)")
+        }
+    }
+
     /// True when standard output carries the terminal report (headers may then go there too;
     /// otherwise standard output holds only the chosen format).
     func terminalOnStandardOutput(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
@@ -89,26 +100,33 @@ struct OutputOptions: ParsableArguments {
 /// What a report is about.
 enum ReportSubject {
     /// A run's records (one per model); with the comparison `run --baseline` made, whose JSON is
-    /// then the comparison (its `sources` name the two result files).
-    case runs([RunRecord], comparison: Comparison? = nil)
-    case comparison(Comparison)
+    /// then the comparison (its `sources` name the two result files), and that comparison's base
+    /// run, whose turns the CSV lists before the head's.
+    case runs([RunRecord], comparison: Comparison? = nil, base: [RunRecord] = [])
+    /// A comparison, with the runs of its sides (base first) whose turns the CSV lists.
+    case comparison(Comparison, runs: [RunRecord] = [])
     case history(History)
 
     /// The report in `format`; `terminal` renders the terminal tables (the commands' own renderers).
+    /// A history in CSV is bad input (the commands refuse it before they start: `refuse`).
     func render(_ format: ReportFormat, markdownBudget: Int = MarkdownReport.defaultBudget, terminal: () -> String) throws -> String {
         switch (format, self) {
         case (.terminal, _): return terminal()
         case (.json, _): return String(decoding: try json(), as: UTF8.self)
-        case (.markdown, .runs(let records, let comparison)):
+        case (.markdown, .runs(let records, let comparison, _)):
             return MarkdownReport.render(runs: records, comparison: comparison, budget: markdownBudget)
-        case (.markdown, .comparison(let comparison)): return MarkdownReport.render(comparison: comparison, budget: markdownBudget)
+        case (.markdown, .comparison(let comparison, _)): return MarkdownReport.render(comparison: comparison, budget: markdownBudget)
         case (.markdown, .history(let history)): return MarkdownReport.render(history: history, budget: markdownBudget)
-        case (.junit, .runs(let records, let comparison)): return JUnitReport.render(runs: records, comparison: comparison)
-        case (.junit, .comparison(let comparison)): return JUnitReport.render(comparison: comparison)
+        case (.junit, .runs(let records, let comparison, _)): return JUnitReport.render(runs: records, comparison: comparison)
+        case (.junit, .comparison(let comparison, _)): return JUnitReport.render(comparison: comparison)
         case (.junit, .history(let history)): return JUnitReport.render(history: history)
-        case (.html, .runs(let records, let comparison)): return HTMLReport.render(runs: records, comparison: comparison)
-        case (.html, .comparison(let comparison)): return HTMLReport.render(comparison: comparison)
+        case (.html, .runs(let records, let comparison, _)): return HTMLReport.render(runs: records, comparison: comparison)
+        case (.html, .comparison(let comparison, _)): return HTMLReport.render(comparison: comparison)
         case (.html, .history(let history)): return HTMLReport.render(history: history)
+        case (.csv, .runs(let records, _, let base)): return CSVReport.render(runs: base + records)
+        case (.csv, .comparison(_, let runs)): return CSVReport.render(runs: runs)
+        case (.csv, .history):
+            throw failure("a history has no turns to list in CSV; write it as json, markdown, junit, html or txt", .badInput)
         }
     }
 
@@ -116,8 +134,8 @@ enum ReportSubject {
     private func json() throws -> Data {
         let encoder = ResultWriter.makeEncoder(pretty: true)
         switch self {
-        case .runs(_, let comparison?), .comparison(let comparison): return try encoder.encode(comparison)
-        case .runs(let records, nil): return records.count == 1 ? try encoder.encode(records[0]) : try encoder.encode(records)
+        case .runs(_, let comparison?, _), .comparison(let comparison, _): return try encoder.encode(comparison)
+        case .runs(let records, nil, _): return records.count == 1 ? try encoder.encode(records[0]) : try encoder.encode(records)
         case .history(let history): return try encoder.encode(history)
         }
     }
@@ -138,6 +156,7 @@ extension OutputOptions {
                 case .markdown: say(text)
                 case .json: sayJSON(text)
                 case .junit, .html: FileHandle.standardOutput.write(Data(Secrets.redact(text).utf8))  // escaped by the renderers: no control characters
+                case .csv: FileHandle.standardOutput.write(Data(Secrets.redact(Terminal.safeCSV(text)).utf8))
                 }
             case .stepSummary(let path):
                 let used = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
@@ -162,6 +181,7 @@ extension OutputOptions {
                 switch format {
                 case .terminal, .markdown: text = Terminal.safeLines(text)
                 case .json: text = Terminal.safeJSON(text)
+                case .csv: text = Terminal.safeCSV(text)
                 case .junit, .html: break
                 }
                 text = Secrets.redact(text)
