@@ -233,6 +233,7 @@ public struct GateCalibration: Sendable {
         case .decodeTokensPerSecond: return 30 + 70 * u
         case .peakMemory: return 2e8 + 2e8 * u
         case .reuseRatio: return 0.3 + 0.6 * u
+        case .reuseEfficiency: return 0.7 + 0.3 * u
         case .generatedTokens: return 8 + 56 * u
         }
     }

@@ -19,6 +19,7 @@ public enum Metric: String, Codable, Sendable, CaseIterable {
     case totalTime = "total-time"
     case peakMemory = "peak-memory"
     case reuseRatio = "reuse-ratio"
+    case reuseEfficiency = "reuse-efficiency"
     case generatedTokens = "generated-tokens"
 
     /// The name users write (`ttft`, `decode-tps`, ...).
@@ -26,7 +27,7 @@ public enum Metric: String, Codable, Sendable, CaseIterable {
 
     public var polarity: Polarity {
         switch self {
-        case .prefillTokensPerSecond, .decodeTokensPerSecond, .reuseRatio: .biggerIsBetter
+        case .prefillTokensPerSecond, .decodeTokensPerSecond, .reuseRatio, .reuseEfficiency: .biggerIsBetter
         case .timeToFirstToken, .interTokenLatencyP50, .interTokenLatencyP95, .totalTime, .peakMemory, .generatedTokens:
             .smallerIsBetter
         }
@@ -40,7 +41,7 @@ public enum Metric: String, Codable, Sendable, CaseIterable {
         switch self {
         case .timeToFirstToken, .interTokenLatencyP50, .interTokenLatencyP95, .totalTime: .seconds
         case .prefillTokensPerSecond, .decodeTokensPerSecond: .tokensPerSecond
-        case .reuseRatio: .ratio
+        case .reuseRatio, .reuseEfficiency: .ratio
         case .peakMemory: .bytes
         case .generatedTokens: .tokens
         }
@@ -50,7 +51,7 @@ public enum Metric: String, Codable, Sendable, CaseIterable {
     /// reuse. (`generated-tokens` follows from the answers, which the quality comparison covers.)
     public static let compared: [Metric] = [
         .timeToFirstToken, .prefillTokensPerSecond, .decodeTokensPerSecond, .interTokenLatencyP50,
-        .interTokenLatencyP95, .totalTime, .peakMemory, .reuseRatio,
+        .interTokenLatencyP95, .totalTime, .peakMemory, .reuseRatio, .reuseEfficiency,
     ]
 
     /// A short column label for tables.
@@ -63,6 +64,7 @@ public enum Metric: String, Codable, Sendable, CaseIterable {
         case .interTokenLatencyP95: "ITL p95"
         case .totalTime: "total"
         case .reuseRatio: "reuse"
+        case .reuseEfficiency: "reuse eff."
         case .peakMemory: "peak RSS"
         case .generatedTokens: "generated"
         }
@@ -78,6 +80,7 @@ public enum Metric: String, Codable, Sendable, CaseIterable {
         case .interTokenLatencyP95: "95th percentile of the gaps between consecutive tokens, in seconds"
         case .totalTime: "time from the start of the turn to the complete answer, in seconds"
         case .reuseRatio: "share of the prompt served from the cache (0...1)"
+        case .reuseEfficiency: "share of the tokens the cache held from the previous turn that were reused (0...1)"
         case .peakMemory: "peak resident memory of the process during the turn, in bytes"
         case .generatedTokens: "tokens generated for the answer"
         }
@@ -94,6 +97,7 @@ public enum Metric: String, Codable, Sendable, CaseIterable {
         case .interTokenLatencyP95: turn.interTokenLatency?.p95
         case .totalTime: turn.totalTime
         case .reuseRatio: turn.reuseRatio
+        case .reuseEfficiency: turn.reuseEfficiency
         case .peakMemory: turn.peakResidentBytes.map(Double.init)
         case .generatedTokens: Double(turn.generatedTokens)
         }

@@ -50,14 +50,23 @@ public struct TurnMetrics: Codable, Sendable, Hashable {
     /// Attempts that failed transiently and were retried before this one answered; nil when the
     /// turn was answered at the first attempt. The times above are the answering attempt's.
     public var retries: [RetryAttempt]?
+    /// Prompt tokens the cache held from the previous turn that this turn could have reused (the
+    /// previous prompt and answer, as far as the new prompt is long enough to start with them);
+    /// nil when the runtime cannot tell (a server).
+    public var reusableTokens: Int?
+    /// Why fewer tokens were reused than were reusable, where the cached and sent tokens diverge;
+    /// nil when nothing reusable was missed.
+    public var reuseMiss: ReuseMiss?
 
     public init(
         promptTokens: Int, reusedTokens: Int?, generatedTokens: Int,
         timeToFirstToken: Double, prefillTime: Double?, decodeTime: Double, totalTime: Double,
         interTokenLatencies: [Double], stopReason: StopReason, peakResidentBytes: Int? = nil,
         prefillPeakResidentBytes: Int? = nil, decodePeakResidentBytes: Int? = nil, kvCacheBytesInUse: Int? = nil,
-        server: ServerFigures? = nil, retries: [RetryAttempt]? = nil
+        server: ServerFigures? = nil, retries: [RetryAttempt]? = nil, reusableTokens: Int? = nil, reuseMiss: ReuseMiss? = nil
     ) {
+        self.reusableTokens = reusableTokens
+        self.reuseMiss = reuseMiss
         self.server = server
         self.retries = retries
         self.prefillPeakResidentBytes = prefillPeakResidentBytes
@@ -77,6 +86,25 @@ public struct TurnMetrics: Codable, Sendable, Hashable {
 
     /// Prompt tokens evaluated anew for this turn; nil when reuse is unknown.
     public var evaluatedTokens: Int? { reusedTokens.map { promptTokens - $0 } }
+
+    /// Reused ÷ reusable (0...1): how much of what the cache could have served it did serve; nil
+    /// when nothing was reusable (a first turn, a cold cache) or the runtime cannot tell.
+    public var reuseEfficiency: Double? {
+        guard let reusable = reusableTokens, reusable > 0, let reused = reusedTokens else { return nil }
+        return min(1, Double(reused) / Double(reusable))
+    }
+
+    /// Reusable tokens that were evaluated again.
+    public var missedTokens: Int? {
+        guard let reusable = reusableTokens, let reused = reusedTokens else { return nil }
+        return max(0, reusable - reused)
+    }
+
+    /// What the missed tokens cost: their count × this turn's measured prefill time per evaluated token.
+    public var missedPrefillTime: Double? {
+        guard let missed = missedTokens, missed > 0, let prefillTime, let evaluated = evaluatedTokens, evaluated > 0 else { return nil }
+        return Double(missed) * prefillTime / Double(evaluated)
+    }
 
     /// Evaluated prompt tokens per second of prefill; nil when nothing was evaluated or either
     /// figure is unknown.
@@ -116,9 +144,10 @@ extension TurnMetrics {
     private enum CodingKeys: String, CodingKey {
         case promptTokens, reusedTokens, generatedTokens, timeToFirstToken, prefillTime, decodeTime, totalTime
         case interTokenLatencies, stopReason, peakResidentBytes, prefillPeakResidentBytes, decodePeakResidentBytes, kvCacheBytesInUse
-        case server, retries
+        case server, retries, reusableTokens, reuseMiss
         // Derived, written for readers of result files; ignored when decoding.
         case evaluatedTokens, prefillTokensPerSecond, decodeTokensPerSecond, reuseRatio, interTokenLatency
+        case reuseEfficiency, missedPrefillTime
     }
 
     public init(from decoder: any Decoder) throws {
@@ -138,7 +167,9 @@ extension TurnMetrics {
             decodePeakResidentBytes: try container.decodeIfPresent(Int.self, forKey: .decodePeakResidentBytes),
             kvCacheBytesInUse: try container.decodeIfPresent(Int.self, forKey: .kvCacheBytesInUse),
             server: try container.decodeIfPresent(ServerFigures.self, forKey: .server),
-            retries: try container.decodeIfPresent([RetryAttempt].self, forKey: .retries))
+            retries: try container.decodeIfPresent([RetryAttempt].self, forKey: .retries),
+            reusableTokens: try container.decodeIfPresent(Int.self, forKey: .reusableTokens),
+            reuseMiss: try container.decodeIfPresent(ReuseMiss.self, forKey: .reuseMiss))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -158,6 +189,10 @@ extension TurnMetrics {
         try container.encodeIfPresent(kvCacheBytesInUse, forKey: .kvCacheBytesInUse)
         try container.encodeIfPresent(server, forKey: .server)
         try container.encodeIfPresent(retries, forKey: .retries)
+        try container.encodeIfPresent(reusableTokens, forKey: .reusableTokens)
+        try container.encodeIfPresent(reuseMiss, forKey: .reuseMiss)
+        try container.encodeIfPresent(reuseEfficiency, forKey: .reuseEfficiency)
+        try container.encodeIfPresent(missedPrefillTime.map(Self.microseconds), forKey: .missedPrefillTime)
         try container.encodeIfPresent(evaluatedTokens, forKey: .evaluatedTokens)
         try container.encodeIfPresent(prefillTokensPerSecond, forKey: .prefillTokensPerSecond)
         try container.encodeIfPresent(decodeTokensPerSecond, forKey: .decodeTokensPerSecond)
@@ -210,5 +245,62 @@ public struct ServerFigures: Codable, Sendable, Hashable {
         self.backend = backend
         self.usageReported = usageReported
         self.contentDeltas = contentDeltas
+    }
+}
+
+/// Where and why a turn re-evaluated tokens its cache held: found by comparing the cached token
+/// sequence with the new prompt's at the first token where they differ.
+public struct ReuseMiss: Codable, Sendable, Hashable {
+    public enum Cause: String, Codable, Sendable, Hashable, CaseIterable {
+        /// The new prompt differs inside what the previous turn's prompt was: earlier turns are sent
+        /// differently now (a history window dropping the first ones, a date or counter in the
+        /// system prompt, history the template rewrites).
+        case earlierTurnsRerendered = "earlier_turns_rerendered"
+        /// It differs inside the previous answer: the template rewrites the answer it sends back
+        /// (trims it, strips a part of it).
+        case previousAnswerRewritten = "previous_answer_rewritten"
+        /// It differs in the answer's last tokens: the same text tokenizes differently at its end
+        /// once the template's next tokens follow it.
+        case answerBoundary = "answer_boundary"
+        /// The engine could not trim its cache back to the common prefix (a sliding-window or
+        /// recurrent model): everything was evaluated again.
+        case cacheNotTrimmable = "cache_not_trimmable"
+
+        /// The cause in words, for reports.
+        public var explanation: String {
+            switch self {
+            case .earlierTurnsRerendered:
+                "earlier turns are sent differently now (a history window, a changing system prompt, rewritten history)"
+            case .previousAnswerRewritten: "the template rewrites the previous answer it sends back"
+            case .answerBoundary: "the previous answer's end tokenizes differently when sent back"
+            case .cacheNotTrimmable: "the engine cannot trim its cache to the common prefix (sliding-window or recurrent model)"
+            }
+        }
+    }
+
+    public var cause: Cause
+    /// Token index where the cached and sent sequences first differ.
+    public var position: Int
+    /// A few tokens of text before it (common to both), then what the cache held and what was sent from there.
+    public var before: String
+    public var cached: String
+    public var sent: String
+
+    public init(cause: Cause, position: Int, before: String, cached: String, sent: String) {
+        self.cause = cause
+        self.position = position
+        self.before = before
+        self.cached = cached
+        self.sent = sent
+    }
+
+    /// Classifies a divergence at `position`: `previousPrompt` tokens of the cache were the
+    /// previous prompt, the rest (up to `cached`) its answer; `trimFailed` when the engine could not
+    /// keep the common prefix.
+    public static func cause(position: Int, previousPrompt: Int, cached: Int, trimFailed: Bool) -> Cause {
+        if trimFailed { return .cacheNotTrimmable }
+        if position < previousPrompt { return .earlierTurnsRerendered }
+        if position >= cached - 2 { return .answerBoundary }
+        return .previousAnswerRewritten
     }
 }

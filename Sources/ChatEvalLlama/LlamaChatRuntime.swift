@@ -54,6 +54,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
     private let context: LlamaContext  // llama thread only
     private let template: ChatTemplate
     private var cachedTokens: [llama_token] = []  // llama thread only: tokens whose KV entries are in the cache
+    private var previousPromptTokens = 0  // llama thread only: the last turn's prompt length (the rest of the cache is its answer)
     private var lastGeneratedTokens: [llama_token] = []  // llama thread only
     /// KV cache bytes per cached token (all layers, keys and values).
     private let bytesPerCachedToken: Int?
@@ -171,6 +172,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         await LlamaThread.shared.run {
             self.context.clearMemory()
             self.cachedTokens = []
+            self.previousPromptTokens = 0
         }
     }
 
@@ -216,13 +218,19 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         context.abort(when: cancelled)
         defer { context.abort(when: nil) }
         // Reuse the longest common prefix; at least one token is evaluated so there are logits.
-        let reused = keepCachedPrefix(of: prompt)
+        // What the cache held (the previous prompt and answer) is kept to say what was reusable
+        // and, when some of it was not reused, where and why the sequences diverged.
+        let held = cachedTokens
+        let (reused, trimFailed) = keepCachedPrefix(of: prompt)
+        let reusable = min(held.count, prompt.count - 1)
+        let miss = reused < reusable ? reuseMiss(held: held, prompt: prompt, trimFailed: trimFailed) : nil
         let prefillClock = Stopwatch()
         var promptTokens = prompt
         let status = context.decode(&promptTokens, from: reused)
         context.synchronize()
         guard status == 0 else { throw evaluationFailure(status, during: "evaluating the \(prompt.count - reused) new prompt tokens") }
         cachedTokens = prompt
+        previousPromptTokens = prompt.count
         let prefillTime = prefillClock.elapsed
         let prefillPeak = memory.close()
 
@@ -284,27 +292,45 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             stopReason: stopReason ?? .maxTokens,
             peakResidentBytes: [prefillPeak, decodePeak].compactMap { $0 }.max(),
             prefillPeakResidentBytes: prefillPeak, decodePeakResidentBytes: decodePeak,
-            kvCacheBytesInUse: bytesPerCachedToken.map { $0 * cachedTokens.count })
+            kvCacheBytesInUse: bytesPerCachedToken.map { $0 * cachedTokens.count }, reusableTokens: reusable, reuseMiss: miss)
+    }
+
+    /// The first token where `held` (the cache) and `prompt` differ, classified, with a few
+    /// tokens of text around it.
+    private func reuseMiss(held: [llama_token], prompt: [llama_token], trimFailed: Bool) -> ReuseMiss {
+        var position = 0
+        let limit = min(held.count, prompt.count)
+        while position < limit, held[position] == prompt[position] { position += 1 }
+        let cause = ReuseMiss.cause(position: position, previousPrompt: previousPromptTokens, cached: held.count, trimFailed: trimFailed)
+        func text(_ tokens: ArraySlice<llama_token>) -> String { model.detokenize(Array(tokens)) }
+        return ReuseMiss(
+            cause: cause, position: position, before: text(prompt[max(0, position - 6)..<min(position, prompt.count)]),
+            cached: text(held[min(position, held.count)..<min(position + 6, held.count)]),
+            sent: text(prompt[min(position, prompt.count)..<min(position + 6, prompt.count)]))
     }
 
     /// Drops cache entries after the longest common prefix of `prompt` and the cached tokens
-    /// and returns that prefix's length (at most `prompt.count - 1`).
-    private func keepCachedPrefix(of prompt: [llama_token]) -> Int {
+    /// and returns that prefix's length (at most `prompt.count - 1`), and whether the engine could
+    /// not trim its cache there (then it is cleared and nothing is reused).
+    private func keepCachedPrefix(of prompt: [llama_token]) -> (reused: Int, trimFailed: Bool) {
         var common = 0
         let limit = min(cachedTokens.count, prompt.count - 1)
         while common < limit, cachedTokens[common] == prompt[common] { common += 1 }
+        var trimFailed = false
         if common < cachedTokens.count, !context.removeMemory(from: common) {
             context.clearMemory()
             common = 0
+            trimFailed = true
         }
         cachedTokens.removeSubrange(common...)
-        return common
+        return (common, trimFailed)
     }
 
     /// A failed llama_decode as a typed failure; the cache is cleared (its state is unknown).
     private func evaluationFailure(_ status: Int32, during what: String) -> RuntimeFailure {
         context.clearMemory()
         cachedTokens = []
+        previousPromptTokens = 0
         if status == 1 {
             return RuntimeFailure(.contextOverflow, "no room in the KV cache while \(what) (llama_decode returned 1)")
         }

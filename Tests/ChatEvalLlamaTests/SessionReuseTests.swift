@@ -44,6 +44,29 @@ extension RealModelTests {
             }
         }
 
+        /// Reuse accounted for: what the cache held and could serve (reusable), what it did
+        /// (efficiency), and where a miss comes from. A history window of three messages drops the
+        /// first exchange at turn 3, so the prompt diverges from the cache inside what the previous
+        /// prompt was — earlier turns sent differently — and those tokens are evaluated again.
+        @Test func aMissIsCountedCostedAndExplained() async throws {
+            let runtime = try RealModel.runtime()
+            let script = ConversationScript(
+                id: "window", systemPrompt: "Answer briefly.", options: GenerationOptions(maxTokens: 12), maxMessages: 3,
+                userMessages: userTurns.prefix(3).map { TemplateText(literal: $0) })
+            let results = await ConversationReplayer(runtime: runtime, cacheMode: .session).replay(script)
+            let metrics = results.compactMap(\.metrics)
+            try #require(metrics.count == 3)
+            #expect(metrics[0].reusableTokens == 0 && metrics[0].reuseEfficiency == nil && metrics[0].reuseMiss == nil)
+            #expect(metrics[1].reuseEfficiency == 1 && metrics[1].reuseMiss == nil, "the full history is a prefix: nothing missed")
+            let third = metrics[2]
+            let miss = try #require(third.reuseMiss)
+            #expect(miss.cause == .earlierTurnsRerendered)
+            #expect((third.reusedTokens ?? 0) == miss.position && miss.position > 0, "reused up to the divergence")
+            #expect((third.missedTokens ?? 0) > 0 && (third.reuseEfficiency ?? 1) < 1)
+            #expect((third.missedPrefillTime ?? 0) > 0)
+            #expect(miss.cached != miss.sent)
+        }
+
         @Test func coldModeReusesNothing() async throws {
             let runtime = try RealModel.runtime()
             let script = ConversationScript(

@@ -1,3 +1,4 @@
+import ChatEvalCore
 import ChatEvalStore
 import Foundation
 import Testing
@@ -62,5 +63,25 @@ import Testing
         #expect(labels(8) == 8)
         let many = labels(60)
         #expect(many > 6 && many < 60, "\(many) of 60 labelled")
+    }
+}
+
+/// The line a verbose report shows under a turn that re-evaluated what its cache held.
+@Suite struct ReuseLineTests {
+    @Test func aMissIsShownWithItsCostCauseAndDivergence() throws {
+        let metrics = TurnMetrics(
+            promptTokens: 100, reusedTokens: 60, generatedTokens: 4, timeToFirstToken: 0.2, prefillTime: 0.1, decodeTime: 0.1,
+            totalTime: 0.3,
+            interTokenLatencies: [], stopReason: .endOfGeneration, reusableTokens: 80,
+            reuseMiss: ReuseMiss(
+                cause: .previousAnswerRewritten, position: 60, before: "is Paris", cached: ".\n<|im_end|>", sent: "<|im_end|>"))
+        let line = try #require(ReuseLine.render(metrics, indent: "   "))
+        let joined = line.replacingOccurrences(of: "\n     ", with: " ")
+        #expect(joined.hasPrefix("   reuse 60 of 80 reusable tokens (75%): 20 evaluated again, ≈ 50 ms; the template rewrites"), "\(line)")
+        #expect(joined.contains(#"after "is Paris" the cache held ".\n<|im_end|>" and the prompt "<|im_end|>""#), "\(line)")
+        for row in line.split(separator: "\n") { #expect(DisplayWidth.of(String(row)) <= RunReport.width) }
+        var whole = metrics
+        whole.reusedTokens = 80
+        #expect(ReuseLine.render(whole, indent: "") == nil)
     }
 }

@@ -63,7 +63,7 @@ enum PerformanceChecks {
             switch metric.metric {
             case .peakMemory: "bytes (integer) or size string"
             case .generatedTokens: "integer ≥ 0"
-            case .reuseRatio: "number in 0...1"
+            case .reuseRatio, .reuseEfficiency: "number in 0...1"
             default: "number ≥ 0"
             }
         var arguments = [
@@ -81,7 +81,7 @@ enum PerformanceChecks {
                 limit = try byteSize(r, metric.limitKey)
             } else if metric.metric == .generatedTokens {
                 limit = Double(try r.integer(metric.limitKey, minimum: 0))
-            } else if metric.metric == .reuseRatio {
+            } else if metric.metric == .reuseRatio || metric.metric == .reuseEfficiency {
                 limit = try r.number(metric.limitKey, minimum: 0, maximum: 1)
             } else {
                 limit = try r.number(metric.limitKey, minimum: 0)
