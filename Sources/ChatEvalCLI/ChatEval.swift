@@ -17,12 +17,17 @@ struct ChatEval: AsyncParsableCommand {
         abstract: "Replay chat conversations against a model, measure every turn, grade the answers.",
         discussion: """
             Examples:
-              chateval                                   run the suites of chateval.yaml (or suites/)
-              chateval run suites/memory.yaml#pet-name   one conversation of one suite
+              chateval
+                  run the suites of chateval.yaml (or suites/)
+              chateval run suites/memory.yaml#pet-name
+                  one conversation of one suite
               chateval run --model a.gguf --model b.gguf two models side by side
-              chateval compare main HEAD                 this commit against main's latest run
-              chateval report HEAD --output run.html     this commit's latest run again, as a page
-              chateval grade suite.yaml --answers a.jsonl grade answers another tool produced
+              chateval compare main HEAD
+                  this commit against main's latest run
+              chateval report HEAD --output run.html
+                  this commit's latest run again, as a page
+              chateval grade suite.yaml --answers a.jsonl
+                  grade answers another tool produced
 
             Exit codes: 0 success; 1 a gate failed or a regression; 2 bad input or usage, or sides not \
             comparable; 3 the run could not complete (interrupted, results or a report file not writable); 4 a comparison \

@@ -129,6 +129,21 @@ import Testing
         #expect(run.stdout.contains("Examples:") && run.stdout.contains("--filter"))
     }
 
+    /// Every command's examples, as `--help` prints them outside a terminal (80 columns): no
+    /// example wrapped by the help formatter onto a line at the margin.
+    @Test(arguments: [
+        [], ["run"], ["compare"], ["calibrate"], ["merge"], ["history"], ["index"], ["validate"], ["grade"], ["recover"], ["templates"],
+        ["report"], ["import", "promptfoo"],
+    ])
+    func everyExampleFitsEightyColumns(_ command: [String]) async throws {
+        let help = try await run(command + ["--help"])
+        let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex(of: "Examples:"), "\(command) has no examples")
+        for line in lines[(start + 1)...].prefix(while: { !$0.isEmpty }) {
+            #expect(line.hasPrefix("  ") && line.count <= 80, "\(command): \(line)")
+        }
+    }
+
     @Test func aSelectionThatPicksNothingIsBadInputBeforeAnyModelLoads() async throws {
         let outcome = try await run(["run", "suites", "--filter", "no-such-thing", "--model", "/no/such/model.gguf"])
         #expect(outcome.status == 2)

@@ -24,7 +24,8 @@ struct CalibrateCommand: AsyncParsableCommand {
             <reports>/.chateval/calibration/gate-<machine and model>.json; replays are kept in a scratch folder and removed.
 
             Examples:
-              chateval calibrate --comparisons 20                 # the project's suites and model
+              chateval calibrate --comparisons 20
+                  the project's suites and model
               chateval calibrate suites/smoke.yaml --max-repeat 15
             """)
 

@@ -12,8 +12,10 @@ struct CompareCommand: ParsableCommand {
             folder or in git notes (git fetch origin 'refs/notes/*:refs/notes/*' brings CI's).
 
             Examples:
-              chateval compare HEAD~1 HEAD                          this commit against its parent's latest run
-              chateval compare origin/main HEAD --format markdown   for a pull-request comment
+              chateval compare HEAD~1 HEAD
+                  this commit against its parent's latest run
+              chateval compare origin/main HEAD --format markdown
+                  for a pull-request comment
               chateval compare reports/a.json reports/b.json --verbose
 
             Exit codes: 0 no regression, 1 regression, 2 bad input or the sides are not comparable \

@@ -24,7 +24,8 @@ struct GradeCommand: ParsableCommand {
             Examples:
               chateval grade suites/memory.yaml --answers answers.jsonl
               chateval grade reports/20261123T165006Z-7bfb935-n6y819bh.json
-              chateval grade reports/20261123T165006Z-7bfb935-n6y819bh.json suites/memory.yaml --output regraded.json
+              chateval grade reports/20261123T165006Z-7bfb935-n6y819bh.json \\
+                  suites/memory.yaml --output regraded.json
 
             Exit codes: 0 gates passed, 1 a gate failed, 2 bad input.
             """)

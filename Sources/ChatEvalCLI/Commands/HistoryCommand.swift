@@ -22,9 +22,11 @@ struct HistoryCommand: ParsableCommand {
             commit after the last one measured at the old level.
 
             Examples:
-              chateval history                                      TTFT and pass rate over the last 100 commits
+              chateval history
+                  TTFT and pass rate over the last 100 commits
               chateval history --metric decode-tps --suite memory --since v1.0
-              chateval history --output history.html                the trend as a chart too
+              chateval history --output history.html
+                  the trend as a chart too
 
             Exit codes: 0 shown (steps are reported, not failed on; the JUnit report fails a series whose latest step made it worse), \
             2 bad input (an unknown revision or metric, not a repository), 3 a report file (--output) could not be written.

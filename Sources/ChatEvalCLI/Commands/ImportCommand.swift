@@ -21,8 +21,10 @@ struct ImportPromptfooCommand: ParsableCommand {
             `chateval run promptfooconfig.yaml` runs a config without writing the suite.
 
             Examples:
-              chateval import promptfoo promptfooconfig.yaml                     the suite on standard output
-              chateval import promptfoo promptfooconfig.yaml -o suites/mine.yaml write it, then edit it
+              chateval import promptfoo promptfooconfig.yaml
+                  the suite on standard output
+              chateval import promptfoo promptfooconfig.yaml -o suites/mine.yaml
+                  write it, then edit it
             """)
 
     @Argument(help: "The promptfoo config.") var config: String

@@ -16,8 +16,10 @@ struct IndexCommand: ParsableCommand {
             `history` updates it by itself. --rebuild throws it away and reads everything again.
 
             Examples:
-              chateval index                 read new and changed result files and notes
-              chateval index --rebuild       throw the index away and read everything again
+              chateval index
+                  read new and changed result files and notes
+              chateval index --rebuild
+                  throw the index away and read everything again
             """)
 
     @Flag(help: "Start from an empty index.") var rebuild = false

@@ -17,8 +17,10 @@ struct MergeCommand: ParsableCommand {
             equals an unsharded run of the commit but for timings. It is written to the reports folder like a run.
 
             Examples:
-              chateval run --shard 2/4 --reports shard      one CI job's share
-              chateval merge shard/*.json                   the four shards' results, joined
+              chateval run --shard 2/4 --reports shard
+                  one CI job's share
+              chateval merge shard/*.json
+                  the four shards' results, joined
 
             Exit codes: 0 gates passed, 1 a gate failed, 2 the shards do not make one run, 3 a shard was interrupted \
             or the merged result could not be written.

@@ -19,10 +19,14 @@ struct ReportCommand: ParsableCommand {
             (\(ReportFormat.extensions)); with neither --output nor --format the terminal report is printed.
 
             Examples:
-              chateval report reports/<run>.json --output run.html   a result file as a page
-              chateval report reports/nightly --output turns.csv      every measured turn, one row each
-              chateval report HEAD --format markdown                  this commit's latest run
-              chateval report main HEAD --output change.html          a comparison, whatever its verdict
+              chateval report reports/<run>.json --output run.html
+                  a result file as a page
+              chateval report reports/nightly --output turns.csv
+                  every measured turn, one row each
+              chateval report HEAD --format markdown
+                  this commit's latest run
+              chateval report main HEAD --output change.html
+                  a comparison, whatever its verdict
 
             Exit codes: 0 reported (a regression too: report never gates), 2 bad input (an input that is no result file, \
             folder or revision; a folder whose runs are not one run or one group), 3 a report file (--output) could not be \

@@ -33,12 +33,20 @@ struct RunCommand: AsyncParsableCommand {
             does: exit 1 on a regression. This is what a CI job should call.
 
             Examples:
-              chateval run                                        # the project file's suites and model
-              chateval run suites/memory.yaml#pet-name --repeat 5 # one conversation, five times
-              chateval run --filter 'memory/*' --tag '!hard'      # a subset by pattern and tag
-              chateval run --model a.gguf --model b.gguf --chat-template embedded --chat-template gemma
-              chateval run --baseline origin/main                 # the CI gate
-              chateval run --runtime openai --base-url http://127.0.0.1:8080/v1 --concurrency 1,2,4
+              chateval run
+                  the project file's suites and model
+              chateval run suites/memory.yaml#pet-name --repeat 5
+                  one conversation, five times
+              chateval run --filter 'memory/*' --tag '!hard'
+                  a subset by pattern and tag
+              chateval run --model a.gguf --model b.gguf \\
+                  --chat-template embedded --chat-template gemma
+                  two models side by side, each with its chat template
+              chateval run --baseline origin/main
+                  the CI gate
+              chateval run --runtime openai --base-url http://127.0.0.1:8080/v1 \\
+                  --concurrency 1,2,4
+                  a served model under load, at three concurrency levels
             """)
 
     @OptionGroup var suites: SuiteOptions
