@@ -18,6 +18,9 @@ public struct Comparison: Codable, Sendable {
     public var family: TestFamily
     /// Where base and head were not measured alike.
     public var differences: [SettingDifference]
+    /// What the suites sent differently (system prompts, user messages, options, checks): the
+    /// inputs the commits changed, next to what moved. Absent in comparisons written before it.
+    public var inputs: [InputDifference]?
     public var suites: [SuiteComparison]
     public var quality: QualityComparison
     /// How busy the machine was while each side was measured, and what was left out for it.

@@ -143,10 +143,12 @@ public enum RunComparator {
         let design = ComparisonDesign(
             look: look.index + 1, looks: look.design.isSequential ? look.design.looks : [reps], share: look.share,
             familyErrorRate: level.alpha, confidence: level.confidence)
-        return Comparison(
+        var comparison = Comparison(
             base: side(base), head: side(head), settings: settings, design: design, family: family,
             differences: SettingDifferences.between(base: base.runs, head: head.runs),
             suites: suites, quality: quality, load: LoadComparison(base: baseLoad, head: headLoad))
+        comparison.inputs = InputDifferences.between(base: base.runs, head: head.runs)
+        return comparison
     }
 
     /// The error rates a look decides at.

@@ -18,7 +18,7 @@ public enum ComparisonReport {
         if !regressions.isEmpty {
             lines.append("")
             lines.append("Regressions:")
-            for (suite, change) in regressions { lines.append("  \(suite): \(sentence(change))") }
+            for (suite, change) in regressions { lines.append("  \(suite): \(sentence(change))" + inputsNote(comparison, suite: suite)) }
         }
         if !quality.regressions.isEmpty {
             lines.append("")
@@ -71,6 +71,14 @@ public enum ComparisonReport {
                     "  to decide: `chateval run --baseline \(Terminal.safe(base))` measures both sides interleaved, adding repetitions until decided"
                         + (most.map { " (about \($0) here; --max-repeat \(max($0, 2)))" } ?? ""))
             }
+        }
+        if let inputs = comparison.inputs, !inputs.isEmpty {
+            lines.append("")
+            lines.append("Inputs that differ (what the suites sent on head, against base):")
+            for input in inputs.prefix(verbose ? inputs.count : 10) {
+                lines.append(Format.clip("  " + Terminal.safe(input.description), 100))
+            }
+            if !verbose, inputs.count > 10 { lines.append("  … and \(inputs.count - 10) more (--verbose lists them all)") }
         }
         if !comparison.differences.isEmpty {
             lines.append("")
@@ -216,6 +224,19 @@ public enum ComparisonReport {
             text += " \(undecided) check\(undecided == 1 ? "" : "s") or turn\(undecided == 1 ? "" : "s") changed, too few replays to tell."
         }
         return text
+    }
+
+    /// "; inputs changed in this suite: system prompt ×2, user message" — what could explain a
+    /// suite's change, or "" when its inputs are the same on both sides.
+    static func inputsNote(_ comparison: Comparison, suite: String) -> String {
+        let fields = (comparison.inputs ?? []).filter { $0.suite == suite }.map(\.field.rawValue)
+        guard !fields.isEmpty else { return "" }
+        var counts: [(String, Int)] = []
+        for field in fields {
+            let name = field.replacingOccurrences(of: "_", with: " ")
+            if let index = counts.firstIndex(where: { $0.0 == name }) { counts[index].1 += 1 } else { counts.append((name, 1)) }
+        }
+        return "; inputs changed in this suite: " + counts.map { $0.1 > 1 ? "\($0.0) ×\($0.1)" : $0.0 }.joined(separator: ", ")
     }
 
     /// What the columns of a comparison's tables are, so that base, head and change reconcile.

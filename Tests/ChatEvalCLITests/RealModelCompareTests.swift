@@ -103,6 +103,10 @@ import Testing
         #expect(compared.stdout.contains("expected \"Zanzibar\""))
         #expect(compared.stdout.contains("answer: "))
         #expect(compared.stdout.contains("reports/"))  // read from the result files
+        // What the commit changed in the inputs is listed beside what moved.
+        #expect(compared.stdout.contains("Inputs that differ (what the suites sent on head, against base):"), "\(compared.stdout)")
+        #expect(compared.stdout.contains("capitals/france: system prompt"))
+        #expect(compared.stdout.contains("capitals/france turn 1: checks") == false)  // same checks, another value
 
         // The reports folder gone, the same comparison works from git notes alone.
         try FileManager.default.removeItem(at: fixture.root.appendingPathComponent("reports"))

@@ -595,3 +595,38 @@ private func ComparisonReport_headline(_ comparison: Comparison) -> String {
         #expect(matrix.columns.map(\.label) == ["small.gguf", "large.gguf"])
     }
 }
+
+/// A comparison says which inputs changed between the sides, next to what moved.
+@Suite struct InputDifferencesTests {
+    @Test func aChangedSystemPromptUserMessageAndCheckAreListed() throws {
+        var base = RecordBuilder(runId: "b"), head = RecordBuilder(runId: "h", commit: String(repeating: "b", count: 40))
+        for repetition in 1...3 {
+            base.replay(repetition: repetition, ttft: [0.1, 0.1], checks: [[true], [true]])
+            head.replay(repetition: repetition, ttft: [0.2, 0.2], checks: [[true], [true, true]])
+        }
+        for index in head.record.suites[0].conversations.indices {
+            head.record.suites[0].conversations[index].systemPrompt = "Be brief. Today is 2026-11-26."
+            head.record.suites[0].conversations[index].turns[1].replayed.user = "And now?"
+        }
+        let inputs = InputDifferences.between(base: [base.record], head: [head.record])
+        #expect(inputs.map(\.field) == [.systemPrompt, .userMessage, .checks])
+        #expect(inputs[0].description == #"s/c: system prompt "(none)" → "Be brief. Today is 2026-11-26.""#)
+        #expect(inputs[1].turn == 2 && inputs[1].head == #""And now?""#)
+        #expect(inputs[2].base == #""icontains""# && inputs[2].head == #""icontains, icontains""#)
+        let comparison = RunComparator.compare(
+            base: ComparedRuns(runs: [base.record], sources: ["b"]), head: ComparedRuns(runs: [head.record], sources: ["h"]),
+            settings: .default)
+        #expect(comparison.inputs?.count == 3)
+        // Identical inputs: nothing listed.
+        #expect(InputDifferences.between(base: [base.record], head: [base.record]).isEmpty)
+    }
+
+    /// A long text is shown around where it first differs.
+    @Test func longTextsAreCutAroundTheirFirstDifference() {
+        let old = String(repeating: "a", count: 200) + "X" + String(repeating: "b", count: 200)
+        let new = String(repeating: "a", count: 200) + "Y" + String(repeating: "b", count: 200)
+        let (a, b) = InputDifferences.excerpts(old, new)
+        #expect(a.hasPrefix("\"…") && a.contains("X") && a.hasSuffix("…\"") && a.count < 70)
+        #expect(b.contains("Y"))
+    }
+}
