@@ -33,20 +33,12 @@ public enum SuiteLoader {
         yaml: String, warnings: [SuiteError]
     ) {
         let text = try readText(path)
-        let root: Node
-        do {
-            guard let node = try Yams.compose(yaml: text), PromptfooConfig.recognises(node) else {
-                throw SuiteErrors([
-                    SuiteError(
-                        .invalidValue, file: path, line: 1, column: 1, "this is not a promptfoo config",
-                        hint: "a promptfoo config has prompts beside tests, providers or defaultTest")
-                ])
-            }
-            root = node
-        } catch let errors as SuiteErrors {
-            throw errors
-        } catch {
-            throw SuiteErrors([syntaxError(error, file: path, text: text)])
+        guard let root = try compose(text, file: path), PromptfooConfig.recognises(root) else {
+            throw SuiteErrors([
+                SuiteError(
+                    .invalidValue, file: path, line: 1, column: 1, "this is not a promptfoo config",
+                    hint: "a promptfoo config has prompts beside tests, providers or defaultTest")
+            ])
         }
         let reader = YAMLReader(file: path)
         let document = PromptfooConfig.suite(from: root, file: path, reader: reader, dropUnsupported: dropUnsupported)
@@ -64,6 +56,16 @@ public enum SuiteLoader {
         return (yaml, reader.warnings)
     }
 
+    /// The composed document of `text` (nil for an empty one); a syntax error is located and
+    /// named in plain words.
+    private static func compose(_ text: String, file: String) throws(SuiteErrors) -> Node? {
+        do {
+            return try Yams.compose(yaml: text)
+        } catch {
+            throw SuiteErrors([syntaxError(error, file: file, text: text)])
+        }
+    }
+
     /// Loads the suite at `path`, or throws every problem found in it.
     public static func load(path: String) throws(SuiteErrors) -> Suite {
         let text = try readText(path)
@@ -77,20 +79,12 @@ public enum SuiteLoader {
                 SuiteError(.tooComplex, file: file, line: line, "nesting is \(depth) levels deep; suites are limited to \(maximumNesting)")
             ])
         }
-        let root: Node
-        do {
-            guard let node = try Yams.compose(yaml: text) else {
-                throw SuiteErrors([
-                    SuiteError(
-                        .missingKey, file: file, line: 1, column: 1, "the file is empty",
-                        hint: "a suite needs at least 'name' and 'conversations'")
-                ])
-            }
-            root = node
-        } catch let errors as SuiteErrors {
-            throw errors
-        } catch {
-            throw SuiteErrors([syntaxError(error, file: file, text: text)])
+        guard let root = try compose(text, file: file) else {
+            throw SuiteErrors([
+                SuiteError(
+                    .missingKey, file: file, line: 1, column: 1, "the file is empty",
+                    hint: "a suite needs at least 'name' and 'conversations'")
+            ])
         }
         let reader = YAMLReader(file: file)
         // A promptfoo config runs as the suite it converts to; its problems point into it.

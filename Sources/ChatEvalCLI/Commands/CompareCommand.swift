@@ -26,13 +26,7 @@ struct CompareCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The run to compare against.", valueName: "base")) var base: String
     @Argument(help: ArgumentHelp("The run under test.", valueName: "head")) var head: String
 
-    @Option(
-        name: .customLong("reports"),
-        help: ArgumentHelp("Folder of result files to look revisions up in (default: the project file's, else reports).", valueName: "dir"))
-    var reportsFolder: String?
-
-    @Option(help: ArgumentHelp("Repository to resolve revisions in (default: found from the current folder upward).", valueName: "path"))
-    var repo: String?
+    @OptionGroup var recorded: RecordedRunOptions
 
     @OptionGroup var project: ProjectOptions
     @OptionGroup var comparison: ComparisonOptions
@@ -46,7 +40,7 @@ struct CompareCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let sources = try RunSources(repo: repo, reportsFolder: reportsFolder, project: project)
+        let sources = try RunSources(repo: recorded.repo, reportsFolder: recorded.reportsFolder, project: project)
         let (result, runs) = try sources.compare(base: base, head: head, overrides: try comparison.overrides())
         try output.write(.comparison(result, runs: runs)) { ComparisonReport.render(result, verbose: verbose) }
         try Self.exit(for: result, allowMismatch: mismatch.allowMismatch)

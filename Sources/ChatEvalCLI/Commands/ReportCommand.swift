@@ -38,13 +38,7 @@ struct ReportCommand: ParsableCommand {
             "A result file, a folder of result files, or a git revision; two of them are compared (base, then head).", valueName: "input"))
     var inputs: [String] = []
 
-    @Option(
-        name: .customLong("reports"),
-        help: ArgumentHelp("Folder of result files to look revisions up in (default: the project file's, else reports).", valueName: "dir"))
-    var reportsFolder: String?
-
-    @Option(help: ArgumentHelp("Repository to resolve revisions in (default: found from the current folder upward).", valueName: "path"))
-    var repo: String?
+    @OptionGroup var recorded: RecordedRunOptions
 
     @OptionGroup var project: ProjectOptions
     /// For two inputs: the thresholds and false-alarm rate the comparison decides with.
@@ -65,7 +59,7 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let sources = try RunSources(repo: repo, reportsFolder: reportsFolder, project: project)
+        let sources = try RunSources(repo: recorded.repo, reportsFolder: recorded.reportsFolder, project: project)
         if inputs.count == 2 {
             let (result, runs) = try sources.compare(base: inputs[0], head: inputs[1], overrides: try comparison.overrides())
             // The verdict is the report's to say; the exit code stays 0 (compare is the gate).
