@@ -49,13 +49,7 @@ struct HistoryCommand: ParsableCommand {
     )
     var metrics: [String] = []
 
-    @Option(
-        name: .customLong("reports"),
-        help: ArgumentHelp("Folder of result files (default: the project file's, else reports).", valueName: "dir"))
-    var reportsFolder: String?
-
-    @Option(help: ArgumentHelp("Repository to walk (default: found from the current folder upward).", valueName: "path"))
-    var repo: String?
+    @OptionGroup var recorded: RecordedRunOptions
 
     @Flag(name: .customLong("rebuild-index"), help: "Rebuild the results index from the result files and git notes first.")
     var rebuildIndex = false
@@ -84,7 +78,7 @@ struct HistoryCommand: ParsableCommand {
 
     func run() throws {
         let chosen = try chosenMetrics()
-        let (repository, root) = try RecordedRuns.openRepository(repo)
+        let (repository, root) = try RecordedRuns.openRepository(recorded.repo)
         let commits: [CommitSummary]
         do {
             commits = try repository.firstParentHistory(since: since, maxCount: maxCount)
@@ -93,7 +87,7 @@ struct HistoryCommand: ParsableCommand {
         } catch {
             throw failure((since.map { "--since \($0): " } ?? "") + "\(error)", .badInput)
         }
-        let folder = try RecordedRuns.reportsFolder(reportsFolder, project: project, root: root)
+        let folder = try RecordedRuns.reportsFolder(recorded.reportsFolder, project: project, root: root)
         var index = try RecordedRuns.updatedIndex(reports: folder, repository: repository, rebuild: rebuildIndex)
         let needed = Set(chosen.compactMap { if case .metric(let metric) = $0 { metric } else { nil } })
         let runs: [RunDigest]

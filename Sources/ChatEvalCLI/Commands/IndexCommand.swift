@@ -24,19 +24,13 @@ struct IndexCommand: ParsableCommand {
 
     @Flag(help: "Start from an empty index.") var rebuild = false
 
-    @Option(
-        name: .customLong("reports"),
-        help: ArgumentHelp("Folder of result files (default: the project file's, else reports).", valueName: "dir"))
-    var reportsFolder: String?
-
-    @Option(help: ArgumentHelp("Repository whose notes to read (default: found from the current folder upward).", valueName: "path"))
-    var repo: String?
+    @OptionGroup var recorded: RecordedRunOptions
 
     @OptionGroup var project: ProjectOptions
 
     func run() throws {
-        let (repository, root) = try RecordedRuns.openRepository(repo)
-        let folder = try RecordedRuns.reportsFolder(reportsFolder, project: project, root: root)
+        let (repository, root) = try RecordedRuns.openRepository(recorded.repo)
+        let folder = try RecordedRuns.reportsFolder(recorded.reportsFolder, project: project, root: root)
         let start = Date()
         let index = try RecordedRuns.updatedIndex(reports: folder, repository: repository, rebuild: rebuild, report: true)
         say("index     \(index.url.path) up to date in \(String(format: "%.2f", Date().timeIntervalSince(start))) s")

@@ -1,13 +1,15 @@
 import ArgumentParser
 
-/// Where recorded runs are looked up (`compare`, `report`): the results folder and the repository
-/// revisions resolve in.
+/// Where recorded runs are found (`compare`, `report`, `history`, `index`): the folder of result
+/// files and the repository whose revisions and notes are read.
 struct RecordedRunOptions: ParsableArguments {
     @Option(
         name: .customLong("reports"),
-        help: ArgumentHelp("Folder of result files to look revisions up in (default: the project file's, else reports).", valueName: "dir"))
+        help: ArgumentHelp("Folder of result files (default: the project file's, else reports).", valueName: "dir"))
     var reportsFolder: String?
 
-    @Option(help: ArgumentHelp("Repository to resolve revisions in (default: found from the current folder upward).", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "Repository whose revisions and notes are read (default: found from the current folder upward).", valueName: "path"))
     var repo: String?
 }
