@@ -57,14 +57,19 @@ public struct TurnMetrics: Codable, Sendable, Hashable {
     /// Why fewer tokens were reused than were reusable, where the cached and sent tokens diverge;
     /// nil when nothing reusable was missed.
     public var reuseMiss: ReuseMiss?
+    /// Where the time to the first token went, measured part by part; nil when the runtime cannot
+    /// tell (a server: its own `timings` are in `server`).
+    public var firstTokenParts: FirstTokenParts?
 
     public init(
         promptTokens: Int, reusedTokens: Int?, generatedTokens: Int,
         timeToFirstToken: Double, prefillTime: Double?, decodeTime: Double, totalTime: Double,
         interTokenLatencies: [Double], stopReason: StopReason, peakResidentBytes: Int? = nil,
         prefillPeakResidentBytes: Int? = nil, decodePeakResidentBytes: Int? = nil, kvCacheBytesInUse: Int? = nil,
-        server: ServerFigures? = nil, retries: [RetryAttempt]? = nil, reusableTokens: Int? = nil, reuseMiss: ReuseMiss? = nil
+        server: ServerFigures? = nil, retries: [RetryAttempt]? = nil, reusableTokens: Int? = nil, reuseMiss: ReuseMiss? = nil,
+        firstTokenParts: FirstTokenParts? = nil
     ) {
+        self.firstTokenParts = firstTokenParts
         self.reusableTokens = reusableTokens
         self.reuseMiss = reuseMiss
         self.server = server
@@ -144,7 +149,7 @@ extension TurnMetrics {
     private enum CodingKeys: String, CodingKey {
         case promptTokens, reusedTokens, generatedTokens, timeToFirstToken, prefillTime, decodeTime, totalTime
         case interTokenLatencies, stopReason, peakResidentBytes, prefillPeakResidentBytes, decodePeakResidentBytes, kvCacheBytesInUse
-        case server, retries, reusableTokens, reuseMiss
+        case server, retries, reusableTokens, reuseMiss, firstTokenParts
         // Derived, written for readers of result files; ignored when decoding.
         case evaluatedTokens, prefillTokensPerSecond, decodeTokensPerSecond, reuseRatio, interTokenLatency
         case reuseEfficiency, missedPrefillTime
@@ -169,7 +174,8 @@ extension TurnMetrics {
             server: try container.decodeIfPresent(ServerFigures.self, forKey: .server),
             retries: try container.decodeIfPresent([RetryAttempt].self, forKey: .retries),
             reusableTokens: try container.decodeIfPresent(Int.self, forKey: .reusableTokens),
-            reuseMiss: try container.decodeIfPresent(ReuseMiss.self, forKey: .reuseMiss))
+            reuseMiss: try container.decodeIfPresent(ReuseMiss.self, forKey: .reuseMiss),
+            firstTokenParts: try container.decodeIfPresent(FirstTokenParts.self, forKey: .firstTokenParts))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -191,6 +197,7 @@ extension TurnMetrics {
         try container.encodeIfPresent(retries, forKey: .retries)
         try container.encodeIfPresent(reusableTokens, forKey: .reusableTokens)
         try container.encodeIfPresent(reuseMiss, forKey: .reuseMiss)
+        try container.encodeIfPresent(firstTokenParts, forKey: .firstTokenParts)
         try container.encodeIfPresent(reuseEfficiency, forKey: .reuseEfficiency)
         try container.encodeIfPresent(missedPrefillTime.map(Self.microseconds), forKey: .missedPrefillTime)
         try container.encodeIfPresent(evaluatedTokens, forKey: .evaluatedTokens)
@@ -302,5 +309,44 @@ public struct ReuseMiss: Codable, Sendable, Hashable {
         if position < previousPrompt { return .earlierTurnsRerendered }
         if position >= cached - 2 { return .answerBoundary }
         return .previousAnswerRewritten
+    }
+}
+
+/// The time to the first token, part by part, in seconds, each measured on the turn's own clock:
+/// rendering the chat template, tokenizing the prompt, evaluating the prompt tokens not served
+/// from the cache (of which `reevaluated` is the share spent on reusable tokens the cache lost,
+/// estimated at the turn's own per-token rate) and sampling the first token. The parts add up to
+/// the TTFT; what they do not account for (taking the cache lock, trimming it) is `other`.
+public struct FirstTokenParts: Codable, Sendable, Hashable {
+    public var template: Double
+    public var tokenize: Double
+    public var prefill: Double
+    /// Part of `prefill`: re-evaluating reusable tokens the cache did not serve.
+    public var reevaluated: Double
+    public var firstSample: Double
+    public var other: Double
+
+    public init(template: Double, tokenize: Double, prefill: Double, reevaluated: Double, firstSample: Double, other: Double) {
+        self.template = template
+        self.tokenize = tokenize
+        self.prefill = prefill
+        self.reevaluated = reevaluated
+        self.firstSample = firstSample
+        self.other = other
+    }
+
+    /// The sum of the parts (the TTFT they were measured from).
+    public var total: Double { template + tokenize + prefill + firstSample + other }
+
+    /// The parts from the moments a turn measured (seconds from its start): template rendered,
+    /// prompt tokenized, prefill started and ended, first token sampled; `missedShare` of the
+    /// evaluated tokens were reusable ones the cache lost.
+    public init(templateEnd: Double, tokenizeEnd: Double, prefillStart: Double, prefillEnd: Double, firstToken: Double, missedShare: Double)
+    {
+        let prefill = max(0, prefillEnd - prefillStart)
+        self.init(
+            template: max(0, templateEnd), tokenize: max(0, tokenizeEnd - templateEnd), prefill: prefill,
+            reevaluated: prefill * min(max(missedShare, 0), 1), firstSample: max(0, firstToken - prefillEnd),
+            other: max(0, prefillStart - tokenizeEnd))
     }
 }

@@ -207,9 +207,11 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         guard let text = template.render(messages) else {
             throw RuntimeFailure(.templateFailed, "the \(template.name) chat template could not render \(messages.count) messages")
         }
+        let templateEnd = clock.elapsed
         guard let prompt = model.tokenize(text, addSpecial: true), !prompt.isEmpty else {
             throw RuntimeFailure(.tokenizationFailed, "the rendered prompt (\(text.utf8.count) bytes) could not be tokenized")
         }
+        let tokenizeEnd = clock.elapsed
         guard prompt.count < context.contextSize else {
             throw RuntimeFailure(
                 .contextOverflow, "the prompt has \(prompt.count) tokens and the context holds \(context.contextSize); no room to answer")
@@ -224,6 +226,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         let (reused, trimFailed) = keepCachedPrefix(of: prompt)
         let reusable = min(held.count, prompt.count - 1)
         let miss = reused < reusable ? reuseMiss(held: held, prompt: prompt, trimFailed: trimFailed) : nil
+        let prefillStart = clock.elapsed
         let prefillClock = Stopwatch()
         var promptTokens = prompt
         let status = context.decode(&promptTokens, from: reused)
@@ -232,6 +235,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         cachedTokens = prompt
         previousPromptTokens = prompt.count
         let prefillTime = prefillClock.elapsed
+        let prefillEnd = prefillStart + prefillTime
         let prefillPeak = memory.close()
 
         let sampler = TokenSampler(options: options, vocabularySize: model.vocabularySize)
@@ -292,7 +296,10 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             stopReason: stopReason ?? .maxTokens,
             peakResidentBytes: [prefillPeak, decodePeak].compactMap { $0 }.max(),
             prefillPeakResidentBytes: prefillPeak, decodePeakResidentBytes: decodePeak,
-            kvCacheBytesInUse: bytesPerCachedToken.map { $0 * cachedTokens.count }, reusableTokens: reusable, reuseMiss: miss)
+            kvCacheBytesInUse: bytesPerCachedToken.map { $0 * cachedTokens.count }, reusableTokens: reusable, reuseMiss: miss,
+            firstTokenParts: FirstTokenParts(
+                templateEnd: templateEnd, tokenizeEnd: tokenizeEnd, prefillStart: prefillStart, prefillEnd: prefillEnd,
+                firstToken: firstTokenTime, missedShare: Double(reusable - reused) / Double(max(prompt.count - reused, 1))))
     }
 
     /// The first token where `held` (the cache) and `prompt` differ, classified, with a few

@@ -15,6 +15,13 @@ public enum AnswerLines {
         case .failed: text += "\n\(indent)   FAILED: \(turn.failure?.description ?? "unknown failure")"
         case .skipped: text += "\n\(indent)   skipped: \(turn.skipReason ?? "")"
         }
+        if let metrics = turn.metrics, let parts = metrics.firstTokenParts {
+            text +=
+                "\n"
+                + Format.wrap(
+                    "\(indent)   time:   \(FirstTokenLine.render(parts, ttft: metrics.timeToFirstToken))", width: RunReport.width,
+                    hanging: indent + "           ")
+        }
         if let line = ReuseLine.render(turn.metrics, indent: indent + "   ") { text += "\n" + line }
         for verdict in turn.checks ?? [] {
             text += "\n" + VerdictLine.render(verdict, indent: indent + "   ", width: RunReport.width)
@@ -74,5 +81,20 @@ public enum GateReport {
             lines.append("\(indent)gate \(gate.described): \(gate.found) — \(gate.passed ? "PASS" : "FAIL")")
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// "TTFT 62 ms = template 0.3 ms + tokenize 0.2 ms + prefill 58 ms (12 ms re-evaluating lost
+/// cache) + first token 3.1 ms" — where a turn's time to the first token went.
+public enum FirstTokenLine {
+    public static func render(_ parts: FirstTokenParts, ttft: Double) -> String {
+        var pieces = [
+            "template \(Format.duration(parts.template))", "tokenize \(Format.duration(parts.tokenize))",
+            "prefill \(Format.duration(parts.prefill))"
+                + (parts.reevaluated > 0 ? " (\(Format.duration(parts.reevaluated)) re-evaluating tokens the cache lost)" : ""),
+            "first token \(Format.duration(parts.firstSample))",
+        ]
+        if parts.other >= 0.0005 { pieces.append("other \(Format.duration(parts.other))") }
+        return "TTFT \(Format.duration(ttft)) = " + pieces.joined(separator: " + ")
     }
 }

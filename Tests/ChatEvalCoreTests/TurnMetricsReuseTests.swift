@@ -40,3 +40,31 @@ import Testing
         #expect(ReuseMiss.cause(position: 60, previousPrompt: 50, cached: 70, trimFailed: true) == .cacheNotTrimmable)
     }
 }
+
+/// The parts of the time to the first token, from the moments a turn measured.
+@Suite struct FirstTokenPartsTests {
+    @Test func thePartsAddUpToTheFirstToken() {
+        let parts = FirstTokenParts(
+            templateEnd: 0.001, tokenizeEnd: 0.003, prefillStart: 0.004, prefillEnd: 0.054, firstToken: 0.056, missedShare: 0.2)
+        #expect(abs(parts.template - 0.001) < 1e-12 && abs(parts.tokenize - 0.002) < 1e-12 && abs(parts.other - 0.001) < 1e-12)
+        #expect(abs(parts.prefill - 0.05) < 1e-12 && abs(parts.reevaluated - 0.01) < 1e-12 && abs(parts.firstSample - 0.002) < 1e-12)
+        #expect(abs(parts.total - 0.056) < 1e-12)
+    }
+
+    /// Edges: nothing missed, everything missed, a share out of range, moments out of order.
+    @Test func sharesAreBoundedAndNoPartIsNegative() {
+        let none = FirstTokenParts(templateEnd: 0, tokenizeEnd: 0, prefillStart: 0, prefillEnd: 0.1, firstToken: 0.1, missedShare: 0)
+        #expect(none.reevaluated == 0 && none.template == 0 && none.firstSample == 0)
+        let all = FirstTokenParts(templateEnd: 0, tokenizeEnd: 0, prefillStart: 0, prefillEnd: 0.1, firstToken: 0.1, missedShare: 3)
+        #expect(all.reevaluated == all.prefill)
+        let disordered = FirstTokenParts(
+            templateEnd: 0.2, tokenizeEnd: 0.1, prefillStart: 0.05, prefillEnd: 0.01, firstToken: 0, missedShare: -1)
+        #expect(
+            [
+                disordered.template, disordered.tokenize, disordered.prefill, disordered.reevaluated, disordered.firstSample,
+                disordered.other,
+            ].allSatisfy {
+                $0 >= 0
+            })
+    }
+}

@@ -65,6 +65,16 @@ extension RealModelTests {
             #expect((third.missedTokens ?? 0) > 0 && (third.reuseEfficiency ?? 1) < 1)
             #expect((third.missedPrefillTime ?? 0) > 0)
             #expect(miss.cached != miss.sent)
+            // Where the time went: the parts add up to the TTFT, the prefill part is the prefill
+            // measured, and the lost tokens' share of it is the miss's cost.
+            for turn in metrics {
+                let parts = try #require(turn.firstTokenParts)
+                #expect(abs(parts.total - turn.timeToFirstToken) < 0.001, "\(parts) against \(turn.timeToFirstToken)")
+                #expect(abs(parts.prefill - (turn.prefillTime ?? -1)) < 1e-6)
+            }
+            let parts = try #require(third.firstTokenParts)
+            #expect(abs(parts.reevaluated - (third.missedPrefillTime ?? -1)) < 1e-6 && parts.reevaluated > 0)
+            #expect(metrics[1].firstTokenParts?.reevaluated == 0)
         }
 
         @Test func coldModeReusesNothing() async throws {
