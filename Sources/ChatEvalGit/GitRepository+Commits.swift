@@ -36,6 +36,43 @@ extension GitRepository {
         }
     }
 
+    /// The files under `paths` (files or folders, relative to the root, `/`-separated) that
+    /// `revision` changed against its first parent (`git diff --name-only REV^ REV -- PATHS`), sorted;
+    /// a root commit is compared with an empty tree. Reads the object database only.
+    public func changedPaths(_ paths: [String], in revision: String) throws -> [String] {
+        try LibGit2.withLock {
+            var id = try commitID(for: revision)
+            var commit: OpaquePointer?
+            try check(git_commit_lookup(&commit, pointer, &id), "git_commit_lookup")
+            defer { git_commit_free(commit) }
+            var tree: OpaquePointer?
+            try check(git_commit_tree(&tree, commit), "git_commit_tree")
+            defer { git_tree_free(tree) }
+            var parentTree: OpaquePointer?
+            if git_commit_parentcount(commit) > 0 {
+                var parent: OpaquePointer?
+                try check(git_commit_parent(&parent, commit, 0), "git_commit_parent")
+                defer { git_commit_free(parent) }
+                try check(git_commit_tree(&parentTree, parent), "git_commit_tree")
+            }
+            defer { git_tree_free(parentTree) }
+            var diff: OpaquePointer?
+            try check(git_diff_tree_to_tree(&diff, pointer, parentTree, tree, nil), "git_diff_tree_to_tree")
+            defer { git_diff_free(diff) }
+            var changed: [String] = []
+            for index in 0..<git_diff_num_deltas(diff) {
+                guard let delta = git_diff_get_delta(diff, index) else { continue }
+                for file in [delta.pointee.old_file, delta.pointee.new_file] {
+                    guard let raw = file.path else { continue }
+                    let path = String(cString: raw)
+                    let inside = paths.contains { $0 == path || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+                    if inside, !changed.contains(path) { changed.append(path) }
+                }
+            }
+            return changed.sorted()
+        }
+    }
+
     /// The state of an arbitrary commit, as a run recorded against it would show it: its id,
     /// subject, time and `describe`; no branch (it may be on several), nothing modified.
     public func snapshot(ofCommit revision: String) throws -> GitSnapshot {

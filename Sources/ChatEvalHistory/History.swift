@@ -206,4 +206,23 @@ public struct HistoryStep: Codable, Sendable {
     /// Worse given the metric's polarity: the side of the shift estimate (of its interval, when
     /// the estimate is 0).
     public var isWorse: Bool
+    /// The commits from `suspect` to `firstMeasured`, each with the run inputs it changed (suite
+    /// files, the project file); nil when not looked up. A commit that changed no input cannot
+    /// have caused the step through the repository.
+    public var suspects: [StepSuspect]?
+
+    /// The suspects that changed an input: the ones that can have caused the step.
+    public var inputSuspects: [StepSuspect] { (suspects ?? []).filter { !$0.changedInputs.isEmpty } }
+}
+
+/// A commit in a step's range and what it changed of the runs' inputs.
+public struct StepSuspect: Codable, Sendable, Hashable {
+    public var commit: String
+    /// The input files it changed, relative to the repository root; empty when it changed none.
+    public var changedInputs: [String]
+
+    public init(commit: String, changedInputs: [String]) {
+        self.commit = commit
+        self.changedInputs = changedInputs
+    }
 }

@@ -27,6 +27,9 @@ public enum HistoryReport {
             lines.append("Steps:")
             for (series, step) in steps {
                 lines.append("  \(stepLine(step, series: series, history: history))")
+                if let suspects = suspectsLine(step, history: history) {
+                    lines.append(Format.wrap("    " + suspects, width: 100, hanging: "      "))
+                }
             }
         }
         for series in history.series {
@@ -61,6 +64,26 @@ public enum HistoryReport {
             text += " (or a commit up to \(measured.shortId): none between has results)"
         }
         return text + " — \(Terminal.safe(series.key.suite))"
+    }
+
+    /// Which commits of the step's range changed the runs' inputs: "inputs changed by 3f2a9c1
+    /// (suites/smoke.yaml); 2 commits changed none", or that none did and the cause lies outside
+    /// the repository. Nil when the suspects were not looked up.
+    static func suspectsLine(_ step: HistoryStep, history: History) -> String? {
+        guard let suspects = step.suspects, !suspects.isEmpty else { return nil }
+        func short(_ id: String) -> String { history.commits.first { $0.id == id }?.shortId ?? String(id.prefix(7)) }
+        let changing = step.inputSuspects
+        let others = suspects.count - changing.count
+        guard !changing.isEmpty else {
+            return "no commit in the range changed a suite or the project file: the cause lies outside the repository "
+                + "(the engine build, the machine, the model file)"
+        }
+        let named = changing.map {
+            "\(short($0.commit)) (\($0.changedInputs.prefix(3).joined(separator: ", "))\($0.changedInputs.count > 3 ? ", …" : ""))"
+        }
+        return "inputs changed by " + named.joined(separator: ", ")
+            + (others > 0
+                ? "; \(others) commit\(others == 1 ? "" : "s") in the range changed none and cannot have caused it through the suites" : "")
     }
 
     /// "+20.1% [+15.2%, +24.8%] (200 ms → 240 ms)"

@@ -8,10 +8,12 @@ public enum SyntheticHistory {
     /// Creates the repository in `folder` (which must exist and be empty) with `commits` commits
     /// made by one `git fast-import`, and writes `runsPerCommit` result files per commit into
     /// `folder/reports`, TTFT multiplied by `stepFactor` from commit `stepAt` (0-based) on.
-    /// Returns the commit ids, oldest first.
+    /// `suites/smoke.yaml` is added at the first commit and changed at `suiteChangeAt`; the other
+    /// commits change only `file.txt`. Returns the commit ids, oldest first.
     @discardableResult
     public static func make(
         in folder: URL, commits: Int, runsPerCommit: Int = 1, stepAt: Int? = nil, stepFactor: Double = 1.2, seed: UInt64 = 1,
+        suiteChangeAt: Int? = nil,
         suites: [String] = ["smoke"], conversations: Int = 2, turns: Int = 4
     ) async throws -> [String] {
         let environment = [
@@ -37,6 +39,11 @@ public enum SyntheticHistory {
             stream += "data \(message.utf8.count)\n\(message)"
             if number > 0 { stream += "from :\(number)\n" }
             stream += "M 100644 inline file.txt\ndata \(content.utf8.count)\n\(content)\n"
+            if number == 0 || number == suiteChangeAt {
+                // The suite the runs ran: written at the first commit, changed at `suiteChangeAt`.
+                let suite = "name: smoke\n# version \(number)\n"
+                stream += "M 100644 inline suites/smoke.yaml\ndata \(suite.utf8.count)\n\(suite)\n"
+            }
         }
         let input = folder.appendingPathComponent(".fast-import")
         try Data(stream.utf8).write(to: input)

@@ -41,6 +41,31 @@ import Testing
         #expect(terminal.stdout.contains("WORSE TTFT +"))
         #expect(terminal.stdout.contains("at \(repository.ids[40].prefix(7)) \"Change 40\""))
         #expect(terminal.stdout.contains("◀ step (worse)"))
+        // Commit 40 changed no input: the cause is outside the repository.
+        #expect(terminal.stdout.contains("no commit in the range changed a suite or the project file"), "\(terminal.stdout)")
+    }
+
+    /// A step whose commits 38-40 have no results: of the suspects 38 to 41, only 40 changed the
+    /// suite the runs ran; the others are named as unable to have caused it.
+    @Test func theSuspectsAreNarrowedToTheCommitsThatChangedAnInput() async throws {
+        let repository = try Repository()
+        repository.ids = try await SyntheticHistory.make(in: repository.url, commits: 60, stepAt: 40, seed: 3, suiteChangeAt: 40)
+        for name in try FileManager.default.contentsOfDirectory(atPath: repository.reports.path)
+        where (38...40).contains(where: { name.contains(repository.ids[$0].prefix(7)) }) {
+            try FileManager.default.removeItem(at: repository.reports.appendingPathComponent(name))
+        }
+        let outcome = try await cli.run(["history"] + repository.arguments + ["--metric", "ttft", "--format", "json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let history = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        let step = try #require(((history["series"] as? [[String: Any]])?.first?["steps"] as? [[String: Any]])?.first)
+        let suspects = try #require(step["suspects"] as? [[String: Any]])
+        #expect(suspects.compactMap { $0["commit"] as? String } == Array(repository.ids[38...41]))
+        #expect(suspects.map { ($0["changed_inputs"] as? [String]) ?? ["?"] } == [[], [], ["suites/smoke.yaml"], []])
+        let terminal = try await cli.run(["history"] + repository.arguments + ["--metric", "ttft"])
+        let joined = terminal.stdout.replacingOccurrences(of: "\n      ", with: " ")
+        #expect(
+            joined.contains("inputs changed by \(repository.ids[40].prefix(7)) (suites/smoke.yaml); 3 commits in the range changed none"),
+            "\(terminal.stdout)")
     }
 
     @Test func sinceAndMaxCountLimitTheWalkAndGapsAreShown() async throws {

@@ -22,6 +22,27 @@ import Testing
         #expect(unknown.description.contains("'no-such-branch' names no commit"))
     }
 
+    /// What a commit changed of the given paths (files or folders), against its first parent: a
+    /// history step's suspects are the commits that changed a run's inputs.
+    @Test func theInputsACommitChangedAreListed() async throws {
+        let directory = try TestDirectory()
+        try await directory.initRepository()
+        let root = try await directory.commit("suites/smoke.yaml", "name: s", message: "A suite")
+        let readme = try await directory.commit("README.md", "words", message: "Docs only")
+        let suite = try await directory.commit("suites/smoke.yaml", "name: s2", message: "Change the suite")
+        let project = try await directory.commit("chateval.yaml", "repetitions: 3", message: "Project file")
+        let nested = try await directory.commit("suites/extra/deep.yaml", "name: d", message: "A nested suite")
+        let repository = try GitRepository.discover(startingAt: directory.url)
+        let inputs = ["chateval.yaml", "suites"]
+        #expect(try repository.changedPaths(inputs, in: root) == ["suites/smoke.yaml"])  // against the empty tree
+        #expect(try repository.changedPaths(inputs, in: readme) == [])
+        #expect(try repository.changedPaths(inputs, in: suite) == ["suites/smoke.yaml"])
+        #expect(try repository.changedPaths(inputs, in: project) == ["chateval.yaml"])
+        #expect(try repository.changedPaths(inputs, in: nested) == ["suites/extra/deep.yaml"])
+        #expect(try repository.changedPaths(["suite"], in: suite) == [])  // a prefix of a name is not its folder
+        #expect(throws: GitError.self) { try repository.changedPaths(inputs, in: "no-such-commit") }
+    }
+
     @Test func anyCommitCanBeDescribed() async throws {
         let directory = try TestDirectory()
         try await directory.initRepository()

@@ -26,8 +26,11 @@ final class TestDirectory {
     }
 
     /// Writes `text` to `relativePath` inside this directory.
+    /// Writes `text` at `relativePath`, creating the folders on the way.
     func write(_ text: String, to relativePath: String) throws {
-        try Data(text.utf8).write(to: url.appendingPathComponent(relativePath))
+        let file = url.appendingPathComponent(relativePath)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: file)
     }
 
     /// Runs `git args…` in `relativePath` (default: this directory) and returns its trimmed output.

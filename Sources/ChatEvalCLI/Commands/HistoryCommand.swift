@@ -104,7 +104,8 @@ struct HistoryCommand: ParsableCommand {
                 throw failure(error.description, .runIncomplete)
             }
         }
-        let history = HistoryBuilder.build(commits: commits, runs: runs, metrics: chosen, suites: suites.isEmpty ? nil : Set(suites))
+        var history = HistoryBuilder.build(commits: commits, runs: runs, metrics: chosen, suites: suites.isEmpty ? nil : Set(suites))
+        Self.lookUpSuspects(&history, repository: repository, inputs: try inputPaths(root: root))
         if !suites.isEmpty {
             let found = Set(history.series.map(\.key.suite))
             for suite in suites where !found.contains(suite) {
@@ -112,5 +113,42 @@ struct HistoryCommand: ParsableCommand {
             }
         }
         try output.write(.history(history)) { HistoryReport.render(history) }
+    }
+
+    /// What a commit can change of a run: the project file and the suite folders it names (else
+    /// `suites`), relative to the repository root.
+    private func inputPaths(root: URL) throws -> [String] {
+        let projectFile = try project.load(root: root)
+        let suitePaths = projectFile?.suites ?? ["suites"]
+        return ["chateval.yaml"] + suitePaths.map { $0.hasPrefix("./") ? String($0.dropFirst(2)) : $0 }.filter { !$0.hasPrefix("/") }
+    }
+
+    /// Each step's commits from its suspect to its first measured commit, with the inputs each
+    /// changed (libgit2 tree diffs against the first parent). A commit that cannot be read is
+    /// left out with a warning; the history stands without it.
+    static func lookUpSuspects(_ history: inout History, repository: GitRepository, inputs: [String]) {
+        var cache: [String: [String]] = [:]
+        for series in history.series.indices {
+            for step in history.series[series].steps.indices {
+                let range = history.series[series].steps[step]
+                guard range.suspectPosition <= range.firstMeasuredPosition, range.firstMeasuredPosition < history.commits.count else {
+                    continue
+                }
+                var suspects: [StepSuspect] = []
+                for position in range.suspectPosition...range.firstMeasuredPosition {
+                    let id = history.commits[position].id
+                    if cache[id] == nil {
+                        do {
+                            cache[id] = try repository.changedPaths(inputs, in: id)
+                        } catch {
+                            warn("could not read what \(history.commits[position].shortId) changed: \(error)")
+                            continue
+                        }
+                    }
+                    suspects.append(StepSuspect(commit: id, changedInputs: cache[id] ?? []))
+                }
+                history.series[series].steps[step].suspects = suspects
+            }
+        }
     }
 }
