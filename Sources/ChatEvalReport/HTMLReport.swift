@@ -121,7 +121,7 @@ public enum HTMLReport {
                             }
                         let repetition = conversation.repetition > 1 ? " (rep. \(conversation.repetition))" : ""
                         body +=
-                            "<tr><td>\(Markup.html(conversation.id))\(repetition)</td><td>\(turn.index + 1)</td><td>\(Format.duration(metrics?.timeToFirstToken))</td>"
+                            "<tr><td>\(Markup.html(conversation.id))\(repetition)</td><td>\(turn.index + 1)</td><td>\(Format.duration(metrics?.timeToFirstToken))\(metrics.map(firstTokenBar) ?? "")</td>"
                             + "<td>\(Format.rate(metrics?.prefillTokensPerSecond))</td><td>\(Format.rate(metrics?.decodeTokensPerSecond))</td><td>\(Format.percent(metrics?.reuseRatio))</td>"
                             + "<td>\(checks)</td><td><div class=\"text\">\(Markup.html(Markup.cut(turn.user, perText)))</div></td><td>\(answer)</td></tr>"
                     }
@@ -278,6 +278,31 @@ public enum HTMLReport {
 
     private static func verdict(_ text: String, good: Bool) -> String {
         "<p class=\"verdict \(good ? "good" : "bad")\">\(Markup.html(text))</p>"
+    }
+
+    /// Where a turn's time to the first token went, as a stacked bar under its TTFT: template,
+    /// tokenize, prefill (re-evaluating tokens the cache lost in red) and the first sample, each
+    /// segment titled with its time. Empty for a turn whose runtime does not measure the parts.
+    static func firstTokenBar(_ metrics: TurnMetrics) -> String {
+        guard let parts = metrics.firstTokenParts, parts.total > 0 else { return "" }
+        let width = 90.0
+        let segments: [(String, Double, String)] = [
+            ("template", parts.template, "#94a3b8"), ("tokenize", parts.tokenize, "#cbd5e1"),
+            ("prefill", parts.prefill - parts.reevaluated, "#2563eb"),
+            ("re-evaluating tokens the cache lost", parts.reevaluated, "#dc2626"),
+            ("first token", parts.firstSample, "#16a34a"), ("other", parts.other, "#e2e8f0"),
+        ]
+        var x = 0.0
+        var svg = "<br><svg class=\"parts\" width=\"\(Int(width))\" height=\"8\" viewBox=\"0 0 \(Int(width)) 8\" role=\"img\">"
+        svg += "<title>\(Markup.html(FirstTokenLine.render(parts, ttft: metrics.timeToFirstToken)))</title>"
+        for (name, seconds, colour) in segments where seconds > 0 {
+            let w = width * seconds / parts.total
+            svg +=
+                "<rect x=\"\(String(format: "%.1f", x))\" y=\"0\" width=\"\(String(format: "%.1f", w))\" height=\"8\" fill=\"\(colour)\">"
+            svg += "<title>\(name) \(Markup.html(Format.duration(seconds)))</title></rect>"
+            x += w
+        }
+        return svg + "</svg>"
     }
 
     private static func page(title: String, body: String) -> String {

@@ -85,3 +85,21 @@ import Testing
         #expect(ReuseLine.render(whole, indent: "") == nil)
     }
 }
+
+/// The HTML turn table's stacked bar of where the first token's time went.
+@Suite struct FirstTokenBarTests {
+    @Test func theSegmentsSpanTheBarInProportion() {
+        var metrics = TurnMetrics(
+            promptTokens: 100, reusedTokens: 60, generatedTokens: 4, timeToFirstToken: 0.1, prefillTime: 0.08, decodeTime: 0.1,
+            totalTime: 0.2,
+            interTokenLatencies: [], stopReason: .endOfGeneration)
+        #expect(HTMLReport.firstTokenBar(metrics) == "")  // not measured: no bar
+        metrics.firstTokenParts = FirstTokenParts(
+            template: 0.01, tokenize: 0.01, prefill: 0.08, reevaluated: 0.02, firstSample: 0, other: 0)
+        let bar = HTMLReport.firstTokenBar(metrics)
+        let widths = bar.components(separatedBy: "width=\"").dropFirst(2).compactMap { Double($0.prefix { $0 != "\"" }) }
+        #expect(widths == [9, 9, 54, 18], "\(bar)")  // template, tokenize, new prefill, re-evaluated: 90 px in all
+        #expect(bar.contains("<title>re-evaluating tokens the cache lost 20 ms</title>"))
+        #expect(!bar.contains("<title>first token"))  // empty parts draw nothing
+    }
+}
