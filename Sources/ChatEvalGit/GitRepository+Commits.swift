@@ -41,36 +41,33 @@ extension GitRepository {
     /// a root commit is compared with an empty tree. Reads the object database only.
     public func changedPaths(_ paths: [String], in revision: String) throws -> [String] {
         try LibGit2.withLock {
-            var id = try commitID(for: revision)
-            var commit: OpaquePointer?
-            try check(git_commit_lookup(&commit, pointer, &id), "git_commit_lookup")
-            defer { git_commit_free(commit) }
-            var tree: OpaquePointer?
-            try check(git_commit_tree(&tree, commit), "git_commit_tree")
-            defer { git_tree_free(tree) }
-            var parentTree: OpaquePointer?
-            if git_commit_parentcount(commit) > 0 {
-                var parent: OpaquePointer?
-                try check(git_commit_parent(&parent, commit, 0), "git_commit_parent")
-                defer { git_commit_free(parent) }
-                try check(git_commit_tree(&parentTree, parent), "git_commit_tree")
-            }
-            defer { git_tree_free(parentTree) }
-            var diff: OpaquePointer?
-            try check(git_diff_tree_to_tree(&diff, pointer, parentTree, tree, nil), "git_diff_tree_to_tree")
-            defer { git_diff_free(diff) }
-            var changed: [String] = []
-            for index in 0..<git_diff_num_deltas(diff) {
-                guard let delta = git_diff_get_delta(diff, index) else { continue }
-                for file in [delta.pointee.old_file, delta.pointee.new_file] {
-                    guard let raw = file.path else { continue }
-                    let path = String(cString: raw)
-                    let inside = paths.contains { $0 == path || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
-                    if inside, !changed.contains(path) { changed.append(path) }
-                }
-            }
-            return changed.sorted()
+            try withCommitTree(of: revision) { commit, tree in try changedPaths(paths, commit: commit, tree: tree) }
         }
+    }
+
+    private func changedPaths(_ paths: [String], commit: OpaquePointer?, tree: OpaquePointer?) throws -> [String] {
+        var parentTree: OpaquePointer?
+        if git_commit_parentcount(commit) > 0 {
+            var parent: OpaquePointer?
+            try check(git_commit_parent(&parent, commit, 0), "git_commit_parent")
+            defer { git_commit_free(parent) }
+            try check(git_commit_tree(&parentTree, parent), "git_commit_tree")
+        }
+        defer { git_tree_free(parentTree) }
+        var diff: OpaquePointer?
+        try check(git_diff_tree_to_tree(&diff, pointer, parentTree, tree, nil), "git_diff_tree_to_tree")
+        defer { git_diff_free(diff) }
+        var changed: [String] = []
+        for index in 0..<git_diff_num_deltas(diff) {
+            guard let delta = git_diff_get_delta(diff, index) else { continue }
+            for file in [delta.pointee.old_file, delta.pointee.new_file] {
+                guard let raw = file.path else { continue }
+                let path = String(cString: raw)
+                let inside = paths.contains { $0 == path || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+                if inside, !changed.contains(path) { changed.append(path) }
+            }
+        }
+        return changed.sorted()
     }
 
     /// The state of an arbitrary commit, as a run recorded against it would show it: its id,
@@ -164,6 +161,11 @@ extension GitRepository {
     }
 
     private func withTree<T>(of revision: String, _ body: (OpaquePointer?) throws -> T) throws -> T {
+        try withCommitTree(of: revision) { _, tree in try body(tree) }
+    }
+
+    /// Runs `body` on `revision`'s commit and its tree (both freed after).
+    private func withCommitTree<T>(of revision: String, _ body: (OpaquePointer?, OpaquePointer?) throws -> T) throws -> T {
         var id = try commitID(for: revision)
         var commit: OpaquePointer?
         try check(git_commit_lookup(&commit, pointer, &id), "git_commit_lookup")
@@ -171,7 +173,7 @@ extension GitRepository {
         var tree: OpaquePointer?
         try check(git_commit_tree(&tree, commit), "git_commit_tree")
         defer { git_tree_free(tree) }
-        return try body(tree)
+        return try body(commit, tree)
     }
 
     /// Runs `body` on the tree entry at `path`, or returns nil when there is none.
