@@ -272,6 +272,9 @@ public struct ReuseMiss: Codable, Sendable, Hashable {
         /// The engine could not trim its cache back to the common prefix (a sliding-window or
         /// recurrent model): everything was evaluated again.
         case cacheNotTrimmable = "cache_not_trimmable"
+        /// A server served fewer tokens from its cache than the previous request left there, and
+        /// does not say why (another conversation evicted them, a cache turned off, a slot changed).
+        case serverSide = "server_side"
 
         /// The cause in words, for reports.
         public var explanation: String {
@@ -281,6 +284,7 @@ public struct ReuseMiss: Codable, Sendable, Hashable {
             case .previousAnswerRewritten: "the template rewrites the previous answer it sends back"
             case .answerBoundary: "the previous answer's end tokenizes differently when sent back"
             case .cacheNotTrimmable: "the engine cannot trim its cache to the common prefix (sliding-window or recurrent model)"
+            case .serverSide: "the server served less from its cache than the previous request left there, and does not say why"
             }
         }
     }

@@ -41,6 +41,9 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
         var fresh = true
         /// Sent with every turn of the conversation when affinity is on.
         var affinityKey: String
+        /// Tokens the previous turn left in the server's cache (its prompt and answer, as the
+        /// server counted them); nil when unknown (a first turn, a failed one, no usage figures).
+        var previousTokens: Int?
     }
     private let session: Mutex<Session>
 
@@ -51,7 +54,10 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
     }
 
     public func resetSession() async {
-        session.withLock { $0.fresh = true }
+        session.withLock {
+            $0.fresh = true
+            $0.previousTokens = nil
+        }
     }
 
     public func beginConversation(id: String) async {
@@ -81,16 +87,33 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    let metrics = try await self.answer(messages, options: options, session: state) { continuation.yield(.chunk($0)) }
+                    var metrics = try await self.answer(messages, options: options, session: state) { continuation.yield(.chunk($0)) }
+                    self.accountReuse(&metrics, previousTokens: state.fresh ? nil : state.previousTokens)
                     continuation.yield(.info(metrics))
                     continuation.finish()
                 } catch {
+                    self.session.withLock { $0.previousTokens = nil }
                     continuation.finish(throwing: error)
                 }
             }
             continuation.onTermination = { termination in
                 if case .cancelled = termination { task.cancel() }
             }
+        }
+    }
+
+    /// What was reusable, from what the previous request left in the server's cache (the server's
+    /// own counts), and a miss's cause — unknown to the client: "server-side". Records this turn's
+    /// tokens for the next.
+    private func accountReuse(_ metrics: inout TurnMetrics, previousTokens: Int?) {
+        let served = metrics.server?.generatedTokens ?? metrics.generatedTokens
+        let left = metrics.reusedTokens == nil ? nil : metrics.promptTokens + served
+        session.withLock { $0.previousTokens = left }
+        guard let previousTokens, let reused = metrics.reusedTokens else { return }
+        let reusable = min(previousTokens, max(metrics.promptTokens - 1, 0))
+        metrics.reusableTokens = reusable
+        if reused < reusable {
+            metrics.reuseMiss = ReuseMiss(cause: .serverSide, position: reused, before: "", cached: "", sent: "")
         }
     }
 

@@ -43,9 +43,11 @@ public enum ReuseLine {
             "\(indent)reuse \(reused) of \(reusable) reusable tokens (\(Format.percent(efficiency))): \(missed) evaluated again"
             + (metrics.missedPrefillTime.map { ", ≈ \(Format.duration($0))" } ?? "")
         if let miss = metrics.reuseMiss {
-            line +=
-                "; \(miss.cause.explanation): at token \(miss.position), after \(quoted(miss.before)) the cache held "
-                + "\(quoted(miss.cached)) and the prompt \(quoted(miss.sent))"
+            line += "; \(miss.cause.explanation)"
+            if miss.cause != .serverSide {
+                line +=
+                    ": at token \(miss.position), after \(quoted(miss.before)) the cache held \(quoted(miss.cached)) and the prompt \(quoted(miss.sent))"
+            }
         }
         return Format.wrap(line, width: width, hanging: indent + "  ")
     }

@@ -346,6 +346,31 @@ import Testing
         }
     }
 
+    /// Reuse over HTTP: what the previous request left in the server's cache (its prompt and
+    /// answer, as the server counted them) is what the next could reuse; a server that serves
+    /// less says nothing of why: "server-side". A fresh session has nothing reusable.
+    @Test func servedReuseIsAccountedFromTheServersOwnCounts() async throws {
+        let replies = [
+            FakeChatServer.Reply.events(FakeChatServer.llamaServerEvents(["Hi", "."], promptTokens: 20, cached: 0)),
+            .events(FakeChatServer.llamaServerEvents(["Yes", "."], promptTokens: 40, cached: 22)),
+            .events(FakeChatServer.llamaServerEvents(["No", "."], promptTokens: 60, cached: 10)),
+        ]
+        try await FakeChatServer.run(replies: replies) { server in
+            let connection = try await OpenAIConnection.open(Self.configuration(server))
+            defer { Task { await connection.shutdown() } }
+            let runtime = connection.makeRuntime()
+            await runtime.beginConversation(id: "c")
+            let first = try #require(await Self.turn(runtime, [.user("Hi")]).metrics)
+            #expect(first.reusableTokens == nil && first.reuseEfficiency == nil)
+            let second = try #require(await Self.turn(runtime, [.user("Hi"), .assistant("Hi."), .user("And?")]).metrics)
+            #expect(second.reusableTokens == 22 && second.reuseEfficiency == 1 && second.reuseMiss == nil)  // 20 + 2 generated
+            let third = try #require(
+                await Self.turn(runtime, [.user("Hi"), .assistant("Hi."), .user("And?"), .assistant("Yes."), .user("So?")]).metrics)
+            #expect(third.reusableTokens == 42)  // 40 + 2
+            #expect(third.reuseMiss?.cause == .serverSide && third.missedTokens == 32)
+        }
+    }
+
     @Test func aStreamThatGoesQuietHitsTheStallBound() async throws {
         try await FakeChatServer.run(replies: [.stall]) { server in
             let connection = try await OpenAIConnection.open(
