@@ -77,6 +77,32 @@ extension RealModelTests {
             #expect(metrics[1].firstTokenParts?.reevaluated == 0)
         }
 
+        /// Each cause from what is sent back: a changed system prompt (a date in it) diverges
+        /// inside the previous prompt; an answer sent back rewritten diverges inside the previous
+        /// answer; one sent back without its last character diverges in its last tokens. (A
+        /// trailing space changes nothing: the cache never held the end-of-generation token, so
+        /// everything it held is still a prefix.)
+        @Test(arguments: [
+            ("system", ReuseMiss.Cause.earlierTurnsRerendered), ("rewritten", .previousAnswerRewritten), ("boundary", .answerBoundary),
+        ])
+        func eachMissHasTheCauseOfWhereItDiverged(_ change: String, _ cause: ReuseMiss.Cause) async throws {
+            let runtime = try RealModel.runtime()
+            await runtime.resetSession()
+            let first: [ChatMessage] = [.system("Answer briefly. Today is Monday."), .user("Name a fruit that is yellow.")]
+            let answer = try await respond(runtime, first, options: GenerationOptions(maxTokens: 24)).text
+            try #require(answer.count > 8, "the answer is long enough to rewrite: \(answer)")
+            var sent = first + [.assistant(answer), .user("And a red one?")]
+            switch change {
+            case "system": sent[0] = .system("Answer briefly. Today is Tuesday.")
+            case "rewritten": sent[2] = .assistant("Well: " + answer.dropFirst(3))
+            default: sent[2] = .assistant(String(answer.dropLast()))
+            }
+            let turn = try await respond(runtime, sent)
+            let miss = try #require(turn.metrics.reuseMiss, "\(change): nothing missed")
+            #expect(miss.cause == cause, "\(change): \(miss)")
+            #expect((turn.metrics.reuseEfficiency ?? 1) < 1)
+        }
+
         @Test func coldModeReusesNothing() async throws {
             let runtime = try RealModel.runtime()
             let script = ConversationScript(
