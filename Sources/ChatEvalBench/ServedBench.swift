@@ -104,8 +104,8 @@ struct ServedBench: AsyncParsableCommand {
 
     private func report(_ pairs: [(local: [TurnMetrics], served: [TurnMetrics])]) {
         var table = TextTable([
-            .init("turn"), .init("prompt in/srv"), .init("reused in/srv"), .init("TTFT in process"), .init("TTFT server"),
-            .init("overhead (median)"), .init("TTFT srv spread"), .init("decode t/s in"), .init("decode t/s srv"),
+            .init("turn"), .init("prompt in/srv"), .init("reused in/srv"), .init("reuse eff. in/srv"), .init("TTFT in process"),
+            .init("TTFT server"), .init("overhead (median)"), .init("TTFT srv spread"), .init("decode t/s in"), .init("decode t/s srv"),
         ])
         for turn in pairs[0].local.indices {
             let local = pairs.map { $0.local[turn] }, served = pairs.map { $0.served[turn] }
@@ -113,6 +113,7 @@ struct ServedBench: AsyncParsableCommand {
             table.add([
                 String(turn + 1), "\(local[0].promptTokens)/\(served[0].promptTokens)",
                 "\(local[0].reusedTokens.map(String.init) ?? "?")/\(served[0].reusedTokens.map(String.init) ?? "?")",
+                "\(Format.percent(local[0].reuseEfficiency))/\(Format.percent(served[0].reuseEfficiency))",
                 Format.duration(median(local.map(\.timeToFirstToken))), Format.duration(median(served.map(\.timeToFirstToken))),
                 Format.duration(median(overheads)), spread(served.map(\.timeToFirstToken)),
                 Format.rate(median(local.compactMap(\.decodeTokensPerSecond))),
@@ -132,6 +133,19 @@ struct ServedBench: AsyncParsableCommand {
                 format:
                     "   transport overhead, every turn of every pair: median %@ (min %@, max %@); decode t/s server / in process: median %.3f×",
                 Format.duration(median(all)), Format.duration(all.min()), Format.duration(all.max()), median(ratios)))
+        // What the caches could serve and did, side by side: reusable and missed tokens, and the
+        // prefill time the misses cost (each turn's own per-token rate).
+        for (side, turns) in [("in process", pairs.flatMap(\.local)), ("llama-server", pairs.flatMap(\.served))] {
+            let reusable = turns.compactMap(\.reusableTokens).reduce(0, +), missed = turns.compactMap(\.missedTokens).reduce(0, +)
+            let lost = turns.compactMap(\.missedPrefillTime).reduce(0, +)
+            let causes = Dictionary(grouping: turns.compactMap { $0.reuseMiss?.cause.rawValue }, by: { $0 }).map {
+                "\($0.key) \($0.value.count)"
+            }
+            print(
+                "   reuse \(side): \(reusable - missed) of \(reusable) reusable tokens reused (\(Format.percent(reusable > 0 ? Double(reusable - missed) / Double(reusable) : nil))), "
+                    + "\(missed) evaluated again, \(Format.duration(lost)) lost"
+                    + (causes.isEmpty ? "" : "; misses: " + causes.sorted().joined(separator: ", ")))
+        }
     }
 
     // MARK: Sweep

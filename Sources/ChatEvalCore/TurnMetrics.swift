@@ -263,9 +263,13 @@ public struct ReuseMiss: Codable, Sendable, Hashable {
         /// differently now (a history window dropping the first ones, a date or counter in the
         /// system prompt, history the template rewrites).
         case earlierTurnsRerendered = "earlier_turns_rerendered"
-        /// It differs inside the previous answer: the template rewrites the answer it sends back
-        /// (trims it, strips a part of it).
+        /// It differs inside the previous answer, and the text sent from there is not the text the
+        /// cache held: the template rewrites the answer it sends back (trims it, strips a part).
         case previousAnswerRewritten = "previous_answer_rewritten"
+        /// It differs inside the previous answer though the text is the same: the answer, sent back
+        /// as text, tokenizes into other tokens than the ones generated (a sampled sequence that
+        /// is not the tokenizer's own split of its text).
+        case answerRetokenized = "answer_retokenized"
         /// It differs in the answer's last tokens: the same text tokenizes differently at its end
         /// once the template's next tokens follow it.
         case answerBoundary = "answer_boundary"
@@ -282,6 +286,7 @@ public struct ReuseMiss: Codable, Sendable, Hashable {
             case .earlierTurnsRerendered:
                 "earlier turns are sent differently now (a history window, a changing system prompt, rewritten history)"
             case .previousAnswerRewritten: "the template rewrites the previous answer it sends back"
+            case .answerRetokenized: "the previous answer, sent back as text, tokenizes differently from the tokens generated"
             case .answerBoundary: "the previous answer's end tokenizes differently when sent back"
             case .cacheNotTrimmable: "the engine cannot trim its cache to the common prefix (sliding-window or recurrent model)"
             case .serverSide: "the server served less from its cache than the previous request left there, and does not say why"
@@ -307,12 +312,13 @@ public struct ReuseMiss: Codable, Sendable, Hashable {
 
     /// Classifies a divergence at `position`: `previousPrompt` tokens of the cache were the
     /// previous prompt, the rest (up to `cached`) its answer; `trimFailed` when the engine could not
-    /// keep the common prefix.
-    public static func cause(position: Int, previousPrompt: Int, cached: Int, trimFailed: Bool) -> Cause {
+    /// keep the common prefix; `sameText` when the text sent from the divergence begins with the
+    /// text the cache held from there.
+    public static func cause(position: Int, previousPrompt: Int, cached: Int, trimFailed: Bool, sameText: Bool = false) -> Cause {
         if trimFailed { return .cacheNotTrimmable }
         if position < previousPrompt { return .earlierTurnsRerendered }
         if position >= cached - 2 { return .answerBoundary }
-        return .previousAnswerRewritten
+        return sameText ? .answerRetokenized : .previousAnswerRewritten
     }
 }
 

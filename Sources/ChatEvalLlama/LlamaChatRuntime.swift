@@ -308,8 +308,14 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         var position = 0
         let limit = min(held.count, prompt.count)
         while position < limit, held[position] == prompt[position] { position += 1 }
-        let cause = ReuseMiss.cause(position: position, previousPrompt: previousPromptTokens, cached: held.count, trimFailed: trimFailed)
         func text(_ tokens: ArraySlice<llama_token>) -> String { model.detokenize(Array(tokens)) }
+        // The same text re-tokenized, or other text: what the cache held from the divergence on,
+        // against what was sent from there (a few tokens longer, as another split may need more).
+        let heldRest = text(held[min(position, held.count)...])
+        let sentRest = text(prompt[min(position, prompt.count)..<min(prompt.count, position + held.count - min(position, held.count) + 4)])
+        let cause = ReuseMiss.cause(
+            position: position, previousPrompt: previousPromptTokens, cached: held.count, trimFailed: trimFailed,
+            sameText: !heldRest.isEmpty && sentRest.hasPrefix(heldRest))
         return ReuseMiss(
             cause: cause, position: position, before: text(prompt[max(0, position - 6)..<min(position, prompt.count)]),
             cached: text(held[min(position, held.count)..<min(position + 6, held.count)]),

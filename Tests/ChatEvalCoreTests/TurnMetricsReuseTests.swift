@@ -36,6 +36,8 @@ import Testing
         #expect(ReuseMiss.cause(position: 49, previousPrompt: 50, cached: 70, trimFailed: false) == .earlierTurnsRerendered)
         #expect(ReuseMiss.cause(position: 50, previousPrompt: 50, cached: 70, trimFailed: false) == .previousAnswerRewritten)
         #expect(ReuseMiss.cause(position: 67, previousPrompt: 50, cached: 70, trimFailed: false) == .previousAnswerRewritten)
+        #expect(ReuseMiss.cause(position: 55, previousPrompt: 50, cached: 70, trimFailed: false, sameText: true) == .answerRetokenized)
+        #expect(ReuseMiss.cause(position: 68, previousPrompt: 50, cached: 70, trimFailed: false, sameText: true) == .answerBoundary)
         #expect(ReuseMiss.cause(position: 68, previousPrompt: 50, cached: 70, trimFailed: false) == .answerBoundary)
         #expect(ReuseMiss.cause(position: 60, previousPrompt: 50, cached: 70, trimFailed: true) == .cacheNotTrimmable)
     }
