@@ -220,12 +220,15 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         context.abort(when: cancelled)
         defer { context.abort(when: nil) }
         // Reuse the longest common prefix; at least one token is evaluated so there are logits.
-        // What the cache held (the previous prompt and answer) is kept to say what was reusable
-        // and, when some of it was not reused, where and why the sequences diverged.
-        let held = cachedTokens
-        let (reused, trimFailed) = keepCachedPrefix(of: prompt)
-        let reusable = min(held.count, prompt.count - 1)
-        let miss = reused < reusable ? reuseMiss(held: held, prompt: prompt, trimFailed: trimFailed) : nil
+        // Where the sequences diverge is read before the cache is trimmed, while it still holds
+        // the previous prompt and answer: what was reusable, and why some of it was not reused.
+        var divergence = 0
+        while divergence < min(cachedTokens.count, prompt.count), cachedTokens[divergence] == prompt[divergence] { divergence += 1 }
+        let reusable = min(cachedTokens.count, prompt.count - 1)
+        var miss = divergence < cachedTokens.count ? reuseMiss(at: divergence, prompt: prompt) : nil
+        let (reused, trimFailed) = keepCachedPrefix(min(divergence, prompt.count - 1))
+        if trimFailed { miss?.cause = .cacheNotTrimmable }
+        if reused >= reusable { miss = nil }
         let prefillStart = clock.elapsed
         let prefillClock = Stopwatch()
         var promptTokens = prompt
@@ -302,41 +305,36 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
                 firstToken: firstTokenTime, missedShare: Double(reusable - reused) / Double(max(prompt.count - reused, 1))))
     }
 
-    /// The first token where `held` (the cache) and `prompt` differ, classified, with a few
-    /// tokens of text around it.
-    private func reuseMiss(held: [llama_token], prompt: [llama_token], trimFailed: Bool) -> ReuseMiss {
-        var position = 0
-        let limit = min(held.count, prompt.count)
-        while position < limit, held[position] == prompt[position] { position += 1 }
+    /// The divergence at `position` between the cache (not yet trimmed) and `prompt`, classified,
+    /// with a few tokens of text around it.
+    private func reuseMiss(at position: Int, prompt: [llama_token]) -> ReuseMiss {
+        let held = cachedTokens
         func text(_ tokens: ArraySlice<llama_token>) -> String { model.detokenize(Array(tokens)) }
         // The same text re-tokenized, or other text: what the cache held from the divergence on,
         // against what was sent from there (a few tokens longer, as another split may need more).
-        let heldRest = text(held[min(position, held.count)...])
-        let sentRest = text(prompt[min(position, prompt.count)..<min(prompt.count, position + held.count - min(position, held.count) + 4)])
+        let heldRest = text(held[position...])
+        let sentRest = text(prompt[min(position, prompt.count)..<min(prompt.count, held.count + 4)])
         let cause = ReuseMiss.cause(
-            position: position, previousPrompt: previousPromptTokens, cached: held.count, trimFailed: trimFailed,
+            position: position, previousPrompt: previousPromptTokens, cached: held.count, trimFailed: false,
             sameText: !heldRest.isEmpty && sentRest.hasPrefix(heldRest))
         return ReuseMiss(
             cause: cause, position: position, before: text(prompt[max(0, position - 6)..<min(position, prompt.count)]),
-            cached: text(held[min(position, held.count)..<min(position + 6, held.count)]),
+            cached: text(held[position..<min(position + 6, held.count)]),
             sent: text(prompt[min(position, prompt.count)..<min(position + 6, prompt.count)]))
     }
 
-    /// Drops cache entries after the longest common prefix of `prompt` and the cached tokens
-    /// and returns that prefix's length (at most `prompt.count - 1`), and whether the engine could
-    /// not trim its cache there (then it is cleared and nothing is reused).
-    private func keepCachedPrefix(of prompt: [llama_token]) -> (reused: Int, trimFailed: Bool) {
-        var common = 0
-        let limit = min(cachedTokens.count, prompt.count - 1)
-        while common < limit, cachedTokens[common] == prompt[common] { common += 1 }
-        var trimFailed = false
-        if common < cachedTokens.count, !context.removeMemory(from: common) {
+    /// Drops cache entries from `keep` on (`keep` ≤ the cached count) and returns how many are
+    /// reused, and whether the engine could not trim its cache there (then it is cleared and
+    /// nothing is reused).
+    private func keepCachedPrefix(_ keep: Int) -> (reused: Int, trimFailed: Bool) {
+        guard keep < cachedTokens.count else { return (keep, false) }
+        guard context.removeMemory(from: keep) else {
             context.clearMemory()
-            common = 0
-            trimFailed = true
+            cachedTokens = []
+            return (0, true)
         }
-        cachedTokens.removeSubrange(common...)
-        return (common, trimFailed)
+        cachedTokens.removeSubrange(keep...)
+        return (keep, false)
     }
 
     /// A failed llama_decode as a typed failure; the cache is cleared (its state is unknown).

@@ -67,7 +67,7 @@ enum PromptfooConfig {
         if cases.isEmpty { cases = [TestCase(mark: root.mark)] }  // promptfoo runs each prompt once without tests
         var conversations: [Node] = []
         var used = Set<String>()
-        for (promptIndex, prompt) in prompts.enumerated() {
+        for prompt in prompts {
             for test in cases {
                 let merged = test.merged(under: defaults)
                 // promptfoo renders a variable the test does not set as empty text; so does the conversation.
@@ -87,7 +87,7 @@ enum PromptfooConfig {
                     if merged.expansions > 1 { id += "-\(expansion + 1)" }
                     id = unique(id, in: &used)
                     conversations.append(
-                        conversation(id: id, prompt: prompt, test: merged, variables: variables + empty, index: promptIndex))
+                        conversation(id: id, prompt: prompt, test: merged, variables: variables + empty))
                 }
             }
         }
@@ -376,7 +376,7 @@ enum PromptfooConfig {
                 (key("type"), text("total-time", at: typeNode)),
                 (
                     text("max", at: keys["threshold"] ?? keys["value"]),
-                    .scalar(Node.Scalar(NumberText.plain(milliseconds / 1000), .implicit, .plain, bound.mark))
+                    .scalar(Node.Scalar(SuiteLint.decimal(milliseconds / 1000), .implicit, .plain, bound.mark))
                 ),
             ]
         case "word-count":
@@ -440,7 +440,7 @@ enum PromptfooConfig {
         }
     }
 
-    private static func conversation(id: String, prompt: Prompt, test: TestCase, variables: [(String, Node)], index: Int) -> Node {
+    private static func conversation(id: String, prompt: Prompt, test: TestCase, variables: [(String, Node)]) -> Node {
         var pairs: [(Node, Node)] = [(text("id"), text(id))]
         if let system = prompt.system { pairs.append((text("system"), system)) }
         if !variables.isEmpty {
@@ -501,12 +501,5 @@ enum PromptfooConfig {
 
     private static func text(_ string: String, at node: Node? = nil) -> Node {
         .scalar(Node.Scalar(string, .implicit, .any, node?.mark))
-    }
-}
-
-/// A number as YAML text: no trailing ".0".
-enum NumberText {
-    static func plain(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

@@ -107,7 +107,8 @@ enum SuiteLint {
         return false
     }
 
-    private static func decimal(_ value: Double) -> String {
+    /// A number as suites write it: no trailing ".0".
+    static func decimal(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
