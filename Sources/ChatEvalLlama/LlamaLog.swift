@@ -40,7 +40,7 @@ enum LlamaLog {
                 guard !line.isEmpty, line != "." else { continue }
                 state.recent.append(line)
                 state.total += 1
-                if line.contains(" buffer size = ") { state.bufferReports.append((state.total, line)) }
+                if line.contains(" buffer size = ") || line.contains(" cells, ") { state.bufferReports.append((state.total, line)) }
                 if state.recent.count > maximumLines { state.recent.removeFirst(state.recent.count - maximumLines) }
             }
         }
@@ -49,7 +49,7 @@ enum LlamaLog {
     /// A marker for "now"; `lines(since:)` returns what was logged after it.
     static func mark() -> Int { state.withLock { $0.total } }
 
-    /// The buffer-size lines logged since `mark`, in order.
+    /// The buffer-size and KV-cache-size lines logged since `mark`, in order.
     static func bufferReports(since mark: Int) -> [String] {
         state.withLock { state in state.bufferReports.filter { $0.number > mark }.map(\.line) }
     }

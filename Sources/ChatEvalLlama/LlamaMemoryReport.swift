@@ -42,4 +42,31 @@ enum LlamaMemoryReport {
         }
         return memory
     }
+
+    /// One KV cache of a context, from "llama_kv_cache: size =   90.00 MiB (  4096 cells,  30
+    /// layers, ...)": a sliding-window model has two (the windowed layers' may hold fewer cells).
+    struct KVCache: Equatable {
+        var bytes: Int
+        var cells: Int
+    }
+
+    /// The KV caches the lines report, in order; empty when none parses.
+    static func kvCaches(_ lines: [String]) -> [KVCache] {
+        lines.compactMap { line in
+            guard let size = line.range(of: " size = "), !line[..<size.lowerBound].hasSuffix(" buffer") else { return nil }
+            let words = line[size.upperBound...].split(whereSeparator: { $0 == " " || $0 == "(" })
+            guard words.count >= 4, words[1] == "MiB", let mebibytes = Double(words[0]), mebibytes.isFinite, mebibytes >= 0,
+                words[3].hasPrefix("cells"), let cells = Int(words[2]), cells > 0
+            else { return nil }
+            return KVCache(bytes: Int((mebibytes * 1_048_576).rounded()), cells: cells)
+        }
+    }
+
+    /// Bytes the caches hold for `tokens` cached positions: each cache's bytes per cell times the
+    /// cells in use, at most all of its cells.
+    static func bytesInUse(_ caches: [KVCache], tokens: Int) -> Int {
+        caches.reduce(0) { total, cache in
+            total + Int((Double(cache.bytes) / Double(cache.cells) * Double(min(tokens, cache.cells))).rounded())
+        }
+    }
 }

@@ -39,6 +39,9 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
     private struct Session {
         /// The next turn must not reuse the server's cache.
         var fresh = true
+        /// The next turn is sent without the cache by the cache mode (`fresh` too), and what the
+        /// previous one left there still counts as reusable.
+        var cold = false
         /// Sent with every turn of the conversation when affinity is on.
         var affinityKey: String
         /// Tokens the previous turn left in the server's cache (its prompt and answer, as the
@@ -57,6 +60,13 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
         session.withLock {
             $0.fresh = true
             $0.previousTokens = nil
+        }
+    }
+
+    public func evaluateNextTurnCold() async {
+        session.withLock {
+            $0.fresh = true
+            $0.cold = true
         }
     }
 
@@ -81,14 +91,18 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
 
     public func respond(to messages: [ChatMessage], options: GenerationOptions) -> AsyncThrowingStream<ChatEvent, any Error> {
         let state = session.withLock { state -> Session in
-            defer { state.fresh = false }
+            defer {
+                state.fresh = false
+                state.cold = false
+            }
             return state
         }
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
                     var metrics = try await self.answer(messages, options: options, session: state) { continuation.yield(.chunk($0)) }
-                    self.accountReuse(&metrics, previousTokens: state.fresh ? nil : state.previousTokens)
+                    self.accountReuse(
+                        &metrics, previousTokens: state.fresh && !state.cold ? nil : state.previousTokens, cold: state.cold)
                     continuation.yield(.info(metrics))
                     continuation.finish()
                 } catch {
@@ -103,9 +117,9 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
     }
 
     /// What was reusable, from what the previous request left in the server's cache (the server's
-    /// own counts), and a miss's cause — unknown to the client: "server-side". Records this turn's
-    /// tokens for the next.
-    private func accountReuse(_ metrics: inout TurnMetrics, previousTokens: Int?) {
+    /// own counts), and a miss's cause — unknown to the client: "server-side", unless the turn was
+    /// sent cold by the cache mode. Records this turn's tokens for the next.
+    private func accountReuse(_ metrics: inout TurnMetrics, previousTokens: Int?, cold: Bool) {
         let served = metrics.server?.generatedTokens ?? metrics.generatedTokens
         let left = metrics.reusedTokens == nil ? nil : metrics.promptTokens + served
         session.withLock { $0.previousTokens = left }
@@ -113,7 +127,7 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
         let reusable = min(previousTokens, max(metrics.promptTokens - 1, 0))
         metrics.reusableTokens = reusable
         if reused < reusable {
-            metrics.reuseMiss = ReuseMiss(cause: .serverSide, position: reused, before: "", cached: "", sent: "")
+            metrics.reuseMiss = ReuseMiss(cause: cold ? .coldCache : .serverSide, position: reused, before: "", cached: "", sent: "")
         }
     }
 

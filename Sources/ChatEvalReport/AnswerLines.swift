@@ -44,7 +44,7 @@ public enum ReuseLine {
             + (metrics.missedPrefillTime.map { ", ≈ \(Format.duration($0))" } ?? "")
         if let miss = metrics.reuseMiss {
             line += "; \(miss.cause.explanation)"
-            if miss.cause != .serverSide {
+            if miss.cause != .serverSide, miss.cause != .coldCache {  // neither has a point of divergence to show
                 line +=
                     ": at token \(miss.position), after \(quoted(miss.before)) the cache held \(quoted(miss.cached)) and the prompt \(quoted(miss.sent))"
             }

@@ -17,6 +17,12 @@ public enum RunHeader {
         lines.append(
             "context   \(identity.contextSize) tokens, KV cache \(Format.bytes(identity.kvCacheBytes)), batch \(identity.batchSize), \(identity.threads) threads, cache mode \(cacheMode.rawValue)"
         )
+        if let window = identity.slidingWindow {
+            let cache = identity.slidingWindowCache ?? .full
+            lines.append(
+                "window    \(window)-token sliding attention, cache \(cache == .full ? "full (any prefix reusable)" : "windowed (a trim past the window re-evaluates the prompt)")"
+            )
+        }
         lines.append(
             "load      \(Format.duration(identity.loadSeconds)) (+ warm-up \(Format.duration(identity.warmupSeconds))), not counted in any turn"
         )

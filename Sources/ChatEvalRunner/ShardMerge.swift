@@ -93,7 +93,7 @@ public enum ShardMerge {
         [
             identity.engine, identity.build, identity.model.path, String(identity.model.fileBytes), identity.chatTemplate,
             identity.chatTemplateHash ?? "", String(identity.contextSize), String(identity.batchSize), String(identity.threads),
-            identity.endpoint ?? "",
+            identity.endpoint ?? "", identity.slidingWindowCache?.rawValue ?? "",
         ].joined(separator: " | ")
     }
 

@@ -32,6 +32,12 @@ public protocol ChatRuntime: AnyObject, Sendable {
     /// Forgets all session state: the next turn evaluates its whole prompt.
     func resetSession() async
 
+    /// Makes the next turn evaluate its whole prompt, as `--cache-mode cold` asks before every
+    /// turn, while the runtime goes on counting what its session would have reused: that turn's
+    /// reusable tokens, and a miss with cause `coldCache`. The default calls `resetSession()`
+    /// (then nothing is counted as reusable).
+    func evaluateNextTurnCold() async
+
     /// Starts a new conversation (named `id` in its suite): forgets the session, as
     /// `resetSession` does, and lets a served runtime give the conversation its own affinity key.
     /// The default calls `resetSession()`.
@@ -44,5 +50,6 @@ public protocol ChatRuntime: AnyObject, Sendable {
 
 extension ChatRuntime {
     public func beginConversation(id: String) async { await resetSession() }
+    public func evaluateNextTurnCold() async { await resetSession() }
     public func renderedPrompt(for messages: [ChatMessage]) -> String? { nil }
 }

@@ -45,7 +45,7 @@ public struct ConversationReplayer: Sendable {
             do {
                 let user = try template.render { variables.value(of: $0) }
                 let messages = script.messagesToSend(history: history + [.user(user)])
-                if cacheMode == .cold { await runtime.resetSession() }
+                if cacheMode == .cold { await runtime.evaluateNextTurnCold() }
                 var answered = await answer(index: index, user: user, messages: messages, options: script.options)
                 if keepsPrompts { answered.prompt = runtime.renderedPrompt(for: messages) }
                 result = answered

@@ -77,7 +77,7 @@ public struct RunSettings: Codable, Sendable, Hashable {
     /// The conversations picked (`--filter`, `--tag`, `suite.yaml#id`); nil when all ran.
     public var selection: SuiteSelectionRecord?
     /// Where each setting's value came from, keyed by its name in the project file (`model`,
-    /// `chat_template`, `context_size`, `threads`, `batch_size`, `cache_mode`, `repetitions`,
+    /// `chat_template`, `context_size`, `threads`, `batch_size`, `sliding_window_cache`, `cache_mode`, `repetitions`,
     /// `warmup`, `suites`, `compare`). A comparison trusts a difference both sides took from
     /// their commit's project file as the commit's own change. Absent in older records.
     public var sources: [String: SettingSource]?

@@ -45,6 +45,8 @@ public struct ProjectFile: Sendable, Hashable {
     public var contextSize: Int?
     public var threads: Int?
     public var batchSize: Int?
+    /// `sliding_window_cache: full | window` (see `SlidingWindowCache`).
+    public var slidingWindowCache: SlidingWindowCache?
     public var cacheMode: CacheMode?
     public var repetitions: Int?
     /// `run --baseline`: the most repetitions per side the sequential design may use.
@@ -82,7 +84,8 @@ public struct ProjectFile: Sendable, Hashable {
     }
 
     static let keys = [
-        "model", "models", "chat_template", "context_size", "threads", "batch_size", "cache_mode", "repetitions",
+        "model", "models", "chat_template", "context_size", "threads", "batch_size", "sliding_window_cache", "cache_mode",
+        "repetitions",
         "max_repetitions", "time_budget", "warmup", "suites", "reports", "compare", "runtime",
     ]
 
@@ -122,6 +125,17 @@ public struct ProjectFile: Sendable, Hashable {
             }
             project.batchSize = entries["batch_size"].flatMap {
                 reader.integer($0, "batch_size", minimum: 1, maximum: RuntimeLimits.contextSize.upperBound)
+            }
+            project.slidingWindowCache = entries["sliding_window_cache"].flatMap { node in
+                reader.string(node, "sliding_window_cache").flatMap { name in
+                    guard let cache = SlidingWindowCache(rawValue: name) else {
+                        reader.fail(
+                            .invalidValue, at: node, "unknown sliding_window_cache '\(name)'",
+                            hint: "full (every position cached) or window (about the window only, as llama-server by default)")
+                        return nil
+                    }
+                    return cache
+                }
             }
             project.cacheMode = entries["cache_mode"].flatMap { node in
                 reader.string(node, "cache_mode").flatMap { name in

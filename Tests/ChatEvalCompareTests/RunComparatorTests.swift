@@ -414,6 +414,26 @@ struct RecordBuilder {
         #expect(compare(base, other).mismatches.map(\.field) == ["model sha256"])
     }
 
+    /// A sliding-window model's cache setting is compared (it changes what a turn can reuse);
+    /// a model without a window has nothing to compare, and an older record without the field
+    /// cached in full.
+    @Test func aSlidingWindowCacheSettingIsComparedForWindowedModelsOnly() {
+        var base = RecordBuilder(), head = RecordBuilder()
+        base.replay(repetition: 1, ttft: [0.1])
+        head.replay(repetition: 1, ttft: [0.1])
+        head.record.runtime.slidingWindowCache = .window
+        #expect(compare(base, head).differences.isEmpty, "no window: the setting does nothing")
+        base.record.runtime.slidingWindow = 512
+        head.record.runtime.slidingWindow = 512
+        let comparison = compare(base, head)
+        #expect(comparison.differences.map(\.field) == ["sliding-window cache"])
+        #expect(comparison.differences.first?.base == "full" && comparison.differences.first?.head == "window")
+        #expect(comparison.mismatches.map(\.field) == ["sliding-window cache"], "not from both commits' project files")
+        base.record.runtime.slidingWindowCache = .full
+        head.record.runtime.slidingWindowCache = .full
+        #expect(compare(base, head).differences.isEmpty, "nil and full are the same setting")
+    }
+
     @Test func theComparisonEncodesWithInfiniteIntervalEndsAsStrings() throws {
         var base = RecordBuilder(), head = RecordBuilder()
         base.replay(repetition: 1, ttft: [0.1])

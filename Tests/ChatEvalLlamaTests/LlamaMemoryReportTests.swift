@@ -19,6 +19,23 @@ import Testing
         #expect(memory.outputBytes == Int((0.19 * 1_048_576).rounded()))
     }
 
+    /// Gemma 3 with a windowed cache: two caches, the windowed layers' with fewer cells; the
+    /// bytes in use grow with the cached tokens up to each cache's cells.
+    @Test func eachKVCachesCellsAreReadAndFillUpToTheirSize() {
+        let caches = LlamaMemoryReport.kvCaches([
+            "llama_kv_cache_iswa: creating non-SWA KV cache, size = 4096 cells",
+            "llama_kv_cache:        CPU KV buffer size =    12.00 MiB",
+            "llama_kv_cache: size =   12.00 MiB (  4096 cells,   3 layers,  1/1 seqs), K (f16):    6.00 MiB, V (f16):    6.00 MiB",
+            "llama_kv_cache: size =   15.00 MiB (  1024 cells,  15 layers,  1/1 seqs), K (f16):    7.50 MiB, V (f16):    7.50 MiB",
+            "llama_kv_cache: size = many MiB (  1024 cells, ...)",
+        ])
+        #expect(caches == [.init(bytes: 12 << 20, cells: 4096), .init(bytes: 15 << 20, cells: 1024)])
+        #expect(LlamaMemoryReport.bytesInUse(caches, tokens: 0) == 0)
+        #expect(LlamaMemoryReport.bytesInUse(caches, tokens: 1024) == 3 << 20 + 15 << 20)
+        #expect(LlamaMemoryReport.bytesInUse(caches, tokens: 2048) == 6 << 20 + 15 << 20, "the windowed cache is full at 1024")
+        #expect(LlamaMemoryReport.bytesInUse(caches, tokens: 9999) == 27 << 20)
+    }
+
     @Test func severalBuffersOfAKindAddUp() {
         let memory = LlamaMemoryReport.parse([
             "llama_kv_cache_iswa: CPU KV buffer size = 12.00 MiB",

@@ -103,6 +103,65 @@ extension RealModelTests {
             #expect((turn.metrics.reuseEfficiency ?? 1) < 1)
         }
 
+        /// Gemma 3's 512-token sliding window. A cache of the window only (llama-server's default)
+        /// cannot serve a prefix the conversation has moved more than a window past: a system prompt
+        /// changed near its start, after a 1,300-token history, is a miss of cause "cache not
+        /// trimmable" and everything is evaluated again — and the answer is the one the full cache
+        /// gives, where the changed prompt reuses its common prefix ("earlier turns").
+        @Test func aWindowedSlidingWindowCacheCannotTrimPastItsWindow() async throws {
+            let path = try #require(RealModel.gemmaPath, "CHATEVAL_GEMMA_MODEL is not set")
+            let windowed = try LlamaChatRuntime(
+                .init(modelPath: path, chatTemplate: "gemma", contextSize: 4096, threads: 2, slidingWindowCache: .window))
+            #expect(windowed.identity.slidingWindow == 512 && windowed.identity.slidingWindowCache == .window)
+            let full = try RealModel.gemma()
+            #expect(full.identity.slidingWindowCache == .full)
+            #expect((windowed.identity.kvCacheBytes ?? .max) < (full.identity.kvCacheBytes ?? 0), "the windowed layers hold fewer cells")
+
+            let facts = (1...75).map { "Fact \($0): the number \($0) comes after \($0 - 1)." }.joined(separator: " ")
+            func system(_ day: String) -> ChatMessage { .system("Today is \(day). Read these facts. \(facts)") }
+            let question = ChatMessage.user("Name a fruit that is yellow.")
+            var answers: [String: String] = [:]
+            for (name, runtime) in [("window", windowed), ("full", full)] {
+                await runtime.resetSession()
+                let first = try await respond(runtime, [system("Monday"), question], options: GenerationOptions(maxTokens: 8))
+                try #require(first.metrics.promptTokens > 1_100, "a history longer than the window and the batch")
+                let second = try await respond(runtime, [system("Tuesday"), question], options: GenerationOptions(maxTokens: 8))
+                let miss = try #require(second.metrics.reuseMiss, "\(name): nothing missed")
+                let reused = second.metrics.reusedTokens ?? -1
+                if name == "window" {
+                    #expect(miss.cause == .cacheNotTrimmable, "\(miss)")
+                    #expect(reused == 0 && second.metrics.evaluatedTokens == second.metrics.promptTokens)
+                } else {
+                    #expect(miss.cause == .earlierTurnsRerendered, "\(miss)")
+                    #expect(reused == miss.position && reused > 0 && reused < 16)
+                }
+                let cached = first.metrics.promptTokens + first.metrics.generatedTokens - 1
+                #expect(second.metrics.reusableTokens == min(cached, second.metrics.promptTokens - 1))
+                answers[name] = second.text
+            }
+            #expect(answers["window"] == answers["full"], "greedy answers agree: the windowed cache was not used with entries missing")
+        }
+
+        /// `--cache-mode cold` drops the cache before every turn and says so: what a session would
+        /// have reused is still counted as reusable, and the miss's cause is the cache mode.
+        @Test func coldModeCountsWhatASessionWouldHaveReused() async throws {
+            let runtime = try RealModel.runtime()
+            let script = ConversationScript(
+                id: "cold", systemPrompt: "Answer briefly.", options: GenerationOptions(maxTokens: 12),
+                userMessages: userTurns.prefix(3).map { TemplateText(literal: $0) })
+            let metrics = await ConversationReplayer(runtime: runtime, cacheMode: .cold).replay(script).compactMap(\.metrics)
+            try #require(metrics.count == 3)
+            #expect(metrics[0].reusableTokens == 0 && metrics[0].reuseMiss == nil, "a conversation starts empty in any mode")
+            for turn in metrics.dropFirst() {
+                #expect(turn.reuseMiss?.cause == .coldCache && turn.reuseMiss?.position == 0)
+                #expect((turn.reusableTokens ?? 0) > 0 && turn.reuseEfficiency == 0)
+                #expect(turn.missedTokens == turn.reusableTokens)
+            }
+            // The session that follows is warm again.
+            let warm = await ConversationReplayer(runtime: runtime, cacheMode: .session).replay(script).compactMap(\.metrics)
+            #expect(warm.dropFirst().allSatisfy { $0.reuseEfficiency == 1 && $0.reuseMiss == nil })
+        }
+
         @Test func coldModeReusesNothing() async throws {
             let runtime = try RealModel.runtime()
             let script = ConversationScript(

@@ -371,6 +371,31 @@ import Testing
         }
     }
 
+    /// `--cache-mode cold` over HTTP: the turn goes out with `cache_prompt: false`, what the
+    /// previous request left is still counted as reusable, and the miss's cause is the cache
+    /// mode, not the server.
+    @Test func aColdTurnAsksNotToReuseAndCountsWhatItCouldHave() async throws {
+        let replies = [
+            FakeChatServer.Reply.events(FakeChatServer.llamaServerEvents(["Hi", "."], promptTokens: 20, cached: 0)),
+            .events(FakeChatServer.llamaServerEvents(["Yes", "."], promptTokens: 40, cached: 0)),
+        ]
+        try await FakeChatServer.run(replies: replies, routes: Self.llamaServerRoutes) { server in
+            let connection = try await OpenAIConnection.open(Self.configuration(server))
+            defer { Task { await connection.shutdown() } }
+            let runtime = connection.makeRuntime()
+            await runtime.beginConversation(id: "c")
+            await runtime.evaluateNextTurnCold()
+            let first = try #require(await Self.turn(runtime, [.user("Hi")]).metrics)
+            #expect(first.reusableTokens == nil && first.reuseMiss == nil, "nothing was cached before the first turn")
+            await runtime.evaluateNextTurnCold()
+            let second = try #require(await Self.turn(runtime, [.user("Hi"), .assistant("Hi."), .user("And?")]).metrics)
+            #expect(second.reusableTokens == 22 && second.reuseEfficiency == 0)
+            #expect(second.reuseMiss?.cause == .coldCache && second.missedTokens == 22)
+            let bodies = await server.chatRequests.compactMap(\.json)
+            #expect(bodies.map { $0["cache_prompt"] as? Bool } == [false, false])
+        }
+    }
+
     @Test func aStreamThatGoesQuietHitsTheStallBound() async throws {
         try await FakeChatServer.run(replies: [.stall]) { server in
             let connection = try await OpenAIConnection.open(

@@ -39,6 +39,7 @@ import Testing
             context_size: 2048
             threads: 2
             batch_size: 256
+            sliding_window_cache: window
             cache_mode: cold
             repetitions: 10
             warmup: 1
@@ -55,6 +56,7 @@ import Testing
         #expect(project.models?.first?.sha256 == "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53")
         #expect(project.chatTemplate == "chatml" && project.contextSize == 2048 && project.threads == 2 && project.batchSize == 256)
         #expect(project.cacheMode == .cold && project.repetitions == 10 && project.warmup == 1)
+        #expect(project.slidingWindowCache == .window)
         #expect(project.suites == ["suites/a.yaml", "more"] && project.reports == "out")
         let compare = try #require(project.compare)
         #expect(compare.preset == "relaxed" && compare.familyErrorRate == 0.005)
@@ -106,6 +108,10 @@ import Testing
             "chateval.yaml:1:10: error: threads must be a whole number, found '0x10'; write decimal digits, such as 42, 0.5 or 1e3"
         ),
         ("cache_mode: warm", "chateval.yaml:1:13: error: unknown cache_mode 'warm'; session or cold"),
+        (
+            "sliding_window_cache: half",
+            "chateval.yaml:1:23: error: unknown sliding_window_cache 'half'; full (every position cached) or window (about the window only, as llama-server by default)"
+        ),
         ("repetition: 3", "chateval.yaml:1:1: error: unknown key 'repetition' in the project file; did you mean 'repetitions'?"),
         ("model: {sha256: " + String(repeating: "a", count: 64) + "}", "chateval.yaml:1:8: error: model needs a 'path'"),
         ("compare: {preset: strcit}", "chateval.yaml:1:19: error: unknown comparison preset 'strcit'; did you mean 'strict'?"),

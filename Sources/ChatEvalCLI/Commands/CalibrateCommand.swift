@@ -68,7 +68,8 @@ struct CalibrateCommand: AsyncParsableCommand {
             models: runtime.models.isEmpty ? nil : runtime.models,
             chatTemplates: runtime.chatTemplates.isEmpty ? nil : runtime.chatTemplates,
             contextSizes: runtime.contextSizes.isEmpty ? nil : runtime.contextSizes, threads: runtime.threads, batchSize: runtime.batchSize,
-            cacheMode: nil, repetitions: nil, maxRepetitions: maxRepetitions, timeBudget: timeBudget.flatMap(DurationText.seconds),
+            slidingWindowCache: runtime.slidingWindowCache, cacheMode: nil, repetitions: nil, maxRepetitions: maxRepetitions,
+            timeBudget: timeBudget.flatMap(DurationText.seconds),
             warmup: nil,
             suitePaths: suites.given, reportsFolder: recording.reportsFolder)
         let configuration: RunConfiguration

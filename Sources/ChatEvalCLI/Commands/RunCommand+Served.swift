@@ -92,7 +92,7 @@ extension RunCommand {
     func sources(_ configuration: RunConfiguration, _ served: ServedConfiguration) -> [String: SettingSource] {
         var sources = configuration.sources
         if served.kind == .openai {
-            for key in ["model", "chat_template", "context_size", "threads", "batch_size"] { sources[key] = nil }
+            for key in ["model", "chat_template", "context_size", "threads", "batch_size", "sliding_window_cache"] { sources[key] = nil }
         }
         return sources.merging(served.sources) { _, servedSource in servedSource }
     }

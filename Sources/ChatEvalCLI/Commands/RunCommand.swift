@@ -230,7 +230,7 @@ struct RunCommand: AsyncParsableCommand {
             models: runtime.models.isEmpty ? nil : runtime.models,
             chatTemplates: runtime.chatTemplates.isEmpty ? nil : runtime.chatTemplates,
             contextSizes: runtime.contextSizes.isEmpty ? nil : runtime.contextSizes, threads: runtime.threads,
-            batchSize: runtime.batchSize, cacheMode: cacheMode, repetitions: repetitions,
+            batchSize: runtime.batchSize, slidingWindowCache: runtime.slidingWindowCache, cacheMode: cacheMode, repetitions: repetitions,
             maxRepetitions: maxRepetitions, timeBudget: timeBudget.flatMap(DurationText.seconds), warmup: warmup,
             suitePaths: suites.given, reportsFolder: recording.reportsFolder)
     }
@@ -490,6 +490,7 @@ struct RunCommand: AsyncParsableCommand {
 }
 
 extension CacheMode: ExpressibleByArgument {}
+extension SlidingWindowCache: ExpressibleByArgument {}
 
 /// Carries a paired run's outcome out of the task that ran it.
 private actor PairedOutcomeBox {

@@ -12,6 +12,7 @@ struct RunConfiguration {
     var variants: [ModelVariant]
     var threads: Int
     var batchSize: Int
+    var slidingWindowCache: SlidingWindowCache
     var cacheMode: CacheMode
     var repetitions: Int
     /// `run --baseline`: the most repetitions per side its rounds may add, and the seconds after
@@ -48,6 +49,7 @@ struct RunConfiguration {
         var contextSizes: [Int]?
         var threads: Int?
         var batchSize: Int?
+        var slidingWindowCache: SlidingWindowCache? = nil
         var cacheMode: CacheMode?
         var repetitions: Int?
         var maxRepetitions: Int? = nil
@@ -140,6 +142,7 @@ struct RunConfiguration {
             variants: variants,
             threads: threads,
             batchSize: pick("batch_size", overrides.batchSize, nil, project?.batchSize, 512),
+            slidingWindowCache: pick("sliding_window_cache", overrides.slidingWindowCache, nil, project?.slidingWindowCache, .full),
             cacheMode: pick("cache_mode", overrides.cacheMode, nil, project?.cacheMode, .session),
             repetitions: pick("repetitions", overrides.repetitions, nil, project?.repetitions, 1),
             maxRepetitions: pick("max_repetitions", overrides.maxRepetitions, nil, project?.maxRepetitions, Self.defaultMaxRepetitions),
@@ -182,7 +185,7 @@ struct RunConfiguration {
     func runtimeConfiguration(_ variant: ModelVariant) -> LlamaChatRuntime.Configuration {
         LlamaChatRuntime.Configuration(
             modelPath: variant.modelPath, chatTemplate: variant.chatTemplate, contextSize: variant.contextSize, batchSize: batchSize,
-            threads: threads, build: ProcessInfo.processInfo.environment["CHATEVAL_LLAMA_BUILD"])
+            threads: threads, slidingWindowCache: slidingWindowCache, build: ProcessInfo.processInfo.environment["CHATEVAL_LLAMA_BUILD"])
     }
 
     func settings(selection: SuiteSelection) -> RunSettings {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChatEvalCore
 import ChatEvalSuites
 import Foundation
 
@@ -29,6 +30,13 @@ struct RuntimeOptions: ParsableArguments {
 
     @Option(name: .customLong("batch-size"), help: "Most prompt tokens evaluated per llama_decode call (default 512).")
     var batchSize: Int?
+
+    @Option(
+        name: .customLong("sliding-window-cache"),
+        help: ArgumentHelp(
+            "full (default): a sliding-window model (Gemma 3) caches every position, so a turn reuses any prefix; window: only about the window, as llama-server by default (a trim past the window re-evaluates the prompt).",
+            valueName: "full|window"))
+    var slidingWindowCache: SlidingWindowCache?
 
     /// `$CHATEVAL_CACHE`, else `~/.cache/chateval` (where scripts/setup.sh puts llama.cpp and models).
     static var cacheFolder: String {
