@@ -17,6 +17,9 @@ public enum Metric: String, Codable, Sendable, CaseIterable {
     case interTokenLatencyP50 = "itl-p50"
     case interTokenLatencyP95 = "itl-p95"
     case totalTime = "total-time"
+    /// Time per output token after the first, (total − TTFT) / (tokens − 1), 0 for a one-token
+    /// answer: vLLM's and AIPerf's TPOT, what a serving objective (`slo: {tpot: 50ms}`) bounds.
+    case timePerOutputToken = "tpot"
     case peakMemory = "peak-memory"
     case reuseRatio = "reuse-ratio"
     case reuseEfficiency = "reuse-efficiency"
@@ -28,7 +31,8 @@ public enum Metric: String, Codable, Sendable, CaseIterable {
     public var polarity: Polarity {
         switch self {
         case .prefillTokensPerSecond, .decodeTokensPerSecond, .reuseRatio, .reuseEfficiency: .biggerIsBetter
-        case .timeToFirstToken, .interTokenLatencyP50, .interTokenLatencyP95, .totalTime, .peakMemory, .generatedTokens:
+        case .timeToFirstToken, .interTokenLatencyP50, .interTokenLatencyP95, .totalTime, .timePerOutputToken, .peakMemory,
+            .generatedTokens:
             .smallerIsBetter
         }
     }
@@ -39,7 +43,7 @@ public enum Metric: String, Codable, Sendable, CaseIterable {
 
     public var unit: Unit {
         switch self {
-        case .timeToFirstToken, .interTokenLatencyP50, .interTokenLatencyP95, .totalTime: .seconds
+        case .timeToFirstToken, .interTokenLatencyP50, .interTokenLatencyP95, .totalTime, .timePerOutputToken: .seconds
         case .prefillTokensPerSecond, .decodeTokensPerSecond: .tokensPerSecond
         case .reuseRatio, .reuseEfficiency: .ratio
         case .peakMemory: .bytes
@@ -48,7 +52,8 @@ public enum Metric: String, Codable, Sendable, CaseIterable {
     }
 
     /// The metrics a comparison of two runs looks at by default: the runtime's speed, memory and
-    /// reuse. (`generated-tokens` follows from the answers, which the quality comparison covers.)
+    /// reuse. (`generated-tokens` follows from the answers, which the quality comparison covers;
+    /// `tpot` is the decode rate's reciprocal, compared as `decode-tps`.)
     public static let compared: [Metric] = [
         .timeToFirstToken, .prefillTokensPerSecond, .decodeTokensPerSecond, .interTokenLatencyP50,
         .interTokenLatencyP95, .totalTime, .peakMemory, .reuseRatio, .reuseEfficiency,
@@ -63,6 +68,7 @@ public enum Metric: String, Codable, Sendable, CaseIterable {
         case .interTokenLatencyP50: "ITL p50"
         case .interTokenLatencyP95: "ITL p95"
         case .totalTime: "total"
+        case .timePerOutputToken: "TPOT"
         case .reuseRatio: "reuse"
         case .reuseEfficiency: "reuse eff."
         case .peakMemory: "peak RSS"
@@ -79,6 +85,7 @@ public enum Metric: String, Codable, Sendable, CaseIterable {
         case .interTokenLatencyP50: "median gap between consecutive tokens, in seconds"
         case .interTokenLatencyP95: "95th percentile of the gaps between consecutive tokens, in seconds"
         case .totalTime: "time from the start of the turn to the complete answer, in seconds"
+        case .timePerOutputToken: "time per output token after the first, (total − TTFT) / (tokens − 1), 0 for one token, in seconds"
         case .reuseRatio: "share of the prompt served from the cache (0...1)"
         case .reuseEfficiency: "share of the tokens the cache held from the previous turn that were reused (0...1)"
         case .peakMemory: "peak resident memory of the process during the turn, in bytes"
@@ -96,6 +103,8 @@ public enum Metric: String, Codable, Sendable, CaseIterable {
         case .interTokenLatencyP50: turn.interTokenLatency?.p50
         case .interTokenLatencyP95: turn.interTokenLatency?.p95
         case .totalTime: turn.totalTime
+        case .timePerOutputToken:
+            turn.generatedTokens > 1 ? (turn.totalTime - turn.timeToFirstToken) / Double(turn.generatedTokens - 1) : 0
         case .reuseRatio: turn.reuseRatio
         case .reuseEfficiency: turn.reuseEfficiency
         case .peakMemory: turn.peakResidentBytes.map(Double.init)

@@ -12,21 +12,14 @@
 /// that percentile of the metric over the level's answered turns is within the bound — the same
 /// as "at least 95% of requests meet it", the attainment form DistServe uses.
 public struct ServiceLevelObjectives: Codable, Sendable, Hashable {
-    public enum Metric: String, Codable, Sendable, Hashable, CaseIterable {
-        case timeToFirstToken = "ttft"
-        case timePerOutputToken = "tpot"
-        case endToEndLatency = "e2el"
+    /// The metrics an objective may bound, each under the name vLLM's `--goodput` gives it:
+    /// `ttft`, `tpot` and `e2el` (end-to-end latency: the turn's `total-time`).
+    public static let metrics: [(name: String, metric: Metric)] = [
+        ("ttft", .timeToFirstToken), ("tpot", .timePerOutputToken), ("e2el", .totalTime),
+    ]
 
-        /// This metric of one answered turn, in seconds.
-        public func value(of turn: TurnMetrics) -> Double {
-            switch self {
-            case .timeToFirstToken: turn.timeToFirstToken
-            case .timePerOutputToken:
-                turn.generatedTokens > 1 ? (turn.totalTime - turn.timeToFirstToken) / Double(turn.generatedTokens - 1) : 0
-            case .endToEndLatency: turn.totalTime
-            }
-        }
-    }
+    /// The objective name of `metric` (`e2el` for `total-time`), or nil when no objective bounds it.
+    public static func name(of metric: Metric) -> String? { metrics.first { $0.metric == metric }?.name }
 
     public struct Objective: Codable, Sendable, Hashable {
         public var metric: Metric
@@ -42,7 +35,9 @@ public struct ServiceLevelObjectives: Codable, Sendable, Hashable {
         }
 
         /// `ttft_p95` or `ttft`, as written in a suite.
-        public var name: String { metric.rawValue + (percentile.map { "_p\($0)" } ?? "") }
+        public var name: String {
+            (ServiceLevelObjectives.name(of: metric) ?? metric.rawValue) + (percentile.map { "_p\($0)" } ?? "")
+        }
     }
 
     /// The percentiles an objective may name: those of `Statistic` (`ttft_p50` … `ttft_p99`).
@@ -57,6 +52,6 @@ public struct ServiceLevelObjectives: Codable, Sendable, Hashable {
 
     /// True when `turn` meets every objective's bound.
     public func isGood(_ turn: TurnMetrics) -> Bool {
-        objectives.allSatisfy { $0.metric.value(of: turn) <= $0.bound }
+        objectives.allSatisfy { ($0.metric.value(of: turn) ?? .infinity) <= $0.bound }
     }
 }

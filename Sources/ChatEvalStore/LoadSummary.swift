@@ -93,7 +93,7 @@ public struct LoadSummary: Codable, Sendable, Hashable {
             good = (good ?? 0) + answered.filter(slo.isGood).count
             for objective in slo.objectives {
                 guard let percentile = objective.percentile else { continue }
-                let values = answered.map(objective.metric.value(of:)).filter(\.isFinite).sorted()
+                let values = answered.compactMap(objective.metric.value(of:)).filter(\.isFinite).sorted()
                 let measured = values.isEmpty ? nil : Distribution.percentile(sorted: values, Double(percentile))
                 outcomes.append(
                     ObjectiveOutcome(

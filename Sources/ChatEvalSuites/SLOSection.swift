@@ -17,8 +17,8 @@ struct SLOSection {
     let reader: YAMLReader
 
     static var keys: [String] {
-        ServiceLevelObjectives.Metric.allCases.flatMap { metric in
-            [metric.rawValue] + ServiceLevelObjectives.percentiles.map { "\(metric.rawValue)_p\($0)" }
+        ServiceLevelObjectives.metrics.flatMap { name, _ in
+            [name] + ServiceLevelObjectives.percentiles.map { "\(name)_p\($0)" }
         }
     }
 
@@ -28,11 +28,13 @@ struct SLOSection {
         for key in entries.keys.sorted() {
             guard let value = entries[key] else { continue }
             let parts = key.split(separator: "_", maxSplits: 1)
-            guard let metric = ServiceLevelObjectives.Metric(rawValue: String(parts[0])) else { continue }
+            guard let metric = ServiceLevelObjectives.metrics.first(where: { $0.name == parts[0] })?.metric else { continue }
             let percentile = parts.count == 2 ? Int(parts[1].dropFirst()) : nil
             if let other = objectives.first(where: { $0.metric == metric }) {
                 reader.fail(
-                    .duplicate, at: value, "slo sets \(metric.rawValue) twice (\(other.name) and \(key))", hint: "keep one bound per metric"
+                    .duplicate, at: value,
+                    "slo sets \(ServiceLevelObjectives.name(of: metric) ?? metric.rawValue) twice (\(other.name) and \(key))",
+                    hint: "keep one bound per metric"
                 )
                 continue
             }

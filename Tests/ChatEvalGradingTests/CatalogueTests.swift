@@ -104,7 +104,8 @@ struct CatalogueTests {
         for name in [
             "equals", "contains", "icontains", "contains-all", "contains-any", "icontains-all", "icontains-any",
             "starts-with", "ends-with", "regex", "one-of", "length", "is-json", "json", "levenshtein", "refusal",
-            "ttft", "prefill-tps", "decode-tps", "total-time", "peak-memory", "reuse-ratio", "generated-tokens",
+            "ttft", "prefill-tps", "decode-tps", "total-time", "tpot", "peak-memory", "reuse-ratio",
+            "reuse-efficiency", "generated-tokens",
             "stop-reason", "failure", "all", "any", "not",
         ] {
             #expect(CheckCatalogue.info(for: name) != nil, "\(name)")

@@ -25,6 +25,11 @@ struct PerformanceChecksTests {
         #expect(!(try grade("reuse-ratio", ["min": 0.6], turn).passed))
         #expect(try grade("generated-tokens", ["max": 101], turn).passed)
         #expect(!(try grade("generated-tokens", ["max": 100], turn).passed))
+        // (2.3 s − 0.2 s) / (101 − 1) tokens = 21 ms per output token after the first.
+        #expect(try grade("tpot", ["max": 0.0211], turn).passed)
+        #expect(!(try grade("tpot", ["max": 0.0209], turn).passed))
+        let oneToken = GradingSubject(answer: "ok", metrics: metrics(decodeTime: 0, totalTime: 0.2, generated: 1))
+        #expect(try grade("tpot", ["max": 0], oneToken).passed, "one token has no time per output token: 0, as vLLM counts it")
     }
 
     @Test func peakMemoryAcceptsHumanSizes() throws {

@@ -1,6 +1,7 @@
 import ChatEvalCore
-import ChatEvalSuites
 import Testing
+
+@testable import ChatEvalSuites
 
 @Suite struct SLOSectionTests {
     @Test func objectivesReadDurationsInSecondsOrMillisecondsWithOptionalPercentiles() throws {
@@ -17,7 +18,7 @@ import Testing
         let objectives = try #require(suite.slo?.objectives)
         #expect(
             objectives == [
-                .init(metric: .endToEndLatency, bound: 12.5),
+                .init(metric: .totalTime, bound: 12.5),
                 .init(metric: .timePerOutputToken, bound: 0.05),
                 .init(metric: .timeToFirstToken, bound: 1, percentile: 95),
             ])
@@ -41,6 +42,15 @@ import Testing
         #expect(messages.contains { $0.contains("slo.tpot must be a duration") })
         #expect(messages.contains { $0.contains("unknown key 'e2el_p42'") })
         #expect(errors.allSatisfy { $0.line != nil })
+    }
+
+    /// Objectives name metrics as vLLM's `--goodput` does (`e2el` is the turn's `total-time`),
+    /// but bound the one `Metric` that checks, gates and comparisons read.
+    @Test func objectivesBoundTheMetricsChecksRead() {
+        #expect(ServiceLevelObjectives.metrics.map(\.name) == ["ttft", "tpot", "e2el"])
+        #expect(ServiceLevelObjectives.name(of: .totalTime) == "e2el" && ServiceLevelObjectives.name(of: .decodeTokensPerSecond) == nil)
+        #expect(ServiceLevelObjectives.Objective(metric: .totalTime, bound: 1, percentile: 95).name == "e2el_p95")
+        #expect(SLOSection.keys.contains("e2el_p99") && !SLOSection.keys.contains("total-time"))
     }
 
     @Test func aGoodTurnMeetsEveryBound() {
