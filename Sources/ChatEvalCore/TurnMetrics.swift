@@ -111,6 +111,17 @@ public struct TurnMetrics: Codable, Sendable, Hashable {
         return Double(missed) * prefillTime / Double(evaluated)
     }
 
+    /// A served turn's time to the first token as far as the server tells it: the server's own
+    /// prefill (`timings.prompt_ms`) and the rest, which no server breaks down (sending the
+    /// request, queueing, the template, sampling the first token, the network back). Nil in
+    /// process (`firstTokenParts` has every part) and for a server that sends no timings. The
+    /// prefill is at most the TTFT: the two are read on different clocks.
+    public var servedFirstTokenSplit: (serverPrefill: Double, notBrokenDown: Double)? {
+        guard firstTokenParts == nil, let prefill = server?.prefillTime, prefill.isFinite, prefill >= 0 else { return nil }
+        let within = min(prefill, timeToFirstToken)
+        return (within, timeToFirstToken - within)
+    }
+
     /// Evaluated prompt tokens per second of prefill; nil when nothing was evaluated or either
     /// figure is unknown.
     public var prefillTokensPerSecond: Double? { Self.prefillRate(evaluated: evaluatedTokens, prefillTime: prefillTime) }

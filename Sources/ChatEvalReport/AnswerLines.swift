@@ -15,12 +15,8 @@ public enum AnswerLines {
         case .failed: text += "\n\(indent)   FAILED: \(turn.failure?.description ?? "unknown failure")"
         case .skipped: text += "\n\(indent)   skipped: \(turn.skipReason ?? "")"
         }
-        if let metrics = turn.metrics, let parts = metrics.firstTokenParts {
-            text +=
-                "\n"
-                + Format.wrap(
-                    "\(indent)   time:   \(FirstTokenLine.render(parts, ttft: metrics.timeToFirstToken))", width: RunReport.width,
-                    hanging: indent + "           ")
+        if let metrics = turn.metrics, let line = FirstTokenLine.render(metrics) {
+            text += "\n" + Format.wrap("\(indent)   time:   \(line)", width: RunReport.width, hanging: indent + "           ")
         }
         if let line = ReuseLine.render(turn.metrics, indent: indent + "   ") { text += "\n" + line }
         for verdict in turn.checks ?? [] {
@@ -89,6 +85,19 @@ public enum GateReport {
 /// "TTFT 62 ms = template 0.3 ms + tokenize 0.2 ms + prefill 58 ms (12 ms re-evaluating lost
 /// cache) + first token 3.1 ms" — where a turn's time to the first token went.
 public enum FirstTokenLine {
+    /// The parts of a turn in process, or what a server's timings tell of a served one; nil when
+    /// neither is known.
+    public static func render(_ metrics: TurnMetrics) -> String? {
+        if let parts = metrics.firstTokenParts { return render(parts, ttft: metrics.timeToFirstToken) }
+        guard let split = metrics.servedFirstTokenSplit else { return nil }
+        let reevaluated = metrics.missedPrefillTime.map {
+            " (\(Format.duration(min($0, split.serverPrefill))) re-evaluating tokens the cache lost)"
+        }
+        return "TTFT \(Format.duration(metrics.timeToFirstToken)) = server prefill \(Format.duration(split.serverPrefill))"
+            + (reevaluated ?? "")
+            + " + \(Format.duration(split.notBrokenDown)) the server does not break down (request, queue, template, first token, network)"
+    }
+
     public static func render(_ parts: FirstTokenParts, ttft: Double) -> String {
         var pieces = [
             "template \(Format.duration(parts.template))", "tokenize \(Format.duration(parts.tokenize))",
