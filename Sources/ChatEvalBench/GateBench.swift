@@ -61,8 +61,10 @@ struct GateBench: AsyncParsableCommand {
         sequential.intervalSpendingExponent = intervalExponent <= 0 ? nil : intervalExponent
         print(
             "\nThe gate on seeded synthetic samples (\(trials) comparisons each; every value varies by 10%, of which a share is common to "
-                + "the turns of a replay; \(settings.preset) settings: false-alarm rate \(settings.familyErrorRate) for the whole comparison, threshold 5%; "
-                + "sequential: looks at \(sequential.looks.map(String.init).joined(separator: ", ")) repetitions, spending α·t^\(sequential.spendingExponent))"
+                + "the turns of a replay; "
+                + "\(settings.preset) settings: false-alarm rate \(settings.familyErrorRate) for the whole comparison, threshold 5%; "
+                + "sequential: looks at \(sequential.looks.map(String.init).joined(separator: ", ")) repetitions, "
+                + "spending α·t^\(sequential.spendingExponent))"
         )
         var table = TextTable([
             .init("scenario", .left), .init("shared"), .init("repetitions"), .init("A/A: any regression"), .init("A/A: decided"),
@@ -109,7 +111,8 @@ struct GateBench: AsyncParsableCommand {
         let flaky = calibration.run(
             .init(suites: [[8]], repetitions: 10, coefficientOfVariation: 0.1, checks: [(0.5, 0.5)] + steady), trials: trials, seed: 14)
         print(
-            "\n   Pass counts, 10 repetitions: a check at 90% on base and 0% on head is a regression in \(rate(dropped.checkRegression, of: trials)); "
+            "\n   Pass counts, 10 repetitions: "
+                + "a check at 90% on base and 0% on head is a regression in \(rate(dropped.checkRegression, of: trials)); "
                 + "one at 50% on both sides in \(rate(flaky.checkRegression, of: trials))")
     }
 
@@ -168,8 +171,10 @@ struct GateBench: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: folder) }
         let load = MachineLoad.sample(over: 1)
         print(
-            "\nThe gate on the real model (\(URL(fileURLWithPath: model).lastPathComponent)) through `chateval run --baseline HEAD~1` in a throwaway "
-                + "repository; \(realComparisons) comparisons of each kind; machine \(load.summary)\(beside.isEmpty ? "" : "; beside it: \(beside)")\(runBusyThreshold.map { "; --busy-threshold \($0)" } ?? "")"
+            "\nThe gate on the real model (\(URL(fileURLWithPath: model).lastPathComponent)) "
+                + "through `chateval run --baseline HEAD~1` in a throwaway repository; "
+                + "\(realComparisons) comparisons of each kind; machine \(load.summary)"
+                + "\(beside.isEmpty ? "" : "; beside it: \(beside)")\(runBusyThreshold.map { "; --busy-threshold \($0)" } ?? "")"
         )
         try await Burner.running(beside) {
             try await comparisons(chateval: chateval, folder: folder, same: same, slower: slower)

@@ -78,7 +78,8 @@ struct HistoryBench: AsyncParsableCommand {
         print(
             String(
                 format:
-                    "detector (α = %.2f, %d permutations) on %d flat 60-commit histories (5%% noise, 1 in 30 an outlier): false alarms %d = %.2f%%",
+                    "detector (α = %.2f, %d permutations) on %d flat 60-commit histories (5%% noise, 1 in 30 an outlier): "
+                    + "false alarms %d = %.2f%%",
                 detector.alpha, detector.permutations, histories, falseAlarms, 100 * Double(falseAlarms) / Double(histories)))
         for stepAt in [40, 55, 57, 58, 59] {
             let located = (0..<histories).map {
@@ -90,7 +91,8 @@ struct HistoryBench: AsyncParsableCommand {
             print(
                 String(
                     format:
-                        "… with a 20%% step at commit %d (%d after it): found exactly and alone %.1f%%, within one commit and alone %.1f%%, "
+                        "… with a 20%% step at commit %d (%d after it): found exactly and alone %.1f%%, "
+                        + "within one commit and alone %.1f%%, "
                         + "nothing found %.1f%%",
                     stepAt, 60 - stepAt, 100 * Double(exact) / Double(histories), 100 * Double(nearby) / Double(histories),
                     100 * Double(none) / Double(histories)))

@@ -83,7 +83,8 @@ struct ServedBench: AsyncParsableCommand {
                 let served = connection.makeRuntime()
                 let conversation = script(id: "side-by-side")
                 print(
-                    "a \(conversation.userMessages.count)-turn greedy conversation, \(turnTokens) tokens per answer, \(repetitions) alternating pairs; server: \(connection.server.engine) \(connection.server.build ?? "")"
+                    "a \(conversation.userMessages.count)-turn greedy conversation, \(turnTokens) tokens per answer, "
+                        + "\(repetitions) alternating pairs; server: \(connection.server.engine) \(connection.server.build ?? "")"
                 )
                 var pairs: [(local: [TurnMetrics], served: [TurnMetrics])] = []
                 for pair in 1...repetitions {
@@ -131,7 +132,8 @@ struct ServedBench: AsyncParsableCommand {
         print(
             String(
                 format:
-                    "   transport overhead, every turn of every pair: median %@ (min %@, max %@); decode t/s server / in process: median %.3f×",
+                    "   transport overhead, every turn of every pair: median %@ (min %@, max %@); "
+                    + "decode t/s server / in process: median %.3f×",
                 Format.duration(median(all)), Format.duration(all.min()), Format.duration(all.max()), median(ratios)))
         // What the caches could serve and did, side by side: reusable and missed tokens, and the
         // prefill time the misses cost (each turn's own per-token rate).
@@ -142,7 +144,8 @@ struct ServedBench: AsyncParsableCommand {
                 "\($0.key) \($0.value.count)"
             }
             print(
-                "   reuse \(side): \(reusable - missed) of \(reusable) reusable tokens reused (\(Format.percent(reusable > 0 ? Double(reusable - missed) / Double(reusable) : nil))), "
+                "   reuse \(side): \(reusable - missed) of \(reusable) reusable tokens reused "
+                    + "(\(Format.percent(reusable > 0 ? Double(reusable - missed) / Double(reusable) : nil))), "
                     + "\(missed) evaluated again, \(Format.duration(lost)) lost"
                     + (causes.isEmpty ? "" : "; misses: " + causes.sorted().joined(separator: ", ")))
         }
@@ -160,7 +163,8 @@ struct ServedBench: AsyncParsableCommand {
                     slo: ServiceLevelObjectives([.init(metric: .timeToFirstToken, bound: ttftObjective, percentile: 95)]))
                 let plan = RunPlan(suites: [suite], settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
                 print(
-                    "\nconcurrency sweep against llama-server --parallel \(parallel): \(conversations) conversations of \(Self.questions.count) turns at each level, goodput against TTFT p95 ≤ \(Format.duration(ttftObjective))"
+                    "\nconcurrency sweep against llama-server --parallel \(parallel): \(conversations) conversations of "
+                        + "\(Self.questions.count) turns at each level, goodput against TTFT p95 ≤ \(Format.duration(ttftObjective))"
                 )
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chateval-served-bench-\(UUID().uuidString)")
                 defer { try? FileManager.default.removeItem(at: folder) }

@@ -42,7 +42,8 @@ struct ThroughputBench: AsyncParsableCommand {
         let depth = runtime.promptTokens(for: messages)?.count ?? promptTokens
         let turnOptions = GenerationOptions(maxTokens: generatedTokens, ignoreEndOfGeneration: true)
         print(
-            "a \(depth)-token chat prompt, then \(generatedTokens) tokens; llama-bench pp\(depth) and tg\(generatedTokens) @ d\(depth); \(repetitions) alternating pairs"
+            "a \(depth)-token chat prompt, then \(generatedTokens) tokens; "
+                + "llama-bench pp\(depth) and tg\(generatedTokens) @ d\(depth); \(repetitions) alternating pairs"
         )
 
         var pairs: [(reference: (prompt: Double, decode: Double), turn: TurnMetrics)] = []

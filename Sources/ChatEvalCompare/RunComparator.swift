@@ -442,7 +442,8 @@ public enum RunComparator {
         if significant && excludesZero && abs(estimate) >= bound {
             change.verdict = direction
             change.reason =
-                "p = \(format(decision?.adjustedPValue ?? 1)) after adjustment over \(familySize) tests, and the change passes the threshold"
+                "p = \(format(decision?.adjustedPValue ?? 1)) after adjustment over \(familySize) tests, "
+                + "and the change passes the threshold"
             return change
         }
         if lower > -bound && upper < bound {
@@ -468,7 +469,8 @@ public enum RunComparator {
             change.reason =
                 shift.minimumPValue >= 1
                 ? "\(shift.baseCount) and \(shift.headCount) replays: no arrangement of them could show a change"
-                : "\(shift.baseCount) and \(shift.headCount) replays cannot reach the family's rate (at best p = \(format(shift.minimumPValue)))"
+                : "\(shift.baseCount) and \(shift.headCount) replays "
+                    + "cannot reach the family's rate (at best p = \(format(shift.minimumPValue)))"
         } else if significant && !(abs(estimate) >= bound) {
             change.reason = "a real change, smaller than the threshold, but the \(confidence) interval reaches past it"
         } else if significant {

@@ -36,7 +36,8 @@ public enum JSONValue: Codable, Sendable, Hashable, CustomStringConvertible {
         case .null: try container.encodeNil()
         case .bool(let value): try container.encode(value)
         case .integer(let value): try container.encode(value)
-        case .number(let value): if value.isFinite { try container.encode(value) } else { try container.encodeNil() }  // JSON has no NaN or ∞
+        case .number(let value):  // JSON has no NaN or ∞
+            if value.isFinite { try container.encode(value) } else { try container.encodeNil() }
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)

@@ -28,7 +28,8 @@ public struct TemplateText: Sendable, Hashable, CustomStringConvertible {
             switch self {
             case .unknownPlaceholder(let name): "unknown placeholder {{\(name)}}"
             case .tooLarge(let bytes, let limit):
-                "its placeholders expand to at least \(ByteCount.format(bytes)), more than the \(ByteCount.format(limit)) a message may have"
+                "its placeholders expand to at least \(ByteCount.format(bytes)), "
+                    + "more than the \(ByteCount.format(limit)) a message may have"
             }
         }
     }

@@ -118,11 +118,13 @@ struct MutationalFuzzer {
             return FuzzInputs.shippedSuites.map { Data($0.text.utf8) }
                 + [
                     Data(
-                        "name: s\nconversations: [{id: c, turns: [{user: \"{{vars.x}}\", checks: [{type: regex, value: \"{{turn1.answer}}\"}]}], vars: {x: y}}]\n"
+                        ("name: s\nconversations: [{id: c, turns: [{user: \"{{vars.x}}\", "
+                            + "checks: [{type: regex, value: \"{{turn1.answer}}\"}]}], vars: {x: y}}]\n")
                             .utf8),
                     // Chained quotes: each turn quotes the previous one twice (the expansion limit's case).
                     Data(
-                        ("name: chain\nconversations:\n  - id: c\n    vars: {x: \(String(repeating: "ab", count: 500))}\n    turns:\n      - \"{{vars.x}}\"\n"
+                        ("name: chain\nconversations:\n  - id: c\n    vars: {x: \(String(repeating: "ab", count: 500))}\n    turns:\n"
+                            + "      - \"{{vars.x}}\"\n"
                             + (2...8).map { "      - \"{{turn\($0 - 1).user}} {{turn\($0 - 1).user}} {{turn\($0 - 1).answer}}\"\n" }
                             .joined()).utf8),
                 ]
@@ -130,13 +132,15 @@ struct MutationalFuzzer {
             return FuzzInputs.shippedSuites.flatMap { suite in
                 suite.conversations.map { conversation in
                     let lines = conversation.script.userMessages.indices.map { index in
-                        "{\"conversation\": \"\(conversation.id)\", \"turn\": \(index + 1), \"answer\": \"Paris, Lyon; 42 words.\", \"metrics\": "
-                            + "{\"prompt_tokens\": 40, \"reused_tokens\": 10, \"generated_tokens\": 5, \"time_to_first_token\": 0.2, \"prefill_time\": 0.1, "
-                            + "\"decode_time\": 0.2, \"total_time\": 0.4, \"inter_token_latencies\": [0.05, 0.05, 0.05, 0.05], \"stop_reason\": \"eog\"}}"
+                        "{\"conversation\": \"\(conversation.id)\", \"turn\": \(index + 1), \"answer\": \"Paris, Lyon; 42 words.\", "
+                            + "\"metrics\": {\"prompt_tokens\": 40, \"reused_tokens\": 10, \"generated_tokens\": 5, "
+                            + "\"time_to_first_token\": 0.2, \"prefill_time\": 0.1, \"decode_time\": 0.2, \"total_time\": 0.4, "
+                            + "\"inter_token_latencies\": [0.05, 0.05, 0.05, 0.05], \"stop_reason\": \"eog\"}}"
                     }
                     return Data(
                         (lines + [
-                            "{\"conversation\": \"\(conversation.id)\", \"turn\": 1, \"failure\": {\"code\": \"timeout\", \"message\": \"slow\"}}"
+                            "{\"conversation\": \"\(conversation.id)\", \"turn\": 1, "
+                                + "\"failure\": {\"code\": \"timeout\", \"message\": \"slow\"}}"
                         ])
                         .joined(separator: "\n").utf8)
                 }
@@ -144,10 +148,12 @@ struct MutationalFuzzer {
         case .project:
             return [
                 Data(
-                    "model:\n  path: ${CHATEVAL_CACHE}/m.gguf\n  sha256: \(String(repeating: "a", count: 64))\nthreads: 2\nrepetitions: 10\nsuites: [a, b]\n"
+                    ("model:\n  path: ${CHATEVAL_CACHE}/m.gguf\n  sha256: \(String(repeating: "a", count: 64))\nthreads: 2\n"
+                        + "repetitions: 10\nsuites: [a, b]\n")
                         .utf8),
                 Data(
-                    "compare:\n  preset: default\n  alpha: 0.01\n  thresholds:\n    ttft: {relative: 5%, absolute: 0.002}\n    peak-memory: {absolute: 8MiB}\n"
+                    ("compare:\n  preset: default\n  alpha: 0.01\n  thresholds:\n    ttft: {relative: 5%, absolute: 0.002}\n"
+                        + "    peak-memory: {absolute: 8MiB}\n")
                         .utf8),
                 Data("max_repetitions: 20\ntime_budget: 15m\ncompare: {busy_threshold: off}\n".utf8),
             ]

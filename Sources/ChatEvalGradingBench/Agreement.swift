@@ -79,8 +79,10 @@ enum Agreement {
             if loose.passed == c.loose { tallies[c.id]?.loose += 1 }
             if showDisagreements && (strict.passed != c.strict || loose.passed != c.loose) {
                 print(
-                    "  disagreement \(c.id) \(c.kwargs.mapValues { $0.argument.shortDescription }): harness strict \(c.strict) loose \(c.loose), "
-                        + "ChatEval strict \(strict.passed) loose \(loose.passed): \(strict.detail) — \(c.response.debugDescription.prefix(200))"
+                    "  disagreement \(c.id) \(c.kwargs.mapValues { $0.argument.shortDescription }): "
+                        + "harness strict \(c.strict) loose \(c.loose), "
+                        + "ChatEval strict \(strict.passed) loose \(loose.passed): \(strict.detail) — "
+                        + "\(c.response.debugDescription.prefix(200))"
                 )
             }
         }
@@ -119,7 +121,8 @@ enum Agreement {
                 tallies[c.language]?.agreed += 1
             } else if showDisagreements {
                 print(
-                    "  disagreement \(c.language): langdetect \(c.langdetect ?? "none"), ChatEval \(detected ?? "none"): \(c.text.prefix(100))"
+                    "  disagreement \(c.language): langdetect \(c.langdetect ?? "none"), ChatEval \(detected ?? "none"): "
+                        + "\(c.text.prefix(100))"
                 )
             }
         }

@@ -50,7 +50,8 @@ public enum HistoryBuilder {
             commits: commits, metrics: metrics.map(\.name), series: series, skippedDirtyRuns: dirty, skippedIncompleteRuns: incomplete,
             detection: .init(
                 method:
-                    "e-divisive with a Mann-Whitney confirmation; change: Hodges-Lehmann shift (pass rate: difference of means, bootstrap interval)",
+                    "e-divisive with a Mann-Whitney confirmation; "
+                    + "change: Hodges-Lehmann shift (pass rate: difference of means, bootstrap interval)",
                 alpha: detector.alpha,
                 permutations: detector.permutations, minimumSegment: detector.minimumSegment))
     }

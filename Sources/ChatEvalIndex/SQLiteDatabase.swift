@@ -14,7 +14,8 @@ public struct IndexError: Error, Sendable, CustomStringConvertible {
     public var isDamagedFile: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
 
     public var description: String {
-        "results index \(path): \(pointOfFailure) failed (\(code): \(message)); `chateval index --rebuild` rebuilds it from the result files and git notes"
+        "results index \(path): \(pointOfFailure) failed (\(code): \(message)); "
+            + "`chateval index --rebuild` rebuilds it from the result files and git notes"
     }
 }
 

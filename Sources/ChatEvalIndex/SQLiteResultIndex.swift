@@ -252,7 +252,8 @@ public final class SQLiteResultIndex: ResultIndex {
         ])
         let suite = try database.prepare(
             """
-            INSERT OR REPLACE INTO suites (source, run_id, position, name, checks_passed, checks_total, gates_failed) VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO suites (source, run_id, position, name, checks_passed, checks_total, gates_failed) \
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
         let sample = try database.prepare("INSERT OR REPLACE INTO samples (source, run_id, position, metric, vals) VALUES (?, ?, ?, ?, ?)")
         for (position, digestSuite) in digest.suites.enumerated() {
@@ -273,7 +274,8 @@ public final class SQLiteResultIndex: ResultIndex {
         let commitList = Self.jsonArray(commits)
         let runs = try database.prepare(
             """
-            SELECT source, run_id, commit_id, dirty, started_at, status, machine, hostname, model_sha256, model, engine, build, cache_mode, role
+            SELECT source, run_id, commit_id, dirty, started_at, status, machine, hostname, model_sha256, model, engine, build, \
+            cache_mode, role
             FROM runs WHERE commit_id IN (SELECT value FROM json_each(?)) ORDER BY started_at, source
             """)
         try runs.bind([.text(commitList)])

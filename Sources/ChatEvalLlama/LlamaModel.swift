@@ -26,7 +26,8 @@ final class LlamaModel: @unchecked Sendable {
         guard let pointer = llama_model_load_from_file(path, parameters) else {
             throw LlamaError(
                 .modelLoadFailed,
-                "could not load the model \(path): the file may be truncated or of an unsupported architecture; re-download it or pass another --model",
+                "could not load the model \(path): the file may be truncated or of an unsupported architecture; "
+                    + "re-download it or pass another --model",
                 pointOfFailure: "llama_model_load_from_file", engineLog: LlamaLog.lines(since: mark))
         }
         guard let vocab = llama_model_get_vocab(pointer) else {
@@ -139,7 +140,8 @@ final class LlamaModel: @unchecked Sendable {
                 "\(path) is a folder, not a model file; "
                     + (models.isEmpty
                         ? "pass the path of a .gguf file with --model"
-                        : "pass one of its .gguf files with --model: \(models.prefix(3).map { (path as NSString).appendingPathComponent($0) }.joined(separator: ", "))")
+                        : "pass one of its .gguf files with --model: "
+                            + "\(models.prefix(3).map { (path as NSString).appendingPathComponent($0) }.joined(separator: ", "))")
             )
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {

@@ -270,7 +270,8 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
                         return failed(
                             RuntimeFailure(
                                 .malformedStream,
-                                "the server answered \(contentType.isEmpty ? "no content type" : ServerFailures.excerpt(contentType, limit: 80)), "
+                                "the server answered "
+                                    + "\(contentType.isEmpty ? "no content type" : ServerFailures.excerpt(contentType, limit: 80)), "
                                     + "not an event stream (text/event-stream)"), begun: true)
                     }
                 case .body(let data):
@@ -324,7 +325,8 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
                         .timeout,
                         status == 0
                             ? "the server sent no complete response head within \(ServerFailures.format(stall)) s (the stall bound)"
-                            : "the stream stalled: no new event for \(ServerFailures.format(stall)) s after \(turn.deltaTimes.count) pieces of the answer (the stall bound)"
+                            : "the stream stalled: no new event for \(ServerFailures.format(stall)) s after \(turn.deltaTimes.count) "
+                                + "pieces of the answer (the stall bound)"
                     ),
                     begun: true)
             case .stopped:

@@ -82,7 +82,8 @@ public struct OpenAIConfiguration: Sendable, Hashable {
         var found: [String] = []
         if Endpoint(baseURL) == nil {
             found.append(
-                "the base URL must be an http:// or https:// URL with a host, like http://127.0.0.1:8080/v1 (got \"\(Endpoint.redacted(baseURL))\")"
+                "the base URL must be an http:// or https:// URL with a host, "
+                    + "like http://127.0.0.1:8080/v1 (got \"\(Endpoint.redacted(baseURL))\")"
             )
         }
         if let apiKeyVariable, apiKeyVariable.isEmpty || apiKeyVariable.contains("=") {

@@ -287,7 +287,8 @@ struct ServerProbe {
         if response.status == 401 || response.status == 403 {
             throw OpenAIConnectionError(
                 .unauthorized,
-                "\(Endpoint.redacted(url)) answered \(response.status) \(HTTPStatus.reason(response.status)): the server does not accept the API key"
+                "\(Endpoint.redacted(url)) answered \(response.status) \(HTTPStatus.reason(response.status)): "
+                    + "the server does not accept the API key"
             )
         }
         if response.status == 503 {

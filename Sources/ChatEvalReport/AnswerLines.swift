@@ -42,7 +42,8 @@ public enum ReuseLine {
             line += "; \(miss.cause.explanation)"
             if miss.cause != .serverSide, miss.cause != .coldCache {  // neither has a point of divergence to show
                 line +=
-                    ": at token \(miss.position), after \(quoted(miss.before)) the cache held \(quoted(miss.cached)) and the prompt \(quoted(miss.sent))"
+                    ": at token \(miss.position), "
+                    + "after \(quoted(miss.before)) the cache held \(quoted(miss.cached)) and the prompt \(quoted(miss.sent))"
             }
         }
         return Format.wrap(line, width: width, hanging: indent + "  ")

@@ -55,7 +55,8 @@ public enum ComparisonReport {
         if !quality.added.isEmpty || !quality.removed.isEmpty {
             lines.append("")
             lines.append(
-                "Checks only on one side: \(quality.added.count) added (\(quality.added.filter { $0.headPassed < $0.headTotal }.count) failing), \(quality.removed.count) removed"
+                "Checks only on one side: \(quality.added.count) added "
+                    + "(\(quality.added.filter { $0.headPassed < $0.headTotal }.count) failing), \(quality.removed.count) removed"
             )
         }
         let underpowered = comparison.underpowered
@@ -68,7 +69,8 @@ public enum ComparisonReport {
             if comparison.sequential == nil, let base = comparison.base.shortCommit {
                 let most = underpowered.compactMap(\.change.repetitionsNeeded).filter { $0 < 10_000 }.max()
                 lines.append(
-                    "  to decide: `chateval run --baseline \(Terminal.safe(base))` measures both sides interleaved, adding repetitions until decided"
+                    "  to decide: `chateval run --baseline \(Terminal.safe(base))` measures both sides interleaved, "
+                        + "adding repetitions until decided"
                         + (most.map { " (about \($0) here; --max-repeat \(max($0, 2)))" } ?? ""))
             }
         }
@@ -131,7 +133,8 @@ public enum ComparisonReport {
         }
         if let run = comparison.sequential {
             lines.append(
-                "rounds    \(run.repetitions) repetitions per side in \(run.rounds) rounds (\(Format.duration(run.seconds))): \(stopSentence(run.stop))"
+                "rounds    \(run.repetitions) repetitions per side in \(run.rounds) rounds (\(Format.duration(run.seconds))): "
+                    + "\(stopSentence(run.stop))"
             )
         }
         if let audit = comparison.calibration {
@@ -141,7 +144,8 @@ public enum ComparisonReport {
         let load = comparison.load
         for (name, side) in [("base", load.base), ("head", load.head)] where side.leftOut + side.remeasured > 0 {
             lines.append(
-                "load      \(name): \(side.remeasured + side.leftOut) of \(side.sampled) replays measured while other processes held the cores: "
+                "load      \(name): "
+                    + "\(side.remeasured + side.leftOut) of \(side.sampled) replays measured while other processes held the cores: "
                     + "\(side.remeasured) re-measured, \(side.leftOut) left out")
         }
         if let warning = load.warning { lines.append("load      ⚠ " + warning) }
@@ -187,7 +191,8 @@ public enum ComparisonReport {
     }
 
     static func turnLine(_ change: TurnChange) -> String {
-        "  \(Terminal.safe(change.suite)) / \(Terminal.safe(change.conversation)) / turn \(change.turn): answered \(change.baseAnswered)/\(change.baseTotal) → "
+        "  \(Terminal.safe(change.suite)) / \(Terminal.safe(change.conversation)) / turn \(change.turn): "
+            + "answered \(change.baseAnswered)/\(change.baseTotal) → "
             + "\(change.headAnswered)/\(change.headTotal); \(Terminal.safe(change.headOutcome))"
     }
 
@@ -246,7 +251,8 @@ public enum ComparisonReport {
 
     /// "TTFT +12.3% [+8.1%, +16.2%] (typical turn 191 ms → 214 ms)"
     static func sentence(_ change: MetricChange) -> String {
-        "\(change.metric.name) \(interval(change)) (typical turn \(Format.value(change.baseLevel, of: change.metric)) → \(Format.value(change.headLevel, of: change.metric)))"
+        "\(change.metric.name) \(interval(change)) (typical turn \(Format.value(change.baseLevel, of: change.metric)) → "
+            + "\(Format.value(change.headLevel, of: change.metric)))"
     }
 
     static func interval(_ change: MetricChange) -> String {

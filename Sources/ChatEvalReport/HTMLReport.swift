@@ -26,24 +26,28 @@ public enum HTMLReport {
     private static func runsBody(_ records: [RunRecord]) -> String {
         let commit = records.first?.git
         var body =
-            "<h1>ChatEval run — \(Markup.html(commit?.shortCommit ?? "no commit"))\(commit?.subject.map { " " + Markup.html($0) } ?? "")</h1>"
+            "<h1>ChatEval run — "
+            + "\(Markup.html(commit?.shortCommit ?? "no commit"))\(commit?.subject.map { " " + Markup.html($0) } ?? "")</h1>"
         let summary = RunSummary(records, labels: records.map { _ in nil })
         body += verdict(summary.headline, good: summary.passed)
         body +=
-            "<table><tr><th>suite</th><th>model</th><th>turns</th><th>failed</th><th>checks passed</th><th>TTFT median</th><th>TTFT p95</th><th>decode t/s</th><th>reuse</th><th>gates</th></tr>"
+            "<table><tr><th>suite</th><th>model</th><th>turns</th><th>failed</th><th>checks passed</th><th>TTFT median</th>"
+            + "<th>TTFT p95</th><th>decode t/s</th><th>reuse</th><th>gates</th></tr>"
         for record in records {
             for suite in record.suites {
                 let turns = suite.conversations.filter(\.isMeasured).flatMap(\.turns)
                 let metrics = suite.measuredTurns
                 let verdicts = suite.measuredVerdicts
                 let ttft = Distribution(metrics.map(\.timeToFirstToken))
+                let gates = suite.gates.map { "\($0.passed ? "✓" : "✗") \(Markup.html($0.described)): \(Markup.html($0.found))" }
                 body +=
                     "<tr><td>\(Markup.html(suite.name))</td><td>\(Markup.html(record.modelLabel))</td><td>\(turns.count)</td>"
-                    + "<td>\(turns.filter { $0.status != .answered }.count)</td><td>\(verdicts.filter(\.passed).count)/\(verdicts.count)</td>"
+                    + "<td>\(turns.filter { $0.status != .answered }.count)</td>"
+                    + "<td>\(verdicts.filter(\.passed).count)/\(verdicts.count)</td>"
                     + "<td>\(Format.duration(ttft?.median))</td><td>\(Format.duration(ttft?.p95))</td>"
                     + "<td>\(Format.rate(Distribution(metrics.compactMap(\.decodeTokensPerSecond))?.median))</td>"
                     + "<td>\(Format.percent(Distribution(metrics.compactMap(\.reuseRatio))?.median))</td>"
-                    + "<td>\(suite.gates.map { "\($0.passed ? "✓" : "✗") \(Markup.html($0.described)): \(Markup.html($0.found))" }.joined(separator: "<br>"))</td></tr>"
+                    + "<td>\(gates.joined(separator: "<br>"))</td></tr>"
             }
         }
         body += "</table>"
@@ -105,12 +109,14 @@ public enum HTMLReport {
                 let turnCount = suite.conversations.reduce(0) { $0 + $1.turns.count }
                 body += "<details\(turnCount <= 100 ? " open" : "")><summary>Turns — \(Markup.html(record.modelLabel))</summary>"
                 body +=
-                    "<table class=\"turns\"><tr><th>conversation</th><th>turn</th><th>TTFT</th><th>prefill t/s</th><th>decode t/s</th><th>reuse</th><th>checks</th><th>user</th><th>answer</th></tr>"
+                    "<table class=\"turns\"><tr><th>conversation</th><th>turn</th><th>TTFT</th><th>prefill t/s</th>"
+                    + "<th>decode t/s</th><th>reuse</th><th>checks</th><th>user</th><th>answer</th></tr>"
                 for conversation in suite.conversations where conversation.isMeasured {
                     for turn in conversation.turns {
                         let metrics = turn.metrics
                         let checks = (turn.checks ?? []).map {
-                            "<span class=\"\($0.passed ? "pass" : "fail")\" title=\"\(Markup.html($0.detail))\">\($0.passed ? "✓" : "✗") \(Markup.html($0.check))</span>"
+                            "<span class=\"\($0.passed ? "pass" : "fail")\" "
+                                + "title=\"\(Markup.html($0.detail))\">\($0.passed ? "✓" : "✗") \(Markup.html($0.check))</span>"
                         }
                         .joined(separator: "<br>")
                         let answer: String =
@@ -121,9 +127,12 @@ public enum HTMLReport {
                             }
                         let repetition = conversation.repetition > 1 ? " (rep. \(conversation.repetition))" : ""
                         body +=
-                            "<tr><td>\(Markup.html(conversation.id))\(repetition)</td><td>\(turn.index + 1)</td><td>\(Format.duration(metrics?.timeToFirstToken))\(metrics.map(firstTokenBar) ?? "")</td>"
-                            + "<td>\(Format.rate(metrics?.prefillTokensPerSecond))</td><td>\(Format.rate(metrics?.decodeTokensPerSecond))</td><td>\(Format.percent(metrics?.reuseRatio))</td>"
-                            + "<td>\(checks)</td><td><div class=\"text\">\(Markup.html(Markup.cut(turn.user, perText)))</div></td><td>\(answer)</td></tr>"
+                            "<tr><td>\(Markup.html(conversation.id))\(repetition)</td><td>\(turn.index + 1)</td>"
+                            + "<td>\(Format.duration(metrics?.timeToFirstToken))\(metrics.map(firstTokenBar) ?? "")</td>"
+                            + "<td>\(Format.rate(metrics?.prefillTokensPerSecond))</td>"
+                            + "<td>\(Format.rate(metrics?.decodeTokensPerSecond))</td><td>\(Format.percent(metrics?.reuseRatio))</td>"
+                            + "<td>\(checks)</td><td><div class=\"text\">\(Markup.html(Markup.cut(turn.user, perText)))</div></td>"
+                            + "<td>\(answer)</td></tr>"
                     }
                 }
                 body += "</table></details>"
@@ -131,12 +140,14 @@ public enum HTMLReport {
         }
         if perText != Int.max {
             body +=
-                "<p class=\"note\">Answers and messages are shortened to \(perText) characters to keep this page small; the result file holds them whole.</p>"
+                "<p class=\"note\">Answers and messages are shortened to \(perText) characters to keep this page small; "
+                + "the result file holds them whole.</p>"
         }
         body +=
             "<p class=\"note\">"
             + records.map {
-                "run \(Markup.html($0.runId)): \(Markup.html($0.modelLabel)) (\(Markup.html($0.runtime.engine)) \(Markup.html($0.runtime.build))) on \(Markup.html($0.machine.performanceClass))"
+                "run \(Markup.html($0.runId)): \(Markup.html($0.modelLabel)) (\(Markup.html($0.runtime.engine)) "
+                    + "\(Markup.html($0.runtime.build))) on \(Markup.html($0.machine.performanceClass))"
             }
             .joined(separator: "<br>") + "</p>"
         return body
@@ -150,10 +161,12 @@ public enum HTMLReport {
 
     private static func comparisonBody(_ comparison: Comparison) -> String {
         var body =
-            "<h1>ChatEval comparison — \(Markup.html(comparison.base.shortCommit ?? "base")) → \(Markup.html(comparison.head.shortCommit ?? "head"))</h1>"
+            "<h1>ChatEval comparison — "
+            + "\(Markup.html(comparison.base.shortCommit ?? "base")) → \(Markup.html(comparison.head.shortCommit ?? "head"))</h1>"
         body += verdict(ComparisonReport.headline(comparison), good: !comparison.hasRegression && comparison.mismatches.isEmpty)
         body +=
-            "<p>base: \(Markup.html(comparison.base.subject ?? "")) — \(comparison.base.runs.count) run(s); head: \(Markup.html(comparison.head.subject ?? "")) — "
+            "<p>base: \(Markup.html(comparison.base.subject ?? "")) — \(comparison.base.runs.count) run(s); "
+            + "head: \(Markup.html(comparison.head.subject ?? "")) — "
             + "\(comparison.head.runs.count) run(s); \(Markup.html(comparison.head.model)); \(Markup.html(comparison.head.machine))</p>"
         body += "<pre>" + ComparisonReport.designLines(comparison).map { Markup.html($0) }.joined(separator: "\n") + "</pre>"
         for suite in comparison.suites {
@@ -168,7 +181,8 @@ public enum HTMLReport {
             }
             body += SVGChart.intervals(
                 title:
-                    "Change head vs base with \(RunComparatorFormat.confidence(comparison.design.confidence)) intervals (grey: the threshold)",
+                    "Change head vs base with \(RunComparatorFormat.confidence(comparison.design.confidence)) "
+                    + "intervals (grey: the threshold)",
                 rows: rows
             ) {
                 String(format: "%+.1f", $0)
@@ -177,9 +191,12 @@ public enum HTMLReport {
                 "<table><tr><th>metric</th><th>base</th><th>head</th><th>change [interval]</th><th>n</th><th>verdict</th><th>why</th></tr>"
             for change in suite.metrics {
                 body +=
-                    "<tr class=\"\(change.verdict.rawValue)\"><td>\(change.metric.name)</td><td>\(Format.value(change.baseLevel, of: change.metric))</td>"
-                    + "<td>\(Format.value(change.headLevel, of: change.metric))</td><td>\(Markup.html(ComparisonReport.interval(change)))</td>"
-                    + "<td>\(change.baseCount)/\(change.headCount)</td><td>\(change.verdict.rawValue)</td><td>\(Markup.html(change.reason))</td></tr>"
+                    "<tr class=\"\(change.verdict.rawValue)\"><td>\(change.metric.name)</td>"
+                    + "<td>\(Format.value(change.baseLevel, of: change.metric))</td>"
+                    + "<td>\(Format.value(change.headLevel, of: change.metric))</td>"
+                    + "<td>\(Markup.html(ComparisonReport.interval(change)))</td>"
+                    + "<td>\(change.baseCount)/\(change.headCount)</td><td>\(change.verdict.rawValue)</td>"
+                    + "<td>\(Markup.html(change.reason))</td></tr>"
             }
             body += "</table>"
         }
@@ -193,10 +210,13 @@ public enum HTMLReport {
             body += "<h2>\(title)</h2><table><tr><th>where</th><th>check</th><th>passed base → head</th><th>detail</th><th>answer</th></tr>"
             for change in checks {
                 body +=
-                    "<tr><td>\(Markup.html(change.suite)) / \(Markup.html(change.conversation)) / \(change.turn.map { "turn \($0)" } ?? "conversation")</td>"
-                    + "<td>\(Markup.html(change.check))</td><td>\(change.basePassed)/\(change.baseTotal) → \(change.headPassed)/\(change.headTotal)"
+                    "<tr><td>\(Markup.html(change.suite)) / \(Markup.html(change.conversation)) / "
+                    + "\(change.turn.map { "turn \($0)" } ?? "conversation")</td>"
+                    + "<td>\(Markup.html(change.check))</td>"
+                    + "<td>\(change.basePassed)/\(change.baseTotal) → \(change.headPassed)/\(change.headTotal)"
                     + "\(change.adjustedPValue.map { String(format: ", p = %.2g adjusted", $0) } ?? "")</td>"
-                    + "<td>\(Markup.html(change.detail ?? ""))</td><td><div class=\"text\">\(Markup.html(change.answerExcerpt ?? ""))</div></td></tr>"
+                    + "<td>\(Markup.html(change.detail ?? ""))</td><td>"
+                    + "<div class=\"text\">\(Markup.html(change.answerExcerpt ?? ""))</div></td></tr>"
             }
             body += "</table>"
         }
@@ -206,7 +226,8 @@ public enum HTMLReport {
         ] where !turns.isEmpty {
             body += "<h2>\(title)</h2><ul>"
             body += turns.map {
-                "<li>\(Markup.html($0.suite)) / \(Markup.html($0.conversation)) / turn \($0.turn): answered \($0.baseAnswered)/\($0.baseTotal) → "
+                "<li>\(Markup.html($0.suite)) / \(Markup.html($0.conversation)) / turn \($0.turn): "
+                    + "answered \($0.baseAnswered)/\($0.baseTotal) → "
                     + "\($0.headAnswered)/\($0.headTotal); \(Markup.html($0.headOutcome))</li>"
             }.joined()
             body += "</ul>"
@@ -215,7 +236,8 @@ public enum HTMLReport {
             body +=
                 "<h2>Differences between the sides</h2><ul>"
                 + comparison.differences.map {
-                    "<li>\(Markup.html($0.field)): \(Markup.html($0.base)) → \(Markup.html($0.head))\($0.isCommitDetermined ? " (the commits' project files)" : " <strong>mismatch</strong>")</li>"
+                    "<li>\(Markup.html($0.field)): \(Markup.html($0.base)) → \(Markup.html($0.head))"
+                        + "\($0.isCommitDetermined ? " (the commits' project files)" : " <strong>mismatch</strong>")</li>"
                 }.joined() + "</ul>"
         }
         return body
@@ -264,7 +286,8 @@ public enum HTMLReport {
                     let suspect = history.commit(at: step.suspectPosition)
                     body +=
                         "<tr class=\"\(step.isWorse ? "regression" : "improvement")\"><td>\(step.isWorse ? "worse" : "better")</td>"
-                        + "<td>\(Markup.html(HistoryReport.describe(step, metric: series.metric)))</td><td><code>\(Markup.html(suspect?.shortId ?? ""))</code></td>"
+                        + "<td>\(Markup.html(HistoryReport.describe(step, metric: series.metric)))</td><td>"
+                        + "<code>\(Markup.html(suspect?.shortId ?? ""))</code></td>"
                         + "<td>\(Markup.html(suspect?.subject ?? ""))</td><td>\(String(format: "%.2g", step.pValue))</td></tr>"
                 }
                 body += "</table>"
@@ -315,11 +338,13 @@ public enum HTMLReport {
         <style>
         body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#0f172a;max-width:1100px}
         h1{font-size:20px}h2{font-size:16px;margin-top:28px}
-        table{border-collapse:collapse;margin:8px 0;font-size:13px}th,td{border:1px solid #cbd5e1;padding:3px 6px;vertical-align:top;text-align:left}
+        table{border-collapse:collapse;margin:8px 0;font-size:13px}\
+        th,td{border:1px solid #cbd5e1;padding:3px 6px;vertical-align:top;text-align:left}
         th{background:#f1f5f9}.verdict{font-weight:600;padding:8px 12px;border-radius:4px}.good{background:#dcfce7}.bad{background:#fee2e2}
         .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(460px,1fr));gap:8px}
         svg.chart{width:100%;height:auto;background:#fff;border:1px solid #e2e8f0}
-        .chart .title{font-size:13px;font-weight:600;fill:#0f172a}.chart .tick,.chart .label{font-size:11px;fill:#475569}.chart .legend,.chart .marker{font-size:11px}
+        .chart .title{font-size:13px;font-weight:600;fill:#0f172a}.chart .tick,.chart .label{font-size:11px;fill:#475569}\
+        .chart .legend,.chart .marker{font-size:11px}
         .chart .grid{stroke:#e2e8f0}.chart .axis{stroke:#64748b}.chart .band{fill:#e2e8f0}
         .text{white-space:pre-wrap;max-width:420px;overflow-wrap:anywhere}.pass{color:#15803d}.fail{color:#b91c1c}
         tr.regression td{background:#fef2f2}tr.improvement td{background:#f0fdf4}.note{color:#64748b;font-size:12px}

@@ -13,7 +13,8 @@ public enum HistoryReport {
             "history   \(history.commits.count) commits (first-parent) from \(first?.shortId ?? "–") to \(last?.shortId ?? "–"); "
                 + "metrics \(history.metrics.joined(separator: ", "))")
         lines.append(
-            "steps     \(history.detection.method), α = \(history.detection.alpha), at least \(history.detection.minimumSegment) commits with results on each side"
+            "steps     \(history.detection.method), α = \(history.detection.alpha), "
+                + "at least \(history.detection.minimumSegment) commits with results on each side"
         )
         var skipped: [String] = []
         if history.skippedDirtyRuns > 0 { skipped.append("\(history.skippedDirtyRuns) run(s) of a dirty working tree") }
@@ -58,7 +59,8 @@ public enum HistoryReport {
     static func stepLine(_ step: HistoryStep, series: HistorySeries, history: History) -> String {
         let suspect = history.commit(at: step.suspectPosition)
         var text =
-            "\(step.isWorse ? "WORSE" : "better") \(series.metric.label) \(describe(step, metric: series.metric)) at \(suspect?.shortId ?? String(step.suspect.prefix(7)))"
+            "\(step.isWorse ? "WORSE" : "better") \(series.metric.label) \(describe(step, metric: series.metric)) at "
+            + "\(suspect?.shortId ?? String(step.suspect.prefix(7)))"
         if let subject = suspect?.subject { text += " \"\(Terminal.safe(subject))\"" }
         if step.firstMeasured != step.suspect, let measured = history.commit(at: step.firstMeasuredPosition) {
             text += " (or a commit up to \(measured.shortId): none between has results)"

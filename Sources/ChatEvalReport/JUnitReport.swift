@@ -169,7 +169,8 @@ public enum JUnitReport {
                     outcome: .failure(
                         type: "step",
                         message:
-                            "\(series.metric.name) \(HistoryReport.describe(last, metric: series.metric)) since \(suspect?.shortId ?? String(last.suspect.prefix(7)))",
+                            "\(series.metric.name) \(HistoryReport.describe(last, metric: series.metric)) since "
+                            + "\(suspect?.shortId ?? String(last.suspect.prefix(7)))",
                         body: "suspect \(last.suspect) \(suspect?.subject ?? "")"))
             }
             document.add(
@@ -252,7 +253,8 @@ public enum JUnitReport {
                 let time = suite.cases.reduce(0) { $0 + $1.time }
                 let name = nonEmpty(suite.name, "chateval")
                 xml +=
-                    "  <testsuite package=\"chateval\" id=\"\(id)\" name=\"\(attr(name))\" timestamp=\"\(formatter.string(from: suite.timestamp))\" "
+                    "  <testsuite package=\"chateval\" id=\"\(id)\" name=\"\(attr(name))\" "
+                    + "timestamp=\"\(formatter.string(from: suite.timestamp))\" "
                     + "hostname=\"\(attr(nonEmpty(suite.hostname, "localhost")))\" tests=\"\(suite.cases.count)\" failures=\"\(failures)\" "
                     + "errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(seconds(time))\">\n"
                 xml += "    <properties>\n"
@@ -262,7 +264,8 @@ public enum JUnitReport {
                 xml += "    </properties>\n"
                 for testCase in suite.cases {
                     let opening =
-                        "    <testcase classname=\"\(attr(nonEmpty(testCase.classname, "chateval")))\" name=\"\(attr(nonEmpty(testCase.name, "case")))\" time=\"\(seconds(testCase.time))\""
+                        "    <testcase classname=\"\(attr(nonEmpty(testCase.classname, "chateval")))\" "
+                        + "name=\"\(attr(nonEmpty(testCase.name, "case")))\" time=\"\(seconds(testCase.time))\""
                     switch testCase.outcome {
                     case .passed:
                         xml += opening + "/>\n"
@@ -270,7 +273,8 @@ public enum JUnitReport {
                         let element = if case .failure = testCase.outcome { "failure" } else { "error" }
                         xml +=
                             opening
-                            + ">\n      <\(element) type=\"\(attr(nonEmpty(type, element)))\" message=\"\(attr(Markup.cut(message, 1_000)))\">"
+                            + ">\n      <\(element) type=\"\(attr(nonEmpty(type, element)))\" "
+                            + "message=\"\(attr(Markup.cut(message, 1_000)))\">"
                             + Markup.xml(Markup.cut(body, 4_000)) + "</\(element)>\n    </testcase>\n"
                     case .skipped(let reason):
                         xml += opening + ">\n      <skipped message=\"\(attr(Markup.cut(reason, 1_000)))\"/>\n    </testcase>\n"
@@ -279,7 +283,8 @@ public enum JUnitReport {
                 var output = suite.output
                 if id == suites.count - 1 && dropped > 0 {
                     output +=
-                        "\n\(dropped) more test cases not written (at most \(JUnitReport.maximumTestCases) per report); the result file holds them all"
+                        "\n\(dropped) more test cases not written (at most \(JUnitReport.maximumTestCases) per report); "
+                        + "the result file holds them all"
                 }
                 xml += "    <system-out>\(Markup.xml(output))</system-out>\n    <system-err></system-err>\n  </testsuite>\n"
             }

@@ -41,7 +41,8 @@ public enum LoadReport {
         func number(_ value: Double) -> String { String(format: "%.1f", value) }
 
         var svg = """
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" font-family="sans-serif" font-size="12">
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" \
+            viewBox="0 0 \(Int(width)) \(Int(height))" font-family="sans-serif" font-size="12">
             <rect width="100%" height="100%" fill="white"/>
             <text x="\(number(width / 2))" y="22" text-anchor="middle" font-size="14">\(Markup.xml(title))</text>
 
@@ -50,13 +51,17 @@ public enum LoadReport {
             let fraction = Double(step) / 4
             let gx = x(maxX * fraction), gy = y(maxY * fraction)
             svg +=
-                "<line x1=\"\(number(gx))\" y1=\"\(number(top))\" x2=\"\(number(gx))\" y2=\"\(number(height - bottom))\" stroke=\"#e0e0e0\"/>\n"
+                "<line x1=\"\(number(gx))\" y1=\"\(number(top))\" x2=\"\(number(gx))\" y2=\"\(number(height - bottom))\" "
+                + "stroke=\"#e0e0e0\"/>\n"
             svg +=
-                "<line x1=\"\(number(left))\" y1=\"\(number(gy))\" x2=\"\(number(width - right))\" y2=\"\(number(gy))\" stroke=\"#e0e0e0\"/>\n"
+                "<line x1=\"\(number(left))\" y1=\"\(number(gy))\" x2=\"\(number(width - right))\" y2=\"\(number(gy))\" "
+                + "stroke=\"#e0e0e0\"/>\n"
             svg +=
-                "<text x=\"\(number(gx))\" y=\"\(number(height - bottom + 16))\" text-anchor=\"middle\">\(Markup.xml(Format.rate(maxX * fraction)))</text>\n"
+                "<text x=\"\(number(gx))\" y=\"\(number(height - bottom + 16))\" "
+                + "text-anchor=\"middle\">\(Markup.xml(Format.rate(maxX * fraction)))</text>\n"
             svg +=
-                "<text x=\"\(number(left - 6))\" y=\"\(number(gy + 4))\" text-anchor=\"end\">\(Markup.xml(Format.duration(maxY * fraction)))</text>\n"
+                "<text x=\"\(number(left - 6))\" y=\"\(number(gy + 4))\" "
+                + "text-anchor=\"end\">\(Markup.xml(Format.duration(maxY * fraction)))</text>\n"
         }
         svg +=
             "<text x=\"\(number((left + width - right) / 2))\" y=\"\(number(height - 12))\" text-anchor=\"middle\">output tokens/s</text>\n"

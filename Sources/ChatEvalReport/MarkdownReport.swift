@@ -65,7 +65,8 @@ public enum MarkdownReport {
         let verdict: String
         if !incomplete.isEmpty {
             verdict =
-                "⚠️ **Incomplete**: \(incomplete.count) of \(records.count) run\(records.count == 1 ? "" : "s") did not finish; the tables show what was measured."
+                "⚠️ **Incomplete**: \(incomplete.count) of \(records.count) run\(records.count == 1 ? "" : "s") did not finish; "
+                + "the tables show what was measured."
         } else {
             verdict = "\(summary.passed ? "✅" : "❌") **\(summary.headline)**"
         }
@@ -93,8 +94,9 @@ public enum MarkdownReport {
                     suite.gates.isEmpty
                     ? "–" : suite.gates.map { "\($0.passed ? "✅" : "❌") \(Markup.markdown($0.gate))" }.joined(separator: " ")
                 out.append(
-                    "| \(Markup.markdown(suite.name)) | \(Markup.markdown(model)) | \(turns.count) | \(turns.filter { $0.status != .answered }.count) | "
-                        + "\(verdicts.filter(\.passed).count)/\(verdicts.count) | \(Format.percent(Verdict.passRate(verdicts))) | \(Format.duration(ttft?.median)) | "
+                    "| \(Markup.markdown(suite.name)) | \(Markup.markdown(model)) | \(turns.count) | "
+                        + "\(turns.filter { $0.status != .answered }.count) | \(verdicts.filter(\.passed).count)/\(verdicts.count) | "
+                        + "\(Format.percent(Verdict.passRate(verdicts))) | \(Format.duration(ttft?.median)) | "
                         + "\(Format.duration(ttft?.p95)) | \(Format.rate(decode?.median)) | \(Format.percent(reuse?.median)) | \(gates) |")
             }
         }
@@ -122,7 +124,8 @@ public enum MarkdownReport {
                         let place = "\(model)\(Markup.markdown(suite.name)) | \(Markup.markdown(conversation.id)) | \(turn.index + 1)"
                         if turn.status == .failed {
                             failures.append(
-                                "| \(place) | runtime: \(Markup.markdown(turn.failure?.code.rawValue ?? "failed")) | \(Markup.markdown(Markup.cut(turn.failure?.message ?? "", 200))) |"
+                                "| \(place) | runtime: \(Markup.markdown(turn.failure?.code.rawValue ?? "failed")) | "
+                                    + "\(Markup.markdown(Markup.cut(turn.failure?.message ?? "", 200))) |"
                             )
                         }
                         for verdict in turn.checks ?? [] where !verdict.passed {
@@ -169,7 +172,8 @@ public enum MarkdownReport {
                         out.append(
                             "| \(Markup.markdown(conversation.id)) | \(turn.index + 1) | \(Format.duration(metrics?.timeToFirstToken)) | "
                                 + "\(Format.rate(metrics?.prefillTokensPerSecond)) | \(Format.rate(metrics?.decodeTokensPerSecond)) | "
-                                + "\(Format.percent(metrics?.reuseRatio)) | \(checks) | \(Markup.markdown(Markup.cut(turn.user, 80))) | \(answer) |"
+                                + "\(Format.percent(metrics?.reuseRatio)) | \(checks) | "
+                                + "\(Markup.markdown(Markup.cut(turn.user, 80))) | \(answer) |"
                         )
                     }
                 }
@@ -193,7 +197,8 @@ public enum MarkdownReport {
         out.append("\(mark) **\(Markup.markdown(headline))**")
         out.append("")
         out.append(
-            "Base \(base.runs.count) run(s), head \(head.runs.count) run(s); \(Markup.markdown(head.model)); \(Markup.markdown(head.machine))."
+            "Base \(base.runs.count) run(s), head \(head.runs.count) run(s); \(Markup.markdown(head.model)); "
+                + "\(Markup.markdown(head.machine))."
         )
         out.append("")
         out.append("```")
@@ -217,9 +222,11 @@ public enum MarkdownReport {
                     default: ""
                     }
                 out.append(
-                    "| \(change.metric.name) | \(Format.value(change.baseLevel, of: change.metric)) | \(Format.value(change.headLevel, of: change.metric)) | "
+                    "| \(change.metric.name) | \(Format.value(change.baseLevel, of: change.metric)) | "
+                        + "\(Format.value(change.headLevel, of: change.metric)) | "
                         + "\(Markup.markdown(ComparisonReport.interval(change).split(separator: " ").first.map(String.init) ?? "–")) | "
-                        + "\(Markup.markdown(change.change == nil ? "" : ComparisonReport.interval(change))) | \(change.baseCount)/\(change.headCount) | \(icon)\(change.verdict.rawValue) |"
+                        + "\(Markup.markdown(change.change == nil ? "" : ComparisonReport.interval(change))) | "
+                        + "\(change.baseCount)/\(change.headCount) | \(icon)\(change.verdict.rawValue) |"
                 )
             }
         }
@@ -236,9 +243,11 @@ public enum MarkdownReport {
             out.append("|---|---|---:|---|---|---|---|")
             for change in shown {
                 out.append(
-                    "| \(Markup.markdown(change.suite)) | \(Markup.markdown(change.conversation)) | \(change.turn.map(String.init) ?? "–") | \(Markup.markdown(change.check)) | "
+                    "| \(Markup.markdown(change.suite)) | \(Markup.markdown(change.conversation)) | "
+                        + "\(change.turn.map(String.init) ?? "–") | \(Markup.markdown(change.check)) | "
                         + "\(change.basePassed)/\(change.baseTotal) → \(change.headPassed)/\(change.headTotal) | "
-                        + "\(Markup.markdown(Markup.cut(change.detail ?? "", 200))) | \(Markup.markdown(Markup.cut(change.answerExcerpt ?? "", 120))) |"
+                        + "\(Markup.markdown(Markup.cut(change.detail ?? "", 200))) | "
+                        + "\(Markup.markdown(Markup.cut(change.answerExcerpt ?? "", 120))) |"
                 )
             }
             if shown.count < checks.count {
@@ -255,7 +264,8 @@ public enum MarkdownReport {
             out.append("")
             for turn in turns.prefix(detail == .full ? Int.max : 50) {
                 out.append(
-                    "- \(Markup.markdown(turn.suite)) / \(Markup.markdown(turn.conversation)) / turn \(turn.turn): answered \(turn.baseAnswered)/\(turn.baseTotal) → "
+                    "- \(Markup.markdown(turn.suite)) / \(Markup.markdown(turn.conversation)) / turn \(turn.turn): "
+                        + "answered \(turn.baseAnswered)/\(turn.baseTotal) → "
                         + "\(turn.headAnswered)/\(turn.headTotal); \(Markup.markdown(turn.headOutcome))")
             }
         }
@@ -279,8 +289,10 @@ public enum MarkdownReport {
             for turn in suite.turns {
                 for change in turn.metrics {
                     out.append(
-                        "| \(Markup.markdown(turn.conversation)) | \(turn.turn) | \(change.metric.name) | \(Format.value(change.baseLevel, of: change.metric)) | "
-                            + "\(Format.value(change.headLevel, of: change.metric)) | \(Markup.markdown(ComparisonReport.interval(change))) | \(change.verdict.rawValue) |"
+                        "| \(Markup.markdown(turn.conversation)) | \(turn.turn) | \(change.metric.name) | "
+                            + "\(Format.value(change.baseLevel, of: change.metric)) | "
+                            + "\(Format.value(change.headLevel, of: change.metric)) | "
+                            + "\(Markup.markdown(ComparisonReport.interval(change))) | \(change.verdict.rawValue) |"
                     )
                 }
             }
@@ -305,8 +317,10 @@ public enum MarkdownReport {
             for (series, step) in steps {
                 let suspect = history.commit(at: step.suspectPosition)
                 out.append(
-                    "| \(step.isWorse ? "❌ worse" : "✅ better") | \(Markup.markdown(series.metric.label)) | \(Markup.markdown(HistoryReport.describe(step, metric: series.metric))) | "
-                        + "`\(suspect?.shortId ?? String(step.suspect.prefix(7)))` | \(Markup.markdown(Markup.cut(suspect?.subject ?? "", 80))) | \(Markup.markdown(series.key.label)) |"
+                    "| \(step.isWorse ? "❌ worse" : "✅ better") | \(Markup.markdown(series.metric.label)) | "
+                        + "\(Markup.markdown(HistoryReport.describe(step, metric: series.metric))) | "
+                        + "`\(suspect?.shortId ?? String(step.suspect.prefix(7)))` | "
+                        + "\(Markup.markdown(Markup.cut(suspect?.subject ?? "", 80))) | \(Markup.markdown(series.key.label)) |"
                 )
             }
         }
@@ -323,7 +337,8 @@ public enum MarkdownReport {
                 let commit = history.commits[point.position]
                 out.append(
                     "| `\(commit.shortId)` | \(HistoryReport.value(point.median, series.metric)) | "
-                        + "\(HistoryReport.value(point.lower, series.metric))–\(HistoryReport.value(point.upper, series.metric)) | \(point.runs) | "
+                        + "\(HistoryReport.value(point.lower, series.metric))–\(HistoryReport.value(point.upper, series.metric)) | "
+                        + "\(point.runs) | "
                         + "\(steps.contains(point.position) ? "◀" : "") | \(Markup.markdown(Markup.cut(commit.subject, 80))) |")
             }
             if series.points.count > rowLimit {

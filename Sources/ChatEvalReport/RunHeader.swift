@@ -7,7 +7,8 @@ public enum RunHeader {
             return [
                 "\(identity.engine) \(identity.build), served at \(identity.endpoint ?? "?")",
                 "model     \(identity.model.path) — \(identity.model.description)",
-                "context   \(identity.contextSize > 0 ? "\(identity.contextSize) tokens" : "not reported by the server"), cache mode \(cacheMode.rawValue)"
+                "context   \(identity.contextSize > 0 ? "\(identity.contextSize) tokens" : "not reported by the server"), "
+                    + "cache mode \(cacheMode.rawValue)"
                     + " (reuse as the server reports it; memory is the server's, not measured here)",
             ].joined(separator: "\n")
         }
@@ -15,16 +16,19 @@ public enum RunHeader {
         lines.append("model     \(identity.model.path) — \(identity.model.description), \(Format.bytes(identity.model.fileBytes))")
         lines.append("template  \(identity.chatTemplate) (\(identity.chatTemplateSource))")
         lines.append(
-            "context   \(identity.contextSize) tokens, KV cache \(Format.bytes(identity.kvCacheBytes)), batch \(identity.batchSize), \(identity.threads) threads, cache mode \(cacheMode.rawValue)"
+            "context   \(identity.contextSize) tokens, KV cache \(Format.bytes(identity.kvCacheBytes)), batch \(identity.batchSize), "
+                + "\(identity.threads) threads, cache mode \(cacheMode.rawValue)"
         )
         if let window = identity.slidingWindow {
             let cache = identity.slidingWindowCache ?? .full
             lines.append(
-                "window    \(window)-token sliding attention, cache \(cache == .full ? "full (any prefix reusable)" : "windowed (a trim past the window re-evaluates the prompt)")"
+                "window    \(window)-token sliding attention, cache "
+                    + "\(cache == .full ? "full (any prefix reusable)" : "windowed (a trim past the window re-evaluates the prompt)")"
             )
         }
         lines.append(
-            "load      \(Format.duration(identity.loadSeconds)) (+ warm-up \(Format.duration(identity.warmupSeconds))), not counted in any turn"
+            "load      \(Format.duration(identity.loadSeconds)) (+ warm-up \(Format.duration(identity.warmupSeconds))), "
+                + "not counted in any turn"
         )
         return lines.joined(separator: "\n")
     }

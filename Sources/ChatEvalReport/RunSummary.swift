@@ -52,7 +52,8 @@ public struct RunSummary: Sendable {
 
         /// One line as a suite finishes: checks, TTFT, decode speed.
         public var progressLine: String {
-            "\(label.map { "[\($0)] " } ?? "")\(suite): \(checksPassed)/\(checksTotal) checks passed, TTFT p50 \(Format.duration(timeToFirstToken?.p50)) "
+            "\(label.map { "[\($0)] " } ?? "")\(suite): \(checksPassed)/\(checksTotal) checks passed, "
+                + "TTFT p50 \(Format.duration(timeToFirstToken?.p50)) "
                 + "p95 \(Format.duration(timeToFirstToken?.p95)), decode \(Format.rate(decodeTokensPerSecond?.p50)) t/s"
                 + (unexpectedFailures > 0 ? ", \(unexpectedFailures) runtime failures" : "")
         }
@@ -101,7 +102,8 @@ public struct RunSummary: Sendable {
         if checksDecide {
             return failedGateCount == 0
                 ? "Every check passed (no gates declared, so every check had to)."
-                : "\(failedChecks) of \(checksTotal) checks failed\(runtimeFailures.isEmpty ? "" : ", \(runtimeFailures.count) turns failed unexpectedly"); "
+                : "\(failedChecks) of \(checksTotal) checks failed"
+                    + "\(runtimeFailures.isEmpty ? "" : ", \(runtimeFailures.count) turns failed unexpectedly"); "
                     + "no gates are declared, so every check had to pass."
         }
         let implied = lines.filter(\.gatesImplied).count

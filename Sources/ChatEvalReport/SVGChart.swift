@@ -57,12 +57,15 @@ enum SVGChart {
         var svg = "<svg class=\"chart\" role=\"img\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\">"
         svg += "<title>\(Markup.html(title))</title>"
         svg +=
-            "<text x=\"\(number(left))\" y=\"16\" class=\"title\">\(Markup.html(title))\(unit.isEmpty ? "" : " (" + Markup.html(unit) + ")")</text>"
+            "<text x=\"\(number(left))\" y=\"16\" "
+            + "class=\"title\">\(Markup.html(title))\(unit.isEmpty ? "" : " (" + Markup.html(unit) + ")")</text>"
         for value in axis.ticks {
             svg +=
-                "<line x1=\"\(number(left))\" x2=\"\(number(width - right))\" y1=\"\(number(y(value)))\" y2=\"\(number(y(value)))\" class=\"grid\"/>"
+                "<line x1=\"\(number(left))\" x2=\"\(number(width - right))\" y1=\"\(number(y(value)))\" y2=\"\(number(y(value)))\" "
+                + "class=\"grid\"/>"
             svg +=
-                "<text x=\"\(number(left - 6))\" y=\"\(number(y(value) + 4))\" class=\"tick\" text-anchor=\"end\">\(Markup.html(format(value)))</text>"
+                "<text x=\"\(number(left - 6))\" y=\"\(number(y(value) + 4))\" class=\"tick\" "
+                + "text-anchor=\"end\">\(Markup.html(format(value)))</text>"
         }
         // Every x label where they fit (about 6.5 px a character), else every k-th.
         let widest = Double(xLabels.map(\.count).max() ?? 1) * 6.5 + 8
@@ -72,26 +75,31 @@ enum SVGChart {
         for (index, label) in xLabels.enumerated() where index % every == 0 {
             let anchor = count == 1 ? "middle" : index == 0 ? "start" : index == count - 1 ? "end" : "middle"
             svg +=
-                "<text x=\"\(number(x(index)))\" y=\"\(number(self.height - 12))\" class=\"tick\" text-anchor=\"\(anchor)\">\(Markup.html(label))</text>"
+                "<text x=\"\(number(x(index)))\" y=\"\(number(self.height - 12))\" class=\"tick\" "
+                + "text-anchor=\"\(anchor)\">\(Markup.html(label))</text>"
         }
         let starts = Set(groups.map(\.start))
         for group in groups where group.start < count {
             if group.start > 0 {
                 let middle = (x(group.start - 1) + x(group.start)) / 2
                 svg +=
-                    "<line x1=\"\(number(middle))\" x2=\"\(number(middle))\" y1=\"\(number(top))\" y2=\"\(number(self.height - bottom))\" class=\"grid\"/>"
+                    "<line x1=\"\(number(middle))\" x2=\"\(number(middle))\" y1=\"\(number(top))\" "
+                    + "y2=\"\(number(self.height - bottom))\" class=\"grid\"/>"
             }
             // A group starting in the plot's right third is labelled leftwards from its start, so it stays inside.
             let rightward = x(group.start) < left + plotWidth * 2 / 3
             svg +=
-                "<text x=\"\(number(x(group.start)))\" y=\"\(number(height - 8))\" class=\"label\" text-anchor=\"\(rightward ? "start" : "end")\">\(Markup.html(Markup.cut(group.label, 24)))</text>"
+                "<text x=\"\(number(x(group.start)))\" y=\"\(number(height - 8))\" class=\"label\" "
+                + "text-anchor=\"\(rightward ? "start" : "end")\">\(Markup.html(Markup.cut(group.label, 24)))</text>"
         }
         for marker in markers where marker.x < count {
             let colour = marker.isWorse ? "#dc2626" : "#16a34a"
             svg +=
-                "<line x1=\"\(number(x(marker.x)))\" x2=\"\(number(x(marker.x)))\" y1=\"\(number(top))\" y2=\"\(number(self.height - bottom))\" stroke=\"\(colour)\" stroke-dasharray=\"4 3\" stroke-width=\"1.5\"/>"
+                "<line x1=\"\(number(x(marker.x)))\" x2=\"\(number(x(marker.x)))\" y1=\"\(number(top))\" "
+                + "y2=\"\(number(self.height - bottom))\" stroke=\"\(colour)\" stroke-dasharray=\"4 3\" stroke-width=\"1.5\"/>"
             svg +=
-                "<text x=\"\(number(x(marker.x) + 4))\" y=\"\(number(top + 10))\" class=\"marker\" fill=\"\(colour)\">\(Markup.html(marker.label))</text>"
+                "<text x=\"\(number(x(marker.x) + 4))\" y=\"\(number(top + 10))\" class=\"marker\" "
+                + "fill=\"\(colour)\">\(Markup.html(marker.label))</text>"
         }
         for (index, line) in lines.enumerated() {
             let colour = palette[index % palette.count]
@@ -100,7 +108,8 @@ enum SVGChart {
                     let upper = segment.map { "\(number(x($0))),\(number(y(band[$0]!.1)))" }
                     let lower = segment.reversed().map { "\(number(x($0))),\(number(y(band[$0]!.0)))" }
                     svg +=
-                        "<polygon points=\"\((upper + lower).joined(separator: " "))\" fill=\"\(colour)\" fill-opacity=\"0.15\" stroke=\"none\"/>"
+                        "<polygon points=\"\((upper + lower).joined(separator: " "))\" fill=\"\(colour)\" fill-opacity=\"0.15\" "
+                        + "stroke=\"none\"/>"
                 }
             }
             for segment in segments(line.values.map { $0 != nil }, breaks: starts) where segment.count > 1 {
@@ -110,13 +119,16 @@ enum SVGChart {
             for (position, value) in line.values.enumerated() {
                 guard let value else { continue }
                 svg +=
-                    "<circle cx=\"\(number(x(position)))\" cy=\"\(number(y(value)))\" r=\"2.8\" fill=\"\(colour)\"><title>\(Markup.html(line.name)) · \(Markup.html(position < xLabels.count ? xLabels[position] : "")): \(Markup.html(format(value)))</title></circle>"
+                    "<circle cx=\"\(number(x(position)))\" cy=\"\(number(y(value)))\" r=\"2.8\" fill=\"\(colour)\">"
+                    + "<title>\(Markup.html(line.name)) · \(Markup.html(position < xLabels.count ? xLabels[position] : "")): "
+                    + "\(Markup.html(format(value)))</title></circle>"
             }
             if lines.count > 1 {
                 // The legend in the title's row, right-aligned, one entry after another (never over the data).
                 let offset = lines.indices.filter { $0 > index }.reduce(0.0) { $0 + legendWidth(lines[$1].name) }
                 svg +=
-                    "<text x=\"\(number(width - right - offset))\" y=\"16\" class=\"legend\" text-anchor=\"end\" fill=\"\(colour)\">■ \(Markup.html(Markup.cut(line.name, 28)))</text>"
+                    "<text x=\"\(number(width - right - offset))\" y=\"16\" class=\"legend\" text-anchor=\"end\" "
+                    + "fill=\"\(colour)\">■ \(Markup.html(Markup.cut(line.name, 28)))</text>"
             }
         }
         return svg + "</svg>"
@@ -172,7 +184,8 @@ enum SVGChart {
             "<line x1=\"\(number(x(0)))\" x2=\"\(number(x(0)))\" y1=\"\(number(top - 4))\" y2=\"\(number(height - 20))\" class=\"axis\"/>"
         svg += "<text x=\"\(number(x(-extent)))\" y=\"\(number(height - 6))\" class=\"tick\">\(Markup.html(format(-extent)))</text>"
         svg +=
-            "<text x=\"\(number(x(extent)))\" y=\"\(number(height - 6))\" class=\"tick\" text-anchor=\"end\">\(Markup.html(format(extent)))</text>"
+            "<text x=\"\(number(x(extent)))\" y=\"\(number(height - 6))\" class=\"tick\" "
+            + "text-anchor=\"end\">\(Markup.html(format(extent)))</text>"
         for (index, row) in rows.enumerated() {
             let centre = top + rowHeight * (Double(index) + 0.5)
             let colour =
@@ -181,12 +194,16 @@ enum SVGChart {
             svg += "<text x=\"4\" y=\"\(number(centre + 4))\" class=\"label\">\(Markup.html(Markup.cut(row.label, 30)))</text>"
             if let threshold = row.threshold, threshold.isFinite {
                 svg +=
-                    "<rect x=\"\(number(x(-threshold)))\" y=\"\(number(centre - 8))\" width=\"\(number(x(threshold) - x(-threshold)))\" height=\"16\" class=\"band\"/>"
+                    "<rect x=\"\(number(x(-threshold)))\" y=\"\(number(centre - 8))\" "
+                    + "width=\"\(number(x(threshold) - x(-threshold)))\" height=\"16\" class=\"band\"/>"
             }
             svg +=
-                "<line x1=\"\(number(x(row.lower)))\" x2=\"\(number(x(row.upper)))\" y1=\"\(number(centre))\" y2=\"\(number(centre))\" stroke=\"\(colour)\" stroke-width=\"2\"/>"
+                "<line x1=\"\(number(x(row.lower)))\" x2=\"\(number(x(row.upper)))\" y1=\"\(number(centre))\" "
+                + "y2=\"\(number(centre))\" stroke=\"\(colour)\" stroke-width=\"2\"/>"
             svg +=
-                "<circle cx=\"\(number(x(row.estimate)))\" cy=\"\(number(centre))\" r=\"4\" fill=\"\(colour)\"><title>\(Markup.html(row.label)): \(Markup.html(format(row.estimate))) [\(Markup.html(format(row.lower))), \(Markup.html(format(row.upper)))] \(Markup.html(row.verdict))</title></circle>"
+                "<circle cx=\"\(number(x(row.estimate)))\" cy=\"\(number(centre))\" r=\"4\" fill=\"\(colour)\">"
+                + "<title>\(Markup.html(row.label)): \(Markup.html(format(row.estimate))) [\(Markup.html(format(row.lower))), "
+                + "\(Markup.html(format(row.upper)))] \(Markup.html(row.verdict))</title></circle>"
         }
         return svg + "</svg>"
     }

@@ -27,7 +27,8 @@ enum SideBySide {
                         }
                         let marks = (answered.checks ?? []).map { $0.passed ? "✓" : "✗" }.joined()
                         let figures =
-                            "\(Format.duration(answered.metrics?.timeToFirstToken)) \(Format.rate(answered.metrics?.decodeTokensPerSecond)) t/s"
+                            "\(Format.duration(answered.metrics?.timeToFirstToken)) "
+                            + "\(Format.rate(answered.metrics?.decodeTokensPerSecond)) t/s"
                         let prefix = "      \(name)  \(marks.isEmpty ? "·" : marks)  \(figures)  "
                         let body: String
                         switch answered.status {

@@ -69,7 +69,8 @@ enum AnswerLineReader {
         }
         guard case .object(let fields) = object else {
             return .failure(
-                "not a valid answer line (a JSON \(object.kind), not an object); expected {\"conversation\": ID, \"turn\": N, \"answer\": TEXT}"
+                "not a valid answer line (a JSON \(object.kind), not an object); "
+                    + "expected {\"conversation\": ID, \"turn\": N, \"answer\": TEXT}"
             )
         }
         var problems: [String] = []

@@ -16,7 +16,8 @@ public enum AnswerGrader {
                 AnswerFileError(
                     file: path,
                     message:
-                        "the answers file is \(ByteCount.format(size)); at most \(ByteCount.format(maximumFileBytes)) are read — split it by suite or conversation"
+                        "the answers file is \(ByteCount.format(size)); at most \(ByteCount.format(maximumFileBytes)) are read — "
+                        + "split it by suite or conversation"
                 )
             ])
         }

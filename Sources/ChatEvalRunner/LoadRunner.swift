@@ -29,7 +29,8 @@ public struct LoadRunner: Sendable {
         guard !runtimes.isEmpty else { throw LoadError("concurrency must be at least 1") }
         if runtimes.count > 1, runtimes.contains(where: \.runsInProcess) {
             throw LoadError(
-                "concurrency \(runtimes.count) needs a served runtime (--runtime openai): the in-process runtime answers one conversation at a time"
+                "concurrency \(runtimes.count) needs a served runtime (--runtime openai): "
+                    + "the in-process runtime answers one conversation at a time"
             )
         }
         if Set(runtimes.map { ObjectIdentifier($0) }).count < runtimes.count {

@@ -69,7 +69,8 @@ public enum ShardMerge {
             func differ(_ what: String, _ a: String, _ b: String) throws(ShardMergeError) {
                 guard a != b else { return }
                 throw ShardMergeError(
-                    "shard \(shard) measured \(what) \(b), shard \(first.shard?.description ?? "?") \(a): shards of one run must share commit and settings"
+                    "shard \(shard) measured \(what) \(b), shard \(first.shard?.description ?? "?") \(a): "
+                        + "shards of one run must share commit and settings"
                 )
             }
             try differ("commit", first.git?.commit ?? "none", record.git?.commit ?? "none")

@@ -217,7 +217,8 @@ enum PromptfooConfig {
                 reader.fail(
                     .invalidValue, at: node, "the Nunjucks filter in {{\(inside)}} is not converted",
                     hint:
-                        "put the value as it should appear in vars, and write {{vars.\(inside.split(separator: "|")[0].trimmingCharacters(in: .whitespaces))}}"
+                        "put the value as it should appear in vars, "
+                        + "and write {{vars.\(inside.split(separator: "|")[0].trimmingCharacters(in: .whitespaces))}}"
                 )
             }
             let isName =
@@ -394,7 +395,8 @@ enum PromptfooConfig {
             return refuse(
                 keys["value"] ?? typeNode, "a JSON schema in '\(type)' is not converted",
                 hint:
-                    "ChatEval's json check names required paths and their types ({type: json, required: {name: string}}); is-json checks the syntax"
+                    "ChatEval's json check names required paths and their types ({type: json, required: {name: string}}); "
+                    + "is-json checks the syntax"
             )
         default: break
         }

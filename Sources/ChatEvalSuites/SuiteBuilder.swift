@@ -182,7 +182,8 @@ struct SuiteBuilder {
                     reader.fail(
                         .tooComplex, at: turn,
                         "turn \(index + 1) of \(what) expands to at least \(ByteCount.format(size)) "
-                            + "(its placeholders quote earlier turns and variables); a message may have at most \(ByteCount.format(TemplateText.maximumExpandedBytes))",
+                            + "(its placeholders quote earlier turns and variables); "
+                            + "a message may have at most \(ByteCount.format(TemplateText.maximumExpandedBytes))",
                         hint: "quote each earlier turn once, or shorten the variables it quotes")
                 }
             }

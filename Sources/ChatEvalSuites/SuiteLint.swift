@@ -47,7 +47,8 @@ enum SuiteLint {
             found.append(
                 Finding(
                     message:
-                        "{type: generated-tokens, max: \(decimal(maximum))} can never fail: max_tokens is \(options.maxTokens), so no answer is longer",
+                        "{type: generated-tokens, max: \(decimal(maximum))} can never fail: max_tokens is \(options.maxTokens), "
+                        + "so no answer is longer",
                     hint: "set max below max_tokens, or remove the check"))
         }
         if let finding = unitFinding(
@@ -65,7 +66,8 @@ enum SuiteLint {
             found.append(
                 Finding(
                     message:
-                        "the gate {metric: \(gate.metric.name), min: \(decimal(minimum))} can never fail: every \(gate.metric.name) is 0 or more",
+                        "the gate {metric: \(gate.metric.name), min: \(decimal(minimum))} can never fail: "
+                        + "every \(gate.metric.name) is 0 or more",
                     hint: "raise min to what the suite must reach, or remove the gate"))
         }
         if let finding = unitFinding(gate.metric, minimum: gate.minimum, maximum: gate.maximum, bytesWrittenAsText: false) {

@@ -49,7 +49,8 @@ public struct SuiteSelection: Sendable, Hashable, Codable {
                 return .failure(
                     SelectionError(
                         message:
-                            "\(path)#\(ids.joined(separator: ",")): the #id form picks conversations of one suite file, and \(path) is not one"
+                            "\(path)#\(ids.joined(separator: ",")): the #id form picks conversations of one suite file, "
+                            + "and \(path) is not one"
                     ))
             }
             // A conversation under variants answers to its own id and to the id before "@variant".
@@ -90,7 +91,8 @@ public struct SuiteSelection: Sendable, Hashable, Codable {
         return .failure(
             SelectionError(
                 message:
-                    "no conversation matches \(given.isEmpty ? "the selection" : given); there are: \(all.prefix(30).joined(separator: ", "))"
+                    "no conversation matches \(given.isEmpty ? "the selection" : given); "
+                    + "there are: \(all.prefix(30).joined(separator: ", "))"
                     + (all.count > 30 ? ", …" : "")))
     }
 

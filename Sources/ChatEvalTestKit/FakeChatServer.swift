@@ -370,10 +370,12 @@ extension FakeChatServer {
         let details = cached.map { #","prompt_tokens_details":{"cached_tokens":\#($0)}"# } ?? ""
         let timings =
             includeTimings
-            ? #","timings":{"cache_n":\#(cached ?? 0),"prompt_n":\#(promptTokens - (cached ?? 0)),"prompt_ms":12.5,"prompt_per_second":800.0,"predicted_n":\#(generated),"predicted_ms":40.0,"predicted_per_second":100.0}"#
+            ? #","timings":{"cache_n":\#(cached ?? 0),"prompt_n":\#(promptTokens - (cached ?? 0)),"prompt_ms":12.5,"#
+                + #""prompt_per_second":800.0,"predicted_n":\#(generated),"predicted_ms":40.0,"predicted_per_second":100.0}"#
             : ""
         events.append(
-            #"{"choices":[],"object":"chat.completion.chunk","usage":{"completion_tokens":\#(generated),"prompt_tokens":\#(promptTokens),"total_tokens":\#(promptTokens + generated)\#(details)}\#(timings)}"#
+            #"{"choices":[],"object":"chat.completion.chunk","usage":{"completion_tokens":\#(generated),"#
+                + #""prompt_tokens":\#(promptTokens),"total_tokens":\#(promptTokens + generated)\#(details)}\#(timings)}"#
         )
         events.append("[DONE]")
         return events

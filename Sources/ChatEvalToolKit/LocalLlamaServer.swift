@@ -34,7 +34,8 @@ public enum LocalLlamaServer {
         guard let executable else {
             throw Unavailable(
                 description:
-                    "CHATEVAL_LLAMA_SERVER is not set: run the tests with `make test`, which builds llama-server (scripts/setup.sh llama-server)"
+                    "CHATEVAL_LLAMA_SERVER is not set: run the tests with `make test`, "
+                    + "which builds llama-server (scripts/setup.sh llama-server)"
             )
         }
         guard FileManager.default.isExecutableFile(atPath: executable) else {

@@ -35,7 +35,8 @@ public enum SyntheticHistory {
             let content = "commit \(number)\n"
             let message = "Change \(number)\n"
             stream +=
-                "commit refs/heads/main\nmark :\(number + 1)\ncommitter Synthetic <synthetic@example.com> \(1_800_000_000 + number * 3600) +0000\n"
+                "commit refs/heads/main\nmark :\(number + 1)\n"
+                + "committer Synthetic <synthetic@example.com> \(1_800_000_000 + number * 3600) +0000\n"
             stream += "data \(message.utf8.count)\n\(message)"
             if number > 0 { stream += "from :\(number)\n" }
             stream += "M 100644 inline file.txt\ndata \(content.utf8.count)\n\(content)\n"

@@ -25,7 +25,8 @@ import Testing
     @Test func aHugeGateBoundIsReportedNotTrapped() async throws {
         let directory = try write([
             "s.yaml":
-                "name: s\ngates: {metrics: [{metric: ttft, max: 1e19}, {metric: decode-tps, min: 1e300}]}\nconversations: [{id: c, turns: [Hi]}]\n",
+                "name: s\ngates: {metrics: [{metric: ttft, max: 1e19}, {metric: decode-tps, min: 1e300}]}\n"
+                + "conversations: [{id: c, turns: [Hi]}]\n",
             "a.jsonl": answered,
         ])
         defer { try? FileManager.default.removeItem(at: directory) }

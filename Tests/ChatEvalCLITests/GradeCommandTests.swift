@@ -79,7 +79,8 @@ import Testing
         let (directory, suitePath, answersPath) = try await files(
             suite: suite,
             answers:
-                "{\"conversation\": \"capital\", \"turn\": 1, \"answer\": \"Paris.\"}\r\n{\"conversation\": \"capital\", \"turn\": 2, \"answer\": \"Yes: Paris. is right.\"}\r\n"
+                "{\"conversation\": \"capital\", \"turn\": 1, \"answer\": \"Paris.\"}\r\n"
+                + "{\"conversation\": \"capital\", \"turn\": 2, \"answer\": \"Yes: Paris. is right.\"}\r\n"
         )
         defer { try? FileManager.default.removeItem(at: directory) }
         let outcome = try await cli.run(["grade", suitePath, "--answers", answersPath])
@@ -105,7 +106,8 @@ import Testing
 
     private func checkMetrics(_ fields: String, _ message: String) async throws {
         let metrics =
-            "{\(fields), \"generated_tokens\": 3, \"prefill_time\": 0.1, \"decode_time\": 0.1, \"total_time\": 0.3, \"inter_token_latencies\": [0.05, 0.05], \"stop_reason\": \"eog\"}"
+            "{\(fields), \"generated_tokens\": 3, \"prefill_time\": 0.1, \"decode_time\": 0.1, \"total_time\": 0.3, "
+            + "\"inter_token_latencies\": [0.05, 0.05], \"stop_reason\": \"eog\"}"
         let (directory, suitePath, answersPath) = try await files(
             suite: suite,
             answers: """
@@ -185,11 +187,14 @@ import Testing
             "\(outcome.stderr)")
         #expect(
             outcome.stderr.contains(
-                "\(answersPath):2: error: unknown key 'metrics.completion_tokens'; write generated_tokens (OpenAI's completion_tokens); unknown key 'metrics.prompt_token'; did you mean 'prompt_tokens'?; unknown key 'metrics.ttft'; write time_to_first_token (seconds)"
+                "\(answersPath):2: error: unknown key 'metrics.completion_tokens'; "
+                    + "write generated_tokens (OpenAI's completion_tokens); unknown key 'metrics.prompt_token'; "
+                    + "did you mean 'prompt_tokens'?; unknown key 'metrics.ttft'; write time_to_first_token (seconds)"
             ), "\(outcome.stderr)")
         #expect(
             outcome.stderr.contains(
-                "\(answersPath):3: error: finish_reason 'tool_calls' is not one ChatEval grades (tool calls are out of scope); accepted: eog, max_tokens, stop_string, stop, length"
+                "\(answersPath):3: error: finish_reason 'tool_calls' is not one ChatEval grades (tool calls are out of scope); "
+                    + "accepted: eog, max_tokens, stop_string, stop, length"
             ), "\(outcome.stderr)")
         #expect(!outcome.stderr.contains("promptTokens") && !outcome.stderr.contains("timeToFirstToken"))
     }

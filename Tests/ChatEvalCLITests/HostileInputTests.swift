@@ -55,7 +55,8 @@ import Testing
     @Test func answersQuotedPastTheLimitFailTheTurnNotTheProcess() async throws {
         let answer = String(repeating: "a", count: 400_000)
         let suite =
-            "name: echo\nconversations:\n  - id: c\n    turns:\n      - Say it.\n      - \"{{turn1.answer}} {{turn1.answer}} {{turn1.answer}}\"\n"
+            "name: echo\nconversations:\n  - id: c\n    turns:\n      - Say it.\n"
+            + "      - \"{{turn1.answer}} {{turn1.answer}} {{turn1.answer}}\"\n"
         let answers =
             #"{"conversation": "c", "turn": 1, "answer": "\#(answer)"}"# + "\n" + #"{"conversation": "c", "turn": 2, "answer": "ok"}"#
         let directory = try folder(["echo.yaml": suite, "a.jsonl": answers])

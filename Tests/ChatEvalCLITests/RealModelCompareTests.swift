@@ -26,7 +26,8 @@ import Testing
                 "suites/capitals.yaml",
                 suite(
                     system:
-                        "You are a concise assistant. You answer questions about geography and history accurately, in one short sentence, without preamble.",
+                        "You are a concise assistant. "
+                        + "You answer questions about geography and history accurately, in one short sentence, without preamble.",
                     expected: "Zanzibar"))
             try await commit("longer system prompt; a check that fails")
         }

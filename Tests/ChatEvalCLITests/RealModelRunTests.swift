@@ -25,7 +25,8 @@ import Testing
         // (a suite without gates needs every check to pass).
         "name: recorded\ngates: {min_pass_rate: 0}\ndefaults: {max_tokens: \(maxTokens)}\nconversations:\n"
             + (1...conversations).map {
-                "  - id: c\($0)\n    turns:\n      - user: Name a colour.\n        checks: [{type: icontains, value: blue}, {type: length, unit: words, max: 5}]\n"
+                "  - id: c\($0)\n    turns:\n      - user: Name a colour.\n"
+                    + "        checks: [{type: icontains, value: blue}, {type: length, unit: words, max: 5}]\n"
                     + "      - user: Name another one.\n        checks: [{type: icontains, value: red}]\n"
             }.joined()
     }

@@ -97,7 +97,8 @@ import Testing
         let overflow = FakeChatServer.Reply.status(
             400,
             body:
-                #"{"error":{"code":400,"message":"request (3046 tokens) exceeds the available context size (2048 tokens)","type":"exceed_context_size_error","n_prompt_tokens":3046,"n_ctx":2048}}"#
+                #"{"error":{"code":400,"message":"request (3046 tokens) exceeds the available context size (2048 tokens)","#
+                + #""type":"exceed_context_size_error","n_prompt_tokens":3046,"n_ctx":2048}}"#
         )
         try await FakeChatServer.run(replies: [Self.answer, overflow, .status(500, body: "down")]) { server in
             let outcome = try await run(

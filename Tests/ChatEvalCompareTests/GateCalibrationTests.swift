@@ -22,7 +22,8 @@ import Testing
                 .init(suites: shape, repetitions: repetitions, coefficientOfVariation: 0.1, sharedVariance: shared),
                 trials: 1000, seed: UInt64(100 + repetitions))
             print(
-                "A/A, \(repetitions) repetitions, shape \(shape), shared \(shared): \(outcome.anyRegression) of 1000 flagged a regression (\(outcome.anyChange) any change)"
+                "A/A, \(repetitions) repetitions, shape \(shape), shared \(shared): "
+                    + "\(outcome.anyRegression) of 1000 flagged a regression (\(outcome.anyChange) any change)"
             )
             #expect(outcome.anyRegressionRate <= 0.01)
             #expect(outcome.anyChangeRate <= 0.02)
@@ -56,7 +57,8 @@ import Testing
             .init(suites: eightQuestions, repetitions: 30, coefficientOfVariation: 0.1, slowdown: 0.1, design: design), trials: 1000,
             seed: 3)
         print(
-            "10% slower TTFT, eight questions, in rounds: caught in \(questions.ttftRegression) of 1000, median \(questions.medianRepetitions) repetitions"
+            "10% slower TTFT, eight questions, in rounds: caught in \(questions.ttftRegression) of 1000, "
+                + "median \(questions.medianRepetitions) repetitions"
         )
         #expect(questions.ttftRegressionRate >= 0.95)
         #expect(questions.medianRepetitions < 10)
@@ -65,7 +67,8 @@ import Testing
         let conversation = GateCalibration(settings: .default).run(
             .init(suites: eightTurns, repetitions: 30, coefficientOfVariation: 0.1, slowdown: 0.1, design: design), trials: 1000, seed: 4)
         print(
-            "10% slower TTFT, one 8-turn conversation, in rounds: caught in \(conversation.ttftRegression) of 1000, median \(conversation.medianRepetitions) repetitions"
+            "10% slower TTFT, one 8-turn conversation, in rounds: caught in \(conversation.ttftRegression) of 1000, "
+                + "median \(conversation.medianRepetitions) repetitions"
         )
         #expect(conversation.ttftRegressionRate >= 0.95)
         #expect(conversation.medianRepetitions <= 11)
@@ -95,7 +98,8 @@ import Testing
         let rate = GateCalibration(settings: .default).forecastAccuracy(
             .init(suites: eightQuestions, repetitions: 4, coefficientOfVariation: 0.1), trials: 300, seed: 9)
         print(
-            "A/A at 4 repetitions, underpowered, re-run at the forecast: decided in \(rate.decided) of \(rate.asked) (median forecast \(rate.medianForecast))"
+            "A/A at 4 repetitions, underpowered, re-run at the forecast: "
+                + "decided in \(rate.decided) of \(rate.asked) (median forecast \(rate.medianForecast))"
         )
         #expect(rate.asked > 100)
         #expect(Double(rate.decided) / Double(rate.asked) >= 0.6)

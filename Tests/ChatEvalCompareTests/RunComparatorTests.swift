@@ -203,7 +203,10 @@ struct RecordBuilder {
         let estimate = try #require(ttft.change), upper = try #require(ttft.changeUpper), threshold = try #require(ttft.threshold)
         try #require(
             ttft.adjustedPValue.map { $0 <= 0.01 } == true,
-            "the construction must be significant: p \(String(describing: ttft.adjustedPValue)), \(String(describing: ttft.change)) [\(String(describing: ttft.changeLower)), \(String(describing: ttft.changeUpper))]"
+            """
+            the construction must be significant: p \(String(describing: ttft.adjustedPValue)), \(String(describing: ttft.change)) \
+            [\(String(describing: ttft.changeLower)), \(String(describing: ttft.changeUpper))]
+            """
         )
         try #require(estimate < threshold && upper > threshold, "the construction must straddle the threshold: \(estimate) [.., \(upper)]")
         #expect(ttft.verdict == .underpowered)

@@ -63,7 +63,8 @@ import Testing
         let alarms = seeds.filter { !ChangePointDetector().changePoints(in: Self.history(count: 60, seed: $0)).isEmpty }.count
         let rate = Double(alarms) / Double(seeds.count)
         print(
-            "change points: false-alarm rate on flat 60-commit histories: \(alarms)/\(seeds.count) = \(String(format: "%.2f%%", rate * 100))"
+            "change points: false-alarm rate on flat 60-commit histories: "
+                + "\(alarms)/\(seeds.count) = \(String(format: "%.2f%%", rate * 100))"
         )
         #expect(rate <= 0.025)
     }
@@ -79,7 +80,8 @@ import Testing
         let nearby = found.filter { $0.count == 1 && abs($0[0] - 40) <= 1 }.count
         let extra = found.filter { $0.count > 1 }.count
         print(
-            "change points: 20% step at commit 40 of 60, 100 histories: exactly at 40 alone \(exact), within one commit alone \(nearby), with an extra step \(extra)"
+            "change points: 20% step at commit 40 of 60, 100 histories: exactly at 40 alone \(exact), "
+                + "within one commit alone \(nearby), with an extra step \(extra)"
         )
         #expect(exact >= 75)
         #expect(nearby >= 90)

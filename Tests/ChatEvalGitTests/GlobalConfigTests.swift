@@ -41,7 +41,8 @@ import Testing
             #expect(error.path == repo.path)
             #expect(
                 error.description
-                    == "repository at \(repo.path) is owned by uid \(Self.foreignOwner), not by you (uid \(geteuid())); if you trust it run: git config --global --add safe.directory \(repo.path)"
+                    == "repository at \(repo.path) is owned by uid \(Self.foreignOwner), not by you (uid \(geteuid())); "
+                    + "if you trust it run: git config --global --add safe.directory \(repo.path)"
             )
         }
     }

@@ -101,7 +101,8 @@ struct EveryCheckTypeTests {
             "detectable_format:multiple_sections", ["section_spliter": "Section", "num_sections": 2], pass: "Section 1 a Section 2 b",
             fail: "Section 1 a", empty: false, unicode: false, megabyte: false),
         Row(
-            "detectable_format:json_format", [:], pass: "{\"ok\": true}", fail: "{ok: true}", empty: false, unicode: false, megabyte: false),
+            "detectable_format:json_format", [:], pass: "{\"ok\": true}", fail: "{ok: true}",
+            empty: false, unicode: false, megabyte: false),
         Row("detectable_format:title", [:], pass: "<<Title>> text", fail: "Title text", empty: false, unicode: false, megabyte: false),
         Row("combination:two_responses", [:], pass: "A\n******\nB", fail: "A only", empty: false, unicode: false, megabyte: false),
         Row(

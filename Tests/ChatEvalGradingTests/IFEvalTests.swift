@@ -63,10 +63,12 @@ struct IFEvalTests {
             expected: true,
             why: "\\w+ splits at ' and - : don, t, stop, now"),
         Case(
-            id: "length_constraints:number_words", arguments: ["num_words": 4, "relation": "less than"], answer: "हिन्दी भाषा", expected: true,
+            id: "length_constraints:number_words", arguments: ["num_words": 4, "relation": "less than"], answer: "हिन्दी भाषा",
+            expected: true,
             why: "nltk 3.10's regex module counts combining marks as \\w: 2 words (nltk 3.9's re would count 5)"),
         Case(
-            id: "length_constraints:number_words", arguments: ["num_words": 2, "relation": "less than"], answer: "日本語のテキスト", expected: true,
+            id: "length_constraints:number_words", arguments: ["num_words": 2, "relation": "less than"], answer: "日本語のテキスト",
+            expected: true,
             why: "a run of CJK and kana is one \\w+ token"),
         Case(
             id: "length_constraints:number_sentences", arguments: ["num_sentences": 2, "relation": "less than"],

@@ -196,9 +196,12 @@ import Testing
     }
 
     @Test(arguments: [
-        #"{"error":{"code":400,"message":"request (3046 tokens) exceeds the available context size (2048 tokens), try increasing it","type":"exceed_context_size_error","n_prompt_tokens":3046,"n_ctx":2048}}"#,
-        #"{"error":{"message":"This model's maximum context length is 4096 tokens. However, your messages resulted in 5000 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}"#,
-        #"{"object":"error","message":"This model's maximum context length is 2048 tokens. However, you requested 2100 tokens","type":"BadRequestError","param":null,"code":400}"#,
+        #"{"error":{"code":400,"message":"request (3046 tokens) exceeds the available context size (2048 tokens), try increasing it","#
+            + #""type":"exceed_context_size_error","n_prompt_tokens":3046,"n_ctx":2048}}"#,
+        #"{"error":{"message":"This model's maximum context length is 4096 tokens. However, your messages resulted in 5000 tokens.","#
+            + #""type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}"#,
+        #"{"object":"error","message":"This model's maximum context length is 2048 tokens. However, you requested 2100 tokens","#
+            + #""type":"BadRequestError","param":null,"code":400}"#,
     ])
     func contextWindowErrorsOfEveryShapeAreContextOverflowAndNotRetried(body: String) async throws {
         try await FakeChatServer.run(replies: [.status(400, body: body)]) { server in

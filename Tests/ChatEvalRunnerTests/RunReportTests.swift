@@ -91,7 +91,8 @@ import Testing
         #expect(verbose.contains("1. user:   Tell me about the sea, in as many words as you like, and then some more words about it."))
         #expect(
             verbose.contains(
-                "model:  The sea has waves that roll in and out all day long, and the tides follow the moon, and the gulls cry over the water,\n"
+                "model:  The sea has waves that roll in and out all day long, and the tides follow the moon, "
+                    + "and the gulls cry over the water,\n"
                     + String(repeating: " ", count: 15) + "and a second line follows the first."), "\(verbose)")
     }
 

@@ -14,7 +14,8 @@ import Testing
             let conversations = turns.enumerated().map { index, count in
                 "  - id: \(name)-c\(index + 1)\n    turns:\n"
                     + (1...count).map { turn in
-                        "      - user: \"\(name) \(index + 1).\(turn)\"\n        checks: [{type: contains, value: \"\(index + 1).\(turn)\"}]\n"
+                        "      - user: \"\(name) \(index + 1).\(turn)\"\n"
+                            + "        checks: [{type: contains, value: \"\(index + 1).\(turn)\"}]\n"
                     }.joined()
             }.joined()
             let yaml =

@@ -64,7 +64,10 @@ import Testing
                     graded += 1
                     #expect(
                         !verdict.passed,
-                        "\(suite.name)/\(conversation.id) turn \(turn ?? 0): \(verdict.check) passes on an echo (\(echo.rawValue)): \(verdict.detail)"
+                        """
+                        \(suite.name)/\(conversation.id) turn \(turn ?? 0): \(verdict.check) passes on an echo (\(echo.rawValue)): \
+                        \(verdict.detail)
+                        """
                     )
                 }
             }

@@ -26,7 +26,8 @@ import Testing
                 .resetSession,
                 .respond(messages: [.system("Be brief."), .user("Hi")], options: GenerationOptions()),
                 .respond(
-                    messages: [.system("Be brief."), .user("Hi"), .assistant("Hello"), .user("How are you?")], options: GenerationOptions()),
+                    messages: [.system("Be brief."), .user("Hi"), .assistant("Hello"), .user("How are you?")],
+                    options: GenerationOptions()),
             ])
     }
 

@@ -110,7 +110,8 @@ import Testing
         ("cache_mode: warm", "chateval.yaml:1:13: error: unknown cache_mode 'warm'; session or cold"),
         (
             "sliding_window_cache: half",
-            "chateval.yaml:1:23: error: unknown sliding_window_cache 'half'; full (every position cached) or window (about the window only, as llama-server by default)"
+            "chateval.yaml:1:23: error: unknown sliding_window_cache 'half'; "
+                + "full (every position cached) or window (about the window only, as llama-server by default)"
         ),
         ("repetition: 3", "chateval.yaml:1:1: error: unknown key 'repetition' in the project file; did you mean 'repetitions'?"),
         ("model: {sha256: " + String(repeating: "a", count: 64) + "}", "chateval.yaml:1:8: error: model needs a 'path'"),
@@ -122,7 +123,8 @@ import Testing
         ),
         (
             "compare: {thresholds: {ttft: {relative: five}}}",
-            "chateval.yaml:1:41: error: compare.thresholds.ttft.relative must be a number, found 'five'; write decimal digits, such as 42, 0.5 or 1e3"
+            "chateval.yaml:1:41: error: compare.thresholds.ttft.relative must be a number, found 'five'; "
+                + "write decimal digits, such as 42, 0.5 or 1e3"
         ),
     ])
     func badSettingsAreLocated(_ text: String, _ expected: String) {

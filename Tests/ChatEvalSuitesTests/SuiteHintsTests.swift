@@ -25,11 +25,13 @@ import Testing
     @Test(arguments: [
         (
             "latency: 2000",
-            "'latency' is promptfoo's name: use ttft (seconds to the first token) or total-time (seconds to the whole answer); promptfoo counts milliseconds, ChatEval seconds: `latency: 2000` is {type: total-time, max: 2}"
+            "'latency' is promptfoo's name: use ttft (seconds to the first token) or total-time (seconds to the whole answer); "
+                + "promptfoo counts milliseconds, ChatEval seconds: `latency: 2000` is {type: total-time, max: 2}"
         ),
         (
             "contains-json: {}",
-            "'contains-json' is promptfoo's name: use json (structure and required paths) or is-json, with allow-fences: true to accept a ```json block"
+            "'contains-json' is promptfoo's name: use json (structure and required paths) or is-json, "
+                + "with allow-fences: true to accept a ```json block"
         ),
         (
             "{type: llm-rubric, value: polite}",
@@ -67,7 +69,8 @@ import Testing
         ("not-refusal: true", "'not-refusal: true' is not a form not-refusal takes; write '- not-refusal: {}' (or {type: not-refusal})"),
         (
             "json: object",
-            "'json: object' is not a form json takes; write '- json: {}' (or {type: json}); its arguments, all optional: required, root, allow-fences"
+            "'json: object' is not a form json takes; write '- json: {}' (or {type: json}); "
+                + "its arguments, all optional: required, root, allow-fences"
         ),
     ])
     func aShortFormThatDoesNotFitSaysTheFormToWrite(_ check: String, _ hint: String) {
@@ -130,8 +133,10 @@ import Testing
             """)
         #expect(
             found == [
-                "t.yaml:5:7: warning: the gate {metric: reuse-ratio, min: 0} can never fail: every reuse-ratio is 0 or more; raise min to what the suite must reach, or remove the gate",
-                "t.yaml:6:7: warning: the ttft bound 1500 means 25 minutes: ChatEval's times are in seconds; for 1500 milliseconds write 1.5",
+                "t.yaml:5:7: warning: the gate {metric: reuse-ratio, min: 0} can never fail: every reuse-ratio is 0 or more; "
+                    + "raise min to what the suite must reach, or remove the gate",
+                "t.yaml:6:7: warning: the ttft bound 1500 means 25 minutes: ChatEval's times are in seconds; "
+                    + "for 1500 milliseconds write 1.5",
             ])
     }
 

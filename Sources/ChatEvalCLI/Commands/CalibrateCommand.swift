@@ -89,7 +89,8 @@ struct CalibrateCommand: AsyncParsableCommand {
         let (engine, sha256) = try Workspace.loadRuntime(configuration, configuration.primary)
         let load = MachineLoad.sample()
         say(
-            "calibrate \(comparisons) A/A comparisons of \(Format.count(loaded.count, "suite")) (\(Format.count(plan.turnCount, "turn")) a repetition), "
+            "calibrate \(comparisons) A/A comparisons of \(Format.count(loaded.count, "suite")) "
+                + "(\(Format.count(plan.turnCount, "turn")) a repetition), "
                 + (design.isSequential
                     ? "in rounds up to \(design.maximum) repetitions per side" : "\(design.maximum) repetitions per side"))
         say(Format.clip("machine   \(load.summary)", RunReport.width))

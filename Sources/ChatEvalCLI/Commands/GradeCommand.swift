@@ -15,7 +15,8 @@ struct GradeCommand: ParsableCommand {
               {"conversation": "capital", "turn": 1, "answer": "Paris.", "finish_reason": "stop", "metrics": {"time_to_first_token": 0.21}}
             turn is 1-based. metrics use the result files' names (time_to_first_token, total_time, generated_tokens, ...) and \
             may give only some: checks on the others say they were not given. finish_reason takes OpenAI's stop and length \
-            or ChatEval's eog, max_tokens and stop_string. A failed turn is {"conversation": ..., "turn": N, "failure": {"code": "timeout", "message": "..."}}.
+            or ChatEval's eog, max_tokens and stop_string. \
+            A failed turn is {"conversation": ..., "turn": N, "failure": {"code": "timeout", "message": "..."}}.
 
             With a result file, every answer of the run is graded again with the suites as they are now (a check fixed \
             after the run); the suites are read from this repository's working tree, at the paths the run recorded \
@@ -38,7 +39,8 @@ struct GradeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("JSON Lines file of answers to grade against the suite.", valueName: "file")) var answers: String?
     @Option(
         help: ArgumentHelp(
-            "Also write the graded result as JSON: the suite part of a result file with --answers, a whole result file when grading a run again.",
+            "Also write the graded result as JSON: the suite part of a result file with --answers, "
+                + "a whole result file when grading a run again.",
             valueName: "file"))
     var output: String?
     @OptionGroup var report: ReportOptions
@@ -119,7 +121,8 @@ struct GradeCommand: ParsableCommand {
             let recordedRoot = record.git?.workdir.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
             guard let recordedRoot, recordedPath.hasPrefix(recordedRoot) else {
                 throw failure(
-                    "\(resultFile) names a suite outside the repository it was recorded in (\(Terminal.safe(String(recordedPath.prefix(200))))); "
+                    "\(resultFile) names a suite outside the repository it was recorded in "
+                        + "(\(Terminal.safe(String(recordedPath.prefix(200))))); "
                         + "name the suite files to grade with: chateval grade \(resultFile) SUITE...", .badInput)
             }
             relative = String(recordedPath.dropFirst(recordedRoot.count))
@@ -128,7 +131,8 @@ struct GradeCommand: ParsableCommand {
         let rootPath = root.standardizedFileURL.path
         guard resolved.hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/"), SuiteFiles.isSuiteName(resolved) else {
             throw failure(
-                "\(resultFile) names the suite \(Terminal.safe(String(recordedPath.prefix(200)))), which is not a .yaml file inside this repository; "
+                "\(resultFile) names the suite \(Terminal.safe(String(recordedPath.prefix(200)))), "
+                    + "which is not a .yaml file inside this repository; "
                     + "name the suite files to grade with: chateval grade \(resultFile) SUITE...", .badInput)
         }
         return resolved

@@ -37,7 +37,8 @@ final class InterruptTrap {
                     stop.request()
                     FileHandle.standardError.write(
                         Data(
-                            "\nchateval: interrupted — finishing the current turn (at most \(Int(grace)) s), then writing the results (again: stop the turn now)\n"
+                            ("\nchateval: interrupted — finishing the current turn (at most \(Int(grace)) s), "
+                                + "then writing the results (again: stop the turn now)\n")
                                 .utf8))
                     DispatchQueue.global().asyncAfter(deadline: .now() + grace) { expire() }
                 }

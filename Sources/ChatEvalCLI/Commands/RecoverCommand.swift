@@ -76,7 +76,8 @@ enum Recovery {
             do {
                 let result = try recover(journal)
                 complain(
-                    "chateval: recovered \(journal.lastPathComponent), left by a run that died, into \(result.lastPathComponent) (marked incomplete)"
+                    "chateval: recovered \(journal.lastPathComponent), left by a run that died, "
+                        + "into \(result.lastPathComponent) (marked incomplete)"
                 )
             } catch {
                 complain("chateval: warning: \(journal.path) was left by a run that died and cannot be recovered: \(error.description)")

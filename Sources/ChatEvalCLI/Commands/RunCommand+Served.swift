@@ -42,17 +42,20 @@ extension RunCommand {
     func checkLoadAndShard(_ served: ServedConfiguration, models: Int) throws {
         if baseline != nil, served.kind == .openai || load.levels != nil || load.shard != nil {
             throw failure(
-                "--baseline replays two commits in this process with the in-process runtime; it does not combine with --runtime openai, --concurrency or --shard",
+                "--baseline replays two commits in this process with the in-process runtime; "
+                    + "it does not combine with --runtime openai, --concurrency or --shard",
                 .badInput)
         }
         if served.kind == .openai, !runtime.models.isEmpty {
             throw failure(
-                "--model is a GGUF file for the in-process runtime; name a served model with --model-name (repeat it for several side by side)",
+                "--model is a GGUF file for the in-process runtime; "
+                    + "name a served model with --model-name (repeat it for several side by side)",
                 .badInput)
         }
         if let levels = load.levels, served.kind == .llama, levels.contains(where: { $0 > 1 }) {
             throw failure(
-                "--concurrency \(load.concurrency ?? "") needs a served runtime (--runtime openai --base-url URL): the in-process runtime answers one conversation at a time",
+                "--concurrency \(load.concurrency ?? "") needs a served runtime (--runtime openai --base-url URL): "
+                    + "the in-process runtime answers one conversation at a time",
                 .badInput)
         }
         if load.shard != nil, models > 1 {
@@ -81,7 +84,8 @@ extension RunCommand {
         let connection = try await served.connect(modelName: variant.modelName ?? "")
         if configuration.cacheMode == .cold, !connection.sendsCacheControl {
             warn(
-                "--cache-mode cold: \(connection.server.engine) at \(connection.endpoint.recorded) cannot be told to skip its prompt cache; turns may still reuse it (reuse is what the server reports)"
+                "--cache-mode cold: \(connection.server.engine) at \(connection.endpoint.recorded) cannot be told to skip its prompt "
+                    + "cache; turns may still reuse it (reuse is what the server reports)"
             )
         }
         return OpenedRuntime(runtime: connection.makeRuntime(), sha256: nil, connection: connection)
@@ -125,7 +129,8 @@ extension RunCommand {
                 throw failure(error.description, .badInput)
             }
             output.info(
-                "load      concurrency \(level): \(Format.count(plan.conversationCount, "conversation")), \(Format.count(plan.turnCount, "turn"))"
+                "load      concurrency \(level): \(Format.count(plan.conversationCount, "conversation")), "
+                    + "\(Format.count(plan.turnCount, "turn"))"
             )
             let start = record
             let (results, cancelled) = try await execute(records: [record], writers: [writer], turns: plan.turnCount) { stop, progress in

@@ -300,7 +300,8 @@ struct RunCommand: AsyncParsableCommand {
                 + "; replayed interleaved with head")
         output.info(
             design.isSequential
-                ? "rounds    up to \(design.maximum) repetitions per side (max_repetitions), looking at \(design.looks.map(String.init).joined(separator: ", "))"
+                ? "rounds    up to \(design.maximum) repetitions per side (max_repetitions), "
+                    + "looking at \(design.looks.map(String.init).joined(separator: ", "))"
                     + (head.timeBudget.map { $0 > 0 ? "; no round starts past \(DurationText.format($0)) (time_budget)" : "" } ?? "") + "\n"
                 : "rounds    \(design.maximum) repetitions per side, fixed by --repeat\n")
 
@@ -344,7 +345,8 @@ struct RunCommand: AsyncParsableCommand {
         addNote(finalHead, workspace: workspace)
         if cancelled {
             throw failure(
-                "stopped: the turn in progress was cancelled; what was measured is in \(writers[0].resultURL.path) and \(writers[1].resultURL.path)",
+                "stopped: the turn in progress was cancelled; "
+                    + "what was measured is in \(writers[0].resultURL.path) and \(writers[1].resultURL.path)",
                 .stoppedAtOnce)
         }
         if finalHead.status == .incomplete || finalBase.status == .incomplete {
@@ -388,7 +390,8 @@ struct RunCommand: AsyncParsableCommand {
     ) {
         let models = variants.count > 1 ? " × \(variants.count) models" : ""
         output.info(
-            "plan      \(Format.count(plan.suites.count, "suite")), \(Format.count(plan.conversationCount, "conversation")), \(Format.count(plan.turnCount, "turn")) "
+            "plan      \(Format.count(plan.suites.count, "suite")), \(Format.count(plan.conversationCount, "conversation")), "
+                + "\(Format.count(plan.turnCount, "turn")) "
                 + "(\(Format.count(configuration.repetitions, "repetition")), \(configuration.warmup) warm-up)\(models)")
         if variants.count > 1 {
             for (index, label) in variants.enumerated() {
@@ -462,14 +465,16 @@ struct RunCommand: AsyncParsableCommand {
         }
         guard !snapshot.isDirty else {
             warn(
-                "no git note was added: the working tree has \(snapshot.modifiedCount) uncommitted change(s), so the run does not measure \(snapshot.shortCommit ?? commit)"
+                "no git note was added: the working tree has \(snapshot.modifiedCount) uncommitted change(s), "
+                    + "so the run does not measure \(snapshot.shortCommit ?? commit)"
             )
             return
         }
         do {
             try repository.appendNote(try RunNote.line(for: record), to: commit)
             output.info(
-                "note      added to \(snapshot.shortCommit ?? commit) under \(GitRepository.chatEvalNotesRef) (share it: git push origin 'refs/notes/*')"
+                "note      added to \(snapshot.shortCommit ?? commit) under \(GitRepository.chatEvalNotesRef) "
+                    + "(share it: git push origin 'refs/notes/*')"
             )
         } catch {
             warn("could not add the git note: \(error)")

@@ -123,7 +123,8 @@ actor RunProgress: RunObserver {
             "\(answered.count) answered" + (unexpected > 0 ? ", \(unexpected) failed" : "")
             + (expectedFailures > 0 ? ", \(expectedFailures) failed as expected" : "")
         write(
-            "\(current): \(outcome) · TTFT \(median) · \(finishedTurns)/\(atMost ? "≤" : "")\(totalTurns) turns · ETA \(atMost ? "≤ " : "")\(eta())\n"
+            "\(current): \(outcome) · TTFT \(median) · \(finishedTurns)/\(atMost ? "≤" : "")\(totalTurns) turns · ETA "
+                + "\(atMost ? "≤ " : "")\(eta())\n"
         )
         current = ""
     }

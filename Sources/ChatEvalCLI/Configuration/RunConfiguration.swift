@@ -131,7 +131,8 @@ struct RunConfiguration {
         var threads = pick("threads", overrides.threads, nil, project?.threads, RuntimeOptions.availableCores)
         if sources["threads"] == .projectFile, threads > RuntimeOptions.availableCores {
             warn(
-                "the project file asks for \(threads) threads; this machine has \(RuntimeOptions.availableCores) cores available, so \(RuntimeOptions.availableCores) are used"
+                "the project file asks for \(threads) threads; this machine has \(RuntimeOptions.availableCores) cores available, "
+                    + "so \(RuntimeOptions.availableCores) are used"
             )
             threads = RuntimeOptions.availableCores
         }

@@ -37,7 +37,8 @@ struct RunLocator {
         } catch let error as GitError where error.code == .notFound || error.code == .unbornHead {
             let near = suggestions(for: argument, among: (try? repository.referenceNames()) ?? [], limit: 1).first
             throw failure(
-                "'\(argument)' is not a result file, a folder of results, or a revision of \(repository.workdir ?? repository.gitDirectory) (\(error.message))"
+                "'\(argument)' is not a result file, a folder of results, "
+                    + "or a revision of \(repository.workdir ?? repository.gitDirectory) (\(error.message))"
                     + (near.map { "; did you mean \($0)?" } ?? nearPathHint(argument)),
                 .badInput)
         }
@@ -195,8 +196,8 @@ struct RunSources {
         }
         if let group = first.group, first.load == nil, records.count < group.count {
             warn(
-                "\(argument): \(records.count) of the \(group.count) runs of side-by-side group \(group.id) were found (complete ones only); "
-                    + "reporting those")
+                "\(argument): \(records.count) of the \(group.count) runs of side-by-side group \(group.id) "
+                    + "were found (complete ones only); reporting those")
         }
         return records
     }
@@ -216,7 +217,8 @@ struct RunSources {
             """
             no complete run recorded for \(label) in \(folder)/ or in the git notes \(GitRepository.chatEvalNotesRef). \
             Record one with `git checkout \(commit.prefix(12)) && chateval run --git-note`, fetch CI's with \
-            `git fetch origin 'refs/notes/*:refs/notes/*'`, or measure both sides in one job with `chateval run --baseline \(commit.prefix(12))`
+            `git fetch origin 'refs/notes/*:refs/notes/*'`, or measure both sides in one job with \
+            `chateval run --baseline \(commit.prefix(12))`
             """, .baselineMissing)
     }
 }

@@ -47,7 +47,8 @@ struct ServedConfiguration {
         }
         guard let baseURL else {
             throw failure(
-                "--runtime openai needs the server's base URL: --base-url http://127.0.0.1:8080/v1 (or CHATEVAL_BASE_URL, or runtime.base_url in the project file)",
+                "--runtime openai needs the server's base URL: --base-url http://127.0.0.1:8080/v1 "
+                    + "(or CHATEVAL_BASE_URL, or runtime.base_url in the project file)",
                 .badInput)
         }
         var retry = RetryPolicy()

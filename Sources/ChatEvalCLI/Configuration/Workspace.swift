@@ -32,7 +32,8 @@ struct Workspace {
         let sha256 = try? digests.sha256(ofFileAt: variant.modelPath)
         if let expected = variant.expectedSha256, FileManager.default.fileExists(atPath: variant.modelPath), sha256 != expected {
             throw failure(
-                "the model \(variant.modelPath) has sha256 \(sha256 ?? "unreadable"), but \(configuration.project?.source ?? "the project file") "
+                "the model \(variant.modelPath) has sha256 \(sha256 ?? "unreadable"), "
+                    + "but \(configuration.project?.source ?? "the project file") "
                     + "requires \(expected); fetch the right file (make run does for the default model) or update model.sha256", .badInput)
         }
         do {

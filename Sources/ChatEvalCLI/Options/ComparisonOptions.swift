@@ -12,7 +12,8 @@ struct ComparisonOptions: ParsableArguments {
     @Option(
         name: .customLong("threshold"),
         help: ArgumentHelp(
-            "A metric's practical threshold: METRIC=RELATIVE[,ABSOLUTE], e.g. ttft=10% or ttft=10%,0.005 (absolute in the metric's unit). Repeatable.",
+            "A metric's practical threshold: METRIC=RELATIVE[,ABSOLUTE], e.g. "
+                + "ttft=10% or ttft=10%,0.005 (absolute in the metric's unit). Repeatable.",
             valueName: "metric=bound"))
     var thresholds: [String] = []
 

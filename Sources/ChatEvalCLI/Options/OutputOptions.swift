@@ -22,7 +22,8 @@ struct OutputOptions: ParsableArguments {
     @Option(
         name: .customLong("format"),
         help: ArgumentHelp(
-            "Report format on standard output: terminal, json, markdown (to $GITHUB_STEP_SUMMARY when set), junit, html or csv. Repeatable.",
+            "Report format on standard output: terminal, json, markdown (to $GITHUB_STEP_SUMMARY when set), junit, html or csv. "
+                + "Repeatable.",
             valueName: "format"))
     var formats: [ReportFormat] = []
 
@@ -155,7 +156,8 @@ extension OutputOptions {
                 case .terminal: say(text, styled: true)  // ✓ and ✗ coloured on a terminal only
                 case .markdown: say(text)
                 case .json: sayJSON(text)
-                case .junit, .html: FileHandle.standardOutput.write(Data(Secrets.redact(text).utf8))  // escaped by the renderers: no control characters
+                // junit and html are escaped by the renderers: no control characters
+                case .junit, .html: FileHandle.standardOutput.write(Data(Secrets.redact(text).utf8))
                 case .csv: FileHandle.standardOutput.write(Data(Secrets.redact(Terminal.safeCSV(text)).utf8))
                 }
             case .stepSummary(let path):

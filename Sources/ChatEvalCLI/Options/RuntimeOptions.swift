@@ -9,14 +9,16 @@ struct RuntimeOptions: ParsableArguments {
     @Option(
         name: .customLong("model"),
         help: ArgumentHelp(
-            "GGUF model file (default: the project file's, else $CHATEVAL_MODEL, else the default chat model). Repeat it to run the suites against several models side by side.",
+            "GGUF model file (default: the project file's, else $CHATEVAL_MODEL, else the default chat model). "
+                + "Repeat it to run the suites against several models side by side.",
             valueName: "path"))
     var models: [String] = []
 
     @Option(
         name: .customLong("chat-template"),
         help: ArgumentHelp(
-            "Built-in llama.cpp chat template (e.g. gemma, chatml, llama3); required when the model stores none. 'embedded' forces the model's own. Once for every model, or once per --model in order.",
+            "Built-in llama.cpp chat template (e.g. gemma, chatml, llama3); required when the model stores none. "
+                + "'embedded' forces the model's own. Once for every model, or once per --model in order.",
             valueName: "name"))
     var chatTemplates: [String] = []
 
@@ -34,7 +36,8 @@ struct RuntimeOptions: ParsableArguments {
     @Option(
         name: .customLong("sliding-window-cache"),
         help: ArgumentHelp(
-            "full (default): a sliding-window model (Gemma 3) caches every position, so a turn reuses any prefix; window: only about the window, as llama-server by default (a trim past the window re-evaluates the prompt).",
+            "full (default): a sliding-window model (Gemma 3) caches every position, so a turn reuses any prefix; "
+                + "window: only about the window, as llama-server by default (a trim past the window re-evaluates the prompt).",
             valueName: "full|window"))
     var slidingWindowCache: SlidingWindowCache?
 
@@ -55,13 +58,15 @@ struct RuntimeOptions: ParsableArguments {
             if threads < 1 { throw ValidationError("--threads must be at least 1 (got \(threads))") }
             if threads > Self.availableCores {
                 throw ValidationError(
-                    "--threads \(threads): this machine has \(Self.availableCores) cores available; more threads than cores only slow llama.cpp down"
+                    "--threads \(threads): this machine has \(Self.availableCores) cores available; "
+                        + "more threads than cores only slow llama.cpp down"
                 )
             }
         }
         for contextSize in contextSizes where !RuntimeLimits.contextSize.contains(contextSize) {
             throw ValidationError(
-                "--ctx-size must be at least \(RuntimeLimits.contextSize.lowerBound) and at most \(RuntimeLimits.contextSize.upperBound) tokens (got \(contextSize))"
+                "--ctx-size must be at least \(RuntimeLimits.contextSize.lowerBound) and at most "
+                    + "\(RuntimeLimits.contextSize.upperBound) tokens (got \(contextSize))"
             )
         }
         if let batchSize, !(1...RuntimeLimits.contextSize.upperBound).contains(batchSize) {

@@ -11,7 +11,8 @@ struct ServedRuntimeOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "llama: the model in this process (default); openai: an OpenAI-compatible server (llama-server, vLLM, Ollama, mlx_lm.server...).",
+            "llama: the model in this process (default); "
+                + "openai: an OpenAI-compatible server (llama-server, vLLM, Ollama, mlx_lm.server...).",
             valueName: "kind"))
     var runtime: RuntimeKind?
 
@@ -23,7 +24,8 @@ struct ServedRuntimeOptions: ParsableArguments {
     @Option(
         name: .customLong("model-name"),
         help: ArgumentHelp(
-            "The model field of every request (the served model's name; llama-server ignores it); repeat it to run several of the server's models side by side.",
+            "The model field of every request (the served model's name; llama-server ignores it); "
+                + "repeat it to run several of the server's models side by side.",
             valueName: "name"))
     var modelNames: [String] = []
 
@@ -116,7 +118,8 @@ struct LoadOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Replay N conversations at once against a served runtime and report throughput, latency under load and goodput; a list (1,2,4,8) sweeps.",
+            "Replay N conversations at once against a served runtime and report throughput, latency under load and goodput; "
+                + "a list (1,2,4,8) sweeps.",
             valueName: "N[,N...]"))
     var concurrency: String?
 

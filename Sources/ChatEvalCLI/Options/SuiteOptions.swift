@@ -27,7 +27,8 @@ struct SelectionOptions: ParsableArguments {
     @Option(
         name: .customLong("filter"),
         help: ArgumentHelp(
-            "Run only conversations whose suite/conversation matches this shell pattern (*, ?); without a /, the suite name or the conversation id may match. Repeatable: any pattern.",
+            "Run only conversations whose suite/conversation matches this shell pattern (*, ?); "
+                + "without a /, the suite name or the conversation id may match. Repeatable: any pattern.",
             valueName: "pattern"))
     var patterns: [String] = []
 

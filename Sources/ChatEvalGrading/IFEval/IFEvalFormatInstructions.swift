@@ -99,7 +99,8 @@ struct NthParagraphFirstWord: IFEvalInstruction {
         return IFEvalResult(
             followed: ok,
             detail:
-                "expected \(numParagraphs) paragraphs with paragraph \(nth) starting with \"\(String(scalars: firstWord))\"; found \(count) paragraphs, paragraph \(nth) starts with \"\(String(scalars: first))\""
+                "expected \(numParagraphs) paragraphs with paragraph \(nth) starting with \"\(String(scalars: firstWord))\"; "
+                + "found \(count) paragraphs, paragraph \(nth) starts with \"\(String(scalars: first))\""
         )
     }
 }

@@ -138,7 +138,8 @@ struct LimitCheck: CheckEvaluator {
             let values = subject.conversationMetrics.compactMap(metric.read)
             guard let distribution = Distribution(values) else {
                 let detail =
-                    "expected \(metric.name) over the conversation; no turn has it (\(subject.conversationMetrics.count) turns with metrics)"
+                    "expected \(metric.name) over the conversation; "
+                    + "no turn has it (\(subject.conversationMetrics.count) turns with metrics)"
                 if let unknown = subject.conversationMetrics.lazy.compactMap({ $0.unknown[metric.metric] }).first {
                     return .failure(error: unknown, detail)
                 }
@@ -171,7 +172,8 @@ struct StopReasonCheck: CheckEvaluator {
     func evaluate(_ subject: GradingSubject) -> Outcome {
         guard let metrics = subject.metrics else {
             return .fail(
-                "expected stop reason \(expected.rawValue); \(subject.failure.map { "the turn failed (\($0))" } ?? "the turn has no metrics")"
+                "expected stop reason \(expected.rawValue); "
+                    + "\(subject.failure.map { "the turn failed (\($0))" } ?? "the turn has no metrics")"
             )
         }
         guard let stopReason = metrics.stopReason else {

@@ -99,7 +99,8 @@ struct JSONCheck: CheckEvaluator {
             case .success(let values):
                 if let wrong = values.first(where: { !requirement.type.accepts($0) }) {
                     return .fail(
-                        "expected \(requirement.path) to be \(requirement.type.rawValue), found \(wrong.typeName): \(Excerpt.head(String(scalars: text)))"
+                        "expected \(requirement.path) to be \(requirement.type.rawValue), found \(wrong.typeName): "
+                            + "\(Excerpt.head(String(scalars: text)))"
                     )
                 }
             }

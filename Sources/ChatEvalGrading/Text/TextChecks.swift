@@ -216,7 +216,8 @@ struct AffixCheck: CheckEvaluator {
         let shown = atStart ? Excerpt.head(answer) : Excerpt.tail(answer)
         return .judge(
             ok,
-            "\(ok ? "answer" : "expected answer to") \(atStart ? "start" : "end")\(ok ? "s" : "") with \(Excerpt.head(affix))\(ok ? "" : "; it \(atStart ? "starts" : "ends"): \(shown)")"
+            "\(ok ? "answer" : "expected answer to") \(atStart ? "start" : "end")\(ok ? "s" : "") with "
+                + "\(Excerpt.head(affix))\(ok ? "" : "; it \(atStart ? "starts" : "ends"): \(shown)")"
         )
     }
 }
@@ -369,7 +370,8 @@ struct LevenshteinCheck: CheckEvaluator {
         return .judge(
             ok,
             "expected \(rules.joined(separator: " and ")) from \(Excerpt.head(reference, width: 40)); "
-                + "distance \(distanceText), similarity \(distance == nil ? "at most " : "")\(DetailNumbers.score(score)): \(Excerpt.head(subject.answer, width: 40))",
+                + "distance \(distanceText), similarity \(distance == nil ? "at most " : "")\(DetailNumbers.score(score)): "
+                + "\(Excerpt.head(subject.answer, width: 40))",
             score: score)
     }
 
