@@ -306,20 +306,34 @@ public enum HTMLReport {
     /// Where a turn's time to the first token went, as a stacked bar under its TTFT: template,
     /// tokenize, prefill (re-evaluating tokens the cache lost in red) and the first sample, each
     /// segment titled with its time. Empty for a turn whose runtime does not measure the parts.
+    /// A served turn's bar has the server's prefill and the rest it does not break down.
     static func firstTokenBar(_ metrics: TurnMetrics) -> String {
-        guard let parts = metrics.firstTokenParts, parts.total > 0 else { return "" }
+        let segments: [(String, Double, String)]
+        if let parts = metrics.firstTokenParts {
+            segments = [
+                ("template", parts.template, "#94a3b8"), ("tokenize", parts.tokenize, "#cbd5e1"),
+                ("prefill", parts.prefill - parts.reevaluated, "#2563eb"),
+                ("re-evaluating tokens the cache lost", parts.reevaluated, "#dc2626"),
+                ("first token", parts.firstSample, "#16a34a"), ("other", parts.other, "#e2e8f0"),
+            ]
+        } else if let split = metrics.servedFirstTokenSplit {
+            let reevaluated = min(metrics.missedPrefillTime ?? 0, split.serverPrefill)
+            segments = [
+                ("server prefill", split.serverPrefill - reevaluated, "#2563eb"),
+                ("re-evaluating tokens the cache lost", reevaluated, "#dc2626"),
+                ("not broken down by the server (request, queue, template, first token, network)", split.notBrokenDown, "#e2e8f0"),
+            ]
+        } else {
+            return ""
+        }
+        let total = segments.reduce(0) { $0 + max($1.1, 0) }
+        guard total > 0, let line = FirstTokenLine.render(metrics) else { return "" }
         let width = 90.0
-        let segments: [(String, Double, String)] = [
-            ("template", parts.template, "#94a3b8"), ("tokenize", parts.tokenize, "#cbd5e1"),
-            ("prefill", parts.prefill - parts.reevaluated, "#2563eb"),
-            ("re-evaluating tokens the cache lost", parts.reevaluated, "#dc2626"),
-            ("first token", parts.firstSample, "#16a34a"), ("other", parts.other, "#e2e8f0"),
-        ]
         var x = 0.0
         var svg = "<br><svg class=\"parts\" width=\"\(Int(width))\" height=\"8\" viewBox=\"0 0 \(Int(width)) 8\" role=\"img\">"
-        svg += "<title>\(Markup.html(FirstTokenLine.render(parts, ttft: metrics.timeToFirstToken)))</title>"
+        svg += "<title>\(Markup.html(line))</title>"
         for (name, seconds, colour) in segments where seconds > 0 {
-            let w = width * seconds / parts.total
+            let w = width * seconds / total
             svg +=
                 "<rect x=\"\(String(format: "%.1f", x))\" y=\"0\" width=\"\(String(format: "%.1f", w))\" height=\"8\" fill=\"\(colour)\">"
             svg += "<title>\(name) \(Markup.html(Format.duration(seconds)))</title></rect>"

@@ -102,4 +102,19 @@ import Testing
         #expect(bar.contains("<title>re-evaluating tokens the cache lost 20 ms</title>"))
         #expect(!bar.contains("<title>first token"))  // empty parts draw nothing
     }
+
+    /// Served: the server's prefill (its lost-cache share in red) and what it does not break down.
+    @Test func aServedTurnsBarStopsAtWhatTheServerTells() {
+        var metrics = TurnMetrics(
+            promptTokens: 100, reusedTokens: 40, generatedTokens: 4, timeToFirstToken: 0.1, prefillTime: 0.06, decodeTime: 0.1,
+            totalTime: 0.2, interTokenLatencies: [], stopReason: .endOfGeneration,
+            server: ServerFigures(prefillTime: 0.06, usageReported: true, contentDeltas: 4), reusableTokens: 60)
+        let bar = HTMLReport.firstTokenBar(metrics)
+        let widths = bar.components(separatedBy: "width=\"").dropFirst(2).compactMap { Double($0.prefix { $0 != "\"" }) }
+        // 60 evaluated in 60 ms, 20 of them lost cache: 20 ms red, 40 ms blue, 40 ms not broken down.
+        #expect(widths == [36, 18, 36], "\(bar)")
+        #expect(bar.contains("<title>not broken down by the server"))
+        metrics.server?.prefillTime = nil
+        #expect(HTMLReport.firstTokenBar(metrics) == "", "no timings: no bar")
+    }
 }
