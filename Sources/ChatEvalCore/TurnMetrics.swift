@@ -93,7 +93,8 @@ public struct TurnMetrics: Codable, Sendable, Hashable {
     public var evaluatedTokens: Int? { reusedTokens.map { promptTokens - $0 } }
 
     /// Reused ÷ reusable (0...1): how much of what the cache could have served it did serve; nil
-    /// when nothing was reusable (a first turn, a cold cache) or the runtime cannot tell.
+    /// when nothing was reusable (a first turn) or the runtime cannot tell; 0 in cold cache mode,
+    /// which drops what the cache held before every turn.
     public var reuseEfficiency: Double? {
         guard let reusable = reusableTokens, reusable > 0, let reused = reusedTokens else { return nil }
         return min(1, Double(reused) / Double(reusable))

@@ -21,8 +21,9 @@ import Foundation
 /// not those of the workspace it came from.
 public final class SQLiteResultIndex: ResultIndex {
     /// Bump when the tables change: an index of another version is rebuilt from the sources.
-    /// 2: result files by name, relative to the reports folder.
-    static let schemaVersion = 2
+    /// 2: result files by name, relative to the reports folder. 3: samples of `tpot` too (an
+    /// index holds the metrics there were when a run was indexed).
+    static let schemaVersion = 3
 
     public let url: URL
     /// The reports folder whose result files the index holds (the index is `<it>/.chateval/index.sqlite`).

@@ -60,7 +60,9 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
     private var cachedTokens: [llama_token] = []  // llama thread only: tokens whose KV entries are in the cache
     private var previousPromptTokens = 0  // llama thread only: the last turn's prompt length (the rest of the cache is its answer)
     private var lastGeneratedTokens: [llama_token] = []  // llama thread only
-    private var coldNextTurn = false  // llama thread only: drop the cache before the next turn, counting what it held
+    /// llama thread only: the tokens the cache held when the cache mode dropped it before the
+    /// next turn (what that turn could have reused); nil when it was not dropped.
+    private var droppedTokens: [llama_token]?
     /// The context's KV caches as llama.cpp reports them (a windowed cache holds fewer cells);
     /// empty when its log did not say, and then `bytesPerCachedToken` estimates.
     private let kvCaches: [LlamaMemoryReport.KVCache]
@@ -92,7 +94,9 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             slidingWindowCache: loaded.context.slidingWindow > 0 ? configuration.slidingWindowCache : nil)
         kvCaches = loaded.kvCaches
         let contextSize = max(loaded.context.contextSize, 1)
-        bytesPerCachedToken = identity.kvCacheBytes.map { $0 / contextSize }
+        // A windowed cache's bytes in use cannot be estimated per token: unknown unless reported.
+        let windowed = identity.slidingWindowCache == .window
+        bytesPerCachedToken = windowed ? nil : identity.kvCacheBytes.map { $0 / contextSize }
     }
 
     /// The chat template's rendering of `messages`: the text that is tokenized and evaluated.
@@ -189,12 +193,18 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             self.context.clearMemory()
             self.cachedTokens = []
             self.previousPromptTokens = 0
-            self.coldNextTurn = false
+            self.droppedTokens = nil
         }
     }
 
+    /// Drops the cache before the turn begins (its clock does not pay for it, as it did not when
+    /// cold mode reset the session) and keeps what it held for the turn's accounting.
     public func evaluateNextTurnCold() async {
-        await LlamaThread.shared.run { self.coldNextTurn = true }
+        await LlamaThread.shared.run {
+            self.context.clearMemory()
+            self.droppedTokens = self.cachedTokens
+            self.cachedTokens = []
+        }
     }
 
     // MARK: Inspection (tests and diagnostics)
@@ -225,6 +235,8 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         let clock = Stopwatch()
         let memory = PeakMemoryWindow()
         defer { memory.finish() }
+        let dropped = droppedTokens  // what the cache held before cold mode dropped it (this turn only)
+        droppedTokens = nil
         guard let text = template.render(messages) else {
             throw RuntimeFailure(.templateFailed, "the \(template.name) chat template could not render \(messages.count) messages")
         }
@@ -245,14 +257,11 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         // the previous prompt and answer: what was reusable, and why some of it was not reused.
         var divergence = 0
         while divergence < min(cachedTokens.count, prompt.count), cachedTokens[divergence] == prompt[divergence] { divergence += 1 }
-        let reusable = min(cachedTokens.count, prompt.count - 1)
+        let reusable = min(dropped?.count ?? cachedTokens.count, prompt.count - 1)
         var miss: ReuseMiss?
         let reused: Int
-        if coldNextTurn {
-            coldNextTurn = false
-            miss = reusable > 0 ? coldMiss(prompt: prompt) : nil
-            context.clearMemory()
-            cachedTokens = []
+        if let dropped {
+            miss = reusable > 0 ? coldMiss(held: dropped, prompt: prompt) : nil
             reused = 0
         } else {
             miss = divergence < cachedTokens.count ? reuseMiss(at: divergence, prompt: prompt) : nil
@@ -358,9 +367,9 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
     }
 
     /// The miss of a turn whose cache the cache mode drops: everything from the first token.
-    private func coldMiss(prompt: [llama_token]) -> ReuseMiss {
+    private func coldMiss(held: [llama_token], prompt: [llama_token]) -> ReuseMiss {
         ReuseMiss(
-            cause: .coldCache, position: 0, before: "", cached: model.detokenize(Array(cachedTokens.prefix(6))),
+            cause: .coldCache, position: 0, before: "", cached: model.detokenize(Array(held.prefix(6))),
             sent: model.detokenize(Array(prompt.prefix(6))))
     }
 

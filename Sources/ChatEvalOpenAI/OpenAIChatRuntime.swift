@@ -13,10 +13,10 @@ import Synchronization
 /// `prompt_ms`, `predicted_ms`...; `usage.prompt_tokens_details.cached_tokens`). Reuse comes only
 /// from those: a server that reports neither leaves it unknown (nil), never 0.
 ///
-/// Sessions: the server keeps its own cache; `resetSession()` (and a new conversation) makes the
-/// next turn ask llama-server not to reuse it (`cache_prompt: false`), which is how
-/// `--cache-mode cold` reaches the server. Other servers have no such switch: their reuse is
-/// whatever they report.
+/// Sessions: the server keeps its own cache; `resetSession()`, a new conversation and
+/// `evaluateNextTurnCold()` (how `--cache-mode cold` reaches the server) make the next turn ask
+/// llama-server not to reuse it (`cache_prompt: false`). Other servers have no such switch: their
+/// reuse is whatever they report.
 ///
 /// Failures are typed (`RuntimeFailure`): context overflow in llama-server's, OpenAI's and vLLM's
 /// shapes, `rate_limited` (429), `unavailable` (502/503/504, no connection), `timeout` (the
@@ -118,7 +118,8 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
 
     /// What was reusable, from what the previous request left in the server's cache (the server's
     /// own counts), and a miss's cause — unknown to the client: "server-side", unless the turn was
-    /// sent cold by the cache mode. Records this turn's tokens for the next.
+    /// sent cold by the cache mode to a server that can be told so (`cache_prompt: false`).
+    /// Records this turn's tokens for the next.
     private func accountReuse(_ metrics: inout TurnMetrics, previousTokens: Int?, cold: Bool) {
         let served = metrics.server?.generatedTokens ?? metrics.generatedTokens
         let left = metrics.reusedTokens == nil ? nil : metrics.promptTokens + served
@@ -127,7 +128,8 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
         let reusable = min(previousTokens, max(metrics.promptTokens - 1, 0))
         metrics.reusableTokens = reusable
         if reused < reusable {
-            metrics.reuseMiss = ReuseMiss(cause: cold ? .coldCache : .serverSide, position: reused, before: "", cached: "", sent: "")
+            metrics.reuseMiss = ReuseMiss(
+                cause: cold && connection.sendsCacheControl ? .coldCache : .serverSide, position: reused, before: "", cached: "", sent: "")
         }
     }
 

@@ -33,8 +33,8 @@ public protocol ChatRuntime: AnyObject, Sendable {
     func resetSession() async
 
     /// Makes the next turn evaluate its whole prompt, as `--cache-mode cold` asks before every
-    /// turn, while the runtime goes on counting what its session would have reused: that turn's
-    /// reusable tokens, and a miss with cause `coldCache`. The default calls `resetSession()`
+    /// turn, while the runtime goes on counting what the cache held: that turn's reusable tokens
+    /// (at most its prompt), and a miss with cause `coldCache`. The default calls `resetSession()`
     /// (then nothing is counted as reusable).
     func evaluateNextTurnCold() async
 

@@ -76,6 +76,15 @@ struct ComparisonSection {
                         ?? "metrics: \(Metric.names.joined(separator: ", "))")
                 continue
             }
+            guard Metric.compared.contains(metric) else {
+                // A threshold nothing reads would be a silent no-op.
+                reader.fail(
+                    .invalidValue, at: key, "'\(name)' is not compared between runs, so a threshold on it would do nothing",
+                    hint: metric == .timePerOutputToken
+                        ? "set it on decode-tps (its reciprocal), which is compared"
+                        : "compared: \(Metric.compared.map(\.name).joined(separator: ", "))")
+                continue
+            }
             let what = "compare.thresholds.\(name)"
             guard let bounds = reader.mapping(value, what, allowed: ["relative", "absolute"]) else { continue }
             if bounds.isEmpty { reader.fail(.missingKey, at: value, "\(what) needs 'relative' and/or 'absolute'") }

@@ -5,7 +5,7 @@ import Testing
 /// `compare` and `run --baseline` end to end on the real model, in a temporary repository of two
 /// commits: the second lengthens the system prompt and makes a check fail. Ten repetitions per
 /// recorded run: a check failing on every replay of one side is significant from there.
-@Suite(.serialized, .tags(.realModel)) struct RealModelCompareTests {
+@Suite(.serialized, .tags(.realModel), .usesAllCores) struct RealModelCompareTests {
     let cli = CommandLineTests()
 
     /// A repository whose HEAD~1 passes every check and whose HEAD fails one.

@@ -5,7 +5,7 @@ import Testing
 
 /// `chateval run` end to end on the real model: the result file, its commit, and what survives an
 /// interruption. Needs CHATEVAL_MODEL (set by `make test`).
-@Suite(.serialized, .tags(.realModel)) struct RealModelRunTests {
+@Suite(.serialized, .tags(.realModel), .usesAllCores) struct RealModelRunTests {
     let cli = CommandLineTests()
 
     private func scratch() throws -> URL {

@@ -153,7 +153,7 @@ import Testing
 
 /// `chateval report` of what a real run wrote: each format's file again, byte for byte, from the
 /// result file; models side by side reported as their group from the folder. Needs CHATEVAL_MODEL.
-@Suite(.serialized, .tags(.realModel)) struct RealModelReportTests {
+@Suite(.serialized, .tags(.realModel), .usesAllCores) struct RealModelReportTests {
     let cli = CommandLineTests()
     static let extensions = ["txt", "json", "md", "xml", "html", "csv"]
 

@@ -500,6 +500,14 @@ private func ComparisonReport_headline(_ comparison: Comparison) -> String {
         let undocumented = SchemaCoverage.undocumentedKeys(in: document, schema: schema, root: schema)
         #expect(undocumented.isEmpty, "keys missing from comparison.schema.json: \(undocumented)")
     }
+
+    /// The schema names every metric a comparison can write (`settings.metrics`, thresholds).
+    @Test func theSchemaNamesEveryMetric() throws {
+        let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.schemaURL)) as? [String: Any])
+        let definitions = try #require(schema["$defs"] as? [String: Any])
+        let names = try #require((definitions["metricName"] as? [String: Any])?["enum"] as? [String])
+        #expect(names == Metric.names)
+    }
 }
 
 /// The base and head a comparison shows beside its change: they must reconcile with it.

@@ -6,7 +6,7 @@ import Foundation
 import Testing
 
 /// Every suite that loads a real model is nested here: one session, one test at a time.
-@Suite(.serialized, .tags(.realModel)) enum RealModelTests {}
+@Suite(.serialized, .tags(.realModel), .usesAllCores) enum RealModelTests {}
 
 /// The two shipped models, shared by the integration tests (loading one takes about a second).
 /// `make test` sets CHATEVAL_MODEL (the default chat model, SmolLM2, template embedded) and

@@ -399,6 +399,25 @@ import Testing
         }
     }
 
+    /// A server that cannot be told to skip its cache: what it did not serve is its own doing.
+    @Test func aColdTurnToAServerWithoutCacheControlLeavesTheCauseToTheServer() async throws {
+        let replies = [
+            FakeChatServer.Reply.events(FakeChatServer.llamaServerEvents(["Hi", "."], promptTokens: 20, cached: 0)),
+            .events(FakeChatServer.llamaServerEvents(["Yes", "."], promptTokens: 40, cached: 10)),
+        ]
+        try await FakeChatServer.run(replies: replies) { server in
+            let connection = try await OpenAIConnection.open(Self.configuration(server))
+            defer { Task { await connection.shutdown() } }
+            #expect(!connection.sendsCacheControl)
+            let runtime = connection.makeRuntime()
+            await runtime.beginConversation(id: "c")
+            _ = await Self.turn(runtime, [.user("Hi")])
+            await runtime.evaluateNextTurnCold()
+            let second = try #require(await Self.turn(runtime, [.user("Hi"), .assistant("Hi."), .user("And?")]).metrics)
+            #expect(second.reusableTokens == 22 && second.reuseMiss?.cause == .serverSide)
+        }
+    }
+
     @Test func aStreamThatGoesQuietHitsTheStallBound() async throws {
         try await FakeChatServer.run(replies: [.stall]) { server in
             let connection = try await OpenAIConnection.open(

@@ -11,7 +11,7 @@ import Testing
 /// process id whatever happens.
 // The time limit bounds a server that hangs; on a 2-core machine running the other real-model
 // suites at the same time, one run of this test took over 5 minutes.
-@Suite("RealModel llama-server", .serialized, .tags(.realModel), .timeLimit(.minutes(15)))
+@Suite("RealModel llama-server", .serialized, .tags(.realModel), .usesAllCores, .timeLimit(.minutes(15)))
 struct RealLlamaServerTests {
     static var model: String? { ProcessInfo.processInfo.environment["CHATEVAL_MODEL"].flatMap { $0.isEmpty ? nil : $0 } }
 

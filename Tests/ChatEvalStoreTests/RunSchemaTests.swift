@@ -19,7 +19,11 @@ import Testing
             server: ServerFigures(
                 promptEvaluatedTokens: 30, cachedTokens: 60, prefillTime: 0.07, prefillTokensPerSecond: 420, generatedTokens: 5,
                 decodeTime: 0.08, decodeTokensPerSecond: 60, backend: "node-1", usageReported: true, contentDeltas: 5),
-            retries: [RetryAttempt(attempt: 1, code: .rateLimited, message: "429", elapsed: 0.01, delay: 1, retryAfter: 1)])
+            retries: [RetryAttempt(attempt: 1, code: .rateLimited, message: "429", elapsed: 0.01, delay: 1, retryAfter: 1)],
+            reusableTokens: 80,
+            reuseMiss: ReuseMiss(cause: .coldCache, position: 0, before: "", cached: "<|im_start|>", sent: "<|im_start|>"),
+            firstTokenParts: FirstTokenParts(
+                template: 0.001, tokenize: 0.001, prefill: 0.08, reevaluated: 0.02, firstSample: 0.01, other: 0.008))
         let git = GitSnapshot(
             commit: String(repeating: "a", count: 40), shortCommit: "aaaaaaa", branch: "main", isDetached: false, isUnborn: false,
             modifiedCount: 1, untrackedCount: 2, commitTime: Date(timeIntervalSince1970: 1_800_000_000), commitTimeZoneOffsetMinutes: 60,
@@ -31,7 +35,7 @@ import Testing
             kvCacheBytes: 3, loadSeconds: 0.5, warmupSeconds: 0.03,
             memory: EngineMemory(
                 residentBytesBeforeLoad: 1, loadPeakResidentBytes: 2, modelBytes: 3, kvCacheBytes: 4, computeBytes: 5, outputBytes: 6),
-            inProcess: true, endpoint: "http://127.0.0.1:8080/v1")
+            inProcess: true, endpoint: "http://127.0.0.1:8080/v1", slidingWindow: 512, slidingWindowCache: .window)
         var record = RunRecord(
             runId: "abcdefgh", startedAt: Date(timeIntervalSince1970: 1_800_000_100), command: ["chateval", "run"], git: git,
             machine: MachineInfo.current(), runtime: runtime, modelSha256: String(repeating: "0", count: 64),

@@ -118,6 +118,11 @@ import Testing
         ("compare: {preset: strcit}", "chateval.yaml:1:19: error: unknown comparison preset 'strcit'; did you mean 'strict'?"),
         ("compare: {alpha: 1}", "chateval.yaml:1:18: error: compare.alpha must be between 0 and 1, exclusive, found 1.0"),
         (
+            "compare: {thresholds: {tpot: {relative: 5%}}}",
+            "chateval.yaml:1:24: error: 'tpot' is not compared between runs, so a threshold on it would do nothing; "
+                + "set it on decode-tps (its reciprocal), which is compared"
+        ),
+        (
             "compare: {thresholds: {tfft: {relative: 5%}}}",
             "chateval.yaml:1:24: error: unknown metric 'tfft' in compare.thresholds; did you mean 'ttft'?"
         ),
