@@ -390,8 +390,8 @@ enum PromptfooConfig {
             ]
         case "is-refusal", "not-is-refusal":
             pairs = [(key("type"), text(type == "is-refusal" ? "refusal" : "not-refusal", at: typeNode))]
-        case "is-json",
-            "contains-json" where value != nil:
+        // A `where` binds to the one pattern before it: each pattern carries its own.
+        case "is-json" where value != nil, "contains-json" where value != nil:
             return refuse(
                 keys["value"] ?? typeNode, "a JSON schema in '\(type)' is not converted",
                 hint:
