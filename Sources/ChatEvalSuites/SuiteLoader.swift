@@ -139,7 +139,9 @@ public enum SuiteLoader {
             .composer(let context, let problem, let mark, _):
             let detail = context.map { " (\($0.text) at line \($0.mark.line), column \($0.mark.column))" } ?? ""
             let libyaml = "\(problem)\(detail)"
-            let lines = text.map { $0.split(separator: "\n", omittingEmptySubsequences: false) } ?? []
+            // Split at any line break: "\r\n" is one Character, so splitting at "\n" alone would
+            // leave a CRLF file as one line.
+            let lines = text.map { $0.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) } ?? []
             func line(_ number: Int) -> Substring? { number >= 1 && number <= lines.count ? lines[number - 1] : nil }
             // libyaml reports a tab where it stops, which may be the line after the tab's.
             if let tabbed = [mark.line, mark.line - 1, context?.mark.line ?? 0].first(where: {

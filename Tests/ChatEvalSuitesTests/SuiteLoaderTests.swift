@@ -79,6 +79,7 @@ import Testing
     /// the hint): a tab indenting, a line out of step, an unquoted ": " in a value.
     @Test(arguments: [
         ("name: s\nconversations:\n\t- id: a\n\t  turns: [x]\n", 3, "a tab character indents this line"),
+        ("name: s\r\nconversations:\r\n\t- id: a\r\n\t  turns: [x]\r\n", 3, "a tab character indents this line"),  // CRLF
         ("name: s\nconversations:\n  - id: a\n    turns: [x]\n   system: hi\n", 5, "indented out of step"),
         ("name: s\nconversations:\n  - id: a\n    system: Answer: briefly\n    turns: [x]\n", 4, "must be quoted"),
     ])
