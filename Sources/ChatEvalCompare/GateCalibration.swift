@@ -228,8 +228,7 @@ public struct GateCalibration: Sendable {
         switch metric {
         case .timeToFirstToken: return 0.05 + u  // 50 ms to 1 s
         case .totalTime: return 0.5 + 2 * u
-        case .timePerOutputToken: return 0.01 + 0.02 * u
-        case .interTokenLatencyP50, .interTokenLatencyP95: return 0.01 + 0.02 * u
+        case .timePerOutputToken, .interTokenLatencyP50, .interTokenLatencyP95: return 0.01 + 0.02 * u
         case .prefillTokensPerSecond: return 100 + 900 * u
         case .decodeTokensPerSecond: return 30 + 70 * u
         case .peakMemory: return 2e8 + 2e8 * u

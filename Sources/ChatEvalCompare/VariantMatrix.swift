@@ -29,7 +29,6 @@ public struct VariantMatrix: Sendable {
         public var checksTotal: Int
         /// Median time to first token over the replays, seconds.
         public var timeToFirstToken: Double?
-        public var replays: Int
         /// Checks that pass significantly more (better) or less often (worse) than in the first column.
         public var checks: Mark?
         public var timeToFirstTokenMark: Mark?
@@ -142,6 +141,6 @@ public struct VariantMatrix: Sendable {
         let verdicts = turns.flatMap { $0.checks ?? [] }
         return Cell(
             checksPassed: verdicts.filter(\.passed).count, checksTotal: verdicts.count,
-            timeToFirstToken: Distribution(turns.compactMap { $0.metrics?.timeToFirstToken })?.median, replays: turns.count)
+            timeToFirstToken: Distribution(turns.compactMap { $0.metrics?.timeToFirstToken })?.median)
     }
 }

@@ -116,11 +116,12 @@ public struct TurnMetrics: Codable, Sendable, Hashable {
     /// prefill (`timings.prompt_ms`) and the rest, which no server breaks down (sending the
     /// request, queueing, the template, sampling the first token, the network back). Nil in
     /// process (`firstTokenParts` has every part) and for a server that sends no timings. The
-    /// prefill is at most the TTFT: the two are read on different clocks.
-    public var servedFirstTokenSplit: (serverPrefill: Double, notBrokenDown: Double)? {
+    /// prefill is at most the TTFT: the two are read on different clocks; `reevaluated` is the
+    /// part of it spent on reusable tokens the cache lost (`missedPrefillTime`).
+    public var servedFirstTokenSplit: (serverPrefill: Double, reevaluated: Double, notBrokenDown: Double)? {
         guard firstTokenParts == nil, let prefill = server?.prefillTime, prefill.isFinite, prefill >= 0 else { return nil }
         let within = min(prefill, timeToFirstToken)
-        return (within, timeToFirstToken - within)
+        return (within, min(missedPrefillTime ?? 0, within), timeToFirstToken - within)
     }
 
     /// Evaluated prompt tokens per second of prefill; nil when nothing was evaluated or either

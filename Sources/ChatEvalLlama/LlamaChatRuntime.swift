@@ -258,18 +258,22 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         var divergence = 0
         while divergence < min(cachedTokens.count, prompt.count), cachedTokens[divergence] == prompt[divergence] { divergence += 1 }
         let reusable = min(dropped?.count ?? cachedTokens.count, prompt.count - 1)
-        var miss: ReuseMiss?
+        // A miss is described after the turn is measured (detokenizing around it is not the
+        // turn's time); what the cache held is kept for that only when there is one.
+        var missed: MissSite?
         let reused: Int
         if let dropped {
-            miss = reusable > 0 ? coldMiss(held: dropped, prompt: prompt) : nil
+            missed = MissSite(held: dropped, position: 0, previousPrompt: previousPromptTokens, cold: true)
             reused = 0
         } else {
-            miss = divergence < cachedTokens.count ? reuseMiss(at: divergence, prompt: prompt) : nil
+            if divergence < cachedTokens.count {
+                missed = MissSite(held: cachedTokens, position: divergence, previousPrompt: previousPromptTokens, cold: false)
+            }
             let kept = keepCachedPrefix(min(divergence, prompt.count - 1))
-            if kept.trimFailed { miss?.cause = .cacheNotTrimmable }
+            missed?.trimFailed = kept.trimFailed
             reused = kept.reused
         }
-        if reused >= reusable { miss = nil }
+        if reused >= reusable { missed = nil }
         let prefillStart = clock.elapsed
         let prefillClock = Stopwatch()
         var promptTokens = prompt
@@ -342,35 +346,43 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             prefillPeakResidentBytes: prefillPeak, decodePeakResidentBytes: decodePeak,
             kvCacheBytesInUse: kvCaches.isEmpty
                 ? bytesPerCachedToken.map { $0 * cachedTokens.count } : LlamaMemoryReport.bytesInUse(kvCaches, tokens: cachedTokens.count),
-            reusableTokens: reusable, reuseMiss: miss,
+            reusableTokens: reusable, reuseMiss: missed.map { describe($0, prompt: prompt) },
             firstTokenParts: FirstTokenParts(
                 templateEnd: templateEnd, tokenizeEnd: tokenizeEnd, prefillStart: prefillStart, prefillEnd: prefillEnd,
                 firstToken: firstTokenTime, missedShare: Double(reusable - reused) / Double(max(prompt.count - reused, 1))))
     }
 
-    /// The divergence at `position` between the cache (not yet trimmed) and `prompt`, classified,
-    /// with a few tokens of text around it.
-    private func reuseMiss(at position: Int, prompt: [llama_token]) -> ReuseMiss {
-        let held = cachedTokens
+    /// Where a turn's prompt left what the cache held: the tokens it held (the previous prompt's
+    /// first `previousPrompt`, then its answer), the first position that differs, and whether the
+    /// cache mode dropped it or the engine could not trim it.
+    private struct MissSite {
+        var held: [llama_token]
+        var position: Int
+        var previousPrompt: Int
+        var cold: Bool
+        var trimFailed = false
+    }
+
+    /// The miss at `site`, classified, with a few tokens of text around it.
+    private func describe(_ site: MissSite, prompt: [llama_token]) -> ReuseMiss {
+        let held = site.held, position = site.position
         func text(_ tokens: ArraySlice<llama_token>) -> String { model.detokenize(Array(tokens)) }
-        // The same text re-tokenized, or other text: what the cache held from the divergence on,
-        // against what was sent from there (a few tokens longer, as another split may need more).
-        let heldRest = text(held[position...])
-        let sentRest = text(prompt[min(position, prompt.count)..<min(prompt.count, held.count + 4)])
-        let cause = ReuseMiss.cause(
-            position: position, previousPrompt: previousPromptTokens, cached: held.count, trimFailed: false,
-            sameText: !heldRest.isEmpty && sentRest.hasPrefix(heldRest))
+        let cause: ReuseMiss.Cause
+        if site.cold {
+            cause = .coldCache
+        } else {
+            // The same text re-tokenized, or other text: what the cache held from the divergence on,
+            // against what was sent from there (a few tokens longer, as another split may need more).
+            let heldRest = text(held[position...])
+            let sentRest = text(prompt[min(position, prompt.count)..<min(prompt.count, held.count + 4)])
+            cause = ReuseMiss.cause(
+                position: position, previousPrompt: site.previousPrompt, cached: held.count, trimFailed: site.trimFailed,
+                sameText: !heldRest.isEmpty && sentRest.hasPrefix(heldRest))
+        }
         return ReuseMiss(
             cause: cause, position: position, before: text(prompt[max(0, position - 6)..<min(position, prompt.count)]),
             cached: text(held[position..<min(position + 6, held.count)]),
             sent: text(prompt[min(position, prompt.count)..<min(position + 6, prompt.count)]))
-    }
-
-    /// The miss of a turn whose cache the cache mode drops: everything from the first token.
-    private func coldMiss(held: [llama_token], prompt: [llama_token]) -> ReuseMiss {
-        ReuseMiss(
-            cause: .coldCache, position: 0, before: "", cached: model.detokenize(Array(held.prefix(6))),
-            sent: model.detokenize(Array(prompt.prefix(6))))
     }
 
     /// Drops cache entries from `keep` on (`keep` ≤ the cached count) and returns how many are

@@ -101,8 +101,7 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
             let task = Task {
                 do {
                     var metrics = try await self.answer(messages, options: options, session: state) { continuation.yield(.chunk($0)) }
-                    self.accountReuse(
-                        &metrics, previousTokens: state.fresh && !state.cold ? nil : state.previousTokens, cold: state.cold)
+                    self.accountReuse(&metrics, previousTokens: state.previousTokens, cold: state.cold)
                     continuation.yield(.info(metrics))
                     continuation.finish()
                 } catch {

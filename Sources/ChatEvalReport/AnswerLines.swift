@@ -91,9 +91,7 @@ public enum FirstTokenLine {
     public static func render(_ metrics: TurnMetrics) -> String? {
         if let parts = metrics.firstTokenParts { return render(parts, ttft: metrics.timeToFirstToken) }
         guard let split = metrics.servedFirstTokenSplit else { return nil }
-        let reevaluated = metrics.missedPrefillTime.map {
-            " (\(Format.duration(min($0, split.serverPrefill))) re-evaluating tokens the cache lost)"
-        }
+        let reevaluated = split.reevaluated > 0 ? " (\(Format.duration(split.reevaluated)) re-evaluating tokens the cache lost)" : nil
         return "TTFT \(Format.duration(metrics.timeToFirstToken)) = server prefill \(Format.duration(split.serverPrefill))"
             + (reevaluated ?? "")
             + " + \(Format.duration(split.notBrokenDown)) the server does not break down (request, queue, template, first token, network)"

@@ -246,8 +246,9 @@ public enum ComparisonReport {
 
     /// What the columns of a comparison's tables are, so that base, head and change reconcile.
     public static let legend =
-        "(base, head: a typical turn, the per-turn medians' geometric mean; change: head ÷ base per turn, "
-        + "the stratified Hodges-Lehmann estimate, with its interval; n: replays per side)"
+        "(base, head: a typical turn, the per-turn medians' geometric mean (their mean for shares such as reuse); "
+        + "change: head ÷ base per turn (head − base for shares), the stratified Hodges-Lehmann estimate, with its interval; "
+        + "n: replays per side)"
 
     /// "TTFT +12.3% [+8.1%, +16.2%] (typical turn 191 ms → 214 ms)"
     static func sentence(_ change: MetricChange) -> String {

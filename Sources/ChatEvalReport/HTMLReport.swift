@@ -317,10 +317,9 @@ public enum HTMLReport {
                 ("first token", parts.firstSample, "#16a34a"), ("other", parts.other, "#e2e8f0"),
             ]
         } else if let split = metrics.servedFirstTokenSplit {
-            let reevaluated = min(metrics.missedPrefillTime ?? 0, split.serverPrefill)
             segments = [
-                ("server prefill", split.serverPrefill - reevaluated, "#2563eb"),
-                ("re-evaluating tokens the cache lost", reevaluated, "#dc2626"),
+                ("server prefill", split.serverPrefill - split.reevaluated, "#2563eb"),
+                ("re-evaluating tokens the cache lost", split.reevaluated, "#dc2626"),
                 ("not broken down by the server (request, queue, template, first token, network)", split.notBrokenDown, "#e2e8f0"),
             ]
         } else {

@@ -145,9 +145,7 @@ enum SVGChart {
             let pad = max(abs(low) * 0.1, 1e-9)
             (low, high) = (low - pad, high + pad)
         }
-        let rough = (high - low) / 4
-        let magnitude = pow(10, (log10(rough)).rounded(.down))
-        let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= rough } ?? 10 * magnitude
+        let step = LoadReport.niceCeiling((high - low) / 4)
         let minimum = (low / step).rounded(.down) * step
         let maximum = (high / step).rounded(.up) * step
         var ticks: [Double] = []

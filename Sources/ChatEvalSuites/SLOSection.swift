@@ -28,12 +28,13 @@ struct SLOSection {
         for key in entries.keys.sorted() {
             guard let value = entries[key] else { continue }
             let parts = key.split(separator: "_", maxSplits: 1)
-            guard let metric = ServiceLevelObjectives.metrics.first(where: { $0.name == parts[0] })?.metric else { continue }
+            let name = String(parts[0])
+            guard let metric = ServiceLevelObjectives.metrics.first(where: { $0.name == name })?.metric else { continue }
             let percentile = parts.count == 2 ? Int(parts[1].dropFirst()) : nil
             if let other = objectives.first(where: { $0.metric == metric }) {
                 reader.fail(
                     .duplicate, at: value,
-                    "slo sets \(ServiceLevelObjectives.name(of: metric) ?? metric.rawValue) twice (\(other.name) and \(key))",
+                    "slo sets \(name) twice (\(other.name) and \(key))",
                     hint: "keep one bound per metric"
                 )
                 continue

@@ -599,6 +599,7 @@ private func ComparisonReport_headline(_ comparison: Comparison) -> String {
     /// Identical columns (every value tied): nothing is marked.
     @Test func tiedColumnsAreNotMarked() throws {
         let matrix = try #require(VariantMatrix.build([record(repetitions: 10, bPasses: true, bSlower: 1, jitter: false)], labels: ["m"]))
+        #expect(!matrix.rows.isEmpty && matrix.rows.allSatisfy { $0.cells.allSatisfy { $0 != nil } }, "every cell measured")
         #expect(matrix.rows.allSatisfy { $0.cells.allSatisfy { $0?.checks == nil && $0?.timeToFirstTokenMark == nil } })
     }
 

@@ -5,6 +5,7 @@ import ChatEvalHistory
 import ChatEvalIndex
 import ChatEvalReport
 import ChatEvalStore
+import ChatEvalSuites
 import Foundation
 
 struct HistoryCommand: ParsableCommand {
@@ -120,7 +121,7 @@ struct HistoryCommand: ParsableCommand {
     private func inputPaths(root: URL) throws -> [String] {
         let projectFile = try project.load(root: root)
         let suitePaths = projectFile?.suites ?? ["suites"]
-        return ["chateval.yaml"] + suitePaths.map { $0.hasPrefix("./") ? String($0.dropFirst(2)) : $0 }.filter { !$0.hasPrefix("/") }
+        return [ProjectFile.fileName] + suitePaths.map { $0.hasPrefix("./") ? String($0.dropFirst(2)) : $0 }.filter { !$0.hasPrefix("/") }
     }
 
     /// Each step's commits from its suspect to its first measured commit, with the inputs each
