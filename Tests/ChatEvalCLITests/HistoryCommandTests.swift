@@ -68,6 +68,41 @@ import Testing
             "\(terminal.stdout)")
     }
 
+    /// A commit in the step's range whose tree cannot be read (as in a shallow clone): its
+    /// change is unknown, so the step names no suspects — not "the cause lies outside the
+    /// repository" — and each unreadable commit is warned about once. Commits 38-40 have no
+    /// results, so the range is 38-41; commit 39's tree is removed (39's and 40's changes unknown).
+    @Test func anUnreadableCommitLeavesTheStepWithoutSuspects() async throws {
+        let repository = try await Self.sixtyCommitsSteppingAt40()
+        for name in try FileManager.default.contentsOfDirectory(atPath: repository.reports.path)
+        where (38...40).contains(where: { name.contains(repository.ids[$0].prefix(7)) }) {
+            try FileManager.default.removeItem(at: repository.reports.appendingPathComponent(name))
+        }
+        // fast-import wrote one pack: unpack it into loose objects, so that one can be removed.
+        let unpacked = try await ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            [
+                "-c",
+                "mv .git/objects/pack/*.pack pack.tmp && rm .git/objects/pack/*.idx && git unpack-objects -q < pack.tmp && rm pack.tmp",
+            ],
+            in: repository.url)
+        #expect(unpacked.status == 0, "\(unpacked.stderr)")
+        let tree = try await ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["git", "rev-parse", "\(repository.ids[39])^{tree}"], in: repository.url
+        ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try FileManager.default.removeItem(at: repository.url.appendingPathComponent(".git/objects/\(tree.prefix(2))/\(tree.dropFirst(2))"))
+
+        let outcome = try await cli.run(["history"] + repository.arguments + ["--metric", "ttft"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("WORSE TTFT +"), "the step is still found: \(outcome.stdout)")
+        #expect(!outcome.stdout.contains("no commit in the range changed"), "\(outcome.stdout)")
+        #expect(!outcome.stdout.contains("changed none"), "\(outcome.stdout)")
+        for id in [repository.ids[39], repository.ids[40]] {
+            let warnings = outcome.stderr.components(separatedBy: "could not read what \(id.prefix(7)) changed").count - 1
+            #expect(warnings == 1, "\(outcome.stderr)")
+        }
+    }
+
     @Test func sinceAndMaxCountLimitTheWalkAndGapsAreShown() async throws {
         let repository = try Repository()
         repository.ids = try await SyntheticHistory.make(in: repository.url, commits: 12, seed: 4)

@@ -125,30 +125,35 @@ struct HistoryCommand: ParsableCommand {
     }
 
     /// Each step's commits from its suspect to its first measured commit, with the inputs each
-    /// changed (libgit2 tree diffs against the first parent). A commit that cannot be read is
-    /// left out with a warning; the history stands without it.
+    /// changed (libgit2 tree diffs against the first parent). A commit that cannot be read (a
+    /// shallow clone's missing parent) is warned about once, and a step whose range holds one gets
+    /// no suspects: what that commit changed is unknown, so neither it nor "outside the
+    /// repository" can be ruled out.
     static func lookUpSuspects(_ history: inout History, repository: GitRepository, inputs: [String]) {
-        var cache: [String: [String]] = [:]
+        var cache: [String: [String]?] = [:]  // nil: could not be read
+        func changed(_ position: Int) -> [String]? {
+            let id = history.commits[position].id
+            if let known = cache[id] { return known }
+            do {
+                cache[id] = try repository.changedPaths(inputs, in: id)
+            } catch {
+                warn("could not read what \(history.commits[position].shortId) changed: \(error)")
+                cache[id] = .some(nil)
+            }
+            return cache[id] ?? nil
+        }
         for series in history.series.indices {
             for step in history.series[series].steps.indices {
                 let range = history.series[series].steps[step]
                 guard range.suspectPosition <= range.firstMeasuredPosition, range.firstMeasuredPosition < history.commits.count else {
                     continue
                 }
-                var suspects: [StepSuspect] = []
-                for position in range.suspectPosition...range.firstMeasuredPosition {
-                    let id = history.commits[position].id
-                    if cache[id] == nil {
-                        do {
-                            cache[id] = try repository.changedPaths(inputs, in: id)
-                        } catch {
-                            warn("could not read what \(history.commits[position].shortId) changed: \(error)")
-                            continue
-                        }
-                    }
-                    suspects.append(StepSuspect(commit: id, changedInputs: cache[id] ?? []))
+                let positions = range.suspectPosition...range.firstMeasuredPosition
+                let changes = positions.map(changed)
+                guard !changes.contains(where: { $0 == nil }) else { continue }
+                history.series[series].steps[step].suspects = zip(positions, changes).map {
+                    StepSuspect(commit: history.commits[$0].id, changedInputs: $1 ?? [])
                 }
-                history.series[series].steps[step].suspects = suspects
             }
         }
     }
