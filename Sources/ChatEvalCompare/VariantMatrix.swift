@@ -50,8 +50,15 @@ public struct VariantMatrix: Sendable {
     public var errorRatePerComparison: Double
 
     /// The matrix of a run's records (one per model), or nil when there is nothing to set side by
-    /// side: one model and no variants.
+    /// side: one model and no variants. Where some suites have variants, the others are left out:
+    /// they have nothing to set beside each other, and as a column of their own they would share
+    /// no suite with the variants' columns.
     public static func build(_ records: [RunRecord], labels: [String], settings: ComparisonSettings = .default) -> VariantMatrix? {
+        func hasVariants(_ suite: SuiteRecord) -> Bool { suite.conversations.contains { $0.variant != nil } }
+        var records = records
+        if records.contains(where: { $0.suites.contains(where: hasVariants) }) {
+            for index in records.indices { records[index].suites.removeAll { !hasVariants($0) } }
+        }
         var columns: [Column] = []
         for (index, record) in records.enumerated() {
             var variants: [String?] = []

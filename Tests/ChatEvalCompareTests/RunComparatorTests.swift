@@ -574,6 +574,19 @@ private func ComparisonReport_headline(_ comparison: Comparison) -> String {
         return record
     }
 
+    /// A run of a suite with variants beside one without: the plain suite is left out of the
+    /// matrix rather than made a column that shares nothing with the variants'.
+    @Test func suitesWithoutVariantsStayOutOfAMatrixOfVariants() throws {
+        var mixed = record(repetitions: 4, bPasses: true, bSlower: 1)
+        var plain = RecordBuilder()
+        for repetition in 1...4 { plain.replay(suite: "plain", conversation: "p", repetition: repetition, ttft: [0.1]) }
+        mixed.suites += plain.record.suites
+        let matrix = try #require(VariantMatrix.build([mixed], labels: ["m"]))
+        #expect(matrix.columns.map(\.label) == ["a", "b"])
+        #expect(Set(matrix.rows.map(\.suite)) == ["s"])
+        #expect(matrix.rows.allSatisfy { $0.cells.allSatisfy { $0 != nil } })
+    }
+
     @Test func aRealDifferenceIsMarkedInTheColumnThatHasIt() throws {
         let matrix = try #require(VariantMatrix.build([record(repetitions: 10, bPasses: false, bSlower: 1.5)], labels: ["m"]))
         #expect(matrix.columns.map(\.label) == ["a", "b"])
