@@ -6,7 +6,7 @@ import PackageDescription
 //   ChatEvalRunner → {Suites, Store, Compare, Grading, Runtime, Core}   ChatEvalReport → {Compare, History, Store, Core}
 //   ChatEvalHistory → {Store, Core}   ChatEvalIndex → {Store, Core, CSQLite}
 //   ChatEvalCompare → {Store, Core}   ChatEvalSuites → {Grading, Core}   ChatEvalStore → Core
-//   ChatEvalLlama → {Runtime, Core, Digest, CLlama}   ChatEvalOpenAI → {Runtime, Core, Digest, CCurl}   ChatEvalGit → {Core, CGit2}
+//   ChatEvalLlama → {Runtime, Core, Digest, CLlama, CEngineCrash}   ChatEvalOpenAI → {Runtime, Core, Digest, CCurl}   ChatEvalGit → {Core, CGit2}
 //   ChatEvalGrading → {Core, PunktModel, CTextCat, CPCRE2}   ChatEvalDigest → COpenSSL
 //   C modules have one importer each; ChatEvalCore imports Foundation only.
 //   ChatEvalToolKit (running programs, a local llama-server, synthetic histories) → {Store, Core}: tests and benches.
@@ -59,7 +59,10 @@ let package = Package(
         // process-memory probes.
         .target(name: "ChatEvalRuntime", dependencies: ["ChatEvalCore"]),
         // llama.cpp in-process runtime: owns every llama.cpp pointer.
-        .target(name: "ChatEvalLlama", dependencies: ["ChatEvalRuntime", "ChatEvalCore", "ChatEvalDigest", "CLlama"]),
+        .target(name: "ChatEvalLlama", dependencies: ["ChatEvalRuntime", "ChatEvalCore", "ChatEvalDigest", "CLlama", "CEngineCrash"]),
+        // The engine's fatal signals named (which engine, signal, turn; where the finished turns
+        // are kept): a signal handler in C, since it may only do async-signal-safe work.
+        .target(name: "CEngineCrash"),
         // An OpenAI-compatible server (llama-server, vLLM, Ollama, mlx_lm.server, hosted APIs) as a
         // runtime: streamed /v1/chat/completions, the server's own figures, typed failures, retries.
         .target(name: "ChatEvalOpenAI", dependencies: ["ChatEvalRuntime", "ChatEvalCore", "ChatEvalDigest", "CCurl"]),

@@ -33,7 +33,7 @@ struct ModelOptions: ParsableArguments {
         try LlamaChatRuntime(
             .init(
                 modelPath: model, chatTemplate: chatTemplate, contextSize: contextSize, batchSize: 512, threads: threads,
-                build: ProcessInfo.processInfo.environment["CHATEVAL_LLAMA_BUILD"]))
+                build: EngineBuild.currentName))
     }
 
     /// Says how busy the machine is; a busy machine makes every figure below doubtful.

@@ -72,7 +72,7 @@ enum ChatEvalVersion {
     static let number = "0.1.0"
 
     static var description: String {
-        let build = ProcessInfo.processInfo.environment["CHATEVAL_LLAMA_BUILD"].map { "\($0), " } ?? ""
+        let build = EngineBuild.currentName.map { "\($0), " } ?? ""
         return "chateval \(number) (llama.cpp: \(build)\(llamaLibraryVersion); libgit2 \(libgit2Version))"
     }
 }
@@ -113,6 +113,8 @@ enum ExitStatus: Int32 {
     case runIncomplete = 3
     case noVerdict = 4
     case baselineMissing = 5
+    /// The llama.cpp engine cannot run on this machine (built for instructions its CPU lacks).
+    case engineCannotRun = 6
     case stoppedAtOnce = 130
 }
 

@@ -3,11 +3,27 @@ internal import CLlama
 /// Process-wide llama.cpp initialisation, done once before the first model is loaded.
 enum LlamaBackend {
     private static let initialised: Void = {
+        EngineCrashReport.install()
         LlamaLog.install()
         llama_backend_init()
     }()
 
     static func ensureInitialised() { _ = initialised }
+
+    /// Refuses an engine built for instructions this CPU lacks (set-up's build record against
+    /// /proc/cpuinfo), before it can die with SIGILL; an engine without a record is not judged.
+    static func checkEngineRunsHere(
+        build: EngineBuild? = EngineBuild.loaded, cpu: CPUDescription? = CPUDescription.current
+    ) throws(LlamaError) {
+        guard let build, let cpu else { return }
+        let missing = build.missingInstructions(on: cpu)
+        guard !missing.isEmpty else { return }
+        throw LlamaError(
+            .engineBuiltForAnotherCPU,
+            "the llama.cpp engine at \(build.library) was built for \(build.builtOn), with instructions this CPU "
+                + "(\(cpu.model)) lacks: \(missing.joined(separator: " ")); it would crash (SIGILL) at the first prompt. "
+                + "Build it for this machine: make setup (or bash scripts/setup.sh llama), then rebuild chateval (make build)")
+    }
 
     /// Names of the chat templates llama.cpp knows (`gemma`, `chatml`, `llama3`, ...).
     static func builtinChatTemplates() -> [String] {

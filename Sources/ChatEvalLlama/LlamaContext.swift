@@ -33,7 +33,7 @@ final class LlamaContext: @unchecked Sendable {
         parameters.no_perf = true
         parameters.swa_full = fullSlidingWindowCache
         let mark = LlamaLog.mark()
-        guard let pointer = llama_init_from_model(model.pointer, parameters) else {
+        guard let pointer = EngineCrashReport.engineCall({ llama_init_from_model(model.pointer, parameters) }) else {
             throw LlamaError(
                 .contextCreationFailed,
                 "could not create a context of \(contextSize) tokens; try a smaller --ctx-size",
@@ -80,7 +80,7 @@ final class LlamaContext: @unchecked Sendable {
         while offset < tokens.count {
             let count = min(batchSize, tokens.count - offset)
             let status = tokens.withUnsafeMutableBufferPointer { buffer in
-                llama_decode(pointer, llama_batch_get_one(buffer.baseAddress! + offset, Int32(count)))
+                EngineCrashReport.engineCall { llama_decode(pointer, llama_batch_get_one(buffer.baseAddress! + offset, Int32(count))) }
             }
             if status != 0 { return status }
             offset += count
@@ -91,7 +91,7 @@ final class LlamaContext: @unchecked Sendable {
     /// Evaluates one token after what is cached.
     func decode(token: llama_token) -> Int32 {
         var token = token
-        return llama_decode(pointer, llama_batch_get_one(&token, 1))
+        return EngineCrashReport.engineCall { llama_decode(pointer, llama_batch_get_one(&token, 1)) }
     }
 
     /// Makes `llama_decode` stop between graph nodes — returning 2 — once `flag` is set, so that a

@@ -15,6 +15,8 @@ public struct LlamaError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unknownChatTemplate = Code(rawValue: "unknown_chat_template")
         public static let invalidParameter = Code(rawValue: "invalid_parameter")
         public static let decodeFailed = Code(rawValue: "decode_failed")
+        /// The engine's build record names instructions this CPU lacks (it would die with SIGILL).
+        public static let engineBuiltForAnotherCPU = Code(rawValue: "engine_built_for_another_cpu")
     }
 
     public var code: Code

@@ -18,12 +18,13 @@ final class LlamaModel: @unchecked Sendable {
     /// model before a run; such a model can tokenize and render templates, not evaluate).
     init(path: String, vocabularyOnly: Bool = false) throws(LlamaError) {
         LlamaBackend.ensureInitialised()
+        try LlamaBackend.checkEngineRunsHere()
         let fileBytes = try Self.checkGGUFFile(at: path)
         let mark = LlamaLog.mark()
         var parameters = llama_model_default_params()
         parameters.n_gpu_layers = 0
         parameters.vocab_only = vocabularyOnly
-        guard let pointer = llama_model_load_from_file(path, parameters) else {
+        guard let pointer = EngineCrashReport.engineCall({ llama_model_load_from_file(path, parameters) }) else {
             throw LlamaError(
                 .modelLoadFailed,
                 "could not load the model \(path): the file may be truncated or of an unsupported architecture; "

@@ -417,6 +417,9 @@ struct RunCommand: AsyncParsableCommand {
         _ run: @escaping @Sendable (StopRequest, RunProgress) async throws -> [RunRecord]
     ) async throws -> ([RunRecord], Bool) {
         let stop = StopRequest()
+        EngineCrashReport.setRecovery(
+            journals: writers.map(\.journalURL.path), reportsFolder: writers.first?.journalURL.deletingLastPathComponent().path)
+        defer { EngineCrashReport.setRecovery(journals: [], reportsFolder: nil) }
         // A first look after repetition 1 for a plain run; a paired run (two records) has its own looks.
         let progress = RunProgress(
             totalTurns: turns, repetitions: atMost ? 2 : records.first?.settings.repetitions ?? 1,

@@ -1,4 +1,5 @@
 import ChatEvalCore
+import ChatEvalLlama
 import ChatEvalReport
 import ChatEvalRunner
 import ChatEvalRuntime
@@ -48,7 +49,21 @@ actor RunProgress: RunObserver {
             + "\(Terminal.safe(replay.suite))/\(Terminal.safe(replay.conversation))\(label)"
         conversationTurns = []
         expectedFailures = 0
+        self.replay = replay
+        nameTurnForEngineCrash()
         draw()
+    }
+
+    /// The replay in progress, for the message an engine crash prints.
+    private var replay: ScheduledReplay?
+
+    /// Tells the engine's crash handler which turn comes next (the one a crash would cut short).
+    private func nameTurnForEngineCrash() {
+        guard let replay else { return }
+        let repetition = replay.warmup ? "warm-up" : "repetition \(replay.repetition)"
+        EngineCrashReport.setActivity(
+            (replay.arm.map { "\($0) side, " } ?? "") + "suite \(replay.suite), conversation \(replay.conversation), "
+                + "turn \(conversationTurns.count + 1) (\(repetition))")
     }
 
     func conversationGraded(_ conversation: ConversationRecord) {
@@ -58,6 +73,7 @@ actor RunProgress: RunObserver {
     func turnFinished(_ turn: ReplayedTurn, conversation: String) {
         finishedTurns += 1
         conversationTurns.append(turn)
+        nameTurnForEngineCrash()
         draw()
     }
 

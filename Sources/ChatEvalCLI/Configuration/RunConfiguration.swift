@@ -186,7 +186,7 @@ struct RunConfiguration {
     func runtimeConfiguration(_ variant: ModelVariant) -> LlamaChatRuntime.Configuration {
         LlamaChatRuntime.Configuration(
             modelPath: variant.modelPath, chatTemplate: variant.chatTemplate, contextSize: variant.contextSize, batchSize: batchSize,
-            threads: threads, slidingWindowCache: slidingWindowCache, build: ProcessInfo.processInfo.environment["CHATEVAL_LLAMA_BUILD"])
+            threads: threads, slidingWindowCache: slidingWindowCache, build: EngineBuild.currentName)
     }
 
     func settings(selection: SuiteSelection) -> RunSettings {

