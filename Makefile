@@ -75,7 +75,7 @@ _fuzz:
 		-Xswiftc -DCHATEVAL_LIBFUZZER $(LINK) --product chateval-fuzz
 	swift build $(SWIFT_FLAGS) --product chateval-fuzz
 	.build/release/chateval-fuzz --seeds .build-fuzz/corpus
-	for target in suite answers project result journal index; do \
+	for target in suite answers project result journal index promptfoo; do \
 		CHATEVAL_FUZZ_TARGET=$$target .build-fuzz/release/chateval-fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=5 \
 			-rss_limit_mb=4096 -artifact_prefix=.build-fuzz/$$target- .build-fuzz/corpus/$$target || exit 1; \
 	done

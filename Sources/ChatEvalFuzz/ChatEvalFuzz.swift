@@ -21,6 +21,9 @@ enum FuzzTarget: String, CaseIterable {
     case journal
     /// The results index's SQLite file, damaged: opened (rebuilt when it must be), updated, queried.
     case index
+    /// A promptfoo config: run as the suite it converts to (prompts × tests × list values, aliases
+    /// expanded within the reading budget), and converted to suite YAML as `import` writes it.
+    case promptfoo
 
     /// Feeds `data` to the target. Any outcome but a crash or a hang is fine: errors are the
     /// expected answer to most inputs.
@@ -53,6 +56,11 @@ enum FuzzTarget: String, CaseIterable {
             }
         case .project:
             _ = try? ProjectFile.parse(text, source: "chateval.yaml", environment: ["HOME": "/home/fuzz", "CHATEVAL_CACHE": "/cache"])
+        case .promptfoo:
+            _ = try? SuiteLoader.parse(text, file: "promptfooconfig.yaml")
+            let url = FuzzInputs.scratch.appendingPathComponent("promptfooconfig.yaml")
+            guard (try? data.write(to: url)) != nil else { return }
+            _ = try? SuiteLoader.importPromptfoo(path: url.path)
         case .result:
             guard let record = try? ResultWriter.makeDecoder().decode(RunRecord.self, from: data), record.validationProblems.isEmpty else {
                 return

@@ -117,6 +117,10 @@ struct MutationalFuzzer {
         case .suite:
             return FuzzInputs.shippedSuites.map { Data($0.text.utf8) }
                 + [
+                    // Anchors and aliases (nesting and multiplying): the reading budget's cases.
+                    Data(
+                        ("name: s\nx0: &a0 [y]\nx1: &a1\n- *a0\n- *a0\nx2: &a2\n- *a1\n- *a1\n"
+                            + "conversations: [{id: c, vars: {v: *a2}, turns: [Hi]}]\n").utf8),
                     Data(
                         ("name: s\nconversations: [{id: c, turns: [{user: \"{{vars.x}}\", "
                             + "checks: [{type: regex, value: \"{{turn1.answer}}\"}]}], vars: {x: y}}]\n")
@@ -156,6 +160,7 @@ struct MutationalFuzzer {
                         + "    peak-memory: {absolute: 8MiB}\n")
                         .utf8),
                 Data("max_repetitions: 20\ntime_budget: 15m\ncompare: {busy_threshold: off}\n".utf8),
+                Data("runtime:\n  extra_fields: {a: &a [1, 2], b: &b [*a, *a], c: [*b, *b]}\nthreads: 2\n".utf8),
             ]
         case .result:
             return [FuzzInputs.resultFile]
@@ -163,6 +168,19 @@ struct MutationalFuzzer {
             return [FuzzInputs.journalFile]
         case .index:
             return [FuzzInputs.indexFile]
+        case .promptfoo:
+            return [
+                Data(
+                    ("description: d\nprompts:\n  - 'Tell me about {{topic}} in {{style}}'\n  - '[{\"role\": \"user\", "
+                        + "\"content\": \"{{topic}}?\"}]'\ndefaultTest:\n  assert: [{type: not-icontains, value: AI}]\n"
+                        + "tests:\n  - description: t\n    vars: {topic: [cats, dogs], style: &s [prose, verse]}\n"
+                        + "    assert: [{type: icontains, value: '{{topic}}'}, {type: latency, threshold: 3000}]\n"
+                        + "  - vars: {topic: bees, style: *s}\n").utf8),
+                // Anchors and aliases: mutations reach the budget's walk and the product's arithmetic.
+                Data(
+                    ("prompts: ['{{x}}']\nl0: &l0 [a, a, a]\nl1: &l1 [*l0, *l0, *l0]\nl2: &l2 [*l1, *l1, *l1]\n"
+                        + "tests: [{vars: {x: *l2}}, {vars: {x: [a, b], y: [c, d]}}]\n").utf8),
+            ]
         }
     }
 }

@@ -93,12 +93,12 @@ public struct ProjectFile: Sendable, Hashable {
     public static func parse(_ text: String, source: String, environment: [String: String] = ProcessInfo.processInfo.environment)
         throws(SuiteErrors) -> ProjectFile
     {
-        let root: Node?
-        do {
-            root = try Yams.compose(yaml: text)
-        } catch {
-            throw SuiteErrors([SuiteLoader.syntaxError(error, file: source, text: text)])
+        if text.utf8.count > maximumFileBytes {
+            throw SuiteErrors([
+                SuiteError(.tooComplex, file: source, "the project file is \(text.utf8.count) bytes; at most \(maximumFileBytes) are read")
+            ])
         }
+        let root = try YAMLDocument.compose(text, file: source)
         var project = ProjectFile(source: source, text: text)
         guard let root else { return project }  // an empty file sets nothing
         let reader = YAMLReader(file: source)

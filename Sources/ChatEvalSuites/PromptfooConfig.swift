@@ -65,8 +65,31 @@ enum PromptfooConfig {
             testCase($0.element, index: $0.offset + 1, reader: reader, isDefault: false, dropUnsupported: dropUnsupported)
         }
         if cases.isEmpty { cases = [TestCase(mark: root.mark)] }  // promptfoo runs each prompt once without tests
+        // Every prompt runs every test over every combination of its list values: the whole
+        // product is capped, counted without overflow, before any conversation is built.
+        let perPrompt = cases.reduce(0) { total, test in
+            let (sum, overflow) = total.addingReportingOverflow(test.merged(under: defaults).expansions)
+            return overflow ? Int.max : sum
+        }
+        let total = product(max(prompts.count, 1), perPrompt)
+        if total > maximumConversations {
+            if let test = cases.first(where: { $0.merged(under: defaults).expansions > maximumConversations }) {
+                reader.fail(
+                    .tooComplex, at: test.mark.map { .scalar(Node.Scalar("", .implicit, .plain, $0)) },
+                    "the list values of this test's vars expand into \(TestCase.count(test.merged(under: defaults).expansions)) "
+                        + "conversations; at most \(maximumConversations) in all",
+                    hint: "split the lists over several tests")
+            } else {
+                reader.fail(
+                    .tooComplex, at: root,
+                    "the config expands into \(TestCase.count(total)) conversations (\(max(prompts.count, 1)) prompt(s) × "
+                        + "\(cases.count) test(s) × their list values); at most \(maximumConversations)",
+                    hint: "split the config, or run fewer prompts or tests at once")
+            }
+            return root
+        }
         var conversations: [Node] = []
-        var used = Set<String>()
+        var used = UniqueNames()
         for prompt in prompts {
             for test in cases {
                 let merged = test.merged(under: defaults)
@@ -85,7 +108,7 @@ enum PromptfooConfig {
                 for (expansion, variables) in merged.expandedVariables(reader: reader).enumerated() {
                     var id = (prompts.count > 1 ? "\(prompt.label)-" : "") + test.label
                     if merged.expansions > 1 { id += "-\(expansion + 1)" }
-                    id = unique(id, in: &used)
+                    id = used.claim(id)
                     conversations.append(
                         conversation(id: id, prompt: prompt, test: merged, variables: variables + empty))
                 }
@@ -248,12 +271,18 @@ enum PromptfooConfig {
             return merged
         }
 
-        /// How many conversations the list values expand into (their product).
+        /// How many conversations the list values expand into (their product; `Int.max` where it
+        /// would overflow, which no cap admits).
         var expansions: Int {
             variables.reduce(1) { count, variable in
-                if case .sequence(let items) = variable.value { return count * max(items.count, 1) }
-                return count
+                guard case .sequence(let items) = variable.value else { return count }
+                return PromptfooConfig.product(count, max(items.count, 1))
             }
+        }
+
+        /// A count as people read it: "more than 9.2 quintillion" for a product that overflowed.
+        static func count(_ value: Int) -> String {
+            value == Int.max ? "more than \(Int.max)" : String(value)
         }
 
         /// One variable mapping per combination of list values (a single one without lists).
@@ -266,9 +295,11 @@ enum PromptfooConfig {
                 } else {
                     choices = [value]
                 }
-                guard expansions <= 1000 else {
+                guard expansions <= PromptfooConfig.maximumConversations else {
                     reader.fail(
-                        .tooComplex, at: value, "the list values of this test's vars expand into \(expansions) conversations; at most 1000",
+                        .tooComplex, at: value,
+                        "the list values of this test's vars expand into \(Self.count(expansions)) conversations; "
+                            + "at most \(PromptfooConfig.maximumConversations)",
                         hint: "split the lists over several tests")
                     return []
                 }
@@ -490,15 +521,33 @@ enum PromptfooConfig {
         return slug.isEmpty ? fallback : slug
     }
 
-    private static func unique(_ id: String, in used: inout Set<String>) -> String {
-        var candidate = id
-        var counter = 2
-        while used.contains(candidate) {
-            candidate = "\(id)-\(counter)"
-            counter += 1
+    /// The most conversations one config converts to, over all its prompts, tests and list values.
+    static let maximumConversations = 1000
+
+    /// `a × b`, or `Int.max` where it would overflow.
+    static func product(_ a: Int, _ b: Int) -> Int {
+        let (result, overflow) = a.multipliedReportingOverflow(by: b)
+        return overflow ? Int.max : result
+    }
+
+    /// Ids made unique by a counter per id ("x", "x-2", "x-3"...): each id is claimed in
+    /// amortised constant time, not by retrying every earlier suffix.
+    struct UniqueNames {
+        private var used = Set<String>()
+        private var nextSuffix: [String: Int] = [:]
+
+        mutating func claim(_ id: String) -> String {
+            guard used.contains(id) else {
+                used.insert(id)
+                return id
+            }
+            var counter = nextSuffix[id, default: 2]
+            while used.contains("\(id)-\(counter)") { counter += 1 }
+            nextSuffix[id] = counter + 1
+            let candidate = "\(id)-\(counter)"
+            used.insert(candidate)
+            return candidate
         }
-        used.insert(candidate)
-        return candidate
     }
 
     private static func text(_ string: String, at node: Node? = nil) -> Node {

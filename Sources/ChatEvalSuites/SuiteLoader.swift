@@ -23,7 +23,8 @@ internal import Yams
 public enum SuiteLoader {
     /// Largest suite file accepted.
     public static let maximumFileBytes = 4 << 20
-    /// Deepest nesting of lists and mappings accepted (guards the YAML composer's recursion).
+    /// Deepest nesting of lists and mappings accepted, in the text and once aliases are expanded
+    /// (`YAMLBudget`).
     public static let maximumNesting = 64
 
     /// The suite a promptfoo config converts to, as YAML to edit (`chateval import promptfoo`),
@@ -42,6 +43,7 @@ public enum SuiteLoader {
         }
         let reader = YAMLReader(file: path)
         let document = PromptfooConfig.suite(from: root, file: path, reader: reader, dropUnsupported: dropUnsupported)
+        if reader.errors.contains(where: { $0.code == .tooComplex }) { throw SuiteErrors(reader.errors) }
         guard SuiteBuilder(reader: reader).suite(from: document, path: path) != nil, reader.errors.isEmpty else {
             throw SuiteErrors(
                 reader.errors.isEmpty ? [SuiteError(.invalidValue, file: path, "the config does not convert")] : reader.errors)
@@ -59,11 +61,7 @@ public enum SuiteLoader {
     /// The composed document of `text` (nil for an empty one); a syntax error is located and
     /// named in plain words.
     private static func compose(_ text: String, file: String) throws(SuiteErrors) -> Node? {
-        do {
-            return try Yams.compose(yaml: text)
-        } catch {
-            throw SuiteErrors([syntaxError(error, file: file, text: text)])
-        }
+        try YAMLDocument.compose(text, file: file)
     }
 
     /// Loads the suite at `path`, or throws every problem found in it.
@@ -72,8 +70,13 @@ public enum SuiteLoader {
         return try parse(text, file: path)
     }
 
-    /// Parses suite text; `file` names it in errors.
+    /// Parses suite text; `file` names it in errors. The text is held to `YAMLBudget.standard`.
     public static func parse(_ text: String, file: String) throws(SuiteErrors) -> Suite {
+        if text.utf8.count > maximumFileBytes {
+            throw SuiteErrors([
+                SuiteError(.tooComplex, file: file, "the suite has \(text.utf8.count) bytes; suites are limited to \(maximumFileBytes)")
+            ])
+        }
         if let (line, depth) = excessiveNesting(in: text) {
             throw SuiteErrors([
                 SuiteError(.tooComplex, file: file, line: line, "nesting is \(depth) levels deep; suites are limited to \(maximumNesting)")
@@ -89,6 +92,8 @@ public enum SuiteLoader {
         let reader = YAMLReader(file: file)
         // A promptfoo config runs as the suite it converts to; its problems point into it.
         let document = PromptfooConfig.recognises(root) ? PromptfooConfig.suite(from: root, file: file, reader: reader) : root
+        // A config too large to convert is refused alone (its unconverted text is no suite to check).
+        if reader.errors.contains(where: { $0.code == .tooComplex }) { throw SuiteErrors(reader.errors) }
         let suite = SuiteBuilder(reader: reader).suite(from: document, path: file)
         if var suite, reader.errors.isEmpty {
             suite.text = text
@@ -187,7 +192,14 @@ public enum SuiteLoader {
         for bytes in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             let line = Substring(decoding: bytes, as: UTF8.self)
             let indentation = line.prefix { $0 == " " }.count
-            if indentation / 2 > maximumNesting { return (lineNumber, indentation / 2) }
+            // "- - - x" nests one list a marker, with neither indentation nor brackets.
+            var markers = 0
+            var rest = line.dropFirst(indentation)
+            while rest.hasPrefix("- ") {
+                markers += 1
+                rest = rest.dropFirst(2).drop { $0 == " " }
+            }
+            if indentation / 2 + markers > maximumNesting { return (lineNumber, indentation / 2 + markers) }
             characters: for character in line {
                 if let open = quote {
                     if character == open { quote = nil }

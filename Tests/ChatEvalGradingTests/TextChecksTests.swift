@@ -170,3 +170,21 @@ struct TextChecksTests {
         #expect(!(try verdict("refusal", on: megabyteAnswer).passed))
     }
 }
+
+/// The regex step budget holds per answer, not per check: 400 checks of a catastrophic pattern on
+/// a 20,001-character answer each spent a whole operation's budget (over 120 s for one turn).
+@Suite struct RegexBudgetPerAnswerTests {
+    @Test func manyCatastrophicChecksOnOneAnswerShareOneBudget() throws {
+        let check = try makeCheck("regex", ["value": "(a+)+$"])
+        let subject = GradingSubject(answer: String(repeating: "a", count: 20_000) + "!")
+        let clock = ContinuousClock.now
+        let verdicts = (0..<400).map { _ in check.evaluate(subject) }
+        let elapsed = ContinuousClock.now - clock
+        #expect(elapsed < .seconds(30), "\(elapsed)")
+        #expect(verdicts.allSatisfy { !$0.passed })
+        #expect(verdicts.last?.error == "regex exceeded its step budget", "\(verdicts.last.map(\.detail) ?? "")")
+        #expect(verdicts.last?.detail.contains("steps all checks of an answer share are spent") == true)
+        // Another answer has a budget of its own.
+        #expect(try verdict("regex", ["value": "b$"], on: "ab").passed)
+    }
+}

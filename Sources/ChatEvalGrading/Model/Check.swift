@@ -29,7 +29,8 @@ public struct Check: Sendable {
     /// Grades `subject`. Never throws: a check that cannot be evaluated gives a failed verdict
     /// with `error` set (and negation does not turn such an error into a pass).
     public func evaluate(_ subject: GradingSubject) -> Verdict {
-        var outcome = evaluator.evaluate(subject)
+        // Every regex operation of this check draws on the answer's pool (shared by all its checks).
+        var outcome = RegexStepPool.$current.withValue(subject.analysis.regexSteps) { evaluator.evaluate(subject) }
         if outcome.error == nil, let threshold, let score = outcome.score {
             outcome.passed = score >= threshold
             outcome.detail +=

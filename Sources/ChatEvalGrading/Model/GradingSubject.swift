@@ -52,6 +52,9 @@ final class AnswerAnalysis: @unchecked Sendable {
     /// Code points, as Python indexes them (computed up front: nearly every check reads them).
     let scalars: Scalars
 
+    /// The regex steps all checks of this answer may still spend.
+    let regexSteps = RegexStepPool()
+
     init(_ text: String) {
         self.text = text
         scalars = Array(text.unicodeScalars)

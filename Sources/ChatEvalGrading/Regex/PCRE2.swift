@@ -1,4 +1,5 @@
 internal import CPCRE2
+import Synchronization
 
 /// A PCRE2 call that failed: which call, PCRE2's error code, and PCRE2's message for it.
 struct PCRE2Error: Error, Sendable, Hashable, CustomStringConvertible {
@@ -69,6 +70,35 @@ struct RegexLimits: Sendable, Hashable {
     var stepBudget = 100_000_000
 
     static let standard = RegexLimits()
+}
+
+/// The regex steps all the checks of one answer may spend together. `RegexLimits.stepBudget`
+/// bounds one operation (about 1–2 s); without a bound per answer, 400 regex checks of a
+/// catastrophic pattern would each spend a whole operation's budget (minutes for one turn).
+/// `Check.evaluate` makes the answer's pool current; every regex operation of the checks draws
+/// from it, and once it is spent they fail with "regex exceeded its step budget".
+final class RegexStepPool: Sendable {
+    /// Steps per answer: three operations' worth.
+    static let perAnswer = 3 * RegexLimits.standard.stepBudget
+
+    @TaskLocal static var current: RegexStepPool?
+
+    private let remaining: Mutex<Int>
+
+    init(steps: Int = perAnswer) { remaining = Mutex(steps) }
+
+    /// Reserves up to `wanted` steps; returns how many (0 once spent).
+    func take(upTo wanted: Int) -> Int {
+        remaining.withLock { left in
+            let granted = min(wanted, left)
+            left -= granted
+            return granted
+        }
+    }
+
+    func giveBack(_ steps: Int) { remaining.withLock { $0 += steps } }
+
+    var left: Int { remaining.withLock { $0 } }
 }
 
 /// Nesting of groups a pattern may have: PCRE2's compiler recurses once per level, so the limit
@@ -201,6 +231,7 @@ private let chargeStep: @convention(c) (UnsafeMutablePointer<pcre2_callout_block
 final class RegexMatcher {
     private let context: OpaquePointer
     private let counter: UnsafeMutablePointer<StepCounter>
+    private let stepBudget: Int
     private var matchData: OpaquePointer
     private var matchDataPairs: UInt32
 
@@ -218,6 +249,7 @@ final class RegexMatcher {
         matchDataPairs = pairs
         counter = .allocate(capacity: 1)
         counter.initialize(to: StepCounter(budget: limits.stepBudget))
+        stepBudget = limits.stepBudget
         pcre2_set_match_limit_32(context, limits.matchLimit)
         pcre2_set_depth_limit_32(context, limits.depthLimit)
         pcre2_set_heap_limit_32(context, limits.heapLimitKiB)
@@ -234,9 +266,22 @@ final class RegexMatcher {
     /// `pcre2_match` calls made so far (how the work grows with a text, for tests).
     private(set) var matchCalls = 0
 
-    /// Starts a new operation: its step budget is whole again.
+    /// Steps this operation was granted: its limits' `stepBudget`, or what the answer's pool has
+    /// left if that is less.
+    private var granted = 0
+
+    /// Starts a new operation: its step budget is whole again, within what the current answer's
+    /// `RegexStepPool` has left. Pair with `endOperation()`.
     func beginOperation() {
         counter.pointee.used = 0
+        granted = RegexStepPool.current?.take(upTo: stepBudget) ?? stepBudget
+        counter.pointee.budget = granted
+    }
+
+    /// Ends an operation: the steps it did not use go back to the answer's pool.
+    func endOperation() {
+        RegexStepPool.current?.giveBack(max(0, granted - counter.pointee.used))
+        granted = 0
     }
 
     /// One `pcre2_match` from `start`; true when it matched, and then `group(_:)` and `groups`

@@ -70,6 +70,7 @@ struct PythonRegex: Sendable {
 
     func search(_ text: Scalars, from start: Int = 0, with matcher: RegexMatcher) throws(PCRE2Error) -> RegexMatch? {
         matcher.beginOperation()
+        defer { matcher.endOperation() }
         return try text.withUnsafeBufferPointer { buffer throws(PCRE2Error) in
             try matcher.match(code, buffer, from: start) ? RegexMatch(groups: matcher.groups) : nil
         }
@@ -89,6 +90,7 @@ struct PythonRegex: Sendable {
     /// match from the matcher and returns false to stop.
     func forEachMatch(in text: Scalars, with matcher: RegexMatcher, _ body: (RegexMatcher) -> Bool) throws(PCRE2Error) {
         matcher.beginOperation()
+        defer { matcher.endOperation() }
         try text.withUnsafeBufferPointer { buffer throws(PCRE2Error) in
             var position = 0
             var afterEmpty = false

@@ -238,9 +238,12 @@ struct RegexCheck: CheckEvaluator {
             }
             return .fail("expected a match of /\(Excerpt.clip(pattern, to: 40))/; none in \(Excerpt.head(subject.answer))")
         } catch {
+            let shared =
+                subject.analysis.regexSteps.left == 0
+                ? " (the \(RegexStepPool.perAnswer) steps all checks of an answer share are spent)" : ""
             return .failure(
                 error: error.verdictError,
-                "/\(Excerpt.clip(pattern, to: 40))/ gave up on a \(subject.analysis.scalars.count)-character answer: \(error)")
+                "/\(Excerpt.clip(pattern, to: 40))/ gave up on a \(subject.analysis.scalars.count)-character answer: \(error)\(shared)")
         }
     }
 }
