@@ -15,6 +15,14 @@ import Testing
         return runner.deletingLastPathComponent().appendingPathComponent("chateval")
     }
 
+    /// A new folder under the temporary directory holding `files` (name → text); the caller removes it.
+    static func folder(_ files: [String: String] = [:], prefix: String = "chateval") throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for (name, text) in files { try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        return directory
+    }
+
     /// Runs `chateval` with `arguments` in `directory` (default: the package root).
     func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL = packageRoot) async throws -> Outcome {
         try await ProcessRunner.run(Self.binary, arguments, environment: environment, in: directory)

@@ -11,11 +11,7 @@ import Testing
 @Suite(.serialized, .tags(.realModel), .usesAllCores) struct EngineCrashTests {
     let cli = CommandLineTests()
 
-    private func scratch() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chateval-crash-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
+    private func scratch() throws -> URL { try CommandLineTests.folder(prefix: "chateval-crash") }
 
     private static let crashingDecode = """
         #define _GNU_SOURCE

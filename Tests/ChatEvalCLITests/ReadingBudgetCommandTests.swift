@@ -8,12 +8,7 @@ import Testing
 @Suite struct ReadingBudgetCommandTests {
     let cli = CommandLineTests()
 
-    private func folder(_ files: [String: String]) throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("budget-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        for (name, text) in files { try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8) }
-        return directory
-    }
+    private func folder(_ files: [String: String]) throws -> URL { try CommandLineTests.folder(files, prefix: "budget") }
 
     /// Nesting from aliases alone, about 1.1 MB: no bracket or indent for a text pre-check to see.
     private static func aliasChain(levels: Int, prefix: String) -> String {
