@@ -139,16 +139,35 @@ static void restore(int signal, int to_default) {
     }
 }
 
+// Hands `signal` to the handler that was there before ours, so that it sees it as if we were not
+// here, and makes sure the process ends by it. A fault the kernel raised happens again when this
+// returns, now into the previous handler. A signal sent by raise, abort or kill does not: the
+// previous handler is called here (Swift's backtracer returns from a sent signal, and the
+// program would go on), and then the default action ends the process.
+static void hand_on(int signal, siginfo_t *info, void *context) {
+    if (info && info->si_code > 0) {
+        restore(signal, 0);
+        return;
+    }
+    for (size_t i = 0; i < SIGNAL_COUNT; i++) {
+        if (handled_signals[i] != signal) continue;
+        struct sigaction *previous = &previous_actions[i];
+        if ((previous->sa_flags & SA_SIGINFO) && previous->sa_sigaction)
+            previous->sa_sigaction(signal, info, context);
+        else if (!(previous->sa_flags & SA_SIGINFO) && previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN)
+            previous->sa_handler(signal);
+    }
+    restore(signal, 1);
+    raise(signal);  // blocked while this handler runs: delivered, by the default action, when it returns
+}
+
 static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
     long thread = syscall(SYS_gettid);
     int in_call = atomic_load(&engine_depth) > 0;
     int engine = inside_engine(faulting_instruction(context))
                  || (in_call && (thread == atomic_load(&engine_thread) || signal == SIGABRT));
     if (!engine) {
-        // Not the engine's: the previous handler (Swift's backtracer) sees it as if we were not here.
-        // A fault from the kernel happens again when this returns; a sent signal is sent again.
-        restore(signal, 0);
-        if (info && info->si_code <= 0) raise(signal);
+        hand_on(signal, info, context);  // not the engine's: Swift's backtracer reports it, as before
         return;
     }
     put("\nchateval: the inference engine crashed: ");
@@ -175,8 +194,12 @@ static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
     put_number(128 + signal);
     put(chain_to_previous ? "); the native backtrace follows\n"
                           : "); CHATEVAL_ENGINE_BACKTRACE=1 adds the native backtrace\n");
-    restore(signal, !chain_to_previous);
-    raise(signal);  // blocked while this handler runs: delivered, by the restored action, when it returns
+    if (chain_to_previous) {
+        hand_on(signal, info, context);
+        return;
+    }
+    restore(signal, 1);
+    raise(signal);  // blocked while this handler runs: delivered, by the default action, when it returns
 }
 
 void chateval_crash_install(const char *engine, const char *library_list, int chain_backtrace) {

@@ -94,6 +94,42 @@ import Testing
         #expect(turns.filter { $0["status"] as? String == "answered" }.count == journaled)
     }
 
+    private static let crashingBackendInit = """
+        #define _GNU_SOURCE
+        #include <dlfcn.h>
+        #include <signal.h>
+        #include <stdlib.h>
+        #include <string.h>
+        void llama_backend_init(void) {
+            ((void (*)(void))dlsym(RTLD_NEXT, "llama_backend_init"))();
+            const char *how = getenv("CHATEVAL_TEST_CRASH_HOW");
+            if (how && !strcmp(how, "raise")) raise(SIGSEGV);
+            if (how && !strcmp(how, "fault")) *(volatile int *)8 = 1;
+        }
+        """
+
+    /// A crash that is not the engine's — outside its libraries and outside any engine call, as a
+    /// bug in ChatEval itself would be — still reaches Swift's backtracer, and the process still
+    /// ends by the signal (a signal sent with raise too, which Swift's handler alone returns from).
+    @Test(arguments: ["fault", "raise"])
+    func aCrashOutsideTheEngineIsLeftToSwiftsBacktracer(_ how: String) async throws {
+        let model = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = directory.appendingPathComponent("init.c"), library = directory.appendingPathComponent("init.so")
+        try Self.crashingBackendInit.write(to: source, atomically: true, encoding: .utf8)
+        let built = try await ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/bash"), ["-c", "cc -shared -fPIC -O1 -o '\(library.path)' '\(source.path)' -ldl"])
+        try #require(built.status == 0, "\(built.stderr)")
+        let suiteFile = try suite(in: directory)
+        let crashed = try await cli.run(
+            ["run", suiteFile.path, "--model", model, "--reports", directory.appendingPathComponent("out").path],
+            environment: ["CI": "true", "LD_PRELOAD": library.path, "CHATEVAL_TEST_CRASH_HOW": how], in: directory)
+        #expect(crashed.status == 128 + SIGSEGV, "\(crashed.stderr)")
+        #expect(crashed.stderr.contains("Program crashed"), "Swift's backtracer: \(crashed.stderr)")
+        #expect(!crashed.stderr.contains("the inference engine crashed"))
+    }
+
     /// Set-up's engine check on an engine that dies with SIGILL in its prefill: set-up stops, and
     /// says where, on which CPU, with which build, and where the log is.
     @Test func theSetUpCheckStopsOnAnEngineThatCannotRun() async throws {
