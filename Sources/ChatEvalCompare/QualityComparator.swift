@@ -188,9 +188,9 @@ enum QualityComparator {
             detail: latest?.lastVerdict?.detail, answerExcerpt: latest?.lastAnswer.map { excerpt($0) })
     }
 
-    /// The answer's start on one line (at most 100 characters).
+    /// The answer's start on one line (at most 100 characters), redacted before it is cut (`Secrets`).
     static func excerpt(_ answer: String) -> String {
-        let flat = answer.split(whereSeparator: \.isNewline).joined(separator: " ⏎ ")
+        let flat = Secrets.redact(answer).split(whereSeparator: \.isNewline).joined(separator: " ⏎ ")
         return flat.count > 100 ? String(flat.prefix(99)) + "…" : flat
     }
 }

@@ -39,7 +39,8 @@ public struct RuntimeFailure: Error, Codable, Sendable, Hashable, CustomStringCo
     }
 
     public var code: Code
-    /// One sentence: what happened, with the numbers that matter.
+    /// One sentence: what happened, with the numbers that matter. Registered secrets are redacted
+    /// from it when it is made, before anything can cut or escape it (`Secrets`).
     public var message: String
     /// Attempts that failed before this final failure and were retried (a served runtime's
     /// transient failures); nil when the turn was tried once.
@@ -47,7 +48,7 @@ public struct RuntimeFailure: Error, Codable, Sendable, Hashable, CustomStringCo
 
     public init(_ code: Code, _ message: String, retries: [RetryAttempt]? = nil) {
         self.code = code
-        self.message = message
+        self.message = Secrets.redact(message)
         self.retries = retries
     }
 
@@ -70,7 +71,7 @@ public struct RetryAttempt: Codable, Sendable, Hashable {
     public init(attempt: Int, code: RuntimeFailure.Code, message: String, elapsed: Double, delay: Double, retryAfter: Double? = nil) {
         self.attempt = attempt
         self.code = code
-        self.message = message
+        self.message = Secrets.redact(message)
         self.elapsed = elapsed
         self.delay = delay
         self.retryAfter = retryAfter

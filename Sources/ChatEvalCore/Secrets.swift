@@ -6,8 +6,14 @@ import Synchronization
 ///
 /// A server may echo the key in an error body, which then travels into a turn's failure, the
 /// result file, the git note, every report and the terminal. Rather than trusting each path,
-/// every text ChatEvalstores or prints passes `redact` (result files, journals, notes, reports, standard
-/// output and error): the key's value becomes `[redacted]` wherever it came from.
+/// every text ChatEval stores or prints passes `redact` (result files, journals, notes, reports,
+/// standard output and error): the key's value becomes `[redacted]` wherever it came from.
+///
+/// Redaction comes first: on the raw text, before any cut, escape or excerpt. A key cut in two
+/// (a 300-character excerpt of an error body) or escaped (`hf\_…` in Markdown) no longer matches
+/// and would be written nearly whole, so every function that cuts or escapes text for a record
+/// or a report redacts its input first (`RuntimeFailure`, the served runtime's excerpts,
+/// `Markup`, `Format.clip`), and the writers redact once more what they write.
 public enum Secrets {
     private static let known = Mutex<[String]>([])
 
@@ -38,10 +44,36 @@ public enum Secrets {
         return Data(redact(String(decoding: data, as: UTF8.self)).utf8)
     }
 
-    /// Query parameters whose value is a credential by its name.
-    static let secretParameters: Set<String> = [
-        "key", "api_key", "apikey", "api-key", "token", "access_token", "auth", "password",
-        "secret", "client_secret", "sig", "signature", "x-api-key",
+    /// Whether a field, parameter or option name names a credential: one of its words (split at
+    /// punctuation and at lower-to-upper case changes) is key, token, password, secret, auth,
+    /// signature or the like — `api_key`, `apiKey`, `x-api-key`, `access_token`, `client_secret`,
+    /// `Authorization`; not `max_tokens` or `n_keep`.
+    public static func isSecretName(_ name: String) -> Bool {
+        var words: [String] = []
+        var word = ""
+        var previousIsLower = false
+        for character in name {
+            guard character.isLetter || character.isNumber else {
+                words.append(word)
+                word = ""
+                previousIsLower = false
+                continue
+            }
+            if character.isUppercase && previousIsLower {
+                words.append(word)
+                word = ""
+            }
+            word += character.lowercased()
+            previousIsLower = character.isLowercase
+        }
+        words.append(word)
+        return words.contains(where: secretWords.contains)
+    }
+
+    /// The words that make a name a credential's (`isSecretName`).
+    private static let secretWords: Set<String> = [
+        "key", "apikey", "token", "accesstoken", "password", "passwd", "secret", "auth", "authorization", "credential",
+        "credentials", "sig", "signature",
     ]
 
     /// A URL with its password (userinfo) and credential-like query values replaced; other text unchanged.
@@ -54,7 +86,7 @@ public enum Secrets {
         }
         if let items = components.queryItems {
             components.queryItems = items.map { item in
-                guard secretParameters.contains(item.name.lowercased()), item.value?.isEmpty == false else { return item }
+                guard isSecretName(item.name), item.value?.isEmpty == false else { return item }
                 changed = true
                 return URLQueryItem(name: item.name, value: placeholder)
             }
@@ -62,34 +94,30 @@ public enum Secrets {
         return redact(changed ? (components.string ?? text) : text)
     }
 
+    /// Options whose value is a credential, given as the next argument or after `=`.
+    private static let credentialOptions: Set<String> = ["--api-key", "--token", "--password"]
+
     /// A command line as a record keeps it: URLs redacted (`--base-url http://user:pass@host`),
-    /// and the values of options that carry a credential.
+    /// and the values of options that carry a credential (`--token=…`) and of `NAME=VALUE`
+    /// arguments whose name is a credential's (`--request-field api_key=…`,
+    /// `--request-field=password=…`).
     public static func redactCommand(_ arguments: [String]) -> [String] {
         var result: [String] = []
         var hideNext = false
         for argument in arguments {
-            if hideNext {
-                result.append(placeholder)
-                hideNext = false
-                continue
-            }
-            let lowered = argument.lowercased()
-            if ["--api-key", "--token", "--password"].contains(lowered) {
-                result.append(argument)
-                hideNext = true
-                continue
-            }
-            if let equals = argument.firstIndex(of: "="), ["--api-key", "--token", "--password"].contains(String(lowered[..<equals])) {
-                result.append(String(argument[...equals]) + placeholder)
-                continue
-            }
-            // `--request-field NAME=VALUE` and `--base-url=URL`: redact a URL wherever it sits.
-            if let equals = argument.firstIndex(of: "="), argument[argument.index(after: equals)...].contains("://") {
-                result.append(String(argument[...equals]) + redactURL(String(argument[argument.index(after: equals)...])))
-                continue
-            }
-            result.append(redactURL(argument))
+            result.append(hideNext ? placeholder : redactArgument(argument))
+            hideNext = !hideNext && credentialOptions.contains(argument.lowercased())
         }
         return result
+    }
+
+    /// One argument of `redactCommand`: a URL, or `NAME=VALUE` with the value hidden when the name
+    /// is a credential option or a credential's field, else redacted in turn (it may be a URL or
+    /// another `NAME=VALUE`).
+    private static func redactArgument(_ argument: String) -> String {
+        guard let equals = argument.firstIndex(of: "="), !argument[..<equals].contains("://") else { return redactURL(argument) }
+        let name = String(argument[..<equals])
+        let hidden = credentialOptions.contains(name.lowercased()) || (!name.hasPrefix("-") && isSecretName(name))
+        return redact(name) + "=" + (hidden ? placeholder : redactArgument(String(argument[argument.index(after: equals)...])))
     }
 }

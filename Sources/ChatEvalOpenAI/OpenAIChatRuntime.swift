@@ -151,6 +151,10 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
         return (pieces, pieces * 256)
     }
 
+    /// The bytes of a stream's start kept to quote when it is not server-sent events: its first
+    /// 80 characters (up to 320 bytes) and room for a secret straddling them to be redacted whole.
+    static let openingBytes = 1_024
+
     private func answer(
         _ messages: [ChatMessage], options: GenerationOptions, session: Session, emit: @escaping @Sendable (String) -> Void
     ) async throws(RuntimeFailure) -> TurnMetrics {
@@ -283,7 +287,7 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
                         continue
                     }
                     received += data.count
-                    if opening.count < 160 { opening += data.prefix(160 - opening.count) }
+                    if opening.count < Self.openingBytes { opening += data.prefix(Self.openingBytes - opening.count) }
                     for event in try parser.feed(data) {
                         lastProgress.withLock { $0 = arrival }
                         guard case .text(let piece) = try turn.consume(event, at: arrival), !stoppedAtString else { continue }

@@ -37,6 +37,10 @@ public final class OpenAIConnection: Sendable {
             // From here on, the key's value is redacted from everything written or printed.
             Secrets.register(value)
         }
+        // A credential sent as a request field (`--request-field api_key=…`) likewise.
+        for (name, value) in configuration.extraFields where Secrets.isSecretName(name) {
+            if case .string(let text) = value { Secrets.register(text) }
+        }
         // A turn is bounded by its request timeout and stall bound (OpenAIChatRuntime), the probe
         // below by its own deadline.
         let pool = CurlHandlePool()

@@ -7,7 +7,7 @@ enum ServerFailures {
         let detail = ServerErrorBody.parse(body)
         let said =
             detail?.message.map { ": \(excerpt($0))" }
-            ?? (body.isEmpty ? "" : ": \(excerpt(String(decoding: body.prefix(400), as: UTF8.self)))")
+            ?? (body.isEmpty ? "" : ": \(excerpt(String(decoding: body, as: UTF8.self)))")
         if let detail, let overflow = contextOverflow(detail) { return overflow }
         let wait = retryAfter.map { " (Retry-After \(format($0)) s)" } ?? ""
         switch status {
@@ -45,8 +45,10 @@ enum ServerFailures {
         return RuntimeFailure(.contextOverflow, "the server's context window is too small: \(excerpt(message))")
     }
 
+    /// Server text on one line, at most `limit` characters: redacted whole before it is cut, so a
+    /// secret the cut would straddle is never kept in part (`Secrets`).
     static func excerpt(_ text: String, limit: Int = 300) -> String {
-        let flat = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        let flat = Secrets.redact(text).split(whereSeparator: \.isNewline).joined(separator: " ")
         return flat.count > limit ? String(flat.prefix(limit - 1)) + "…" : flat
     }
 

@@ -17,6 +17,14 @@ public enum CSV {
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
+    /// A text cell no spreadsheet runs as a formula: one that starts with `=`, `+`, `-`, `@`, a
+    /// tab or a carriage return gets a leading `'` (OWASP's advice on CSV injection); any other
+    /// text is as given. Numbers go through `decimal` and `integer` instead, and stay numbers.
+    public static func text(_ value: String) -> String {
+        guard let first = value.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return value }
+        return "'" + value
+    }
+
     /// One record: the fields, quoted where they must be, and the CRLF that ends it.
     public static func record(_ fields: [String]) -> String {
         fields.map(field).joined(separator: ",") + "\r\n"
@@ -67,8 +75,10 @@ public enum CSV {
 /// Times are seconds, rates tokens per second, memory bytes; a value the turn does not have (a
 /// failed turn's timings, reuse a server did not report) is an empty field. `checks_passed` and
 /// `checks_total` count the turn's own checks (a conversation's checks belong to no one turn).
-/// The answer is the whole text as recorded, empty when there is none. (The command line shows
-/// the control characters a terminal would obey escaped, as in every report: `Terminal.safeCSV`.)
+/// The answer is the whole text as recorded, empty when there is none. Every text cell (ids,
+/// names, status, answer) that a spreadsheet would run as a formula starts with `'` (`CSV.text`);
+/// the numeric cells are plain numbers, negative ones too. (The command line shows the control
+/// characters a terminal would obey escaped, as in every report: `Terminal.safeCSV`.)
 public enum CSVReport {
     /// The header row's names, in column order.
     public static let columns = [
@@ -85,19 +95,21 @@ public enum CSVReport {
             let commit = record.git.flatMap { $0.shortCommit ?? $0.commit.map { String($0.prefix(7)) } } ?? ""
             for suite in record.suites {
                 for conversation in suite.conversations where conversation.isMeasured {
+                    let place = [record.runId, commit, record.modelLabel, suite.name, conversation.id].map(CSV.text)
                     for turn in conversation.turns {
                         let metrics = turn.metrics
                         let latency = metrics?.interTokenLatency
                         let checks = turn.checks ?? []
-                        text += CSV.record([
-                            record.runId, commit, record.modelLabel, suite.name, conversation.id, String(conversation.repetition),
-                            String(turn.index + 1), turn.status.rawValue, turn.failure?.code.rawValue ?? "",
-                            CSV.decimal(metrics?.timeToFirstToken), CSV.decimal(metrics?.prefillTokensPerSecond),
-                            CSV.decimal(metrics?.decodeTokensPerSecond), CSV.decimal(latency?.p50), CSV.decimal(latency?.p95),
-                            CSV.decimal(metrics?.totalTime), CSV.integer(metrics?.promptTokens), CSV.integer(metrics?.reusedTokens),
-                            CSV.integer(metrics?.generatedTokens), CSV.integer(metrics?.peakResidentBytes),
-                            String(checks.filter(\.passed).count), String(checks.count), turn.answer ?? "",
-                        ])
+                        text += CSV.record(
+                            place + [
+                                String(conversation.repetition), String(turn.index + 1), CSV.text(turn.status.rawValue),
+                                CSV.text(turn.failure?.code.rawValue ?? ""),
+                                CSV.decimal(metrics?.timeToFirstToken), CSV.decimal(metrics?.prefillTokensPerSecond),
+                                CSV.decimal(metrics?.decodeTokensPerSecond), CSV.decimal(latency?.p50), CSV.decimal(latency?.p95),
+                                CSV.decimal(metrics?.totalTime), CSV.integer(metrics?.promptTokens), CSV.integer(metrics?.reusedTokens),
+                                CSV.integer(metrics?.generatedTokens), CSV.integer(metrics?.peakResidentBytes),
+                                String(checks.filter(\.passed).count), String(checks.count), CSV.text(turn.answer ?? ""),
+                            ])
                     }
                 }
             }

@@ -74,15 +74,19 @@ public enum Format {
         return lines.map { clip($0, width) }.joined(separator: "\n")
     }
 
-    /// `text` cut to `limit` terminal columns (an ellipsis marks the cut), for table cells.
+    /// `text` cut to `limit` terminal columns (an ellipsis marks the cut), for table cells;
+    /// registered secrets redacted before the cut (`Secrets`).
     public static func clip(_ text: String, _ limit: Int) -> String {
+        let text = Secrets.redact(text)
         let fitting = DisplayWidth.prefix(text, columns: limit)
         return fitting.utf8.count == text.utf8.count ? text : DisplayWidth.prefix(fitting, columns: limit - 1) + "…"
     }
 
     /// `text` in at most `limit` columns, cut in the middle: a model's name keeps its end, where
-    /// the quantisation is ("SmolLM2-13…Q4_1.gguf" beside "SmolLM2-13…Q8_0.gguf").
+    /// the quantisation is ("SmolLM2-13…Q4_1.gguf" beside "SmolLM2-13…Q8_0.gguf"); registered
+    /// secrets redacted before the cut.
     public static func clipMiddle(_ text: String, _ limit: Int) -> String {
+        let text = Secrets.redact(text)
         guard DisplayWidth.prefix(text, columns: limit).utf8.count != text.utf8.count, limit >= 5 else { return clip(text, limit) }
         let characters = Array(text)
         var head = "", tail = ""

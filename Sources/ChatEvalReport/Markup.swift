@@ -1,7 +1,12 @@
+import ChatEvalCore
+
 /// Escaping for the markup formats. Written here rather than taken from a library: each is a
 /// handful of replacements (XMLCoder or an HTML builder would add a package to every build for
 /// what these 70 lines do), and each is tested with hostile text (`<script>`, `</svg>`, control
 /// characters, `|` in Markdown cells).
+///
+/// Each function redacts registered secrets from its input before it escapes or cuts it: an
+/// escaped secret (`hf\_…`) or a cut one no longer matches, and would be written nearly whole.
 public enum Markup {
     /// Text for HTML element content or a quoted attribute value: `& < > " '` as entities, and
     /// control characters (other than tab and line feed) shown as `\xNN` — never obeyed.
@@ -17,6 +22,7 @@ public enum Markup {
 
     /// `& < > " '` as references HTML and XML both read, the rest through `appendVisible`.
     private static func escaped(_ text: String, lineBreaksAsReferences: Bool) -> String {
+        let text = Secrets.redact(text)
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
@@ -37,7 +43,7 @@ public enum Markup {
     /// the HTML GitHub allows would act on escaped.
     public static func markdown(_ text: String) -> String {
         var result = ""
-        for scalar in text.unicodeScalars {
+        for scalar in Secrets.redact(text).unicodeScalars {
             switch scalar {
             case "\n": result += " ⏎ "
             case "\r": result += ""
@@ -53,7 +59,8 @@ public enum Markup {
 
     /// `text` cut to `limit` characters with an ellipsis when longer.
     public static func cut(_ text: String, _ limit: Int) -> String {
-        text.count > limit ? String(text.prefix(max(limit - 1, 0))) + "…" : text
+        let text = Secrets.redact(text)
+        return text.count > limit ? String(text.prefix(max(limit - 1, 0))) + "…" : text
     }
 
     /// Appends `scalar`, or `\xNN` / `\u{NNNN}` for control characters, bidirectional overrides

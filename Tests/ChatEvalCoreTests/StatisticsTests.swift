@@ -252,6 +252,24 @@ import Testing
         #expect(command.contains("--token=[redacted]"))
     }
 
+    /// Issue 28, finding 12: `--request-field api_key=…` and `password=…` kept their values in
+    /// the recorded command. A field whose name is a credential's loses its value, however it is
+    /// written; other fields (`max_tokens`, which holds "token") keep theirs.
+    @Test func requestFieldsNamedLikeSecretsLoseTheirValuesInTheCommand() {
+        let command = Secrets.redactCommand([
+            "chateval", "run", "--request-field", "api_key=sk-live-4f1c2d", "--request-field=password=hunter2",
+            "--request-field", "apiKey=\"pk-7781\"", "--request-field", "Authorization=Bearer tok-9921", "--request-field",
+            "x-goog-api-key=AIza-5512", "--request-field", "client_secret=cs-1234", "--request-field", "max_tokens=64",
+            "--request-field", "n_keep=-1",
+        ])
+        let line = command.joined(separator: " ")
+        for secret in ["sk-live-4f1c2d", "hunter2", "pk-7781", "tok-9921", "AIza-5512", "cs-1234"] {
+            #expect(!line.contains(secret), "\(secret) is recorded: \(line)")
+        }
+        #expect(command.contains("api_key=[redacted]") && command.contains("--request-field=password=[redacted]"))
+        #expect(command.contains("max_tokens=64") && command.contains("n_keep=-1"), "other fields are kept")
+    }
+
     @Test func aRegisteredSecretIsRedactedFromAnyText() {
         let key = "sk-secret-\(UUID().uuidString)"
         #expect(Secrets.redact("the key \(key) is wrong") == "the key \(key) is wrong")

