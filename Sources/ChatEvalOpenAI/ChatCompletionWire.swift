@@ -13,6 +13,28 @@ struct ChatCompletionChunk: Decodable {
         var content: String?
         /// OpenAI's structured refusal: the model declined, and says why.
         var refusal: String?
+        /// The delta holds something besides these, not read but progress (`AttemptBounds`): a
+        /// role, a reasoning model's thinking, tool calls — any field that is not null or "".
+        var holdsMore = false
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: FieldName.self)
+            content = try container.decodeIfPresent(String.self, forKey: FieldName("content"))
+            refusal = try container.decodeIfPresent(String.self, forKey: FieldName("refusal"))
+            holdsMore = container.allKeys.contains { key in
+                !["content", "refusal"].contains(key.stringValue) && (try? container.decodeNil(forKey: key)) == false
+                    && (try? container.decode(String.self, forKey: key)) != ""
+            }
+        }
+    }
+
+    /// Any field of an object, by its name.
+    private struct FieldName: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     /// Token counts. Each is read on its own and dropped when it is not a count (negative, out of

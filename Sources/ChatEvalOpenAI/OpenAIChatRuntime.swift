@@ -20,9 +20,10 @@ import Synchronization
 ///
 /// Failures are typed (`RuntimeFailure`): context overflow in llama-server's, OpenAI's and vLLM's
 /// shapes, `rate_limited` (429), `unavailable` (502/503/504, no connection), `timeout` (the
-/// configured request timeout, from request to last byte, or the stall bound: no head and no new
-/// event for `stallTimeout` seconds), `malformed_stream` (not an event stream, an oversized
-/// head), `stream_interrupted`, `refused` (the API's `refusal`, `content_filter`),
+/// configured request timeout, from request to last byte, or the stall bound: `stallTimeout`
+/// seconds without progress, as `AttemptBounds` defines it), `malformed_stream` (not an event
+/// stream, an oversized head, a body past `bodyBound(maxTokens:)`, an event past 16 MiB),
+/// `stream_interrupted`, `refused` (the API's `refusal`, `content_filter`),
 /// `unauthorized`, `http_error`. Transient ones are retried per `RetryPolicy` when no answer had
 /// begun; each retry is recorded on the turn (`TurnMetrics.retries`, or `RuntimeFailure.retries`
 /// when it failed in the end). Cancelling the consumer ends the turn with `cancelled` within about
@@ -168,7 +169,7 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
         if let header = configuration.affinity.header { headers.append((header, session.affinityKey)) }
         let request = HTTPRequest(
             url: connection.endpoint.chatCompletions, body: body, headers: headers,
-            connectTimeout: configuration.connectTimeout)
+            connectTimeout: configuration.connectTimeout, maximumBodyBytes: Self.bodyBound(maxTokens: options.maxTokens))
 
         var retries: [RetryAttempt] = []
         var attempt = 1
@@ -212,32 +213,16 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
         }
     }
 
-    /// The bounds that end an attempt before its answer does.
-    private enum Bound { case request, stall }
-
-    /// One attempt: the request streamed until its answer ends, bounded by the request timeout
-    /// (sending to last byte), the stall bound (no head, then no new event, for `stallTimeout`
-    /// seconds) and the answer bound. The bounds are checked by libcurl's progress callback, at
-    /// least once a second.
+    /// One attempt: the request streamed until its answer ends, bounded by the request timeout and
+    /// the stall bound (`AttemptBounds`, checked by libcurl's progress callback at least once a
+    /// second), the body bound (`HTTPRequest.maximumBodyBytes`) and the answer bound.
     private func stream(_ request: HTTPRequest, options: GenerationOptions, emit: @escaping @Sendable (String) -> Void) async -> Result<
         TurnMetrics, AttemptFailure
     > {
         let configuration = connection.configuration
         let url = connection.endpoint.recorded + "/chat/completions"
-        let clock = Stopwatch()
-        let lastProgress = Mutex(0.0)
-        let timeout = configuration.requestTimeout, stall = configuration.stallTimeout
-        // Which bound ended the exchange is latched when libcurl's callback decides it: asked again
-        // later, a consumer that was starved for a second (a loaded runner) may have moved
-        // `lastProgress` meanwhile, and a stall would read as a cancellation.
-        let boundReached = Mutex<Bound?>(nil)
-        let shouldStop: @Sendable () -> Bool = {
-            let now = clock.elapsed
-            let reached: Bound? = now > timeout ? .request : now - lastProgress.withLock { $0 } > stall ? .stall : nil
-            guard let reached else { return false }
-            boundReached.withLock { $0 = $0 ?? reached }
-            return true
-        }
+        let bounds = AttemptBounds(requestTimeout: configuration.requestTimeout, stallTimeout: configuration.stallTimeout)
+        let clock = bounds.clock
         func failed(_ failure: RuntimeFailure, retryAfter: Double? = nil, begun: Bool) -> Result<TurnMetrics, AttemptFailure> {
             .failure(AttemptFailure(failure: failure, retryAfter: retryAfter, answerBegun: begun, elapsed: clock.elapsed))
         }
@@ -258,11 +243,11 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
         var cut = false
         let bound = Self.answerBound(maxTokens: options.maxTokens)
         do {
-            exchange: for try await event in HTTPClient.stream(request, pool: connection.pool, shouldStop: shouldStop) {
+            exchange: for try await event in HTTPClient.stream(request, pool: connection.pool, shouldStop: bounds.shouldStop(bodyBytes:)) {
                 let arrival = clock.elapsed
                 switch event {
                 case .head(let code, let reason, let fields):
-                    lastProgress.withLock { $0 = arrival }
+                    bounds.progress(at: arrival)
                     status = code
                     backend = configuration.backendHeader.flatMap { fields.first($0) }
                     guard code == 200 else {
@@ -280,6 +265,7 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
                                     + "not an event stream (text/event-stream)"), begun: true)
                     }
                 case .body(let data):
+                    defer { bounds.read(data.count) }
                     guard status == 200 else {
                         // What arrives of an error body (64 KiB) is enough to name the error.
                         errorBody += data.prefix(max(0, (64 << 10) - errorBody.count))
@@ -288,9 +274,11 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
                     }
                     received += data.count
                     if opening.count < Self.openingBytes { opening += data.prefix(Self.openingBytes - opening.count) }
+                    let comments = parser.comments
                     for event in try parser.feed(data) {
-                        lastProgress.withLock { $0 = arrival }
-                        guard case .text(let piece) = try turn.consume(event, at: arrival), !stoppedAtString else { continue }
+                        let progress = try turn.consume(event, at: arrival)
+                        if progress.carriedSomething { bounds.progress(at: arrival) }
+                        guard case .text(let piece) = progress, !stoppedAtString else { continue }
                         switch stops.append(piece) {
                         case .text(let text): coalescer.add(text)
                         case .stopped(let before):
@@ -304,39 +292,25 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
                             break exchange
                         }
                     }
+                    if parser.comments > comments { bounds.progress(at: arrival) }
                     if turn.done, completedAt == nil { completedAt = arrival }
                 }
             }
         } catch let failure as RuntimeFailure {
             return failed(failure, begun: true)
-        } catch is ServerSentEventParser.LineTooLong {
-            return failed(
-                RuntimeFailure(
-                    .malformedStream,
-                    "a line of the event stream is over \(ServerSentEventParser.maximumLineBytes) bytes: not server-sent events"),
-                begun: true)
+        } catch let tooLarge as ServerSentEventParser.TooLarge {
+            return failed(RuntimeFailure(.malformedStream, "\(tooLarge)"), begun: true)
         } catch let error as HTTPTransportError {
             let begun = status != 0
             switch error.kind {
-            case .stopped where boundReached.withLock({ $0 }) == .request:
-                return failed(
-                    RuntimeFailure(
-                        .timeout,
-                        "no complete answer within the request timeout of \(ServerFailures.format(timeout)) s"
-                            + (begun ? " (\(turn.deltaTimes.count) pieces of it arrived)" : "")), begun: true)
-            case .stopped where boundReached.withLock({ $0 }) == .stall:
-                return failed(
-                    RuntimeFailure(
-                        .timeout,
-                        status == 0
-                            ? "the server sent no complete response head within \(ServerFailures.format(stall)) s (the stall bound)"
-                            : "the stream stalled: no new event for \(ServerFailures.format(stall)) s after \(turn.deltaTimes.count) "
-                                + "pieces of the answer (the stall bound)"
-                    ),
-                    begun: true)
             case .stopped:
+                if let bound = bounds.failure(headReceived: begun, pieces: turn.deltaTimes.count) { return failed(bound, begun: true) }
                 return failed(
                     RuntimeFailure(.cancelled, "the turn was cancelled after \(turn.deltaTimes.count) pieces of the answer"), begun: begun)
+            case .bodyTooLarge:
+                let bytes = request.maximumBodyBytes ?? 0
+                return failed(
+                    Self.overBodyBound(bytes, maxTokens: options.maxTokens, turn: turn, comments: parser.comments), begun: true)
             case .unreachable:
                 return failed(RuntimeFailure(.unavailable, "cannot reach \(url): \(error.message)"), begun: false)
             case .connectTimeout:

@@ -18,9 +18,11 @@ public struct OpenAIConfiguration: Sendable, Hashable {
     public var requestTimeout: Double
     /// Longest to wait for a connection, in seconds.
     public var connectTimeout: Double
-    /// Longest a turn may go without progress — the response's head, then each event of its
-    /// stream — in seconds. A server that trickles its headers or its answer a byte at a time is
-    /// stopped here, not at the request timeout.
+    /// Longest a turn may go without progress, in seconds: the response's head, a keep-alive
+    /// comment, an event that carries something (a piece of the answer, a role, usage, the finish
+    /// reason, `[DONE]`); an empty delta is not progress (`AttemptBounds` states the rule). A server
+    /// that trickles its headers, goes quiet or sends only empty deltas is stopped here, not at the
+    /// request timeout; one that sends comments while it works is not.
     public var stallTimeout: Double
     /// Fields added to every request body (they win over ChatEval's own, except the ones that
     /// make the request a streamed chat: `messages`, `stream`, `stream_options`).
@@ -50,8 +52,9 @@ public struct OpenAIConfiguration: Sendable, Hashable {
 
     public static let defaultRequestTimeout = 600.0
     public static let defaultConnectTimeout = 10.0
-    /// A server still working sends a head at once and events as tokens come; a minute with
-    /// neither is a stall (a long prefill on a slow server can raise it: `--stall-timeout`).
+    /// A server still working sends a head at once and events as tokens come (or keep-alive
+    /// comments while it has none); a minute with neither is a stall (a long prefill on a slow
+    /// server without comments can raise it: `--stall-timeout`).
     public static let defaultStallTimeout = 60.0
     /// Request fields ChatEval must set itself.
     public static let reservedFields: Set<String> = ["messages", "stream", "stream_options"]

@@ -18,6 +18,8 @@ struct ServerSentEvent: Sendable, Hashable {
 struct ServerSentEventParser: Sendable {
     /// Longest line accepted; a longer one means the body is not an event stream.
     static let maximumLineBytes = 16 << 20
+    /// Most `data:` bytes one event may gather (lines that no blank line ends), as for a line.
+    static let maximumEventBytes = 16 << 20
 
     private var line: [UInt8] = []
     private var afterCarriageReturn = false
@@ -28,14 +30,28 @@ struct ServerSentEventParser: Sendable {
     /// True once a line of the event-stream format was seen (a field or a comment): a body of
     /// other text (an HTML error page sent as text/event-stream) never sets it.
     private(set) var sawEventStream = false
+    /// Comment lines read (`: keep-alive`): how a server says it is alive while it sends nothing else.
+    private(set) var comments = 0
 
-    struct LineTooLong: Error {}
+    /// A line or an event past its bound: not an event stream a client can hold.
+    enum TooLarge: Error, CustomStringConvertible {
+        case line, event
+
+        var description: String {
+            switch self {
+            case .line: "a line of the event stream is over \(maximumLineBytes >> 20) MiB: not server-sent events"
+            case .event:
+                "an event of the stream is over \(maximumEventBytes >> 20) MiB (data: lines with no blank line to end it): "
+                    + "not server-sent events"
+            }
+        }
+    }
 
     /// Bytes not yet dispatched as an event (an event cut by the end of the stream).
     var hasPendingEvent: Bool { hasData || !line.isEmpty }
 
     /// Feeds the next bytes of the body; returns the events they complete, in order.
-    mutating func feed(_ bytes: some Sequence<UInt8>) throws(LineTooLong) -> [ServerSentEvent] {
+    mutating func feed(_ bytes: some Sequence<UInt8>) throws(TooLarge) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         for byte in bytes {
             if afterCarriageReturn {
@@ -44,12 +60,12 @@ struct ServerSentEventParser: Sendable {
             }
             switch byte {
             case 0x0A:
-                if let event = endLine() { events.append(event) }
+                if let event = try endLine() { events.append(event) }
             case 0x0D:
                 afterCarriageReturn = true
-                if let event = endLine() { events.append(event) }
+                if let event = try endLine() { events.append(event) }
             default:
-                guard line.count < Self.maximumLineBytes else { throw LineTooLong() }
+                guard line.count < Self.maximumLineBytes else { throw .line }
                 line.append(byte)
             }
         }
@@ -57,7 +73,7 @@ struct ServerSentEventParser: Sendable {
     }
 
     /// Handles one complete line; returns an event when the line is blank and one is pending.
-    private mutating func endLine() -> ServerSentEvent? {
+    private mutating func endLine() throws(TooLarge) -> ServerSentEvent? {
         defer { line.removeAll(keepingCapacity: true) }
         if atStart {
             atStart = false
@@ -66,6 +82,7 @@ struct ServerSentEventParser: Sendable {
         guard !line.isEmpty else { return dispatch() }
         if line[0] == UInt8(ascii: ":") {
             sawEventStream = true
+            comments += 1
             return nil
         }
         let field: ArraySlice<UInt8>
@@ -80,6 +97,7 @@ struct ServerSentEventParser: Sendable {
         }
         switch String(decoding: field, as: UTF8.self) {
         case "data":
+            guard data.count + value.count < Self.maximumEventBytes else { throw .event }
             if hasData { data.append(0x0A) }
             data.append(contentsOf: value)
             hasData = true

@@ -19,20 +19,35 @@ struct StreamedTurn {
     private var timings: ChatCompletionChunk.Timings?
     private var refusal = ""
     private(set) var done = false
+    /// Events read, and those of them that carried nothing.
+    private(set) var events = 0
+    private(set) var emptyEvents = 0
 
-    /// What one event adds; pieces of text to pass on are returned.
+    /// What one event adds: a piece of text to pass on; something else (a role, usage or
+    /// timings, a finish reason, a refusal, `[DONE]`, a field not read); or nothing (an empty
+    /// delta), which is not progress for the stall bound (`AttemptBounds`).
     enum Progress {
         case text(String)
+        case other
         case nothing
+
+        var carriedSomething: Bool { if case .nothing = self { false } else { true } }
     }
 
     /// Reads one event (`data:` of a chunk, or `[DONE]`). Throws the turn's failure when the
     /// chunk is not JSON, or carries a server error.
     mutating func consume(_ event: ServerSentEvent, at time: Double) throws(RuntimeFailure) -> Progress {
+        events += 1
+        let progress = try read(event, at: time)
+        if !progress.carriedSomething { emptyEvents += 1 }
+        return progress
+    }
+
+    private mutating func read(_ event: ServerSentEvent, at time: Double) throws(RuntimeFailure) -> Progress {
         let data = event.data.trimmingCharacters(in: .whitespaces)
         if data == "[DONE]" {
             done = true
-            return .nothing
+            return .other
         }
         if event.type == "error" {
             throw ServerErrorBody.parse(Array(data.utf8)).map(ServerFailures.inStream)
@@ -50,15 +65,17 @@ struct StreamedTurn {
         if let usage = chunk.usage { self.usage = usage }
         if let timings = chunk.timings { self.timings = timings }
         var piece = ""
+        var carried = chunk.usage != nil || chunk.timings != nil
         for choice in chunk.choices ?? [] {
             if let content = choice.delta?.content { piece += content }
             if let refusal = choice.delta?.refusal { self.refusal += refusal }
+            carried = carried || choice.delta?.holdsMore == true || choice.delta?.refusal?.isEmpty == false || choice.finishReason != nil
             if let reason = choice.finishReason, finishReason == nil {
                 finishReason = reason
                 finishTime = time
             }
         }
-        guard !piece.isEmpty else { return .nothing }
+        guard !piece.isEmpty else { return carried ? .other : .nothing }
         text += piece
         deltaTimes.append(time)
         return .text(piece)

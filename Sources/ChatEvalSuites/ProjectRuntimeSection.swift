@@ -17,7 +17,7 @@ extension ProjectFile {
     ///   model_name: smollm2                 # the request's model field; a list runs several side by side
     ///   api_key_env: OPENAI_API_KEY         # the NAME of the variable holding the key
     ///   request_timeout: 600                # seconds, request to last byte
-    ///   stall_timeout: 60                   # seconds without the head or a new event
+    ///   stall_timeout: 60                   # seconds without progress (head, comment, non-empty event)
     ///   connect_timeout: 10
     ///   retries: 3                          # for 429, 503 and lost connections
     ///   extra_fields: {repeat_penalty: 1.1} # added to every request body

@@ -46,9 +46,23 @@ public actor FakeChatServer {
         /// These bytes as they are, then the connection closes (a body that is not what its head
         /// says, headers of any size).
         case raw(Data)
+        /// 200 with an event stream written as `parts`, in order, then the body ends.
+        case script([Part])
     }
 
-    /// Longest the server holds a connection without sending (`.stall`, `.tricklingHead`, `.endless`).
+    /// A piece of a scripted event-stream body.
+    public enum Part: Sendable {
+        /// This text as it is: events, comments, `data:` lines with no blank line — anything.
+        case text(String)
+        /// Nothing sent for this long.
+        case pause(Duration)
+        /// `text` every `gap` (`.zero`: as fast as the client reads) until the client goes, for
+        /// up to `maximumStall`; then the connection closes.
+        case forever(String, gap: Duration)
+    }
+
+    /// Longest the server holds a connection without sending, or sends without end (`.stall`,
+    /// `.tricklingHead`, `.endless`, `.forever`).
     public static let maximumStall: Duration = .seconds(30)
 
     public nonisolated let port: Int
@@ -234,15 +248,28 @@ public actor FakeChatServer {
             }
             return false
         case .endless(let text, let gap):
-            guard send(head(200, [:], eventStream: true), on: connection) else { return false }
-            let start = ContinuousClock.now
-            while ContinuousClock.now - start < Self.maximumStall {
-                guard send(event(text), on: connection), gap == .zero || pause(gap) else { return false }
-            }
-            return false
+            return answer(.script([.forever("data: \(text)\n\n", gap: gap)]), on: connection)
         case .raw(let data):
             _ = send(data, on: connection)
             return false
+        case .script(let parts):
+            guard send(head(200, [:], eventStream: true), on: connection) else { return false }
+            for part in parts {
+                switch part {
+                case .text(let text):
+                    guard send(chunk(text), on: connection) else { return false }
+                case .pause(let duration):
+                    guard pause(duration) else { return false }
+                case .forever(let text, let gap):
+                    let bytes = Data(chunk(text).utf8)
+                    let start = ContinuousClock.now
+                    while ContinuousClock.now - start < Self.maximumStall {
+                        guard send(bytes, on: connection), gap == .zero || pause(gap) else { return false }
+                    }
+                    return false
+                }
+            }
+            return send("0\r\n\r\n", on: connection)
         }
     }
 

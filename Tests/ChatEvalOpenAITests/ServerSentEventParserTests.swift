@@ -33,4 +33,21 @@ import Testing
     @Test func aBlankLineWithoutDataDispatchesNothing() throws {
         #expect(try parse(["\n\nevent: ping\n\n"]).isEmpty)
     }
+
+    /// `data:` lines with no blank line grew one event without bound (only a line was bounded).
+    @Test func oneEventIsBoundedAsALineIs() throws {
+        var parser = ServerSentEventParser()
+        let line = Array(("data: " + String(repeating: "x", count: (1 << 20) - 7) + "\n").utf8)
+        let error = #expect(throws: (any Error).self) {
+            for _ in 0..<17 { _ = try parser.feed(line) }
+        }
+        #expect("\(error.map { "\($0)" } ?? "")".contains("16 MiB"))
+    }
+
+    /// Comments are how a server says it is alive: counted, for the stall bound.
+    @Test func commentsAreCounted() throws {
+        var parser = ServerSentEventParser()
+        #expect(try parser.feed(Array(": keep-alive\n\n:\ndata: x\n\n".utf8)).map(\.data) == ["x"])
+        #expect(parser.comments == 2)
+    }
 }

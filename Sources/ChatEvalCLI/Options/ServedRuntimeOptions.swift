@@ -47,7 +47,8 @@ struct ServedRuntimeOptions: ParsableArguments {
     @Option(
         name: .customLong("stall-timeout"),
         help: ArgumentHelp(
-            "Longest a turn may go without the response's head or a new event of its stream (default 60).", valueName: "seconds"))
+            "Longest a turn may go without progress: the response's head, a keep-alive comment, or an event "
+                + "that carries something (an empty delta does not) (default 60).", valueName: "seconds"))
     var stallTimeout: Double?
 
     @Option(name: .customLong("retries"), help: "Retries of a turn after 429, 503 or a lost connection, with backoff (default 3).")

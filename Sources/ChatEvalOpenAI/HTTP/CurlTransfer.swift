@@ -53,16 +53,21 @@ public struct HTTPRequest: Sendable {
     public var connectTimeout: Double
     /// Response headers larger than this end the exchange (`headersTooLarge`).
     public var maximumHeaderBytes: Int
+    /// A response body larger than this ends the exchange (`bodyTooLarge`), checked as libcurl
+    /// hands over each buffer and before it is passed on: what waits for a slow consumer is
+    /// bounded too. Nil: no bound.
+    public var maximumBodyBytes: Int?
 
     public init(
         url: String, body: Data? = nil, headers: [(name: String, value: String)] = [], connectTimeout: Double = 10,
-        maximumHeaderBytes: Int = 256 << 10
+        maximumHeaderBytes: Int = 256 << 10, maximumBodyBytes: Int? = nil
     ) {
         self.url = url
         self.body = body
         self.headers = headers
         self.connectTimeout = connectTimeout
         self.maximumHeaderBytes = maximumHeaderBytes
+        self.maximumBodyBytes = maximumBodyBytes
     }
 }
 
@@ -76,6 +81,8 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
         case connectTimeout
         /// The response's headers exceeded `HTTPRequest.maximumHeaderBytes`.
         case headersTooLarge
+        /// The response's body exceeded `HTTPRequest.maximumBodyBytes`.
+        case bodyTooLarge
         /// The caller stopped the exchange (cancelled, or its stall bound or answer bound reached).
         case stopped
         /// The connection broke or the response was cut short.
@@ -210,20 +217,24 @@ public final class CurlHandlePool: Sendable {
 final class CurlExchange: @unchecked Sendable {
     let continuation: AsyncThrowingStream<HTTPEvent, any Error>.Continuation
     let stopped = Atomic<Bool>(false)
-    let shouldStop: @Sendable () -> Bool
+    /// Asked with the body bytes passed on so far.
+    let shouldStop: @Sendable (_ bodyBytes: Int) -> Bool
     let maximumHeaderBytes: Int
     var headerBytes = 0
+    let maximumBodyBytes: Int
+    var bodyBytes = 0
     var block: [String] = []
     var headSent = false
     /// Set by a callback that ended the exchange on purpose, with why.
     var failure: HTTPTransportError?
 
     init(
-        continuation: AsyncThrowingStream<HTTPEvent, any Error>.Continuation, maximumHeaderBytes: Int,
-        shouldStop: @escaping @Sendable () -> Bool
+        continuation: AsyncThrowingStream<HTTPEvent, any Error>.Continuation, bounds request: HTTPRequest,
+        shouldStop: @escaping @Sendable (_ bodyBytes: Int) -> Bool
     ) {
         self.continuation = continuation
-        self.maximumHeaderBytes = maximumHeaderBytes
+        maximumHeaderBytes = request.maximumHeaderBytes
+        maximumBodyBytes = request.maximumBodyBytes ?? .max
         self.shouldStop = shouldStop
     }
 
@@ -265,15 +276,23 @@ final class CurlExchange: @unchecked Sendable {
         return true
     }
 
+    /// A buffer of the body arrived: passed on, unless it takes the body past its bound.
     func body(_ data: Data) -> Bool {
         guard !stopped.load(ordering: .relaxed) else { return false }
+        bodyBytes += data.count
+        guard bodyBytes <= maximumBodyBytes else {
+            failure = HTTPTransportError(
+                kind: .bodyTooLarge, call: "write callback", code: 0,
+                message: "the server sent more than \(maximumBodyBytes) bytes of response body")
+            return false
+        }
         continuation.yield(.body(data))
         return true
     }
 
     /// Called by libcurl at least once a second: true ends the exchange.
     func shouldAbort() -> Bool {
-        stopped.load(ordering: .relaxed) || shouldStop()
+        stopped.load(ordering: .relaxed) || shouldStop(bodyBytes)
     }
 }
 
@@ -302,12 +321,15 @@ private let curlProgress: ccurl_progress_callback = { user, _, _, _, _ in
 public enum HTTPClient {
     /// Streams `request` on its own thread. Ending the consumer's iteration (or cancelling its
     /// task) stops the exchange within about a second; so does `shouldStop` returning true (the
-    /// caller's stall or answer bound), which libcurl asks at least once a second.
-    public static func stream(_ request: HTTPRequest, pool: CurlHandlePool, shouldStop: @escaping @Sendable () -> Bool = { false })
+    /// caller's time bounds), which libcurl asks at least once a second with the body bytes
+    /// passed on so far.
+    public static func stream(
+        _ request: HTTPRequest, pool: CurlHandlePool, shouldStop: @escaping @Sendable (_ bodyBytes: Int) -> Bool = { _ in false }
+    )
         -> AsyncThrowingStream<HTTPEvent, any Error>
     {
         AsyncThrowingStream { continuation in
-            let exchange = CurlExchange(continuation: continuation, maximumHeaderBytes: request.maximumHeaderBytes, shouldStop: shouldStop)
+            let exchange = CurlExchange(continuation: continuation, bounds: request, shouldStop: shouldStop)
             continuation.onTermination = { _ in exchange.stopped.store(true, ordering: .relaxed) }
             let thread = Thread {
                 do {
@@ -333,7 +355,7 @@ public enum HTTPClient {
         var body = Data()
         let tooSlow: @Sendable () -> Bool = { ContinuousClock.now - started > .seconds(timeout) }
         do {
-            for try await event in stream(request, pool: pool, shouldStop: tooSlow) {
+            for try await event in stream(request, pool: pool, shouldStop: { _ in tooSlow() }) {
                 switch event {
                 case .head(let code, _, let fields):
                     status = code
@@ -378,7 +400,7 @@ public enum HTTPClient {
             let message = String(cString: curl_easy_strerror(code))
             let kind: HTTPTransportError.Kind
             if code == CURLE_ABORTED_BY_CALLBACK
-                || (code == CURLE_WRITE_ERROR && (exchange.stopped.load(ordering: .relaxed) || exchange.shouldStop()))
+                || (code == CURLE_WRITE_ERROR && exchange.shouldAbort())
             {
                 kind = .stopped
             } else if code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST || code == CURLE_COULDNT_RESOLVE_PROXY {
