@@ -102,7 +102,7 @@ enum QualityComparator {
             // Only what got worse matters for a turn: it answered, and now does not.
             guard head.passed * base.total < base.passed * head.total else { continue }
             let item = TurnChange(
-                suite: entry.key.suite, conversation: entry.key.conversation, turn: entry.key.turn + 1,
+                suite: entry.key.suite, conversation: entry.key.conversation, turn: entry.key.turn &+ 1,
                 baseAnswered: base.passed, baseTotal: base.total, headAnswered: head.passed, headTotal: head.total,
                 pValue: entry.fisher?.pValue, adjustedPValue: decision?.adjustedPValue, verdict: verdict,
                 headOutcome: head.lastFailure ?? "")
@@ -181,7 +181,7 @@ enum QualityComparator {
         let latest = entry.head ?? entry.base
         let key = entry.key
         return CheckChange(
-            suite: key.suite, conversation: key.conversation, turn: key.turn.map { $0 + 1 }, position: key.position + 1,
+            suite: key.suite, conversation: key.conversation, turn: key.turn.map { $0 &+ 1 }, position: key.position &+ 1,
             check: key.check, basePassed: entry.base?.passed ?? 0, baseTotal: entry.base?.total ?? 0,
             headPassed: entry.head?.passed ?? 0, headTotal: entry.head?.total ?? 0,
             pValue: entry.fisher?.pValue, adjustedPValue: decision?.adjustedPValue, verdict: verdict,

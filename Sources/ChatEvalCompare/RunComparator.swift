@@ -136,7 +136,7 @@ public enum RunComparator {
                 name: suite, leftOut: (baseLeftOut[suite] ?? 0) + (headLeftOut[suite] ?? 0),
                 metrics: zip(suiteTests, suiteChanges).filter { $0.0.suite == suite }.map(\.1),
                 turns: rows.keys.sorted().map { key in
-                    TurnComparison(conversation: key.conversation, turn: key.turn + 1, metrics: rows[key]!.map(\.1))
+                    TurnComparison(conversation: key.conversation, turn: key.turn &+ 1, metrics: rows[key]!.map(\.1))
                 })
         }
         let reps = (base.runs + head.runs).map(\.settings.repetitions).max() ?? 1
@@ -551,9 +551,12 @@ public struct ReplaySample: Sendable {
         let transform: (Double) -> Double? = { value in
             onLogScale ? (value > 0 && value.isFinite ? Foundation.log(value) : nil) : (value.isFinite ? value : nil)
         }
-        // Each replay as (turn, value) pairs on the compared scale (turn indices are small: arrays, not dictionaries).
+        // Each replay as (turn, value) pairs on the compared scale (turn indices are small: arrays, not dictionaries;
+        // an index no record can hold is left out, never trusted to size an array).
         func scaled(_ sample: ReplaySample) -> [(turn: Int, value: Double)] {
-            sample.values.compactMap { turn, value in transform(value).map { (turn, $0) } }
+            sample.values.compactMap { turn, value in
+                (0..<ReplayedTurn.indexLimit).contains(turn) ? transform(value).map { (turn, $0) } : nil
+            }
         }
         var byConversation: [String: (base: [[(turn: Int, value: Double)]], head: [[(turn: Int, value: Double)]])] = [:]
         for sample in base { byConversation[sample.conversation, default: ([], [])].base.append(scaled(sample)) }

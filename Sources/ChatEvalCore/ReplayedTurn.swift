@@ -12,6 +12,9 @@ public struct ReplayedTurn: Codable, Sendable, Hashable {
 
     /// 0-based position in the conversation.
     public var index: Int
+    /// Turn indices lie in 0 ..< this: no conversation comes near it, and records read from files,
+    /// notes and journals are refused beyond it, so code that sizes an array by a turn index may.
+    public static let indexLimit = 100_000
     /// The user message as sent, placeholders filled in.
     public var user: String
     /// Messages sent for this turn, system prompt included.

@@ -12,6 +12,9 @@ public struct GitError: Error, Sendable, CustomStringConvertible {
         case unbornHead
         /// A named object, reference or revision does not exist.
         case notFound
+        /// The notes ref (named) points at an object that is not a commit, such as a blob: no
+        /// notes can be read from it, and libgit2 1.5.1 crashes trying.
+        case notesRefNotACommit(String)
         /// Any other libgit2 failure, with libgit2's (negative) result code.
         case other(Int32)
     }
@@ -63,6 +66,9 @@ public struct GitError: Error, Sendable, CustomStringConvertible {
             return "repository at \(location) has no commits yet (\(detail)); make a first commit"
         case .notFound:
             return "not found in repository at \(location) (\(detail)); check the commit, reference or notes ref name"
+        case .notesRefNotACommit(let ref):
+            return "\(message.replacingNewlines()) in the repository at \(location), so no run can be read from its notes; "
+                + "remove it with `git update-ref -d \(ref)` and fetch the notes again (git fetch origin 'refs/notes/*:refs/notes/*')"
         case .other(let result):
             return "libgit2 error \(result) in repository at \(location) (\(detail)); check the repository with `git status` or `git fsck`"
         }

@@ -2,63 +2,75 @@ internal import CGit2
 import ChatEvalCore
 import Foundation
 
+/// A first-parent walk: the commits read, newest first, and whether it ended where a shallow
+/// clone's history is cut rather than where the history or the walk's bounds end.
+public struct FirstParentWalk: Sendable {
+    public var commits: [CommitSummary]
+    /// True when the last commit's first parent is not in the repository because the clone is
+    /// shallow (`git clone --depth N`, `actions/checkout`'s default): older commits exist but
+    /// were not fetched.
+    public var endsAtShallowCut: Bool
+}
+
 extension GitRepository {
     /// The first-parent history of `revision` (default HEAD), newest first, as `git log
     /// --first-parent` lists it: on a branch that merges others in, one commit per merge, not
-    /// the merged branches' own commits.
+    /// the merged branches' own commits. See `firstParentWalk` for the arguments and errors.
+    public func firstParentHistory(from revision: String = "HEAD", since: String? = nil, maxCount: Int? = nil) throws -> [CommitSummary] {
+        try firstParentWalk(from: revision, since: since, maxCount: maxCount).commits
+    }
+
+    /// The first-parent history of `revision`, and whether a shallow clone cut it short.
     ///
     /// - `since`: stop at this commit, including it. It must be on that first-parent line
     ///   (`.notFound` otherwise, naming it), so that `--since v1.0` never silently walks the whole
-    ///   history.
+    ///   history — unless a shallow clone's cut comes first (`endsAtShallowCut`).
     /// - `maxCount`: at most this many commits.
     ///
     /// Throws `.unbornHead` before the first commit, `.notFound` for unknown revisions, and
-    /// `GitError` naming the libgit2 call for anything else (a shallow clone simply ends where
-    /// its history is cut).
-    public func firstParentHistory(from revision: String = "HEAD", since: String? = nil, maxCount: Int? = nil) throws -> [CommitSummary] {
+    /// `GitError` naming the libgit2 call for anything else. A parent missing from a shallow
+    /// clone ends the walk; missing from any other repository it is an error.
+    public func firstParentWalk(from revision: String = "HEAD", since: String? = nil, maxCount: Int? = nil) throws -> FirstParentWalk {
         try LibGit2.withLock {
-            var start = try commitID(for: revision)
             let stop = try since.map { try commitID(for: $0) }
-
-            var walk: OpaquePointer?
-            try check(git_revwalk_new(&walk, pointer), "git_revwalk_new")
-            defer { git_revwalk_free(walk) }
-            try check(git_revwalk_sorting(walk, GIT_SORT_NONE.rawValue), "git_revwalk_sorting")
-            try check(git_revwalk_simplify_first_parent(walk), "git_revwalk_simplify_first_parent")
-            try check(git_revwalk_push(walk, &start), "git_revwalk_push")
-
-            var commits: [CommitSummary] = []
+            var next: git_oid? = try commitID(for: revision)
+            var walk = FirstParentWalk(commits: [], endsAtShallowCut: false)
             var reachedStop = false
-            var id = git_oid()
-            while maxCount.map({ commits.count < $0 }) ?? true {
-                let result = git_revwalk_next(&id, walk)
-                if result == GIT_ITEROVER.rawValue { break }
-                try check(result, "git_revwalk_next")
-                commits.append(try summary(of: &id))
+            // Parent by parent rather than git_revwalk: libgit2 1.5.1's walk does not know shallow
+            // clones, and fails at their cut ("object not found") without giving what it read.
+            while var id = next, maxCount.map({ walk.commits.count < $0 }) ?? true {
+                var commit: OpaquePointer?
+                let lookup = git_commit_lookup(&commit, pointer, &id)
+                if lookup == GIT_ENOTFOUND.rawValue, !walk.commits.isEmpty, git_repository_is_shallow(pointer) == 1 {
+                    walk.endsAtShallowCut = true
+                    break
+                }
+                try check(lookup, "git_commit_lookup")
+                defer { git_commit_free(commit) }
+                walk.commits.append(try summary(of: commit, id: &id))
                 if var target = stop, git_oid_equal(&id, &target) == 1 {
                     reachedStop = true
                     break
                 }
+                next = git_commit_parentcount(commit) > 0 ? git_commit_parent_id(commit, 0)?.pointee : nil
             }
-            if let since, var target = stop, !reachedStop, maxCount.map({ commits.count < $0 }) ?? true {
+            if let since, var target = stop, !reachedStop, !walk.endsAtShallowCut, maxCount.map({ walk.commits.count < $0 }) ?? true {
                 throw GitError(
-                    code: .notFound, pointOfFailure: "git_revwalk_next",
+                    code: .notFound, pointOfFailure: "git_commit_parent_id",
                     message: "'\(since)' (\(hexString(of: &target).prefix(12))) is not on the first-parent history of \(revision)",
                     path: displayPath)
             }
-            return commits
+            return walk
         }
     }
 
     /// Every note under `notesRef`: the commit it annotates and the id of the note's blob (which
     /// changes whenever the note's text does), and the notes ref's own commit — nil when there are
-    /// no notes. Cheap: reads the notes tree, not the notes.
+    /// no notes. Cheap: reads the notes tree, not the notes. Throws `.notesRefNotACommit` when the
+    /// ref points at something else.
     public func noteListing(notesRef: String = chatEvalNotesRef) throws -> NoteListing {
         try LibGit2.withLock {
-            var tip = git_oid()
-            let lookup = git_reference_name_to_id(&tip, pointer, notesRef)
-            if lookup == GIT_ENOTFOUND.rawValue { return NoteListing(tip: nil, notes: [:]) }
-            try check(lookup, "git_reference_name_to_id")
+            guard var tip = try notesCommit(notesRef) else { return NoteListing(tip: nil, notes: [:]) }
 
             var iterator: OpaquePointer?
             let opened = git_note_iterator_new(&iterator, pointer, notesRef)
@@ -91,11 +103,8 @@ extension GitRepository {
         }
     }
 
-    /// The commit `id` as a history shows it (inside the lock).
-    private func summary(of id: inout git_oid) throws -> CommitSummary {
-        var commit: OpaquePointer?
-        try check(git_commit_lookup(&commit, pointer, &id), "git_commit_lookup")
-        defer { git_commit_free(commit) }
+    /// The commit `id`, looked up as `commit`, as a history shows it (inside the lock).
+    private func summary(of commit: OpaquePointer?, id: inout git_oid) throws -> CommitSummary {
         var shortID = git_buf()
         defer { git_buf_dispose(&shortID) }
         try check(git_object_short_id(&shortID, commit), "git_object_short_id")

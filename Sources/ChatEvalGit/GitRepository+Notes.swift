@@ -66,12 +66,9 @@ extension GitRepository {
         let signature = try makeSignature(author)
         defer { git_signature_free(signature) }
 
-        var currentNotes = git_oid()
-        let lookup = git_reference_name_to_id(&currentNotes, pointer, notesRef)
-        if lookup != 0 && lookup != GIT_ENOTFOUND.rawValue { try check(lookup, "git_reference_name_to_id") }
-        let hasNotes = lookup == 0
+        let currentNotes = try notesCommit(notesRef)
         var parent: OpaquePointer?
-        if hasNotes { try check(git_commit_lookup(&parent, pointer, &currentNotes), "git_commit_lookup") }
+        if var tip = currentNotes { try check(git_commit_lookup(&parent, pointer, &tip), "git_commit_lookup") }
         defer { git_commit_free(parent) }
 
         var existing = ""
@@ -89,7 +86,7 @@ extension GitRepository {
         var newNotes = git_oid()
         try check(
             git_note_commit_create(&newNotes, nil, pointer, parent, signature, signature, &commitID, text, 1), "git_note_commit_create")
-        return PreparedAppend(newNotes: newNotes, previousNotes: hasNotes ? currentNotes : nil, text: text)
+        return PreparedAppend(newNotes: newNotes, previousNotes: currentNotes, text: text)
     }
 
     /// Moves `notesRef` to the prepared notes commit if it still points where it did.
@@ -111,6 +108,7 @@ extension GitRepository {
     public func note(for commit: String, notesRef: String = chatEvalNotesRef) throws -> String? {
         try LibGit2.withLock {
             var commitID = try commitID(for: commit)
+            guard try notesCommit(notesRef) != nil else { return nil }
             var note: OpaquePointer?
             let result = git_note_read(&note, pointer, notesRef, &commitID)
             if result == GIT_ENOTFOUND.rawValue { return nil }
@@ -118,6 +116,28 @@ extension GitRepository {
             defer { git_note_free(note) }
             return git_note_message(note).map { String(cString: $0) }
         }
+    }
+
+    /// The commit `notesRef` points to; nil when there is no such ref (call inside the lock).
+    /// Throws `.notesRefNotACommit` when it points at anything else (a blob written by hand or by
+    /// another tool): libgit2 1.5.1 iterates such a ref's "notes" out of whatever object it is, and
+    /// crashes about one time in three.
+    func notesCommit(_ notesRef: String) throws -> git_oid? {
+        var tip = git_oid()
+        let lookup = git_reference_name_to_id(&tip, pointer, notesRef)
+        if lookup == GIT_ENOTFOUND.rawValue { return nil }
+        try check(lookup, "git_reference_name_to_id")
+        var object: OpaquePointer?
+        try check(git_object_lookup(&object, pointer, &tip, GIT_OBJECT_ANY), "git_object_lookup")
+        defer { git_object_free(object) }
+        let type = git_object_type(object)
+        guard type == GIT_OBJECT_COMMIT else {
+            let kind = git_object_type2string(type).map { String(cString: $0) } ?? "object of type \(type.rawValue)"
+            throw GitError(
+                code: .notesRefNotACommit(notesRef), pointOfFailure: "git_object_type",
+                message: "\(notesRef) points at a \(kind) (\(hexString(of: &tip).prefix(12))), not a notes commit", path: displayPath)
+        }
+        return tip
     }
 
     /// A signature stamped now; the caller frees it with `git_signature_free`.

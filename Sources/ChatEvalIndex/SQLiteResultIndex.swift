@@ -40,11 +40,20 @@ public final class SQLiteResultIndex: ResultIndex {
     }
 
     /// Opens (creating if needed) the index at `url`. With `rebuild`, or when the file is damaged
-    /// or of another schema version, starts from an empty index (`wasRebuilt` says so).
+    /// or of another schema version, starts from an empty index (`wasRebuilt` says so). Where the
+    /// index cannot be written (a read-only reports folder), it is built in memory for this
+    /// process instead and nothing is written (`readOnlyReason` says why).
     public init(url: URL, rebuild: Bool = false) throws(IndexError) {
         self.url = url
         let folder = url.deletingLastPathComponent()
         reports = folder.deletingLastPathComponent()
+        if let reason = Self.readOnlyReason(url) {
+            database = try Self.openInMemory()
+            wasRebuilt = false
+            damage = nil
+            readOnlyReason = reason
+            return
+        }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let ignore = folder.appendingPathComponent(".gitignore")
@@ -75,12 +84,38 @@ public final class SQLiteResultIndex: ResultIndex {
     /// True when this index started empty: asked for, or the old file could not be used.
     public private(set) var wasRebuilt: Bool
 
+    /// Why the index could not be written where it belongs (what is read-only, and the system's
+    /// words), when it was built in memory instead; nil for an index kept in its file.
+    public private(set) var readOnlyReason: String?
+
+    /// Why the index at `url` cannot be written: the file, or the folder it is in — or, where
+    /// those do not exist yet, the nearest folder above them — is not writable; nil when it can.
+    static func readOnlyReason(_ url: URL) -> String? {
+        var place = url
+        while true {
+            if FileManager.default.fileExists(atPath: place.path) {
+                if access(place.path, W_OK) != 0 { return "\(place.path) is read-only (\(String(cString: strerror(errno))))" }
+                if place != url { return nil }
+            }
+            let parent = place.deletingLastPathComponent()
+            if parent.path == place.path { return nil }
+            place = parent
+        }
+    }
+
     /// Removes the index file and its companions — or a folder, or a link (not what it points
     /// to), standing where they should be.
     private static func remove(_ url: URL) {
         for suffix in ["", "-wal", "-shm", "-journal"] {
             try? FileManager.default.removeItem(atPath: url.path + suffix)
         }
+    }
+
+    /// An empty index of this version in memory, for a folder it cannot be written to.
+    private static func openInMemory() throws(IndexError) -> SQLiteDatabase {
+        let database = try SQLiteDatabase(path: ":memory:")
+        try createTables(database)
+        return database
     }
 
     private static func open(_ url: URL) throws(IndexError) -> SQLiteDatabase {
@@ -110,6 +145,11 @@ public final class SQLiteResultIndex: ResultIndex {
                 throw IndexError(pointOfFailure: "check its pages", code: 0, message: verdict, path: url.path)
             }
         }
+        try createTables(database)
+        return database
+    }
+
+    private static func createTables(_ database: SQLiteDatabase) throws(IndexError) {
         try database.execute(
             """
             PRAGMA journal_mode = WAL;
@@ -131,7 +171,6 @@ public final class SQLiteResultIndex: ResultIndex {
                 PRIMARY KEY (source, run_id, position, metric));
             PRAGMA user_version = \(schemaVersion);
             """)
-        return database
     }
 
     // MARK: Updating
@@ -197,9 +236,8 @@ public final class SQLiteResultIndex: ResultIndex {
                 }
                 let (records, unreadable) = RunNote.records(in: text)
                 for record in records { try insert(record, source: source) }
-                if !unreadable.isEmpty {
-                    update.unreadable.append("\(source): \(unreadable.count) line(s) are not ChatEval runs of this version")
-                }
+                update.unreadable += unreadable.prefix(3).map { "\(source): \($0)" }
+                if unreadable.count > 3 { update.unreadable.append("\(source): \(unreadable.count - 3) more line(s) like these") }
             }
             try database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").run([.text(tipKey), .text(tip ?? "")])
             try database.commit()

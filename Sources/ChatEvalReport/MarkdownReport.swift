@@ -121,7 +121,8 @@ public enum MarkdownReport {
             for suite in record.suites {
                 for conversation in suite.conversations where conversation.isMeasured {
                     for turn in conversation.turns {
-                        let place = "\(model)\(Markup.markdown(suite.name)) | \(Markup.markdown(conversation.id)) | \(turn.index + 1)"
+                        // &+: records are validated on read, and a report never traps on an index that was not.
+                        let place = "\(model)\(Markup.markdown(suite.name)) | \(Markup.markdown(conversation.id)) | \(turn.index &+ 1)"
                         if turn.status == .failed {
                             failures.append(
                                 "| \(place) | runtime: \(Markup.markdown(turn.failure?.code.rawValue ?? "failed")) | "
@@ -170,7 +171,7 @@ public enum MarkdownReport {
                             case .skipped: "_skipped_"
                             }
                         out.append(
-                            "| \(Markup.markdown(conversation.id)) | \(turn.index + 1) | \(Format.duration(metrics?.timeToFirstToken)) | "
+                            "| \(Markup.markdown(conversation.id)) | \(turn.index &+ 1) | \(Format.duration(metrics?.timeToFirstToken)) | "
                                 + "\(Format.rate(metrics?.prefillTokensPerSecond)) | \(Format.rate(metrics?.decodeTokensPerSecond)) | "
                                 + "\(Format.percent(metrics?.reuseRatio)) | \(checks) | "
                                 + "\(Markup.markdown(Markup.cut(turn.user, 80))) | \(answer) |"

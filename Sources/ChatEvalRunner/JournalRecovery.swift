@@ -57,6 +57,12 @@ public enum JournalRecovery {
             else {
                 throw Problem(description: "the journal has turns of \(key.suite)/\(key.conversation), which its suites do not define")
             }
+            let turnCount = conversation.script.userMessages.count
+            if let stray = replayed.first(where: { $0.index >= turnCount }) {
+                throw Problem(
+                    description: "the journal has turn index \(stray.index) of \(key.suite)/\(key.conversation), "
+                        + "which has \(turnCount) turn(s) (indices 0 to \(turnCount - 1))")
+            }
             // Turns the run never reached count as not run, as an interrupted run records them.
             replayed.sort { $0.index < $1.index }
             for (index, template) in conversation.script.userMessages.enumerated() where !replayed.contains(where: { $0.index == index }) {

@@ -14,4 +14,11 @@ public enum FileContents {
         }
         return FileManager.default.contents(atPath: path)
     }
+
+    /// The size of the file at `path` when it is over `limit` bytes, told before anything is read;
+    /// nil when it is not (or its size cannot be told: the read that follows will say why).
+    public static func size(atPath path: String, over limit: Int) -> Int? {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > limit else { return nil }
+        return size
+    }
 }

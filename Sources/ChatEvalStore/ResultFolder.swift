@@ -32,7 +32,7 @@ public enum ResultFolder {
     /// Reads one result file.
     public static func read(_ url: URL) throws(ResultReadError) -> RunRecord {
         let data: Data
-        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > maximumFileBytes {
+        if let size = FileContents.size(atPath: url.path, over: maximumFileBytes) {
             throw ResultReadError(
                 path: url.path, message: "is \(ByteCount.format(size)); result files are read up to \(ByteCount.format(maximumFileBytes))")
         }
@@ -72,7 +72,8 @@ public enum ResultFolder {
         }
     }
 
-    private static func describe(_ error: any Error) -> String {
+    /// Where a result's JSON failed to decode, in the file's own key names.
+    static func describe(_ error: any Error) -> String {
         switch error {
         case DecodingError.keyNotFound(let key, let context):
             "missing '\((context.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: "."))'"

@@ -128,14 +128,17 @@ public final class ResultWriter: @unchecked Sendable {
         return decoder
     }
 
-    /// `20261122T210412Z-03797f5-k3j9x2` (or `nogit` outside a repository).
+    /// `20261122T210412Z-03797f5-k3j9x2` (or `nogit` outside a repository). Only hex digits of
+    /// the commit and letters, digits, `-` and `_` of the run id are used, whatever the record
+    /// holds: a name built from a short commit `x/../../..` stays in its folder.
     public static func fileName(for record: RunRecord) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        let commit = record.git?.shortCommit ?? "nogit"
-        return "\(formatter.string(from: record.startedAt))-\(commit)-\(record.runId)"
+        let commit = String((record.git?.shortCommit ?? "").filter { $0.isASCII && $0.isHexDigit }.prefix(64))
+        let runId = String(record.runId.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }.prefix(64))
+        return "\(formatter.string(from: record.startedAt))-\(commit.isEmpty ? "nogit" : commit)-\(runId)"
     }
 
     /// A short random run id (lowercase letters and digits).
@@ -207,16 +210,29 @@ public struct Journal: Sendable {
     public var entries: [JournalEntry]
     /// Lines after the header that could not be read (a line cut by a crash mid-write), 1-based.
     public var unreadableLines: [Int]
+    /// Lines that were read but hold a turn that cannot exist, each "line N: field: what is wrong"
+    /// (see `JournalEntry.validationProblems`); left out like unreadable ones.
+    public var refusedLines: [String]
 
-    public init(header: JournalHeader, entries: [JournalEntry], unreadableLines: [Int] = []) {
+    public init(header: JournalHeader, entries: [JournalEntry], unreadableLines: [Int] = [], refusedLines: [String] = []) {
         self.header = header
         self.entries = entries
         self.unreadableLines = unreadableLines
+        self.refusedLines = refusedLines
     }
 
-    /// Reads a journal. Throws when the file cannot be read or has no header (written by an
-    /// older version, or not a journal).
+    /// Largest journal read: a journal holds no more than the result file it becomes.
+    public static let maximumFileBytes = ResultFolder.maximumFileBytes
+
+    /// Reads a journal. Throws when the file is over `maximumFileBytes` (told by its size,
+    /// unread), cannot be read or has no header (written by an older version, or not a journal).
     public static func read(_ url: URL) throws(ResultReadError) -> Journal {
+        if let size = FileContents.size(atPath: url.path, over: maximumFileBytes) {
+            throw ResultReadError(
+                path: url.path,
+                message: "is \(ByteCount.format(size)); journals are read up to \(ByteCount.format(maximumFileBytes)), "
+                    + "so nothing was recovered from it (a run writes no journal that large)")
+        }
         guard let data = FileContents.read(atPath: url.path) else {
             throw ResultReadError(path: url.path, message: "cannot be read")
         }
@@ -230,19 +246,20 @@ public struct Journal: Sendable {
         if let problem = header.record.validationProblems.first {
             throw ResultReadError(path: url.path, message: "its header is not a run this ChatEval can trust: \(problem)")
         }
-        var entries: [JournalEntry] = []
-        var unreadable: [Int] = []
+        var journal = Journal(header: header, entries: [])
         for (index, line) in lines.enumerated().dropFirst() where !line.isEmpty {
-            // A turn whose measurements cannot exist is as unreadable as a cut line.
-            if let entry = try? decoder.decode(JournalEntry.self, from: Data(line)), entry.repetition >= 0,
-                entry.turn.metrics?.validationProblems.isEmpty ?? true, entry.turn.index >= 0
-            {
-                entries.append(entry)
+            guard let entry = try? decoder.decode(JournalEntry.self, from: Data(line)) else {
+                journal.unreadableLines.append(index + 1)
+                continue
+            }
+            // A turn that cannot exist is left out as a cut line is, and named.
+            if let problem = entry.validationProblems.first {
+                journal.refusedLines.append("line \(index + 1): \(problem)")
             } else {
-                unreadable.append(index + 1)
+                journal.entries.append(entry)
             }
         }
-        return Journal(header: header, entries: entries, unreadableLines: unreadable)
+        return journal
     }
 
     /// Journals directly in `folder` that no live run holds (their run died), oldest first.

@@ -15,19 +15,24 @@ public enum RunNote {
     }
 
     /// The runs in a note, in the order they were added, and the lines that are not runs
-    /// (written by something else, a format this version does not read, or measurements that
-    /// cannot exist: see `RunRecord.validationProblems`), 1-based.
-    public static func records(in note: String) -> (records: [RunRecord], unreadableLines: [Int]) {
+    /// (written by something else, a format this version does not read, or records that cannot
+    /// exist: see `RunRecord.validationProblems`), each as "line N: why" (1-based).
+    public static func records(in note: String) -> (records: [RunRecord], unreadable: [String]) {
         let decoder = ResultWriter.makeDecoder()
         var records: [RunRecord] = []
-        var unreadable: [Int] = []
+        var unreadable: [String] = []
         for (index, line) in note.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty else { continue }
-            if let record = try? decoder.decode(RunRecord.self, from: Data(trimmed.utf8)), record.validationProblems.isEmpty {
-                records.append(record)
-            } else {
-                unreadable.append(index + 1)
+            do {
+                let record = try decoder.decode(RunRecord.self, from: Data(trimmed.utf8))
+                if let problem = record.validationProblems.first {
+                    unreadable.append("line \(index + 1): not a run this ChatEval can trust: \(problem)")
+                } else {
+                    records.append(record)
+                }
+            } catch {
+                unreadable.append("line \(index + 1): not a ChatEval run of this version (\(ResultFolder.describe(error)))")
             }
         }
         return (records, unreadable)

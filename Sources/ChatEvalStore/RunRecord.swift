@@ -173,11 +173,15 @@ public struct RunShard: Codable, Sendable, Hashable, CustomStringConvertible {
         self.count = count
     }
 
-    /// `I/N` with 1 ≤ I ≤ N ≤ 1000; nil otherwise.
+    /// The most shards a run is split into.
+    public static let maximumCount = 1000
+
+    /// `I/N` with 1 ≤ I ≤ N ≤ `maximumCount`; nil otherwise.
     public init?(parsing text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0].trimmingCharacters(in: .whitespaces)),
-            let count = Int(parts[1].trimmingCharacters(in: .whitespaces)), (1...1000).contains(count), (1...count).contains(index)
+            let count = Int(parts[1].trimmingCharacters(in: .whitespaces)), (1...Self.maximumCount).contains(count),
+            (1...count).contains(index)
         else { return nil }
         self.init(index: index, count: count)
     }

@@ -68,33 +68,7 @@ import Testing
     // MARK: Records validated, never trusted
 
     private func record(_ change: (inout [String: Any]) -> Void) throws -> String {
-        var record = HandWrittenRecord.make(suites: [
-            [
-                "name": "s", "path": "s.yaml", "gates": [],
-                "conversations": [
-                    [
-                        "id": "c", "repetition": 1, "warmup": false,
-                        "options": [
-                            "max_tokens": 16, "temperature": 0, "top_p": 1, "top_k": 0, "seed": 1, "stop": [],
-                            "ignore_end_of_generation": false,
-                        ],
-                        "checks": [],
-                        "turns": [
-                            [
-                                "index": 0, "user": "Hi", "messages_sent": 1, "status": "answered", "answer": "Hello",
-                                "metrics": [
-                                    "prompt_tokens": 10, "generated_tokens": 2, "time_to_first_token": 0.1, "decode_time": 0.1,
-                                    "total_time": 0.2,
-                                    "inter_token_latencies": [0.1], "stop_reason": "eog",
-                                ],
-                            ]
-                        ],
-                    ]
-                ],
-            ]
-        ])
-        change(&record)
-        return String(decoding: try JSONSerialization.data(withJSONObject: record), as: UTF8.self)
+        try HandWrittenRecord.oneTurn(change)
     }
 
     /// schema_version was never compared: 0, −1, 2 and 99 were read as version 1.

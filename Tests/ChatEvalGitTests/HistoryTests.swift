@@ -51,6 +51,18 @@ import Testing
         #expect(unknown.description.contains("'no-such-tag' names no commit"))
     }
 
+    /// A clone at depth 2 of A → B → M → C (`actions/checkout` clones at depth 1): the walk failed
+    /// at the missing parent ("git_revwalk_next: object not found"). Now it gives the two commits
+    /// there are and says the history is cut there; a walk bounded before the cut is not cut.
+    @Test func aShallowCloneIsWalkedToItsCut() async throws {
+        let (directory, _) = try await repositoryWithAMerge()
+        try await directory.git("clone", "-q", "--depth", "2", "file://\(directory.path)", "shallow")
+        let repository = try GitRepository.discover(startingAt: directory.url.appendingPathComponent("shallow"))
+        #expect(try repository.firstParentHistory().map(\.subject) == ["C subject", "M"])
+        #expect(try repository.firstParentWalk(maxCount: 100).endsAtShallowCut)
+        #expect(try !repository.firstParentWalk(maxCount: 2).endsAtShallowCut)
+    }
+
     @Test func anEmptyRepositoryHasAnUnbornHead() async throws {
         let directory = try TestDirectory()
         try await directory.initRepository()

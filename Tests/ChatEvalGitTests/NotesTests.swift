@@ -101,4 +101,22 @@ import Testing
         #expect(error.description.contains("no commits yet"))
         #expect(error.description.contains(directory.path))
     }
+
+    /// refs/notes/chateval pointing at a blob (written by hand, or by another tool): reading or
+    /// adding a note is refused as that, naming the ref and how to remove it, before libgit2 reads
+    /// notes out of the blob (which crashed `history` about one run in three).
+    @Test func aNotesRefPointingAtABlobIsRefusedNamingTheFix() async throws {
+        let directory = try TestDirectory()
+        try await directory.initRepository()
+        let commit = try await directory.commit("a.txt", "1", message: "First")
+        let blob = try await directory.git("hash-object", "-w", "a.txt")
+        try await directory.git("update-ref", "refs/notes/chateval", blob)
+        let repository = try GitRepository.discover(startingAt: directory.url)
+        for attempt in [{ _ = try repository.note(for: commit) }, { try repository.appendNote("{}", to: commit) }] {
+            let error = try #require(throws: GitError.self) { try attempt() }
+            #expect(error.code == .notesRefNotACommit("refs/notes/chateval"))
+            #expect(error.description.contains("refs/notes/chateval points at a blob"), "\(error)")
+            #expect(error.description.contains("git update-ref -d refs/notes/chateval"), "\(error)")
+        }
+    }
 }

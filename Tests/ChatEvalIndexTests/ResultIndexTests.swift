@@ -72,7 +72,7 @@ import Testing
             reads.append(blob)
             return note
         }
-        #expect(update.read == 1 && update.unreadable == ["notes:\(commit): 1 line(s) are not ChatEval runs of this version"])
+        #expect(update.read == 1 && update.unreadable == ["notes:\(commit): line 3: not a ChatEval run of this version (not JSON)"])
         let found = try index.runs(commits: [commit], metrics: [.timeToFirstToken])
         #expect(Set(found.map(\.runId)) == ["both0001", "note0001"])
         #expect(found.first { $0.runId == "both0001" }?.source.hasSuffix(".json") == true)

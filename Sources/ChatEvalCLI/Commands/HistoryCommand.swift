@@ -80,13 +80,22 @@ struct HistoryCommand: ParsableCommand {
     func run() throws {
         let chosen = try chosenMetrics()
         let (repository, root) = try RecordedRuns.openRepository(recorded.repo)
-        let commits: [CommitSummary]
+        let walk: FirstParentWalk
         do {
-            commits = try repository.firstParentHistory(since: since, maxCount: maxCount)
+            walk = try repository.firstParentWalk(since: since, maxCount: maxCount)
         } catch let error as GitError where error.code == .unbornHead {
             throw failure("the repository at \(root.path) has no commits yet: there is no history to show", .badInput)
         } catch {
             throw failure((since.map { "--since \($0): " } ?? "") + "\(error)", .badInput)
+        }
+        let commits = walk.commits
+        if walk.endsAtShallowCut {
+            warn(
+                "the history is cut: this shallow clone holds \(commits.count) commit(s) of HEAD's first-parent line, "
+                    + (since.map { "not reaching --since \($0)" } ?? "fewer than --max-count \(maxCount)")
+                    + "; those were read. Fetch the rest with `git fetch --unshallow` "
+                    + "(GitHub Actions: actions/checkout with fetch-depth: 0)"
+            )
         }
         let folder = try RecordedRuns.reportsFolder(recorded.reportsFolder, project: project, root: root)
         var index = try RecordedRuns.updatedIndex(reports: folder, repository: repository, rebuild: rebuildIndex)

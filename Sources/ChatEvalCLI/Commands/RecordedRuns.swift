@@ -46,6 +46,11 @@ enum RecordedRuns {
     private static func updatedIndexOnce(reports: URL, repository: GitRepository, rebuild: Bool, report: Bool) throws -> SQLiteResultIndex {
         do {
             let index = try SQLiteResultIndex(url: SQLiteResultIndex.defaultURL(reports: reports), rebuild: rebuild)
+            if let reason = index.readOnlyReason {
+                warn(
+                    "\(reason): the results index cannot be kept there, so it is built in memory from the result files and git notes "
+                        + "for this command and nothing is written (slower on a large history; make the folder writable to keep it)")
+            }
             if index.wasRebuilt && !rebuild {
                 warn(
                     index.damage.map { "the results index was damaged (\($0)); rebuilt it from the result files and git notes" }

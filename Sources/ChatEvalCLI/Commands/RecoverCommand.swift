@@ -57,6 +57,10 @@ enum Recovery {
         } catch {
             throw Problem(description: String(describing: error))
         }
+        // What `report` and `compare` will refuse is not written: checked as a result file is read.
+        if let problem = record.validationProblems.first {
+            throw Problem(description: "the run it holds is not one this ChatEval can trust: \(problem)")
+        }
         let resultURL = journalURL.deletingPathExtension().appendingPathExtension("json")
         do {
             try AtomicFile.write(try ResultWriter.makeEncoder(pretty: true).encode(record), to: resultURL)
@@ -66,6 +70,12 @@ enum Recovery {
         try? FileManager.default.removeItem(at: journalURL)
         if !journal.unreadableLines.isEmpty {
             complain("chateval: warning: \(journalURL.path): \(journal.unreadableLines.count) line(s) cut by the crash were left out")
+        }
+        for refused in journal.refusedLines.prefix(3) {
+            complain("chateval: warning: \(journalURL.path): \(refused); the turn was left out")
+        }
+        if journal.refusedLines.count > 3 {
+            complain("chateval: warning: \(journalURL.path): \(journal.refusedLines.count - 3) more line(s) like these were left out")
         }
         return resultURL
     }

@@ -44,12 +44,18 @@ struct RunLocator {
         }
         let label = (try? repository.snapshot(ofCommit: commit).shortCommit) ?? String(commit.prefix(7))
         var candidates = ResultFolder.runs(for: commit, in: reportsFolder)
-        if let note = try repository.note(for: commit) {
+        let note: String?
+        do {
+            note = try repository.note(for: commit)
+        } catch {
+            throw failure("git: \(error)", .badInput)
+        }
+        if let note {
             let (records, unreadable) = RunNote.records(in: note)
-            if !unreadable.isEmpty {
-                warn(
-                    "the git note on \(label) has \(unreadable.count) line(s) that are not ChatEval runs of this version; they are skipped")
+            for problem in unreadable.prefix(3) {
+                warn("the git note on \(label) (\(GitRepository.chatEvalNotesRef)), \(problem); skipped")
             }
+            if unreadable.count > 3 { warn("the git note on \(label): \(unreadable.count - 3) more line(s) like these skipped") }
             let known = Set(candidates.map(\.record.runId))
             candidates += records.filter { $0.status == .complete && !known.contains($0.runId) }
                 .map { LocatedRun(record: $0, source: "notes:\(label)") }
