@@ -24,6 +24,9 @@ enum FuzzTarget: String, CaseIterable {
     /// A promptfoo config: run as the suite it converts to (prompts × tests × list values, aliases
     /// expanded within the reading budget), and converted to suite YAML as `import` writes it.
     case promptfoo
+    /// A git note of `refs/notes/chateval`: its lines read as runs (each validated), and the
+    /// runs it holds compared with each other as `compare` and `history` would.
+    case notes
 
     /// Feeds `data` to the target. Any outcome but a crash or a hang is fine: errors are the
     /// expected answer to most inputs.
@@ -56,6 +59,12 @@ enum FuzzTarget: String, CaseIterable {
             }
         case .project:
             _ = try? ProjectFile.parse(text, source: "chateval.yaml", environment: ["HOME": "/home/fuzz", "CHATEVAL_CACHE": "/cache"])
+        case .notes:
+            let runs = RunNote.records(in: text).records
+            guard !runs.isEmpty else { return }
+            let compared = ComparedRuns(runs: runs, sources: runs.map { _ in "note" })
+            _ = RunComparator.compare(base: compared, head: compared, settings: .default)
+            for run in runs { _ = RunDigest(run, source: "note") }
         case .promptfoo:
             _ = try? SuiteLoader.parse(text, file: "promptfooconfig.yaml")
             let url = FuzzInputs.scratch.appendingPathComponent("promptfooconfig.yaml")
@@ -149,6 +158,12 @@ enum FuzzInputs {
     }()
 
     static var resultFile: Data { (try? ResultWriter.makeEncoder(pretty: true).encode(record)) ?? Data() }
+
+    /// A note of two runs: `record` as a note line, twice (a later run of the same commit).
+    static var noteText: Data {
+        let line = (try? RunNote.line(for: record)) ?? ""
+        return Data((line + "\n" + line + "\n").utf8)
+    }
 
     /// A journal of `record`'s run: its header (with the suite's text), then its turns.
     static var journalFile: Data {

@@ -168,6 +168,8 @@ struct MutationalFuzzer {
             return [FuzzInputs.journalFile]
         case .index:
             return [FuzzInputs.indexFile]
+        case .notes:
+            return [FuzzInputs.noteText]
         case .promptfoo:
             return [
                 Data(
