@@ -4,10 +4,16 @@ import ChatEvalStore
 /// promptfoo's prompt × provider matrix, with statistics: the columns are each model run side by
 /// side × each suite variant (`variants:`); every row is one turn of one conversation; and each
 /// column after the first is compared with the first by the same tests as `compare` — pass counts
-/// per check (Fisher's exact test) and time to first token per turn (the stratified rank test), Holm's
-/// adjustment within a comparison and the family error rate split evenly over the comparisons
-/// (Bonferroni), so the whole matrix holds it. A cell is marked better or worse only where that
-/// test says so; a difference the eye sees and the test does not is left unmarked.
+/// per check (Fisher's exact test) and time to first token per turn (the stratified rank test).
+/// The family error rate α is split evenly over the comparisons, and each comparison's share
+/// evenly again between its two families of marks (Bonferroni both times): the check marks come
+/// from the comparison's gated family (checks with its suite metrics, Holm's adjustment), the TTFT
+/// marks from its per-turn family (Holm's adjustment of its own), and each family holds only its own
+/// level — at α each, identical variants were marked in up to 2α of matrices. Halving keeps
+/// `compare`'s two families as they are and holds whatever their dependence, so the chance that
+/// any cell of the matrix is marked between identical columns is at most α. A cell is marked
+/// better or worse only where that test says so; a difference the eye sees and the test does not
+/// is left unmarked.
 public struct VariantMatrix: Sendable {
     public struct Column: Sendable, Hashable {
         /// "model · variant", or whichever of the two varies.
@@ -46,7 +52,8 @@ public struct VariantMatrix: Sendable {
     public var rows: [Row]
     /// Column i + 1 against column 0.
     public var comparisons: [Comparison]
-    /// The error rate each comparison was held to: the family's, split over the comparisons.
+    /// The error rate each comparison (column) was held to: the family's, split over the
+    /// comparisons; half of it for the column's check marks and half for its TTFT marks.
     public var errorRatePerComparison: Double
 
     /// The matrix of a run's records (one per model), or nil when there is nothing to set side by
@@ -73,8 +80,10 @@ public struct VariantMatrix: Sendable {
         }
         guard columns.count > 1 else { return nil }
         let sides = columns.map { column(records[$0.record], variant: $0.variant) }
+        let perComparison = settings.familyErrorRate / Double(columns.count - 1)
         var adjusted = settings
-        adjusted.familyErrorRate = settings.familyErrorRate / Double(columns.count - 1)
+        // Each of a comparison's two families (checks, per-turn TTFT) at half the column's share.
+        adjusted.familyErrorRate = perComparison / 2
         let comparisons = sides.dropFirst().enumerated().map { index, side in
             RunComparator.compare(
                 base: ComparedRuns(runs: [sides[0]], sources: [columns[0].label]),
@@ -121,7 +130,7 @@ public struct VariantMatrix: Sendable {
             }
         }
         return VariantMatrix(
-            columns: columns, rows: rows, comparisons: comparisons, errorRatePerComparison: adjusted.familyErrorRate)
+            columns: columns, rows: rows, comparisons: comparisons, errorRatePerComparison: perComparison)
     }
 
     /// `record` with only `variant`'s replays, under the ids the suite gave them (without "@variant").

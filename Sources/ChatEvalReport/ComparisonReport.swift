@@ -156,7 +156,9 @@ public enum ComparisonReport {
     public static func auditSentence(_ audit: GateAudit) -> String {
         let date = ISO8601DateFormatter.string(
             from: audit.measuredAt, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
-        var text = "this runner: \(audit.falseAlarms)/\(audit.comparisons) A/A false alarms (calibrated \(date))"
+        var text = "this runner: \(audit.falseAlarms)/\(audit.comparisons) A/A false alarms"
+        if let rate = audit.falseAlarmRate { text += ", \(rate.percentText()) (95% interval)" }
+        text += " (calibrated \(date))"
         if let ttft = audit.weakest(.timeToFirstToken) {
             text += String(
                 format: "; detects ≥ %.1f%% ttft at %d repetitions (%@, its noisiest suite)", ttft.detectable * 100, audit.looks.last ?? 0,

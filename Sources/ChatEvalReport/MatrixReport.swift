@@ -8,7 +8,8 @@ public enum MatrixReport {
     public static let legend =
         "▲ ▼ significantly better / worse than the first column, ? different but too few replays to tell: "
         + "Fisher's exact test on each check's pass count, "
-        + "the rank test on TTFT per turn; Holm within each column's comparison, the error rate split over the columns"
+        + "the rank test on TTFT per turn; Holm within each column's comparison, "
+        + "the error rate split over the columns and, in each, evenly between checks and TTFT"
 
     static func symbol(_ mark: VariantMatrix.Mark?) -> String {
         switch mark {

@@ -181,6 +181,25 @@ import Testing
         #expect(try await fixture.git("status", "--porcelain") == "")
     }
 
+    /// `calibrate` prints every rate with its 95% Clopper–Pearson interval (two comparisons here:
+    /// whatever they find, the interval says how little two can tell), and runs 110 by default.
+    @Test func calibratePrintsEachRateWithItsInterval() async throws {
+        try requireModel()
+        let fixture = try await Fixture(cli: cli)
+        let help = try await fixture.chateval(["calibrate", "--help"])
+        #expect(help.stdout.contains("(default: 110)"), "\(help.stdout)")
+        let outcome = try await fixture.chateval(["calibrate", "--comparisons", "2", "--repeat", "3"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        // k of 2 false alarms: 0.0% [0.0%, 84.2%], 50.0% [1.3%, 98.7%] or 100.0% [15.8%, 100.0%].
+        let intervals = [
+            "0/2 A/A false alarms, 0.0% [0.0%, 84.2%]", "1/2 A/A false alarms, 50.0% [1.3%, 98.7%]",
+            "2/2 A/A false alarms, 100.0% [15.8%, 100.0%]",
+        ]
+        #expect(intervals.contains { outcome.stdout.contains($0) }, "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("comparisons decided ("), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("/2 0.0% [0.0%, 84.2%]") || outcome.stdout.contains("/2 50.0%"), "\(outcome.stdout)")
+    }
+
     /// Two fixed repetitions cannot tell a failing check from chance: said, and not a regression.
     @Test func twoRepetitionsAreTooFewAndSaySo() async throws {
         try requireModel()

@@ -24,8 +24,10 @@ struct CalibrateCommand: AsyncParsableCommand {
             <reports>/.chateval/calibration/gate-<machine and model>.json; replays are kept in a scratch folder and removed.
 
             Examples:
-              chateval calibrate --comparisons 20
-                  the project's suites and model
+              chateval calibrate
+                  the project's suites and model, 110 comparisons
+              chateval calibrate --comparisons 20 --repeat 3
+                  a quick look: every rate is printed with its 95% interval
               chateval calibrate suites/smoke.yaml --max-repeat 15
             """)
 
@@ -38,7 +40,16 @@ struct CalibrateCommand: AsyncParsableCommand {
     /// Accepted as it always was; an A/A comparison on one machine is always measured alike.
     @OptionGroup var mismatch: MismatchOptions
 
-    @Option(help: ArgumentHelp("A/A comparisons to run.", valueName: "n")) var comparisons = 10
+    /// 110 by default: 0 or 1 false alarms of 110 put the 95% Clopper–Pearson upper bound below
+    /// 5% (3.3% and 4.96%; 0 of 72 is the least that does for 0 alarms, 1 of 110 for 1), so a gate
+    /// holding 1% (1.1 alarms expected) shows as under 5% in 70% of calibrations. At 10, 0 of 10
+    /// has an upper bound of 31%: nothing is told apart.
+    static let defaultComparisons = 110
+
+    @Option(
+        help: ArgumentHelp(
+            "A/A comparisons to run (\(Self.defaultComparisons): 0 or 1 false alarms then bound the rate below 5%).", valueName: "n"))
+    var comparisons = Self.defaultComparisons
     @Option(name: .customLong("repeat"), help: "A fixed number of repetitions per side instead of rounds.") var repetitions: Int?
     @Option(name: .customLong("max-repeat"), help: "The most repetitions per side the rounds may add (default: max_repetitions, else 30).")
     var maxRepetitions: Int?
@@ -138,7 +149,7 @@ struct CalibrateCommand: AsyncParsableCommand {
                     outcome.sequential.repetitions, Format.duration(outcome.sequential.seconds)))
         }
 
-        let audit = Self.audit(
+        let audit = GateAudit.measure(
             results, design: design, settings: settings, machine: MachineInfo.current().performanceClass, modelSha256: sha256,
             model: URL(fileURLWithPath: engine.identity.model.path).lastPathComponent, commit: workspace.snapshot?.commit)
         let url = GateAuditStore.url(
@@ -153,63 +164,15 @@ struct CalibrateCommand: AsyncParsableCommand {
         say("\nwritten   \(url.path)")
     }
 
-    /// What the comparisons say about the gate: false alarms, and per suite and metric the pooled
-    /// replay noise and the change detectable at the design's most repetitions.
-    static func audit(
-        _ results: [Comparison], design: SequentialDesign, settings: ComparisonSettings, machine: String, modelSha256: String?,
-        model: String, commit: String?
-    ) -> GateAudit {
-        struct Key: Hashable {
-            var suite: String
-            var metric: Metric
-        }
-        var spreads: [Key: [Double]] = [:], strata: [Key: Int] = [:], alarms: [Key: Int] = [:], scales: [Key: ChangeScale] = [:]
-        for result in results {
-            for suite in result.suites {
-                for change in suite.metrics {
-                    let key = Key(suite: suite.name, metric: change.metric)
-                    if let spread = change.replaySpread, spread > 0 { spreads[key, default: []].append(spread) }
-                    if let count = change.strata { strata[key] = count }
-                    scales[key] = change.scale
-                    if change.verdict == .regression { alarms[key, default: 0] += 1 }
-                }
-            }
-        }
-        // The last look's level over the tests that could reach it: what a regression must pass there.
-        let tests = max(1, results.map { $0.family.testable }.max() ?? 1)
-        let alpha = settings.familyErrorRate * design.share(atLook: design.looks.count - 1)
-        let metrics = spreads.keys.sorted { ($0.suite, $0.metric.rawValue) < ($1.suite, $1.metric.rawValue) }.compactMap {
-            key -> GateAudit.MetricNoise? in
-            guard let values = spreads[key], !values.isEmpty else { return nil }
-            // Pooled over the comparisons: the root mean square of their spreads.
-            let spread = (values.reduce(0) { $0 + $1 * $1 } / Double(values.count)).squareRoot()
-            let relative = scales[key] == .relative
-            return GateAudit.MetricNoise(
-                suite: key.suite, metric: key.metric, scale: scales[key] ?? .relative, spread: spread, strata: strata[key] ?? 1,
-                detectable: GateAudit.detectableChange(
-                    spread: spread, strata: strata[key] ?? 1, repetitions: design.maximum,
-                    alpha: alpha, tests: tests, relative: relative),
-                falseAlarms: alarms[key] ?? 0)
-        }
-        return GateAudit(
-            machine: machine, modelSha256: modelSha256, model: model, measuredAt: Date(), commit: commit, comparisons: results.count,
-            falseAlarms: results.filter(\.hasRegression).count, decided: results.filter(\.isDecided).count, looks: design.looks,
-            repetitionsUsed: results.map { $0.sequential?.repetitions ?? $0.design.looks.last ?? 0 },
-            familyErrorRate: settings.familyErrorRate, preset: settings.preset, metrics: metrics,
-            replaysLeftOut: results.reduce(0) {
-                $0 + $1.load.base.leftOut + $1.load.head.leftOut + $1.load.base.remeasured + $1.load.head.remeasured
-            },
-            replaysMeasured: results.reduce(0) { $0 + $1.load.base.sampled + $1.load.head.sampled })
-    }
-
     static func render(_ audit: GateAudit, settings: ComparisonSettings) -> String {
         var lines = ["gate      " + ComparisonReport.auditSentence(audit)]
         let used = audit.repetitionsUsed.sorted()
         if let median = Distribution(used.map(Double.init))?.median {
             lines.append(
                 String(
-                    format: "          %d of %d comparisons decided; repetitions per side: median %.0f, %d to %d",
-                    audit.decided, audit.comparisons, median, used.first ?? 0, used.last ?? 0))
+                    format: "          %d of %d comparisons decided (%@); repetitions per side: median %.0f, %d to %d",
+                    audit.decided, audit.comparisons, Self.interval(audit.decided, audit.comparisons), median, used.first ?? 0,
+                    used.last ?? 0))
         }
         if audit.replaysLeftOut > 0 {
             lines.append(
@@ -230,11 +193,17 @@ struct CalibrateCommand: AsyncParsableCommand {
                 noise.suite, noise.metric.name,
                 relative ? String(format: "%.1f%%", expm1(noise.spread) * 100) : String(format: "%.3f", noise.spread),
                 relative ? String(format: "≥ %.1f%%", noise.detectable * 100) : String(format: "≥ %.3f", noise.detectable),
-                threshold, "\(noise.falseAlarms)/\(audit.comparisons)",
+                threshold, "\(noise.falseAlarms)/\(audit.comparisons) \(Self.interval(noise.falseAlarms, audit.comparisons))",
             ])
         }
         lines.append(table.render(indent: "  "))
+        lines.append("  (rates: 95% Clopper–Pearson intervals; detects: 90% power at the last look, never under the threshold)")
         for warning in audit.thresholdWarnings(settings) { lines.append("⚠ " + warning) }
         return lines.joined(separator: "\n")
+    }
+
+    /// "0.0% [0.0%, 3.3%]": a count of `trials` as a rate with its 95% interval.
+    static func interval(_ count: Int, _ trials: Int) -> String {
+        ClopperPearson(successes: count, trials: trials)?.percentText() ?? "–"
     }
 }
