@@ -212,7 +212,7 @@ struct GateBench: AsyncParsableCommand {
                     }
                     if comparison.hasRegression { flagged += 1 }
                     let ttft = comparison.suites.first?.metrics.first { $0.metric == .timeToFirstToken }
-                    verdicts[ttft?.verdict.rawValue ?? "none", default: 0] += 1
+                    verdicts[ttft?.verdict.words ?? "none", default: 0] += 1
                     let reps = comparison.sequential?.repetitions ?? comparison.design.looks.last ?? 0
                     repetitions.append(Double(reps))
                     seconds.append(elapsed)
@@ -228,9 +228,9 @@ struct GateBench: AsyncParsableCommand {
                             String(
                                 format: "TTFT %.1f → %.1f ms, %+.1f%% [%+.1f%%, %+.1f%%]: %@", base * 1000, head * 1000,
                                 (ttft.change ?? .nan) * 100, (ttft.changeLower ?? .nan) * 100, (ttft.changeUpper ?? .nan) * 100,
-                                ttft.verdict.rawValue)
+                                ttft.verdict.words)
                         } else {
-                            "TTFT " + (ttft?.verdict.rawValue ?? "not measured")
+                            "TTFT " + (ttft?.verdict.words ?? "not measured")
                         }
                     print(
                         String(

@@ -249,6 +249,12 @@ public enum ChangeVerdict: String, Codable, Sendable, Hashable {
     case underpowered
     /// One side has no values (a metric a runtime does not measure, or turns that failed).
     case notMeasured = "not_measured"
+    /// The metric has no threshold in the settings: its change is shown, never decided, and it
+    /// stays out of the family. Not a pass: nothing was claimed about it.
+    case notGated = "not_gated"
+
+    /// The verdict as reports print it ("not worse"); `rawValue` is the stable JSON spelling.
+    public var words: String { rawValue.replacingOccurrences(of: "_", with: " ") }
 }
 
 /// How a change is expressed.

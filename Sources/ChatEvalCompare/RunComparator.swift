@@ -81,8 +81,9 @@ public struct ComparisonLook: Sendable, Hashable {
 /// the family's rate, its interval excludes no change, and its estimated change passes the
 /// practical threshold; unchanged when its interval lies within the threshold; not worse when
 /// only its worse end does (no regression, but it could be an improvement); underpowered
-/// otherwise, with a forecast of the repetitions that would decide (`RepetitionForecast`). A
-/// check is a regression when it passes significantly less often on head.
+/// otherwise, with a forecast of the repetitions that would decide (`RepetitionForecast`); not
+/// gated when the settings give it no threshold (shown, never decided, never a pass). A check is
+/// a regression when it passes significantly less often on head.
 ///
 /// **Load.** A replay measured while other processes used `busyThreshold` cores or more (a
 /// quarter of a core by default) is left out of the comparison and counted, as is one a paired
@@ -411,7 +412,7 @@ public enum RunComparator {
         change.strata = shift.strata
         change.adjustedPValue = decision?.adjustedPValue
         guard let threshold = settings.thresholds[metric] else {
-            change.verdict = .unchanged
+            change.verdict = .notGated
             change.reason = "no threshold for \(metric.name): shown, not gated"
             return change
         }

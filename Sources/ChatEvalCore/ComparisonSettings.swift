@@ -97,20 +97,25 @@ extension ComparisonSettings {
     /// comparison: what a CI gate on a shared runner can hold to (measured in `make bench`).
     public static let `default` = ComparisonSettings(
         preset: "default", familyErrorRate: 0.01,
-        thresholds: thresholds(relative: 0.05, seconds: 0.002, gap: 0.0005, rate: 0.5, bytes: 1_048_576, ratio: 0.02))
+        thresholds: thresholds(relative: 0.05, seconds: 0.002, gap: 0.0005, rate: 0.5, bytes: 1_048_576, ratio: 0.02, efficiency: 0.05))
 
     /// A 2% change at a 5% false-alarm rate: for quiet, dedicated machines and many repetitions.
     public static let strict = ComparisonSettings(
         preset: "strict", familyErrorRate: 0.05,
-        thresholds: thresholds(relative: 0.02, seconds: 0.001, gap: 0.0002, rate: 0.1, bytes: 524_288, ratio: 0.01))
+        thresholds: thresholds(relative: 0.02, seconds: 0.001, gap: 0.0002, rate: 0.1, bytes: 524_288, ratio: 0.01, efficiency: 0.02))
 
     /// A 10% change at a 0.1% false-alarm rate: for noisy shared runners.
     public static let relaxed = ComparisonSettings(
         preset: "relaxed", familyErrorRate: 0.001,
-        thresholds: thresholds(relative: 0.10, seconds: 0.005, gap: 0.001, rate: 1, bytes: 4_194_304, ratio: 0.05))
+        thresholds: thresholds(relative: 0.10, seconds: 0.005, gap: 0.001, rate: 1, bytes: 4_194_304, ratio: 0.05, efficiency: 0.10))
 
+    /// Every compared metric's threshold: `relative` for all, with each unit's absolute floor.
+    /// `efficiency` is reuse efficiency's, in points of a 0...1 share where bigger is better: it
+    /// is 1 whenever the cache serves all it holds, so its floor equals the preset's relative
+    /// threshold (5 points of 100% is the 5% of the default preset) and is what decides; the
+    /// relative bound of a base under 1 is smaller.
     private static func thresholds(
-        relative: Double, seconds: Double, gap: Double, rate: Double, bytes: Double, ratio: Double
+        relative: Double, seconds: Double, gap: Double, rate: Double, bytes: Double, ratio: Double, efficiency: Double
     ) -> [Metric: MetricThreshold] {
         [
             .timeToFirstToken: MetricThreshold(relative: relative, absolute: seconds),
@@ -121,6 +126,7 @@ extension ComparisonSettings {
             .decodeTokensPerSecond: MetricThreshold(relative: relative, absolute: rate),
             .peakMemory: MetricThreshold(relative: relative, absolute: bytes),
             .reuseRatio: MetricThreshold(relative: relative, absolute: ratio),
+            .reuseEfficiency: MetricThreshold(relative: relative, absolute: efficiency),
             .generatedTokens: MetricThreshold(relative: relative, absolute: 1),
         ]
     }

@@ -45,8 +45,9 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
         var cold = false
         /// Sent with every turn of the conversation when affinity is on.
         var affinityKey: String
-        /// Tokens the previous turn left in the server's cache (its prompt and answer, as the
-        /// server counted them); nil when unknown (a first turn, a failed one, no usage figures).
+        /// Tokens the previous turn left in the server's cache (its prompt and its answer but the
+        /// last sampled token, as the server counted them); nil when unknown (a first turn, a
+        /// failed one, no usage figures).
         var previousTokens: Int?
     }
     private let session: Mutex<Session>
@@ -119,10 +120,10 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
     /// What was reusable, from what the previous request left in the server's cache (the server's
     /// own counts), and a miss's cause — unknown to the client: "server-side", unless the turn was
     /// sent cold by the cache mode to a server that can be told so (`cache_prompt: false`).
-    /// Records this turn's tokens for the next.
+    /// Records this turn's tokens for the next (`cachedTokens(prompt:generated:)`).
     private func accountReuse(_ metrics: inout TurnMetrics, previousTokens: Int?, cold: Bool) {
         let served = metrics.server?.generatedTokens ?? metrics.generatedTokens
-        let left = metrics.reusedTokens == nil ? nil : metrics.promptTokens + served
+        let left = metrics.reusedTokens == nil ? nil : Self.cachedTokens(prompt: metrics.promptTokens, generated: served)
         session.withLock { $0.previousTokens = left }
         guard let previousTokens, let reused = metrics.reusedTokens else { return }
         let reusable = min(previousTokens, max(metrics.promptTokens - 1, 0))
@@ -131,6 +132,14 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
             metrics.reuseMiss = ReuseMiss(
                 cause: cold && connection.sendsCacheControl ? .coldCache : .serverSide, position: reused, before: "", cached: "", sent: "")
         }
+    }
+
+    /// Tokens a finished request leaves in the server's cache: its prompt and every generated
+    /// token but the last. A token enters the cache when it is decoded to sample the next one;
+    /// the last sampled token ended the answer (an end-of-generation token, `max_tokens`, a stop
+    /// string alike) and is never decoded, though llama-server counts it in `predicted_n`.
+    static func cachedTokens(prompt: Int, generated: Int) -> Int {
+        prompt + max(generated - 1, 0)
     }
 
     // MARK: The turn

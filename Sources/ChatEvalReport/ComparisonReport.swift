@@ -280,7 +280,7 @@ public enum ComparisonReport {
             let verdict =
                 change.verdict == .underpowered
                 ? "underpowered" + (change.repetitionsNeeded.map { $0 >= 10_000 ? " (at threshold)" : " (~\($0) reps)" } ?? "")
-                : change.verdict.rawValue
+                : change.verdict.words
             let low = signed(change.changeLower, change), high = signed(change.changeUpper, change)
             table.add([
                 name(change), Format.value(change.baseLevel, of: change.metric), Format.value(change.headLevel, of: change.metric),

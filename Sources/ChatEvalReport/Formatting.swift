@@ -6,6 +6,23 @@ public enum Format {
     /// "1 turn", "3 turns": a count with its noun, plural by adding "s".
     public static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
 
+    /// A run's progress: "12/64 turns", or "12/≤64 turns" when `total` is a most (a paired run
+    /// adding rounds until decided). Replays measured again after a busy spell can take a paired
+    /// run past its most: the count then stands alone beside the plan, "66 turns (≤64 planned)",
+    /// rather than a bound it has broken (growing the bound would claim a new most nobody planned).
+    public static func turnsDone(_ finished: Int, of total: Int, atMost: Bool) -> String {
+        finished > total ? "\(finished) turns (\(atMost ? "≤" : "")\(total) planned)" : "\(finished)/\(atMost ? "≤" : "")\(total) turns"
+    }
+
+    /// The time left at the pace so far, `elapsed` seconds for `finished` of `total` turns:
+    /// "ETA 1:05", "ETA ≤ 1:05" when `total` is a most; "ETA –" before the first turn and past
+    /// the plan, where nothing bounds what is left.
+    public static func eta(_ finished: Int, of total: Int, atMost: Bool, elapsed: Double) -> String {
+        guard finished > 0, finished <= total else { return "ETA –" }
+        let remaining = Int((elapsed / Double(finished) * Double(total - finished)).rounded())
+        return "ETA \(atMost ? "≤ " : "")" + String(format: "%d:%02d", remaining / 60, remaining % 60)
+    }
+
     /// Seconds as milliseconds: "412 ms", "3.1 ms", "1.85 s".
     public static func duration(_ seconds: Double?) -> String {
         guard let seconds, seconds.isFinite else { return "–" }

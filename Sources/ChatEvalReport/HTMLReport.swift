@@ -177,7 +177,7 @@ public enum HTMLReport {
                 return SVGChart.Interval(
                     label: "\(change.metric.name) (\(change.scale == .relative ? "%" : change.metric.unit.rawValue))",
                     estimate: estimate * scale, lower: lower * scale, upper: upper * scale,
-                    threshold: change.threshold.map { $0 * scale }, verdict: change.verdict.rawValue)
+                    threshold: change.threshold.map { $0 * scale }, verdict: change.verdict.words)
             }
             body += SVGChart.intervals(
                 title:
@@ -195,7 +195,7 @@ public enum HTMLReport {
                     + "<td>\(Format.value(change.baseLevel, of: change.metric))</td>"
                     + "<td>\(Format.value(change.headLevel, of: change.metric))</td>"
                     + "<td>\(Markup.html(ComparisonReport.interval(change)))</td>"
-                    + "<td>\(change.baseCount)/\(change.headCount)</td><td>\(change.verdict.rawValue)</td>"
+                    + "<td>\(change.baseCount)/\(change.headCount)</td><td>\(change.verdict.words)</td>"
                     + "<td>\(Markup.html(change.reason))</td></tr>"
             }
             body += "</table>"

@@ -115,11 +115,12 @@ public enum JUnitReport {
                         .failure(
                             type: "regression", message: "\(change.metric.name) \(ComparisonReport.interval(change)): \(change.reason)",
                             body: "")
-                    case .notMeasured: .skipped(change.reason)
+                    // Nothing decided: skipped, never a pass.
+                    case .notMeasured, .notGated: .skipped(change.reason)
                     default: .passed
                     }
                 return Case(
-                    classname: "chateval.compare.\(suite.name)", name: "\(change.metric.name) (\(change.verdict.rawValue))", time: 0,
+                    classname: "chateval.compare.\(suite.name)", name: "\(change.metric.name) (\(change.verdict.words))", time: 0,
                     outcome: outcome)
             }
             for change in comparison.quality.regressions where change.suite == suite.name {

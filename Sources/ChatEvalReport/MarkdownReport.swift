@@ -227,7 +227,7 @@ public enum MarkdownReport {
                         + "\(Format.value(change.headLevel, of: change.metric)) | "
                         + "\(Markup.markdown(ComparisonReport.interval(change).split(separator: " ").first.map(String.init) ?? "–")) | "
                         + "\(Markup.markdown(change.change == nil ? "" : ComparisonReport.interval(change))) | "
-                        + "\(change.baseCount)/\(change.headCount) | \(icon)\(change.verdict.rawValue) |"
+                        + "\(change.baseCount)/\(change.headCount) | \(icon)\(change.verdict.words) |"
                 )
             }
         }
@@ -293,7 +293,7 @@ public enum MarkdownReport {
                         "| \(Markup.markdown(turn.conversation)) | \(turn.turn) | \(change.metric.name) | "
                             + "\(Format.value(change.baseLevel, of: change.metric)) | "
                             + "\(Format.value(change.headLevel, of: change.metric)) | "
-                            + "\(Markup.markdown(ComparisonReport.interval(change))) | \(change.verdict.rawValue) |"
+                            + "\(Markup.markdown(ComparisonReport.interval(change))) | \(change.verdict.words) |"
                     )
                 }
             }

@@ -45,6 +45,21 @@ import Testing
         #expect(terminal.stdout.contains("no commit in the range changed a suite or the project file"), "\(terminal.stdout)")
     }
 
+    /// `compare HEAD~1 HEAD` with no run recorded at HEAD: exit 5, and the hint measures HEAD
+    /// against HEAD~1 in one job — it once offered HEAD itself as the baseline.
+    @Test func aHeadWithoutARunIsToldToMeasureItAgainstTheBase() async throws {
+        let repository = try Repository()
+        repository.ids = try await SyntheticHistory.make(in: repository.url, commits: 3, seed: 5)
+        let base = String(repository.ids[1].prefix(12)), head = String(repository.ids[2].prefix(12))
+        for name in try FileManager.default.contentsOfDirectory(atPath: repository.reports.path) where name.contains(head.prefix(7)) {
+            try FileManager.default.removeItem(at: repository.reports.appendingPathComponent(name))
+        }
+        let outcome = try await cli.run(["compare", "HEAD~1", "HEAD"] + repository.arguments)
+        #expect(outcome.status == 5, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("git checkout \(head) && chateval run --baseline \(base)"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("--baseline \(head)"), "\(outcome.stderr)")
+    }
+
     /// A step whose commits 38-40 have no results: of the suspects 38 to 41, only 40 changed the
     /// suite the runs ran; the others are named as unable to have caused it.
     @Test func theSuspectsAreNarrowedToTheCommitsThatChangedAnInput() async throws {

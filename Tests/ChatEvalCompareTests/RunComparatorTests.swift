@@ -33,7 +33,8 @@ struct RecordBuilder {
     /// Adds one replay of `conversation` in `suite` whose turns have these TTFTs, answers and check outcomes.
     mutating func replay(
         suite: String = "s", conversation: String = "c", repetition: Int, ttft: [Double],
-        answers: [String]? = nil, checks: [[Bool]] = [], reuse: [Int]? = nil, failedTurn: Int? = nil, load: Double? = nil
+        answers: [String]? = nil, checks: [[Bool]] = [], reuse: [Int]? = nil, reusable: Int? = nil, failedTurn: Int? = nil,
+        load: Double? = nil
     ) {
         let turns = ttft.enumerated().map { index, value -> TurnRecord in
             if index == failedTurn {
@@ -46,7 +47,7 @@ struct RecordBuilder {
                 promptTokens: 100, reusedTokens: reuse?[index] ?? 50, generatedTokens: 8, timeToFirstToken: value, prefillTime: value / 2,
                 decodeTime: 0.1, totalTime: value + 0.1, interTokenLatencies: Array(repeating: 0.0143, count: 7),
                 stopReason: .endOfGeneration,
-                peakResidentBytes: 200_000_000)
+                peakResidentBytes: 200_000_000, reusableTokens: reusable)
             let verdicts =
                 index < checks.count
                 ? checks[index].map {
@@ -435,6 +436,47 @@ struct RecordBuilder {
         base.record.runtime.slidingWindowCache = .full
         head.record.runtime.slidingWindowCache = .full
         #expect(compare(base, head).differences.isEmpty, "nil and full are the same setting")
+    }
+
+    // MARK: Issue 29, item 3 — a metric without a threshold is not gated, and reuse efficiency has one
+
+    /// Ten replays of a 4-turn conversation reusing `reused` of 100 reusable tokens on every turn.
+    private func reusing(_ reused: Int, seed: UInt64) -> RecordBuilder {
+        var random = SeededRandom(seed: seed)
+        var builder = RecordBuilder()
+        for repetition in 1...10 {
+            let ttft = (0..<4).map { turn in 0.1 * Double(turn + 1) * (1 + 0.03 * random.normal()) }
+            builder.replay(repetition: repetition, ttft: ttft, reuse: Array(repeating: reused, count: 4), reusable: 100)
+        }
+        return builder
+    }
+
+    /// Efficiency 1.0 → 0.5 was "unchanged" in every preset: it had no threshold.
+    @Test(arguments: ComparisonSettings.presets)
+    func reuseEfficiencyHalvedIsARegressionInEveryPreset(settings: ComparisonSettings) throws {
+        #expect(settings.thresholds[.reuseEfficiency] != nil)
+        let comparison = compare(reusing(100, seed: 1), reusing(50, seed: 2), settings: settings)
+        let efficiency = try change(comparison, .reuseEfficiency)
+        #expect(efficiency.verdict == .regression, "\(efficiency.reason)")
+        #expect(comparison.hasRegression)
+        let same = try change(compare(reusing(100, seed: 1), reusing(100, seed: 2), settings: settings), .reuseEfficiency)
+        #expect(same.verdict == .unchanged)
+    }
+
+    /// A metric the settings give no threshold is shown, "not gated" in JSON and in words, never
+    /// "unchanged", and stays out of the family.
+    @Test func aMetricWithoutAThresholdIsNotGated() throws {
+        var settings = ComparisonSettings.default
+        settings.thresholds[.reuseEfficiency] = nil
+        let gated = compare(reusing(100, seed: 1), reusing(50, seed: 2))
+        let comparison = compare(reusing(100, seed: 1), reusing(50, seed: 2), settings: settings)
+        let efficiency = try change(comparison, .reuseEfficiency)
+        #expect(efficiency.verdict.rawValue == "not_gated" && efficiency.verdict != .unchanged)
+        #expect(efficiency.change == -0.5 && efficiency.reason.contains("not gated"))
+        #expect(!comparison.metricRegressions.contains { $0.change.metric == .reuseEfficiency })
+        #expect(comparison.family.tests == gated.family.tests - 1)
+        let text = String(decoding: try ResultWriter.makeEncoder(pretty: false).encode(comparison), as: UTF8.self)
+        #expect(text.contains("\"verdict\":\"not_gated\""))
     }
 
     @Test func theComparisonEncodesWithInfiniteIntervalEndsAsStrings() throws {

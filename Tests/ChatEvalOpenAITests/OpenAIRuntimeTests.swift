@@ -349,14 +349,18 @@ import Testing
         }
     }
 
-    /// Reuse over HTTP: what the previous request left in the server's cache (its prompt and
-    /// answer, as the server counted them) is what the next could reuse; a server that serves
-    /// less says nothing of why: "server-side". A fresh session has nothing reusable.
-    @Test func servedReuseIsAccountedFromTheServersOwnCounts() async throws {
+    /// Reuse over HTTP: what the previous request left in the server's cache is what the next
+    /// could reuse — its prompt and its answer but the last sampled token, which llama-server
+    /// counts in `predicted_n` and never decodes, whether the answer ended at an end-of-generation
+    /// token ("stop") or at `max_tokens` ("length"). A server that serves less says nothing of
+    /// why: "server-side". A fresh session has nothing reusable. (The fake once assumed the whole
+    /// answer cached: every real turn showed an invented one-token miss.)
+    @Test(arguments: ["stop", "length"])
+    func servedReuseIsAccountedFromTheServersOwnCounts(finish: String) async throws {
         let replies = [
-            FakeChatServer.Reply.events(FakeChatServer.llamaServerEvents(["Hi", "."], promptTokens: 20, cached: 0)),
-            .events(FakeChatServer.llamaServerEvents(["Yes", "."], promptTokens: 40, cached: 22)),
-            .events(FakeChatServer.llamaServerEvents(["No", "."], promptTokens: 60, cached: 10)),
+            FakeChatServer.Reply.events(FakeChatServer.llamaServerEvents(["Hi", "."], finish: finish, promptTokens: 20, cached: 0)),
+            .events(FakeChatServer.llamaServerEvents(["Yes", "."], finish: finish, promptTokens: 40, cached: 21)),
+            .events(FakeChatServer.llamaServerEvents(["No", "."], finish: finish, promptTokens: 60, cached: 10)),
         ]
         try await FakeChatServer.run(replies: replies) { server in
             let connection = try await OpenAIConnection.open(Self.configuration(server))
@@ -366,11 +370,12 @@ import Testing
             let first = try #require(await Self.turn(runtime, [.user("Hi")]).metrics)
             #expect(first.reusableTokens == nil && first.reuseEfficiency == nil)
             let second = try #require(await Self.turn(runtime, [.user("Hi"), .assistant("Hi."), .user("And?")]).metrics)
-            #expect(second.reusableTokens == 22 && second.reuseEfficiency == 1 && second.reuseMiss == nil)  // 20 + 2 generated
+            // 20 + 2 generated − the last one, sampled and never decoded: all of it served, no miss.
+            #expect(second.reusableTokens == 21 && second.reuseEfficiency == 1 && second.reuseMiss == nil)
             let third = try #require(
                 await Self.turn(runtime, [.user("Hi"), .assistant("Hi."), .user("And?"), .assistant("Yes."), .user("So?")]).metrics)
-            #expect(third.reusableTokens == 42)  // 40 + 2
-            #expect(third.reuseMiss?.cause == .serverSide && third.missedTokens == 32)
+            #expect(third.reusableTokens == 41)  // 40 + 2 − 1
+            #expect(third.reuseMiss?.cause == .serverSide && third.missedTokens == 31)
         }
     }
 
@@ -392,8 +397,8 @@ import Testing
             #expect(first.reusableTokens == nil && first.reuseMiss == nil, "nothing was cached before the first turn")
             await runtime.evaluateNextTurnCold()
             let second = try #require(await Self.turn(runtime, [.user("Hi"), .assistant("Hi."), .user("And?")]).metrics)
-            #expect(second.reusableTokens == 22 && second.reuseEfficiency == 0)
-            #expect(second.reuseMiss?.cause == .coldCache && second.missedTokens == 22)
+            #expect(second.reusableTokens == 21 && second.reuseEfficiency == 0)
+            #expect(second.reuseMiss?.cause == .coldCache && second.missedTokens == 21)
             let bodies = await server.chatRequests.compactMap(\.json)
             #expect(bodies.map { $0["cache_prompt"] as? Bool } == [false, false])
         }
@@ -414,7 +419,7 @@ import Testing
             _ = await Self.turn(runtime, [.user("Hi")])
             await runtime.evaluateNextTurnCold()
             let second = try #require(await Self.turn(runtime, [.user("Hi"), .assistant("Hi."), .user("And?")]).metrics)
-            #expect(second.reusableTokens == 22 && second.reuseMiss?.cause == .serverSide)
+            #expect(second.reusableTokens == 21 && second.reuseMiss?.cause == .serverSide)
         }
     }
 

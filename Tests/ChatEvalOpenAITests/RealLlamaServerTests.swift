@@ -62,6 +62,16 @@ struct RealLlamaServerTests {
             if let third = session.last?.metrics, let reused = third.reusedTokens {
                 #expect(Double(reused) / Double(third.promptTokens) > 0.5)
             }
+            // The template keeps each history a prefix of the next, as in process (SessionReuseTests):
+            // the server serves all it holds — the previous prompt and answer but the last sampled
+            // token, never decoded — so every later turn reuses exactly what was reusable, with no
+            // one-token miss invented per turn.
+            for (index, turn) in session.enumerated().dropFirst() {
+                let metrics = try #require(turn.metrics)
+                let counts = "turn \(index + 1): reused \(metrics.reusedTokens ?? -1) of \(metrics.reusableTokens ?? -1) reusable"
+                #expect(metrics.reusedTokens != nil && metrics.reusedTokens == metrics.reusableTokens, "\(counts)")
+                #expect(metrics.reuseMiss == nil && metrics.reuseEfficiency == 1, "\(counts)")
+            }
         }
     }
 }

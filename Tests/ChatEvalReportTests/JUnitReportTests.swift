@@ -78,6 +78,15 @@ import Testing
         #expect(suite.failures == comparison.metricRegressions.count + comparison.quality.regressions.count)
     }
 
+    /// A metric without a threshold decided nothing: skipped, never passed; names say verdicts in words.
+    @Test func aMetricNotGatedIsSkippedAndVerdictsAreNamedInWords() async throws {
+        let summary = try await check(JUnitReport.render(comparison: try VerdictWordsTests.comparison()))
+        let cases = try #require(summary.suites.first).cases
+        #expect(cases.first { $0.name == "reuse-efficiency (not gated)" }?.result == "skipped")
+        #expect(cases.first { $0.name == "decode-tps (not worse)" }?.result == "passed")
+        #expect(!cases.contains { $0.name.contains("_") })
+    }
+
     @Test func aHistoryFailsASeriesWhoseLatestStepIsWorse() async throws {
         let summary = try await check(JUnitReport.render(history: ReportFixtures.history()))
         let cases = summary.suites.flatMap(\.cases)

@@ -127,7 +127,7 @@ actor RunProgress: RunObserver {
         let width = 24
         let done = totalTurns > 0 ? min(finishedTurns * width / totalTurns, width) : width
         let bar = String(repeating: "█", count: done) + String(repeating: "░", count: width - done)
-        write("\r\u{1B}[2K\(bar) \(finishedTurns)/\(atMost ? "≤" : "")\(totalTurns) turns · \(current) · ETA \(atMost ? "≤ " : "")\(eta())")
+        write("\r\u{1B}[2K\(bar) \(Format.turnsDone(finishedTurns, of: totalTurns, atMost: atMost)) · \(current) · \(eta())")
     }
 
     private func finishPlainLine() {
@@ -138,18 +138,12 @@ actor RunProgress: RunObserver {
         let outcome =
             "\(answered.count) answered" + (unexpected > 0 ? ", \(unexpected) failed" : "")
             + (expectedFailures > 0 ? ", \(expectedFailures) failed as expected" : "")
-        write(
-            "\(current): \(outcome) · TTFT \(median) · \(finishedTurns)/\(atMost ? "≤" : "")\(totalTurns) turns · ETA "
-                + "\(atMost ? "≤ " : "")\(eta())\n"
-        )
+        write("\(current): \(outcome) · TTFT \(median) · \(Format.turnsDone(finishedTurns, of: totalTurns, atMost: atMost)) · \(eta())\n")
         current = ""
     }
 
     private func eta() -> String {
-        guard finishedTurns > 0 else { return "–" }
-        let elapsed = (ContinuousClock.now - clock).seconds
-        let remaining = Int((elapsed / Double(finishedTurns) * Double(totalTurns - finishedTurns)).rounded())
-        return String(format: "%d:%02d", remaining / 60, remaining % 60)
+        Format.eta(finishedTurns, of: totalTurns, atMost: atMost, elapsed: (ContinuousClock.now - clock).seconds)
     }
 
     private func write(_ text: String) {

@@ -116,6 +116,12 @@ extension RunLocator.Located {
         }
     }
 
+    /// The commit a revision resolved to; nil for runs named by file or folder.
+    var commit: String? {
+        guard case .commit(let id, _, _) = self else { return nil }
+        return id
+    }
+
     /// The latest run this names, to match the other side against.
     var latest: RunRecord? {
         switch self {
@@ -159,8 +165,12 @@ struct RunSources {
     func compare(base: String, head: String, overrides: ComparisonOverrides) throws -> (Comparison, runs: [RunRecord]) {
         let headLocated = try locator.locate(head)
         let baseLocated = try locator.locate(base)
-        guard let headRuns = headLocated.choose(matching: baseLocated.latest) else { throw Self.missing(headLocated, folder: folder) }
-        guard let baseRuns = baseLocated.choose(matching: headRuns.runs.last) else { throw Self.missing(baseLocated, folder: folder) }
+        guard let headRuns = headLocated.choose(matching: baseLocated.latest) else {
+            throw Self.missing(headLocated, folder: folder, pair: (baseLocated, headLocated))
+        }
+        guard let baseRuns = baseLocated.choose(matching: headRuns.runs.last) else {
+            throw Self.missing(baseLocated, folder: folder, pair: (baseLocated, headLocated))
+        }
 
         let settings = ComparisonSettings.default.applying(projectFile?.compare ?? ComparisonOverrides())
         var result = RunComparator.compare(
@@ -216,15 +226,24 @@ struct RunSources {
         return false
     }
 
-    /// Exit 5 with how to produce the missing run.
-    static func missing(_ located: RunLocator.Located, folder: String) -> ExitCode {
+    /// Exit 5 with how to produce the missing run. For a comparison (`pair`: base, head), the
+    /// one job measuring both sides runs at the head with the base as `--baseline`, whichever side
+    /// lacks a run (a head without one is never offered as its own baseline); alone, `located` is
+    /// the baseline of the checkout.
+    static func missing(
+        _ located: RunLocator.Located, folder: String, pair: (base: RunLocator.Located, head: RunLocator.Located)? = nil
+    ) -> ExitCode {
         guard case .commit(let commit, let label, _) = located else { return failure("no runs found", .baselineMissing) }
+        var paired: String? = "chateval run --baseline \(commit.prefix(12))"
+        if let pair {
+            let checkout = pair.head.commit.map { head in "git checkout \(head.prefix(12)) && " } ?? ""
+            paired = pair.base.commit.map { base in checkout + "chateval run --baseline \(base.prefix(12))" }
+        }
+        let record = "Record one with `git checkout \(commit.prefix(12)) && chateval run --git-note`"
+        let fetch = "fetch CI's with `git fetch origin 'refs/notes/*:refs/notes/*'`"
         return failure(
-            """
-            no complete run recorded for \(label) in \(folder)/ or in the git notes \(GitRepository.chatEvalNotesRef). \
-            Record one with `git checkout \(commit.prefix(12)) && chateval run --git-note`, fetch CI's with \
-            `git fetch origin 'refs/notes/*:refs/notes/*'`, or measure both sides in one job with \
-            `chateval run --baseline \(commit.prefix(12))`
-            """, .baselineMissing)
+            "no complete run recorded for \(label) in \(folder)/ or in the git notes \(GitRepository.chatEvalNotesRef). "
+                + (paired.map { "\(record), \(fetch), or measure both sides in one job with `\($0)`" } ?? "\(record) or \(fetch)"),
+            .baselineMissing)
     }
 }
