@@ -235,7 +235,10 @@ void chateval_crash_set_activity(const char *activity) { set_text(&activity_text
 void chateval_crash_set_recovery(const char *recovery) { set_text(&recovery_text, recovery); }
 
 void chateval_crash_engine_enter(void) {
-    atomic_store(&engine_thread, syscall(SYS_gettid));
+    // Called around every llama_decode (once a token): the thread's id is asked of the kernel once.
+    static _Thread_local long this_thread;
+    if (!this_thread) this_thread = syscall(SYS_gettid);
+    atomic_store(&engine_thread, this_thread);
     atomic_fetch_add(&engine_depth, 1);
 }
 

@@ -67,16 +67,17 @@ enum PromptfooConfig {
         if cases.isEmpty { cases = [TestCase(mark: root.mark)] }  // promptfoo runs each prompt once without tests
         // Every prompt runs every test over every combination of its list values: the whole
         // product is capped, counted without overflow, before any conversation is built.
-        let perPrompt = cases.reduce(0) { total, test in
-            let (sum, overflow) = total.addingReportingOverflow(test.merged(under: defaults).expansions)
+        let mergedCases = cases.map { $0.merged(under: defaults) }
+        let perPrompt = mergedCases.reduce(0) { total, test in
+            let (sum, overflow) = total.addingReportingOverflow(test.expansions)
             return overflow ? Int.max : sum
         }
         let total = product(max(prompts.count, 1), perPrompt)
         if total > maximumConversations {
-            if let test = cases.first(where: { $0.merged(under: defaults).expansions > maximumConversations }) {
+            if let test = mergedCases.first(where: { $0.expansions > maximumConversations }) {
                 reader.fail(
                     .tooComplex, at: test.mark.map { .scalar(Node.Scalar("", .implicit, .plain, $0)) },
-                    "the list values of this test's vars expand into \(TestCase.count(test.merged(under: defaults).expansions)) "
+                    "the list values of this test's vars expand into \(TestCase.count(test.expansions)) "
                         + "conversations; at most \(maximumConversations) in all",
                     hint: "split the lists over several tests")
             } else {
@@ -91,8 +92,7 @@ enum PromptfooConfig {
         var conversations: [Node] = []
         var used = UniqueNames()
         for prompt in prompts {
-            for test in cases {
-                let merged = test.merged(under: defaults)
+            for (test, merged) in zip(cases, mergedCases) {
                 // promptfoo renders a variable the test does not set as empty text; so does the conversation.
                 let unset = prompt.variables.filter { name in !merged.variables.contains { $0.name == name } }
                 if !unset.isEmpty {
@@ -105,7 +105,7 @@ enum PromptfooConfig {
                         }.first ?? "set it under the test's vars if the prompt needs it")
                 }
                 let empty = unset.map { ($0, Node.scalar(Node.Scalar("", Tag(.str), .doubleQuoted, merged.mark))) }
-                for (expansion, variables) in merged.expandedVariables(reader: reader).enumerated() {
+                for (expansion, variables) in merged.expandedVariables().enumerated() {
                     var id = (prompts.count > 1 ? "\(prompt.label)-" : "") + test.label
                     if merged.expansions > 1 { id += "-\(expansion + 1)" }
                     id = used.claim(id)
@@ -285,8 +285,9 @@ enum PromptfooConfig {
             value == Int.max ? "more than \(Int.max)" : String(value)
         }
 
-        /// One variable mapping per combination of list values (a single one without lists).
-        func expandedVariables(reader: YAMLReader) -> [[(String, Node)]] {
+        /// One variable mapping per combination of list values (a single one without lists). The
+        /// caller has capped `expansions` (`suite(from:)` caps the whole config's product).
+        func expandedVariables() -> [[(String, Node)]] {
             var combinations: [[(String, Node)]] = [[]]
             for (name, value) in variables {
                 let choices: [Node]
@@ -294,14 +295,6 @@ enum PromptfooConfig {
                     choices = Array(items)
                 } else {
                     choices = [value]
-                }
-                guard expansions <= PromptfooConfig.maximumConversations else {
-                    reader.fail(
-                        .tooComplex, at: value,
-                        "the list values of this test's vars expand into \(Self.count(expansions)) conversations; "
-                            + "at most \(PromptfooConfig.maximumConversations)",
-                        hint: "split the lists over several tests")
-                    return []
                 }
                 combinations = combinations.flatMap { partial in choices.map { partial + [(name, $0)] } }
             }

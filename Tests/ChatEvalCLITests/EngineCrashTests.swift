@@ -34,15 +34,21 @@ import Testing
         }
         """
 
-    /// Builds the preloaded library that crashes `llama_decode` (needs llama.h through pkg-config, as `make test` sets it).
-    private func crashingLibrary(in directory: URL) async throws -> URL {
-        let source = directory.appendingPathComponent("crash.c"), library = directory.appendingPathComponent("crash.so")
-        try Self.crashingDecode.write(to: source, atomically: true, encoding: .utf8)
+    /// Builds `source` into a library to preload, named `name`.so in `directory` (llama.h through
+    /// pkg-config, as `make test` sets it).
+    private func preloadedLibrary(_ source: String, named name: String, in directory: URL) async throws -> URL {
+        let file = directory.appendingPathComponent("\(name).c"), library = directory.appendingPathComponent("\(name).so")
+        try source.write(to: file, atomically: true, encoding: .utf8)
         let built = try await ProcessRunner.run(
             URL(fileURLWithPath: "/bin/bash"),
-            ["-c", "cc -shared -fPIC -O1 -o '\(library.path)' '\(source.path)' $(pkg-config --cflags llama) -ldl"])
-        try #require(built.status == 0, "the crashing library did not build: \(built.stderr)")
+            ["-c", "cc -shared -fPIC -O1 -o '\(library.path)' '\(file.path)' $(pkg-config --cflags llama) -ldl"])
+        try #require(built.status == 0, "\(name).so did not build: \(built.stderr)")
         return library
+    }
+
+    /// The library that crashes `llama_decode` at its Nth call.
+    private func crashingLibrary(in directory: URL) async throws -> URL {
+        try await preloadedLibrary(Self.crashingDecode, named: "crash", in: directory)
     }
 
     private func suite(in directory: URL) throws -> URL {
@@ -116,11 +122,7 @@ import Testing
         let model = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let source = directory.appendingPathComponent("init.c"), library = directory.appendingPathComponent("init.so")
-        try Self.crashingBackendInit.write(to: source, atomically: true, encoding: .utf8)
-        let built = try await ProcessRunner.run(
-            URL(fileURLWithPath: "/bin/bash"), ["-c", "cc -shared -fPIC -O1 -o '\(library.path)' '\(source.path)' -ldl"])
-        try #require(built.status == 0, "\(built.stderr)")
+        let library = try await preloadedLibrary(Self.crashingBackendInit, named: "init", in: directory)
         let suiteFile = try suite(in: directory)
         let crashed = try await cli.run(
             ["run", suiteFile.path, "--model", model, "--reports", directory.appendingPathComponent("out").path],

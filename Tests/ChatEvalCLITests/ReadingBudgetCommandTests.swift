@@ -33,9 +33,7 @@ import Testing
         let directory = try folder(files)
         defer { try? FileManager.default.removeItem(at: directory) }
         let target = reader == "promptfoo" ? "promptfooconfig.yaml" : "s.yaml"
-        let clock = ContinuousClock.now
         let outcome = try await cli.run(["validate", target], in: directory)
-        #expect(ContinuousClock.now - clock < .seconds(20))
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("nesting is over 64 levels deep here, counting what aliases bring"), "\(outcome.stderr)")
         #expect(outcome.stderr.contains(reader == "project" ? "chateval.yaml:" : "\(target):"))

@@ -180,7 +180,7 @@ struct TextChecksTests {
         let clock = ContinuousClock.now
         let verdicts = (0..<400).map { _ in check.evaluate(subject) }
         let elapsed = ContinuousClock.now - clock
-        #expect(elapsed < .seconds(30), "\(elapsed)")
+        #expect(elapsed < .seconds(120), "\(elapsed)")  // each check spent a whole operation's budget: 400–800 s
         #expect(verdicts.allSatisfy { !$0.passed })
         #expect(verdicts.last?.error == "regex exceeded its step budget", "\(verdicts.last.map(\.detail) ?? "")")
         #expect(verdicts.last?.detail.contains("steps all checks of an answer share are spent") == true)
