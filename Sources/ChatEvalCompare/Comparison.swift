@@ -29,6 +29,9 @@ public struct Comparison: Codable, Sendable {
     public var calibration: GateAudit?
     /// Set by a paired run that added repetitions in rounds: how many, and why it stopped.
     public var sequential: SequentialOutcome?
+    /// For separately recorded runs: the run-to-run spread their changes had to pass, and where
+    /// it came from. Absent for a paired run (and in comparisons written before it).
+    public var runSpread: RunToRunSpread?
 
     public init(
         base: ComparedSide, head: ComparedSide, settings: ComparisonSettings, design: ComparisonDesign, family: TestFamily,
@@ -119,10 +122,23 @@ public struct ComparisonDesign: Codable, Sendable, Hashable {
 
 /// The tests decided together: gated suite metrics, checks and turn outcomes.
 public struct TestFamily: Codable, Sendable, Hashable {
-    /// Tests in the family before Tarone's rule.
+    /// Tests in the family.
     public var tests: Int
-    /// Tests that could reach the family's level (Holm's adjustment runs over these).
+    /// Tests decided at the family's level (all of them when the family is decided by relabelling
+    /// replays; before, the tests Tarone's rule kept for Holm's adjustment).
     public var testable: Int
+    /// Relabellings of the replays that decided the family (`JointPermutation`); absent in
+    /// comparisons written before it (Tarone and Holm decided those).
+    public var labelings: Int?
+    /// True when every relabelling was enumerated (the adjusted p-values are exact).
+    public var exact: Bool?
+
+    public init(tests: Int, testable: Int, labelings: Int? = nil, exact: Bool? = nil) {
+        self.tests = tests
+        self.testable = testable
+        self.labelings = labelings
+        self.exact = exact
+    }
 }
 
 /// Why a paired run stopped adding repetitions, and how many it took.

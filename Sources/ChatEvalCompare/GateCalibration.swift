@@ -86,8 +86,15 @@ public struct GateCalibration: Sendable {
     }
 
     public var settings: ComparisonSettings
+    /// Relabellings drawn per comparison where the family's cannot all be enumerated: fewer than
+    /// a comparison of recorded runs draws (`JointFamily.samples`), so that thousands of
+    /// comparisons run in seconds; the resolution, 1/1,001, is a tenth of the default 1% rate.
+    public var permutationSamples: Int
 
-    public init(settings: ComparisonSettings) { self.settings = settings }
+    public init(settings: ComparisonSettings, permutationSamples: Int = 1_000) {
+        self.settings = settings
+        self.permutationSamples = permutationSamples
+    }
 
     /// Runs `trials` comparisons of `scenario` from `seed`.
     public func run(_ scenario: Scenario, trials: Int, seed: UInt64) -> Outcome {
@@ -162,6 +169,8 @@ public struct GateCalibration: Sendable {
     /// checks' pass counts.
     struct Sample {
         var replays: [[[ReplaySample]]] = []  // suite → metric → replays
+        /// suite → each replay's checks, aligned with `replays[suite][metric]`.
+        var outcomes: [[ReplayOutcome]] = []
         var passed: [Int] = []
         var total = 0
     }
@@ -169,9 +178,14 @@ public struct GateCalibration: Sendable {
     private func draw(into sample: inout Sample, levels: [[[[Double]]]], scenario: Scenario, head: Bool, _ random: inout SeededRandom) {
         let variance = log1p(scenario.coefficientOfVariation * scenario.coefficientOfVariation)
         let shared = (variance * scenario.sharedVariance).squareRoot(), own = (variance * (1 - scenario.sharedVariance)).squareRoot()
-        if sample.replays.isEmpty { sample.replays = levels.map { _ in settings.metrics.map { _ in [] } } }
+        if sample.replays.isEmpty {
+            sample.replays = levels.map { _ in settings.metrics.map { _ in [] } }
+            sample.outcomes = levels.map { _ in [] }
+        }
+        let firstReplay = sample.outcomes.first?.count ?? 0
         for (suite, conversations) in levels.enumerated() {
             for (conversation, turns) in conversations.enumerated() {
+                sample.outcomes[suite].append(ReplayOutcome(conversation: "c\(conversation + 1)"))
                 for (index, metric) in settings.metrics.enumerated() {
                     let slower = head && suite == 0 && metric == .timeToFirstToken ? 1 + scenario.slowdown : 1
                     let replayEffect = shared * random.normal()
@@ -184,8 +198,10 @@ public struct GateCalibration: Sendable {
             }
         }
         if sample.passed.isEmpty { sample.passed = scenario.checks.map { _ in 0 } }
-        for (index, check) in scenario.checks.enumerated() where random.uniform() < (head ? check.head : check.base) {
-            sample.passed[index] += 1
+        for (index, check) in scenario.checks.enumerated() {
+            let passed = random.uniform() < (head ? check.head : check.base)
+            if passed { sample.passed[index] += 1 }
+            if !sample.outcomes.isEmpty { sample.outcomes[0][firstReplay].checks[Self.checkKey(index)] = passed }
         }
         sample.total += 1
     }
@@ -211,15 +227,25 @@ public struct GateCalibration: Sendable {
         let checks = scenario.checks.indices.map { index in
             let base = tally(sides.base.passed[index], sides.base.total), head = tally(sides.head.passed[index], sides.head.total)
             return QualityComparator.Counts.Entry(
-                key: QualityComparator.CheckKey(suite: "suite1", conversation: "c1", turn: 0, position: index, check: "check"),
+                key: Self.checkKey(index),
                 base: base, head: head,
                 fisher: FisherExact(basePassed: base.passed, baseTotal: base.total, headPassed: head.passed, headTotal: head.total))
         }
         let counts = QualityComparator.Counts(checks: checks, turns: [])
+        var outcomes: [String: ReplayOutcomes] = [:]
+        for suite in scenario.suites.indices {
+            outcomes["suite\(suite + 1)"] = ReplayOutcomes(base: sides.base.outcomes[suite], head: sides.head.outcomes[suite])
+        }
         let (changes, quality, _) = RunComparator.decide(
-            pending, counts: counts, level: RunComparator.Level(settings: settings, share: look.share, intervalShare: look.intervalShare),
-            settings: settings, suiteSettings: [:])
+            pending, counts: counts, outcomes: outcomes,
+            level: RunComparator.Level(settings: settings, share: look.share, intervalShare: look.intervalShare),
+            settings: settings, suiteSettings: [:], samples: permutationSamples)
         return (changes, quality)
+    }
+
+    /// The key of the scenario's check `index` (all on the first suite's first conversation's first turn).
+    static func checkKey(_ index: Int) -> QualityComparator.CheckKey {
+        QualityComparator.CheckKey(suite: "suite1", conversation: "c1", turn: 0, position: index, check: "check")
     }
 
     /// A typical per-turn value of a small model on a laptop-class CPU.

@@ -134,26 +134,32 @@ enum QualityComparator {
         for run in runs.sorted(by: { $0.startedAt < $1.startedAt }) {
             for suite in run.suites {
                 for conversation in suite.conversations where conversation.isMeasured {
-                    for turn in conversation.turns {
-                        for (position, verdict) in (turn.checks ?? []).enumerated() {
-                            add(
-                                verdict,
-                                CheckKey(
-                                    suite: suite.name, conversation: conversation.id, turn: turn.index, position: position,
-                                    check: verdict.check),
-                                answer: turn.answer)
-                        }
-                    }
-                    for (position, verdict) in conversation.checks.enumerated() {
-                        add(
-                            verdict,
-                            CheckKey(suite: suite.name, conversation: conversation.id, turn: nil, position: position, check: verdict.check),
-                            answer: conversation.turns.last(where: { $0.status == .answered })?.answer)
-                    }
+                    for (key, verdict, answer) in verdicts(suite: suite.name, conversation) { add(verdict, key, answer: answer) }
                 }
             }
         }
         return tallies
+    }
+
+    /// One replay's check verdicts under their keys, with the answer each judged (a
+    /// conversation-level check judged the last answered turn's).
+    static func verdicts(suite: String, _ conversation: ConversationRecord) -> [(CheckKey, Verdict, String?)] {
+        var found: [(CheckKey, Verdict, String?)] = []
+        for turn in conversation.turns {
+            for (position, verdict) in (turn.checks ?? []).enumerated() {
+                found.append(
+                    (
+                        CheckKey(suite: suite, conversation: conversation.id, turn: turn.index, position: position, check: verdict.check),
+                        verdict, turn.answer
+                    ))
+            }
+        }
+        let last = conversation.turns.last(where: { $0.status == .answered })?.answer
+        for (position, verdict) in conversation.checks.enumerated() {
+            found.append(
+                (CheckKey(suite: suite, conversation: conversation.id, turn: nil, position: position, check: verdict.check), verdict, last))
+        }
+        return found
     }
 
     /// Every turn's answered count over the measured replays of `runs`.

@@ -72,10 +72,12 @@ public struct ComparisonLook: Sendable, Hashable {
 /// per side cannot be told apart from a slow replay, and the comparison says so.
 ///
 /// **One family.** Every gated suite metric (one with a threshold), every check's pass counts
-/// (Fisher's exact test) and every turn's answered counts form one family at the look's
-/// false-alarm rate: Tarone's rule leaves out the tests that cannot reach it, and Holm's
-/// adjustment runs over the rest (`MultipleTesting`). Per-turn metric detail is a second family,
-/// shown and never gated.
+/// and every turn's answered counts form one family at the look's false-alarm rate, decided by
+/// relabelling the replays within each conversation jointly for all of them (`JointFamily`,
+/// Westfall–Young min-P): the metrics of one replay move together, and the family pays only for
+/// the chances the data really had. Regressions are tested one-sided (the gate asks "worse?"),
+/// improvements in their own one-sided family. Per-turn metric detail is a second family (Holm
+/// over Tarone's testable set, `MultipleTesting`), shown and never gated.
 ///
 /// **Verdicts.** A metric is a regression (or improvement) when its adjusted p-value is within
 /// the family's rate, its interval excludes no change, and its estimated change passes the
@@ -84,6 +86,11 @@ public struct ComparisonLook: Sendable, Hashable {
 /// otherwise, with a forecast of the repetitions that would decide (`RepetitionForecast`); not
 /// gated when the settings give it no threshold (shown, never decided, never a pass). A check is
 /// a regression when it passes significantly less often on head.
+///
+/// **Separately recorded runs** (`runSpread`): every replay of a run shares its machine state,
+/// so two runs differ by their offset as well as by chance. Their intervals are widened by the
+/// run-to-run spread, and a change is a regression only when it also passes that spread at the
+/// family's rate; `compare` takes the spread from the base's history or a stated default.
 ///
 /// **Load.** A replay measured while other processes used `busyThreshold` cores or more (a
 /// quarter of a core by default) is left out of the comparison and counted, as is one a paired
@@ -95,17 +102,22 @@ public enum RunComparator {
     /// rows (they never gate; a calibration that runs thousands of comparisons needs none).
     public static func compare(
         base: ComparedRuns, head: ComparedRuns, settings projectSettings: ComparisonSettings,
-        commandLine: ComparisonOverrides = ComparisonOverrides(), turnDetail: Bool = true, look: ComparisonLook = .single
+        commandLine: ComparisonOverrides = ComparisonOverrides(), turnDetail: Bool = true, look: ComparisonLook = .single,
+        runSpread: RunToRunSpread? = nil
     ) -> Comparison {
         let settings = projectSettings.applying(commandLine)
         var suiteSettings: [String: ComparisonSettings] = [:]
         for suite in head.runs.flatMap(\.suites) {
             if let own = suite.comparison { suiteSettings[suite.name] = projectSettings.applying(own).applying(commandLine) }
         }
-        let level = Level(settings: settings, share: look.share, intervalShare: look.intervalShare)
         let (baseReplays, baseLeftOut, baseLoad) = measuredReplaysCounting(base.runs, busyThreshold: settings.busyThreshold)
         let (headReplays, headLeftOut, headLoad) = measuredReplaysCounting(head.runs, busyThreshold: settings.busyThreshold)
         let suiteOrder = suiteNames(head.runs).filter { baseReplays[$0] != nil && headReplays[$0] != nil }
+        var level = Level(settings: settings, share: look.share, intervalShare: look.intervalShare)
+        if let runSpread {
+            let spread = settings.metrics.filter { runSpread.spreads[$0] != nil && settings.thresholds[$0] != nil }.count
+            level.runTerm = (runSpread, base.runs.count, head.runs.count, max(1, spread * suiteOrder.count))
+        }
 
         var suiteTests: [PendingChange] = []
         var turnTests: [PendingChange] = []
@@ -127,8 +139,11 @@ public enum RunComparator {
             }
         }
         let counts = QualityComparator.tally(base: base.runs, head: head.runs)
+        let outcomes = suiteOrder.reduce(into: [String: ReplayOutcomes]()) { found, suite in
+            found[suite] = ReplayOutcomes(base: baseReplays[suite]!.map(\.outcome), head: headReplays[suite]!.map(\.outcome))
+        }
         let (suiteChanges, quality, family) = decide(
-            suiteTests, counts: counts, level: level, settings: settings, suiteSettings: suiteSettings)
+            suiteTests, counts: counts, outcomes: outcomes, level: level, settings: settings, suiteSettings: suiteSettings)
         let turnChanges = decideDetail(turnTests, level: level, settings: settings, suiteSettings: suiteSettings)
 
         let suites = suiteOrder.map { suite in
@@ -149,6 +164,7 @@ public enum RunComparator {
             differences: SettingDifferences.between(base: base.runs, head: head.runs),
             suites: suites, quality: quality, load: LoadComparison(base: baseLoad, head: headLoad))
         comparison.inputs = InputDifferences.between(base: base.runs, head: head.runs)
+        comparison.runSpread = runSpread
         return comparison
     }
 
@@ -160,6 +176,10 @@ public enum RunComparator {
         var confidence: Double
         /// One-sided non-coverage of the intervals.
         var tail: Double { (1 - confidence) / 2 }
+
+        /// For separately recorded runs: their run-to-run spread, how many runs each side pools,
+        /// and the gated metric tests it applies to (among which the family's rate is shared).
+        var runTerm: (spread: RunToRunSpread, baseRuns: Int, headRuns: Int, tests: Int)?
 
         init(settings: ComparisonSettings, share: Double, intervalShare: Double? = nil) {
             alpha = settings.familyErrorRate * share
@@ -177,10 +197,12 @@ public enum RunComparator {
         static func < (a: TurnKey, b: TurnKey) -> Bool { (a.conversation, a.turn) < (b.conversation, b.turn) }
     }
 
-    /// One measured replay of a conversation: its answered turns' metrics.
+    /// One measured replay of a conversation: its answered turns' metrics (none when its timings
+    /// were left out for a busy machine), and what its checks and turns showed.
     struct Replay {
         var conversation: String
         var turns: [Int: TurnMetrics]
+        var outcome: ReplayOutcome
 
         func sample(_ metric: Metric) -> ReplaySample {
             ReplaySample(conversation: conversation, values: turns.compactMapValues(metric.value))
@@ -223,17 +245,19 @@ public enum RunComparator {
                         }
                         continue
                     }
+                    let outcome = ReplayOutcome(suite: suite.name, conversation: conversation)
                     if screens, let load = conversation.load, load.otherCores >= busyThreshold ?? .infinity {
                         leftOut += 1
                         leftOutBySuite[suite.name, default: 0] += 1
-                        suites[suite.name, default: []] = suites[suite.name, default: []]
+                        // Its checks and answers count; its timings do not.
+                        suites[suite.name, default: []].append(Replay(conversation: conversation.id, turns: [:], outcome: outcome))
                         continue
                     }
                     var turns: [Int: TurnMetrics] = [:]
                     for turn in conversation.turns where turn.status == .answered {
                         if let metrics = turn.metrics { turns[turn.index] = metrics }
                     }
-                    suites[suite.name, default: []].append(Replay(conversation: conversation.id, turns: turns))
+                    suites[suite.name, default: []].append(Replay(conversation: conversation.id, turns: turns, outcome: outcome))
                 }
             }
         }
@@ -321,45 +345,26 @@ public enum RunComparator {
     }
 
     /// Tests the gated family — suite metrics with a threshold, checks and turns — and decides
-    /// every member at the look's level.
+    /// every member at the look's level, jointly over the replays they share (`JointFamily`).
+    /// `outcomes` holds, per suite, each replay's checks and turns in the order of the metrics'
+    /// replay samples.
     static func decide(
-        _ metrics: [PendingChange], counts: QualityComparator.Counts, level: Level, settings: ComparisonSettings,
-        suiteSettings: [String: ComparisonSettings]
+        _ metrics: [PendingChange], counts: QualityComparator.Counts, outcomes: [String: ReplayOutcomes], level: Level,
+        settings: ComparisonSettings, suiteSettings: [String: ComparisonSettings], samples: Int = JointFamily.samples
     ) -> ([MetricChange], QualityComparison, TestFamily) {
         let tested = metrics.map { test($0, confidence: level.confidence) }
         let gated = zip(metrics, tested).map { pending, test in
             (suiteSettings[pending.suite] ?? settings).thresholds[pending.metric] != nil && test.shift != nil
         }
-        var family: [(pValue: Double, minimumPValue: Double)] = []
-        var metricSlots: [Int?] = []
-        for (test, isGated) in zip(tested, gated) {
-            if isGated, let shift = test.shift {
-                metricSlots.append(family.count)
-                family.append((shift.pValue, shift.minimumPValue))
-            } else {
-                metricSlots.append(nil)
-            }
-        }
-        let checkSlots = counts.checks.map { entry -> Int? in
-            guard let fisher = entry.fisher else { return nil }
-            family.append((fisher.pValue, fisher.minimumPValue))
-            return family.count - 1
-        }
-        let turnSlots = counts.turns.map { entry -> Int? in
-            guard let fisher = entry.fisher else { return nil }
-            family.append((fisher.pValue, fisher.minimumPValue))
-            return family.count - 1
-        }
-        let decisions = MultipleTesting.decide(family, alpha: level.alpha)
-        let changes = zip(metrics, zip(tested, metricSlots)).map { pending, item in
+        let joint = JointFamily.decide(
+            metrics: metrics, tested: tested, gated: gated, counts: counts, outcomes: outcomes, alpha: level.alpha, samples: samples)
+        let changes = zip(metrics, zip(tested, joint.metrics)).map { pending, item in
             verdict(
-                for: item.0, decision: item.1.map { decisions[$0] }, familySize: decisions.filter { $0.adjustedPValue != nil }.count,
-                level: level, settings: suiteSettings[pending.suite] ?? settings)
+                for: item.0, decision: item.1, familySize: joint.family.tests, level: level,
+                settings: suiteSettings[pending.suite] ?? settings)
         }
-        let quality = QualityComparator.decide(
-            counts, checkDecisions: checkSlots.map { $0.map { decisions[$0] } },
-            turnDecisions: turnSlots.map { $0.map { decisions[$0] } })
-        return (changes, quality, TestFamily(tests: family.count, testable: decisions.filter { $0.adjustedPValue != nil }.count))
+        let quality = QualityComparator.decide(counts, checkDecisions: joint.checks, turnDecisions: joint.turns)
+        return (changes, quality, joint.family)
     }
 
     /// The per-turn detail: its own family at the same level, never gating.
@@ -394,7 +399,7 @@ public enum RunComparator {
             scale: relative ? .relative : .absolute, verdict: .notMeasured, reason: "")
         change.baseTypical = test.typicalTurn?.base
         change.headTypical = test.typicalTurn?.head
-        guard let shift = test.shift, let baseMedian = change.baseMedian else {
+        guard var shift = test.shift, let baseMedian = change.baseMedian else {
             change.reason =
                 test.baseValues.isEmpty && test.headValues.isEmpty
                 ? "not measured on either side" : test.baseValues.isEmpty ? "not measured on base" : "not measured on head"
@@ -403,6 +408,14 @@ public enum RunComparator {
         }
         // Back from the compared scale to the reported one.
         let report: (Double) -> Double = relative ? { expm1($0) } : { $0 }
+        // Separately recorded runs: the interval widened by the runs' own offset (`RunToRunSpread`).
+        let runError = level.runTerm.flatMap { $0.spread.standardError(metric, baseRuns: $0.baseRuns, headRuns: $0.headRuns) }
+        if let runError, relative {
+            let z = RankShift.normalQuantile(1 - level.tail)
+            let widen = { (halfWidth: Double) in (halfWidth * halfWidth + z * z * runError * runError).squareRoot() }
+            shift.lower = shift.estimate - widen(shift.estimate - shift.lower)
+            shift.upper = shift.estimate + widen(shift.upper - shift.estimate)
+        }
         change.change = report(shift.estimate)
         change.changeLower = report(shift.lower)
         change.changeUpper = report(shift.upper)
@@ -440,6 +453,19 @@ public enum RunComparator {
         let excludesZero = (estimate > 0 && lower > 0) || (estimate < 0 && upper < 0)
         let confidence = Self.percent(level.confidence)
 
+        // Beyond the run-to-run spread too, one-sided at the family's rate shared by its tests.
+        let beyondRuns = runError.map { error in
+            abs(shift.estimate) > RankShift.normalQuantile(1 - level.alpha / Double(level.runTerm?.tests ?? 1)) * error
+        }
+        if significant && excludesZero && abs(estimate) >= bound && beyondRuns == false {
+            change.verdict = .underpowered
+            change.reason =
+                "the replays differ, but separately recorded runs differ this much by themselves "
+                + "(run-to-run spread \(String(format: "%.1f%%", (level.runTerm?.spread.spreads[metric] ?? 0) * 100)), "
+                + "\(level.runTerm?.spread.source == .history ? "from the base's history" : "the stated default")); "
+                + "compare in one paired run: chateval run --baseline"
+            return change
+        }
         if significant && excludesZero && abs(estimate) >= bound {
             change.verdict = direction
             change.reason =
@@ -466,18 +492,26 @@ public enum RunComparator {
             spread: test.spread, strata: shift.strata, estimate: shift.estimate, bound: scaleBound,
             familyLevel: level.alpha / Double(max(familySize, 1)), intervalTail: level.tail
         ).map { max($0, test.repetitions + 1) }
-        if decision == nil {
+        if shift.minimumPValue >= 1 {
+            change.reason = "\(shift.baseCount) and \(shift.headCount) replays: no arrangement of them could show a change"
+        } else if decision?.adjustedPValue == nil {
             change.reason =
-                shift.minimumPValue >= 1
-                ? "\(shift.baseCount) and \(shift.headCount) replays: no arrangement of them could show a change"
-                : "\(shift.baseCount) and \(shift.headCount) replays "
-                    + "cannot reach the family's rate (at best p = \(format(shift.minimumPValue)))"
+                "\(shift.baseCount) and \(shift.headCount) replays "
+                + "cannot reach the family's rate (at best p = \(format(shift.minimumPValue)))"
         } else if significant && !(abs(estimate) >= bound) {
             change.reason = "a real change, smaller than the threshold, but the \(confidence) interval reaches past it"
         } else if significant {
             change.reason = "significant, but the \(confidence) interval holds no change"
         } else {
             change.reason = "the \(confidence) interval reaches past the threshold: too few or too noisy replays to decide"
+        }
+        // Separately recorded runs whose own spread alone reaches past the threshold: more
+        // repetitions cannot narrow what lies between runs.
+        if let runError, relative, RankShift.normalQuantile(1 - level.tail) * runError >= scaleBound {
+            change.repetitionsNeeded = nil
+            change.reason +=
+                "; the runs' own spread reaches past the threshold, so more repetitions of them cannot decide: pair them "
+                + "(chateval run --baseline)"
         }
         return change
     }
@@ -549,31 +583,49 @@ public struct ReplaySample: Sendable {
     /// changes nothing but the labels — the rank test stays exact. Conversations measured on one
     /// side only are left out.
     public static func strata(base: [ReplaySample], head: [ReplaySample], onLogScale: Bool) -> [(base: [Double], head: [Double])] {
+        let values = summaries(base + head, onLogScale: onLogScale)
+        var byConversation: [String: (base: [Double], head: [Double])] = [:]
+        for (index, sample) in (base + head).enumerated() {
+            guard let value = values[index] else { continue }
+            if index < base.count {
+                byConversation[sample.conversation, default: ([], [])].base.append(value)
+            } else {
+                byConversation[sample.conversation, default: ([], [])].head.append(value)
+            }
+        }
+        return byConversation.keys.sorted().compactMap { conversation in
+            let stratum = byConversation[conversation]!
+            return stratum.base.isEmpty || stratum.head.isEmpty ? nil : stratum
+        }
+    }
+
+    /// Each replay's value as `strata` compares it — the mean over its turns of (value − the turn's
+    /// median over all `samples` of its conversation) — aligned with `samples`; nil for a replay
+    /// with no usable value.
+    public static func summaries(_ samples: [ReplaySample], onLogScale: Bool) -> [Double?] {
         let transform: (Double) -> Double? = { value in
             onLogScale ? (value > 0 && value.isFinite ? Foundation.log(value) : nil) : (value.isFinite ? value : nil)
         }
         // Each replay as (turn, value) pairs on the compared scale (turn indices are small: arrays, not dictionaries;
         // an index no record can hold is left out, never trusted to size an array).
-        func scaled(_ sample: ReplaySample) -> [(turn: Int, value: Double)] {
-            sample.values.compactMap { turn, value in
-                (0..<ReplayedTurn.indexLimit).contains(turn) ? transform(value).map { (turn, $0) } : nil
+        // In turn order: a dictionary's order differs between processes, and a sum's last bits with it.
+        let scaled = samples.map { sample in
+            sample.values.sorted { $0.key < $1.key }.compactMap { turn, value in
+                (0..<ReplayedTurn.indexLimit).contains(turn) ? transform(value).map { (turn: turn, value: $0) } : nil
             }
         }
-        var byConversation: [String: (base: [[(turn: Int, value: Double)]], head: [[(turn: Int, value: Double)]])] = [:]
-        for sample in base { byConversation[sample.conversation, default: ([], [])].base.append(scaled(sample)) }
-        for sample in head { byConversation[sample.conversation, default: ([], [])].head.append(scaled(sample)) }
-        return byConversation.keys.sorted().compactMap { conversation in
-            guard let replays = byConversation[conversation], !replays.base.isEmpty, !replays.head.isEmpty else { return nil }
-            let turns = (replays.base + replays.head).flatMap { $0.map(\.turn) }.max().map { $0 + 1 } ?? 0
+        var byConversation: [String: [Int]] = [:]
+        for (index, sample) in samples.enumerated() { byConversation[sample.conversation, default: []].append(index) }
+        var result = [Double?](repeating: nil, count: samples.count)
+        for replays in byConversation.values {
+            let turns = replays.flatMap { scaled[$0].map(\.turn) }.max().map { $0 + 1 } ?? 0
             var byTurn = [[Double]](repeating: [], count: turns)
-            for replay in replays.base + replays.head { for (turn, value) in replay { byTurn[turn].append(value) } }
+            for replay in replays { for (turn, value) in scaled[replay] { byTurn[turn].append(value) } }
             let typical = byTurn.map { Distribution($0)?.median ?? 0 }
-            func summary(_ replay: [(turn: Int, value: Double)]) -> Double? {
-                guard !replay.isEmpty else { return nil }
-                return replay.reduce(0) { $0 + $1.value - typical[$1.turn] } / Double(replay.count)
+            for replay in replays where !scaled[replay].isEmpty {
+                result[replay] = scaled[replay].reduce(0) { $0 + $1.value - typical[$1.turn] } / Double(scaled[replay].count)
             }
-            let stratum = (base: replays.base.compactMap(summary), head: replays.head.compactMap(summary))
-            return stratum.base.isEmpty || stratum.head.isEmpty ? nil : stratum
         }
+        return result
     }
 }

@@ -82,8 +82,10 @@ public struct VariantMatrix: Sendable {
         let sides = columns.map { column(records[$0.record], variant: $0.variant) }
         let perComparison = settings.familyErrorRate / Double(columns.count - 1)
         var adjusted = settings
-        // Each of a comparison's two families (checks, per-turn TTFT) at half the column's share.
-        adjusted.familyErrorRate = perComparison / 2
+        // A column's share split over its marks: checks are tested one-sided in each direction
+        // (worse, better) at the family's rate each, per-turn TTFT two-sided at it — a quarter
+        // each keeps all marks of the column within its share (3/4 of it).
+        adjusted.familyErrorRate = perComparison / 4
         let comparisons = sides.dropFirst().enumerated().map { index, side in
             RunComparator.compare(
                 base: ComparedRuns(runs: [sides[0]], sources: [columns[0].label]),

@@ -6,12 +6,11 @@ import Foundation
 /// detail (per-turn rows only with `verbose`).
 public enum ComparisonReport {
     public static func render(_ comparison: Comparison, verbose: Bool) -> String {
-        var lines: [String] = []
+        // The verdict is the first line: a CI log shows it without scrolling.
+        var lines: [String] = [headline(comparison), ""]
         lines.append("base      \(describe(comparison.base))")
         lines.append("head      \(describe(comparison.head))")
         lines += designLines(comparison)
-        lines.append("")
-        lines.append(headline(comparison))
 
         let regressions = comparison.metricRegressions
         let quality = comparison.quality
@@ -117,19 +116,41 @@ public enum ComparisonReport {
         var lines: [String] = []
         let settings = comparison.settings, design = comparison.design
         let family = comparison.family
-        let tested =
-            family.testable == family.tests ? "\(family.tests) tests" : "the \(family.testable) of \(family.tests) tests that can reach it"
+        let tested: String
+        let method: String
+        if let labelings = family.labelings {
+            tested = "\(family.tests) tests"
+            method =
+                family.exact == true
+                ? "relabelling replays: all \(labelings) arrangements" : "relabelling replays: \(labelings) drawn arrangements"
+        } else {
+            tested =
+                family.testable == family.tests
+                ? "\(family.tests) tests" : "the \(family.testable) of \(family.tests) tests that can reach it"
+            method = "Holm"
+        }
         if design.isSequential {
             lines.append(
                 "gate      preset \(settings.preset): false-alarm rate \(percent(settings.familyErrorRate)) for the whole run, spent over "
                     + "\(design.looks.count) looks at \(design.looks.map(String.init).joined(separator: ", ")) repetitions")
             lines.append(
-                "          look \(design.look) spent \(percent(design.familyErrorRate)) over \(tested) (Holm); "
+                "          look \(design.look) spent \(percent(design.familyErrorRate)) over \(tested) (\(method)); "
                     + "\(RunComparatorFormat.confidence(design.confidence)) intervals")
         } else {
             lines.append(
-                "gate      preset \(settings.preset): false-alarm rate \(percent(design.familyErrorRate)) over \(tested) (Holm), "
+                "gate      preset \(settings.preset): false-alarm rate \(percent(design.familyErrorRate)) over \(tested) (\(method)), "
                     + "\(RunComparatorFormat.confidence(design.confidence)) intervals")
+        }
+        if let spread = comparison.runSpread {
+            let shown = [Metric.timeToFirstToken, .decodeTokensPerSecond].compactMap { metric in
+                spread.spreads[metric].map { "\(metric.name) \(String(format: "%.1f%%", $0 * 100))" }
+            }
+            let origin =
+                spread.source == .history
+                ? "from \(spread.runs) runs of the base's history" : "the stated default for a shared runner: no history of 4+ runs"
+            lines.append(
+                "runs      recorded separately: changes must also pass the run-to-run spread (\(shown.joined(separator: ", ")); "
+                    + "\(origin)); run --baseline pairs them instead")
         }
         if let run = comparison.sequential {
             lines.append(
@@ -222,7 +243,8 @@ public enum ComparisonReport {
         let underpowered = comparison.underpowered.count
         let undecided = comparison.quality.undecided.count + comparison.quality.turnsUndecided.count
         let improvements = comparison.metricImprovements.count + comparison.quality.improvements.count
-        var text = "No regression."
+        // Anything open leads: a comparison that could not decide is not a pass in words either.
+        var text = comparison.isDecided ? "No regression." : "NOT DECIDED: no regression shown, but not everything was decided."
         if improvements > 0 { text += " \(improvements) improvement\(improvements == 1 ? "" : "s")." }
         let notWorse = comparison.notWorse.count
         if notWorse > 0 { text += " \(notWorse) metric\(notWorse == 1 ? "" : "s") not worse (could be better)." }

@@ -101,7 +101,13 @@ import Testing
         // The same runs with the screen off are compared (one replay a side: nothing to call, but measured).
         let kept = try await cli.run(["compare", "a.json", "b.json", "--no-project", "--busy-threshold", "off"], in: directory)
         #expect(kept.status == 0, "\(kept.stdout)\(kept.stderr)")
-        #expect(kept.stdout.contains("No regression."), "\(kept.stdout)")
+        // Not a pass in words: the first line says it could not decide.
+        #expect(kept.stdout.hasPrefix("NOT DECIDED: no regression shown"), "\(kept.stdout)")
+        // A CI that accepts only what was shown not worse says so, and fails.
+        let strict = try await cli.run(
+            ["compare", "a.json", "b.json", "--no-project", "--busy-threshold", "off", "--undecided", "fail"], in: directory)
+        #expect(strict.status == 1, "\(strict.stdout)\(strict.stderr)")
+        #expect(strict.stderr.contains("--undecided fail"), "\(strict.stderr)")
     }
 
     /// `time_to_first_token: -1` showed as −1000 ms in a comparison.

@@ -206,7 +206,7 @@ import Testing
         let fixture = try await Fixture(cli: cli)
         let outcome = try await fixture.chateval(["run", "--baseline", "HEAD~1", "--repeat", "2"])
         #expect(outcome.status == 0, "\(outcome.stdout)\n\(outcome.stderr)")
-        #expect(outcome.stdout.contains("No regression."))
+        #expect(outcome.stdout.contains("NOT DECIDED: no regression shown"))
         #expect(outcome.stdout.contains("Changed, but too few replays to tell a change from chance"))
         #expect(outcome.stdout.contains("base 2/2, head 0/2 passed"))
         #expect(outcome.stdout.contains("fixed by --repeat"))

@@ -18,7 +18,7 @@ struct CompareCommand: ParsableCommand {
                   for a pull-request comment
               chateval compare reports/a.json reports/b.json --verbose
 
-            Exit codes: 0 no regression, 1 regression, 2 bad input or the sides are not comparable \
+            Exit codes: 0 no regression, 1 regression (or not decided, with --undecided fail), 2 bad input or the sides are not comparable \
             (another machine, build or settings; --allow-mismatch to gate anyway), 3 a report file (--output) could not be written, \
             4 nothing was measured on both sides (no verdict), 5 no run recorded for a revision.
             """)
@@ -43,12 +43,13 @@ struct CompareCommand: ParsableCommand {
         let sources = try RunSources(repo: recorded.repo, reportsFolder: recorded.reportsFolder, project: project)
         let (result, runs) = try sources.compare(base: base, head: head, overrides: try comparison.overrides())
         try output.write(.comparison(result, runs: runs)) { ComparisonReport.render(result, verbose: verbose) }
-        try Self.exit(for: result, allowMismatch: mismatch.allowMismatch)
+        try Self.exit(for: result, allowMismatch: mismatch.allowMismatch, undecided: comparison.undecided)
     }
 
-    /// Exit 2 for incomparable sides (unless allowed), 1 for a regression, 4 when nothing was
-    /// measured on both sides (no verdict), else returns.
-    static func exit(for result: Comparison, allowMismatch: Bool) throws {
+    /// Exit 2 for incomparable sides (unless allowed), 1 for a regression (or a comparison not
+    /// decided, with `--undecided fail`), 4 when nothing was measured on both sides (no verdict),
+    /// else returns.
+    static func exit(for result: Comparison, allowMismatch: Bool, undecided: UndecidedPolicy) throws {
         if !result.mismatches.isEmpty && !allowMismatch {
             let list = result.mismatches.map { "\($0.field) (\($0.base) → \($0.head))" }.joined(separator: "; ")
             throw failure(
@@ -61,6 +62,10 @@ struct CompareCommand: ParsableCommand {
             throw failure(
                 ComparisonReport.headline(result) + " Measure on a quieter runner, raise time_budget, "
                     + "or keep disturbed replays with --busy-threshold off", .noVerdict)
+        }
+        if !result.isDecided && undecided == .fail {
+            throw failure(
+                ComparisonReport.headline(result) + " (--undecided fail: what was not shown not worse fails the gate)", .gateFailed)
         }
     }
 }

@@ -356,7 +356,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         try reported.get()
         guard let result else { return }
-        try CompareCommand.exit(for: result, allowMismatch: mismatch.allowMismatch)
+        try CompareCommand.exit(for: result, allowMismatch: mismatch.allowMismatch, undecided: comparison.undecided)
         try Self.checkGates([finalHead])
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import ChatEvalCompare
 import ChatEvalCore
 import ChatEvalGit
+import ChatEvalHistory
 import ChatEvalStore
 import ChatEvalSuites
 import Foundation
@@ -173,13 +174,31 @@ struct RunSources {
         }
 
         let settings = ComparisonSettings.default.applying(projectFile?.compare ?? ComparisonOverrides())
+        // Runs of one paired run were interleaved: no run-level offset between them. Separately
+        // recorded runs must also pass their run-to-run spread.
+        let paired =
+            baseRuns.runs.count == 1 && headRuns.runs.count == 1 && headRuns.runs[0].pairedRunId == baseRuns.runs[0].runId
+            && baseRuns.runs[0].pairedRunId == headRuns.runs[0].runId
         var result = RunComparator.compare(
             base: baseRuns, head: headRuns, settings: settings, commandLine: overrides,
-            look: .recorded(base: baseRuns.runs, head: headRuns.runs))
+            look: .recorded(base: baseRuns.runs, head: headRuns.runs),
+            runSpread: paired ? nil : runSpread(of: baseLocated, run: baseRuns.runs.last) ?? .stated)
         if let latest = headRuns.runs.max(by: { $0.startedAt < $1.startedAt }) {
             result.calibration = GateAuditStore.load(for: latest, reports: folder)
         }
         return (result, baseRuns.runs + headRuns.runs)
+    }
+
+    /// The run-to-run spread of the base's recorded history: its commit's and up to 30
+    /// first-parent ancestors' runs like `run` in the results index; nil when the base is not a
+    /// revision or its history is too short (`RunToRunSpread.minimumHistory`).
+    func runSpread(of base: RunLocator.Located, run: RunRecord?) -> RunToRunSpread? {
+        guard case .commit(let id, _, _) = base, let run, let repository = locator.repository,
+            let commits = try? repository.firstParentWalk(from: id, maxCount: 31).commits.map(\.id), commits.count >= 2,
+            let index = try? RecordedRuns.updatedIndex(reports: locator.reportsFolder, repository: repository, rebuild: false),
+            let runs = try? index.runs(commits: commits, metrics: Set(RunToRunSpread.stated.spreads.keys))
+        else { return nil }
+        return RunSpreadHistory.estimate(commits: commits, runs: runs, like: run)
     }
 
     /// The runs one argument names, to report on: a single run, or every run of the side-by-side

@@ -24,6 +24,13 @@ struct ComparisonOptions: ParsableArguments {
             valueName: "cores|off"))
     var busyThreshold: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "What a comparison that could not decide every gated metric, check and turn exits with: "
+                + "pass (0, the default) or fail (1, for a CI that accepts only what was shown not worse).",
+            valueName: "pass|fail"))
+    var undecided: UndecidedPolicy = .pass
+
     func validate() throws {
         _ = try overrides()
     }
@@ -97,4 +104,9 @@ struct ComparisonOptions: ParsableArguments {
 struct MismatchOptions: ParsableArguments {
     @Flag(name: .customLong("allow-mismatch"), help: "Compare and gate even when the sides ran on different machines, builds or settings.")
     var allowMismatch = false
+}
+
+/// How a comparison that is not decided ends (`--undecided`).
+enum UndecidedPolicy: String, ExpressibleByArgument, CaseIterable {
+    case pass, fail
 }

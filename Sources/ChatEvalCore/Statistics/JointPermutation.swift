@@ -1,0 +1,333 @@
+import Foundation
+
+/// One family of tests decided together by permuting the side labels of the units they share —
+/// Westfall and Young's step-down min-P adjustment ("Resampling-Based Multiple Testing", 1993,
+/// algorithm 2.8), one-sided in each direction.
+///
+/// The units are replays. Every metric of a replay (TTFT, total time, the rates, inter-token
+/// latencies) and every check of it were measured on the same run of the same conversation, so
+/// they move together: a replay that was slow is slow on all of them. A Bonferroni-type family
+/// (Holm, Tarone) pays for every test as if it were an independent chance of a false alarm; with
+/// twelve timing metrics that are nearly one, it pays twelve times for one chance. Relabelling
+/// which replays are base and which are head — within each stratum (a conversation), jointly for
+/// every test — draws the family's null distribution with the tests' real dependence in it: the
+/// adjusted p-value of a test is the chance, over relabellings, that the smallest p-value among
+/// the tests not yet rejected is at least as small as its own. Under "no change" the labels are
+/// exchangeable within a stratum, so rejecting every adjusted p-value ≤ α keeps the chance of any
+/// false rejection in the family at most α (strong control under subset pivotality, which
+/// relabelling the same units for every test gives).
+///
+/// Each test's per-labelling p-value is a monotone summary that puts tests of different kinds
+/// and sizes on one scale: for a metric, the normal tail of van Elteren's stratified rank sum
+/// (`RankShift`'s statistic, with its weights and tie-corrected variance); for a check's pass
+/// counts, the hypergeometric tail (Fisher's one-sided test). The permutation makes the family's
+/// level exact whatever these approximations are. A test whose counts can never reach a small
+/// p-value rarely holds the minimum, so it costs the others little — Tarone's screening is not
+/// needed.
+///
+/// **Exact or sampled.** When the strata's relabellings number at most `exactLimit`, all are
+/// enumerated and the adjusted p-values are exact. Otherwise `samples` relabellings are drawn
+/// with a generator seeded by the caller (the same data decide the same way every time) and each
+/// adjusted p-value is (count + 1)/(samples + 1), valid at any sample count. A sampled figure
+/// cannot go below 1/(samples + 1); drawing stops early once every test is clearly far from any
+/// level (`enough`); where no drawn relabelling reaches a test's value, Holm's
+/// adjustment of the tests' own p-values (`marginal`, exact where the caller has them) decides
+/// instead when it is smaller — the exact min-P adjustment never exceeds Bonferroni's.
+///
+/// Written here: no Swift package in reach offers resampling-based multiple testing.
+public enum JointPermutation {
+    /// Units whose side labels are exchangeable under "no change" (one conversation's replays).
+    public struct Stratum: Sendable, Hashable {
+        /// One entry per unit: true for head.
+        public var isHead: [Bool]
+
+        public init(isHead: [Bool]) { self.isHead = isHead }
+    }
+
+    /// Which direction of a metric is worse.
+    public enum Worse: Sendable, Hashable {
+        case larger, smaller
+    }
+
+    /// One test of the family.
+    public enum Test: Sendable {
+        /// A rank test stratified over `parts`: per stratum, each unit's value (nil where the unit
+        /// has none; non-finite values count as none).
+        case rank(parts: [Part], worse: Worse)
+        /// A check's verdicts in one stratum: per unit passed, or nil where it was not graded.
+        /// Fewer passes on head is worse.
+        case count(stratum: Int, passed: [Bool?])
+    }
+
+    /// One stratum's values of a rank test, aligned with the stratum's units.
+    public struct Part: Sendable {
+        public var stratum: Int
+        public var values: [Double?]
+
+        public init(stratum: Int, values: [Double?]) {
+            self.stratum = stratum
+            self.values = values
+        }
+    }
+
+    /// Exceedances of the smallest observed p-value after which sampling stops: the adjusted
+    /// p-value is then near 20/draws, beyond any usual rate unless draws are few (at 10,000 draws
+    /// a stop needs at least 20 of them reaching it, an adjusted p-value of 0.2%).
+    static let enough = 20
+
+    /// A test's one-sided p-values.
+    public struct Sides: Sendable, Hashable {
+        /// Of "head is not worse" (small when head is worse).
+        public var worse: Double
+        /// Of "head is not better".
+        public var better: Double
+
+        public init(worse: Double, better: Double) {
+            self.worse = worse
+            self.better = better
+        }
+    }
+
+    public struct Result: Sendable {
+        /// Family-adjusted one-sided p-values, aligned with the tests.
+        public var adjusted: [Sides]
+        /// The tests' own one-sided p-values on the observed labels (the summaries permuted).
+        public var observed: [Sides]
+        /// Relabellings counted (all of them when `exact`, else those drawn).
+        public var labelings: Int
+        public var exact: Bool
+    }
+
+    /// Adjusts `tests` over the joint relabellings of `strata`. `marginal`, when given (aligned
+    /// with `tests`), holds the tests' own exact one-sided p-values for Holm's bound; where an
+    /// entry is nil the test's observed value is exact already (a check's hypergeometric tail).
+    public static func adjust(
+        strata: [Stratum], tests: [Test], marginal given: [Sides?]? = nil, exactLimit: Int = 20_000, samples: Int = 4_000, seed: UInt64
+    ) -> Result {
+        let compiled = tests.map { Compiled($0, strata: strata) }
+        let observed = compiled.map { $0.pValues(labels: strata.map(\.isHead)) }
+        guard !tests.isEmpty else { return Result(adjusted: [], observed: [], labelings: 0, exact: true) }
+        let marginal = given.map { zip($0, observed).map { $0 ?? $1 } }
+
+        // Only strata holding both labels can be relabelled.
+        let moving = strata.indices.filter { index in
+            let heads = strata[index].isHead.filter { $0 }.count
+            return heads > 0 && heads < strata[index].isHead.count
+        }
+        let total = moving.reduce(1.0) { $0 * binomial(strata[$1].isHead.count, strata[$1].isHead.filter { $0 }.count) }
+        var worse = StepDown(observed: observed.map(\.worse))
+        var better = StepDown(observed: observed.map(\.better))
+        var labels = strata.map(\.isHead)
+        let exact = total <= Double(exactLimit)
+        func count() {
+            let values = compiled.map { $0.pValues(labels: labels) }
+            worse.count(values.map(\.worse))
+            better.count(values.map(\.better))
+        }
+        if exact {
+            let choices = moving.map { combinations(of: strata[$0].isHead) }
+            var odometer = [Int](repeating: 0, count: moving.count)
+            while true {
+                for (position, stratum) in moving.enumerated() { labels[stratum] = choices[position][odometer[position]] }
+                count()
+                var position = 0
+                while position < moving.count {
+                    odometer[position] += 1
+                    if odometer[position] < choices[position].count { break }
+                    odometer[position] = 0
+                    position += 1
+                }
+                if position == moving.count { break }
+            }
+        }
+        var drawn = 0
+        if !exact {
+            var random = SeededRandom(seed: seed)
+            while drawn < samples {
+                for stratum in moving { labels[stratum].shuffle(using: &random) }
+                count()
+                drawn += 1
+                // Besag and Clifford's sequential Monte Carlo p-value (Biometrika 1991): once the
+                // smallest observed p-value of each direction has been reached `enough` times, its
+                // adjusted p-value is about enough/drawn — and every other test's is at least as
+                // large — so more draws could only refine figures far from any decision.
+                if worse.reached[0] >= Self.enough && better.reached[0] >= Self.enough { break }
+            }
+        }
+        let labelings = exact ? Int(total) : drawn
+        let worseAdjusted = worse.adjusted(labelings: labelings, exact: exact, holm: marginal.map { Holm.adjust($0.map(\.worse)) })
+        let betterAdjusted = better.adjusted(labelings: labelings, exact: exact, holm: marginal.map { Holm.adjust($0.map(\.better)) })
+        return Result(
+            adjusted: zip(worseAdjusted, betterAdjusted).map { Sides(worse: $0, better: $1) }, observed: observed,
+            labelings: labelings, exact: exact)
+    }
+
+    /// The counts of Westfall and Young's step-down algorithm for one direction.
+    struct StepDown {
+        /// Test indices by observed p-value, smallest first.
+        let order: [Int]
+        let observed: [Double]
+        /// Per rank: relabellings whose successive minimum reached the observed p-value.
+        var reached: [Int]
+
+        init(observed: [Double]) {
+            self.observed = observed
+            order = observed.indices.sorted { (observed[$0], $0) < (observed[$1], $1) }
+            reached = [Int](repeating: 0, count: observed.count)
+        }
+
+        mutating func count(_ values: [Double]) {
+            var minimum = Double.infinity
+            for rank in stride(from: order.count - 1, through: 0, by: -1) {
+                let test = order[rank]
+                minimum = min(minimum, values[test])
+                // A relative tolerance: the same labelling must count as reaching itself.
+                if minimum <= observed[test] * (1 + 1e-9) { reached[rank] += 1 }
+            }
+        }
+
+        func adjusted(labelings: Int, exact: Bool, holm: [Double]?) -> [Double] {
+            var result = [Double](repeating: 1, count: observed.count)
+            var running = 0.0
+            for (rank, test) in order.enumerated() {
+                var value =
+                    exact ? Double(reached[rank]) / Double(max(labelings, 1)) : Double(reached[rank] + 1) / Double(labelings + 1)
+                if !exact, reached[rank] == 0, let holm { value = min(value, holm[test]) }
+                running = max(running, min(1, value))
+                result[test] = running
+            }
+            return result
+        }
+    }
+
+    /// A test ready to be evaluated under any labelling.
+    struct Compiled {
+        struct RankPart {
+            var stratum: Int
+            var units: [Int]
+            var ranks: [Double]
+            /// Σ (rank − mean rank)², the tie-corrected spread of the ranks.
+            var squares: Double
+            var weight: Double
+        }
+        var parts: [RankPart] = []
+        var worse: Worse = .larger
+        var countStratum = -1
+        var countUnits: [Int] = []
+        var countPassed: [Bool] = []
+
+        init(_ test: Test, strata: [Stratum]) {
+            switch test {
+            case .rank(let given, let worse):
+                self.worse = worse
+                let present = given.map { part in
+                    (part.stratum, part.values.indices.filter { part.values[$0].map(\.isFinite) == true }, part.values)
+                }
+                let weights = RankShift.integerWeights(present.map(\.1.count))
+                for ((stratum, units, values), weight) in zip(present, weights) where units.count > 1 {
+                    let ranks = midranks(units.map { values[$0]! })
+                    let mean = Double(units.count + 1) / 2
+                    parts.append(
+                        RankPart(
+                            stratum: stratum, units: units, ranks: ranks,
+                            squares: ranks.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }, weight: Double(weight)))
+                }
+            case .count(let stratum, let passed):
+                countStratum = stratum
+                countUnits = passed.indices.filter { passed[$0] != nil }
+                countPassed = countUnits.map { passed[$0]! }
+            }
+        }
+
+        func pValues(labels: [[Bool]]) -> Sides {
+            countStratum >= 0 ? countPValues(labels[countStratum]) : rankPValues(labels)
+        }
+
+        private func rankPValues(_ labels: [[Bool]]) -> Sides {
+            var numerator = 0.0, variance = 0.0
+            for part in parts {
+                let isHead = labels[part.stratum]
+                var heads = 0, sum = 0.0
+                for (position, unit) in part.units.enumerated() where isHead[unit] {
+                    heads += 1
+                    sum += part.ranks[position]
+                }
+                let total = part.units.count, bases = total - heads
+                guard heads > 0, bases > 0 else { continue }
+                let n = Double(total), m = Double(heads)
+                numerator += part.weight * (sum - m * (n + 1) / 2)
+                variance += part.weight * part.weight * m * Double(bases) / (n * (n - 1)) * part.squares
+            }
+            guard variance > 0 else { return Sides(worse: 1, better: 1) }
+            let z = numerator / variance.squareRoot()
+            let larger = RankShift.normalUpperTail(z), smaller = RankShift.normalUpperTail(-z)
+            return worse == .larger ? Sides(worse: larger, better: smaller) : Sides(worse: smaller, better: larger)
+        }
+
+        private func countPValues(_ isHead: [Bool]) -> Sides {
+            var heads = 0, headPasses = 0, passes = 0
+            for (unit, passed) in zip(countUnits, countPassed) {
+                if passed { passes += 1 }
+                if isHead[unit] {
+                    heads += 1
+                    if passed { headPasses += 1 }
+                }
+            }
+            let total = countUnits.count
+            guard heads > 0, heads < total, passes > 0, passes < total else { return Sides(worse: 1, better: 1) }
+            return Sides(
+                worse: hypergeometric(total: total, successes: passes, draws: heads, range: max(0, heads - (total - passes))...headPasses),
+                better: hypergeometric(total: total, successes: passes, draws: heads, range: headPasses...min(heads, passes)))
+        }
+    }
+
+    /// P(H ∈ range) for H hypergeometric: `draws` from `total` holding `successes`.
+    static func hypergeometric(total: Int, successes: Int, draws: Int, range: ClosedRange<Int>) -> Double {
+        let denominator = logBinomial(total, draws)
+        var sum = 0.0
+        for k in range {
+            sum += exp(logBinomial(successes, k) + logBinomial(total - successes, draws - k) - denominator)
+        }
+        return min(1, sum)
+    }
+
+    static func logBinomial(_ n: Int, _ k: Int) -> Double {
+        guard k >= 0, k <= n else { return -.infinity }
+        return lgamma(Double(n + 1)) - lgamma(Double(k + 1)) - lgamma(Double(n - k + 1))
+    }
+
+    static func binomial(_ n: Int, _ k: Int) -> Double { exp(logBinomial(n, k)).rounded() }
+
+    /// Ranks 1…n, ties sharing their mean rank.
+    static func midranks(_ values: [Double]) -> [Double] {
+        let order = values.indices.sorted { values[$0] < values[$1] }
+        var ranks = [Double](repeating: 0, count: values.count)
+        var start = 0
+        while start < order.count {
+            var end = start + 1
+            while end < order.count && values[order[end]] == values[order[start]] { end += 1 }
+            let rank = Double(start + end + 1) / 2
+            for position in start..<end { ranks[order[position]] = rank }
+            start = end
+        }
+        return ranks
+    }
+
+    /// Every arrangement of `labels` (same count of heads), the given one included.
+    static func combinations(of labels: [Bool]) -> [[Bool]] {
+        let n = labels.count, k = labels.filter { $0 }.count
+        var result: [[Bool]] = []
+        var chosen = Array(0..<k)
+        while true {
+            var arrangement = [Bool](repeating: false, count: n)
+            for index in chosen { arrangement[index] = true }
+            result.append(arrangement)
+            var position = k - 1
+            while position >= 0 && chosen[position] == n - k + position { position -= 1 }
+            if position < 0 { break }
+            chosen[position] += 1
+            for next in (position + 1)..<k { chosen[next] = chosen[next - 1] + 1 }
+        }
+        return result
+    }
+}

@@ -1,0 +1,124 @@
+import ChatEvalCore
+import Foundation
+import Testing
+
+/// The joint relabelling family (Westfall–Young min-P) at its edges: exact small cases worked by
+/// hand, tests that move together paying once, tests that do not paying for both, pass counts,
+/// no change at all, and the sampled path.
+@Suite struct JointPermutationTests {
+    /// One stratum of three base then three head units.
+    let threeAndThree = JointPermutation.Stratum(isHead: [false, false, false, true, true, true])
+
+    @Test func oneTestWithEveryHeadValueLargerIsOneInTwenty() {
+        let result = JointPermutation.adjust(
+            strata: [threeAndThree], tests: [.rank(parts: [.init(stratum: 0, values: [1, 2, 3, 4, 5, 6])], worse: .larger)], seed: 1)
+        #expect(result.exact && result.labelings == 20)
+        // C(6, 3) = 20 arrangements; only the observed one puts the three largest on head.
+        #expect(abs(result.adjusted[0].worse - 1.0 / 20) < 1e-12)
+        #expect(abs(result.adjusted[0].better - 1) < 1e-12)
+    }
+
+    /// Two metrics of the same replays that move together: the family costs what one test costs
+    /// (Bonferroni or Holm would double it to 2/20).
+    @Test func testsThatMoveTogetherPayOnce() {
+        let values: [Double?] = [1, 2, 3, 4, 5, 6]
+        let rates: [Double?] = [60, 50, 40, 30, 20, 10]  // a rate: smaller is worse
+        let result = JointPermutation.adjust(
+            strata: [threeAndThree],
+            tests: [
+                .rank(parts: [.init(stratum: 0, values: values)], worse: .larger),
+                .rank(parts: [.init(stratum: 0, values: rates)], worse: .smaller),
+            ], seed: 1)
+        #expect(abs(result.adjusted[0].worse - 1.0 / 20) < 1e-12)
+        #expect(abs(result.adjusted[1].worse - 1.0 / 20) < 1e-12)
+    }
+
+    /// Two extreme tests in separate strata (independent): P(either reaches 1/20) = 1 − (19/20)².
+    @Test func independentTestsPayForBoth() {
+        let result = JointPermutation.adjust(
+            strata: [threeAndThree, threeAndThree],
+            tests: [
+                .rank(parts: [.init(stratum: 0, values: [1, 2, 3, 4, 5, 6])], worse: .larger),
+                .rank(parts: [.init(stratum: 1, values: [1, 2, 3, 4, 5, 6])], worse: .larger),
+            ], seed: 1)
+        #expect(result.labelings == 400)
+        #expect(abs(result.adjusted[0].worse - (1 - 0.95 * 0.95)) < 1e-12)
+        #expect(abs(result.adjusted[1].worse - (1 - 0.95 * 0.95)) < 1e-12)
+    }
+
+    /// A check passing on all three base replays and no head replay: Fisher's one-sided 1/20.
+    @Test func aCheckThatStoppedPassingIsFishersTail() {
+        let result = JointPermutation.adjust(
+            strata: [threeAndThree], tests: [.count(stratum: 0, passed: [true, true, true, false, false, false])], seed: 1)
+        #expect(abs(result.adjusted[0].worse - 1.0 / 20) < 1e-12)
+        #expect(abs(result.observed[0].worse - 1.0 / 20) < 1e-12)
+    }
+
+    /// Ties everywhere (the same value on every replay): nothing can be shown either way.
+    @Test func tiedValuesShowNothing() {
+        let result = JointPermutation.adjust(
+            strata: [threeAndThree], tests: [.rank(parts: [.init(stratum: 0, values: [5, 5, 5, 5, 5, 5])], worse: .larger)], seed: 1)
+        #expect(result.adjusted[0].worse == 1 && result.adjusted[0].better == 1)
+    }
+
+    /// One value per side: two arrangements, the observed one of them — never below 1/2.
+    @Test func oneValuePerSideCannotDecide() {
+        let result = JointPermutation.adjust(
+            strata: [.init(isHead: [false, true])], tests: [.rank(parts: [.init(stratum: 0, values: [1, 9])], worse: .larger)], seed: 1)
+        #expect(result.exact && result.labelings == 2)
+        #expect(abs(result.adjusted[0].worse - 0.5) < 1e-12)
+    }
+
+    /// Too many arrangements to enumerate: drawn from the seed, the same seed the same figures,
+    /// and a clear shift still small; an absent value (a busy replay's) is left out.
+    @Test func theSampledPathIsSeededAndAgreesWithTheShift() {
+        let labels = (0..<40).map { $0 >= 20 }
+        var values: [Double?] = (0..<40).map { Double($0 % 20) + ($0 >= 20 ? 12 : 0) }
+        values[3] = nil
+        let test = JointPermutation.Test.rank(parts: [.init(stratum: 0, values: values)], worse: .larger)
+        let first = JointPermutation.adjust(strata: [.init(isHead: labels)], tests: [test], samples: 2_000, seed: 7)
+        let again = JointPermutation.adjust(strata: [.init(isHead: labels)], tests: [test], samples: 2_000, seed: 7)
+        #expect(!first.exact && first.labelings == 2_000)
+        #expect(first.adjusted[0].worse == again.adjusted[0].worse)
+        #expect(first.adjusted[0].worse <= 1.0 / 2_001 + 1e-12)
+        #expect(first.adjusted[0].better > 0.5)
+    }
+
+    /// Identical sides: sampling stops early (every test far from any level), p near 1.
+    @Test func noChangeStopsDrawingEarly() {
+        let labels = (0..<40).map { $0 % 2 == 0 }
+        let values: [Double?] = (0..<40).map { Double($0 / 2) }
+        let result = JointPermutation.adjust(
+            strata: [.init(isHead: labels)], tests: [.rank(parts: [.init(stratum: 0, values: values)], worse: .larger)],
+            samples: 10_000, seed: 3)
+        #expect(result.labelings < 10_000)
+        #expect(result.adjusted[0].worse > 0.2)
+    }
+}
+
+/// The run-to-run spread from a base's history: robust to a real step, nil when too short.
+@Suite struct RunToRunSpreadTests {
+    @Test func successiveDifferencesIgnoreOneStep() throws {
+        // Alternating ±2% around a level, with a 30% step halfway: the step is one difference of nine.
+        let levels = (0..<10).map { index -> [String: [Metric: Double]] in
+            let level = (index % 2 == 0 ? 1.02 : 0.98) * (index >= 5 ? 1.3 : 1)
+            return ["s": [.timeToFirstToken: level]]
+        }
+        let spread = try #require(RunToRunSpread.fromHistory(levels))
+        #expect(spread.source == .history && spread.runs == 10)
+        let ttft = try #require(spread.spreads[.timeToFirstToken])
+        // |log(1.02/0.98)| = 0.04 for eight of the nine differences: 1.4826 · 0.04 / √2 ≈ 0.042.
+        #expect(abs(ttft - 1.4826 * log(1.02 / 0.98) / 2.0.squareRoot()) < 1e-9)
+        #expect(spread.spreads[.decodeTokensPerSecond] == nil)
+    }
+
+    @Test func threeRunsAreTooFewForAnEstimate() {
+        #expect(RunToRunSpread.fromHistory(Array(repeating: ["s": [.timeToFirstToken: 1.0]], count: 3)) == nil)
+    }
+
+    @Test func twoRunsAddBothSpreads() throws {
+        let error = try #require(RunToRunSpread.stated.standardError(.timeToFirstToken, baseRuns: 1, headRuns: 1))
+        #expect(abs(error - 0.03 * 2.0.squareRoot()) < 1e-12)
+        #expect(RunToRunSpread.stated.standardError(.reuseRatio, baseRuns: 1, headRuns: 1) == nil)
+    }
+}
