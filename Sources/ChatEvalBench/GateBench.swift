@@ -70,6 +70,7 @@ struct GateBench: AsyncParsableCommand {
             .init("scenario", .left), .init("shared"), .init("repetitions"), .init("A/A: any regression"), .init("A/A: decided"),
             .init("A/A: median reps"),
             .init("10% slower TTFT caught"), .init("its median reps"), .init("underpowered"),
+            .init("5% slower (at the threshold): said unchanged or not worse"),
         ])
         var scenarios: [(String, [[Int]], Int, SequentialDesign?)] = []
         for repetitions in [1, 2, 3, ComparisonSettings.defaultRepetitions] {
@@ -77,6 +78,8 @@ struct GateBench: AsyncParsableCommand {
         }
         scenarios.append(("one 8-turn conversation", [[8]], maxRepetitions, sequential))
         for repetitions in [1, 3] { scenarios.append(("eight 1-turn conversations", [Array(repeating: 1, count: 8)], repetitions, nil)) }
+        // Where one repetition can decide: twelve one-turn conversations (a sign test across them reaches 1/4096).
+        scenarios.append(("twelve 1-turn conversations", [Array(repeating: 1, count: 12)], 1, nil))
         scenarios.append(("eight 1-turn conversations", [Array(repeating: 1, count: 8)], maxRepetitions, sequential))
         if !shipped.isEmpty {
             for repetitions in [1, ComparisonSettings.defaultRepetitions] {
@@ -94,11 +97,16 @@ struct GateBench: AsyncParsableCommand {
                     .init(
                         suites: shape, repetitions: repetitions, coefficientOfVariation: 0.1, sharedVariance: shared,
                         slowdown: 0.1, design: design), trials: trials, seed: 12)
+                let atThreshold = calibration.run(
+                    .init(
+                        suites: shape, repetitions: repetitions, coefficientOfVariation: 0.1, sharedVariance: shared,
+                        slowdown: 0.05, design: design), trials: trials, seed: 15)
                 table.add([
                     name, String(format: "%.2f", shared), design == nil ? String(repetitions) : "≤ \(repetitions), in rounds",
                     rate(same.anyRegression, of: trials), rate(same.decided, of: trials), String(format: "%.0f", same.medianRepetitions),
                     rate(slower.ttftRegression, of: trials),
                     String(format: "%.0f", slower.medianRepetitions), rate(slower.ttftUnderpowered, of: trials),
+                    rate(atThreshold.ttftUnchanged + atThreshold.ttftNotWorse, of: trials),
                 ])
             }
         }

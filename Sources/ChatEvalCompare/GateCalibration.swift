@@ -69,6 +69,8 @@ public struct GateCalibration: Sendable {
         /// Comparisons whose TTFT of the first suite ended underpowered, or unchanged.
         public var ttftUnderpowered = 0
         public var ttftUnchanged = 0
+        /// Comparisons whose TTFT of the first suite ended "not worse".
+        public var ttftNotWorse = 0
         /// Comparisons that reported a check as a regression.
         public var checkRegression = 0
         /// Comparisons that ended with everything decided.
@@ -134,6 +136,7 @@ public struct GateCalibration: Sendable {
                 if ttft == .regression { outcome.ttftRegression += 1 }
                 if ttft == .underpowered { outcome.ttftUnderpowered += 1 }
                 if ttft == .unchanged { outcome.ttftUnchanged += 1 }
+                if ttft == .notWorse { outcome.ttftNotWorse += 1 }
                 if !quality.regressions.isEmpty { outcome.checkRegression += 1 }
                 if decided { outcome.decided += 1 }
                 break

@@ -224,8 +224,10 @@ public enum RunComparator {
         var sampled = 0, leftOut = 0, remeasured = 0
         var loads: [Double] = []
         for run in runs {
-            // A served run's "other processes" include the server: its load says nothing.
-            let screens = run.runtime.inProcess != false && busyThreshold != nil
+            // A served run's "other processes" include the server: its load says nothing. A paired
+            // run screened its own pairs while measuring (an arm disturbed unlike the other is
+            // marked `leftOut`); a steady load both arms saw is noise the pairing cancels.
+            let screens = run.runtime.inProcess != false && busyThreshold != nil && run.pairedRunId == nil
             for suite in run.suites {
                 for conversation in suite.conversations where !conversation.warmup {
                     if let load = conversation.load {

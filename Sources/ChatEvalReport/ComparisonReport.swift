@@ -170,6 +170,14 @@ public enum ComparisonReport {
                     + "\(side.remeasured) re-measured, \(side.leftOut) left out")
         }
         if let warning = load.warning { lines.append("load      ⚠ " + warning) }
+        if load.warning == nil, let b = load.base.meanOtherCores, let h = load.head.meanOtherCores,
+            min(b, h) >= ComparisonSettings.defaultBusyThreshold
+        {
+            lines.append(
+                String(
+                    format: "load      both sides ran beside other processes (%.2f and %.2f cores on average): kept where a pair's "
+                        + "arms saw it alike; the noise is in the intervals", b, h))
+        }
         return lines
     }
 

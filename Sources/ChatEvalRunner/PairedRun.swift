@@ -73,7 +73,12 @@ public struct PairedRun: Sendable {
         let runner = SuiteRunner(
             arms: arms, keepsPrompts: keepsPrompts, busyRetries: threshold == nil ? 0 : busyRetries,
             busyThreshold: threshold ?? .infinity, loadProbe: loadProbe)
-        var records = try runner.begin([baseRecord, headRecord], writers: writers)
+        // Each record names its pair from the start: the comparison after every round knows the
+        // sides were interleaved (and screened pair by pair, not replay by replay).
+        var paired = (base: baseRecord, head: headRecord)
+        paired.base.pairedRunId = headRecord.runId
+        paired.head.pairedRunId = baseRecord.runId
+        var records = try runner.begin([paired.base, paired.head], writers: writers)
         let started = clock()
         var done = 0
         var looks: [String] = []

@@ -92,8 +92,9 @@ public struct RunArm: Sendable {
 ///
 /// Every replay records how busy the machine was while it ran (`ReplayLoad`). With
 /// `busyRetries` > 0, a conversation's replays of one repetition (one per arm) are measured
-/// again when other processes held the cores during any of them — the disturbed ones stay in the
-/// record, marked `leftOut` — at most that many times, and at most once for every four of a
+/// again when other processes held the cores unequally during them (one arm's load exceeds the
+/// other's by `busyThreshold` cores or more) — the disturbed ones stay in the record, marked
+/// `leftOut` — at most that many times, and at most once for every four of a
 /// round's repetitions of conversations in all: under load that does not pass (a compile beside
 /// the run), measuring again only doubles the time, so the rest are left out at once.
 public struct SuiteRunner: Sendable {
@@ -228,19 +229,22 @@ public struct SuiteRunner: Sendable {
                     records[item.arm].suites[item.suite].conversations.append(conversation)
                     placed.append((item.arm, item.suite, records[item.arm].suites[item.suite].conversations.count - 1))
                 }
-                // Measure the slot again when other processes disturbed it (paired runs), within the retries.
-                let disturbed = placed.compactMap { records[$0.arm].suites[$0.suite].conversations[$0.index].load }.filter {
-                    $0.otherCores >= busyThreshold
-                }
-                guard busyRetries > 0, schedule[position].repetition > 0, !disturbed.isEmpty, !(stop.isRequested || Task.isCancelled) else {
+                // Measure the slot again when other processes disturbed its arms unequally (paired
+                // runs), within the retries. A steady load that both arms ran beside is noise the
+                // pairing cancels, kept: on a runner busy throughout, leaving out every disturbed
+                // replay left nothing to compare.
+                let loads = placed.compactMap { records[$0.arm].suites[$0.suite].conversations[$0.index].load?.otherCores }
+                let busiest = loads.max() ?? 0, calmest = loads.min() ?? 0
+                let unequal = loads.count > 1 && busiest - calmest >= busyThreshold
+                guard busyRetries > 0, schedule[position].repetition > 0, unequal, !(stop.isRequested || Task.isCancelled) else {
                     break
                 }
-                let busiest = disturbed.map(\.otherCores).max() ?? 0
                 let retry = attempt <= busyRetries && retryBudget > 0 && !pastDeadline()
                 if retry { retryBudget -= 1 }
                 for place in placed {
                     records[place.arm].suites[place.suite].conversations[place.index].leftOut = String(
-                        format: "other processes used %.2f cores while this repetition was measured%@", busiest,
+                        format: "other processes used %.2f cores while one arm of this repetition was measured, %.2f while the other%@",
+                        busiest, calmest,
                         retry ? "; measured again" : attempt > 1 ? "; left out after \(attempt - 1) more tries" : "; left out")
                 }
                 guard retry else { break }

@@ -10,6 +10,9 @@ import Testing
     let eightTurns: [[Int]] = [[8]]
     /// Eight one-turn conversations (like the gate bench's questions).
     let eightQuestions: [[Int]] = [Array(repeating: 1, count: 8)]
+    /// Twelve one-turn conversations: where one repetition per side can show a regression (a sign
+    /// test across them reaches 1/4096), so an A/A rate at one repetition is not vacuously 0.
+    let twelveQuestions: [[Int]] = [Array(repeating: 1, count: 12)]
     /// Of each value's variance, the share common to a replay's turns, as measured on the
     /// development machine (0.48–0.71).
     let measuredSharing = 0.55
@@ -17,7 +20,7 @@ import Testing
     @Test(arguments: [1, 2, 3, 10])
     func identicalBuildsRarelyFalseAlarmAtAnyRepetitionCount(repetitions: Int) {
         let calibration = GateCalibration(settings: .default)
-        for (shape, shared) in [(eightTurns, 0.0), (eightTurns, measuredSharing), (eightQuestions, 0.0)] {
+        for (shape, shared) in [(eightTurns, 0.0), (eightTurns, measuredSharing), (eightQuestions, 0.0), (twelveQuestions, 0.0)] {
             let outcome = calibration.run(
                 .init(suites: shape, repetitions: repetitions, coefficientOfVariation: 0.1, sharedVariance: shared),
                 trials: 1000, seed: UInt64(100 + repetitions))
@@ -28,6 +31,15 @@ import Testing
             #expect(outcome.anyRegressionRate <= 0.01)
             #expect(outcome.anyChangeRate <= 0.02)
         }
+    }
+
+    /// Issue 29, item 9: the one-repetition A/A rate above is only meaningful where a
+    /// one-repetition regression is possible — twelve conversations, a 30% slowdown, caught.
+    @Test func oneRepetitionCanCatchAClearSlowdownAcrossTwelveConversations() {
+        let outcome = GateCalibration(settings: .default).run(
+            .init(suites: twelveQuestions, repetitions: 1, coefficientOfVariation: 0.1, slowdown: 0.3), trials: 200, seed: 21)
+        print("30% slower, one repetition, twelve 1-turn conversations: \(outcome.ttftRegression) of 200 caught")
+        #expect(outcome.ttftRegressionRate >= 0.5)
     }
 
     @Test func theSequentialDesignKeepsTheRateOverItsLooks() {

@@ -178,7 +178,15 @@ import Testing
         let base = runtime(factor: 1, seed: 9), head = runtime(factor: 1, seed: 10)
         let fixture = try fixture(base, head, settings: plan.settings)
         defer { try? FileManager.default.removeItem(at: fixture.folder) }
-        let busy: SuiteRunner.LoadProbe = { { ReplayLoad(otherCores: 1.2, seconds: 0.1) } }
+        // One arm of every pair beside a compile, the other quiet: disturbed unequally, every time.
+        let calls = Mutex(0)
+        let busy: SuiteRunner.LoadProbe = {
+            let call = calls.withLock {
+                $0 += 1
+                return $0
+            }
+            return { ReplayLoad(otherCores: call % 2 == 1 ? 1.2 : 0.01, seconds: 0.1) }
+        }
         let paired = PairedRun(
             base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
             design: .fixed(2), busyRetries: 1, settings: settingsTTFTOnly(), loadProbe: busy)
@@ -191,6 +199,29 @@ import Testing
         let comparison = try #require(outcome.comparison)
         #expect(comparison.suites[0].metrics[0].verdict == .notMeasured)
         #expect(!comparison.hasRegression)
+    }
+
+    /// Issue 29, item 8: one core of two held by a steady busy loop through the whole run. Both
+    /// arms of every pair ran beside it: noise the pairing cancels, kept and compared — before,
+    /// every replay was left out and the run measured nothing (exit 4).
+    @Test func aSteadyLoadBothArmsSawIsKeptAndCompared() async throws {
+        let plan = RunPlan(
+            suites: [try suite(conversations: ["a", "b"])],
+            settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
+        let base = runtime(factor: 1, seed: 13), head = runtime(factor: 1, seed: 14)
+        let fixture = try fixture(base, head, settings: plan.settings)
+        defer { try? FileManager.default.removeItem(at: fixture.folder) }
+        let steady: SuiteRunner.LoadProbe = { { ReplayLoad(otherCores: 1.0, seconds: 0.1) } }
+        let paired = PairedRun(
+            base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
+            design: .fixed(3), busyRetries: 2, settings: settingsTTFTOnly(), loadProbe: steady)
+        let outcome = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest())
+        #expect(outcome.head.suites[0].conversations.count == 6)
+        #expect(outcome.head.suites[0].conversations.allSatisfy { $0.leftOut == nil })
+        let comparison = try #require(outcome.comparison)
+        #expect(!comparison.measuredNothing)
+        #expect(comparison.suites[0].metrics[0].baseCount == 6)
+        #expect(comparison.load.base.leftOut == 0 && comparison.load.head.leftOut == 0)
     }
 
     @Test func theTimeBudgetEndsTheRunWithTheRestOfTheRate() async throws {
@@ -237,7 +268,15 @@ import Testing
         let head = runtime(factor: 1, seed: 16) { now.withLock { $0 += 1 } }
         let fixture = try fixture(base, head, settings: plan.settings)
         defer { try? FileManager.default.removeItem(at: fixture.folder) }
-        let busy: SuiteRunner.LoadProbe = { { ReplayLoad(otherCores: 1.0, seconds: 1) } }
+        // One arm of every pair beside a compile, the other quiet: disturbed unequally.
+        let calls = Mutex(0)
+        let busy: SuiteRunner.LoadProbe = {
+            let call = calls.withLock {
+                $0 += 1
+                return $0
+            }
+            return { ReplayLoad(otherCores: call % 2 == 1 ? 1.0 : 0.0, seconds: 1) }
+        }
         let paired = PairedRun(
             base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
             design: .rounds(maximum: 30), timeBudget: 7, busyRetries: 2, settings: settingsTTFTOnly(), loadProbe: busy)
