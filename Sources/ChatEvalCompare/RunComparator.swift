@@ -504,6 +504,12 @@ public enum RunComparator {
             change.reason = "a real change, smaller than the threshold, but the \(confidence) interval reaches past it"
         } else if significant {
             change.reason = "significant, but the \(confidence) interval holds no change"
+        } else if (change.isWorse ? (metric.polarity == .smallerIsBetter ? lower : -upper) : -1) >= bound {
+            // The interval printed lies wholly past the threshold, on the worse side, but the test
+            // at this look's share of the rate did not confirm it: said as such, not as noise.
+            change.reason =
+                "a clear change at \(confidence), not confirmed at this look's level (adjusted p = "
+                + "\(format(decision?.adjustedPValue ?? 1)), needs ≤ \(format(level.alpha))): more repetitions decide"
         } else {
             change.reason = "the \(confidence) interval reaches past the threshold: too few or too noisy replays to decide"
         }

@@ -239,6 +239,23 @@ struct RecordBuilder {
         #expect(decided.reason.contains("holds no change"))
     }
 
+    /// Issue 29, item 10: an early look spends a sliver of α; TTFT's 95% interval lying wholly
+    /// past the threshold was "underpowered — the 95% interval reaches past the threshold".
+    @Test func aClearChangeNotConfirmedAtThisLookSaysSo() throws {
+        var shift = try #require(RankShift(strata: [([1, 2, 3], [4, 5, 6])]))
+        shift.estimate = log(1.36)
+        shift.lower = log(1.20)
+        shift.upper = log(1.47)
+        let tested = RunComparator.TestedChange(
+            metric: .timeToFirstToken, baseValues: [1, 2, 3], headValues: [1.36, 2.72, 4.08], shift: shift, spread: 0.1, repetitions: 3)
+        let level = RunComparator.Level(settings: .default, share: 0.011, intervalShare: 1)
+        let decided = RunComparator.verdict(
+            for: tested, decision: MultipleTesting.Decision(adjustedPValue: 0.002, significant: 0.002 <= level.alpha), familySize: 9,
+            level: level, settings: .default)
+        #expect(decided.verdict == .underpowered)
+        #expect(decided.reason.contains("a clear change at 95%, not confirmed at this look's level"), "\(decided.reason)")
+    }
+
     @Test func aWorseEndWithinTheThresholdIsNotWorse() throws {
         // Head 6% faster, noisy: the interval reaches past −5% (could be an improvement) but not past +5%.
         var random = SeededRandom(seed: 8)
