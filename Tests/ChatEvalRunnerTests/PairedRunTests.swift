@@ -179,14 +179,7 @@ import Testing
         let fixture = try fixture(base, head, settings: plan.settings)
         defer { try? FileManager.default.removeItem(at: fixture.folder) }
         // One arm of every pair beside a compile, the other quiet: disturbed unequally, every time.
-        let calls = Mutex(0)
-        let busy: SuiteRunner.LoadProbe = {
-            let call = calls.withLock {
-                $0 += 1
-                return $0
-            }
-            return { ReplayLoad(otherCores: call % 2 == 1 ? 1.2 : 0.01, seconds: 0.1) }
-        }
+        let busy = alternatingLoad(busy: 1.2, quiet: 0.01, seconds: 0.1)
         let paired = PairedRun(
             base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
             design: .fixed(2), busyRetries: 1, settings: settingsTTFTOnly(), loadProbe: busy)
@@ -269,14 +262,7 @@ import Testing
         let fixture = try fixture(base, head, settings: plan.settings)
         defer { try? FileManager.default.removeItem(at: fixture.folder) }
         // One arm of every pair beside a compile, the other quiet: disturbed unequally.
-        let calls = Mutex(0)
-        let busy: SuiteRunner.LoadProbe = {
-            let call = calls.withLock {
-                $0 += 1
-                return $0
-            }
-            return { ReplayLoad(otherCores: call % 2 == 1 ? 1.0 : 0.0, seconds: 1) }
-        }
+        let busy = alternatingLoad(busy: 1.0, quiet: 0.0, seconds: 1)
         let paired = PairedRun(
             base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
             design: .rounds(maximum: 30), timeBudget: 7, busyRetries: 2, settings: settingsTTFTOnly(), loadProbe: busy)
@@ -313,6 +299,18 @@ import Testing
         #expect(outcome.sequential.stop == .interrupted)
         #expect(outcome.head.status == .incomplete)
     }
+
+    /// A load probe whose odd calls (one arm of each pair) read `busy` cores, even ones `quiet`.
+    private func alternatingLoad(busy: Double, quiet: Double, seconds: Double) -> SuiteRunner.LoadProbe {
+        let calls = Mutex(0)
+        return {
+            let call = calls.withLock {
+                $0 += 1
+                return $0
+            }
+            return { ReplayLoad(otherCores: call % 2 == 1 ? busy : quiet, seconds: seconds) }
+        }
+    }
 }
 
 /// Records the order replays start in.
@@ -322,4 +320,5 @@ private actor OrderRecorder: RunObserver {
         started.append("\(replay.arm ?? "-") \(replay.conversation) \(replay.repetition)")
     }
     func turnFinished(_ turn: ReplayedTurn, conversation: String) {}
+
 }
