@@ -160,7 +160,8 @@ struct RunSources {
 
     /// `base` and `head` located and compared: for a revision the latest run, preferring one of a
     /// clean tree on the other side's machine and model; the project file's and the command
-    /// line's thresholds; the gate's audit for the head's machine where `calibrate` left one.
+    /// line's thresholds; for one paired run the gate's audit for the head's machine where
+    /// `calibrate` left one, for separately recorded runs their run-to-run spread.
     /// Returns the comparison and the runs of its sides, base first. A revision with no run
     /// recorded is exit 5, naming how to record one.
     func compare(base: String, head: String, overrides: ComparisonOverrides) throws -> (Comparison, runs: [RunRecord]) {
@@ -183,7 +184,8 @@ struct RunSources {
             base: baseRuns, head: headRuns, settings: settings, commandLine: overrides,
             look: .recorded(base: baseRuns.runs, head: headRuns.runs),
             runSpread: paired ? nil : runSpread(of: baseLocated, run: baseRuns.runs.last) ?? .stated)
-        if let latest = headRuns.runs.max(by: { $0.startedAt < $1.startedAt }) {
+        // `calibrate` measures the paired design: its rates say nothing of separately recorded runs.
+        if paired, let latest = headRuns.runs.max(by: { $0.startedAt < $1.startedAt }) {
             result.calibration = GateAuditStore.load(for: latest, reports: folder)
         }
         return (result, baseRuns.runs + headRuns.runs)
