@@ -103,6 +103,33 @@ import Testing
         #expect(Set(templates) == ["embedded", "gemma"])
     }
 
+    /// llama-bench needs only `-m`: from a folder without suites, `run --model` replays the built-in
+    /// chat benchmark, and two models give the cross-model table in Markdown and CSV (issue 31).
+    @Test func withoutSuitesTwoModelsRunTheBuiltInBenchmarkIntoOneTable() async throws {
+        let chat = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let gemma = try #require(ProcessInfo.processInfo.environment["CHATEVAL_GEMMA_MODEL"], "CHATEVAL_GEMMA_MODEL is not set")
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outcome = try await cli.run(
+            [
+                "run", "--model", chat, "--model", gemma, "--chat-template", "embedded", "--chat-template", "gemma",
+                "--format", "markdown", "--output", "models.csv", "--reports", "out",
+            ],
+            environment: ["CI": "true"], in: directory)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("the built-in chat benchmark"), "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("| model | turns | TTFT p50 ± MAD | prefill t/s | decode t/s | reuse turns ≥ 2 | other cores |"))
+        let rows = outcome.stdout.split(separator: "\n").filter { $0.hasPrefix("| SmolLM2") || $0.hasPrefix("| gemma-3") }
+        #expect(rows.count == 2 && rows.allSatisfy { $0.contains("| 12 |") }, "\(outcome.stdout)")
+        let csv = try StrictCSV.parse(String(contentsOf: directory.appendingPathComponent("models.csv"), encoding: .utf8))
+        #expect(csv.count == 3 && csv[1][0].hasPrefix("SmolLM2") && csv[2][0].hasPrefix("gemma-3"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path)
+        let record = try json(
+            directory.appendingPathComponent("out").appendingPathComponent(try #require(files.first { $0.hasSuffix(".json") })))
+        let suites = try #require(record["suites"] as? [[String: Any]])
+        #expect(suites.map { $0["path"] as? String } == ["built-in:chat-benchmark"])
+    }
+
     @Test func outsideARepositoryTheRunWarnsOrFailsWhenGitIsRequired() async throws {
         _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
         let directory = try scratch()

@@ -70,6 +70,16 @@ enum SuiteFiles {
         try collect(files(paths).map { file in Result { () throws(SuiteErrors) in try SuiteLoader.load(path: file) } })
     }
 
+    /// The suites a plain run replays: those configured — or, when neither the command line nor
+    /// the project file names any and the default folder does not exist, the built-in chat
+    /// benchmark (`BuiltInBenchmark`), announced through `info`.
+    static func load(for configuration: RunConfiguration, info: (String) -> Void) throws -> [Suite] {
+        let defaultFolder = configuration.suitePaths == ["suites"] && configuration.sources["suites"] == .builtIn
+        guard defaultFolder, !FileManager.default.fileExists(atPath: "suites") else { return try load(configuration.suitePaths) }
+        info("suites    none here (no suites/ folder, none named): the built-in chat benchmark, \(BuiltInBenchmark.summary)")
+        return try collect([Result { () throws(SuiteErrors) in try BuiltInBenchmark.suite() }])
+    }
+
     /// The conversations `selection` picks; a selection that picks nothing is bad input (exit 2).
     static func select(_ suites: [Suite], _ selection: SuiteSelection) throws -> [Suite] {
         guard !selection.isEmpty else { return suites }
