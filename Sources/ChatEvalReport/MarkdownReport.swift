@@ -98,7 +98,8 @@ public enum MarkdownReport {
                     "| \(Markup.markdown(suite.name)) | \(Markup.markdown(model)) | \(turns.count) | "
                         + "\(turns.filter { $0.status != .answered }.count) | \(verdicts.filter(\.passed).count)/\(verdicts.count) | "
                         + "\(Format.percent(Verdict.passRate(verdicts))) | \(Format.duration(ttft?.median)) | "
-                        + "\(Format.duration(ttft?.p95)) | \(Format.rate(decode?.median)) | \(Format.percent(suite.laterTurnsReuse)) | \(gates) |"
+                        + "\(Format.duration(ttft?.p95)) | \(Format.rate(decode?.median)) | "
+                        + "\(Format.percent(suite.laterTurnsReuse)) | \(gates) |"
                 )
             }
         }

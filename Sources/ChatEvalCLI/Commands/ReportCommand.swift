@@ -63,7 +63,8 @@ struct ReportCommand: ParsableCommand {
         }
         guard (1...2).contains(inputs.count) else {
             throw ValidationError(
-                "report takes one input (a run, or models run side by side) or two (base and head, compared), or --latest; got \(inputs.count)"
+                "report takes one input (a run, or models run side by side) or two (base and head, compared), "
+                    + "or --latest; got \(inputs.count)"
             )
         }
     }
