@@ -41,6 +41,9 @@ import Testing
         let terminal = RunReport.render(records)
         #expect(terminal.contains("TTFT p50 ± MAD") && terminal.contains(" ± 25 ms") && terminal.contains("63%"))
         #expect(terminal.contains("1.20 (busy in 3/3)"))
+        // The replays measured on a busy machine are named, not only the header's "busy".
+        #expect(terminal.contains("⚠ 3 of 6 replays measured while other processes used 0.25 cores or more"), "\(terminal)")
+        #expect(terminal.contains("chat-benchmark/conversation-1 · rep 1 · b.gguf: 1.20 other cores"))
         let markdown = MarkdownReport.render(runs: records)
         let rows = markdown.split(separator: "\n").filter { $0.hasPrefix("| a.gguf") || $0.hasPrefix("| b.gguf") }
         #expect(rows.count == 2, "\(markdown)")

@@ -66,8 +66,11 @@ enum SuiteFiles {
 
     static func isSuiteName(_ name: String) -> Bool { name.hasSuffix(".yaml") || name.hasSuffix(".yml") }
 
-    static func load(_ paths: [String]) throws -> [Suite] {
-        try collect(files(paths).map { file in Result { () throws(SuiteErrors) in try SuiteLoader.load(path: file) } })
+    /// The suites of `paths`; `validating` says problems found were not about to run anything
+    /// (`validate`), so the message does not say "nothing was run".
+    static func load(_ paths: [String], validating: Bool = false) throws -> [Suite] {
+        try collect(
+            files(paths).map { file in Result { () throws(SuiteErrors) in try SuiteLoader.load(path: file) } }, validating: validating)
     }
 
     /// The suites a plain run replays: those configured — or, when neither the command line nor
@@ -90,7 +93,7 @@ enum SuiteFiles {
     }
 
     /// The suites loaded, or — after printing every problem of every file — bad input (exit 2).
-    static func collect(_ loaded: [Result<Suite, SuiteErrors>]) throws -> [Suite] {
+    static func collect(_ loaded: [Result<Suite, SuiteErrors>], validating: Bool = false) throws -> [Suite] {
         var suites: [Suite] = []
         var problems: [String] = []
         for result in loaded {
@@ -103,7 +106,7 @@ enum SuiteFiles {
         }
         guard problems.isEmpty else {
             complain(problems.joined(separator: "\n"))
-            throw failure("\(problems.count) problem(s) in the suites; nothing was run", .badInput)
+            throw failure("\(problems.count) problem(s) in the suites" + (validating ? "" : "; nothing was run"), .badInput)
         }
         return suites
     }
