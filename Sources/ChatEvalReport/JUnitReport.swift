@@ -4,9 +4,12 @@ import ChatEvalHistory
 import ChatEvalStore
 import Foundation
 
-/// JUnit XML for CI test dashboards: every check a test case, failed checks and gates as
-/// failures, runtime failures (a turn the model could not answer) as errors, skipped turns as
-/// skipped.
+/// JUnit XML for CI test dashboards, with case names that stay the same from pipeline to
+/// pipeline (CI test history and flaky-test tracking follow a case by class and name): a run's
+/// case per check of each conversation over all its repetitions (`JUnitRunSuite`), with the counts
+/// in the message; its failures follow the suite's gates as the exit code does. A comparison's case
+/// per metric, named by the metric alone (the verdict is its outcome and message), and per check
+/// or turn that newly fails. Runtime failures are errors, turns not run skipped.
 ///
 /// Valid against the strictest common schema, Apache Ant's (windyroad `JUnit.xsd`): a bare
 /// `<testsuites>`, each `<testsuite>` with `package`, `id`, `name`, `timestamp` (no zone),

@@ -142,7 +142,8 @@ import Testing
         }
         try ("name: cut\ngates: {min_pass_rate: 0}\nconversations:\n" + conversations.joined())
             .write(to: directory.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
-        let outcome = try await cli.run(["run", "s.yaml", "--reports", "out", "--format", "json"], environment: ["CI": "true"], in: directory)
+        let outcome = try await cli.run(
+            ["run", "s.yaml", "--reports", "out", "--format", "json"], environment: ["CI": "true"], in: directory)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let record = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         let replays = try #require((record["suites"] as? [[String: Any]])?.first?["conversations"] as? [[String: Any]])
