@@ -327,7 +327,10 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             cachedTokens.append(token)
         }
         if stopReason != .stopString {
-            let tail = stops.append(assembler.flush())
+            // Cut at max_tokens inside a character: end at the boundary before it, not on U+FFFD.
+            var rest = ""
+            if stopReason == .maxTokens { assembler.discardUnfinished() } else { rest = assembler.flush() }
+            let tail = stops.append(rest)
             if case .text(let piece) = tail, !piece.isEmpty { emit(piece) }
             let held = stops.flush()
             if !held.isEmpty { emit(held) }

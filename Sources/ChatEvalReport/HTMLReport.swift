@@ -32,7 +32,7 @@ public enum HTMLReport {
         body += verdict(summary.headline, good: summary.passed)
         body +=
             "<table><tr><th>suite</th><th>model</th><th>turns</th><th>failed</th><th>checks passed</th><th>TTFT median</th>"
-            + "<th>TTFT p95</th><th>decode t/s</th><th>reuse</th><th>gates</th></tr>"
+            + "<th>TTFT p95</th><th>decode t/s</th><th>reuse turns ≥ 2</th><th>gates</th></tr>"
         for record in records {
             for suite in record.suites {
                 let turns = suite.conversations.filter(\.isMeasured).flatMap(\.turns)
@@ -46,12 +46,14 @@ public enum HTMLReport {
                     + "<td>\(verdicts.filter(\.passed).count)/\(verdicts.count)</td>"
                     + "<td>\(Format.duration(ttft?.median))</td><td>\(Format.duration(ttft?.p95))</td>"
                     + "<td>\(Format.rate(Distribution(metrics.compactMap(\.decodeTokensPerSecond))?.median))</td>"
-                    + "<td>\(Format.percent(Distribution(metrics.compactMap(\.reuseRatio))?.median))</td>"
+                    + "<td>\(Format.percent(suite.laterTurnsReuse))</td>"
                     + "<td>\(gates.joined(separator: "<br>"))</td></tr>"
             }
         }
         body += "</table>"
         if let matrix = VariantMatrix.build(records, labels: records.map(\.modelLabel)) { body += MatrixReport.html(matrix) }
+        if records.count > 1 || ModelTable.isBenchmark(records) { body += ModelTable(records).html() }
+        body += failuresSection(records)
 
         let totalText = records.reduce(0) { total, record in
             total
@@ -75,17 +77,22 @@ public enum HTMLReport {
             let groups = positions.enumerated().compactMap { index, position in
                 index == 0 || positions[index - 1].0 != position.0 ? (label: position.0, start: index) : nil
             }
+            // Each point the median over the measured repetitions, as the tables give it.
             func line(_ metric: (TurnMetrics) -> Double?) -> [SVGChart.Line] {
                 sides.map { record, suite in
-                    var values: [String: Double] = [:]
-                    for conversation in suite.conversations where conversation.isMeasured && conversation.repetition == 1 {
+                    var values: [String: [Double]] = [:]
+                    for conversation in suite.conversations where conversation.isMeasured {
                         for turn in conversation.turns {
-                            if let value = turn.metrics.flatMap(metric) { values["\(conversation.id)\u{0}\(turn.index)"] = value }
+                            if let value = turn.metrics.flatMap(metric) {
+                                values["\(conversation.id)\u{0}\(turn.index)", default: []].append(value)
+                            }
                         }
                     }
-                    return SVGChart.Line(name: record.modelLabel, values: positions.map { values["\($0.0)\u{0}\($0.1)"] })
+                    return SVGChart.Line(
+                        name: record.modelLabel, values: positions.map { values["\($0.0)\u{0}\($0.1)"].flatMap(Distribution.init)?.median })
                 }
             }
+            let repetitions = sides.map { Set($0.1.conversations.filter(\.isMeasured).map(\.repetition)).count }.max() ?? 1
             body += "<h2>Suite \(Markup.html(name))</h2><div class=\"charts\">"
             body += SVGChart.lines(
                 title: "TTFT per turn", unit: "ms", lines: line { $0.timeToFirstToken * 1000 }, xLabels: labels, groups: groups,
@@ -105,6 +112,9 @@ public enum HTMLReport {
                 groups: groups, bounds: 0...100, fromZero: true
             ) { String(format: "%.0f", $0) }
             body += "</div>"
+            if repetitions > 1 {
+                body += "<p class=\"note\">Each point is the turn's median over \(repetitions) repetitions, as in the tables.</p>"
+            }
             for (record, suite) in sides {
                 let turnCount = suite.conversations.reduce(0) { $0 + $1.turns.count }
                 body += "<details\(turnCount <= 100 ? " open" : "")><summary>Turns — \(Markup.html(record.modelLabel))</summary>"
@@ -152,6 +162,34 @@ public enum HTMLReport {
             .joined(separator: "<br>") + "</p>"
         return body
     }
+
+    /// Turns the runtime could not answer and checks that failed (turn and conversation checks,
+    /// once over their repetitions): why, the user message and the answer, in the open — not only
+    /// in a tooltip. Empty when nothing failed.
+    private static func failuresSection(_ records: [RunRecord]) -> String {
+        let rows = FailureRow.rows(records)
+        guard !rows.isEmpty else { return "" }
+        let sideBySide = records.count > 1
+        var html =
+            "<h2 id=\"failures\">Failures (\(rows.count))</h2><table class=\"failures\"><tr>\(sideBySide ? "<th>model</th>" : "")"
+            + "<th>suite</th><th>conversation</th><th>turn</th><th>check</th><th>reason</th><th>user</th><th>answer</th></tr>"
+        for row in rows.prefix(maximumFailureRows) {
+            let cells = [row.suite, row.conversation, row.turn].map { "<td>\(Markup.html($0))</td>" }.joined()
+            html +=
+                "<tr>\(row.model.map { "<td>\(Markup.html($0))</td>" } ?? "")\(cells)<td class=\"fail\">✗ \(Markup.html(row.check))</td>"
+                + "<td><div class=\"text\">\(Markup.html(Markup.cut(row.reason, 1_000)))</div></td>"
+                + "<td><div class=\"text\">\(Markup.html(Markup.cut(row.user, 2_000)))</div></td>"
+                + "<td><div class=\"text\">\(Markup.html(Markup.cut(row.answer, 2_000)))</div></td></tr>"
+        }
+        html += "</table>"
+        if rows.count > maximumFailureRows {
+            html += "<p class=\"note\">… and \(rows.count - maximumFailureRows) more failures in the result file.</p>"
+        }
+        return html
+    }
+
+    /// Most rows of the failures table (each at most ~5 kB): the page stays small for a huge run.
+    static let maximumFailureRows = 200
 
     // MARK: Comparison
 

@@ -4,9 +4,12 @@ import ChatEvalHistory
 import ChatEvalStore
 import Foundation
 
-/// JUnit XML for CI test dashboards: every check a test case, failed checks and gates as
-/// failures, runtime failures (a turn the model could not answer) as errors, skipped turns as
-/// skipped.
+/// JUnit XML for CI test dashboards, with case names that stay the same from pipeline to
+/// pipeline (CI test history and flaky-test tracking follow a case by class and name): a run's
+/// case per check of each conversation over all its repetitions (`JUnitRunSuite`), with the counts
+/// in the message; its failures follow the suite's gates as the exit code does. A comparison's case
+/// per metric, named by the metric alone (the verdict is its outcome and message), and per check
+/// or turn that newly fails. Runtime failures are errors, turns not run skipped.
 ///
 /// Valid against the strictest common schema, Apache Ant's (windyroad `JUnit.xsd`): a bare
 /// `<testsuites>`, each `<testsuite>` with `package`, `id`, `name`, `timestamp` (no zone),
@@ -42,86 +45,37 @@ public enum JUnitReport {
     }
 
     private static func add(runs records: [RunRecord], to document: inout Document) {
-        let multipleModels = records.count > 1
         for record in records {
-            let model = URL(fileURLWithPath: record.runtime.model.path).lastPathComponent
             for suite in record.suites {
-                var cases: [Case] = []
-                let measured = suite.conversations.filter(\.isMeasured)
-                let repeated = measured.contains { $0.repetition > 1 }
-                for conversation in measured {
-                    let classname = "chateval.\(suite.name).\(conversation.id)"
-                    let repetition = repeated ? " (repetition \(conversation.repetition))" : ""
-                    for turn in conversation.turns {
-                        let time = turn.metrics?.totalTime ?? 0
-                        switch turn.status {
-                        case .failed:
-                            let failure = turn.failure
-                            cases.append(
-                                Case(
-                                    classname: classname, name: "turn \(turn.index + 1)\(repetition): answered", time: time,
-                                    outcome: .error(
-                                        type: failure?.code.rawValue ?? "failed", message: failure?.message ?? "the turn failed",
-                                        body: "user: \(turn.user)")))
-                        case .skipped:
-                            cases.append(
-                                Case(
-                                    classname: classname, name: "turn \(turn.index + 1)\(repetition): answered", time: 0,
-                                    outcome: .skipped(turn.skipReason ?? "not run")))
-                        case .answered: break
-                        }
-                        for (position, verdict) in (turn.checks ?? []).enumerated() {
-                            cases.append(
-                                Case(
-                                    classname: classname,
-                                    name: "turn \(turn.index + 1)\(repetition) check \(position + 1): \(verdict.check)",
-                                    time: time, outcome: outcome(of: verdict, answer: turn.answer)))
-                        }
-                    }
-                    for (position, verdict) in conversation.checks.enumerated() {
-                        cases.append(
-                            Case(
-                                classname: classname, name: "conversation\(repetition) check \(position + 1): \(verdict.check)", time: 0,
-                                outcome: outcome(of: verdict, answer: nil)))
-                    }
-                }
-                for gate in suite.gates {
-                    cases.append(
-                        Case(
-                            classname: "chateval.\(suite.name).gates", name: gate.described, time: 0,
-                            outcome: gate.passed
-                                ? .passed : .failure(type: "gate", message: "\(gate.described), found \(gate.found)", body: ""))
-                    )
-                }
-                document.add(
-                    Suite(
-                        name: multipleModels ? "\(suite.name) (\(record.modelLabel))" : suite.name, hostname: record.machine.hostname,
-                        timestamp: record.startedAt,
-                        properties: [
-                            ("model", model), ("model_sha256", record.modelSha256 ?? "unknown"), ("commit", record.git?.commit ?? "none"),
-                            ("run_id", record.runId), ("engine", "\(record.runtime.engine) \(record.runtime.build)"),
-                        ],
-                        cases: cases, output: "status \(record.status.rawValue)"))
+                document.add(JUnitRunSuite(suite: suite, record: record, multipleModels: records.count > 1).rendered)
             }
         }
     }
 
+    /// The machine as every test suite's `hostname` names it: the CPU and its cores, what makes
+    /// timings comparable (the host's own name is a property of a run's suites).
+    static func machineDescription(_ machine: MachineInfo) -> String {
+        "\(machine.cpuModel), \(machine.logicalCores) cores"
+    }
+
     private static func add(_ comparison: Comparison, at date: Date, to document: inout Document) {
         for suite in comparison.suites {
+            var verdicts: [String] = []
             var cases = suite.metrics.map { change -> Case in
+                verdicts.append("\(change.metric.name): \(change.verdict.words)")
                 let outcome: Case.Outcome =
                     switch change.verdict {
                     case .regression:
                         .failure(
-                            type: "regression", message: "\(change.metric.name) \(ComparisonReport.interval(change)): \(change.reason)",
+                            type: "regression",
+                            message: "\(change.metric.name) \(change.verdict.words) \(ComparisonReport.interval(change)): \(change.reason)",
                             body: "")
                     // Nothing decided: skipped, never a pass.
-                    case .notMeasured, .notGated: .skipped(change.reason)
+                    case .notMeasured, .notGated: .skipped("\(change.verdict.words): \(change.reason)")
                     default: .passed
                     }
-                return Case(
-                    classname: "chateval.compare.\(suite.name)", name: "\(change.metric.name) (\(change.verdict.words))", time: 0,
-                    outcome: outcome)
+                // The verdict is the outcome and its message, never part of the name: the name stays from run to run.
+                return Case(classname: "chateval.compare.\(suite.name)", name: change.metric.name, time: 0, outcome: outcome)
             }
             for change in comparison.quality.regressions where change.suite == suite.name {
                 let place = change.turn.map { "turn \($0)" } ?? "conversation"
@@ -150,7 +104,7 @@ public enum JUnitReport {
                         ("base", comparison.base.commit ?? "none"), ("head", comparison.head.commit ?? "none"),
                         ("preset", comparison.settings.preset),
                     ],
-                    cases: cases, output: ComparisonReport.headline(comparison)))
+                    cases: cases, output: ([ComparisonReport.headline(comparison)] + verdicts).joined(separator: "\n")))
         }
     }
 
@@ -186,12 +140,6 @@ public enum JUnitReport {
         return document.render()
     }
 
-    private static func outcome(of verdict: Verdict, answer: String?) -> Case.Outcome {
-        if let error = verdict.error, !verdict.passed { return .error(type: "check error", message: error, body: verdict.detail) }
-        if verdict.passed { return .passed }
-        return .failure(type: verdict.check, message: verdict.detail, body: answer.map { "answer: \($0)" } ?? "")
-    }
-
     // MARK: The document
 
     struct Case {
@@ -200,6 +148,14 @@ public enum JUnitReport {
             case failure(type: String, message: String, body: String)
             case error(type: String, message: String, body: String)
             case skipped(String)
+
+            /// The message of a failure or an error (what turns a CI test red); nil otherwise.
+            var problemMessage: String? {
+                switch self {
+                case .failure(_, let message, _), .error(_, let message, _): message
+                case .passed, .skipped: nil
+                }
+            }
         }
 
         var classname: String

@@ -78,7 +78,9 @@ public enum MarkdownReport {
         out.append("")
         out.append(verdict)
         out.append("")
-        out.append("| suite | model | turns | failed | checks passed | pass rate | TTFT median | TTFT p95 | decode t/s | reuse | gates |")
+        out.append(
+            "| suite | model | turns | failed | checks passed | pass rate | TTFT median | TTFT p95 | decode t/s | reuse turns ≥ 2 | gates |"
+        )
         out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
         for record in records {
             let model = record.modelLabel
@@ -89,7 +91,6 @@ public enum MarkdownReport {
                 let metrics = suite.measuredTurns
                 let ttft = Distribution(metrics.map(\.timeToFirstToken))
                 let decode = Distribution(metrics.compactMap(\.decodeTokensPerSecond))
-                let reuse = Distribution(metrics.compactMap(\.reuseRatio))
                 let gates =
                     suite.gates.isEmpty
                     ? "–" : suite.gates.map { "\($0.passed ? "✅" : "❌") \(Markup.markdown($0.gate))" }.joined(separator: " ")
@@ -97,8 +98,16 @@ public enum MarkdownReport {
                     "| \(Markup.markdown(suite.name)) | \(Markup.markdown(model)) | \(turns.count) | "
                         + "\(turns.filter { $0.status != .answered }.count) | \(verdicts.filter(\.passed).count)/\(verdicts.count) | "
                         + "\(Format.percent(Verdict.passRate(verdicts))) | \(Format.duration(ttft?.median)) | "
-                        + "\(Format.duration(ttft?.p95)) | \(Format.rate(decode?.median)) | \(Format.percent(reuse?.median)) | \(gates) |")
+                        + "\(Format.duration(ttft?.p95)) | \(Format.rate(decode?.median)) | "
+                        + "\(Format.percent(suite.laterTurnsReuse)) | \(gates) |"
+                )
             }
+        }
+        if records.count > 1 || ModelTable.isBenchmark(records) {
+            out.append("")
+            out.append("### Models")
+            out.append("")
+            out.append(ModelTable(records).markdown())
         }
         if !failedGates.isEmpty {
             out.append("")
@@ -113,37 +122,23 @@ public enum MarkdownReport {
         }
         guard detail != .headline else { return out.joined(separator: "\n") + "\n" }
 
-        // Failures: checks that failed, turns the runtime could not answer (with the model when several ran).
-        var failures: [String] = []
+        // Failures: turns the runtime could not answer, checks that failed (turn and conversation
+        // checks, once over their repetitions), with the reason, the user message and the answer.
         let sideBySide = records.count > 1
-        for record in records {
-            let model = sideBySide ? "\(Markup.markdown(record.modelLabel)) | " : ""
-            for suite in record.suites {
-                for conversation in suite.conversations where conversation.isMeasured {
-                    for turn in conversation.turns {
-                        // &+: records are validated on read, and a report never traps on an index that was not.
-                        let place = "\(model)\(Markup.markdown(suite.name)) | \(Markup.markdown(conversation.id)) | \(turn.index &+ 1)"
-                        if turn.status == .failed {
-                            failures.append(
-                                "| \(place) | runtime: \(Markup.markdown(turn.failure?.code.rawValue ?? "failed")) | "
-                                    + "\(Markup.markdown(Markup.cut(turn.failure?.message ?? "", 200))) |"
-                            )
-                        }
-                        for verdict in turn.checks ?? [] where !verdict.passed {
-                            failures.append(
-                                "| \(place) | \(Markup.markdown(verdict.check)) | \(Markup.markdown(Markup.cut(verdict.detail, 200))) |")
-                        }
-                    }
-                }
-            }
+        let failures = FailureRow.rows(records).map { row in
+            let cells = [
+                row.suite, row.conversation, row.turn, row.check, Markup.cut(row.reason, 200), Markup.cut(row.user, 100),
+                Markup.cut(row.answer, 160),
+            ]
+            return "| " + ((row.model.map { [$0] } ?? []) + cells).map(Markup.markdown).joined(separator: " | ") + " |"
         }
         if !failures.isEmpty {
             let shown = detail == .full ? failures : Array(failures.prefix(50))
             out.append("")
             out.append("### Failures (\(failures.count))")
             out.append("")
-            out.append((sideBySide ? "| model " : "") + "| suite | conversation | turn | check | detail |")
-            out.append((sideBySide ? "|---" : "") + "|---|---|---:|---|---|")
+            out.append((sideBySide ? "| model " : "") + "| suite | conversation | turn | check | reason | user | answer |")
+            out.append((sideBySide ? "|---" : "") + "|---|---|---:|---|---|---|---|")
             out += shown
             if shown.count < failures.count {
                 out.append("")

@@ -41,6 +41,8 @@ public enum RunReport {
         var sections = [verdict(summary, records)]
         if summary.failedGateCount > 0 { sections.append(failedGates(summary)) }
         sections.append(suiteTable(summary, sideBySide: records.count > 1))
+        if records.count > 1 || ModelTable.isBenchmark(records) { sections.append(ModelTable(records).terminal()) }
+        if let busy = busyReplays(records) { sections.append(busy) }
         if !summary.runtimeFailures.isEmpty { sections.append(runtimeFailures(summary, options)) }
         if !summary.failedChecks.isEmpty { sections.append(failedChecks(summary, options)) }
         // Models and suite variants side by side, with the differences a test backs marked.
@@ -78,6 +80,35 @@ public enum RunReport {
         let models = records.count > 1 ? " on \(records.count) models" : ""
         return "\(mark): \(gates) · \(summary.checksPassed)/\(summary.checksTotal) checks passed · "
             + "\(plural(summary.runtimeFailures.count, "runtime failure")) · \(turns) turns\(models), \(plural(repetitions, "rep"))"
+    }
+
+    /// The replays measured while other processes kept the cores busy, named, so that their
+    /// timings are read with that noise in mind; nil when none was (or no load was recorded).
+    static func busyReplays(_ records: [RunRecord]) -> String? {
+        var measured = 0
+        var busy: [(String, ReplayLoad)] = []
+        for record in records {
+            for suite in record.suites {
+                for replay in suite.conversations where replay.isMeasured {
+                    measured += 1
+                    guard let load = replay.load, load.isBusy else { continue }
+                    let model = records.count > 1 ? " · \(record.modelLabel)" : ""
+                    busy.append(("\(suite.name)/\(replay.id) · rep \(replay.repetition)\(model)", load))
+                }
+            }
+        }
+        guard !busy.isEmpty else { return nil }
+        let threshold = String(format: "%.2f", MachineLoad.busyThreshold)
+        var lines = [
+            Format.wrap(
+                "⚠ \(busy.count) of \(measured) replays measured while other processes used \(threshold) cores or more: "
+                    + "their timings carry that noise", width: width, hanging: "  ")
+        ]
+        for (place, load) in busy.prefix(10) {
+            lines.append(Format.clip("  \(place): \(String(format: "%.2f", load.otherCores)) other cores", width))
+        }
+        if busy.count > 10 { lines.append("  … and \(busy.count - 10) more") }
+        return lines.joined(separator: "\n")
     }
 
     private static func failedGates(_ summary: RunSummary) -> String {
@@ -155,8 +186,9 @@ public enum RunReport {
         return lines.joined(separator: "\n")
     }
 
-    /// Per suite and conversation: the per-turn table and every turn's checks, for the first
-    /// measured repetition (the summary above covers all of them).
+    /// Per suite and conversation, for the first measured repetition (the summary above covers
+    /// all of them): every turn's texts and checks; with `verbose`, the per-turn table and the
+    /// suite's medians and gates too.
     private static func details(_ record: RunRecord, label: String?, options: RunReportOptions) -> String {
         var lines: [String] = []
         let repetitions = record.settings.repetitions
@@ -169,7 +201,8 @@ public enum RunReport {
                 let which = repetitions > 1 ? " — repetition 1 of \(repetitions)" : ""
                 lines.append(
                     "\n" + Format.clip("  \(conversation.id)\(tags)\(which)" + (conversation.description.map { ": \($0)" } ?? ""), width))
-                lines.append(TurnTable.render(conversation.turns, indent: "    "))
+                // The per-turn table is --verbose's; --show-answers and --print-prompt alone show the texts.
+                if options.verbose { lines.append(TurnTable.render(conversation.turns, indent: "    ")) }
                 for turn in conversation.turns {
                     lines.append(AnswerLines.render(turn, full: options.showAnswers, indent: "    "))
                     if options.showPrompts, let prompt = turn.replayed.prompt {
@@ -178,10 +211,12 @@ public enum RunReport {
                 }
                 lines += conversation.checks.map { VerdictLine.render($0, indent: "    conversation ", width: width) }
             }
-            lines.append("")
-            lines.append(SuiteSummary.render(suite.measuredTurns, indent: "  "))
-            let gates = GateReport.render(verdicts: suite.measuredVerdicts, gates: suite.gates, indent: "  ")
-            if !gates.isEmpty { lines.append("\n" + gates) }
+            if options.verbose {
+                lines.append("")
+                lines.append(SuiteSummary.render(suite.measuredTurns, laterTurns: suite.measuredLaterTurns, indent: "  "))
+                let gates = GateReport.render(verdicts: suite.measuredVerdicts, gates: suite.gates, indent: "  ")
+                if !gates.isEmpty { lines.append("\n" + gates) }
+            }
             lines.append("")
         }
         return lines.joined(separator: "\n").trimmingSuffix()

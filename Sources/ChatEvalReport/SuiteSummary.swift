@@ -1,21 +1,24 @@
 import ChatEvalCore
 
-/// Medians and 95th percentiles of the key metrics over a suite's answered turns.
+/// Medians and 95th percentiles of the key metrics over a suite's answered turns — reuse over
+/// `laterTurns` when given (the turns after each conversation's first, which could reuse), said so.
 public enum SuiteSummary {
     public static let metrics: [Metric] = [.timeToFirstToken, .prefillTokensPerSecond, .decodeTokensPerSecond, .reuseRatio, .peakMemory]
 
-    public static func render(_ turns: [TurnMetrics], indent: String) -> String {
+    public static func render(_ turns: [TurnMetrics], laterTurns: [TurnMetrics]? = nil, indent: String) -> String {
         var table = TextTable([.init("metric", .left), .init("median"), .init("p95"), .init("turns")])
         for metric in metrics {
-            let values = turns.compactMap { metric.value(of: $0) }
+            let over = metric == .reuseRatio ? laterTurns ?? turns : turns
+            let label = metric == .reuseRatio && laterTurns != nil ? "reuse turns ≥ 2" : metric.label
+            let values = over.compactMap { metric.value(of: $0) }
             guard let distribution = Distribution(values) else {
                 // A runtime that cannot tell (a server that reports no cache figures): say so, not "–".
                 let unknown = !turns.isEmpty && Self.unknown(metric, turns)
-                table.add([metric.label, unknown ? "unknown" : "–", unknown ? "unknown" : "–", "0"])
+                table.add([label, unknown ? "unknown" : "–", unknown ? "unknown" : "–", "0"])
                 continue
             }
             table.add([
-                metric.label, Format.value(distribution.median, of: metric), Format.value(distribution.p95, of: metric),
+                label, Format.value(distribution.median, of: metric), Format.value(distribution.p95, of: metric),
                 String(values.count),
             ])
         }

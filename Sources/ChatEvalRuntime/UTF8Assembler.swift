@@ -25,6 +25,15 @@ public struct UTF8Assembler: Sendable {
         return String(decoding: pending, as: UTF8.self)
     }
 
+    /// Drops an unfinished character held back and empties the buffer: for an answer cut short
+    /// (at `max_tokens`), whose last token ended inside a character that would have come whole
+    /// with the next one — its end is a character boundary, not U+FFFD. Returns the bytes dropped.
+    @discardableResult
+    public mutating func discardUnfinished() -> Int {
+        defer { pending.removeAll() }
+        return pending.count
+    }
+
     /// Bytes held back because they may start a character not yet complete.
     public var pendingByteCount: Int { pending.count }
 

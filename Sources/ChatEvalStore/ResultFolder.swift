@@ -72,6 +72,32 @@ public enum ResultFolder {
         }
     }
 
+    /// The newest complete run in `folder` (by file name, which sorts in time); nil when it holds none.
+    public static func latestRun(in folder: URL) -> LocatedRun? {
+        for url in files(in: folder) {
+            if let record = try? read(url), record.status == .complete { return LocatedRun(record: record, source: url.path) }
+        }
+        return nil
+    }
+
+    /// The other complete runs of `record`'s side-by-side group in `folder` (empty for a run of no
+    /// group). Only files named within a day of the run's start are read: a group's runs start
+    /// one after the other.
+    public static func groupMates(of record: RunRecord, in folder: URL) -> [LocatedRun] {
+        guard let group = record.group, group.count > 1 else { return [] }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        return files(in: folder).compactMap { url -> LocatedRun? in
+            let stamp = url.lastPathComponent.prefix { $0 != "-" }
+            if let started = formatter.date(from: String(stamp)), abs(started.timeIntervalSince(record.startedAt)) > 86_400 { return nil }
+            guard let other = try? read(url), other.runId != record.runId, other.group?.id == group.id, other.status == .complete
+            else { return nil }
+            return LocatedRun(record: other, source: url.path)
+        }
+    }
+
     /// Where a result's JSON failed to decode, in the file's own key names.
     static func describe(_ error: any Error) -> String {
         switch error {

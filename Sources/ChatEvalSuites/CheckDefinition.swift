@@ -165,7 +165,9 @@ struct CheckDefinitionReader {
                 arguments = [.init(key: "value", value: argument)]
             }
         } else {
-            reader.fail(.missingKey, at: node, "\(what) has no 'type'", hint: "write {type: NAME, ...} or NAME: VALUE")
+            reader.fail(
+                .missingKey, at: node, "\(what) has no 'type'", hint: Self.longFormHint(mapping) ?? "write {type: NAME, ...} or NAME: VALUE"
+            )
             return nil
         }
         guard let type else { return nil }
@@ -204,6 +206,25 @@ struct CheckDefinitionReader {
                 + (optional.isEmpty ? "" : "; its arguments, all optional: \(optional.joined(separator: ", "))")
         }
         return "write {type: \(type), " + required.map { "\($0.name): …" }.joined(separator: ", ") + "}"
+    }
+
+    /// The long form of a short form given more keys (`{regex: "^P", flags: i}` →
+    /// `{type: regex, value: "^P", flags: i}`): the one key that names a check becomes the type and
+    /// its value `value`; nil when no key, or more than one, names a check.
+    static func longFormHint(_ mapping: Node.Mapping) -> String? {
+        let named = mapping.filter { key, _ in
+            guard let name = key.string else { return false }
+            let base = name.hasPrefix(CheckCatalogue.negationPrefix) ? String(name.dropFirst(CheckCatalogue.negationPrefix.count)) : name
+            return CheckCatalogue.info(for: base) != nil
+        }
+        guard named.count == 1, let (typeKey, typeValue) = named.first, let type = typeKey.string else { return nil }
+        func shown(_ node: Node) -> String {
+            guard case .scalar(let scalar) = node else { return "…" }
+            return scalar.style == .plain ? clip(scalar.string) : "\"" + clip(scalar.string) + "\""
+        }
+        let others = mapping.compactMap { key, value in key.string == type ? nil : key.string.map { "\($0): \(shown(value))" } }
+        return "a short form takes one key; with more, write the long form: "
+            + "{" + (["type: \(type)", "value: \(shown(typeValue))"] + others).joined(separator: ", ") + "}"
     }
 
     private static func clip(_ text: String) -> String { text.count > 40 ? String(text.prefix(39)) + "…" : text }

@@ -103,6 +103,55 @@ import Testing
         #expect(Set(templates) == ["embedded", "gemma"])
     }
 
+    /// llama-bench needs only `-m`: from a folder without suites, `run --model` replays the built-in
+    /// chat benchmark, and two models give the cross-model table in Markdown and CSV (issue 31).
+    @Test func withoutSuitesTwoModelsRunTheBuiltInBenchmarkIntoOneTable() async throws {
+        let chat = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let gemma = try #require(ProcessInfo.processInfo.environment["CHATEVAL_GEMMA_MODEL"], "CHATEVAL_GEMMA_MODEL is not set")
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outcome = try await cli.run(
+            [
+                "run", "--model", chat, "--model", gemma, "--chat-template", "embedded", "--chat-template", "gemma",
+                "--format", "markdown", "--output", "models.csv", "--reports", "out",
+            ],
+            environment: ["CI": "true"], in: directory)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("the built-in chat benchmark"), "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("| model | turns | TTFT p50 ± MAD | prefill t/s | decode t/s | reuse turns ≥ 2 | other cores |"))
+        let rows = outcome.stdout.split(separator: "\n").filter { $0.hasPrefix("| SmolLM2") || $0.hasPrefix("| gemma-3") }
+        #expect(rows.count == 2 && rows.allSatisfy { $0.contains("| 12 |") }, "\(outcome.stdout)")
+        let csv = try StrictCSV.parse(String(contentsOf: directory.appendingPathComponent("models.csv"), encoding: .utf8))
+        #expect(csv.count == 3 && csv[1][0].hasPrefix("SmolLM2") && csv[2][0].hasPrefix("gemma-3"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path)
+        let record = try json(
+            directory.appendingPathComponent("out").appendingPathComponent(try #require(files.first { $0.hasSuffix(".json") })))
+        let suites = try #require(record["suites"] as? [[String: Any]])
+        #expect(suites.map { $0["path"] as? String } == ["built-in:chat-benchmark"])
+    }
+
+    /// An answer cut at max_tokens ends at a character boundary (issue 31): SmolLM2 spells each of
+    /// these kana in two tokens, so every even cap below cut one in half and the answer ended in U+FFFD.
+    @Test func anAnswerCutAtMaxTokensNeverEndsInAReplacementCharacter() async throws {
+        _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let conversations = (3...12).map {
+            "  - id: cap\($0)\n    max_tokens: \($0)\n    turns:\n"
+                + "      - user: \"Repeat exactly, nothing else: 東京都庁舎 🌍🌍🌍 北海道 😀😀 日本語のテキスト\"\n"
+        }
+        try ("name: cut\ngates: {min_pass_rate: 0}\nconversations:\n" + conversations.joined())
+            .write(to: directory.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+        let outcome = try await cli.run(
+            ["run", "s.yaml", "--reports", "out", "--format", "json"], environment: ["CI": "true"], in: directory)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        let replays = try #require((record["suites"] as? [[String: Any]])?.first?["conversations"] as? [[String: Any]])
+        let answers = replays.compactMap { (($0["turns"] as? [[String: Any]])?.first?["answer"] as? String) }
+        #expect(answers.count == 10)
+        #expect(answers.allSatisfy { !$0.unicodeScalars.contains("\u{FFFD}") }, "\(answers)")
+    }
+
     @Test func outsideARepositoryTheRunWarnsOrFailsWhenGitIsRequired() async throws {
         _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
         let directory = try scratch()

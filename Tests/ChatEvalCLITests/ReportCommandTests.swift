@@ -144,10 +144,64 @@ import Testing
         #expect(commits.status == 2 && commits.stderr.contains("holds runs of 2 commits"), "\(commits.stderr)")
     }
 
-    @Test func aHistoryHasNoCSV() async throws {
-        let outcome = try await cli.run(["history", "--format", "csv"])
-        #expect(outcome.status == 2)
-        #expect(outcome.stderr.contains("--format csv: a history has no turns to list"), "\(outcome.stderr)")
+    /// `record(runId:)` as a member of side-by-side group `group` (place `index` of 2), as JSON.
+    private func member(runId: String, group: String?, index: Int) throws -> Data {
+        var record = try #require(try JSONSerialization.jsonObject(with: try self.record(runId: runId)) as? [String: Any])
+        if let group { record["group"] = ["id": group, "index": index, "count": 2, "label": "model \(index)"] }
+        return try JSONSerialization.data(withJSONObject: record)
+    }
+
+    private func reportedRunIds(_ outcome: CommandLineTests.Outcome) throws -> [String] {
+        let json = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))
+        let records = (json as? [[String: Any]]) ?? [(json as? [String: Any]) ?? [:]]
+        return records.compactMap { $0["run_id"] as? String }
+    }
+
+    /// One model's file of a two-model run is reported with its group, found beside it (issue 31).
+    @Test func oneModelsFileIsReportedWithTheRestOfItsGroup() async throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try member(runId: "a", group: "g1", index: 1).write(to: directory.appendingPathComponent("20261123T100000Z-nogit-a.json"))
+        try member(runId: "b", group: "g1", index: 2).write(to: directory.appendingPathComponent("20261123T100100Z-nogit-b.json"))
+        try member(runId: "c", group: nil, index: 0).write(to: directory.appendingPathComponent("20261123T100200Z-nogit-c.json"))
+        let second = try await cli.run([
+            "report", directory.appendingPathComponent("20261123T100100Z-nogit-b.json").path, "--format", "json",
+        ])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(try reportedRunIds(second) == ["a", "b"], "the group, in its order")
+        let alone = try await cli.run([
+            "report", directory.appendingPathComponent("20261123T100200Z-nogit-c.json").path, "--format", "json",
+        ])
+        #expect(try reportedRunIds(alone) == ["c"])
+    }
+
+    /// `report --latest`: the reports folder's newest run, with its group.
+    @Test func latestIsTheNewestRunOfTheReportsFolder() async throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let empty = try await cli.run(["report", "--latest", "--reports", directory.path, "--no-project"], in: directory)
+        #expect(empty.status == 2 && empty.stderr.contains("holds no complete ChatEval result files"), "\(empty.stderr)")
+        try member(runId: "old", group: nil, index: 0).write(to: directory.appendingPathComponent("20261123T090000Z-nogit-old.json"))
+        try member(runId: "a", group: "g1", index: 1).write(to: directory.appendingPathComponent("20261123T100000Z-nogit-a.json"))
+        try member(runId: "b", group: "g1", index: 2).write(to: directory.appendingPathComponent("20261123T100100Z-nogit-b.json"))
+        let latest = try await cli.run(
+            ["report", "--latest", "--reports", directory.path, "--no-project", "--format", "json"], in: directory)
+        #expect(latest.status == 0, "\(latest.stderr)")
+        #expect(try reportedRunIds(latest) == ["a", "b"])
+        let both = try await cli.run(["report", "--latest", "x.json"], in: directory)
+        #expect(both.status == 2 && both.stderr.contains("give no input with it"), "\(both.stderr)")
+    }
+
+    /// `history --format csv`, offered by `--help`, is the per-commit series table (issue 31).
+    @Test func aHistoryInCSVIsAPerCommitSeriesTable() async throws {
+        let repository = try await Repository()
+        let outcome = try await cli.run(
+            ["history", "--format", "csv"] + revisions(repository), environment: ReportOutputTests.noSummary)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let rows = try StrictCSV.parse(outcome.stdout)
+        #expect(rows.first?.first == "suite" && rows.first?.contains("median") == true)
+        // Two commits with results, for TTFT and the pass rate.
+        #expect(Set(rows.dropFirst().map { $0[8] }).count == 2 && Set(rows.dropFirst().map { $0[6] }) == ["ttft", "pass-rate"])
     }
 }
 

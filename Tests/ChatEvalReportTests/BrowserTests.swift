@@ -62,6 +62,18 @@ struct BrowserTests {
         #expect(ttft.components(separatedBy: "<circle").count - 1 >= 5)
     }
 
+    /// The failures section as a reader meets it (looked at in `.build/report-screenshots/failures.png`):
+    /// a failed conversation-level check with its reason on the page, beside the turn checks' user
+    /// messages and answers, none of it only in a tooltip (issue 31).
+    @Test func aFailedConversationCheckIsOnThePageWithItsReason() async throws {
+        let dom = try await open(HTMLReport.render(runs: [ReportFixtures.runWithConversationCheckFailed()]), name: "failures", height: 900)
+        let section = try #require(dom.components(separatedBy: "id=\"failures\"").dropFirst().first)
+        let table = try #require(section.components(separatedBy: "</table>").first)
+        #expect(table.contains("expected at most 10 words over the conversation, found 31"))
+        #expect(table.contains("✗ length") && table.contains("Question 1?") && table.contains("Answer 1."))
+        #expect(!dom.lowercased().contains("<script"))
+    }
+
     @Test func aComparisonAndAHistoryAreDrawn() async throws {
         let comparison = try await open(HTMLReport.render(comparison: ReportFixtures.comparison()), name: "comparison")
         #expect(comparison.contains("<svg") && !comparison.lowercased().contains("<script"))

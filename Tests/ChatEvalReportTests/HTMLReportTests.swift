@@ -35,6 +35,40 @@ import Testing
         #expect(html.contains("1 of 2 gates failed."))
     }
 
+    /// The reasons are on the page, not only in a tooltip, with the user message and the answer;
+    /// a failed conversation-level check is among them (issue 31).
+    @Test func aRunListsItsFailuresWithReasonsUserMessagesAndAnswers() throws {
+        let html = HTMLReport.render(runs: [ReportFixtures.runWithConversationCheckFailed()])
+        expectSelfContained(html)
+        let section = try #require(html.components(separatedBy: "<h2 id=\"failures\">Failures (").dropFirst().first)
+        let table = try #require(section.components(separatedBy: "</table>").first)
+        #expect(section.hasPrefix("4)"), "the runtime failure, two failed turn checks and the conversation's check")
+        #expect(table.contains("<td>conversation</td><td class=\"fail\">✗ length</td>"))
+        #expect(table.contains("expected at most 10 words over the conversation, found 31"))
+        #expect(table.contains("<div class=\"text\">Question 1?</div>") && table.contains("<div class=\"text\">Answer 1.</div>"))
+        #expect(table.contains("the history needs 5000 tokens"))
+        var synthetic = SyntheticRuns(seed: 1)
+        let passing = synthetic.record(runId: "p", commit: nil)
+        #expect(!HTMLReport.render(runs: [passing]).contains("id=\"failures\""), "nothing failed: no section")
+    }
+
+    /// Charts and tables give the same statistic: each point the turn's median over the repetitions,
+    /// not repetition 1 (issue 31).
+    @Test func chartsDrawTheMedianOverTheRepetitions() throws {
+        var record = ReportFixtures.hugeRun(turns: 10, answerLength: 10)
+        let first = record.suites[0].conversations[0]
+        record.suites[0].conversations = [0.1, 0.5, 0.3].enumerated().map { index, ttft in
+            var replay = first
+            replay.repetition = index + 1
+            replay.turns[0].replayed.metrics?.timeToFirstToken = ttft
+            return replay
+        }
+        record.settings.repetitions = 3
+        let html = HTMLReport.render(runs: [record])
+        #expect(html.contains("#1: 300</title>") && !html.contains("#1: 100</title>"))
+        #expect(html.contains("median over 3 repetitions"))
+    }
+
     @Test func modelsSideBySideShareTheCharts() {
         let html = HTMLReport.render(runs: [ReportFixtures.run(model: "a.gguf"), ReportFixtures.run(model: "b.gguf", seed: 2)])
         #expect(html.contains("■ a.gguf") && html.contains("■ b.gguf"), "a legend names each model")

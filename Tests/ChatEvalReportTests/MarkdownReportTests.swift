@@ -36,6 +36,23 @@ import Testing
         }
     }
 
+    /// Why a check failed, the user message and the answer — conversation-level checks too, which
+    /// the report left out (issue 31).
+    @Test func failedChecksShowTheirReasonTheUserMessageAndTheAnswer() async throws {
+        let markdown = MarkdownReport.render(runs: [ReportFixtures.runWithConversationCheckFailed()])
+        #expect(
+            markdown.contains(
+                "| smoke | conversation-1 | conversation | length | expected at most 10 words over the conversation, found 31 |  |  |"),
+            "\(markdown)")
+        #expect(markdown.contains("| smoke | conversation-2 | 1 | contains | expected 'answer', not found | Question 1? | Answer 1. |"))
+        #expect(markdown.contains("| math | conversation-2 | 2 | runtime: context\\_overflow | the history needs 5000 tokens"))
+        let html = try await rendered(markdown)
+        let failures = try #require(html.components(separatedBy: "<table>").dropFirst(2).first)
+        for row in failures.components(separatedBy: "<tr>").dropFirst(2) {
+            #expect(row.components(separatedBy: "<td").count - 1 == 7, "\(row)")
+        }
+    }
+
     @Test func aComparisonAndAHistoryRenderAsTables() async throws {
         let comparison = try await rendered(MarkdownReport.render(comparison: ReportFixtures.comparison()))
         #expect(comparison.contains("<table>") && comparison.contains("ttft"))
@@ -72,12 +89,14 @@ import Testing
         }
         let markdown = MarkdownReport.render(runs: records)
         #expect(markdown.contains("| smoke | smol.gguf (ctx 2048) |") && markdown.contains("| smoke | smol.gguf (ctx 4096) |"))
-        #expect(markdown.contains("| model | suite | conversation | turn | check | detail |"))
+        #expect(markdown.contains("| model | suite | conversation | turn | check | reason | user | answer |"))
         #expect(markdown.contains("| smol.gguf (ctx 4096) | math | conversation-2 | 2 | runtime: context\\_overflow |"))
         let html = try await rendered(markdown)
-        let failures = try #require(html.components(separatedBy: "<table>").dropFirst(2).first)
+        // Summary, models, then the failures.
+        let failures = try #require(html.components(separatedBy: "<table>").dropFirst(3).first)
         for row in failures.components(separatedBy: "<tr>").dropFirst(2) {
-            #expect(row.components(separatedBy: "<td").count - 1 == 6, "model, suite, conversation, turn, check, detail: \(row)")
+            #expect(
+                row.components(separatedBy: "<td").count - 1 == 8, "model, suite, conversation, turn, check, reason, user, answer: \(row)")
         }
         let junit = JUnitReport.render(runs: records)
         #expect(junit.contains("name=\"math (smol.gguf (ctx 2048))\"") && junit.contains("name=\"math (smol.gguf (ctx 4096))\""))

@@ -39,6 +39,15 @@ enum ReportFixtures {
         return record
     }
 
+    /// `run()` with a conversation-level check failed on the smoke suite's first conversation.
+    static func runWithConversationCheckFailed() -> RunRecord {
+        var record = run()
+        record.suites[0].conversations[0].checks = [
+            Verdict(check: "length", passed: false, detail: "expected at most 10 words over the conversation, found 31")
+        ]
+        return record
+    }
+
     /// A run with `turns` turns in one suite, each answer `answerLength` characters.
     static func hugeRun(turns: Int, answerLength: Int) -> RunRecord {
         var synthetic = SyntheticRuns(seed: 9)

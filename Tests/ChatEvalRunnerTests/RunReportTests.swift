@@ -153,6 +153,10 @@ import Testing
         let whole = RunReport.render(run, options: RunReportOptions(showAnswers: true))
         #expect(whole.contains("Waves, waves and waves.") && whole.contains("The sea."))
         #expect(!whole.contains("--show-answers") && whole.contains("more: --verbose"))
+        // The answers alone: the per-turn table and the suite's medians are --verbose's (issue 31).
+        #expect(!whole.contains("ITL p50/p95") && !whole.contains("reuse turns ≥ 2") && !whole.contains("(prefill and decode in tokens/s"))
+        let verbose = RunReport.render(run, options: RunReportOptions(verbose: true, showAnswers: true))
+        #expect(verbose.contains("(prefill and decode in tokens/s") && verbose.contains("reuse turns ≥ 2"))
     }
 
     /// Side by side, model names were cut before the quantisation ("SmolLM2-135M-In…").

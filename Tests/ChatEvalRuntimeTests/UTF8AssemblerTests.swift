@@ -29,6 +29,14 @@ import Testing
         #expect(assembler.append([0xE6, 0x97]) == "")  // an unfinished 3-byte character is held back
         #expect(assembler.flush() == "\u{FFFD}")  // and replaced if the stream ends
     }
+
+    /// An answer cut at max_tokens inside a character ends at the boundary before it (issue 31).
+    @Test func anAnswerCutShortDropsTheUnfinishedCharacter() {
+        var assembler = UTF8Assembler()
+        #expect(assembler.append(Array("日本".utf8) + [0xE6, 0x97]) == "日本")
+        #expect(assembler.discardUnfinished() == 2)
+        #expect(assembler.pendingByteCount == 0 && assembler.flush() == "")
+    }
 }
 
 @Suite struct StopStringMatcherTests {

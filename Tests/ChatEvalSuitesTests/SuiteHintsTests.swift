@@ -78,6 +78,16 @@ import Testing
         #expect(text.contains(hint), "\(text)")
     }
 
+    /// A short form given a second key (`flags`) shows the long form that works (issue 31).
+    @Test func aShortFormWithMoreKeysShowsTheLongForm() {
+        let text = Self.message("{regex: \"^p\", flags: i}")
+        #expect(
+            text.contains(
+                "has no 'type'; a short form takes one key; with more, write the long form: {type: regex, value: \"^p\", flags: i}"),
+            "\(text)")
+        #expect(Self.message("{not-icontains: x, weight: 2}").contains("{type: not-icontains, value: x, weight: 2}"))
+    }
+
     @Test func shortFormsThatFitStillLoad() throws {
         for check in ["icontains: Paris", "not-refusal: {}", "is-json: {}", "regex: '^[A-Z]'"] {
             _ = try SuiteLoader.parse(Self.suite(check: check), file: "t.yaml")

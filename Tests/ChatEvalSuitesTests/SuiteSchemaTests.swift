@@ -25,6 +25,23 @@ import Testing
         #expect(try enumeration("negatedCheckType", in: schema) == names.map { CheckCatalogue.negationPrefix + $0 })
     }
 
+    /// Every top-level key the loader takes, `variants` included (it was missing, issue 31), and a
+    /// variant takes an id, a description and every conversation setting.
+    @Test func theSchemaTakesEveryTopLevelKeyAndVariants() throws {
+        let schema = try schema()
+        let properties = try #require(schema["properties"] as? [String: Any])
+        #expect(Set(properties.keys) == ["name", "description", "defaults", "variants", "gates", "compare", "slo", "conversations"])
+        let definitions = try #require(schema["$defs"] as? [String: Any])
+        let settings = try #require((definitions["settings"] as? [String: Any])?["properties"] as? [String: Any])
+        let variant = try #require((definitions["variant"] as? [String: Any])?["properties"] as? [String: Any])
+        #expect(Set(variant.keys) == Set(settings.keys).union(["id", "description"]))
+        // The loader takes what the schema describes.
+        let suite = try SuiteLoader.parse(
+            "name: v\nvariants: [{id: a, system: A.}, {id: b, max_tokens: 8, vars: {x: 1}}]\nconversations:\n"
+                + "  - id: c\n    turns: [{user: hi}]\n", file: "v.yaml")
+        #expect(suite.variants == ["a", "b"])
+    }
+
     @Test func everyShippedSuiteUsesKnownTypesAndLoads() throws {
         let folder = Self.root.appendingPathComponent("suites")
         let known = Set(try enumeration("checkType", in: schema()))

@@ -20,7 +20,9 @@ struct ReportCommand: ParsableCommand {
 
             Examples:
               chateval report reports/<run>.json --output run.html
-                  a result file as a page
+                  a result file as a page (with its side-by-side group, when it has one)
+              chateval report --latest
+                  the newest run in the reports folder
               chateval report reports/nightly --output turns.csv
                   every measured turn, one row each
               chateval report HEAD --format markdown
@@ -45,6 +47,9 @@ struct ReportCommand: ParsableCommand {
     @OptionGroup var comparison: ComparisonOptions
     @OptionGroup var report: ReportOptions
 
+    @Flag(help: "Report the newest complete run of the reports folder (with the rest of its side-by-side group) instead of an input.")
+    var latest = false
+
     @Flag(name: .customLong("print-prompt"), help: "Print each turn's exact prompt, where the run kept it (run --print-prompt).")
     var printPrompt = false
 
@@ -52,9 +57,15 @@ struct ReportCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
+        if latest {
+            guard inputs.isEmpty else { throw ValidationError("--latest reports the reports folder's newest run; give no input with it") }
+            return
+        }
         guard (1...2).contains(inputs.count) else {
             throw ValidationError(
-                "report takes one input (a run, or models run side by side) or two (base and head, compared); got \(inputs.count)")
+                "report takes one input (a run, or models run side by side) or two (base and head, compared), "
+                    + "or --latest; got \(inputs.count)"
+            )
         }
     }
 
@@ -66,7 +77,7 @@ struct ReportCommand: ParsableCommand {
             try output.write(.comparison(result, runs: runs)) { ComparisonReport.render(result, verbose: report.verbose) }
             return
         }
-        let records = try sources.runs(inputs[0])
+        let records = try latest ? sources.latestRuns() : sources.runs(inputs[0])
         // Under load, as many levels as the run asked for (each level is one record).
         let levels = records.contains { $0.load != nil } ? Set(records.compactMap { $0.load?.concurrency }).count : nil
         try output.write(.runs(records)) {

@@ -148,7 +148,7 @@ struct RunCommand: AsyncParsableCommand {
             return
         }
         Recovery.recoverAbandonedJournals(in: head.reportsFolder)
-        let loaded = try shardOf(SuiteFiles.select(SuiteFiles.load(head.suitePaths), picked))
+        let loaded = try shardOf(SuiteFiles.select(SuiteFiles.load(for: head, info: output.info), picked))
         let plan = RunPlan(suites: loaded, settings: head.settings(selection: picked))
         let variants = runVariants(head, servedConfiguration)
         if servedConfiguration.kind != .openai, head.variants.count > 1 { try Workspace.checkModels(head) }

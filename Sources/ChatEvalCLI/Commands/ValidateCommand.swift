@@ -28,7 +28,7 @@ struct ValidateCommand: ParsableCommand {
             suites.given ?? projectFile?.suites.map { $0.map { $0.hasPrefix("/") ? $0 : root.appendingPathComponent($0).path } } ?? [
                 "suites"
             ]
-        for suite in try SuiteFiles.load(paths) {
+        for suite in try SuiteFiles.load(paths, validating: true) {
             // Checks that an echo of the prompt passes: valid, so warned about, not refused.
             EchoLint.warnings(suite).forEach { complain($0.description) }
             say(

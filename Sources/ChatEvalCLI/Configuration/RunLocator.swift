@@ -214,6 +214,11 @@ struct RunSources {
         switch located {
         case .runs(let named):
             records = named.runs
+            // One model's file of a side-by-side run: its group lies beside it.
+            if records.count == 1, let source = named.sources.first {
+                let folder = URL(fileURLWithPath: source).deletingLastPathComponent()
+                records += ResultFolder.groupMates(of: records[0], in: folder).map(\.record)
+            }
         case .commit(_, _, let candidates):
             guard let chosen = located.choose(matching: nil)?.runs.first else { throw Self.missing(located, folder: folder) }
             records = candidates.map(\.record).filter { Self.together(chosen, $0) }
@@ -237,6 +242,16 @@ struct RunSources {
                     + "were found (complete ones only); reporting those")
         }
         return records
+    }
+
+    /// The newest complete run of the reports folder, with the rest of its side-by-side group;
+    /// bad input when the folder holds none.
+    func latestRuns() throws -> [RunRecord] {
+        guard let latest = ResultFolder.latestRun(in: locator.reportsFolder) else {
+            throw failure(
+                "\(folder) holds no complete ChatEval result files; run `chateval run` first, or name the folder with --reports", .badInput)
+        }
+        return try runs(latest.source)
     }
 
     /// True when `other` is `run` or was made with it: one side-by-side group, or one load sweep.

@@ -109,7 +109,6 @@ enum ReportSubject {
     case history(History)
 
     /// The report in `format`; `terminal` renders the terminal tables (the commands' own renderers).
-    /// A history in CSV is bad input (the commands refuse it before they start: `refuse`).
     func render(_ format: ReportFormat, markdownBudget: Int = MarkdownReport.defaultBudget, terminal: () -> String) throws -> String {
         switch (format, self) {
         case (.terminal, _): return terminal()
@@ -124,10 +123,11 @@ enum ReportSubject {
         case (.html, .runs(let records, let comparison, _)): return HTMLReport.render(runs: records, comparison: comparison)
         case (.html, .comparison(let comparison, _)): return HTMLReport.render(comparison: comparison)
         case (.html, .history(let history)): return HTMLReport.render(history: history)
-        case (.csv, .runs(let records, _, let base)): return CSVReport.render(runs: base + records)
+        // The built-in benchmark's CSV is its table, a row per model (as llama-bench's `-o csv`); a suite's lists every turn.
+        case (.csv, .runs(let records, _, let base)):
+            return ModelTable.isBenchmark(records) ? ModelTable(records).csv() : CSVReport.render(runs: base + records)
         case (.csv, .comparison(_, let runs)): return CSVReport.render(runs: runs)
-        case (.csv, .history):
-            throw failure("a history has no turns to list in CSV; write it as json, markdown, junit, html or txt", .badInput)
+        case (.csv, .history(let history)): return HistoryCSV.render(history)
         }
     }
 

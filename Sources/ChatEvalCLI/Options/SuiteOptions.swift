@@ -66,8 +66,21 @@ enum SuiteFiles {
 
     static func isSuiteName(_ name: String) -> Bool { name.hasSuffix(".yaml") || name.hasSuffix(".yml") }
 
-    static func load(_ paths: [String]) throws -> [Suite] {
-        try collect(files(paths).map { file in Result { () throws(SuiteErrors) in try SuiteLoader.load(path: file) } })
+    /// The suites of `paths`; `validating` says problems found were not about to run anything
+    /// (`validate`), so the message does not say "nothing was run".
+    static func load(_ paths: [String], validating: Bool = false) throws -> [Suite] {
+        try collect(
+            files(paths).map { file in Result { () throws(SuiteErrors) in try SuiteLoader.load(path: file) } }, validating: validating)
+    }
+
+    /// The suites a plain run replays: those configured — or, when neither the command line nor
+    /// the project file names any and the default folder does not exist, the built-in chat
+    /// benchmark (`BuiltInBenchmark`), announced through `info`.
+    static func load(for configuration: RunConfiguration, info: (String) -> Void) throws -> [Suite] {
+        let defaultFolder = configuration.suitePaths == ["suites"] && configuration.sources["suites"] == .builtIn
+        guard defaultFolder, !FileManager.default.fileExists(atPath: "suites") else { return try load(configuration.suitePaths) }
+        info("suites    none here (no suites/ folder, none named): the built-in chat benchmark, \(BuiltInBenchmark.summary)")
+        return try collect([Result { () throws(SuiteErrors) in try BuiltInBenchmark.suite() }])
     }
 
     /// The conversations `selection` picks; a selection that picks nothing is bad input (exit 2).
@@ -80,7 +93,7 @@ enum SuiteFiles {
     }
 
     /// The suites loaded, or — after printing every problem of every file — bad input (exit 2).
-    static func collect(_ loaded: [Result<Suite, SuiteErrors>]) throws -> [Suite] {
+    static func collect(_ loaded: [Result<Suite, SuiteErrors>], validating: Bool = false) throws -> [Suite] {
         var suites: [Suite] = []
         var problems: [String] = []
         for result in loaded {
@@ -93,7 +106,7 @@ enum SuiteFiles {
         }
         guard problems.isEmpty else {
             complain(problems.joined(separator: "\n"))
-            throw failure("\(problems.count) problem(s) in the suites; nothing was run", .badInput)
+            throw failure("\(problems.count) problem(s) in the suites" + (validating ? "" : "; nothing was run"), .badInput)
         }
         return suites
     }
