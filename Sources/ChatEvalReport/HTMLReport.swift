@@ -52,6 +52,7 @@ public enum HTMLReport {
         }
         body += "</table>"
         if let matrix = VariantMatrix.build(records, labels: records.map(\.modelLabel)) { body += MatrixReport.html(matrix) }
+        body += InstructionFollowingReport.html(InstructionFollowingScores.sections(records, labels: records.map(\.modelLabel)))
 
         let totalText = records.reduce(0) { total, record in
             total
