@@ -75,8 +75,8 @@ enum IFBenchImport {
         if writtenAnswers > 0 {
             importer.warn(
                 line: firstAnswerLine,
-                "\(writtenAnswers) written assistant answer(s) are not sent: a suite has no written answers, so the model answers those turns itself"
-            )
+                "\(writtenAnswers) written assistant answer(s) are not sent: a suite has no written answers, "
+                    + "so the model answers those turns itself")
         }
         return try importer.suite(conversations, name: PromptfooConfig.suiteName(file), source: "ifbench")
     }
