@@ -46,6 +46,14 @@ struct ImportedSuiteOutput {
     }
 }
 
+/// The options of the data-set importers (`multi-if`, `ifbench`).
+struct ImportedDataOptions: ParsableArguments {
+    @Option(name: [.short, .customLong("output")], help: "Where to write the suite (default: standard output).")
+    var output: String?
+    @Flag(help: "Leave out, with a warning each, what ChatEval cannot check (default: refuse the file).")
+    var dropUnsupported = false
+}
+
 struct ImportMultiIFCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "multi-if", abstract: "Write Multi-IF's CSV (a file you hold) as a multi-turn instruction-following suite.",
@@ -57,18 +65,19 @@ struct ImportMultiIFCommand: ParsableCommand {
             their row's line, or left out with --drop-unsupported. The data keeps its own licence.
 
             Examples:
-              chateval import multi-if multi_if.csv -o suites/multi-if.yaml --drop-unsupported
+              chateval import multi-if multi_if.csv -o suites/mine/multi-if.yaml
+                  write it; refused at the rows whose instructions have no check
+              chateval import multi-if multi_if.csv --drop-unsupported
+                  the suite on standard output, those instructions left out
             """)
 
     @Argument(help: "Multi-IF's CSV file.") var file: String
-    @Option(name: [.short, .customLong("output")], help: "Where to write the suite (default: standard output).")
-    var output: String?
-    @Flag(help: "Leave out, with a warning each, what ChatEval cannot check (default: refuse the file).")
-    var dropUnsupported = false
+    @OptionGroup var options: ImportedDataOptions
 
     func run() throws {
-        try ImportedSuiteOutput(input: file, output: output, source: "multi-if").write(
-            { () throws(SuiteErrors) in try SuiteLoader.importMultiIF(path: file, dropUnsupported: dropUnsupported) }, header: false)
+        try ImportedSuiteOutput(input: file, output: options.output, source: "multi-if").write(
+            { () throws(SuiteErrors) in try SuiteLoader.importMultiIF(path: file, dropUnsupported: options.dropUnsupported) }, header: false
+        )
     }
 }
 
@@ -83,18 +92,19 @@ struct ImportIFBenchCommand: ParsableCommand {
             left out with --drop-unsupported. Conversations are tagged multi-turn-if and ifbench.
 
             Examples:
-              chateval import ifbench ifbench_multiturn.jsonl -o suites/ifbench.yaml --drop-unsupported
+              chateval import ifbench ifbench.jsonl -o suites/mine/ifbench.yaml
+                  write it; refused at the lines whose instructions have no check
+              chateval import ifbench ifbench.jsonl --drop-unsupported
+                  the suite on standard output, those instructions left out
             """)
 
     @Argument(help: "IFBench's multi-turn JSON Lines file.") var file: String
-    @Option(name: [.short, .customLong("output")], help: "Where to write the suite (default: standard output).")
-    var output: String?
-    @Flag(help: "Leave out, with a warning each, what ChatEval cannot check (default: refuse the file).")
-    var dropUnsupported = false
+    @OptionGroup var options: ImportedDataOptions
 
     func run() throws {
-        try ImportedSuiteOutput(input: file, output: output, source: "ifbench").write(
-            { () throws(SuiteErrors) in try SuiteLoader.importIFBench(path: file, dropUnsupported: dropUnsupported) }, header: false)
+        try ImportedSuiteOutput(input: file, output: options.output, source: "ifbench").write(
+            { () throws(SuiteErrors) in try SuiteLoader.importIFBench(path: file, dropUnsupported: options.dropUnsupported) }, header: false
+        )
     }
 }
 
