@@ -24,7 +24,7 @@ FUZZ_SECONDS ?= 300
 # tests run, and the fuzzer's smoke run (`--build-tests` would build the two benches too).
 BUILD_FOR_TESTS := (for product in ChatEvalPackageTests chateval chateval-fuzz; do swift build $(SWIFT_FLAGS) --product $$product || exit 1; done)
 
-.PHONY: all setup build run test test-html bench bench-gate fuzz format format-check clean
+.PHONY: all setup build run mtif test test-html bench bench-gate fuzz format format-check clean
 all: run
 
 setup:
@@ -39,6 +39,14 @@ run: setup
 	@$(MAKE) --no-print-directory _run
 _run: _build
 	.build/release/chateval run $(RUN_ARGS)
+
+# The multi-turn instruction-following family (suites/multi-turn-if, not a default suite: about
+# 300 turns) on the default model, with its HTML report (survival curve) in reports/mtif.html.
+MTIF_ARGS ?= --repeat 1
+mtif: setup
+	@$(MAKE) --no-print-directory _mtif
+_mtif: _build
+	.build/release/chateval run suites/multi-turn-if $(MTIF_ARGS) --output reports/mtif.html
 
 # The second model, llama-server and the report checkers are set up while the tests compile
 # (downloads and one C++ build beside one Swift build); their log is shown if they fail.

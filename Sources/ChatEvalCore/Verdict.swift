@@ -13,6 +13,14 @@ public struct Verdict: Codable, Sendable, Hashable {
     public var error: String?
     /// The check's share of its turn's score (its `weight`, default 1).
     public var weight: Double
+    /// The verdict with the check's IFEval instructions read loosely (IFEval's loose accuracy);
+    /// recorded for conversations tagged `multi-turn-if` when the check holds a strictly read
+    /// IFEval instruction, nil otherwise (the loose reading is then `passed`).
+    public var loose: Bool?
+    /// What the check asks, as the same text on every turn that asks the same (a quote of the
+    /// turn's own message reads `{{this.user}}`): how the instruction-following scores follow an
+    /// instruction from turn to turn. Recorded for conversations tagged `multi-turn-if`.
+    public var instruction: String?
 
     public init(check: String, passed: Bool, score: Double? = nil, detail: String, error: String? = nil, weight: Double = 1) {
         self.check = check
@@ -25,6 +33,9 @@ public struct Verdict: Codable, Sendable, Hashable {
 
     /// True when the check could not be evaluated.
     public var isError: Bool { error != nil }
+
+    /// The verdict under IFEval's loose reading: `loose` where recorded, else `passed`.
+    public var passedLoosely: Bool { loose ?? passed }
 
     /// Σ weight × passed / Σ weight over `verdicts`; nil when the weights add up to 0.
     public static func passRate<S: Sequence>(_ verdicts: S) -> Double? where S.Element == Verdict {
@@ -70,4 +81,8 @@ extension Verdict {
     /// The type of the check that expects its turn to fail (`failure`): a failed turn whose
     /// `failure` check passed failed as the suite said it would.
     public static let failureCheckType = "failure"
+
+    /// The conversation tag that asks for the multi-turn instruction-following scores: the
+    /// grader records `loose` and `instruction`, and the reports add the scores.
+    public static let instructionFollowingTag = "multi-turn-if"
 }

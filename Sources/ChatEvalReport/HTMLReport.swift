@@ -54,6 +54,7 @@ public enum HTMLReport {
         if let matrix = VariantMatrix.build(records, labels: records.map(\.modelLabel)) { body += MatrixReport.html(matrix) }
         if records.count > 1 || ModelTable.isBenchmark(records) { body += ModelTable(records).html() }
         body += failuresSection(records)
+        body += InstructionFollowingReport.html(InstructionFollowingScores.sections(records, labels: records.map(\.modelLabel)))
 
         let totalText = records.reduce(0) { total, record in
             total

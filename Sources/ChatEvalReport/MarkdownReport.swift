@@ -120,6 +120,12 @@ public enum MarkdownReport {
                 )
             }
         }
+        let instructionFollowing = InstructionFollowingScores.sections(
+            records, labels: records.map { records.count > 1 ? $0.modelLabel : nil })
+        if !instructionFollowing.isEmpty {
+            out.append("")
+            out.append(InstructionFollowingReport.markdown(instructionFollowing))
+        }
         guard detail != .headline else { return out.joined(separator: "\n") + "\n" }
 
         // Failures: turns the runtime could not answer, checks that failed (turn and conversation

@@ -49,6 +49,9 @@ public enum RunReport {
         if let matrix = VariantMatrix.build(records, labels: records.map { $0.group?.label ?? $0.runtime.model.description }) {
             sections.append(MatrixReport.render(matrix))
         }
+        // Conversations tagged multi-turn-if: per-turn accuracy, forgetting and survival.
+        let instructionFollowing = InstructionFollowingScores.sections(records, labels: labels)
+        if !instructionFollowing.isEmpty { sections.append(InstructionFollowingReport.render(instructionFollowing)) }
         if records.count > 1 { sections.append(SideBySide.render(records, labels: labels.map { $0 ?? "" }, options: options)) }
         // Asking for whole answers or prompts shows every turn's, passing ones too.
         if options.verbose || options.showPrompts || options.showAnswers {

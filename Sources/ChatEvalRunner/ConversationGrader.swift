@@ -16,6 +16,7 @@ public enum ConversationGrader {
         readings: [MetricReadings?]? = nil
     ) -> (turns: [TurnRecord], checks: [Verdict]) {
         var graded = turns.map { TurnRecord($0) }
+        let scored = conversation.tags.contains(Verdict.instructionFollowingTag)
         var variables = ConversationVariables(variables: conversation.script.variables)
         var metricsSoFar: [MetricReadings] = []
         var turnReadings: [MetricReadings?] = []
@@ -27,7 +28,11 @@ public enum ConversationGrader {
             variables.record(turn)
             let definitions = index < conversation.turnChecks.count ? conversation.turnChecks[index] : []
             guard !definitions.isEmpty else { continue }
-            let verdicts = verdicts(definitions, for: turn, readings: reading, metrics: metricsSoFar, variables: variables)
+            var verdicts = verdicts(definitions, for: turn, readings: reading, metrics: metricsSoFar, variables: variables)
+            if scored {
+                verdicts = instructionFollowing(
+                    verdicts, definitions, turn: index + 1, for: turn, readings: reading, metrics: metricsSoFar, variables: variables)
+            }
             graded[index].checks = verdicts
             graded[index].score = Verdict.passRate(verdicts)
         }
@@ -41,6 +46,23 @@ public enum ConversationGrader {
             verdicts(
                 conversation.checks, for: turns[lastIndex], readings: turnReadings[lastIndex], metrics: metricsSoFar, variables: variables)
         )
+    }
+
+    /// `verdicts` with what the multi-turn instruction-following scores read: each check's
+    /// instruction text and, where the check holds a strictly read IFEval instruction, its verdict
+    /// under IFEval's loose reading (graded on the same answer).
+    private static func instructionFollowing(
+        _ verdicts: [Verdict], _ definitions: [CheckDefinition], turn number: Int, for turn: ReplayedTurn, readings: MetricReadings?,
+        metrics: [MetricReadings], variables: ConversationVariables
+    ) -> [Verdict] {
+        zip(verdicts, definitions).map { verdict, definition in
+            var verdict = verdict
+            verdict.instruction = definition.instructionText(turn: number)
+            if let loose = definition.looseReading {
+                verdict.loose = Self.verdicts([loose], for: turn, readings: readings, metrics: metrics, variables: variables).first?.passed
+            }
+            return verdict
+        }
     }
 
     private static func verdicts(

@@ -141,7 +141,7 @@ import Testing
     /// example wrapped by the help formatter onto a line at the margin.
     @Test(arguments: [
         [], ["run"], ["compare"], ["calibrate"], ["merge"], ["history"], ["index"], ["validate"], ["grade"], ["recover"], ["templates"],
-        ["report"], ["import", "promptfoo"],
+        ["report"], ["import", "promptfoo"], ["import", "multi-if"], ["import", "ifbench"],
     ])
     func everyExampleFitsEightyColumns(_ command: [String]) async throws {
         let help = try await run(command + ["--help"])

@@ -12,10 +12,10 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("suites")
 
-    /// The default suites and the examples in subfolders (suites/matrix).
+    /// The default suites and the ones in subfolders (suites/matrix, suites/multi-turn-if).
     static func shippedSuites() throws -> [Suite] {
         var paths: [String] = []
-        for subfolder in ["", "matrix"] {
+        for subfolder in ["", "matrix", "multi-turn-if"] {
             let directory = folder.appendingPathComponent(subfolder)
             let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".yaml") }.sorted()
             paths += names.map { directory.appendingPathComponent($0).path }
