@@ -72,6 +72,16 @@ public struct RunToRunSpread: Codable, Sendable, Hashable {
         return spreads.isEmpty ? nil : RunToRunSpread(spreads: spreads, source: .history, runs: levels.count)
     }
 
+    /// Each metric's spread no smaller than `floor`'s. A history's robust estimate describes a
+    /// typical pair of runs; a shared runner's offsets are heavy-tailed (measured 2026-11-26: the
+    /// history said 1.9% for TTFT, yet 3 of 20 pairs of identical runs differed by 13–18%), so a
+    /// history may widen the stated default, never narrow it.
+    public func atLeast(_ floor: RunToRunSpread) -> RunToRunSpread {
+        var widened = self
+        for (metric, value) in floor.spreads { widened.spreads[metric] = max(spreads[metric] ?? 0, value) }
+        return widened
+    }
+
     /// The standard error a run-level offset adds to a change between the means of `baseRuns`
     /// and `headRuns` runs, log scale; nil when the metric has no run-level term.
     public func standardError(_ metric: Metric, baseRuns: Int, headRuns: Int) -> Double? {
