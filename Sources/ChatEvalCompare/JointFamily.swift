@@ -55,17 +55,17 @@ enum JointFamily {
         counts: QualityComparator.Counts, outcomes: [String: ReplayOutcomes], alpha: Double, samples: Int = JointFamily.samples
     ) -> Decisions {
         // Strata: one per (suite, conversation), its units the suite's base replays then head's.
+        let units = outcomes.mapValues { $0.base + $0.head }
         var strata: [JointPermutation.Stratum] = []
         var stratumIndex: [String: [String: (index: Int, units: [Int])]] = [:]
         for suite in outcomes.keys.sorted() {
-            let sides = outcomes[suite]!
-            let all = sides.base + sides.head
+            let baseCount = outcomes[suite]!.base.count
             var byConversation: [String: [Int]] = [:]
-            for (unit, outcome) in all.enumerated() { byConversation[outcome.conversation, default: []].append(unit) }
+            for (unit, outcome) in units[suite]!.enumerated() { byConversation[outcome.conversation, default: []].append(unit) }
             for conversation in byConversation.keys.sorted() {
-                let units = byConversation[conversation]!
-                stratumIndex[suite, default: [:]][conversation] = (strata.count, units)
-                strata.append(JointPermutation.Stratum(isHead: units.map { $0 >= sides.base.count }))
+                let members = byConversation[conversation]!
+                stratumIndex[suite, default: [:]][conversation] = (strata.count, members)
+                strata.append(JointPermutation.Stratum(isHead: members.map { $0 >= baseCount }))
             }
         }
         var tests: [JointPermutation.Test] = []
@@ -78,8 +78,7 @@ enum JointFamily {
                 metricSlots.append(nil)
                 continue
             }
-            let onLog = !RunComparator.comparesDifferences(pending.metric)
-            let summaries = ReplaySample.summaries(pending.base + pending.head, onLogScale: onLog)
+            let summaries = test.summaries
             guard summaries.count == (outcomes[pending.suite]?.base.count ?? 0) + (outcomes[pending.suite]?.head.count ?? 0) else {
                 metricSlots.append(nil)
                 continue
@@ -97,8 +96,7 @@ enum JointFamily {
             marginal.append(JointPermutation.Sides(worse: headWorse ? near : far, better: headWorse ? far : near))
         }
         func countSlot(suite: String, conversation: String, outcome: (ReplayOutcome) -> Bool?) -> Int? {
-            guard let stratum = stratumIndex[suite]?[conversation], let sides = outcomes[suite] else { return nil }
-            let all = sides.base + sides.head
+            guard let stratum = stratumIndex[suite]?[conversation], let all = units[suite] else { return nil }
             let passed = stratum.units.map { outcome(all[$0]) }
             for value in passed { hash.add(value == nil ? 2 : value! ? 1 : 0) }
             tests.append(.count(stratum: stratum.index, passed: passed))

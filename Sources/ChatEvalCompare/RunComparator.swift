@@ -320,6 +320,8 @@ public enum RunComparator {
         var repetitions: Int
         /// Replays of this suite left out on either side for a busy machine.
         var leftOut: Int = 0
+        /// Each replay's value as compared (`ReplaySample.summaries`), aligned with base + head.
+        var summaries: [Double?] = []
     }
 
     /// Metrics compared as differences rather than ratios (they can be 0).
@@ -327,7 +329,8 @@ public enum RunComparator {
 
     static func test(_ pending: PendingChange, confidence: Double) -> TestedChange {
         let onLog = !comparesDifferences(pending.metric)
-        let strata = ReplaySample.strata(base: pending.base, head: pending.head, onLogScale: onLog)
+        let summaries = ReplaySample.summaries(pending.base + pending.head, onLogScale: onLog)
+        let strata = ReplaySample.strata(base: pending.base, head: pending.head, summaries: summaries)
         var squares = 0.0, degrees = 0
         let counts = strata.flatMap { [$0.base.count, $0.head.count] }.sorted()
         for stratum in strata {
@@ -343,7 +346,7 @@ public enum RunComparator {
             typicalTurn: ReplaySample.typicalTurn(base: pending.base, head: pending.head, onLogScale: onLog),
             shift: RankShift(strata: strata, confidence: confidence),
             spread: degrees > 0 ? (squares / Double(degrees)).squareRoot() : 0,
-            repetitions: counts.isEmpty ? 0 : counts[counts.count / 2], leftOut: pending.leftOut)
+            repetitions: counts.isEmpty ? 0 : counts[counts.count / 2], leftOut: pending.leftOut, summaries: summaries)
     }
 
     /// Tests the gated family — suite metrics with a threshold, checks and turns — and decides
@@ -591,7 +594,11 @@ public struct ReplaySample: Sendable {
     /// changes nothing but the labels — the rank test stays exact. Conversations measured on one
     /// side only are left out.
     public static func strata(base: [ReplaySample], head: [ReplaySample], onLogScale: Bool) -> [(base: [Double], head: [Double])] {
-        let values = summaries(base + head, onLogScale: onLogScale)
+        strata(base: base, head: head, summaries: summaries(base + head, onLogScale: onLogScale))
+    }
+
+    /// `strata` from the replays' `summaries` (aligned with base + head), taken once.
+    static func strata(base: [ReplaySample], head: [ReplaySample], summaries values: [Double?]) -> [(base: [Double], head: [Double])] {
         var byConversation: [String: (base: [Double], head: [Double])] = [:]
         for (index, sample) in (base + head).enumerated() {
             guard let value = values[index] else { continue }

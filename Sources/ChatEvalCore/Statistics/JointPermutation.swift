@@ -104,7 +104,7 @@ public enum JointPermutation {
     public static func adjust(
         strata: [Stratum], tests: [Test], marginal given: [Sides?]? = nil, exactLimit: Int = 20_000, samples: Int = 4_000, seed: UInt64
     ) -> Result {
-        let compiled = tests.map { Compiled($0, strata: strata) }
+        let compiled = tests.map(Compiled.init)
         let observed = compiled.map { $0.pValues(labels: strata.map(\.isHead)) }
         guard !tests.isEmpty else { return Result(adjusted: [], observed: [], labelings: 0, exact: true) }
         let marginal = given.map { zip($0, observed).map { $0 ?? $1 } }
@@ -201,7 +201,7 @@ public enum JointPermutation {
     }
 
     /// A test ready to be evaluated under any labelling.
-    struct Compiled {
+    enum Compiled {
         struct RankPart {
             var stratum: Int
             var units: [Int]
@@ -210,20 +210,27 @@ public enum JointPermutation {
             var squares: Double
             var weight: Double
         }
-        var parts: [RankPart] = []
-        var worse: Worse = .larger
-        var countStratum = -1
-        var countUnits: [Int] = []
-        var countPassed: [Bool] = []
+        /// A check's graded units and their verdicts, with both tails for every (heads, head
+        /// passes) a relabelling can give: the passes are fixed under relabelling, so the
+        /// hypergeometric sums are taken once here, not once per relabelling.
+        struct CountTest {
+            var stratum: Int
+            var units: [Int]
+            var passed: [Bool]
+            /// [heads][head passes] → one-sided p-values; empty when nothing can differ.
+            var tails: [[Sides]]
+        }
+        case rank(parts: [RankPart], worse: Worse)
+        case count(CountTest)
 
-        init(_ test: Test, strata: [Stratum]) {
+        init(_ test: Test) {
             switch test {
             case .rank(let given, let worse):
-                self.worse = worse
                 let present = given.map { part in
                     (part.stratum, part.values.indices.filter { part.values[$0].map(\.isFinite) == true }, part.values)
                 }
                 let weights = RankShift.integerWeights(present.map(\.1.count))
+                var parts: [RankPart] = []
                 for ((stratum, units, values), weight) in zip(present, weights) where units.count > 1 {
                     let ranks = midranks(units.map { values[$0]! })
                     let mean = Double(units.count + 1) / 2
@@ -232,18 +239,38 @@ public enum JointPermutation {
                             stratum: stratum, units: units, ranks: ranks,
                             squares: ranks.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }, weight: Double(weight)))
                 }
-            case .count(let stratum, let passed):
-                countStratum = stratum
-                countUnits = passed.indices.filter { passed[$0] != nil }
-                countPassed = countUnits.map { passed[$0]! }
+                self = .rank(parts: parts, worse: worse)
+            case .count(let stratum, let given):
+                let units = given.indices.filter { given[$0] != nil }
+                let passed = units.map { given[$0]! }
+                let total = units.count, passes = passed.filter { $0 }.count
+                var tails: [[Sides]] = []
+                if passes > 0 && passes < total {
+                    tails = (0...total).map { heads in
+                        (0...min(heads, passes)).map { headPasses in
+                            // Fewer head passes than `fewest` cannot occur: that slot is never read.
+                            let fewest = max(0, heads - (total - passes))
+                            guard heads > 0, heads < total, headPasses >= fewest else { return Sides(worse: 1, better: 1) }
+                            return Sides(
+                                worse: hypergeometric(
+                                    total: total, successes: passes, draws: heads, range: fewest...headPasses),
+                                better: hypergeometric(
+                                    total: total, successes: passes, draws: heads, range: headPasses...min(heads, passes)))
+                        }
+                    }
+                }
+                self = .count(CountTest(stratum: stratum, units: units, passed: passed, tails: tails))
             }
         }
 
         func pValues(labels: [[Bool]]) -> Sides {
-            countStratum >= 0 ? countPValues(labels[countStratum]) : rankPValues(labels)
+            switch self {
+            case .rank(let parts, let worse): Self.rankPValues(parts, worse: worse, labels)
+            case .count(let test): Self.countPValues(test, labels[test.stratum])
+            }
         }
 
-        private func rankPValues(_ labels: [[Bool]]) -> Sides {
+        private static func rankPValues(_ parts: [RankPart], worse: Worse, _ labels: [[Bool]]) -> Sides {
             var numerator = 0.0, variance = 0.0
             for part in parts {
                 let isHead = labels[part.stratum]
@@ -264,20 +291,14 @@ public enum JointPermutation {
             return worse == .larger ? Sides(worse: larger, better: smaller) : Sides(worse: smaller, better: larger)
         }
 
-        private func countPValues(_ isHead: [Bool]) -> Sides {
-            var heads = 0, headPasses = 0, passes = 0
-            for (unit, passed) in zip(countUnits, countPassed) {
-                if passed { passes += 1 }
-                if isHead[unit] {
-                    heads += 1
-                    if passed { headPasses += 1 }
-                }
+        private static func countPValues(_ test: CountTest, _ isHead: [Bool]) -> Sides {
+            guard !test.tails.isEmpty else { return Sides(worse: 1, better: 1) }
+            var heads = 0, headPasses = 0
+            for (unit, passed) in zip(test.units, test.passed) where isHead[unit] {
+                heads += 1
+                if passed { headPasses += 1 }
             }
-            let total = countUnits.count
-            guard heads > 0, heads < total, passes > 0, passes < total else { return Sides(worse: 1, better: 1) }
-            return Sides(
-                worse: hypergeometric(total: total, successes: passes, draws: heads, range: max(0, heads - (total - passes))...headPasses),
-                better: hypergeometric(total: total, successes: passes, draws: heads, range: headPasses...min(heads, passes)))
+            return test.tails[heads][headPasses]
         }
     }
 
