@@ -51,8 +51,9 @@ public enum HTMLReport {
             }
         }
         body += "</table>"
-        if let matrix = VariantMatrix.build(records, labels: records.map(\.modelLabel)) { body += MatrixReport.html(matrix) }
+        // Before the matrix, which has a row per turn: the scores and the survival chart stay near the top.
         body += InstructionFollowingReport.html(InstructionFollowingScores.sections(records, labels: records.map(\.modelLabel)))
+        if let matrix = VariantMatrix.build(records, labels: records.map(\.modelLabel)) { body += MatrixReport.html(matrix) }
 
         let totalText = records.reduce(0) { total, record in
             total
