@@ -51,10 +51,11 @@ public enum HTMLReport {
             }
         }
         body += "</table>"
+        // Before the matrix, which has a row per turn: the scores and the survival chart stay near the top.
+        body += InstructionFollowingReport.html(InstructionFollowingScores.sections(records, labels: records.map(\.modelLabel)))
         if let matrix = VariantMatrix.build(records, labels: records.map(\.modelLabel)) { body += MatrixReport.html(matrix) }
         if records.count > 1 || ModelTable.isBenchmark(records) { body += ModelTable(records).html() }
         body += failuresSection(records)
-        body += InstructionFollowingReport.html(InstructionFollowingScores.sections(records, labels: records.map(\.modelLabel)))
 
         let totalText = records.reduce(0) { total, record in
             total

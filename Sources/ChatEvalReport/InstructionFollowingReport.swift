@@ -81,12 +81,14 @@ public enum InstructionFollowingReport {
         guard !sections.isEmpty else { return "" }
         let length = sections.map(\.all.turns.count).max() ?? 0
         let survival = SVGChart.lines(
-            title: "Turn survival: share of conversations fully compliant through turn k", unit: "%",
+            title: "Turn survival", unit: "%",
             lines: sections.enumerated().map { index, section in
                 SVGChart.Line(name: section.label ?? "model \(index + 1)", values: section.all.turns.map { $0.survival * 100 })
             },
             xLabels: (1...max(1, length)).map { "turn \($0)" }, bounds: 0...100, fromZero: true, format: { String(format: "%.0f%%", $0) })
-        var body = "<h2>Multi-turn instruction following</h2>" + survival
+        var body =
+            "<h2>Multi-turn instruction following</h2><p class=\"legend\">Turn survival: the share of conversations fully "
+            + "compliant through turn k.</p>" + survival
         for section in sections {
             body += "<h3>\(Markup.html(heading(section)))</h3>"
             body += table(turnColumns, section.all.turns.map(turnCells))

@@ -32,9 +32,10 @@ extension CheckDefinition {
         return CheckArgument.Map(arguments.fields.map { $0.key == "checks" ? .init(key: "checks", value: .list(loosenedNested)) : $0 })
     }
 
-    /// The check as one line of text, without `weight`, with a quote of turn `turn`'s own message
-    /// (`{{turnN.user}}`, the usual guard against an echo) written `{{this.user}}`: two turns that
-    /// ask the same thing give the same text.
+    /// The check as one line of text, without `weight`, so that two turns that ask the same thing
+    /// give the same text: a quote of turn `turn`'s own message (`{{turnN.user}}`) is written
+    /// `{{this.user}}`, and the checks nested in `all` / `any` that quote a user message — echo
+    /// guards, which name a different turn on every turn — are left out.
     public func instructionText(turn: Int) -> String {
         let own = "turn\(turn).user"
         func text(_ argument: CheckArgument) -> String {
@@ -47,8 +48,24 @@ extension CheckDefinition {
             case .map(let map): return "{" + map.fields.map { "\($0.key): \(text($0.value))" }.joined(separator: ", ") + "}"
             }
         }
-        let fields = arguments.fields.filter { $0.key != "weight" }
+        var fields = arguments.fields.filter { $0.key != "weight" }
+        if type == "all" || type == "any" {
+            fields = fields.map { field in
+                guard field.key == "checks", case .list(let nested) = field.value else { return field }
+                return .init(key: field.key, value: .list(nested.filter { !Self.quotesAUserMessage($0) }))
+            }
+        }
         return fields.isEmpty ? type : type + " " + fields.map { "\($0.key): \(text($0.value))" }.joined(separator: ", ")
+    }
+
+    /// True when a string inside `argument` quotes a user message (`{{turnN.user}}`).
+    private static func quotesAUserMessage(_ argument: CheckArgument) -> Bool {
+        switch argument {
+        case .string(let value): value.contains(/\{\{\s*turn[0-9]+\.user\s*\}\}/)
+        case .list(let items): items.contains(where: quotesAUserMessage)
+        case .map(let map): map.fields.contains { quotesAUserMessage($0.value) }
+        default: false
+        }
     }
 
     private static func normalisingOwnTurn(_ value: String, _ own: String) -> String {

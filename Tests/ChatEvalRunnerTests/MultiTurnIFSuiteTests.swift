@@ -133,8 +133,8 @@ import Testing
     static let quotedChecks: [Case] = [
         Case("icontains", ["value": .string("heron")], follows: "Your code word is heron.", breaks: "I do not remember it."),
         Case(
-            "not-icontains", ["value": .string("What was my code word?")],
-            follows: "It was heron.", breaks: "What was my code word? It was heron."),
+            "not-icontains-any", ["value": .list([.string("Please remember my code word: heron."), .string("What was my code word?")])],
+            follows: "It was heron.", breaks: "Please remember my code word: heron. Now tell me about museums."),
     ]
 
     @Test(arguments: cases + quotedChecks)
@@ -166,6 +166,31 @@ import Testing
             for conversation in suite.conversations { conversation.turnChecks.joined().forEach(visit) }
         }
         #expect(Set(missing).sorted() == [])
+    }
+
+    /// No check of the family passes on an answer that repeats a user message of the conversation
+    /// so far (a base model continuing the transcript does that) or its system prompt.
+    @Test func noCheckPassesOnAnEchoOfAnEarlierMessage() throws {
+        var graded = 0
+        for suite in try Self.family() {
+            for conversation in suite.conversations {
+                let users = conversation.script.userMessages.map(\.description)
+                for turn in users.indices {
+                    for echo in users[...turn] + [conversation.script.systemPrompt].compactMap({ $0 }) {
+                        let turns = users.indices.map { index in
+                            ReplayedTurn(
+                                index: index, user: users[index], messagesSent: 2 * index + 1, status: .answered,
+                                answer: index == turn ? echo : "Fine.")
+                        }
+                        let verdicts = ConversationGrader.grade(conversation, turns: turns).turns[turn].checks ?? []
+                        graded += verdicts.count
+                        let passing = verdicts.filter(\.passed).map(\.check)
+                        #expect(passing.isEmpty, "\(suite.name)/\(conversation.id) turn \(turn + 1) passes on the echo \(echo.prefix(40))")
+                    }
+                }
+            }
+        }
+        #expect(graded > 1000)
     }
 
     /// A revoked instruction, graded on written answers: capitals obeyed, then revoked; the
@@ -224,8 +249,9 @@ import Testing
         let graded = ConversationGrader.grade(conversation, turns: turns).turns
         let first = try #require(graded[0].checks?.first), second = try #require(graded[1].checks)
         #expect(first.passed && first.loose == true)
+        // The echo guard names another turn on each turn: it is left out of the instruction.
         #expect(first.instruction == second[0].instruction)
-        #expect(first.instruction?.contains("{{this.user}}") == true)
+        #expect(first.instruction == "all checks: [{type: \"startend:end_checker\", end_phrase: \"Any other questions?\"}]")
         // Strictly the answer ends with "(Happy to help.)"; loosely, without its last line, it ends with the phrase.
         #expect(!second[0].passed && second[0].loose == true)
         #expect(second[1].loose == nil && second[1].instruction == "icontains value: \"purr\"")
