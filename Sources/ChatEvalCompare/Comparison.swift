@@ -29,6 +29,8 @@ public struct Comparison: Codable, Sendable {
     public var calibration: GateAudit?
     /// Set by a paired run that added repetitions in rounds: how many, and why it stopped.
     public var sequential: SequentialOutcome?
+    /// The turns' work ledgers compared exactly (`LedgerComparator`); absent in comparisons written before it.
+    public var ledger: LedgerComparison?
 
     public init(
         base: ComparedSide, head: ComparedSide, settings: ComparisonSettings, design: ComparisonDesign, family: TestFamily,
@@ -60,7 +62,7 @@ public struct Comparison: Codable, Sendable {
     }
 
     /// True when HEAD is worse than BASE: a metric regressed, or a check or turn fails significantly more often.
-    public var hasRegression: Bool { !metricRegressions.isEmpty || quality.hasRegression }
+    public var hasRegression: Bool { !metricRegressions.isEmpty || quality.hasRegression || ledger?.hasRegression == true }
 
     /// True when more repetitions could not change whether the gate fails: every gated metric is
     /// a regression, an improvement, unchanged, not worse or not measured, and no check or turn

@@ -176,6 +176,7 @@ struct RunSources {
         var result = RunComparator.compare(
             base: baseRuns, head: headRuns, settings: settings, commandLine: overrides,
             look: .recorded(base: baseRuns.runs, head: headRuns.runs))
+        result.ledger = LedgerComparator.compare(base: baseRuns.runs, head: headRuns.runs, gates: projectFile?.ledger ?? .default)
         if let latest = headRuns.runs.max(by: { $0.startedAt < $1.startedAt }) {
             result.calibration = GateAuditStore.load(for: latest, reports: folder)
         }
