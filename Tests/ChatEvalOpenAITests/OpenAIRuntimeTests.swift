@@ -437,7 +437,8 @@ import Testing
             // the last-progress time after libcurl had stopped for the stall (now latched).
             #expect(failure.code == .timeout, "\(failure.code): \(failure.message)")
             #expect(failure.message.contains("no progress for 1 s"), "\(failure.message)")
-            #expect(ContinuousClock.now - started < .seconds(4))
+            // Well before the 30-s request bound (4 s failed at 5.8 s beside a full test run).
+            #expect(ContinuousClock.now - started < .seconds(20))
         }
     }
 

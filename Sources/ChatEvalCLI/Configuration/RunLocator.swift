@@ -177,9 +177,11 @@ struct RunSources {
         let settings = ComparisonSettings.default.applying(projectFile?.compare ?? ComparisonOverrides())
         // Runs of one paired run were interleaved: no run-level offset between them. Separately
         // recorded runs must also pass their run-to-run spread.
+        // (The same runs on both sides share their machine state too: no offset between them.)
         let paired =
             baseRuns.runs.count == 1 && headRuns.runs.count == 1 && headRuns.runs[0].pairedRunId == baseRuns.runs[0].runId
             && baseRuns.runs[0].pairedRunId == headRuns.runs[0].runId
+            || Set(baseRuns.runs.map(\.runId)) == Set(headRuns.runs.map(\.runId))
         var result = RunComparator.compare(
             base: baseRuns, head: headRuns, settings: settings, commandLine: overrides,
             look: .recorded(base: baseRuns.runs, head: headRuns.runs),
