@@ -212,3 +212,15 @@ extension Collection {
         #expect(SchemaCoverage.undocumentedKeys(in: document, schema: schema, root: schema).isEmpty)
     }
 }
+
+@Suite struct LedgerOfDisturbedReplaysTests {
+    /// A replay left out of the timing comparison because other processes held the cores still
+    /// did its work exactly: the ledger counts it.
+    @Test func aReplayLeftOutForABusyMachineStillCountsInTheLedger() {
+        var base = RecordBuilder()
+        base.replay(repetition: 1, ledger: LedgerComparatorTests().chat)
+        base.record.suites[0].conversations[0].leftOut = "other processes used 1.5 cores"
+        let side = TurnLedgers([base.record])
+        #expect(side.entries.count == 3 && side.entries.values.allSatisfy { $0.determinism == .greedyOnce })
+    }
+}
