@@ -45,12 +45,7 @@ extension RecordBuilder {
         let replay = ConversationRecord(
             id: conversation, repetition: repetition, warmup: false, systemPrompt: systemPrompt,
             options: GenerationOptions(temperature: temperature), turns: records)
-        if let existing = record.suites.firstIndex(where: { $0.name == suite }) {
-            record.suites[existing].conversations.append(replay)
-        } else {
-            record.suites.append(SuiteRecord(name: suite, path: "\(suite).yaml", conversations: [replay]))
-        }
-        record.settings.repetitions = max(record.settings.repetitions, repetition)
+        append(replay, suite: suite)
     }
 }
 
