@@ -48,7 +48,8 @@ public enum LedgerDeterminism: String, Codable, Sendable, Hashable {
     }
 }
 
-/// One side's turns, gathered over its measured replays (warm-ups and left-out replays aside):
+/// One side's turns, gathered over its replays but warm-ups — left-out ones too: a replay disturbed
+/// by a busy machine has its timings spoiled, not its work —
 /// every repetition's ledger, answer and check verdicts per turn.
 public struct TurnLedgers: Sendable {
     public struct Entry: Sendable {
@@ -88,7 +89,7 @@ public struct TurnLedgers: Sendable {
         var entries: [LedgerTurn: Entry] = [:]
         for run in runs {
             for suite in run.suites {
-                for conversation in suite.conversations where conversation.isMeasured {
+                for conversation in suite.conversations where !conversation.warmup {
                     for turn in conversation.turns {
                         let key = LedgerTurn(suite: suite.name, conversation: conversation.id, turn: turn.index + 1)
                         var entry = entries[key] ?? Entry()

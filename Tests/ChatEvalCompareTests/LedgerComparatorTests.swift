@@ -45,12 +45,7 @@ extension RecordBuilder {
         let replay = ConversationRecord(
             id: conversation, repetition: repetition, warmup: false, systemPrompt: systemPrompt,
             options: GenerationOptions(temperature: temperature), turns: records)
-        if let existing = record.suites.firstIndex(where: { $0.name == suite }) {
-            record.suites[existing].conversations.append(replay)
-        } else {
-            record.suites.append(SuiteRecord(name: suite, path: "\(suite).yaml", conversations: [replay]))
-        }
-        record.settings.repetitions = max(record.settings.repetitions, repetition)
+        append(replay, suite: suite)
     }
 }
 
@@ -210,5 +205,17 @@ extension Collection {
             try JSONSerialization.jsonObject(with: Data(contentsOf: ComparisonSchemaTests.schemaURL)) as? [String: Any])
         let document = try JSONSerialization.jsonObject(with: try ResultWriter.makeEncoder(pretty: false).encode(comparison))
         #expect(SchemaCoverage.undocumentedKeys(in: document, schema: schema, root: schema).isEmpty)
+    }
+}
+
+@Suite struct LedgerOfDisturbedReplaysTests {
+    /// A replay left out of the timing comparison because other processes held the cores still
+    /// did its work exactly: the ledger counts it.
+    @Test func aReplayLeftOutForABusyMachineStillCountsInTheLedger() {
+        var base = RecordBuilder()
+        base.replay(repetition: 1, ledger: LedgerComparatorTests().chat)
+        base.record.suites[0].conversations[0].leftOut = "other processes used 1.5 cores"
+        let side = TurnLedgers([base.record])
+        #expect(side.entries.count == 3 && side.entries.values.allSatisfy { $0.determinism == .greedyOnce })
     }
 }
