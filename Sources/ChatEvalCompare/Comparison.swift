@@ -32,6 +32,8 @@ public struct Comparison: Codable, Sendable {
     /// For separately recorded runs: the run-to-run spread their changes had to pass, and where
     /// it came from. Absent for a paired run (and in comparisons written before it).
     public var runSpread: RunToRunSpread?
+    /// The turns' work ledgers compared exactly (`LedgerComparator`); absent in comparisons written before it.
+    public var ledger: LedgerComparison?
 
     public init(
         base: ComparedSide, head: ComparedSide, settings: ComparisonSettings, design: ComparisonDesign, family: TestFamily,
@@ -63,7 +65,7 @@ public struct Comparison: Codable, Sendable {
     }
 
     /// True when HEAD is worse than BASE: a metric regressed, or a check or turn fails significantly more often.
-    public var hasRegression: Bool { !metricRegressions.isEmpty || quality.hasRegression }
+    public var hasRegression: Bool { !metricRegressions.isEmpty || quality.hasRegression || ledger?.hasRegression == true }
 
     /// True when more repetitions could not change whether the gate fails: every gated metric is
     /// a regression, an improvement, unchanged, not worse or not measured, and no check or turn

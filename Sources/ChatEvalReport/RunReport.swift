@@ -43,6 +43,9 @@ public enum RunReport {
         sections.append(suiteTable(summary, sideBySide: records.count > 1))
         if records.count > 1 || ModelTable.isBenchmark(records) { sections.append(ModelTable(records).terminal()) }
         if let busy = busyReplays(records) { sections.append(busy) }
+        // Whether each turn's work repeated exactly (established over the repetitions, never assumed).
+        let ledger = records.flatMap { LedgerReport.determinismLines([$0], verbose: options.verbose) }
+        if !ledger.isEmpty { sections.append(ledger.joined(separator: "\n")) }
         if !summary.runtimeFailures.isEmpty { sections.append(runtimeFailures(summary, options)) }
         if !summary.failedChecks.isEmpty { sections.append(failedChecks(summary, options)) }
         // Models and suite variants side by side, with the differences a test backs marked.

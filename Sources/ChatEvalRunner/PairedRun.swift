@@ -34,6 +34,8 @@ public struct PairedRun: Sendable {
     public var settings: ComparisonSettings
     public var overrides: ComparisonOverrides
     public var loadProbe: SuiteRunner.LoadProbe
+    /// Which exact ledger changes fail the comparison (the project file's `ledger:`).
+    public var ledgerGates = LedgerGates.default
 
     public init(
         base: RunArm, head: RunArm, design: SequentialDesign, timeBudget: Double? = nil, busyRetries: Int = 2,
@@ -157,9 +159,11 @@ public struct PairedRun: Sendable {
     }
 
     private func compare(_ records: [RunRecord], look: ComparisonLook, detail: Bool) -> Comparison {
-        RunComparator.compare(
+        var comparison = RunComparator.compare(
             base: ComparedRuns(runs: [records[0]], sources: []), head: ComparedRuns(runs: [records[1]], sources: []),
             settings: settings, commandLine: overrides, turnDetail: detail, look: look)
+        comparison.ledger = LedgerComparator.compare(base: [records[0]], head: [records[1]], gates: ledgerGates)
+        return comparison
     }
 
     private func describe(look: ComparisonLook, repetitions: Int, comparison: Comparison?, note: String?) -> String {
@@ -172,6 +176,8 @@ public struct PairedRun: Sendable {
             comparison.metricRegressions.map { "\($0.suite) \($0.change.metric.name)" }
             + comparison.quality.regressions.map { "\($0.suite)/\($0.conversation) check \($0.position)" }
             + comparison.quality.turnRegressions.map { "\($0.suite)/\($0.conversation) turn \($0.turn)" }
+            + (comparison.ledger?.regressions.map { "\($0.turn) ledger" } ?? [])
+            + (comparison.ledger?.checkRegressions.map { "\($0.turn) check \($0.position + 1) (exact)" } ?? [])
         text +=
             !regressed.isEmpty
             ? "regression in \(regressed.prefix(3).joined(separator: ", "))\(regressed.count > 3 ? ", …" : "")"

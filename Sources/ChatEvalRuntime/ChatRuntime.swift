@@ -46,10 +46,15 @@ public protocol ChatRuntime: AnyObject, Sendable {
     /// The exact prompt `respond` would send for `messages` (a chat template's rendering, or a
     /// request body), for people checking what a model saw; nil when the runtime cannot say.
     func renderedPrompt(for messages: [ChatMessage]) -> String?
+
+    /// The token ids of the last answered turn's answer (an end-of-generation token included),
+    /// for verifying the cache token by token; nil when the runtime does not have them (a server).
+    func lastAnswerTokens() async -> [Int32]?
 }
 
 extension ChatRuntime {
     public func beginConversation(id: String) async { await resetSession() }
     public func evaluateNextTurnCold() async { await resetSession() }
     public func renderedPrompt(for messages: [ChatMessage]) -> String? { nil }
+    public func lastAnswerTokens() async -> [Int32]? { nil }
 }

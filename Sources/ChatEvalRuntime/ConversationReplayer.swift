@@ -80,7 +80,7 @@ public struct ConversationReplayer: Sendable {
             let failure = error as? RuntimeFailure ?? RuntimeFailure(.invalidResponse, String(describing: error))
             return ReplayedTurn(index: index, user: user, messagesSent: messages.count, status: .failed, failure: failure)
         }
-        guard let metrics else {
+        guard var metrics else {
             // A cancelled consumer sees the stream end early, without the runtime's own failure.
             let failure =
                 Task.isCancelled
@@ -88,6 +88,8 @@ public struct ConversationReplayer: Sendable {
                 : RuntimeFailure(.invalidResponse, "the runtime finished the turn without reporting its measurements")
             return ReplayedTurn(index: index, user: user, messagesSent: messages.count, status: .failed, failure: failure)
         }
+        // A runtime without the answer's token ids (a server) has its text digested: the ledger always names the answer.
+        if metrics.answerDigest == nil { metrics.answerDigest = AnswerDigest.of(text: text) }
         return ReplayedTurn(index: index, user: user, messagesSent: messages.count, status: .answered, answer: text, metrics: metrics)
     }
 }

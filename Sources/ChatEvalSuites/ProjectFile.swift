@@ -58,6 +58,8 @@ public struct ProjectFile: Sendable, Hashable {
     public var suites: [String]?
     public var reports: String?
     public var compare: ComparisonOverrides?
+    /// Which exact ledger changes fail a comparison (`ledger:`; see `LedgerGates`).
+    public var ledger: LedgerGates?
     /// A served runtime (`runtime:`; see `ServedRuntime`).
     public var runtime: ServedRuntime?
 
@@ -86,7 +88,7 @@ public struct ProjectFile: Sendable, Hashable {
     static let keys = [
         "model", "models", "chat_template", "context_size", "threads", "batch_size", "sliding_window_cache", "cache_mode",
         "repetitions",
-        "max_repetitions", "time_budget", "warmup", "suites", "reports", "compare", "runtime",
+        "max_repetitions", "time_budget", "warmup", "suites", "reports", "compare", "runtime", "ledger",
     ]
 
     /// Parses a project file; `source` names it in errors, `environment` expands `${...}`.
@@ -168,6 +170,7 @@ public struct ProjectFile: Sendable, Hashable {
                 ComparisonSection(reader: reader).overrides($0, allowed: ComparisonSection.projectKeys)
             }
             project.runtime = entries["runtime"].flatMap { servedRuntime($0, reader) }
+            project.ledger = entries["ledger"].flatMap { LedgerSection(reader: reader).gates($0) }
         }
         if !reader.errors.isEmpty { throw SuiteErrors(reader.errors) }
         return project

@@ -62,12 +62,17 @@ struct RecordBuilder {
         var replay = ConversationRecord(
             id: conversation, repetition: repetition, warmup: false, systemPrompt: nil, options: GenerationOptions(), turns: turns)
         replay.load = load.map { ReplayLoad(otherCores: $0, seconds: 1) }
+        append(replay, suite: suite)
+    }
+
+    /// Adds `replay` to `suite` (created when new), counting its repetition.
+    mutating func append(_ replay: ConversationRecord, suite: String) {
         if let existing = record.suites.firstIndex(where: { $0.name == suite }) {
             record.suites[existing].conversations.append(replay)
         } else {
             record.suites.append(SuiteRecord(name: suite, path: "\(suite).yaml", conversations: [replay]))
         }
-        record.settings.repetitions = max(record.settings.repetitions, repetition)
+        record.settings.repetitions = max(record.settings.repetitions, replay.repetition)
     }
 }
 

@@ -44,6 +44,8 @@ struct RunCommand: AsyncParsableCommand {
                   two models side by side, each with its chat template
               chateval run --baseline origin/main
                   the CI gate
+              chateval run --verify-cache
+                  every conversation with the session cache and cold: the answers must be identical
               chateval run --runtime openai --base-url http://127.0.0.1:8080/v1 \\
                   --concurrency 1,2,4
                   a served model under load, at three concurrency levels
@@ -100,6 +102,13 @@ struct RunCommand: AsyncParsableCommand {
     var printPrompt = false
 
     @Flag(
+        name: .customLong("verify-cache"),
+        help: ArgumentHelp(
+            "Replay every conversation greedily with the session cache and cold, and require identical answers (exit 1 names the "
+                + "first turn that differs). Records nothing."))
+    var verifyCache = false
+
+    @Flag(
         name: .customLong("require-quiet"),
         help: "Refuse to run (exit 3) when other processes keep the machine busy; by default a busy machine is a warning.")
     var requireQuiet = false
@@ -117,6 +126,9 @@ struct RunCommand: AsyncParsableCommand {
         if let timeBudget, DurationText.seconds(timeBudget) == nil {
             throw ValidationError("--time-budget \(timeBudget): not a duration; write e.g. 20m, 90s or 1h30m (0 for none)")
         }
+        if verifyCache, let conflict = verifyCacheConflicts.first {
+            throw ValidationError("--verify-cache replays every conversation once with the session cache and once cold; drop \(conflict)")
+        }
         if baseline == nil, maxRepetitions != nil || timeBudget != nil {
             throw ValidationError("--max-repeat and --time-budget shape a run with --baseline; a plain run replays --repeat N times")
         }
@@ -132,13 +144,19 @@ struct RunCommand: AsyncParsableCommand {
             warn("the machine is \(machineLoad.summary): timings taken now carry their noise (--require-quiet refuses to run)")
         }
         let workspace = try Workspace.open(recording: recording, project: project)
+        let cacheFault = try Self.cacheFaultFromEnvironment()
         let projectFolder = project.path.map { URL(fileURLWithPath: $0).deletingLastPathComponent() } ?? workspace.root
-        let head = try resolve(project: workspace.project, projectFolder: projectFolder)
+        var head = try resolve(project: workspace.project, projectFolder: projectFolder)
+        head.cacheFault = cacheFault
         let picked = selection.selection(suites)
         let servedConfiguration = try ServedConfiguration.resolve(served, project: workspace.project)
         try checkLoadAndShard(
             servedConfiguration, models: servedConfiguration.kind == .openai ? servedConfiguration.modelNames.count : head.variants.count)
 
+        if verifyCache {
+            try await verifyCache(head, selection: picked, served: servedConfiguration)
+            return
+        }
         if let baseline {
             guard head.variants.count == 1 else {
                 throw failure("--baseline compares one model; \(head.variants.count) are given (run the gate once per model)", .badInput)
@@ -305,11 +323,13 @@ struct RunCommand: AsyncParsableCommand {
                     + (head.timeBudget.map { $0 > 0 ? "; no round starts past \(DurationText.format($0)) (time_budget)" : "" } ?? "") + "\n"
                 : "rounds    \(design.maximum) repetitions per side, fixed by --repeat\n")
 
-        let paired = PairedRun(
+        var paired = PairedRun(
             base: RunArm(label: "base", runtime: baseEngine, plan: basePlan),
             head: RunArm(label: "head", runtime: headEngine, plan: headPlan),
             design: design, timeBudget: head.timeBudget, keepsPrompts: printPrompt, settings: head.comparison,
             overrides: try comparison.overrides())
+        paired.ledgerGates = head.project?.ledger ?? .default
+        let gate = paired
         let records = [baseRecord, headRecord]
         let box = PairedOutcomeBox()
         let turnsPerRepetition = (basePlan.suites + headPlan.suites).reduce(0) { $0 + $1.turnCount }
@@ -317,7 +337,7 @@ struct RunCommand: AsyncParsableCommand {
             records: records, writers: writers, turns: turnsPerRepetition * design.maximum,
             atMost: design.isSequential
         ) { stop, progress in
-            let outcome = try await paired.run(base: records[0], head: records[1], writers: writers, stop: stop, observer: progress)
+            let outcome = try await gate.run(base: records[0], head: records[1], writers: writers, stop: stop, observer: progress)
             await box.set(outcome)
             return [outcome.base, outcome.head]
         }

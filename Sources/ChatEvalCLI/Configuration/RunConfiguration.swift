@@ -27,6 +27,8 @@ struct RunConfiguration {
     var comparison: ComparisonSettings
     var sources: [String: SettingSource]
     var project: ProjectFile?
+    /// A cache fault made on purpose (`CHATEVAL_TEST_CACHE_FAULT`, a test hook); nil in real runs.
+    var cacheFault: CacheFault?
 
     /// One model file with its template and context size, as a side-by-side run runs it.
     struct ModelVariant: Equatable {
@@ -184,9 +186,11 @@ struct RunConfiguration {
 
     /// The llama.cpp runtime a variant loads.
     func runtimeConfiguration(_ variant: ModelVariant) -> LlamaChatRuntime.Configuration {
-        LlamaChatRuntime.Configuration(
+        var configuration = LlamaChatRuntime.Configuration(
             modelPath: variant.modelPath, chatTemplate: variant.chatTemplate, contextSize: variant.contextSize, batchSize: batchSize,
             threads: threads, slidingWindowCache: slidingWindowCache, build: EngineBuild.currentName)
+        configuration.cacheFault = cacheFault
+        return configuration
     }
 
     func settings(selection: SuiteSelection) -> RunSettings {

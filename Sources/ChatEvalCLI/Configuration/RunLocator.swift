@@ -186,6 +186,7 @@ struct RunSources {
             base: baseRuns, head: headRuns, settings: settings, commandLine: overrides,
             look: .recorded(base: baseRuns.runs, head: headRuns.runs),
             runSpread: paired ? nil : runSpread(of: baseLocated, run: baseRuns.runs.last)?.atLeast(.stated) ?? .stated)
+        result.ledger = LedgerComparator.compare(base: baseRuns.runs, head: headRuns.runs, gates: projectFile?.ledger ?? .default)
         // `calibrate` measures the paired design: its rates say nothing of separately recorded runs.
         if paired, let latest = headRuns.runs.max(by: { $0.startedAt < $1.startedAt }) {
             result.calibration = GateAuditStore.load(for: latest, reports: folder)

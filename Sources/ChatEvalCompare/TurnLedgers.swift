@@ -1,0 +1,133 @@
+import ChatEvalCore
+import ChatEvalStore
+
+/// A turn by its place: suite, conversation and 1-based turn.
+public struct LedgerTurn: Codable, Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var suite: String
+    public var conversation: String
+    /// 1-based.
+    public var turn: Int
+
+    public init(suite: String, conversation: String, turn: Int) {
+        self.suite = suite
+        self.conversation = conversation
+        self.turn = turn
+    }
+
+    public static func < (a: LedgerTurn, b: LedgerTurn) -> Bool {
+        (a.suite, a.conversation, a.turn) < (b.suite, b.conversation, b.turn)
+    }
+
+    public var description: String { "\(suite)/\(conversation) turn \(turn)" }
+}
+
+/// Whether a turn's ledger is the same in every repetition of a side. Established, never
+/// assumed: only two or more identical repetitions are `exact`.
+public enum LedgerDeterminism: String, Codable, Sendable, Hashable {
+    /// Two or more repetitions, every ledger identical.
+    case exact
+    /// Repetitions whose ledgers differ: a sample, compared only by the statistical gate.
+    case varies
+    /// One repetition of a greedy (temperature 0) turn: exact by construction on one build, not
+    /// yet seen twice. Compared exactly (the ledger's point: one repetition per side).
+    case greedyOnce = "greedy_once"
+    /// One repetition of a sampled turn: nothing says it would repeat. Never compared exactly.
+    case sampledOnce = "sampled_once"
+
+    /// True when the ledger may be compared as a fact.
+    public var isComparable: Bool { self == .exact || self == .greedyOnce }
+
+    /// In words, for reports.
+    public var words: String {
+        switch self {
+        case .exact: "exact"
+        case .varies: "varies"
+        case .greedyOnce: "greedy, 1 repetition"
+        case .sampledOnce: "sampled, 1 repetition"
+        }
+    }
+}
+
+/// One side's turns, gathered over its replays but warm-ups — left-out ones too: a replay disturbed
+/// by a busy machine has its timings spoiled, not its work —
+/// every repetition's ledger, answer and check verdicts per turn.
+public struct TurnLedgers: Sendable {
+    public struct Entry: Sendable {
+        public var ledgers: [WorkLedger] = []
+        public var answers: [String] = []
+        /// Verdicts per repetition: position among the turn's checks → (check type, passed).
+        public var verdicts: [[(check: String, passed: Bool)]] = []
+        /// True when every replay of the turn decoded greedily.
+        public var greedy = true
+        /// Messages sent (system prompt included) in the first repetition.
+        public var messagesSent = 0
+        /// The conversation's system prompt.
+        public var systemPrompt: String?
+        /// The head's reuse miss in the first repetition, when there was one.
+        public var reuseMiss: ReuseMiss?
+        /// Turns that failed or were skipped in some repetition (the ledger is then not whole).
+        public var unanswered = 0
+        /// Prefill seconds per evaluated token and decode seconds per generated token, per repetition.
+        public var prefillPerToken: [Double] = []
+        public var decodePerToken: [Double] = []
+
+        /// Whether the ledger repeated exactly.
+        public var determinism: LedgerDeterminism {
+            if unanswered > 0 || ledgers.isEmpty { return .varies }
+            if ledgers.count == 1 { return greedy ? .greedyOnce : .sampledOnce }
+            return ledgers.dropFirst().allSatisfy { $0 == ledgers[0] } ? .exact : .varies
+        }
+
+        /// Whether every repetition gave the same answer text.
+        public var answersRepeat: Bool { answers.dropFirst().allSatisfy { $0 == answers.first } }
+    }
+
+    public var entries: [LedgerTurn: Entry]
+
+    /// Gathers `runs` (one side: one run, or several of one commit).
+    public init(_ runs: [RunRecord]) {
+        var entries: [LedgerTurn: Entry] = [:]
+        for run in runs {
+            for suite in run.suites {
+                for conversation in suite.conversations where !conversation.warmup {
+                    for turn in conversation.turns {
+                        let key = LedgerTurn(suite: suite.name, conversation: conversation.id, turn: turn.index + 1)
+                        var entry = entries[key] ?? Entry()
+                        entry.systemPrompt = conversation.systemPrompt
+                        Self.add(turn, greedy: conversation.options.isGreedy, to: &entry)
+                        entries[key] = entry
+                    }
+                }
+            }
+        }
+        self.entries = entries
+    }
+
+    private static func add(_ turn: TurnRecord, greedy: Bool, to entry: inout Entry) {
+        entry.greedy = entry.greedy && greedy
+        guard turn.status == .answered, let metrics = turn.metrics else {
+            entry.unanswered += 1
+            return
+        }
+        if entry.ledgers.isEmpty {
+            entry.messagesSent = turn.replayed.messagesSent
+            entry.reuseMiss = metrics.reuseMiss
+        }
+        entry.ledgers.append(metrics.ledger)
+        entry.answers.append(turn.answer ?? "")
+        entry.verdicts.append((turn.checks ?? []).map { ($0.check, $0.passed) })
+        if let value = metrics.prefillTimePerEvaluatedToken { entry.prefillPerToken.append(value) }
+        if let value = metrics.decodeTimePerGeneratedToken { entry.decodePerToken.append(value) }
+    }
+
+    /// The turns in order.
+    public var turns: [LedgerTurn] { entries.keys.sorted() }
+
+    /// How many turns are of each determinism.
+    public var determinismCounts: [LedgerDeterminism: Int] {
+        entries.values.reduce(into: [:]) { counts, entry in counts[entry.determinism, default: 0] += 1 }
+    }
+
+    /// Repetitions per turn, at most (the side's measured repetitions).
+    public var repetitions: Int { entries.values.map(\.ledgers.count).max() ?? 0 }
+}
