@@ -463,3 +463,54 @@ public struct TurnChange: Codable, Sendable, Hashable {
     /// The latest head failure (`context_overflow: ...`) or skip reason.
     public var headOutcome: String
 }
+
+// MARK: - Looks of a paired run
+
+extension Comparison {
+    /// Gated metrics the settings' `priority` lists that are still open (underpowered): a paired
+    /// run keeps adding rounds while any is, even past a regression confirmed elsewhere.
+    public var priorityOpen: [(suite: String, change: MetricChange)] {
+        let priority = Set(settings.priorityMetrics)
+        return underpowered.filter { priority.contains($0.change.metric) }
+    }
+
+    /// This comparison with the regressions `earlier` confirmed at look `look` (after
+    /// `repetitions` per side) kept as regressions. A group-sequential design controls the chance
+    /// that a test rejects at *any* look, so a regression confirmed once stands: a later look that
+    /// no longer reaches its level (its estimate moved back, or its share is spent) cannot undo
+    /// it. Metrics keep this look's estimate and interval, with a reason that names the look;
+    /// checks and turns take the earlier look's counts, out of every other list.
+    public mutating func keepRegressions(confirmedIn earlier: Comparison, look: Int, repetitions: Int) {
+        let confirmed = "confirmed at look \(look) (\(repetitions) repetitions per side)"
+        for earlierSuite in earlier.suites {
+            guard let suite = suites.firstIndex(where: { $0.name == earlierSuite.name }) else { continue }
+            for change in earlierSuite.metrics where change.verdict == .regression {
+                guard let index = suites[suite].metrics.firstIndex(where: { $0.metric == change.metric }),
+                    suites[suite].metrics[index].verdict != .regression
+                else { continue }
+                suites[suite].metrics[index].verdict = .regression
+                suites[suite].metrics[index].reason = "worse, \(confirmed); a confirmed regression stands at later looks"
+            }
+        }
+        func sameCheck(_ a: CheckChange, _ b: CheckChange) -> Bool {
+            a.suite == b.suite && a.conversation == b.conversation && a.turn == b.turn && a.position == b.position
+        }
+        for check in earlier.quality.regressions where !quality.regressions.contains(where: { sameCheck($0, check) }) {
+            quality.improvements.removeAll { sameCheck($0, check) }
+            quality.flaky.removeAll { sameCheck($0, check) }
+            quality.undecided.removeAll { sameCheck($0, check) }
+            var kept = check
+            kept.detail = [check.detail, confirmed].compactMap { $0 }.joined(separator: "; ")
+            quality.regressions.append(kept)
+        }
+        func sameTurn(_ a: TurnChange, _ b: TurnChange) -> Bool {
+            a.suite == b.suite && a.conversation == b.conversation && a.turn == b.turn
+        }
+        for turn in earlier.quality.turnRegressions where !quality.turnRegressions.contains(where: { sameTurn($0, turn) }) {
+            quality.turnsUndecided.removeAll { sameTurn($0, turn) }
+            var kept = turn
+            kept.headOutcome += " (\(confirmed))"
+            quality.turnRegressions.append(kept)
+        }
+    }
+}

@@ -39,6 +39,16 @@ public struct ComparisonSettings: Codable, Sendable, Hashable {
     /// comparison of in-process runs (and `run --baseline` measures it again); nil compares
     /// every replay whatever the machine was doing.
     public var busyThreshold: Double?
+    /// The metrics a paired run keeps measuring while they are open (underpowered), even once a
+    /// regression of another metric is confirmed: the ones the project cares most about, so that
+    /// "inter-token p95 regressed" does not end the run while TTFT is still undecided. nil is the
+    /// default, `defaultPriority`; an empty list stops at the first confirmed regression.
+    public var priority: [Metric]?
+
+    /// TTFT: the latency a chat user feels first.
+    public static let defaultPriority: [Metric] = [.timeToFirstToken]
+    /// `priority`, or the default when unset.
+    public var priorityMetrics: [Metric] { priority ?? Self.defaultPriority }
 
     /// Other processes using a quarter of a core: on a 2-core machine running llama.cpp on both,
     /// an eighth of the machine taken.
@@ -146,11 +156,14 @@ public struct ComparisonOverrides: Codable, Sendable, Hashable {
     public var thresholds: [Metric: ThresholdOverride]
     /// `busy_threshold`: cores, or `.infinity` for "off" (every replay compared).
     public var busyThreshold: Double?
+    /// `priority`: the metrics a paired run keeps measuring while open (project file only).
+    public var priority: [Metric]?
 
     public init(
         preset: String? = nil, familyErrorRate: Double? = nil, confidence: Double? = nil, minimumSamples: Int? = nil,
-        thresholds: [Metric: ThresholdOverride] = [:], busyThreshold: Double? = nil
+        thresholds: [Metric: ThresholdOverride] = [:], busyThreshold: Double? = nil, priority: [Metric]? = nil
     ) {
+        self.priority = priority
         self.preset = preset
         self.familyErrorRate = familyErrorRate
         self.confidence = confidence
@@ -161,6 +174,7 @@ public struct ComparisonOverrides: Codable, Sendable, Hashable {
 
     public var isEmpty: Bool {
         preset == nil && familyErrorRate == nil && confidence == nil && minimumSamples == nil && thresholds.isEmpty && busyThreshold == nil
+            && priority == nil
     }
 }
 
@@ -184,6 +198,7 @@ extension ComparisonSettings {
         if let value = overrides.confidence { result.confidence = value }
         if let value = overrides.minimumSamples { result.minimumSamples = value }
         if let value = overrides.busyThreshold { result.busyThreshold = value.isFinite ? value : nil }
+        if let value = overrides.priority { result.priority = value }
         for (metric, threshold) in overrides.thresholds {
             let current = result.thresholds[metric] ?? MetricThreshold(relative: 0, absolute: 0)
             result.thresholds[metric] = MetricThreshold(

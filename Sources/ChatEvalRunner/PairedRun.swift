@@ -11,7 +11,9 @@ import Foundation
 /// After each round (the looks of `design`: 2, 3, 4, 6, 8, 11, ... repetitions per side) the two
 /// records are compared at that look's share of the error rates (`SequentialDesign`), and the run
 /// stops at the first look where
-/// - a regression is confirmed (more repetitions cannot undo it),
+/// - a regression is confirmed (more repetitions cannot undo it) and no metric the settings'
+///   `priority` lists (TTFT by default) is still open — while one is, rounds go on, and the
+///   regression confirmed stands at every later look (`Comparison.keepRegressions`),
 /// - everything is decided (`Comparison.isDecided`: no metric, check or turn left that more
 ///   repetitions could turn into a regression),
 /// - the design's last look is reached, or
@@ -88,6 +90,18 @@ public struct PairedRun: Sendable {
         var stopReason = SequentialOutcome.Stop.maximumRepetitions
         var rounds = 0
         var lastLook: ComparisonLook?
+        // Regressions confirmed at earlier looks, kept by every later comparison.
+        var confirmed: [Confirmed] = []
+        func compare(_ records: [RunRecord], look: ComparisonLook, detail: Bool) -> Comparison {
+            keepingConfirmed(self.compare(records, look: look, detail: detail))
+        }
+        func keepingConfirmed(_ measured: Comparison) -> Comparison {
+            var comparison = measured
+            for earlier in confirmed {
+                comparison.keepRegressions(confirmedIn: earlier.comparison, look: earlier.look, repetitions: earlier.repetitions)
+            }
+            return comparison
+        }
         for (index, target) in design.looks.enumerated() {
             // A round that would end past the budget is not started: the last look is taken again
             // with what is left of the error rates.
@@ -130,10 +144,17 @@ public struct PairedRun: Sendable {
                 break
             }
             let look = ComparisonLook(index: index, of: design)
-            let decided = compare(records, look: look, detail: false)
-            looks.append(describe(look: look, repetitions: done, comparison: decided, note: nil))
+            let measured = self.compare(records, look: look, detail: false)
+            let decided = keepingConfirmed(measured)
+            if measured.hasRegression { confirmed.append(Confirmed(comparison: measured, look: index + 1, repetitions: done)) }
+            let open = decided.priorityOpen
+            looks.append(
+                describe(
+                    look: look, repetitions: done, comparison: decided,
+                    note: decided.hasRegression && !open.isEmpty && index < design.looks.count - 1
+                        ? "measuring on while \(Set(open.map(\.change.metric.name)).sorted().joined(separator: ", ")) is open" : nil))
             await observer?.lookTaken(looks.last ?? "")
-            if decided.hasRegression || decided.isDecided || index == design.looks.count - 1 {
+            if decided.hasRegression && open.isEmpty || decided.isDecided || index == design.looks.count - 1 {
                 stopReason = decided.hasRegression ? .regression : decided.isDecided ? .decided : .maximumRepetitions
                 comparison = compare(records, look: look, detail: true)
                 lastLook = look
@@ -156,6 +177,13 @@ public struct PairedRun: Sendable {
             comparison = final
         }
         return Outcome(base: records[0], head: records[1], comparison: comparison, sequential: sequential)
+    }
+
+    /// A look's comparison whose regressions stand at every later look.
+    private struct Confirmed {
+        var comparison: Comparison
+        var look: Int
+        var repetitions: Int
     }
 
     private func compare(_ records: [RunRecord], look: ComparisonLook, detail: Bool) -> Comparison {

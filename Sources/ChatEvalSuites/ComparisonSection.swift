@@ -10,6 +10,7 @@ internal import Yams
 ///   confidence: 0.95           # level of the intervals shown (project file only)
 ///   min_samples: 3             # fewest values per side before a metric can be decided
 ///   busy_threshold: 0.25       # cores other processes may use during a replay (off: keep every replay)
+///   priority: [ttft]           # metrics `run --baseline` keeps measuring while open (project file only)
 ///   thresholds:                # per metric: a change must pass both bounds to count
 ///     ttft: {relative: 5%, absolute: 0.002}     # 5% and 2 ms
 ///     peak-memory: {absolute: 8MiB}
@@ -19,7 +20,7 @@ struct ComparisonSection {
 
     /// The keys a suite may set: thresholds only (the false-alarm rate is the whole comparison's).
     static let suiteKeys = ["thresholds", "min_samples"]
-    static let projectKeys = ["preset", "alpha", "confidence", "min_samples", "thresholds", "busy_threshold"]
+    static let projectKeys = ["preset", "alpha", "confidence", "min_samples", "thresholds", "busy_threshold", "priority"]
 
     func overrides(_ node: Node, allowed: [String]) -> ComparisonOverrides? {
         guard let entries = reader.mapping(node, "compare", allowed: allowed) else { return nil }
@@ -53,10 +54,33 @@ struct ComparisonSection {
                 }
             }
         }
+        if let node = entries["priority"] { overrides.priority = priority(node) }
         if let thresholds = entries["thresholds"] {
             overrides.thresholds = self.thresholds(thresholds)
         }
         return overrides
+    }
+
+    /// `priority: [ttft, decode-tps]`: compared metrics, each once; `[]` for none.
+    private func priority(_ node: Node) -> [Metric]? {
+        guard let items = reader.sequence(node, "compare.priority") else { return nil }
+        var metrics: [Metric] = []
+        for item in items {
+            guard let name = reader.string(item, "a metric name in compare.priority") else { continue }
+            guard let metric = Metric(name: name), Metric.compared.contains(metric) else {
+                reader.fail(
+                    .invalidValue, at: item, "'\(name)' is not a compared metric, so compare.priority cannot keep a run measuring it",
+                    hint: suggestions(for: name, among: Metric.compared.map(\.name)).first.map { "did you mean '\($0)'?" }
+                        ?? "compared: \(Metric.compared.map(\.name).joined(separator: ", "))")
+                continue
+            }
+            if metrics.contains(metric) {
+                reader.fail(.duplicate, at: item, "'\(name)' is listed twice in compare.priority", hint: "list each metric once")
+                continue
+            }
+            metrics.append(metric)
+        }
+        return metrics
     }
 
     private func thresholds(_ node: Node) -> [Metric: ThresholdOverride] {

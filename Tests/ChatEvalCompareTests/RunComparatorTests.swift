@@ -306,6 +306,26 @@ struct RecordBuilder {
         #expect(comparison.quality.flaky.isEmpty)
     }
 
+    /// A regression confirmed at an earlier look of a paired run stands at later looks: the
+    /// metric keeps this look's estimate with a reason naming the look, a check moves out of
+    /// "undecided" into the regressions. Before, a later look's verdict replaced it.
+    @Test func aRegressionConfirmedAtAnEarlierLookStands() throws {
+        let earlier = compare(
+            runs(level: 0.1, checks: [[true], [true]], seed: 7), runs(level: 0.1, factor: 1.5, checks: [[true], [false]], seed: 8))
+        #expect(try change(earlier, .timeToFirstToken).verdict == .regression && earlier.quality.regressions.count == 1)
+        var later = compare(runs(level: 0.1, repetitions: 1, seed: 9), runs(level: 0.1, repetitions: 1, seed: 10))
+        #expect(!later.hasRegression)
+        later.keepRegressions(confirmedIn: earlier, look: 2, repetitions: 3)
+        let ttft = try change(later, .timeToFirstToken)
+        #expect(ttft.verdict == .regression && ttft.reason.contains("confirmed at look 2 (3 repetitions per side)"))
+        #expect(try change(later, .decodeTokensPerSecond).verdict != .regression)
+        #expect(later.quality.regressions.count == 1 && later.quality.regressions[0].detail?.contains("confirmed at look 2") == true)
+        #expect(later.hasRegression)
+        // Kept once: applying the same look again adds nothing.
+        later.keepRegressions(confirmedIn: earlier, look: 2, repetitions: 3)
+        #expect(later.quality.regressions.count == 1)
+    }
+
     @Test func aCheckThatAlwaysPassedAndNowAlwaysFailsIsListed() throws {
         let comparison = compare(
             runs(level: 0.1, checks: [[true], [true]], seed: 7), runs(level: 0.1, checks: [[true], [false]], seed: 8))

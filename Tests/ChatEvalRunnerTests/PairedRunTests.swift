@@ -21,8 +21,10 @@ import Testing
         return try SuiteLoader.parse(yaml, file: "\(name).yaml")
     }
 
-    /// A runtime whose TTFT is `level` × `factor` with seeded 5% noise (decode constant).
-    private func runtime(factor: Double, seed: UInt64, onTurn: @escaping @Sendable () -> Void = {}) -> ScriptedRuntime {
+    /// A runtime whose TTFT is `level` × `factor` with seeded 5% noise (decode constant, × `decodeFactor`).
+    private func runtime(factor: Double, decodeFactor: Double = 1, seed: UInt64, onTurn: @escaping @Sendable () -> Void = {})
+        -> ScriptedRuntime
+    {
         let random = Mutex(SeededRandom(seed: seed))
         return ScriptedRuntime { messages, _ in
             onTurn()
@@ -31,6 +33,7 @@ import Testing
             var metrics = ScriptedRuntime.metrics(prompt: 20, generated: 4)
             metrics.timeToFirstToken = level * factor * exp(0.05 * noise)
             metrics.prefillTime = metrics.timeToFirstToken * 0.9
+            metrics.decodeTime *= decodeFactor
             metrics.totalTime = metrics.timeToFirstToken + metrics.decodeTime
             return .answer(["ok"], metrics)
         }
@@ -109,6 +112,42 @@ import Testing
         #expect(comparison.design.isSequential && comparison.design.look == outcome.sequential.rounds)
         // The look spent only its share: less than the whole rate.
         #expect(comparison.design.familyErrorRate < 0.01)
+    }
+
+    /// Total time doubles at once, TTFT does not change: the regression is confirmed at the first
+    /// looks, while TTFT (the default priority) is still open. Before, the run stopped there with
+    /// TTFT undecided; now it measures on until TTFT is decided, and the total-time regression
+    /// confirmed early still fails the gate. With `priority: []` it stops at the first regression.
+    @Test func aRegressionElsewhereDoesNotEndTheRunWhileTTFTIsOpen() async throws {
+        let plan = RunPlan(
+            suites: [try suite(conversations: (1...8).map { "q\($0)" })],
+            settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
+        func run(priority: [Metric]?) async throws -> PairedRun.Outcome {
+            let base = runtime(factor: 1, seed: 21), head = runtime(factor: 1, decodeFactor: 3, seed: 22)
+            let fixture = try fixture(base, head, settings: plan.settings)
+            defer { try? FileManager.default.removeItem(at: fixture.folder) }
+            var settings = ComparisonSettings.default
+            settings.metrics = [.timeToFirstToken, .totalTime]
+            settings.priority = priority
+            let paired = PairedRun(
+                base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
+                design: .rounds(maximum: 30), settings: settings, loadProbe: quiet)
+            return try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest())
+        }
+        let first = try await run(priority: [])
+        let firstComparison = try #require(first.comparison)
+        #expect(first.sequential.stop == .regression)
+        #expect(firstComparison.metricRegressions.map(\.change.metric) == [.totalTime])
+        #expect(firstComparison.underpowered.map(\.change.metric) == [.timeToFirstToken])
+
+        let measuredOn = try await run(priority: nil)
+        let comparison = try #require(measuredOn.comparison)
+        #expect(measuredOn.sequential.repetitions > first.sequential.repetitions)
+        #expect(comparison.hasRegression && measuredOn.sequential.stop == .regression)
+        #expect(comparison.metricRegressions.map(\.change.metric) == [.totalTime])
+        let ttft = try #require(comparison.suites.first?.metrics.first { $0.metric == .timeToFirstToken })
+        #expect(ttft.verdict == .unchanged || ttft.verdict == .notWorse)
+        #expect(measuredOn.sequential.looks.first?.contains("measuring on while ttft is open") == true)
     }
 
     @Test func theArmsAlternateWhichGoesFirst() async throws {

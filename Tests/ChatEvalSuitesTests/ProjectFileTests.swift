@@ -29,6 +29,20 @@ import Testing
             errors("compare: {busy_threshold: -1}\n").first?.contains("busy_threshold must be a number of cores above 0, or off") == true)
     }
 
+    /// `compare.priority`: the metrics `run --baseline` keeps measuring while open; unset is TTFT,
+    /// `[]` none; a metric that is not compared, or listed twice, is an error at its line.
+    @Test func thePriorityOfMetricsIsRead() throws {
+        let project = try parse("compare:\n  priority: [ttft, decode-tps]\n")
+        #expect(project.compare?.priority == [.timeToFirstToken, .decodeTokensPerSecond])
+        #expect(ComparisonSettings.default.applying(project.compare!).priorityMetrics == [.timeToFirstToken, .decodeTokensPerSecond])
+        #expect(ComparisonSettings.default.priorityMetrics == [.timeToFirstToken])
+        #expect(ComparisonSettings.default.applying(try parse("compare: {priority: []}\n").compare!).priorityMetrics.isEmpty)
+        let unknown = errors("compare:\n  priority: [ttft, tfft]\n")
+        #expect(unknown.first?.contains(":2:20:") == true && unknown.first?.contains("'tfft' is not a compared metric") == true)
+        #expect(unknown.first?.contains("did you mean 'ttft'?") == true)
+        #expect(errors("compare: {priority: [ttft, ttft]}\n").first?.contains("listed twice") == true)
+    }
+
     @Test func everySettingIsRead() throws {
         let project = try parse(
             """
