@@ -5,7 +5,9 @@ internal import Yams
 
 /// A promptfoo config (`promptfooconfig.yaml`: `prompts`, `providers`, `defaultTest`, `tests`) read
 /// as a ChatEval suite, so that `chateval run promptfooconfig.yaml` runs it and `chateval import
-/// promptfoo` writes it out. Each prompt × test is a conversation: a text prompt is one user turn,
+/// promptfoo` writes it out. Each test is a conversation; several prompts with as many user messages
+/// each are its `variants:` (promptfoo's columns, side by side in the matrix), otherwise each
+/// prompt × test is its own conversation. A text prompt is one user turn,
 /// a chat prompt (a JSON list of `{role, content}`) gives the system prompt and one turn per user
 /// message; `vars` become the conversation's variables (a list value expands into one
 /// conversation per item, as promptfoo does), `{{name}}` becomes `{{vars.name}}`, and each
@@ -89,9 +91,24 @@ enum PromptfooConfig {
             }
             return root
         }
+        // promptfoo compares prompts as columns over its tests: several prompts of the same shape
+        // (as many user messages each) become `variants:`, one conversation per test running
+        // under each. Prompts of different shapes cannot share a conversation's turns and checks.
+        let asVariants = prompts.count > 1 && Set(prompts.map(\.users.count)).count == 1
+        if prompts.count > 1 && !asVariants {
+            reader.warn(
+                line: root.mark?.line, column: root.mark?.column,
+                "the prompts hold different numbers of user messages, so each prompt × test is its own conversation, "
+                    + "not a column of the matrix",
+                hint: "give every prompt as many user messages to compare them side by side as variants")
+        }
+        var variantIds = UniqueNames()
+        if asVariants { prompts = prompts.map { Prompt(label: variantIds.claim($0.label), system: $0.system, users: $0.users) } }
+        var allVariables: [String] = []
+        for name in prompts.flatMap(\.variables) where !allVariables.contains(name) { allVariables.append(name) }
         var conversations: [Node] = []
         var used = UniqueNames()
-        for prompt in prompts {
+        for (promptIndex, prompt) in prompts.enumerated() {
             for (test, merged) in zip(cases, mergedCases) {
                 // promptfoo renders a variable the test does not set as empty text; so does the conversation.
                 let unset = prompt.variables.filter { name in !merged.variables.contains { $0.name == name } }
@@ -104,18 +121,34 @@ enum PromptfooConfig {
                             suggestions(for: name, among: merged.variables.map(\.name)).first.map { "did you mean '\($0)'?" }
                         }.first ?? "set it under the test's vars if the prompt needs it")
                 }
-                let empty = unset.map { ($0, Node.scalar(Node.Scalar("", Tag(.str), .doubleQuoted, merged.mark))) }
+                // Under variants, the first prompt's pass builds the conversations the others share.
+                if asVariants && promptIndex > 0 { continue }
+                let unsetByAny = (asVariants ? allVariables : prompt.variables).filter { name in
+                    !merged.variables.contains { $0.name == name }
+                }
+                let empty = unsetByAny.map { ($0, Node.scalar(Node.Scalar("", Tag(.str), .doubleQuoted, merged.mark))) }
                 for (expansion, variables) in merged.expandedVariables().enumerated() {
-                    var id = (prompts.count > 1 ? "\(prompt.label)-" : "") + test.label
+                    var id = (prompts.count > 1 && !asVariants ? "\(prompt.label)-" : "") + test.label
                     if merged.expansions > 1 { id += "-\(expansion + 1)" }
                     id = used.claim(id)
+                    // A variant gives each prompt's system prompt; the conversation has none of its own.
+                    let shared = asVariants ? Prompt(label: prompt.label, system: nil, users: prompt.users) : prompt
                     conversations.append(
-                        conversation(id: id, prompt: prompt, test: merged, variables: variables + empty))
+                        conversation(id: id, prompt: shared, test: merged, variables: variables + empty))
                 }
             }
         }
         var pairs: [(Node, Node)] = [(text("name"), text(suiteName(file)))]
         if let description { pairs.append((text("description"), description)) }
+        if asVariants {
+            let variants = prompts.map { prompt -> Node in
+                var entries: [(Node, Node)] = [(text("id"), text(prompt.label))]
+                if let system = prompt.system { entries.append((text("system"), system)) }
+                entries.append((text("turns"), .sequence(Node.Sequence(prompt.users, .implicit, .block, prompt.users.first?.mark))))
+                return .mapping(Node.Mapping(entries, .implicit, .block, prompt.users.first?.mark))
+            }
+            pairs.append((text("variants"), .sequence(Node.Sequence(variants, .implicit, .block, root.mark))))
+        }
         pairs.append((text("conversations"), .sequence(Node.Sequence(conversations, .implicit, .block, root.mark))))
         return .mapping(Node.Mapping(pairs, .implicit, .block, root.mark))
     }

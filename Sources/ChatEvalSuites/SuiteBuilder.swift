@@ -55,11 +55,16 @@ struct SuiteBuilder {
     struct Variant {
         var id: String
         var settings: ConversationSettings
+        /// `turns:`: user messages replacing every conversation's, turn for turn (the
+        /// conversation keeps its checks); nil keeps the conversation's messages.
+        var turns: (node: Node, messages: [Node])?
     }
 
-    /// `variants:` — a list of `{id, system, max_tokens, temperature, ..., vars}`; each runs every
-    /// conversation with its settings laid over the conversation's (a variant's system prompt
-    /// replaces the conversation's, its vars are merged over them).
+    /// `variants:` — a list of `{id, system, max_tokens, temperature, ..., vars, turns}`; each runs
+    /// every conversation with its settings laid over the conversation's (a variant's system
+    /// prompt replaces the conversation's, its vars are merged over them, its `turns` — user
+    /// messages, as many as each conversation has turns — replace the conversation's messages:
+    /// promptfoo's prompts as columns over its tests as rows).
     private func variants(from node: Node) -> [Variant] {
         guard let items = reader.sequence(node, "variants") else { return [] }
         if items.count < 2 {
@@ -67,7 +72,7 @@ struct SuiteBuilder {
         }
         var found: [Variant] = []
         for item in items {
-            let allowed = ["id", "description"] + ConversationSettings.keys
+            let allowed = ["id", "description", "turns"] + ConversationSettings.keys
             guard let entries = reader.mapping(item, "a variant", allowed: allowed),
                 let id = required("id", in: entries, of: item, "a variant").flatMap({ reader.string($0, "id of a variant") })
             else { continue }
@@ -79,7 +84,15 @@ struct SuiteBuilder {
                 reader.fail(.duplicate, at: entries["id"], "variant id '\(id)' is used twice", hint: "ids must be unique in a suite")
                 continue
             }
-            found.append(Variant(id: id, settings: settings(from: item, "variant '\(id)'", allowed: allowed, entries: entries)))
+            var variant = Variant(id: id, settings: settings(from: item, "variant '\(id)'", allowed: allowed, entries: entries))
+            if let node = entries["turns"], let messages = reader.sequence(node, "turns of variant '\(id)'") {
+                if messages.isEmpty {
+                    reader.fail(
+                        .invalidValue, at: node, "variant '\(id)' has an empty turns list", hint: "give its user messages, or drop turns:")
+                }
+                variant.turns = (node, messages)
+            }
+            found.append(variant)
         }
         return found
     }
@@ -164,9 +177,32 @@ struct SuiteBuilder {
                 reader.fail(.invalidValue, at: turnsNode, "\(what) has no turns", hint: "add at least one turn with a 'user' message")
             }
             turnCount = turns.count
+            // A variant's own user messages replace the conversation's, one for one.
+            var replacements: [Node]?
+            if let variant, let given = variant.turns, !given.messages.isEmpty {
+                if given.messages.count == turns.count {
+                    replacements = given.messages
+                } else {
+                    reader.fail(
+                        .invalidValue, at: given.node,
+                        "variant '\(variant.id)' gives \(given.messages.count) user message\(given.messages.count == 1 ? "" : "s"), "
+                            + "but \(what) has \(turns.count) turn\(turns.count == 1 ? "" : "s")",
+                        hint:
+                            "a variant's turns replace each conversation's messages one for one: give as many as every conversation has turns"
+                    )
+                }
+            }
             var sizes: [Int] = []
             for (index, turn) in turns.enumerated() {
-                guard let (message, checks) = self.turn(from: turn, index: index, variables: resolved.variables, what) else { continue }
+                guard var (message, checks) = self.turn(from: turn, index: index, variables: resolved.variables, what) else { continue }
+                if let replacements {
+                    guard
+                        let replaced = userMessage(
+                            replacements[index], index: index, variables: resolved.variables,
+                            "turn \(index + 1) of variant '\(variant?.id ?? "")' for \(what)")
+                    else { continue }
+                    message = replaced
+                }
                 messages.append(message)
                 turnChecks.append(checks)
                 // The least each message expands to, known now from the variables and earlier
@@ -230,7 +266,14 @@ struct SuiteBuilder {
                 }
             }
         }
-        guard let textNode, let text = reader.string(textNode, "the user message of \(turnName)") else { return nil }
+        guard let textNode, let template = userMessage(textNode, index: index, variables: variables, turnName) else { return nil }
+        return (template, checks)
+    }
+
+    /// The user message of the turn at `index` (0-based), a template whose placeholders name
+    /// defined variables and earlier turns.
+    private func userMessage(_ textNode: Node, index: Int, variables: [String: String], _ turnName: String) -> TemplateText? {
+        guard let text = reader.string(textNode, "the user message of \(turnName)") else { return nil }
         let template: TemplateText
         do {
             template = try TemplateText(text)
@@ -243,7 +286,7 @@ struct SuiteBuilder {
         for name in template.placeholders {
             checkPlaceholder(name, turnIndex: index, variables: variables, at: textNode, turnName)
         }
-        return (template, checks)
+        return template
     }
 
     private func checkPlaceholder(_ name: String, turnIndex: Int, variables: [String: String], at node: Node, _ turnName: String) {

@@ -200,15 +200,19 @@ import Testing
         #expect(outcome.stdout.contains("/2 0.0% [0.0%, 84.2%]") || outcome.stdout.contains("/2 50.0%"), "\(outcome.stdout)")
     }
 
-    /// Two fixed repetitions cannot tell a failing check from chance: said, and not a regression.
-    @Test func twoRepetitionsAreTooFewAndSaySo() async throws {
+    /// Two fixed repetitions cannot tell a failing check from chance by counting (2/2 against
+    /// 0/2: said so), but greedy answers identical on every replay of each side make it a certain
+    /// change: the exact ledger decides it, and the longer prompt's evaluated tokens, at once.
+    @Test func twoRepetitionsAreTooFewToCountButTheExactLedgerDecides() async throws {
         try requireModel()
         let fixture = try await Fixture(cli: cli)
         let outcome = try await fixture.chateval(["run", "--baseline", "HEAD~1", "--repeat", "2"])
-        #expect(outcome.status == 0, "\(outcome.stdout)\n\(outcome.stderr)")
-        #expect(outcome.stdout.contains("NOT DECIDED: no regression shown"))
+        #expect(outcome.status == 1, "\(outcome.stdout)\n\(outcome.stderr)")
+        #expect(outcome.stdout.contains("REGRESSION: 2 exact ledger changes"))
+        #expect(outcome.stdout.contains("exact answers on both sides, a certain change"))
         #expect(outcome.stdout.contains("Changed, but too few replays to tell a change from chance"))
         #expect(outcome.stdout.contains("base 2/2, head 0/2 passed"))
+        #expect(outcome.stdout.contains("decided exactly above"))
         #expect(outcome.stdout.contains("fixed by --repeat"))
     }
 

@@ -138,9 +138,11 @@ import Testing
             let sent = await server.chatRequests.compactMap { ($0.json?["messages"] as? [[String: Any]])?.last?["content"] as? String }
             #expect(
                 sent == [
-                    "Convert this English to French: Hello world", "Convert this English to Spanish: Where is the library?",
-                    "Translate to French: Hello world", "Translate to Spanish: Where is the library?",
+                    "Convert this English to French: Hello world", "Translate to French: Hello world",
+                    "Convert this English to Spanish: Where is the library?", "Translate to Spanish: Where is the library?",
                 ], "\(sent)")
+            // The two prompts are columns of the matrix, as in promptfoo's view.
+            #expect(outcome.stdout.contains("matrix: 2 columns"), "\(outcome.stdout)")
             #expect(outcome.status == 1, "\(outcome.stdout)\n\(outcome.stderr)")
             #expect(outcome.stdout.contains("no gates declared, so every check had to pass"))
             #expect(outcome.stderr.contains("providers are not read"))
@@ -150,7 +152,9 @@ import Testing
         #expect(imported.status == 0, "\(imported.stderr)")
         let validated = try await run(["validate", suite, "--no-project"])
         #expect(validated.status == 0, "\(validated.stderr)")
-        #expect(validated.stdout.contains("4 conversations, 4 turns, 4 checks, no gates (every check must pass)"), "\(validated.stdout)")
+        #expect(
+            validated.stdout.contains("4 conversations (2 × 2 variants), 4 turns, 4 checks, no gates (every check must pass)"),
+            "\(validated.stdout)")
     }
 
     @Test func theProjectFileNamesTheServerAndTheCommandLineWins() async throws {

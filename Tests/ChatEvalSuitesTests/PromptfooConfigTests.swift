@@ -31,25 +31,51 @@ import Testing
                 value: 12
         """
 
-    @Test func promptsTimesTestsAreConversationsWithVariablesAndChecks() throws {
+    /// promptfoo's prompts are columns over its tests: two prompts of one user message each are
+    /// the suite's variants, each test a conversation run under both (before: each prompt × test
+    /// a separate conversation, so the matrix could not set the prompts side by side).
+    @Test func promptsAreVariantsOverTestsWithVariablesAndChecks() throws {
         let suite = try SuiteLoader.parse(Self.config, file: "tweets/promptfooconfig.yaml")
         #expect(suite.name == "tweets")
         #expect(suite.description == "Tweets about topics")
-        // 2 prompts × (1 test + 1 test whose list value expands to 2).
-        #expect(suite.conversations.map(\.id) == ["p1-bananas", "p1-test-2-1", "p1-test-2-2", "p2-bananas", "p2-test-2-1", "p2-test-2-2"])
+        #expect(suite.variants == ["p1", "p2"])
+        // (1 test + 1 test whose list value expands to 2) × 2 prompts.
+        #expect(
+            suite.conversations.map(\.id) == [
+                "bananas@p1", "bananas@p2", "test-2-1@p1", "test-2-1@p2", "test-2-2@p1", "test-2-2@p2",
+            ])
         let bananas = suite.conversations[0]
         #expect(bananas.script.userMessages.map(\.source) == ["Write a tweet about {{vars.topic}}"])
+        #expect(bananas.script.systemPrompt == nil)
         #expect(bananas.script.variables == ["topic": "bananas"])
         #expect(bananas.turnChecks[0].map(\.type) == ["not-icontains", "icontains", "total-time"])  // defaultTest's first
         #expect(bananas.turnChecks[0][2].arguments["max"] == .integer(3))  // 3000 ms of latency is 3 s of total-time
-        let chat = suite.conversations[3]
+        let chat = suite.conversations[1]
+        #expect(chat.variant == "p2" && chat.baseID == "bananas")
         #expect(chat.script.systemPrompt == "You are terse.")
         #expect(chat.script.userMessages.map(\.source) == ["One word about {{vars.topic}}"])
-        #expect(suite.conversations[2].script.variables == ["topic": "dogs"])
-        #expect(suite.conversations[2].turnChecks[0].map(\.type) == ["not-icontains", "length"])
+        #expect(chat.turnChecks == bananas.turnChecks)
+        #expect(suite.conversations[4].script.variables == ["topic": "dogs"])
+        #expect(suite.conversations[4].turnChecks[0].map(\.type) == ["not-icontains", "length"])
         // Providers are not read, and the run says so.
         #expect(suite.warnings.map(\.line) == [5])
         #expect(suite.warnings.first?.message.contains("providers are not read") == true)
+    }
+
+    /// Prompts of different shapes (one user message, two) cannot share a conversation's turns:
+    /// each prompt × test stays its own conversation, and a warning says why there is no matrix.
+    @Test func promptsOfDifferentShapesStaySeparateConversations() throws {
+        let config = """
+            prompts:
+              - "Name {{thing}}"
+              - '[{"role": "user", "content": "Think of {{thing}}"}, {"role": "user", "content": "Now name it"}]'
+            tests: [{vars: {thing: a fruit}}]
+            """
+        let suite = try SuiteLoader.parse(config, file: "promptfooconfig.yaml")
+        #expect(suite.variants.isEmpty)
+        #expect(suite.conversations.map(\.id) == ["p1-test-1", "p2-test-1"])
+        #expect(suite.conversations[1].script.userMessages.count == 2)
+        #expect(suite.warnings.contains { $0.message.contains("different numbers of user messages") })
     }
 
     /// Model-graded and code assertions are refused one by one, at their line, with what to do.
@@ -153,7 +179,7 @@ import Testing
         let suite = try SuiteLoader.parse(yaml, file: "s.yaml")
         #expect(
             suite.conversations.map(\.id) == [
-                "with-step-by-step-test-1", "with-step-by-step-test-2", "without-step-by-step-test-1", "without-step-by-step-test-2",
+                "test-1@with-step-by-step", "test-1@without-step-by-step", "test-2@with-step-by-step", "test-2@without-step-by-step",
             ])
         let checks = suite.conversations[0].turnChecks[0]
         #expect(checks.map(\.type) == ["is-json", "contains-any"], "defaultTest's plain is-json converts; its javascript is dropped")

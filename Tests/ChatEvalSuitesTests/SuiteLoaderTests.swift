@@ -194,6 +194,36 @@ import Testing
         #expect(errors.count == 1, "\(errors)")
     }
 
+    /// A variant's `turns` replace each conversation's user messages one for one, the checks
+    /// staying the conversation's (promptfoo's prompts as columns); a count that does not match
+    /// a conversation's turns, and a placeholder no variable fills, are errors at their lines.
+    @Test func aVariantsTurnsReplaceTheUserMessages() throws {
+        let yaml = """
+            name: prompts
+            variants:
+              - {id: ask, turns: ["Name a {{vars.kind}}."]}
+              - {id: tell, system: Be brief., turns: ["Tell me one {{vars.kind}}, nothing else."]}
+            conversations:
+              - id: fruit
+                vars: {kind: fruit}
+                turns:
+                  - user: Name a {{vars.kind}}.
+                    checks: [{type: icontains, value: apple}]
+            """
+        let suite = try SuiteLoader.parse(yaml, file: "prompts.yaml")
+        #expect(suite.conversations.map(\.id) == ["fruit@ask", "fruit@tell"])
+        #expect(suite.conversations[1].script.userMessages.map(\.source) == ["Tell me one {{vars.kind}}, nothing else."])
+        #expect(suite.conversations[1].script.systemPrompt == "Be brief.")
+        #expect(suite.conversations.allSatisfy { $0.turnChecks[0].map(\.type) == ["icontains"] })
+
+        let mismatch = rejection(yaml.replacingOccurrences(of: "turns: [\"Name a {{vars.kind}}.\"]", with: "turns: [a, b]"))
+        #expect(mismatch.count == 1, "\(mismatch)")
+        #expect(mismatch.first?.line == 3)
+        #expect(mismatch.first?.message.contains("variant 'ask' gives 2 user messages, but conversation 'fruit' has 1 turn") == true)
+        let unfilled = rejection(yaml.replacingOccurrences(of: "Tell me one {{vars.kind}}", with: "Tell me one {{vars.knid}}"))
+        #expect(unfilled.contains { $0.line == 4 && $0.message.contains("no variable 'knid'") }, "\(unfilled)")
+    }
+
     @Test(arguments: [
         ("variants: [{id: only}]", "at least two"),
         ("variants: [{id: a}, {id: a}]", "used twice"),

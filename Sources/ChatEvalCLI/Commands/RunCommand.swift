@@ -45,7 +45,7 @@ struct RunCommand: AsyncParsableCommand {
               chateval run --baseline origin/main
                   the CI gate
               chateval run --verify-cache
-                  every conversation with the session cache and cold: the answers must be identical
+                  each conversation with the session cache, then cold: answers must match
               chateval run --runtime openai --base-url http://127.0.0.1:8080/v1 \\
                   --concurrency 1,2,4
                   a served model under load, at three concurrency levels
