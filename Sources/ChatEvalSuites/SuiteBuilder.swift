@@ -188,7 +188,8 @@ struct SuiteBuilder {
                         "variant '\(variant.id)' gives \(given.messages.count) user message\(given.messages.count == 1 ? "" : "s"), "
                             + "but \(what) has \(turns.count) turn\(turns.count == 1 ? "" : "s")",
                         hint:
-                            "a variant's turns replace each conversation's messages one for one: give as many as every conversation has turns"
+                            "a variant's turns replace each conversation's messages one for one: "
+                            + "give as many as every conversation has turns"
                     )
                 }
             }
