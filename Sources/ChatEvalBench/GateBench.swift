@@ -192,14 +192,15 @@ struct GateBench: AsyncParsableCommand {
     private func comparisons(chateval: String, folder: URL, same: String, slower: String) async throws {
         var table = TextTable([
             .init("comparison", .left), .init("design", .left), .init("reported a regression"), .init("TTFT verdicts", .left),
-            .init("reps per side (median)"), .init("replays left out"), .init("seconds (median)"),
+            .init("exact ledger: differed / gated"), .init("reps per side (median)"), .init("replays left out"),
+            .init("seconds (median)"),
         ])
         let designs = repetitionCounts.map { $0 == 0 ? "rounds" : String($0) }
         for design in designs {
             let kinds = (slowdownOnly ? [] : [("A/A", same)]) + (aaOnly ? [] : [("system prompt 4 tokens longer", slower)])
             for (name, commit) in kinds {
                 _ = try await Program.run("/usr/bin/git", ["-C", folder.path, "checkout", "-q", commit])
-                var flagged = 0, leftOut = 0, measured = 0
+                var flagged = 0, leftOut = 0, measured = 0, ledgerDiffered = 0, ledgerGated = 0
                 var verdicts: [String: Int] = [:]
                 var repetitions: [Double] = [], seconds: [Double] = []
                 for index in 1...realComparisons {
@@ -219,6 +220,8 @@ struct GateBench: AsyncParsableCommand {
                             "chateval \(arguments.joined(separator: " ")) exited \(result.status): \(result.errors.suffix(2000))")
                     }
                     if comparison.hasRegression { flagged += 1 }
+                    if comparison.ledger?.changes.isEmpty == false || comparison.ledger?.checks.isEmpty == false { ledgerDiffered += 1 }
+                    if comparison.ledger?.hasRegression == true { ledgerGated += 1 }
                     let ttft = comparison.suites.first?.metrics.first { $0.metric == .timeToFirstToken }
                     verdicts[ttft?.verdict.words ?? "none", default: 0] += 1
                     let reps = comparison.sequential?.repetitions ?? comparison.design.looks.last ?? 0
@@ -230,6 +233,7 @@ struct GateBench: AsyncParsableCommand {
                     measured += comparison.load.base.sampled + comparison.load.head.sampled
                     let regressed =
                         comparison.metricRegressions.map(\.change.metric.name) + (comparison.quality.hasRegression ? ["checks"] : [])
+                        + (comparison.ledger?.hasRegression == true ? ["the exact ledger"] : [])
                     // Nothing measured on a side (every replay left out on a busy machine): say so, not "nan".
                     let ttftText =
                         if let ttft, let base = ttft.baseMedian, let head = ttft.headMedian, base.isFinite, head.isFinite {
@@ -249,7 +253,8 @@ struct GateBench: AsyncParsableCommand {
                 table.add([
                     name, design == "rounds" ? "in rounds" : "\(design) fixed", "\(flagged) of \(realComparisons)",
                     verdicts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "),
-                    String(format: "%.0f", median(repetitions)), "\(leftOut) of \(measured)", String(format: "%.0f", median(seconds)),
+                    "\(ledgerDiffered) / \(ledgerGated)", String(format: "%.0f", median(repetitions)), "\(leftOut) of \(measured)",
+                    String(format: "%.0f", median(seconds)),
                 ])
             }
         }
