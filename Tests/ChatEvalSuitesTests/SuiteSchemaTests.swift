@@ -26,7 +26,7 @@ import Testing
     }
 
     /// Every top-level key the loader takes, `variants` included (it was missing, issue 31), and a
-    /// variant takes an id, a description and every conversation setting.
+    /// variant takes an id, a description, every conversation setting and its own user messages.
     @Test func theSchemaTakesEveryTopLevelKeyAndVariants() throws {
         let schema = try schema()
         let properties = try #require(schema["properties"] as? [String: Any])
@@ -34,10 +34,10 @@ import Testing
         let definitions = try #require(schema["$defs"] as? [String: Any])
         let settings = try #require((definitions["settings"] as? [String: Any])?["properties"] as? [String: Any])
         let variant = try #require((definitions["variant"] as? [String: Any])?["properties"] as? [String: Any])
-        #expect(Set(variant.keys) == Set(settings.keys).union(["id", "description"]))
+        #expect(Set(variant.keys) == Set(settings.keys).union(["id", "description", "turns"]))
         // The loader takes what the schema describes.
         let suite = try SuiteLoader.parse(
-            "name: v\nvariants: [{id: a, system: A.}, {id: b, max_tokens: 8, vars: {x: 1}}]\nconversations:\n"
+            "name: v\nvariants: [{id: a, system: A.}, {id: b, max_tokens: 8, vars: {x: 1}, turns: [hello]}]\nconversations:\n"
                 + "  - id: c\n    turns: [{user: hi}]\n", file: "v.yaml")
         #expect(suite.variants == ["a", "b"])
     }
