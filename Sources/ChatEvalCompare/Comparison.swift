@@ -34,6 +34,8 @@ public struct Comparison: Codable, Sendable {
     public var runSpread: RunToRunSpread?
     /// The turns' work ledgers compared exactly (`LedgerComparator`); absent in comparisons written before it.
     public var ledger: LedgerComparison?
+    /// The head's commits' `ChatEval-Expect` trailers, each marked observed or not (`accept`).
+    public var expectations: [Expectation]?
 
     public init(
         base: ComparedSide, head: ComparedSide, settings: ComparisonSettings, design: ComparisonDesign, family: TestFamily,
@@ -270,6 +272,9 @@ public enum ChangeVerdict: String, Codable, Sendable, Hashable {
     /// The metric has no threshold in the settings: its change is shown, never decided, and it
     /// stays out of the family. Not a pass: nothing was claimed about it.
     case notGated = "not_gated"
+    /// Worse past the threshold, as a head commit's `ChatEval-Expect` trailer says it would be:
+    /// reported, never failed.
+    case accepted
 
     /// The verdict as reports print it ("not worse"); `rawValue` is the stable JSON spelling.
     public var words: String { rawValue.replacingOccurrences(of: "_", with: " ") }
@@ -413,6 +418,8 @@ public struct QualityComparison: Codable, Sendable {
     /// Turns answered on every base replay and failing on every head replay, not yet significant.
     public var turnsUndecided: [TurnChange]
 
+    /// Check regressions a head commit's `ChatEval-Expect` trailer expects: reported, not failed.
+    public var accepted: [CheckChange]?
     public var hasRegression: Bool { !regressions.isEmpty || !turnRegressions.isEmpty }
 }
 
@@ -512,5 +519,86 @@ extension Comparison {
             kept.headOutcome += " (\(confirmed))"
             quality.turnRegressions.append(kept)
         }
+    }
+}
+
+// MARK: - Expected changes
+
+extension Comparison {
+    /// Changes the head's commits declared (`ChatEval-Expect`) reported as accepted instead of
+    /// failing: a metric regression becomes `.accepted`, a check regression moves to
+    /// `quality.accepted`, an exact ledger rule to the change's `accepted`, an exact check gets
+    /// `acceptedBy`. Every expectation is kept in `expectations`, marked observed when a change in
+    /// its direction matched it (an improvement, for `better`), so that one that did not happen
+    /// is reported too. Changes nothing expects fail as before.
+    public mutating func accept(_ declared: [Expectation]) {
+        guard !declared.isEmpty else { return }
+        var expectations = declared
+        func claim(suite: String, subject: String, direction: Expectation.Direction) -> Expectation? {
+            guard let index = expectations.firstIndex(where: { $0.covers(suite: suite, subject: subject, direction: direction) })
+            else { return nil }
+            for other in expectations.indices where expectations[other].covers(suite: suite, subject: subject, direction: direction) {
+                expectations[other].observed = true
+            }
+            return expectations[index]
+        }
+        for suite in suites.indices {
+            let name = suites[suite].name
+            for index in suites[suite].metrics.indices {
+                let change = suites[suite].metrics[index]
+                switch change.verdict {
+                case .regression:
+                    if let expectation = claim(suite: name, subject: change.metric.name, direction: .worse) {
+                        suites[suite].metrics[index].verdict = .accepted
+                        suites[suite].metrics[index].reason =
+                            "worse, as \(expectation.commit) expects (\(Expectation.trailerKey): \(expectation)); \(change.reason)"
+                    }
+                case .improvement:
+                    _ = claim(suite: name, subject: change.metric.name, direction: .better)
+                default: break
+                }
+            }
+        }
+        var stillFailing: [CheckChange] = []
+        for check in quality.regressions {
+            if claim(suite: check.suite, subject: "checks", direction: .worse) != nil {
+                quality.accepted = (quality.accepted ?? []) + [check]
+            } else {
+                stillFailing.append(check)
+            }
+        }
+        quality.regressions = stillFailing
+        for check in quality.improvements { _ = claim(suite: check.suite, subject: "checks", direction: .better) }
+        if var ledger {
+            for index in ledger.changes.indices {
+                let change = ledger.changes[index]
+                var kept: [String] = []
+                for rule in change.regressions {
+                    if let subject = LedgerChange.subject(ofRule: rule),
+                        claim(suite: change.turn.suite, subject: subject, direction: .worse) != nil
+                    {
+                        ledger.changes[index].accepted = (ledger.changes[index].accepted ?? []) + [rule]
+                    } else {
+                        kept.append(rule)
+                    }
+                }
+                ledger.changes[index].regressions = kept
+            }
+            for index in ledger.checks.indices {
+                let check = ledger.checks[index]
+                let direction: Expectation.Direction = check.headPasses ? .better : .worse
+                if let expectation = claim(suite: check.turn.suite, subject: "checks", direction: direction), !check.headPasses {
+                    ledger.checks[index].acceptedBy = expectation.commit
+                }
+            }
+            self.ledger = ledger
+        }
+        for index in expectations.indices where expectations[index].observed == nil { expectations[index].observed = false }
+        self.expectations = expectations
+    }
+
+    /// Metric changes accepted as a head commit expected them.
+    public var acceptedMetrics: [(suite: String, change: MetricChange)] {
+        suites.flatMap { suite in suite.metrics.filter { $0.verdict == .accepted }.map { (suite.name, $0) } }
     }
 }

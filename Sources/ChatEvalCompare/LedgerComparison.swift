@@ -40,7 +40,7 @@ public struct LedgerComparison: Codable, Sendable {
     /// Changes that a gate rule fails.
     public var regressions: [LedgerChange] { changes.filter { !$0.regressions.isEmpty } }
     /// Checks that passed on every base replay and fail on every head replay.
-    public var checkRegressions: [ExactCheckChange] { checks.filter { !$0.headPasses } }
+    public var checkRegressions: [ExactCheckChange] { checks.filter { !$0.headPasses && $0.acceptedBy == nil } }
 
     /// True when an exact change fails the comparison.
     public var hasRegression: Bool { !regressions.isEmpty || !checkRegressions.isEmpty }
@@ -69,6 +69,19 @@ public struct LedgerChange: Codable, Sendable {
     public var cause: String?
     /// Rules this change breaks ("evaluated tokens grew", ...): empty when it only reports.
     public var regressions: [String]
+    /// Rules it breaks that a head commit's `ChatEval-Expect` trailer expects: reported, not failed.
+    public var accepted: [String]?
+
+    /// The `Expectation` subject of a broken rule.
+    public static func subject(ofRule rule: String) -> String? {
+        switch rule {
+        case "evaluated tokens grew": "evaluated-tokens"
+        case "reuse efficiency fell": Metric.reuseEfficiency.name
+        case "generated tokens grew": "generated-tokens"
+        case "the answer changed": "answers"
+        default: nil
+        }
+    }
 }
 
 /// A count on both sides.
@@ -92,6 +105,8 @@ public struct ExactCheckChange: Codable, Sendable, Hashable {
     public var baseReplays: Int
     public var headReplays: Int
     public var answer: TextDivergence?
+    /// The commit whose `ChatEval-Expect` trailer expects this check to fail: reported, not failed.
+    public var acceptedBy: String?
 }
 
 /// A suite's work and the time per unit of it, on both sides: a slower TTFT reads as more work

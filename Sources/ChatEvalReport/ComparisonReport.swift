@@ -30,6 +30,7 @@ public enum ComparisonReport {
             lines.append("Turns answered significantly less often on head (\(quality.turnRegressions.count)):")
             lines += quality.turnRegressions.map(turnLine)
         }
+        lines += expectationLines(comparison)
         let improvements = comparison.metricImprovements
         if !improvements.isEmpty {
             lines.append("")
@@ -231,6 +232,35 @@ public enum ComparisonReport {
     }
 
     /// One line: what the comparison concludes.
+    /// Changes the head's commits expected (`ChatEval-Expect`), accepted and shown, and the
+    /// expectations nothing matched; empty without expectations.
+    static func expectationLines(_ comparison: Comparison) -> [String] {
+        guard let expectations = comparison.expectations, !expectations.isEmpty else { return [] }
+        var lines = ["", "Expected by the head's commits (\(Expectation.trailerKey) trailers: reported, not failed):"]
+        for (suite, change) in comparison.acceptedMetrics {
+            lines.append("  ACCEPTED \(suite): \(change.metric.name) \(interval(change)) — \(change.reason)")
+        }
+        for check in comparison.quality.accepted ?? [] {
+            lines.append("  ACCEPTED \(place(check)) \(check.check): \(counts(check))")
+        }
+        let exact =
+            (comparison.ledger?.changes.filter { $0.accepted?.isEmpty == false }.count ?? 0)
+            + (comparison.ledger?.checks.filter { $0.acceptedBy != nil }.count ?? 0)
+        if exact > 0 { lines.append("  ACCEPTED \(exact) exact ledger change\(exact == 1 ? "" : "s") (above)") }
+        for expectation in expectations {
+            // A metric still underpowered may yet show it: not decided, rather than not observed.
+            let open = comparison.underpowered.contains {
+                expectation.covers(suite: $0.suite, subject: $0.change.metric.name, direction: expectation.direction)
+            }
+            let outcome =
+                expectation.observed == true
+                ? "observed"
+                : open ? "not decided yet (underpowered at this look)" : "NOT OBSERVED: nothing changed that way in this comparison"
+            lines.append("  \(expectation.commit) \(Expectation.trailerKey): \(Terminal.safe(expectation.description)) — \(outcome)")
+        }
+        return lines
+    }
+
     public static func headline(_ comparison: Comparison) -> String {
         if !comparison.mismatches.isEmpty {
             return "NOT COMPARABLE: the sides were measured differently (\(comparison.mismatches.map(\.field).joined(separator: ", ")))."
@@ -258,6 +288,11 @@ public enum ComparisonReport {
         let improvements = comparison.metricImprovements.count + comparison.quality.improvements.count
         // Anything open leads: a comparison that could not decide is not a pass in words either.
         var text = comparison.isDecided ? "No regression." : "NOT DECIDED: no regression shown, but not everything was decided."
+        let accepted =
+            comparison.acceptedMetrics.count + (comparison.quality.accepted?.count ?? 0)
+            + (comparison.ledger?.changes.filter { $0.accepted?.isEmpty == false }.count ?? 0)
+            + (comparison.ledger?.checks.filter { $0.acceptedBy != nil }.count ?? 0)
+        if accepted > 0 { text += " \(accepted) expected change\(accepted == 1 ? "" : "s") accepted (\(Expectation.trailerKey))." }
         if improvements > 0 { text += " \(improvements) improvement\(improvements == 1 ? "" : "s")." }
         let notWorse = comparison.notWorse.count
         if notWorse > 0 { text += " \(notWorse) metric\(notWorse == 1 ? "" : "s") not worse (could be better)." }

@@ -64,7 +64,8 @@ public enum LedgerReport {
             }
         }
         for check in ledger.checks {
-            let kind = check.headPasses ? "IMPROVEMENT" : "REGRESSION"
+            let kind =
+                check.headPasses ? "IMPROVEMENT" : check.acceptedBy.map { "ACCEPTED (\(Terminal.safe($0)) expects it)" } ?? "REGRESSION"
             lines.append(
                 Format.wrap(
                     "  \(kind) \(Terminal.safe(check.turn.description)) check \(check.position + 1) \(Terminal.safe(check.check)): "
@@ -96,7 +97,11 @@ public enum LedgerReport {
         if parts.isEmpty { parts.append("answer changed") }
         var text = "\(Terminal.safe(change.turn.description)): " + parts.joined(separator: ", ")
         if let cause = change.cause { text += ": \(cause)" }
-        if !change.regressions.isEmpty { text = "REGRESSION " + text + " — " + change.regressions.joined(separator: ", ") }
+        if !change.regressions.isEmpty {
+            text = "REGRESSION " + text + " — " + change.regressions.joined(separator: ", ")
+        } else if let accepted = change.accepted, !accepted.isEmpty {
+            text = "ACCEPTED " + text + " — " + accepted.joined(separator: ", ") + " (a head commit's \(Expectation.trailerKey) expects it)"
+        }
         return text
     }
 

@@ -38,6 +38,9 @@ public struct PairedRun: Sendable {
     public var loadProbe: SuiteRunner.LoadProbe
     /// Which exact ledger changes fail the comparison (the project file's `ledger:`).
     public var ledgerGates = LedgerGates.default
+    /// Changes the head's commits declare (`ChatEval-Expect`): accepted at every look, so an
+    /// expected regression neither fails the run nor ends its rounds.
+    public var expectations: [Expectation] = []
 
     public init(
         base: RunArm, head: RunArm, design: SequentialDesign, timeBudget: Double? = nil, busyRetries: Int = 2,
@@ -191,6 +194,7 @@ public struct PairedRun: Sendable {
             base: ComparedRuns(runs: [records[0]], sources: []), head: ComparedRuns(runs: [records[1]], sources: []),
             settings: settings, commandLine: overrides, turnDetail: detail, look: look)
         comparison.ledger = LedgerComparator.compare(base: [records[0]], head: [records[1]], gates: ledgerGates)
+        comparison.accept(expectations)
         return comparison
     }
 

@@ -216,6 +216,34 @@ import Testing
         #expect(outcome.stdout.contains("fixed by --repeat"))
     }
 
+    /// The head's commit says what it changes on purpose (`ChatEval-Expect` trailers): the exact
+    /// regressions it names are accepted, exit 0; one it does not name still fails, exit 1; and an
+    /// expectation nothing matched is reported as not observed.
+    @Test func changesTheHeadsCommitExpectsAreAcceptedAndOthersStillFail() async throws {
+        try requireModel()
+        let fixture = try await Fixture(cli: cli)
+        try await fixture.git(
+            "commit", "-q", "--amend", "-m",
+            "longer system prompt; a check that fails\n\nChatEval-Expect: capitals evaluated-tokens worse\n"
+                + "ChatEval-Expect: capitals checks worse\nChatEval-Expect: capitals decode-tps better\nChatEval-Expect: capitals tfft worse"
+        )
+        let accepted = try await fixture.chateval(["run", "--baseline", "HEAD~1", "--repeat", "2"])
+        #expect(accepted.status == 0, "\(accepted.stdout)\n\(accepted.stderr)")
+        #expect(accepted.stdout.contains("expected  "), "\(accepted.stdout)")
+        #expect(accepted.stdout.contains("ACCEPTED capitals/france turn 1"), "\(accepted.stdout)")
+        #expect(accepted.stdout.contains("ChatEval-Expect: capitals evaluated-tokens worse — observed"))
+        #expect(accepted.stdout.contains("ChatEval-Expect: capitals decode-tps better — NOT OBSERVED"))
+        // A trailer that does not read is named, never an error.
+        #expect(accepted.stderr.contains("'tfft' is not a metric or ledger quantity; did you mean 'ttft'?"), "\(accepted.stderr)")
+
+        try await fixture.git(
+            "commit", "-q", "--amend", "-m", "longer system prompt; a check that fails\n\nChatEval-Expect: capitals checks worse")
+        let unexpected = try await fixture.chateval(["run", "--baseline", "HEAD~1", "--repeat", "2"])
+        #expect(unexpected.status == 1, "\(unexpected.stdout)\n\(unexpected.stderr)")
+        #expect(unexpected.stdout.contains("REGRESSION: 1 exact ledger change"), "\(unexpected.stdout)")
+        #expect(unexpected.stdout.contains("evaluated tokens grew"))
+    }
+
     @Test func sidesMeasuredDifferentlyAreNotGated() async throws {
         try requireModel()
         let fixture = try await Fixture(cli: cli)

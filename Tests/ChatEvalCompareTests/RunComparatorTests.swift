@@ -326,6 +326,39 @@ struct RecordBuilder {
         #expect(later.quality.regressions.count == 1)
     }
 
+    /// A regression a head commit expects (`ChatEval-Expect`) is accepted: shown, not failed;
+    /// one nothing expects beside it still fails; an expectation nothing matched is kept as not
+    /// observed. Before, every regression failed the comparison.
+    @Test func aRegressionTheHeadsCommitExpectsIsAcceptedAndOthersStillFail() throws {
+        func slower() -> Comparison {
+            compare(
+                runs(level: 0.1, checks: [[true], [true]], seed: 7), runs(level: 0.1, factor: 1.5, checks: [[true], [false]], seed: 8))
+        }
+        var comparison = slower()
+        #expect(comparison.metricRegressions.map(\.change.metric) == [.timeToFirstToken, .prefillTokensPerSecond, .totalTime])
+        #expect(comparison.quality.regressions.count == 1)
+        comparison.accept([
+            Expectation(commit: "abc1234", suite: "s", subject: "ttft", direction: .worse),
+            Expectation(commit: "abc1234", suite: "*", subject: "decode-tps", direction: .worse),
+        ])
+        let ttft = try change(comparison, .timeToFirstToken)
+        #expect(ttft.verdict == .accepted && ttft.reason.contains("as abc1234 expects (ChatEval-Expect: s ttft worse)"))
+        #expect(comparison.acceptedMetrics.map(\.change.metric) == [.timeToFirstToken])
+        // What nothing expects still fails: the other metrics and the check.
+        #expect(comparison.metricRegressions.map(\.change.metric) == [.prefillTokensPerSecond, .totalTime])
+        #expect(comparison.hasRegression && comparison.quality.regressions.count == 1)
+        #expect(comparison.expectations?.map(\.observed) == [true, false])
+
+        var expected = slower()
+        expected.accept(
+            ["ttft", "prefill-tps", "total-time", "checks"].map {
+                Expectation(commit: "def5678", suite: "*", subject: $0, direction: .worse)
+            })
+        #expect(!expected.hasRegression)
+        #expect(expected.quality.accepted?.count == 1 && expected.quality.regressions.isEmpty)
+        #expect(expected.expectations?.allSatisfy { $0.observed == true } == true)
+    }
+
     @Test func aCheckThatAlwaysPassedAndNowAlwaysFailsIsListed() throws {
         let comparison = compare(
             runs(level: 0.1, checks: [[true], [true]], seed: 7), runs(level: 0.1, checks: [[true], [false]], seed: 8))

@@ -329,6 +329,14 @@ struct RunCommand: AsyncParsableCommand {
             design: design, timeBudget: head.timeBudget, keepsPrompts: printPrompt, settings: head.comparison,
             overrides: try comparison.overrides())
         paired.ledgerGates = head.project?.ledger ?? .default
+        let declared = DeclaredExpectations(repository: repository, base: commit, head: workspace.snapshot?.commit)
+        declared.warnings.forEach(warn)
+        paired.expectations = declared.expectations
+        if !declared.expectations.isEmpty {
+            output.info(
+                "expected  " + declared.expectations.map { "\($0.commit) \($0)" }.joined(separator: "; ")
+                    + " (\(Expectation.trailerKey): accepted, not failed)")
+        }
         let gate = paired
         let records = [baseRecord, headRecord]
         let box = PairedOutcomeBox()

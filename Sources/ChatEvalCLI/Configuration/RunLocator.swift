@@ -187,6 +187,11 @@ struct RunSources {
             look: .recorded(base: baseRuns.runs, head: headRuns.runs),
             runSpread: paired ? nil : runSpread(of: baseLocated, run: baseRuns.runs.last)?.atLeast(.stated) ?? .stated)
         result.ledger = LedgerComparator.compare(base: baseRuns.runs, head: headRuns.runs, gates: projectFile?.ledger ?? .default)
+        // What the head's commits say they change on purpose: reported as accepted, not failed.
+        let declared = DeclaredExpectations(
+            repository: locator.repository, base: baseRuns.runs.last?.git?.commit, head: headRuns.runs.last?.git?.commit)
+        result.accept(declared.expectations)
+        declared.warnings.forEach(warn)
         // `calibrate` measures the paired design: its rates say nothing of separately recorded runs.
         if paired, let latest = headRuns.runs.max(by: { $0.startedAt < $1.startedAt }) {
             result.calibration = GateAuditStore.load(for: latest, reports: folder)

@@ -1,0 +1,27 @@
+import ChatEvalCore
+import ChatEvalGit
+
+/// The `ChatEval-Expect` trailers of the commits a comparison's head adds to its base: what they
+/// declare, and warnings for trailers that do not read (a commit in the history cannot be
+/// corrected, so a bad trailer is named, never an error).
+struct DeclaredExpectations {
+    var expectations: [Expectation] = []
+    var warnings: [String] = []
+
+    /// The trailers of the first-parent commits after `base` up to `head` (commit ids or
+    /// revisions); none when either is unknown or the repository cannot say.
+    init(repository: GitRepository?, base: String?, head: String?) {
+        guard let repository, let base, let head, base != head,
+            let commits = try? repository.trailers(named: Expectation.trailerKey, from: head, after: base)
+        else { return }
+        for (commit, values) in commits {
+            for value in values {
+                switch Expectation.parse(value, commit: commit.shortId) {
+                case .success(let expectation): expectations.append(expectation)
+                case .failure(let problem):
+                    warnings.append("commit \(commit.shortId): \(Expectation.trailerKey): \(problem.message); this trailer is ignored")
+                }
+            }
+        }
+    }
+}
