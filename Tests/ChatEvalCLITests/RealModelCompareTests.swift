@@ -225,7 +225,8 @@ import Testing
         try await fixture.git(
             "commit", "-q", "--amend", "-m",
             "longer system prompt; a check that fails\n\nChatEval-Expect: capitals evaluated-tokens worse\n"
-                + "ChatEval-Expect: capitals checks worse\nChatEval-Expect: capitals decode-tps better\nChatEval-Expect: capitals tfft worse"
+                + "ChatEval-Expect: capitals checks worse\nChatEval-Expect: capitals decode-tps better\n"
+                + "ChatEval-Expect: capitals tfft worse"
         )
         let accepted = try await fixture.chateval(["run", "--baseline", "HEAD~1", "--repeat", "2"])
         #expect(accepted.status == 0, "\(accepted.stdout)\n\(accepted.stderr)")
