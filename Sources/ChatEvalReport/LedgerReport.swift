@@ -25,6 +25,37 @@ public enum LedgerReport {
         return lines
     }
 
+    /// The accounting invariant over `runs` (`AccountingInvariant`): one line when every later
+    /// turn extends the previous prompt and answer, else the breaks, the undeclared ones named
+    /// with the token where the prompt left the cache and why. Empty when no turn could be checked.
+    public static func accountingLines(_ runs: [RunRecord], verbose: Bool) -> [String] {
+        let invariant = AccountingInvariant(runs)
+        guard invariant.checked > 0 else { return [] }
+        guard !invariant.breaks.isEmpty else {
+            return [
+                "accounting \(Format.count(invariant.checked, "later turn")): each prompt extends the previous prompt and answer, token for token"
+            ]
+        }
+        let declared = invariant.breaks.count - invariant.undeclared.count
+        var lines = [
+            "accounting \(invariant.breaks.count) of \(Format.count(invariant.checked, "later turn")) do not extend the previous prompt "
+                + "and answer: \(invariant.undeclared.count) unexpected"
+                + (declared > 0 ? ", \(declared) declared by the suite (a history window, max_messages)" : "")
+        ]
+        let shown = verbose ? invariant.undeclared : Array(invariant.undeclared.prefix(5))
+        for found in shown {
+            lines.append(
+                Format.wrap(
+                    "  break: \(Terminal.safe("\(found.suite)/\(found.conversation)")) rep \(found.repetition) turn \(found.turn), "
+                        + "token \(found.miss.position): \(found.miss.cause.explanation); the cache held «\(Terminal.safe(found.miss.cached))», "
+                        + "sent «\(Terminal.safe(found.miss.sent))»", width: RunReport.width, hanging: "      "))
+        }
+        if shown.count < invariant.undeclared.count {
+            lines.append("  … and \(invariant.undeclared.count - shown.count) more (--verbose lists them all)")
+        }
+        return lines
+    }
+
     /// The entries that take more than one value over the repetitions, with their ranges.
     static func spread(_ entry: TurnLedgers.Entry) -> String {
         if entry.unanswered > 0 { return "\(entry.unanswered) of \(entry.unanswered + entry.ledgers.count) replays unanswered" }

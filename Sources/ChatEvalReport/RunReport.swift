@@ -45,7 +45,9 @@ public enum RunReport {
         if let busy = busyReplays(records) { sections.append(busy) }
         // Whether each turn's work repeated exactly (established over the repetitions, never assumed).
         let ledger = records.flatMap { LedgerReport.determinismLines([$0], verbose: options.verbose) }
-        if !ledger.isEmpty { sections.append(ledger.joined(separator: "\n")) }
+        // Whether each later turn's prompt extends the previous prompt and answer (session mode).
+        let accounting = records.flatMap { LedgerReport.accountingLines([$0], verbose: options.verbose) }
+        if !(ledger + accounting).isEmpty { sections.append((ledger + accounting).joined(separator: "\n")) }
         if !summary.runtimeFailures.isEmpty { sections.append(runtimeFailures(summary, options)) }
         if !summary.failedChecks.isEmpty { sections.append(failedChecks(summary, options)) }
         // Models and suite variants side by side, with the differences a test backs marked.
