@@ -33,7 +33,8 @@ public enum LedgerReport {
         guard invariant.checked > 0 else { return [] }
         guard !invariant.breaks.isEmpty else {
             return [
-                "accounting \(Format.count(invariant.checked, "later turn")): each prompt extends the previous prompt and answer, token for token"
+                "accounting \(Format.count(invariant.checked, "later turn")): "
+                    + "each prompt extends the previous prompt and answer, token for token"
             ]
         }
         let declared = invariant.breaks.count - invariant.undeclared.count
@@ -47,7 +48,8 @@ public enum LedgerReport {
             lines.append(
                 Format.wrap(
                     "  break: \(Terminal.safe("\(found.suite)/\(found.conversation)")) rep \(found.repetition) turn \(found.turn), "
-                        + "token \(found.miss.position): \(found.miss.cause.explanation); the cache held «\(Terminal.safe(found.miss.cached))», "
+                        + "token \(found.miss.position): \(found.miss.cause.explanation); "
+                        + "the cache held «\(Terminal.safe(found.miss.cached))», "
                         + "sent «\(Terminal.safe(found.miss.sent))»", width: RunReport.width, hanging: "      "))
         }
         if shown.count < invariant.undeclared.count {
