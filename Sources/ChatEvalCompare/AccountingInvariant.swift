@@ -3,8 +3,8 @@ import ChatEvalStore
 
 /// The accounting invariant of a conversation replayed with its session cache: turn n's prompt
 /// extends turn n−1's prompt and answer, token for token — what a chat app's reuse rests on.
-/// Checked on every later turn whose cache could have held the previous turn (session mode, a
-/// cache that says what it held): a turn whose prompt leaves that sequence is a **break**, with
+/// Checked on every later turn whose cache could have held the previous turn (session mode, in
+/// process, where the engine's own cache says what it held): a turn whose prompt leaves that sequence is a **break**, with
 /// the token where it happened and why (the reuse accounting's `ReuseMiss`). A break the suite
 /// declares — a history window (`max_messages`) that sends fewer messages than the previous turn
 /// plus two — is named as declared; any other break is a finding.
@@ -27,7 +27,8 @@ public struct AccountingInvariant: Sendable {
     public var undeclared: [Break] { breaks.filter { !$0.declared } }
 
     public init(_ records: [RunRecord]) {
-        for record in records where record.settings.cacheMode == .session {
+        // In process only: a server's reply does not carry the tokens it was sent.
+        for record in records where record.settings.cacheMode == .session && record.runtime.endpoint == nil {
             for suite in record.suites {
                 for replay in suite.conversations where replay.isMeasured {
                     var previousSent: Int?
@@ -36,7 +37,6 @@ public struct AccountingInvariant: Sendable {
                         guard turn.index > 0, turn.status == .answered, let metrics = turn.metrics, let previous = previousSent
                         else { continue }
                         if let miss = metrics.reuseMiss {
-                            // The server cannot say where its cache and the prompt part: not a token-level check.
                             guard miss.cause != .serverSide, miss.cause != .coldCache else { continue }
                             checked += 1
                             breaks.append(

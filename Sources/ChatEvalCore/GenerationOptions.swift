@@ -44,6 +44,17 @@ public struct GenerationOptions: Codable, Sendable, Hashable {
     /// True when decoding picks the most likely token every step.
     public var isGreedy: Bool { temperature <= 0 }
 
+    /// The options of repetition `repetition` (1-based; 0 is a warm-up): a sampled conversation's
+    /// repetition k samples with `seed + k − 1` (wrapping), so a run's repetitions are k samples,
+    /// not k copies of one, and a run repeats exactly on the same build; greedy decoding is left
+    /// as it is (its seed draws nothing).
+    public func forRepetition(_ repetition: Int) -> GenerationOptions {
+        guard !isGreedy, repetition > 1 else { return self }
+        var options = self
+        options.seed = seed &+ UInt32(truncatingIfNeeded: repetition - 1)
+        return options
+    }
+
     /// Problems that make these options unusable, as sentences naming the field; empty when valid.
     public var problems: [String] {
         var found: [String] = []

@@ -290,6 +290,12 @@ public struct SuiteRunner: Sendable {
         writer: ResultWriter, stop: StopRequest, observer: (any RunObserver)?
     ) async throws -> ConversationRecord {
         let journalingError = JournalingError()
+        // A sampled conversation draws a new sample each repetition (`forRepetition`); its record keeps the seed used.
+        let conversation = {
+            var sampled = conversation
+            sampled.script.options = conversation.script.options.forRepetition(repetition)
+            return sampled
+        }()
         let turns = await replayer.replay(conversation.script, stop: stop) { turn in
             do {
                 try writer.journal(

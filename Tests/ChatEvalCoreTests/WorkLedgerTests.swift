@@ -78,3 +78,15 @@ import Testing
         #expect(TextDivergence("short", "shorter")?.offset == 5)
     }
 }
+
+/// A sampled conversation's repetitions are samples, not copies: repetition k seeds with
+/// seed + k − 1 (wrapping at 2³²), so the ledger sees them vary; greedy decoding is untouched.
+@Suite struct RepetitionSeedTests {
+    @Test func eachSampledRepetitionDrawsWithItsOwnSeed() {
+        let sampled = GenerationOptions(temperature: 0.8, seed: 42)
+        #expect((0...4).map { sampled.forRepetition($0).seed } == [42, 42, 43, 44, 45])
+        #expect(GenerationOptions(temperature: 0.8, seed: .max).forRepetition(3).seed == 1)
+        let greedy = GenerationOptions(seed: 42)
+        #expect(greedy.forRepetition(7) == greedy)
+    }
+}

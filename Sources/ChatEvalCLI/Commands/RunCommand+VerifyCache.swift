@@ -22,6 +22,8 @@ extension RunCommand {
     /// In process both replays evaluate one token per engine call (batch size 1) unless
     /// `--batch-size` says otherwise: llama.cpp's kernels sum in another order for a batch of 81
     /// tokens than for 19, and a near-tie between two tokens can then flip with no cache at fault.
+    /// A server decides its own batches: the same holds unless it evaluates one token per call
+    /// (llama-server `-ub 1`), which the header says and a failure's hint repeats.
     func verifyCache(_ configuration: RunConfiguration, selection picked: SuiteSelection, served: ServedConfiguration) async throws {
         var head = configuration
         if runtime.batchSize == nil { head.batchSize = 1 }
@@ -34,7 +36,10 @@ extension RunCommand {
             output.info(
                 "verify    \(Format.count(conversations, "conversation")), each replayed greedily with the session cache and cold: "
                     + "the answers must be \(opened.connection == nil ? "token" : "text")-identical"
-                    + (opened.connection == nil ? " (batch size \(head.batchSize): the same arithmetic both ways)" : "") + "\n")
+                    + (opened.connection == nil
+                        ? " (batch size \(head.batchSize): the same arithmetic both ways)"
+                        : " (the server's batches decide its arithmetic: start llama-server with -ub 1 for the same arithmetic both ways)")
+                    + "\n")
             let stop = StopRequest()
             let trap = InterruptTrap(stop: stop, expire: {}, cancel: {})
             let result = await CacheVerifier(runtime: opened.runtime).verify(suites, stop: stop) { conversation in
@@ -52,7 +57,11 @@ extension RunCommand {
             }
         }
         guard faults.isEmpty else {
-            throw failure("cache verification failed — " + faults.joined(separator: "; "), .gateFailed)
+            let servedHint =
+                served.openAI != nil
+                ? " (served: unless the server evaluates one token per call, llama-server -ub 1, a cached and a cold prompt "
+                    + "are summed in another order and a near-tie can flip with no cache at fault)" : ""
+            throw failure("cache verification failed — " + faults.joined(separator: "; ") + servedHint, .gateFailed)
         }
     }
 
