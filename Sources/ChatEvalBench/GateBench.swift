@@ -33,6 +33,7 @@ struct GateBench: AsyncParsableCommand {
     @Flag(help: "Real-model comparisons with the slower head only.") var slowdownOnly = false
     @Option(help: "Most repetitions per side of the sequential design.") var maxRepetitions: Int = 30
     @Flag(help: "Synthetic scenarios of the sequential design only.") var sequentialOnly = false
+    @Flag(help: "Synthetic scenarios of the shipped suites' shape only.") var shippedOnly = false
     @Option(help: "Exponent of the false-alarm rate's spending function.") var spendingExponent: Double = SequentialDesign
         .defaultSpendingExponent
     @Option(help: "Exponent of the intervals' spending function (0: none).") var intervalExponent: Double =
@@ -88,6 +89,7 @@ struct GateBench: AsyncParsableCommand {
             scenarios.append(("the shipped suites' shape", shipped, maxRepetitions, sequential))
         }
         if sequentialOnly { scenarios = scenarios.filter { $0.3 != nil } }
+        if shippedOnly { scenarios = scenarios.filter { $0.1 == shipped } }
         for shared in sharedShares {
             for (name, shape, repetitions, design) in scenarios {
                 let same = calibration.run(
