@@ -10,9 +10,6 @@ public struct IndexError: Error, Sendable, CustomStringConvertible {
     public var message: String
     public var path: String
 
-    /// The file is not a usable SQLite database: rebuilding it from the result files is the cure.
-    public var isDamagedFile: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
-
     public var description: String {
         "results index \(path): \(pointOfFailure) failed (\(code): \(message)); "
             + "`chateval index --rebuild` rebuilds it from the result files and git notes"

@@ -56,7 +56,6 @@ final class LlamaModel: @unchecked Sendable {
     }
 
     var parameterCount: Int { Int(llama_model_n_params(pointer)) }
-    var trainedContextLength: Int { Int(llama_model_n_ctx_train(pointer)) }
 
     /// A metadata value from the GGUF header, e.g. "general.architecture".
     func metadata(_ key: String) -> String? {

@@ -195,7 +195,8 @@ struct SuiteBuilder {
             }
             var sizes: [Int] = []
             for (index, turn) in turns.enumerated() {
-                guard var (message, checks) = self.turn(from: turn, index: index, variables: resolved.variables, what) else { continue }
+                guard let (written, checks) = self.turn(from: turn, index: index, variables: resolved.variables, what) else { continue }
+                var message = written
                 if let replacements {
                     guard
                         let replaced = userMessage(

@@ -97,9 +97,6 @@ public struct SequentialDesign: Sendable, Hashable, Codable {
         let before = index == 0 ? 0 : spent(through: index - 1, exponent: exponent)
         return (final || index == looks.count - 1 ? 1 : spent(through: index, exponent: exponent)) - before
     }
-
-    /// The look whose repetition count is `repetitions`, if it is one.
-    public func lookIndex(atRepetitions repetitions: Int) -> Int? { looks.firstIndex(of: repetitions) }
 }
 
 /// How many repetitions per side would likely decide a comparison that is undecided now.

@@ -67,10 +67,6 @@ public enum CheckCatalogue {
     /// Every base type (without `not-` variants), in catalogue order.
     public static var allTypes: [CheckTypeInfo] { factories.map(\.info) }
 
-    public static let weightArgument = ArgumentInfo("weight", "number ≥ 0", required: false, "Share of the turn's score (default 1).")
-    public static let thresholdArgument = ArgumentInfo(
-        "threshold", "number in 0...1", required: false, "Pass when the score is at least this.")
-
     /// Builds a check. Throws when the type is unknown (with the nearest names), an argument is
     /// unknown (with suggestions), missing, of the wrong type or out of range, or a regex is invalid.
     public static func make(type: String, arguments: CheckArgument.Map = [:]) throws(CheckDefinitionError) -> Check {

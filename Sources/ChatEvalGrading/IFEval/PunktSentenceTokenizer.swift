@@ -178,14 +178,6 @@ struct PunktSentenceTokenizer: Sendable {
         return false
     }
 
-    /// `PunktLanguageVars.word_tokenize` on one line (no `\n` inside).
-    static func wordTokenize(_ line: ArraySlice<Unicode.Scalar>) -> [ArraySlice<Unicode.Scalar>] {
-        var tokens: [ArraySlice<Unicode.Scalar>] = []
-        var p = line.startIndex
-        while let token = nextWordToken(line, &p) { tokens.append(token) }
-        return tokens
-    }
-
     /// The next token of `line` at or after `p` (advancing `p` past it), or nil at the end.
     private static func nextWordToken(_ line: ArraySlice<Unicode.Scalar>, _ p: inout Int) -> ArraySlice<Unicode.Scalar>? {
         let end = line.endIndex

@@ -67,16 +67,6 @@ extension Check {
         let verdicts = checks.map { $0.evaluate(subject) }
         return TurnGrade(verdicts: verdicts, score: Verdict.passRate(verdicts))
     }
-
-    /// Σ weight × passed / Σ weight, with the given weights; nil when they add up to 0.
-    public static func weightedPassRate(_ verdicts: [Verdict], weights: [Double]) -> Double? {
-        Verdict.passRate(
-            zip(verdicts, weights).map { verdict, weight in
-                var weighted = verdict
-                weighted.weight = weight
-                return weighted
-            })
-    }
 }
 
 /// Numbers in check details, written exactly enough to see why a check failed ("0.97", "412.3 ms",

@@ -47,7 +47,6 @@ final class AnswerAnalysis: @unchecked Sendable {
     let text: String
     private let lock = NSLock()
     private var cachedSimpleLowered: Scalars?
-    private var cachedPythonLower: Scalars?
 
     /// Code points, as Python indexes them (computed up front: nearly every check reads them).
     let scalars: Scalars
@@ -71,18 +70,5 @@ final class AnswerAnalysis: @unchecked Sendable {
         defer { lock.unlock() }
         if cachedSimpleLowered == nil { cachedSimpleLowered = value }
         return cachedSimpleLowered ?? value
-    }
-
-    /// Python's `answer.lower()`.
-    var pythonLower: Scalars {
-        lock.lock()
-        let existing = cachedPythonLower
-        lock.unlock()
-        if let existing { return existing }
-        let value = PythonText.lower(scalars)
-        lock.lock()
-        defer { lock.unlock() }
-        if cachedPythonLower == nil { cachedPythonLower = value }
-        return cachedPythonLower ?? value
     }
 }
