@@ -26,6 +26,19 @@ import Testing
         #expect(step?.relativeChange.map { abs($0 - 0.2) < 0.06 } == true, "about +20%: \(String(describing: step?.relativeChange))")
     }
 
+    /// Gaps (NaN, ±∞) are left out, and a step is named at its position in the series given.
+    /// Before, a gap was read as 0: a run of six gaps hid the real step at 40 (no step found).
+    @Test func gapsAreLeftOutAndTheStepKeepsItsPosition() {
+        var series = Self.history(count: 60, stepAt: 40, seed: 1)
+        for index in 12..<18 { series[index] = .nan }
+        series[50] = .infinity
+        series[51] = -.infinity
+        #expect(ChangePointDetector().changePoints(in: series).map(\.index) == [40])
+        var flat = Self.history(count: 60, seed: 3)
+        for index in 25..<31 { flat[index] = .nan }
+        #expect(ChangePointDetector().changePoints(in: flat).isEmpty)
+    }
+
     @Test func aStepDownIsFoundToo() {
         let points = ChangePointDetector().changePoints(in: Self.history(count: 60, stepAt: 25, stepFactor: 0.8, seed: 11))
         #expect(points.map(\.index) == [25])

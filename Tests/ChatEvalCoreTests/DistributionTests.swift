@@ -56,9 +56,18 @@ import Testing
         #expect(Metric.reuseRatio.value(of: turn) == nil)
     }
 
+    /// Every metric's polarity, written out: a metric added without its direction, or one flipped,
+    /// fails here (before, 2 of 11 were checked).
     @Test func everyMetricHasAPolarity() {
-        #expect(Metric.timeToFirstToken.polarity == .smallerIsBetter)
-        #expect(Metric.decodeTokensPerSecond.polarity == .biggerIsBetter)
+        let bigger: Set<Metric> = [.prefillTokensPerSecond, .decodeTokensPerSecond, .reuseRatio, .reuseEfficiency]
+        let smaller: Set<Metric> = [
+            .timeToFirstToken, .interTokenLatencyP50, .interTokenLatencyP95, .totalTime, .timePerOutputToken, .peakMemory,
+            .generatedTokens,
+        ]
+        #expect(bigger.union(smaller) == Set(Metric.allCases) && bigger.isDisjoint(with: smaller))
+        for metric in Metric.allCases {
+            #expect(metric.polarity == (bigger.contains(metric) ? .biggerIsBetter : .smallerIsBetter), "\(metric.name)")
+        }
         #expect(Metric.reuseRatio.value(of: metrics()) == 0.6)
         #expect(Metric.peakMemory.value(of: metrics()) == nil)
     }

@@ -80,10 +80,19 @@ public struct ChangePointDetector: Sendable {
         }
     }
 
-    /// The steps of `series` (non-finite values are not allowed: leave gaps out before calling),
-    /// in series order.
+    /// The steps of `series`, in series order, each `index` a position in `series`. A non-finite
+    /// value is a gap: left out of the test, never read as a level (0 would fake two steps).
     public func changePoints(in series: [Double]) -> [ChangePoint] {
-        let values = series.map { $0.isFinite ? $0 : 0 }
+        let positions = series.indices.filter { series[$0].isFinite }
+        guard positions.count < series.count else { return changePoints(inFinite: series) }
+        return changePoints(inFinite: positions.map { series[$0] }).map { point in
+            var point = point
+            point.index = positions[point.index]
+            return point
+        }
+    }
+
+    private func changePoints(inFinite values: [Double]) -> [ChangePoint] {
         var random = SeededRandom(seed: seed)
         var splits: [(index: Int, p: Double)] = []
         var pending = [0..<values.count]
