@@ -35,30 +35,7 @@ public enum CSV {
     /// without a fraction (`2`); "" for a value that is missing or not finite.
     public static func decimal(_ value: Double?) -> String {
         guard let value, value.isFinite else { return "" }
-        let text = "\(value)"
-        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }), let exponent = Int(text[text.index(after: e)...]) else {
-            return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
-        }
-        var mantissa = Substring(text[..<e])
-        let sign = mantissa.hasPrefix("-") ? "-" : ""
-        if !sign.isEmpty { mantissa = mantissa.dropFirst() }
-        let parts = mantissa.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        let whole = parts[0]
-        let digits = String(whole + (parts.count > 1 ? parts[1] : ""))
-        let point = whole.count + exponent  // where the decimal point falls among `digits`
-        var plain: String
-        if point <= 0 {
-            plain = "0." + String(repeating: "0", count: -point) + digits
-        } else if point >= digits.count {
-            plain = digits + String(repeating: "0", count: point - digits.count)
-        } else {
-            plain = String(digits.prefix(point)) + "." + String(digits.dropFirst(point))
-        }
-        if plain.contains(".") {
-            while plain.hasSuffix("0") { plain.removeLast() }
-            if plain.hasSuffix(".") { plain.removeLast() }
-        }
-        return sign + plain
+        return DecimalText.plain(value)
     }
 
     /// An integer in plain decimal; "" when missing.

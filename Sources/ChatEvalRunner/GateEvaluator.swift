@@ -60,10 +60,5 @@ public enum GateEvaluator {
 
     /// At most three decimals, no trailing ".0"; any finite or infinite value (never an `Int(...)`
     /// conversion that a bound of 1e19 would trap).
-    private static func decimal(_ value: Double) -> String {
-        let rounded = abs(value) < 1e15 ? (value * 1000).rounded() / 1000 : value
-        var text = rounded.description
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        return text
-    }
+    private static func decimal(_ value: Double) -> String { DecimalText.rounded(value, places: 3) }
 }

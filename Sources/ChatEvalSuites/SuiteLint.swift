@@ -110,9 +110,7 @@ enum SuiteLint {
     }
 
     /// A number as suites write it: no trailing ".0".
-    static func decimal(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-    }
+    static func decimal(_ value: Double) -> String { DecimalText.plain(value) }
 
     private static func duration(_ seconds: Double) -> String {
         if seconds >= 7200 { return "\(decimal((seconds / 3600).rounded())) hours" }

@@ -75,15 +75,7 @@ extension Check {
 enum DetailNumbers {
     static func score(_ value: Double) -> String { decimal(value, places: 2) }
 
-    static func decimal(_ value: Double, places: Int) -> String {
-        guard value.isFinite else { return String(value) }
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
-        var text = String(rounded)
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        return text
-    }
+    static func decimal(_ value: Double, places: Int) -> String { DecimalText.rounded(value, places: places) }
 
     static func seconds(_ value: Double) -> String {
         value < 1 ? "\(decimal(value * 1000, places: 1)) ms" : "\(decimal(value, places: 3)) s"
