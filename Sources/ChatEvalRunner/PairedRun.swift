@@ -236,15 +236,3 @@ public struct PairedRun: Sendable {
         }
     }
 }
-
-extension ComparisonLook {
-    /// Look `index` of `design` when the time budget ends the rounds there: it spends all the error
-    /// rate (and interval share) that the looks through `spentThrough` left.
-    static func spendingTheRest(of design: SequentialDesign, index: Int, after spentThrough: Int) -> ComparisonLook {
-        ComparisonLook(
-            index: index, design: design, share: 1 - design.spent(through: spentThrough),
-            intervalShare: design.intervalSpendingExponent == nil
-                ? 1
-                : 1 - design.spent(through: spentThrough, exponent: design.intervalSpendingExponent))
-    }
-}
