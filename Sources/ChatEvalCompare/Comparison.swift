@@ -597,6 +597,12 @@ extension Comparison {
         self.expectations = expectations
     }
 
+    /// Changes accepted as a head commit expected them, of every kind: metrics, checks, exact
+    /// ledger changes and exact checks.
+    public var acceptedCount: Int {
+        acceptedMetrics.count + (quality.accepted?.count ?? 0) + (ledger?.acceptedChanges ?? 0)
+    }
+
     /// Metric changes accepted as a head commit expected them.
     public var acceptedMetrics: [(suite: String, change: MetricChange)] {
         suites.flatMap { suite in suite.metrics.filter { $0.verdict == .accepted }.map { (suite.name, $0) } }

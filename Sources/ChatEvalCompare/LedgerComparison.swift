@@ -45,6 +45,11 @@ public struct LedgerComparison: Codable, Sendable {
     /// True when an exact change fails the comparison.
     public var hasRegression: Bool { !regressions.isEmpty || !checkRegressions.isEmpty }
 
+    /// Exact changes (of a turn's work, or of a check) accepted as a head commit expected them.
+    public var acceptedChanges: Int {
+        changes.filter { $0.accepted?.isEmpty == false }.count + checks.filter { $0.acceptedBy != nil }.count
+    }
+
     /// Exact turns whose answer changed.
     public var answersChanged: [LedgerChange] { changes.filter { $0.answer != nil } }
 }

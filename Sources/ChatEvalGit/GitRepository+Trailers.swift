@@ -11,15 +11,15 @@ extension GitRepository {
     public func trailers(named key: String, from head: String, after base: String, maxCount: Int = 1000)
         throws -> [(commit: CommitSummary, values: [String])]
     {
-        let stop: String
+        var stop = base
+        let walk: FirstParentWalk
         do {
-            _ = try firstParentWalk(from: head, since: base, maxCount: maxCount)
-            stop = base
+            walk = try firstParentWalk(from: head, since: base, maxCount: maxCount)
         } catch let error as GitError where error.code == .notFound {
             guard let common = try mergeBase(head, base) else { return [] }
             stop = common
+            walk = try firstParentWalk(from: head, since: common, maxCount: maxCount)
         }
-        let walk = try firstParentWalk(from: head, since: stop, maxCount: maxCount)
         let stopID = try resolveCommit(stop)
         let commits = walk.commits.filter { $0.id != stopID }
         return try commits.map { commit in (commit, try trailerValues(named: key, ofCommit: commit.id)) }

@@ -243,9 +243,7 @@ public enum ComparisonReport {
         for check in comparison.quality.accepted ?? [] {
             lines.append("  ACCEPTED \(place(check)) \(check.check): \(counts(check))")
         }
-        let exact =
-            (comparison.ledger?.changes.filter { $0.accepted?.isEmpty == false }.count ?? 0)
-            + (comparison.ledger?.checks.filter { $0.acceptedBy != nil }.count ?? 0)
+        let exact = comparison.ledger?.acceptedChanges ?? 0
         if exact > 0 { lines.append("  ACCEPTED \(exact) exact ledger change\(exact == 1 ? "" : "s") (above)") }
         for expectation in expectations {
             // A metric still underpowered may yet show it: not decided, rather than not observed.
@@ -288,10 +286,7 @@ public enum ComparisonReport {
         let improvements = comparison.metricImprovements.count + comparison.quality.improvements.count
         // Anything open leads: a comparison that could not decide is not a pass in words either.
         var text = comparison.isDecided ? "No regression." : "NOT DECIDED: no regression shown, but not everything was decided."
-        let accepted =
-            comparison.acceptedMetrics.count + (comparison.quality.accepted?.count ?? 0)
-            + (comparison.ledger?.changes.filter { $0.accepted?.isEmpty == false }.count ?? 0)
-            + (comparison.ledger?.checks.filter { $0.acceptedBy != nil }.count ?? 0)
+        let accepted = comparison.acceptedCount
         if accepted > 0 { text += " \(accepted) expected change\(accepted == 1 ? "" : "s") accepted (\(Expectation.trailerKey))." }
         if improvements > 0 { text += " \(improvements) improvement\(improvements == 1 ? "" : "s")." }
         let notWorse = comparison.notWorse.count

@@ -11,9 +11,15 @@ struct DeclaredExpectations {
     /// The trailers of the first-parent commits after `base` up to `head` (commit ids or
     /// revisions); none when either is unknown or the repository cannot say.
     init(repository: GitRepository?, base: String?, head: String?) {
-        guard let repository, let base, let head, base != head,
-            let commits = try? repository.trailers(named: Expectation.trailerKey, from: head, after: base)
-        else { return }
+        guard let repository, let base, let head, base != head else { return }
+        let commits: [(commit: CommitSummary, values: [String])]
+        do {
+            commits = try repository.trailers(named: Expectation.trailerKey, from: head, after: base)
+        } catch {
+            // Without them every expected change fails as a regression: say why none were read.
+            warnings.append("\(Expectation.trailerKey) trailers were not read (\(error)); every regression fails the comparison")
+            return
+        }
         for (commit, values) in commits {
             for value in values {
                 switch Expectation.parse(value, commit: commit.shortId) {
