@@ -14,7 +14,7 @@ struct ChatEvalBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chateval-bench",
         abstract: "Benchmarks of ChatEval: its measurements against llama.cpp's own, session reuse, and the CI gate.",
-        subcommands: [ThroughputBench.self, ReuseBench.self, GateBench.self, ServedBench.self, HistoryBench.self])
+        subcommands: [ThroughputBench.self, ReuseBench.self, GateBench.self, ServedBench.self, HistoryBench.self, BisectBench.self])
 }
 
 /// The model and threads every benchmark takes.

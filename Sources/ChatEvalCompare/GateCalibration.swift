@@ -27,6 +27,8 @@ public struct GateCalibration: Sendable {
         /// Relative slowdown of head's time to first token in the first suite (0.1 = 10% slower);
         /// 0 for identical builds.
         public var slowdown: Double
+        /// The same for base (a bisection's probes compare two commits either side of a step).
+        public var baseSlowdown: Double = 0
         /// Checks of the first suite's first conversation: each one's pass probability on base and head.
         public var checks: [(base: Double, head: Double)]
         /// nil: one look at `repetitions`. Otherwise the looks of a paired run, which stops at
@@ -112,37 +114,66 @@ public struct GateCalibration: Sendable {
         }
         let design = scenario.design ?? .fixed(scenario.repetitions)
         for _ in 0..<trials {
-            var sides = (base: Sample(), head: Sample())
-            var drawn = 0
-            for (index, repetitions) in design.looks.enumerated() {
-                while drawn < repetitions {
-                    drawn += 1
-                    draw(into: &sides.base, levels: levels, scenario: scenario, head: false, &random)
-                    draw(into: &sides.head, levels: levels, scenario: scenario, head: true, &random)
-                }
-                let final = index == design.looks.count - 1
-                let look = ComparisonLook(index: index, of: design)
-                let (changes, quality) = decide(sides, scenario: scenario, look: look)
-                let regression = changes.contains { $0.verdict == .regression } || quality.hasRegression
-                let decided = !changes.contains { $0.verdict == .underpowered } && quality.undecided.isEmpty
-                guard final || regression || decided else { continue }
-                outcome.repetitionsUsed.append(repetitions)
-                if regression { outcome.anyRegression += 1 }
-                if regression || changes.contains(where: { $0.verdict == .improvement }) || !quality.improvements.isEmpty {
-                    outcome.anyChange += 1
-                }
-                if keepingTTFT { outcome.lastTTFT = changes.first { $0.metric == .timeToFirstToken } }
-                let ttft = changes.first { $0.metric == .timeToFirstToken }?.verdict
-                if ttft == .regression { outcome.ttftRegression += 1 }
-                if ttft == .underpowered { outcome.ttftUnderpowered += 1 }
-                if ttft == .unchanged { outcome.ttftUnchanged += 1 }
-                if ttft == .notWorse { outcome.ttftNotWorse += 1 }
-                if !quality.regressions.isEmpty { outcome.checkRegression += 1 }
-                if decided { outcome.decided += 1 }
-                break
+            let trial = self.trial(scenario, levels: levels, design: design, &random)
+            let changes = trial.changes, quality = trial.quality
+            let regression = changes.contains { $0.verdict == .regression } || quality.hasRegression
+            let decided = !changes.contains { $0.verdict == .underpowered } && quality.undecided.isEmpty
+            outcome.repetitionsUsed.append(trial.repetitions)
+            if regression { outcome.anyRegression += 1 }
+            if regression || changes.contains(where: { $0.verdict == .improvement }) || !quality.improvements.isEmpty {
+                outcome.anyChange += 1
             }
+            if keepingTTFT { outcome.lastTTFT = changes.first { $0.metric == .timeToFirstToken } }
+            let ttft = changes.first { $0.metric == .timeToFirstToken }?.verdict
+            if ttft == .regression { outcome.ttftRegression += 1 }
+            if ttft == .underpowered { outcome.ttftUnderpowered += 1 }
+            if ttft == .unchanged { outcome.ttftUnchanged += 1 }
+            if ttft == .notWorse { outcome.ttftNotWorse += 1 }
+            if !quality.regressions.isEmpty { outcome.checkRegression += 1 }
+            if decided { outcome.decided += 1 }
         }
         return outcome
+    }
+
+    /// One comparison of `scenario` run to the look where it stops, on typical values drawn
+    /// from `random` first (as `run` draws them once for all its trials): the first suite's TTFT
+    /// and the repetitions per side it took. A bisection bench's probe.
+    public func compareOnce(_ scenario: Scenario, _ random: inout SeededRandom) -> (ttft: MetricChange?, repetitions: Int) {
+        let levels = scenario.suites.map { conversations in
+            conversations.map { turns in (0..<turns).map { _ in settings.metrics.map { Self.typicalValue(of: $0, &random) } } }
+        }
+        let trial = self.trial(scenario, levels: levels, design: scenario.design ?? .fixed(scenario.repetitions), &random)
+        return (trial.changes.first { $0.metric == .timeToFirstToken }, trial.repetitions)
+    }
+
+    /// One comparison: repetitions drawn look by look until one decides (everything decided or a
+    /// regression) or the last; its changes, quality and repetitions per side.
+    private func trial(_ scenario: Scenario, levels: [[[[Double]]]], design: SequentialDesign, _ random: inout SeededRandom) -> (
+        changes: [MetricChange], quality: QualityComparison, repetitions: Int
+    ) {
+        var sides = (base: Sample(), head: Sample())
+        var drawn = 0
+        var last: (changes: [MetricChange], quality: QualityComparison, repetitions: Int)?
+        for (index, repetitions) in design.looks.enumerated() {
+            while drawn < repetitions {
+                drawn += 1
+                draw(into: &sides.base, levels: levels, scenario: scenario, head: false, &random)
+                draw(into: &sides.head, levels: levels, scenario: scenario, head: true, &random)
+            }
+            let look = ComparisonLook(index: index, of: design)
+            let (changes, quality) = decide(sides, scenario: scenario, look: look)
+            let regression = changes.contains { $0.verdict == .regression } || quality.hasRegression
+            let decided = !changes.contains { $0.verdict == .underpowered } && quality.undecided.isEmpty
+            last = (changes, quality, repetitions)
+            if regression || decided { break }
+        }
+        // A design has at least one look (`SequentialDesign.fixed` makes one of any count).
+        return last ?? (
+            [],
+            QualityComparison(
+                regressions: [], improvements: [], flaky: [], undecided: [], added: [], removed: [], turnRegressions: [], turnsUndecided: []
+            ), 0
+        )
     }
 
     /// How often the forecast of an underpowered comparison (`MetricChange.repetitionsNeeded`)
@@ -190,7 +221,7 @@ public struct GateCalibration: Sendable {
             for (conversation, turns) in conversations.enumerated() {
                 sample.outcomes[suite].append(ReplayOutcome(conversation: "c\(conversation + 1)"))
                 for (index, metric) in settings.metrics.enumerated() {
-                    let slower = head && suite == 0 && metric == .timeToFirstToken ? 1 + scenario.slowdown : 1
+                    let slower = suite == 0 && metric == .timeToFirstToken ? 1 + (head ? scenario.slowdown : scenario.baseSlowdown) : 1
                     let replayEffect = shared * random.normal()
                     var values: [Int: Double] = [:]
                     for (turn, typical) in turns.enumerated() {

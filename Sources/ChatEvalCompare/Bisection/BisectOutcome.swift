@@ -1,0 +1,86 @@
+/// A probe as a bisection ran it, in order.
+public struct BisectProbeLog: Codable, Sendable {
+    public var probe: BisectProbe
+    public var result: BisectProbeResult
+}
+
+/// A commit named as the one where a signal stepped.
+public struct BisectCulprit: Codable, Sendable {
+    /// Index into the states.
+    public var state: Int
+    /// The probe that showed the step: the culprit against a state before it that is like the
+    /// good commit (its index), with the change it measured.
+    public var comparedWith: Int
+    public var reading: SignalReading
+}
+
+/// What a bisection found of one signal.
+public struct SignalFinding: Codable, Sendable {
+    public var signal: BisectSignal
+    /// The good commit against the bad one.
+    public var endpoints: SignalReading
+    /// First culprit first; a second when the range holds two steps.
+    public var culprits: [BisectCulprit]
+    /// Where a probe could not decide: the step lies after state `after` and at or before state
+    /// `through`, and the probe of `probed` is named, not guessed.
+    public var undecided: [UndecidedRange]
+    /// What the checks beside a culprit found ("no further step after 3f2a1c0").
+    public var notes: [String]
+
+    public init(signal: BisectSignal, endpoints: SignalReading) {
+        self.signal = signal
+        self.endpoints = endpoints
+        culprits = []
+        undecided = []
+        notes = []
+    }
+}
+
+/// A range a probe could not narrow.
+public struct UndecidedRange: Codable, Sendable {
+    public var after: Int
+    public var through: Int
+    public var probed: Int
+    public var reading: SignalReading
+}
+
+/// A whole bisection: the states measured (good first, bad last), every probe, each signal's
+/// culprits, and how sure. Plain data; the command line turns it into reports and an exit code.
+public struct BisectOutcome: Codable, Sendable {
+    public var good: BisectState
+    public var bad: BisectState
+    public var states: [BisectState]
+    /// Commits that changed no input, folded into the state before them (also listed by state).
+    public var skipped: [SkippedCommit]
+    public var budget: BisectBudget?
+    public var endpoints: BisectProbeLog?
+    /// Signals that differ between the endpoints, decided or not.
+    public var findings: [SignalFinding]
+    /// Signals the endpoints could not decide: not chased (named, never guessed).
+    public var undecidedAtEndpoints: [SignalReading]
+    public var probes: [BisectProbeLog]
+    /// True when the bisection was stopped before it finished: what it found so far.
+    public var interrupted: Bool
+
+    public init(states: [BisectState], skipped: [SkippedCommit]) {
+        good = states.first ?? BisectState(commit: "", shortId: "", subject: "")
+        bad = states.last ?? good
+        self.states = states
+        self.skipped = skipped
+        findings = []
+        undecidedAtEndpoints = []
+        probes = []
+        interrupted = false
+    }
+
+    /// Probes measured (not read back from an earlier bisection), repetitions per side and
+    /// seconds over all probes, the endpoints included.
+    public var measured: (probes: Int, repetitions: Int, seconds: Double) {
+        let all = (endpoints.map { [$0] } ?? []) + probes
+        let fresh = all.filter { !$0.result.resumed }
+        return (fresh.count, all.reduce(0) { $0 + $1.result.repetitions }, fresh.reduce(0) { $0 + $1.result.seconds })
+    }
+
+    /// The confidence every culprit named holds at together (1 − the error rate spent).
+    public var confidence: Double? { budget.map { 1 - $0.errorRate } }
+}

@@ -1,0 +1,185 @@
+/// Finds the commit where each difference between a good and a bad commit appeared.
+///
+/// Pinpoint's method, on one machine: the endpoints are compared first (every signal that
+/// differs is chased; one the endpoints cannot decide is named and not chased). Each signal is
+/// then bisected over the states: the midpoint of the range is compared with the range's good
+/// end — `.changed` moves the bad end there, `.same` the good end — until the range is one
+/// commit wide. A metric is compared against half the change the endpoints showed (Pinpoint's
+/// "fraction of the expected effect"), so that "same" and "changed" are both decidable; a probe
+/// that decides neither ends that signal's search with the range it narrowed to.
+///
+/// A culprit of a tested signal is confirmed against the state just before it (unless the probe
+/// that found it was that one). After a culprit is found, the two ranges beside it are compared end to end: a change there
+/// is a second step, bisected the same way (at most `culpritsPerSignal` culprits). Every probe
+/// of a tested signal spends `BisectBudget.perProbe` of the error rate.
+public struct Bisector: Sendable {
+    public var states: [BisectState]
+    public var skipped: [SkippedCommit]
+    /// The chance that any culprit named is wrong, over the whole bisection.
+    public var errorRate: Double
+    public var culpritsPerSignal: Int
+
+    public init(states: [BisectState], skipped: [SkippedCommit] = [], errorRate: Double = 0.05, culpritsPerSignal: Int = 2) {
+        self.states = states
+        self.skipped = skipped
+        self.errorRate = errorRate
+        self.culpritsPerSignal = max(1, culpritsPerSignal)
+    }
+
+    /// Runs the bisection with `prober`; `progress` hears a line per probe. An interruption
+    /// (`BisectInterruption`) ends it with what was found so far (`interrupted`); any other
+    /// error of the prober is thrown.
+    public func run(_ prober: some BisectProber, progress: @escaping @Sendable (String) async -> Void = { _ in }) async throws
+        -> BisectOutcome
+    {
+        var search = Search(bisector: self, prober: prober, progress: progress)
+        do {
+            try await search.run()
+        } catch is BisectInterruption {
+            search.outcome.interrupted = true
+        }
+        return search.outcome
+    }
+
+    /// The state of one bisection as it runs.
+    private struct Search<Prober: BisectProber> {
+        let bisector: Bisector
+        let prober: Prober
+        let progress: @Sendable (String) async -> Void
+        var outcome: BisectOutcome
+        var budget: BisectBudget
+        /// Probes already measured, asked again by another signal's chase.
+        var known: [BisectProbe: BisectProbeResult] = [:]
+
+        init(bisector: Bisector, prober: Prober, progress: @escaping @Sendable (String) async -> Void) {
+            self.bisector = bisector
+            self.prober = prober
+            self.progress = progress
+            outcome = BisectOutcome(states: bisector.states, skipped: bisector.skipped)
+            budget = BisectBudget(
+                errorRate: bisector.errorRate, testedSignals: 0, intervals: bisector.states.count - 1,
+                culpritsPerSignal: bisector.culpritsPerSignal)
+        }
+
+        var last: Int { bisector.states.count - 1 }
+
+        mutating func run() async throws {
+            guard last >= 1 else { return }
+            let endpoints = BisectProbe(base: 0, head: last, kind: .endpoints(errorRate: budget.endpoints))
+            let result = try await measure(endpoints)
+            outcome.endpoints = BisectProbeLog(probe: endpoints, result: result)
+            await progress(
+                "endpoints: \(bisector.states[last].shortId) against \(bisector.states[0].shortId): "
+                    + "\(result.readings.filter { $0.side == .changed }.count) signal(s) differ, "
+                    + "\(result.readings.filter { $0.side == .undecided }.count) undecided; \(result.repetitions) repetition(s)"
+                    + (result.resumed ? ", from the earlier bisection" : ""))
+            let chased = result.readings.filter { $0.side == .changed }.sorted { $0.signal < $1.signal }
+            outcome.undecidedAtEndpoints = result.readings.filter { $0.side == .undecided }
+            budget.testedSignals = chased.filter { !$0.signal.isExact }.count
+            outcome.budget = budget
+            for reading in chased {
+                var finding = SignalFinding(signal: reading.signal, endpoints: reading)
+                defer { outcome.findings.append(finding) }
+                try await chase(reading.signal, after: 0, through: last, evidence: reading, comparedWith: 0, into: &finding)
+            }
+        }
+
+        /// Bisects `signal` over the states after `after` through `through`, where `through` is
+        /// known changed relative to `after` (`evidence`, measured against `comparedWith`), then
+        /// checks the ranges beside the culprit for a further step.
+        mutating func chase(
+            _ signal: BisectSignal, after: Int, through: Int, evidence: SignalReading, comparedWith: Int, into finding: inout SignalFinding
+        ) async throws {
+            var (good, bad, evidence, against) = (after, through, evidence, comparedWith)
+            while bad - good > 1 {
+                let middle = good + (bad - good) / 2
+                let reading = try await probe(signal, base: good, head: middle, endpoints: finding.endpoints)
+                switch reading.side {
+                case .changed: (bad, evidence, against) = (middle, reading, good)
+                case .same: good = middle
+                case .undecided:
+                    finding.undecided.append(UndecidedRange(after: good, through: bad, probed: middle, reading: reading))
+                    return
+                }
+            }
+            // A tested signal's culprit is confirmed against the state just before it, unless the
+            // probe that showed it was that one: naming a wrong commit then takes two wrong probes,
+            // and the change reported is the culprit's own.
+            if !signal.isExact, against != bad - 1 {
+                let reading = try await probe(signal, base: bad - 1, head: bad, endpoints: finding.endpoints)
+                guard reading.side == .changed else {
+                    finding.undecided.append(UndecidedRange(after: bad - 1, through: bad, probed: bad, reading: reading))
+                    finding.notes.append(
+                        "\(bisector.states[bad].shortId) changed against \(bisector.states[against].shortId) but not against "
+                            + "\(bisector.states[bad - 1].shortId), the state before it (\(reading.side.rawValue)): not named")
+                    return
+                }
+                (evidence, against) = (reading, bad - 1)
+            }
+            finding.culprits.append(BisectCulprit(state: bad, comparedWith: against, reading: evidence))
+            guard finding.culprits.count < bisector.culpritsPerSignal else { return }
+            // Beside the culprit: the rest of the range after it, then before it.
+            if bad < through {
+                let reading = try await probe(signal, base: bad, head: through, endpoints: finding.endpoints)
+                if try await besideCulprit(signal, reading, after: bad, through: through, into: &finding) { return }
+            }
+            if bad - 1 > after {
+                let reading = try await probe(signal, base: after, head: bad - 1, endpoints: finding.endpoints)
+                _ = try await besideCulprit(signal, reading, after: after, through: bad - 1, into: &finding)
+            }
+        }
+
+        /// Acts on the comparison of a range beside a culprit; true when it held a second step.
+        mutating func besideCulprit(
+            _ signal: BisectSignal, _ reading: SignalReading, after: Int, through: Int, into finding: inout SignalFinding
+        ) async throws -> Bool {
+            let range = "\(bisector.states[after].shortId)..\(bisector.states[through].shortId)"
+            switch reading.side {
+            case .same:
+                finding.notes.append("no further step in \(range) (\(reading.detail))")
+                return false
+            case .undecided:
+                finding.notes.append("whether \(range) holds a further step is undecided (\(reading.detail))")
+                return false
+            case .changed:
+                try await chase(signal, after: after, through: through, evidence: reading, comparedWith: after, into: &finding)
+                return true
+            }
+        }
+
+        /// The reading of `signal` comparing `head` with `base`.
+        mutating func probe(_ signal: BisectSignal, base: Int, head: Int, endpoints: SignalReading) async throws -> SignalReading {
+            let kind: BisectProbe.Kind
+            if signal.isExact {
+                kind = .exact
+            } else {
+                // Half the endpoints' change, but no more than its interval's near end: a run that
+                // stopped at its first significant look overstates the change it stopped on.
+                var threshold: Double?
+                if case .metric = signal, let change = endpoints.change {
+                    threshold = min(abs(change) / 2, endpoints.lower.map { abs($0) } ?? abs(change))
+                }
+                kind = .paired(signal, threshold: threshold, errorRate: budget.perProbe)
+            }
+            let probe = BisectProbe(base: base, head: head, kind: kind)
+            let fresh = known[probe] == nil
+            let result = try await measure(probe)
+            if fresh { outcome.probes.append(BisectProbeLog(probe: probe, result: result)) }
+            let reading = result.reading(of: signal)
+            await progress(
+                (fresh ? "probe \(outcome.probes.count): " : "again:   ")
+                    + "\(bisector.states[head].shortId) against \(bisector.states[base].shortId), "
+                    + "\(signal): \(reading.side.rawValue) (\(reading.detail)); \(result.repetitions) repetition(s)"
+                    + (result.resumed ? ", from the earlier bisection" : fresh ? "" : ", measured already"))
+            return reading
+        }
+
+        /// `probe` measured, or the result of the same probe asked before.
+        mutating func measure(_ probe: BisectProbe) async throws -> BisectProbeResult {
+            if let result = known[probe] { return result }
+            let result = try await prober.probe(probe)
+            known[probe] = result
+            return result
+        }
+    }
+}
