@@ -22,6 +22,8 @@ struct BisectBench: AsyncParsableCommand {
     @Option(name: .customLong("error-rate"), help: "The whole bisection's error rate.") var errorRate = 0.05
     @Option(help: "Relabellings drawn per comparison (the gate draws 10,000).") var permutations = 2_000
     @Option(help: "Seed of the first bisection.") var seed: UInt64 = 1
+    @Flag(name: .customLong("show-misses"), help: "Print every probe of each bisection that did not name the step's commit.")
+    var showMisses = false
 
     private var fixedCounts: [Int] { fixed.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
 
@@ -45,18 +47,7 @@ struct BisectBench: AsyncParsableCommand {
                     let states = (0...commits).map { BisectState(commit: "c\($0)", shortId: "c\($0)", subject: "commit \($0)") }
                     let outcome = try await Bisector(states: states, errorRate: errorRate).run(prober)
                     tally.add(outcome, culprit: culprit)
-                    if ProcessInfo.processInfo.environment["BISECT_DEBUG"] != nil, outcome.findings.first?.culprits.first?.state != culprit
-                    {
-                        print(
-                            "  culprit \(culprit) named \(outcome.findings.first?.culprits.map { String($0.state) } ?? []) endpoints \(outcome.endpoints?.result.readings.first?.change ?? .nan) [\(outcome.endpoints?.result.readings.first?.lower ?? .nan)]"
-                        )
-                        for log in outcome.probes {
-                            let r = log.result.readings.first
-                            print(
-                                "  culprit \(culprit) probe \(log.probe.base)→\(log.probe.head): \(r?.side.rawValue ?? "-") \(log.result.repetitions) reps \(r?.change ?? .nan) [\(r?.lower ?? .nan), \(r?.upper ?? .nan)] \(r?.detail ?? "")"
-                            )
-                        }
-                    }
+                    if showMisses, outcome.findings.first?.culprits.first?.state != culprit { printMiss(outcome, culprit: culprit) }
                 }
                 let label = design.isSequential ? "rounds ≤\(maxRepeat)" : "fixed \(design.maximum)"
                 print(
@@ -71,6 +62,19 @@ struct BisectBench: AsyncParsableCommand {
             "exact: the culprit named is the step's commit; wrong: another commit named (with the bisection's confidence); "
                 + "undecided: a probe could not decide and the range is named; not chased: the endpoints did not show the step. "
                 + "reps: repetitions per side summed over the endpoints and every probe.")
+    }
+
+    /// A bisection that did not name the step's commit, probe by probe.
+    private func printMiss(_ outcome: BisectOutcome, culprit: Int) {
+        let named = outcome.findings.first?.culprits.map { String($0.state) } ?? []
+        print("  step at \(culprit), named \(named)")
+        for log in ((outcome.endpoints.map { [$0] } ?? []) + outcome.probes) {
+            let reading = log.result.readings.first
+            let interval = [reading?.change, reading?.lower, reading?.upper].map { $0.map { String(format: "%+.3f", $0) } ?? "–" }
+            print(
+                "    \(log.probe.head) against \(log.probe.base): \(reading?.side.rawValue ?? "same"), \(log.result.repetitions) reps, "
+                    + "\(interval[0]) [\(interval[1]), \(interval[2])] \(reading?.detail ?? "")")
+        }
     }
 
     private struct Tally {

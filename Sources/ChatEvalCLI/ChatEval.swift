@@ -38,6 +38,7 @@ struct ChatEval: AsyncParsableCommand {
         version: ChatEvalVersion.description,
         subcommands: [
             RunCommand.self, CompareCommand.self, ReportCommand.self, CalibrateCommand.self, MergeCommand.self, HistoryCommand.self,
+            BisectCommand.self,
             IndexCommand.self, ValidateCommand.self, GradeCommand.self, RecoverCommand.self, TemplatesCommand.self, ImportCommand.self,
         ],
         defaultSubcommand: RunCommand.self

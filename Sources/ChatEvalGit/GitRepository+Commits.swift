@@ -45,7 +45,15 @@ extension GitRepository {
         }
     }
 
-    private func changedPaths(_ paths: [String], commit: OpaquePointer?, tree: OpaquePointer?) throws -> [String] {
+    /// Every file `revision` changed against its first parent (`git diff --name-only REV^ REV`), sorted.
+    public func changedFiles(in revision: String) throws -> [String] {
+        try LibGit2.withLock {
+            try withCommitTree(of: revision) { commit, tree in try changedPaths(nil, commit: commit, tree: tree) }
+        }
+    }
+
+    /// The files changed under `paths`, or every file for nil.
+    private func changedPaths(_ paths: [String]?, commit: OpaquePointer?, tree: OpaquePointer?) throws -> [String] {
         var parentTree: OpaquePointer?
         if git_commit_parentcount(commit) > 0 {
             var parent: OpaquePointer?
@@ -63,7 +71,7 @@ extension GitRepository {
             for file in [delta.pointee.old_file, delta.pointee.new_file] {
                 guard let raw = file.path else { continue }
                 let path = String(cString: raw)
-                let inside = paths.contains { $0 == path || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+                let inside = paths?.contains { $0 == path || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") } ?? true
                 if inside, !changed.contains(path) { changed.append(path) }
             }
         }

@@ -153,6 +153,11 @@ public struct ResultWriteError: Error, Sendable, CustomStringConvertible {
     public var path: String
     public var reason: String
     public var description: String { "\(path): \(reason)" }
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
 }
 
 /// The first line of a journal: what `recover` needs to grade the turns that follow as the run

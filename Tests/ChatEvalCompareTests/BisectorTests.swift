@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func twoSignalsAreChasedApartExactFirst() async throws {
-        let check = BisectSignal.exactCheck(.init(suite: "smoke", conversation: "capital", turn: 0, position: 0, check: "contains"))
+        let check = BisectSignal.exactCheck(place: .init(suite: "smoke", conversation: "capital", turn: 1, position: 1, check: "contains"))
         let prober = ScriptedProber(steps: [ttft: [11], check: [5], ledger: [11]])
         let outcome = try await Bisector(states: states(17)).run(prober)
         #expect(outcome.findings.map(\.signal) == [ledger, check, ttft])
@@ -154,16 +154,16 @@ import Testing
 
     @Test func aProbeGatesOnlyItsSignalAndNeverBelowTheGatesThreshold() {
         let gate = ComparisonSettings.default
-        let small = BisectReadings.settings(for: .paired(ttft, threshold: 0.01, errorRate: 0.001), from: gate)
+        let small = BisectReadings.settings(for: .paired(signal: ttft, threshold: 0.01, errorRate: 0.001), from: gate)
         #expect(small.thresholds.keys.sorted { $0.rawValue < $1.rawValue } == [.timeToFirstToken])
         #expect(small.thresholds[.timeToFirstToken]?.relative == gate.thresholds[.timeToFirstToken]?.relative)
         #expect(small.familyErrorRate == 0.001)
         #expect(small.confidence == 0.999)
         #expect(small.priority == [.timeToFirstToken])
-        let large = BisectReadings.settings(for: .paired(ttft, threshold: 0.08, errorRate: 0.001), from: gate)
+        let large = BisectReadings.settings(for: .paired(signal: ttft, threshold: 0.08, errorRate: 0.001), from: gate)
         #expect(large.thresholds[.timeToFirstToken]?.relative == 0.08)
-        let check = BisectSignal.passRate(.init(suite: "s", conversation: "c", turn: 0, position: 0, check: "contains"))
-        #expect(BisectReadings.settings(for: .paired(check, threshold: nil, errorRate: 0.001), from: gate).thresholds.isEmpty)
+        let check = BisectSignal.passRate(place: .init(suite: "s", conversation: "c", turn: 1, position: 1, check: "contains"))
+        #expect(BisectReadings.settings(for: .paired(signal: check, threshold: nil, errorRate: 0.001), from: gate).thresholds.isEmpty)
         #expect(BisectReadings.settings(for: .exact, from: gate) == gate)
     }
 }

@@ -107,6 +107,8 @@ enum ReportSubject {
     /// A comparison, with the runs of its sides (base first) whose turns the CSV lists.
     case comparison(Comparison, runs: [RunRecord] = [])
     case history(History)
+    /// A bisection (terminal, json and markdown only: `bisect` refuses the others).
+    case bisect(BisectOutcome)
 
     /// The report in `format`; `terminal` renders the terminal tables (the commands' own renderers).
     func render(_ format: ReportFormat, markdownBudget: Int = MarkdownReport.defaultBudget, terminal: () -> String) throws -> String {
@@ -117,6 +119,8 @@ enum ReportSubject {
             return MarkdownReport.render(runs: records, comparison: comparison, budget: markdownBudget)
         case (.markdown, .comparison(let comparison, _)): return MarkdownReport.render(comparison: comparison, budget: markdownBudget)
         case (.markdown, .history(let history)): return MarkdownReport.render(history: history, budget: markdownBudget)
+        case (.markdown, .bisect(let outcome)): return BisectReport.markdown(outcome)
+        case (.junit, .bisect), (.html, .bisect), (.csv, .bisect): return terminal()
         case (.junit, .runs(let records, let comparison, _)): return JUnitReport.render(runs: records, comparison: comparison)
         case (.junit, .comparison(let comparison, _)): return JUnitReport.render(comparison: comparison)
         case (.junit, .history(let history)): return JUnitReport.render(history: history)
@@ -138,6 +142,7 @@ enum ReportSubject {
         case .runs(_, let comparison?, _), .comparison(let comparison, _): return try encoder.encode(comparison)
         case .runs(let records, nil, _): return records.count == 1 ? try encoder.encode(records[0]) : try encoder.encode(records)
         case .history(let history): return try encoder.encode(history)
+        case .bisect(let outcome): return try encoder.encode(outcome)
         }
     }
 }

@@ -10,7 +10,7 @@ public struct BisectProbe: Hashable, Codable, Sendable {
         /// `signal` alone, interleaved in rounds at `errorRate`: a metric against `threshold`
         /// (relative: half the change the endpoints showed, at most their interval's near end, and
         /// never below the gate's own threshold), a pass rate by Fisher's exact test.
-        case paired(BisectSignal, threshold: Double?, errorRate: Double)
+        case paired(signal: BisectSignal, threshold: Double?, errorRate: Double)
     }
 
     public var base: Int

@@ -42,11 +42,11 @@ public enum BisectReadings {
         }
         for check in ledger.checks where !check.headPasses {
             let place = BisectSignal.CheckPlace(
-                suite: check.turn.suite, conversation: check.turn.conversation, turn: check.turn.turn - 1, position: check.position,
+                suite: check.turn.suite, conversation: check.turn.conversation, turn: check.turn.turn, position: check.position + 1,
                 check: check.check)
             readings.append(
                 SignalReading(
-                    signal: .exactCheck(place), side: .changed,
+                    signal: .exactCheck(place: place), side: .changed,
                     detail: "passed on every replay of the base, fails on every replay of the head (exact answers)"))
         }
         return readings
@@ -115,7 +115,7 @@ public enum BisectReadings {
 
     private static func passRate(_ change: CheckChange, place: BisectSignal.CheckPlace, changed: Bool) -> SignalReading {
         SignalReading(
-            signal: .passRate(place), side: changed ? .changed : .undecided,
+            signal: .passRate(place: place), side: changed ? .changed : .undecided,
             detail: "passed \(change.basePassed)/\(change.baseTotal) → \(change.headPassed)/\(change.headTotal)")
     }
 }

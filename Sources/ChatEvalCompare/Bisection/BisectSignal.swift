@@ -11,14 +11,14 @@ public enum BisectSignal: Hashable, Codable, Sendable, Comparable, CustomStringC
     /// The exact work ledger (tokens evaluated, reused, generated; the answer) of any turn of `suite`.
     case ledger(suite: String)
     /// A check whose verdict flips on exact answers.
-    case exactCheck(CheckPlace)
+    case exactCheck(place: CheckPlace)
     /// A check that passes less often (Fisher's exact test on pass counts).
-    case passRate(CheckPlace)
+    case passRate(place: CheckPlace)
     /// A gated metric of `suite` (its typical turn).
     case metric(suite: String, metric: Metric)
 
-    /// Where a check sits: suite, conversation, turn (nil for a conversation-level check) and its
-    /// position among that turn's checks.
+    /// Where a check sits: suite, conversation, 1-based turn (nil for a conversation-level check)
+    /// and 1-based position among that turn's checks, as `CheckChange` names it.
     public struct CheckPlace: Hashable, Codable, Sendable {
         public var suite: String
         public var conversation: String
@@ -35,7 +35,7 @@ public enum BisectSignal: Hashable, Codable, Sendable, Comparable, CustomStringC
         }
 
         var label: String {
-            "\(suite)/\(conversation)" + (turn.map { " turn \($0 + 1)" } ?? "") + " check \(position + 1) (\(check))"
+            "\(suite)/\(conversation)" + (turn.map { " turn \($0)" } ?? "") + " check \(position) (\(check))"
         }
     }
 

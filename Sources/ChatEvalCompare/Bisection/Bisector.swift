@@ -159,7 +159,7 @@ public struct Bisector: Sendable {
                 if case .metric = signal, let change = endpoints.change {
                     threshold = min(abs(change) / 2, endpoints.lower.map { abs($0) } ?? abs(change))
                 }
-                kind = .paired(signal, threshold: threshold, errorRate: budget.perProbe)
+                kind = .paired(signal: signal, threshold: threshold, errorRate: budget.perProbe)
             }
             let probe = BisectProbe(base: base, head: head, kind: kind)
             let fresh = known[probe] == nil

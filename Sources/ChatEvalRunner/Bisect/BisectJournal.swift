@@ -1,0 +1,62 @@
+import ChatEvalCompare
+import ChatEvalStore
+import Foundation
+
+/// What a bisection has measured, kept beside the result files so that an interrupted bisection
+/// resumes without measuring a finished probe again: each probe by its commits and question,
+/// each commit's single greedy run by its result file. Replaced atomically after every probe.
+///
+/// A journal belongs to one question: `fingerprint` digests the good and bad commits, the
+/// suites and selection, the model and the settings; a journal of another is ignored.
+public struct BisectJournal: Codable, Sendable {
+    public static let currentVersion = 1
+
+    /// A probe by the commits it compared.
+    public struct Key: Hashable, Codable, Sendable {
+        public var base: String
+        public var head: String
+        public var kind: BisectProbe.Kind
+    }
+
+    public struct Entry: Codable, Sendable {
+        public var key: Key
+        public var result: BisectProbeResult
+    }
+
+    public var version: Int
+    public var fingerprint: String
+    public var probes: [Entry]
+    /// Commit → result file of its single greedy run (exact probes).
+    public var singleRuns: [String: String]
+
+    public init(fingerprint: String) {
+        version = Self.currentVersion
+        self.fingerprint = fingerprint
+        probes = []
+        singleRuns = [:]
+    }
+
+    public func result(for key: Key) -> BisectProbeResult? { probes.last { $0.key == key }?.result }
+
+    /// The journal at `url` when it answers the same question, else a new one (a journal that
+    /// cannot be read is replaced: it only saves time).
+    public static func open(_ url: URL, fingerprint: String) -> BisectJournal {
+        // Bounded like a result file: the journal is read from a folder others may write to.
+        guard FileContents.size(atPath: url.path, over: ResultFolder.maximumFileBytes) == nil,
+            let data = FileContents.read(atPath: url.path),
+            let journal = try? ResultWriter.makeDecoder().decode(BisectJournal.self, from: data),
+            journal.version == currentVersion, journal.fingerprint == fingerprint
+        else { return BisectJournal(fingerprint: fingerprint) }
+        return journal
+    }
+
+    public func save(to url: URL) throws(ResultWriteError) {
+        let data: Data
+        do {
+            data = try ResultWriter.makeEncoder(pretty: true).encode(self)
+        } catch {
+            throw ResultWriteError(path: url.path, reason: "cannot encode the bisection's journal: \(error)")
+        }
+        try AtomicFile.write(data, to: url)
+    }
+}

@@ -1,0 +1,125 @@
+import ChatEvalCompare
+import ChatEvalCore
+import ChatEvalRuntime
+import ChatEvalStore
+import ChatEvalSuites
+import Foundation
+
+/// Measures a bisection's probes on one in-process runtime: an exact probe from each commit's
+/// single greedy run (measured once, kept), a paired probe as `run --baseline` measures a pair —
+/// interleaved, in rounds (`PairedRun`) at the probe's own settings. Every run is recorded in
+/// the reports folder, and every finished probe in the journal, so that a bisection stopped by
+/// `stop` resumes where it stopped (`BisectInterruption` is thrown; the probe in progress is
+/// measured again).
+public actor RevisionProber: BisectProber {
+    private let revisions: [BisectRevision]
+    private let runtime: any ChatRuntime
+    private let gate: ComparisonSettings
+    private let design: SequentialDesign
+    private let timeBudget: Double?
+    private let records: RunRecordMaker
+    private let folder: URL
+    private let journalURL: URL
+    private let stop: StopRequest
+    private let observer: (any RunObserver)?
+    private var journal: BisectJournal
+    private var singleRuns: [Int: RunRecord] = [:]
+
+    /// - `revisions`: by state index (the bisection's states, in order).
+    /// - `gate`: the comparison settings the probes start from (`BisectReadings.settings`).
+    /// - `design`: the rounds of a paired probe (its most repetitions per side).
+    public init(
+        revisions: [BisectRevision], runtime: any ChatRuntime, gate: ComparisonSettings, design: SequentialDesign, timeBudget: Double?,
+        records: RunRecordMaker, folder: URL, journal: BisectJournal, journalURL: URL, stop: StopRequest,
+        observer: (any RunObserver)? = nil
+    ) {
+        self.revisions = revisions
+        self.runtime = runtime
+        self.gate = gate
+        self.design = design
+        self.timeBudget = timeBudget
+        self.records = records
+        self.folder = folder
+        self.journal = journal
+        self.journalURL = journalURL
+        self.stop = stop
+        self.observer = observer
+    }
+
+    public func probe(_ probe: BisectProbe) async throws -> BisectProbeResult {
+        let key = BisectJournal.Key(base: revisions[probe.base].commit, head: revisions[probe.head].commit, kind: probe.kind)
+        if var done = journal.result(for: key) {
+            done.resumed = true
+            return done
+        }
+        let result: BisectProbeResult
+        switch probe.kind {
+        case .exact: result = try await exact(probe)
+        case .endpoints, .paired: result = try await paired(probe)
+        }
+        journal.probes.append(BisectJournal.Entry(key: key, result: result))
+        try journal.save(to: journalURL)
+        return result
+    }
+
+    /// The two commits' single greedy runs, their ledgers compared exactly.
+    private func exact(_ probe: BisectProbe) async throws -> BisectProbeResult {
+        let started = PairedRun.now()
+        let (base, baseFile) = try await singleRun(probe.base)
+        let (head, headFile) = try await singleRun(probe.head)
+        let ledger = LedgerComparator.compare(base: [base], head: [head], gates: .default)
+        return BisectProbeResult(
+            readings: BisectReadings.exact(ledger), repetitions: 1, seconds: PairedRun.now() - started, results: [baseFile, headFile])
+    }
+
+    /// State `index`'s single greedy run: from memory, from the journal's result file, or measured.
+    private func singleRun(_ index: Int) async throws -> (RunRecord, String) {
+        let revision = revisions[index]
+        if let record = singleRuns[index], let file = journal.singleRuns[revision.commit] { return (record, file) }
+        if let file = journal.singleRuns[revision.commit], let record = try? ResultFolder.read(URL(fileURLWithPath: file)),
+            record.status == .complete
+        {
+            singleRuns[index] = record
+            return (record, file)
+        }
+        var plan = revision.plan
+        plan.settings.repetitions = 1
+        plan.settings.warmupConversations = 0
+        let record = records.record(plan: plan, git: revision.git, project: revision.project)
+        let writer = try RunRecordMaker.writer(record, suites: plan.suites, folder: folder)
+        let finished = try await SuiteRunner(runtime: runtime, plan: plan).run(into: record, writer: writer, stop: stop, observer: observer)
+        guard finished.status == .complete, !stop.isRequested, !Task.isCancelled else { throw BisectInterruption() }
+        singleRuns[index] = finished
+        journal.singleRuns[revision.commit] = writer.resultURL.path
+        return (finished, writer.resultURL.path)
+    }
+
+    /// The two commits interleaved in rounds at the probe's settings: the endpoints on every
+    /// suite, a signal's probe on its suite alone.
+    private func paired(_ probe: BisectProbe) async throws -> BisectProbeResult {
+        let signal: BisectSignal?
+        if case .paired(let chased, _, _) = probe.kind { signal = chased } else { signal = nil }
+        let headPlan = revisions[probe.head].plan(only: signal?.suite)
+        var basePlan = revisions[probe.base].plan(only: signal?.suite)
+        basePlan.suites = PairedRun.aligned(base: basePlan.suites, toHead: headPlan.suites, selection: SuiteSelection())
+        var baseRecord = records.record(plan: basePlan, git: revisions[probe.base].git, project: revisions[probe.base].project)
+        var headRecord = records.record(plan: headPlan, git: revisions[probe.head].git, project: revisions[probe.head].project)
+        baseRecord.role = .baseline
+        headRecord.role = .head
+        let writers = [
+            try RunRecordMaker.writer(baseRecord, suites: basePlan.suites, folder: folder),
+            try RunRecordMaker.writer(headRecord, suites: headPlan.suites, folder: folder),
+        ]
+        let run = PairedRun(
+            base: RunArm(label: "base", runtime: runtime, plan: basePlan), head: RunArm(label: "head", runtime: runtime, plan: headPlan),
+            design: design, timeBudget: timeBudget, settings: BisectReadings.settings(for: probe.kind, from: gate))
+        let outcome = try await run.run(base: baseRecord, head: headRecord, writers: writers, stop: stop, observer: observer)
+        guard let comparison = outcome.comparison, outcome.sequential.stop != .interrupted, !stop.isRequested else {
+            throw BisectInterruption()
+        }
+        let readings = signal.map { [BisectReadings.paired($0, in: comparison)] } ?? BisectReadings.endpoints(comparison)
+        return BisectProbeResult(
+            readings: readings, repetitions: outcome.sequential.repetitions, seconds: outcome.sequential.seconds,
+            results: writers.map(\.resultURL.path))
+    }
+}

@@ -1,0 +1,150 @@
+import ChatEvalTestKit
+import Foundation
+import Testing
+
+/// `bisect` end to end on the real model, in a temporary repository of six commits: commit 3
+/// makes a check fail, commit 5 lengthens the system prompt, the others change only NOTES.md.
+/// The exact signals (the check on exact answers, the work ledger) are decided by one greedy
+/// replay per commit whatever the machine is doing; TTFT, decided by timings on a machine
+/// `make test` keeps busy, may stay undecided at three repetitions — but is never pinned on
+/// another commit.
+@Suite(.serialized, .tags(.realModel), .usesAllCores) struct RealModelBisectTests {
+    let cli = CommandLineTests()
+
+    final class Repository {
+        let root: URL
+        let cli: CommandLineTests
+        /// Commit ids, oldest first.
+        private(set) var commits: [String] = []
+
+        init(cli: CommandLineTests) async throws {
+            self.cli = cli
+            root = FileManager.default.temporaryDirectory.appendingPathComponent("chateval-bisect-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: root.appendingPathComponent("suites"), withIntermediateDirectories: true)
+            try await git("init", "-q", "-b", "main")
+            try write(".gitignore", "reports/\n")
+            try write("chateval.yaml", "threads: 1\ncompare: {busy_threshold: off}\n")
+            let system = "You are a concise assistant."
+            try write("suites/facts.yaml", suite(system: system, expected: "Paris"))
+            try await commit("1: the facts suite")
+            try write("NOTES.md", "Notes.\n")
+            try await commit("2: notes")
+            try write("suites/facts.yaml", suite(system: system, expected: "Lyon"))
+            try await commit("3: expect Lyon")
+            try write("NOTES.md", "More notes.\n")
+            try await commit("4: more notes")
+            try write("suites/facts.yaml", suite(system: system + " Answer in one short sentence, without preamble.", expected: "Lyon"))
+            try await commit("5: a longer system prompt")
+            try write("NOTES.md", "Even more notes.\n")
+            try await commit("6: notes again")
+        }
+
+        deinit { try? FileManager.default.removeItem(at: root) }
+
+        func suite(system: String, expected: String) -> String {
+            """
+            name: facts
+            defaults: {max_tokens: 8, system: "\(system)"}
+            conversations:
+              - id: capital
+                turns:
+                  - user: What is the capital of France?
+                    checks: [{type: icontains, value: \(expected)}]
+              - id: bees
+                turns: ["What do bees make?"]
+
+            """
+        }
+
+        func write(_ path: String, _ text: String) throws {
+            try text.write(to: root.appendingPathComponent(path), atomically: true, encoding: .utf8)
+        }
+
+        @discardableResult
+        func git(_ arguments: String...) async throws -> String {
+            let outcome = try await ProcessRunner.run(
+                URL(fileURLWithPath: "/usr/bin/git"), ["-C", root.path, "-c", "user.name=t", "-c", "user.email=t@t"] + arguments)
+            return outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        func commit(_ message: String) async throws {
+            try await git("add", "-A")
+            try await git("commit", "-q", "-m", message)
+            commits.append(try await git("rev-parse", "HEAD"))
+        }
+
+        /// `chateval bisect HEAD~5 HEAD` as JSON, decoded.
+        func bisect() async throws -> (status: Int32, json: [String: Any], stderr: String) {
+            let outcome = try await cli.run(
+                ["bisect", "HEAD~5", "HEAD", "--max-repeat", "3", "--format", "json"], environment: ["CI": "true"], in: root)
+            let json = (try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))) as? [String: Any]
+            return (outcome.status, json ?? [:], outcome.stderr)
+        }
+
+        var journal: URL? {
+            let folder = root.appendingPathComponent("reports/.chateval")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            return names.first { $0.hasPrefix("bisect-") }.map { folder.appendingPathComponent($0) }
+        }
+    }
+
+    /// Each finding's signal kind (its JSON key) → the commit ids of its culprits.
+    static func culprits(_ json: [String: Any]) -> [String: [String]] {
+        let states = (json["states"] as? [[String: Any]] ?? []).map { $0["commit"] as? String ?? "" }
+        var found: [String: [String]] = [:]
+        for finding in json["findings"] as? [[String: Any]] ?? [] {
+            let kind = (finding["signal"] as? [String: Any])?.keys.first ?? "?"
+            let named = (finding["culprits"] as? [[String: Any]] ?? []).compactMap { $0["state"] as? Int }.map { states[$0] }
+            found[kind, default: []] += named
+        }
+        return found
+    }
+
+    static func probes(_ json: [String: Any]) -> [[String: Any]] {
+        ([json["endpoints"]] + (json["probes"] as? [Any] ?? [])).compactMap { ($0 as? [String: Any])?["result"] as? [String: Any] }
+    }
+
+    @Test func namesTheCommitOfEachDifferenceSkipsTheRestAndResumesWithoutMeasuringAgain() async throws {
+        _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let repository = try await Repository(cli: cli)
+        let commits = repository.commits
+
+        let first = try await repository.bisect()
+        #expect(first.status == 0 || first.status == 4, "\(first.stderr)")
+        let skipped = (first.json["skipped"] as? [[String: Any]] ?? []).compactMap { $0["subject"] as? String }
+        #expect(skipped == ["2: notes", "4: more notes", "6: notes again"], "\(first.stderr)")
+        #expect((first.json["skipped"] as? [[String: Any]])?.first?["reason"] as? String == "changes no input (only NOTES.md)")
+        let culprits = Self.culprits(first.json)
+        #expect(culprits["exact_check"] == [commits[2]], "\(culprits)")
+        #expect(culprits["ledger"] == [commits[4]], "\(culprits)")
+        // TTFT may stay undecided at three repetitions on a busy machine; it is never another commit.
+        #expect((culprits["metric"] ?? []).allSatisfy { $0 == commits[4] }, "\(culprits)")
+        #expect(Self.probes(first.json).allSatisfy { $0["resumed"] as? Bool == false })
+
+        // Interrupted after its first probes: the journal keeps the endpoints and one probe.
+        let journalURL = try #require(repository.journal)
+        var journal = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: journalURL)) as? [String: Any])
+        let kept = 2
+        journal["probes"] = Array((journal["probes"] as? [Any] ?? []).prefix(kept))
+        try JSONSerialization.data(withJSONObject: journal).write(to: journalURL)
+
+        let resumed = try await repository.bisect()
+        #expect(resumed.status == first.status, "\(resumed.stderr)")
+        let results = Self.probes(resumed.json)
+        #expect(results.prefix(kept).allSatisfy { $0["resumed"] as? Bool == true }, "\(results)")
+        #expect(results.dropFirst(kept).allSatisfy { $0["resumed"] as? Bool == false })
+        #expect(Self.culprits(resumed.json)["exact_check"] == [commits[2]])
+        #expect(Self.culprits(resumed.json)["ledger"] == [commits[4]])
+        #expect(resumed.stderr.contains("resuming  \(kept) probes kept in"), "\(resumed.stderr)")
+    }
+
+    @Test func goodMustBeBeforeBadOnTheFirstParentLine() async throws {
+        let repository = try await Repository(cli: cli)
+        let outcome = try await cli.run(["bisect", "HEAD", "HEAD~3"], environment: ["CI": "true"], in: repository.root)
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("is not on the first-parent line of HEAD~3"), "\(outcome.stderr)")
+        let same = try await cli.run(["bisect", "HEAD", "HEAD"], environment: ["CI": "true"], in: repository.root)
+        #expect(same.status == 2)
+        #expect(same.stderr.contains("are the same commit"))
+    }
+}
