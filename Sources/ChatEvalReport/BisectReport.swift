@@ -81,7 +81,7 @@ public enum BisectReport {
                 "confidence \(percent(confidence)) that every culprit named is right (error rate \(percent(budget.errorRate)): "
                     + "the ends \(percent(budget.endpoints))"
                     + (budget.testedSignals > 0
-                        ? ", each tested probe \(percent(budget.perProbe)) of at most \(budget.probesPerSignal) per signal" : "")
+                        ? ", each tested probe \(percent(budget.perProbe)), at most \(budget.probesPerSignal) a signal" : "")
                     + "; exact signals are facts)")
         }
         if outcome.interrupted { lines.append("INTERRUPTED — what was found so far; the same command resumes without measuring again") }

@@ -90,6 +90,11 @@ struct BisectCommand: AsyncParsableCommand {
             "bisect    \(range.states.first?.shortId ?? good)..\(range.states.last?.shortId ?? bad): "
                 + "\(Format.count(range.states.count - 1, "commit")) to measure, \(range.skipped.count) skipped (no input changed)")
 
+        guard range.states.count > 1 else {
+            throw failure(
+                "no commit after \(good) up to \(bad) changes an input (the project file or a suite): every one replays the same, "
+                    + "so what changed lies outside the repository (the engine build, the model file, the machine)", .noVerdict)
+        }
         let (engine, sha256) = try Workspace.loadRuntime(head, head.primary)
         let folder = URL(fileURLWithPath: head.reportsFolder)
         let journalURL = folder.appendingPathComponent(
