@@ -11,16 +11,12 @@ import Testing
 @Suite(.serialized, .tags(.realModel), .usesAllCores) struct RealModelBisectTests {
     let cli = CommandLineTests()
 
-    final class Repository {
-        let root: URL
+    final class Repository: ScratchRepository {
         let cli: CommandLineTests
-        /// Commit ids, oldest first.
-        private(set) var commits: [String] = []
 
         init(cli: CommandLineTests) async throws {
             self.cli = cli
-            root = FileManager.default.temporaryDirectory.appendingPathComponent("chateval-bisect-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: root.appendingPathComponent("suites"), withIntermediateDirectories: true)
+            try super.init(prefix: "chateval-bisect")
             try await git("init", "-q", "-b", "main")
             try write(".gitignore", "reports/\n")
             try write("chateval.yaml", "threads: 1\ncompare: {busy_threshold: off}\n")
@@ -39,8 +35,6 @@ import Testing
             try await commit("6: notes again")
         }
 
-        deinit { try? FileManager.default.removeItem(at: root) }
-
         func suite(system: String, expected: String) -> String {
             """
             name: facts
@@ -54,23 +48,6 @@ import Testing
                 turns: ["What do bees make?"]
 
             """
-        }
-
-        func write(_ path: String, _ text: String) throws {
-            try text.write(to: root.appendingPathComponent(path), atomically: true, encoding: .utf8)
-        }
-
-        @discardableResult
-        func git(_ arguments: String...) async throws -> String {
-            let outcome = try await ProcessRunner.run(
-                URL(fileURLWithPath: "/usr/bin/git"), ["-C", root.path, "-c", "user.name=t", "-c", "user.email=t@t"] + arguments)
-            return outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-
-        func commit(_ message: String) async throws {
-            try await git("add", "-A")
-            try await git("commit", "-q", "-m", message)
-            commits.append(try await git("rev-parse", "HEAD"))
         }
 
         /// `chateval bisect HEAD~5 HEAD` as JSON, decoded.

@@ -9,14 +9,12 @@ import Testing
     let cli = CommandLineTests()
 
     /// A repository whose HEAD~1 passes every check and whose HEAD fails one.
-    final class Fixture {
-        let root: URL
+    final class Fixture: ScratchRepository {
         let cli: CommandLineTests
 
         init(cli: CommandLineTests) async throws {
             self.cli = cli
-            root = FileManager.default.temporaryDirectory.appendingPathComponent("chateval-compare-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: root.appendingPathComponent("suites"), withIntermediateDirectories: true)
+            try super.init(prefix: "chateval-compare")
             try await git("init", "-q", "-b", "main")
             try write(".gitignore", "reports/\n")
             try write("chateval.yaml", "repetitions: 10\nthreads: 1\ncompare: {busy_threshold: off}\n")
@@ -32,8 +30,6 @@ import Testing
             try await commit("longer system prompt; a check that fails")
         }
 
-        deinit { try? FileManager.default.removeItem(at: root) }
-
         func suite(system: String, expected: String) -> String {
             """
             name: capitals
@@ -48,22 +44,6 @@ import Testing
                   - user: And of Italy?
 
             """
-        }
-
-        func write(_ path: String, _ text: String) throws {
-            try text.write(to: root.appendingPathComponent(path), atomically: true, encoding: .utf8)
-        }
-
-        @discardableResult
-        func git(_ arguments: String...) async throws -> String {
-            let outcome = try await ProcessRunner.run(
-                URL(fileURLWithPath: "/usr/bin/git"), ["-C", root.path, "-c", "user.name=t", "-c", "user.email=t@t"] + arguments)
-            return outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-
-        func commit(_ message: String) async throws {
-            try await git("add", "-A")
-            try await git("commit", "-q", "-m", message)
         }
 
         /// Runs chateval in the repository. `make test` runs tests side by side, so every replay is

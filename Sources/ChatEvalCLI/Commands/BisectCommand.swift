@@ -140,20 +140,9 @@ struct BisectCommand: AsyncParsableCommand {
 
     /// A commit's run configuration: its project file (nil for none) with the command line applied.
     private func configuration(_ project: ProjectFile?, projectFolder: URL) throws -> RunConfiguration {
-        do {
-            return try RunConfiguration.resolve(overrides, project: project, projectFolder: projectFolder, warn: warn)
-        } catch {
-            throw failure(error.description, .badInput)
-        }
-    }
-
-    private var overrides: RunConfiguration.Overrides {
-        RunConfiguration.Overrides(
-            models: runtime.models.isEmpty ? nil : runtime.models,
-            chatTemplates: runtime.chatTemplates.isEmpty ? nil : runtime.chatTemplates,
-            contextSizes: runtime.contextSizes.isEmpty ? nil : runtime.contextSizes, threads: runtime.threads,
-            batchSize: runtime.batchSize, slidingWindowCache: runtime.slidingWindowCache, cacheMode: nil, repetitions: nil,
-            warmup: nil, suitePaths: suites.given, reportsFolder: recording.reportsFolder)
+        try RunConfiguration.resolveForCommand(
+            runtime.overrides(suitePaths: suites.given, reportsFolder: recording.reportsFolder), project: project,
+            projectFolder: projectFolder)
     }
 
     /// What makes two bisections the same question: the commits measured, their suites, the

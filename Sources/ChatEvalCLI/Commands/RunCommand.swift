@@ -236,21 +236,13 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     private func resolve(project: ProjectFile?, projectFolder: URL) throws -> RunConfiguration {
-        do {
-            return try RunConfiguration.resolve(overrides, project: project, projectFolder: projectFolder, warn: warn)
-        } catch {
-            throw failure(error.description, .badInput)
-        }
+        try RunConfiguration.resolveForCommand(overrides, project: project, projectFolder: projectFolder)
     }
 
     private var overrides: RunConfiguration.Overrides {
-        RunConfiguration.Overrides(
-            models: runtime.models.isEmpty ? nil : runtime.models,
-            chatTemplates: runtime.chatTemplates.isEmpty ? nil : runtime.chatTemplates,
-            contextSizes: runtime.contextSizes.isEmpty ? nil : runtime.contextSizes, threads: runtime.threads,
-            batchSize: runtime.batchSize, slidingWindowCache: runtime.slidingWindowCache, cacheMode: cacheMode, repetitions: repetitions,
-            maxRepetitions: maxRepetitions, timeBudget: timeBudget.flatMap(DurationText.seconds), warmup: warmup,
-            suitePaths: suites.given, reportsFolder: recording.reportsFolder)
+        runtime.overrides(
+            suitePaths: suites.given, reportsFolder: recording.reportsFolder, cacheMode: cacheMode, repetitions: repetitions,
+            maxRepetitions: maxRepetitions, timeBudget: timeBudget.flatMap(DurationText.seconds), warmup: warmup)
     }
 
     // MARK: Base and head in one job
