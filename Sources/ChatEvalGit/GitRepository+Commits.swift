@@ -196,3 +196,26 @@ extension GitRepository {
         }
     }
 }
+
+extension GitRepository {
+    /// Writes every file of `revision`'s tree into `folder` (created if need be; files there are
+    /// overwritten, others left), as `git worktree add` would check it out — but without a
+    /// worktree entry, and without touching the repository's index, HEAD or working tree: a
+    /// scratch copy of that commit to build and serve.
+    public func export(_ revision: String, to folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try LibGit2.withLock {
+            var id = try commitID(for: revision)
+            var commit: OpaquePointer?
+            try check(git_commit_lookup(&commit, pointer, &id), "git_commit_lookup")
+            defer { git_commit_free(commit) }
+            var options = git_checkout_options()
+            try check(git_checkout_options_init(&options, UInt32(GIT_CHECKOUT_OPTIONS_VERSION)), "git_checkout_options_init")
+            options.checkout_strategy = GIT_CHECKOUT_FORCE.rawValue | GIT_CHECKOUT_DONT_UPDATE_INDEX.rawValue
+            try folder.path.withCString { target in
+                options.target_directory = target
+                try check(git_checkout_tree(pointer, commit, &options), "git_checkout_tree")
+            }
+        }
+    }
+}

@@ -29,7 +29,7 @@ public enum BisectReport {
         }
         if !outcome.skipped.isEmpty {
             lines.append("")
-            lines.append("skipped (\(Format.count(outcome.skipped.count, "commit")), replayed as the commit before them)")
+            lines.append("skipped (\(Format.count(outcome.skipped.count, "commit")))")
             lines += outcome.skipped.map { "  \($0.shortId) \"\(Format.clip($0.subject, 48))\": \($0.reason)" }
         }
         lines.append("")
@@ -57,7 +57,7 @@ public enum BisectReport {
         ]
         out += rows.dropFirst().map { "| " + $0.map(Markup.markdown).joined(separator: " | ") + " |" }
         if !outcome.skipped.isEmpty {
-            out += ["", "### Skipped: \(Format.count(outcome.skipped.count, "commit")) that change no input", ""]
+            out += ["", "### Skipped: \(Format.count(outcome.skipped.count, "commit"))", ""]
             out += outcome.skipped.map { "- `\($0.shortId)` \(Markup.markdown($0.subject)): \(Markup.markdown($0.reason))" }
         }
         out += ["", Markup.markdown(summary(outcome))]

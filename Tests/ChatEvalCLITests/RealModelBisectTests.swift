@@ -115,6 +115,57 @@ import Testing
         #expect(resumed.stderr.contains("resuming  \(kept) probes kept in"), "\(resumed.stderr)")
     }
 
+    /// The runtime is the code under test: each commit is built and served from a scratch copy;
+    /// commit 3 breaks the build and is skipped, commit 5 changes the server's chat template.
+    @Test func aServedRuntimeBuiltFromEachCommitSkipsABrokenBuild() async throws {
+        _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_LLAMA_SERVER"], "CHATEVAL_LLAMA_SERVER is not set")
+        let repository = try ScratchRepository(prefix: "chateval-bisect-served")
+        try await repository.git("init", "-q", "-b", "main")
+        try repository.write(".gitignore", "reports/\n")
+        try repository.write("chateval.yaml", "compare: {busy_threshold: off}\n")
+        try repository.write(
+            "suites/facts.yaml",
+            """
+            name: facts
+            defaults: {max_tokens: 8, system: "You are a concise assistant."}
+            conversations:
+              - {id: capital, turns: ["What is the capital of France?"]}
+
+            """)
+        try repository.write("build.sh", "test ! -f BROKEN\n")
+        try repository.write("server-args", "")
+        try await repository.commit("1: the suite, the build and the server")
+        try repository.write("NOTES.md", "notes\n")
+        try await repository.commit("2: notes")
+        try repository.write("BROKEN", "")
+        try await repository.commit("3: a change that breaks the build")
+        try FileManager.default.removeItem(at: repository.root.appendingPathComponent("BROKEN"))
+        try await repository.commit("4: the build mended")
+        try repository.write("server-args", "--chat-template gemma\n")
+        try await repository.commit("5: the server's chat template")
+
+        let outcome = try await cli.run(
+            [
+                "bisect", "HEAD~4", "HEAD", "--max-repeat", "2", "--format", "json", "--build", "sh build.sh", "--serve",
+                "exec \"$CHATEVAL_LLAMA_SERVER\" -m \"$CHATEVAL_MODEL\" --host 127.0.0.1 --port \"$PORT\" -t 1 -c 1024 $(cat server-args)",
+            ], environment: ["CI": "true"], in: repository.root)
+        #expect(outcome.status == 0 || outcome.status == 4, "\(outcome.stderr)")
+        let json = try #require((try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))) as? [String: Any], "\(outcome.stderr)")
+        let skipped = json["skipped"] as? [[String: Any]] ?? []
+        #expect(skipped.compactMap { $0["subject"] as? String } == ["3: a change that breaks the build"], "\(outcome.stderr)")
+        #expect((skipped.first?["reason"] as? String)?.hasPrefix("the build failed (exit 1; ") == true)
+        #expect(Self.culprits(json)["ledger"] == [repository.commits[4]], "\(Self.culprits(json))")
+        // The skip is said as it happens, not only in the report.
+        #expect(outcome.stderr.contains("skipped: ") && outcome.stderr.contains("the build failed"))
+    }
+
+    @Test func buildNeedsServe() async throws {
+        let outcome = try await cli.run(["bisect", "HEAD~1", "HEAD", "--build", "make"], environment: ["CI": "true"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("--build needs --serve"))
+    }
+
     @Test func goodMustBeBeforeBadOnTheFirstParentLine() async throws {
         let repository = try await Repository(cli: cli)
         let outcome = try await cli.run(["bisect", "HEAD", "HEAD~3"], environment: ["CI": "true"], in: repository.root)

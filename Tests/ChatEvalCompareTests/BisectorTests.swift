@@ -15,9 +15,15 @@ import Testing
         /// Heads a probe against the state just before them calls the same, whatever the steps.
         let sameAdjacent: Set<Int>
         let stopAfter: Int?
+        /// States whose build fails: a probe of them throws `BisectSkip`.
+        let unbuildable: Set<Int>
         private(set) var asked: [BisectProbe] = []
 
-        init(steps: [BisectSignal: [Int]], undecidedHeads: Set<Int> = [], sameAdjacent: Set<Int> = [], stopAfter: Int? = nil) {
+        init(
+            steps: [BisectSignal: [Int]], undecidedHeads: Set<Int> = [], sameAdjacent: Set<Int> = [], stopAfter: Int? = nil,
+            unbuildable: Set<Int> = []
+        ) {
+            self.unbuildable = unbuildable
             self.steps = steps
             self.undecidedHeads = undecidedHeads
             self.sameAdjacent = sameAdjacent
@@ -26,6 +32,9 @@ import Testing
 
         func probe(_ probe: BisectProbe) async throws -> BisectProbeResult {
             if let stopAfter, asked.count >= stopAfter { throw BisectInterruption() }
+            if let state = [probe.base, probe.head].first(where: unbuildable.contains) {
+                throw BisectSkip(state: state, reason: "the build failed")
+            }
             asked.append(probe)
             var readings: [SignalReading] = []
             for (signal, at) in steps {
@@ -118,6 +127,26 @@ import Testing
         #expect(finding.undecided.map(\.probed) == [10])
         #expect(finding.notes.contains { $0.contains("not named") })
         #expect(await prober.asked.last.map { [$0.base, $0.head] } == [9, 10])
+    }
+
+    @Test func aCommitThatCannotBeBuiltIsPassedOverAndNamedAsSkipped() async throws {
+        let prober = ScriptedProber(steps: [ttft: [12]], unbuildable: [8])
+        let outcome = try await Bisector(states: states(17)).run(prober)
+        #expect(outcome.findings.first?.culprits.map(\.state) == [12])
+        #expect(outcome.skipped.map(\.shortId) == ["c8"])
+        #expect(outcome.skipped.first?.reason == "the build failed")
+        // The skipped state was asked once, then passed over for its neighbour.
+        #expect(await prober.asked.filter { $0.head == 8 || $0.base == 8 }.count == 0)
+    }
+
+    @Test func aStepNextToACommitThatCannotBeBuiltIsARangeNotAGuess() async throws {
+        let prober = ScriptedProber(steps: [ttft: [9]], unbuildable: [8])
+        let outcome = try await Bisector(states: states(17)).run(prober)
+        let finding = try #require(outcome.findings.first)
+        #expect(finding.culprits.isEmpty)
+        let range = try #require(finding.undecided.first)
+        #expect((range.after, range.through) == (7, 9))
+        #expect(range.reading.detail == "c8 could not be measured (the build failed)")
     }
 
     @Test func anInterruptionKeepsWhatWasFound() async throws {

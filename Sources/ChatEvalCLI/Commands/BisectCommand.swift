@@ -1,6 +1,8 @@
 import ArgumentParser
 import ChatEvalCompare
 import ChatEvalCore
+import ChatEvalGit
+import ChatEvalOpenAI
 import ChatEvalReport
 import ChatEvalRunner
 import ChatEvalRuntime
@@ -55,6 +57,21 @@ struct BisectCommand: AsyncParsableCommand {
     @Flag(help: "Measure every probe again, ignoring what an interrupted bisection of the same question kept.")
     var fresh = false
 
+    @Option(
+        name: .customLong("build"),
+        help: ArgumentHelp(
+            "Where the code under test is the runtime: run this (sh -c) in a scratch copy of each probed commit first; "
+                + "a commit whose build fails is skipped, as git bisect skip does. Needs --serve.", valueName: "command"))
+    var buildCommand: String?
+
+    @Option(
+        name: .customLong("serve"),
+        help: ArgumentHelp(
+            "Start this (sh -c) in each probed commit's scratch copy, with PORT set, and measure the OpenAI-compatible "
+                + "server it runs at http://127.0.0.1:$PORT/v1. Every commit that changes any file is then measured.",
+            valueName: "command"))
+    var serveCommand: String?
+
     /// --format / --output: terminal, json (the bisection's record) or markdown.
     @OptionGroup var output: OutputOptions
 
@@ -64,6 +81,9 @@ struct BisectCommand: AsyncParsableCommand {
         }
         guard confidence > 0.5, confidence < 1 else {
             throw ValidationError("--confidence must be above 0.5 and below 1 (got \(confidence))")
+        }
+        if buildCommand != nil, serveCommand == nil {
+            throw ValidationError("--build needs --serve: the server started from what was built is what the probes measure")
         }
         if recording.gitNote { throw ValidationError("--git-note: bisect records probes, not a run of one commit; drop it") }
         for format in [ReportFormat.junit, .html, .csv] {
@@ -82,7 +102,8 @@ struct BisectCommand: AsyncParsableCommand {
         let tree = CommitTree(repository: repository, commit: bad, label: bad, root: workspace.root)
         let projectPath =
             project.ignore ? nil : tree.relativePath(project.path ?? workspace.root.appendingPathComponent(ProjectFile.fileName).path)
-        let inputs = (projectPath.map { [$0] } ?? []) + head.suitePaths.compactMap { tree.relativePath($0) }
+        // With --serve the runtime is built from the repository: any file may change what is measured.
+        let inputs = serveCommand != nil ? nil : (projectPath.map { [$0] } ?? []) + head.suitePaths.compactMap { tree.relativePath($0) }
         let range = try BisectRange.read(
             good: good, bad: bad, repository: repository, root: workspace.root, inputs: inputs, projectPath: projectPath,
             selection: picked, head: head, configure: { try configuration($0, projectFolder: projectFolder) })
@@ -95,8 +116,8 @@ struct BisectCommand: AsyncParsableCommand {
                 "no commit after \(good) up to \(bad) changes an input (the project file or a suite): every one replays the same, "
                     + "so what changed lies outside the repository (the engine build, the model file, the machine)", .noVerdict)
         }
-        let (engine, sha256) = try Workspace.loadRuntime(head, head.primary)
         let folder = URL(fileURLWithPath: head.reportsFolder)
+        let (runtimes, identity, sha256) = try runtimes(range, head: head, root: workspace.root, folder: folder)
         let journalURL = folder.appendingPathComponent(
             ".chateval/bisect-\(range.states[0].shortId)-\(range.states.last?.shortId ?? "").json")
         let fingerprint = Self.fingerprint(
@@ -107,9 +128,9 @@ struct BisectCommand: AsyncParsableCommand {
 
         let stop = StopRequest()
         let prober = RevisionProber(
-            revisions: range.revisions, runtime: engine, gate: head.comparison, design: .rounds(maximum: maxRepetitions),
+            revisions: range.revisions, runtimes: runtimes, gate: head.comparison, design: .rounds(maximum: maxRepetitions),
             timeBudget: head.timeBudget,
-            records: RunRecordMaker(runtime: engine.identity, modelSha256: sha256, machineLoad: MachineLoad.sample()),
+            records: RunRecordMaker(runtime: identity, modelSha256: sha256, machineLoad: MachineLoad.sample()),
             folder: folder, journal: journal, journalURL: journalURL, stop: stop)
         let bisector = Bisector(states: range.states, skipped: range.skipped, errorRate: 1 - confidence)
         let info = output
@@ -120,7 +141,9 @@ struct BisectCommand: AsyncParsableCommand {
         do {
             outcome = try await task.value
             outcome.bad = range.bad
+            await (runtimes as? ServedRevisions)?.releaseAll()
         } catch let error as ResultWriteError {
+            await (runtimes as? ServedRevisions)?.releaseAll()
             throw failure("could not write \(error.description); the probes finished are kept in \(journalURL.path)", .runIncomplete)
         }
         try output.write(.bisect(outcome)) { BisectReport.render(outcome) }
@@ -136,6 +159,31 @@ struct BisectCommand: AsyncParsableCommand {
         if outcome.findings.contains(where: { !$0.undecided.isEmpty || $0.culprits.isEmpty }) {
             throw failure("a difference stayed undecided (named above); more repetitions (--max-repeat) may decide it", .noVerdict)
         }
+    }
+
+    /// Each commit's runtime: one in-process engine for all (the working tree's model), or with
+    /// --serve a server built and started from each commit; the identity and model digest the
+    /// records start from.
+    private func runtimes(_ range: BisectRange, head: RunConfiguration, root: URL, folder: URL) throws -> (
+        any RevisionRuntimes, RuntimeIdentity, String?
+    ) {
+        guard let serveCommand else {
+            let (engine, sha256) = try Workspace.loadRuntime(head, head.primary)
+            return (SharedRuntime(engine), engine.identity, sha256)
+        }
+        let served = ServedRevisions(
+            commits: range.states.map { ($0.commit, $0.shortId) },
+            export: { commit, folder in try GitRepository.discover(startingAt: root).export(commit, to: folder) },
+            build: buildCommand, serve: serveCommand, scratch: folder.appendingPathComponent(".chateval/bisect-trees"),
+            connect: { baseURL in
+                let connection = try await OpenAIConnection.open(OpenAIConfiguration(baseURL: baseURL, modelName: ""))
+                return ServedRevisions.Endpoint(runtime: connection.makeRuntime(), close: { await connection.shutdown() })
+            })
+        let identity = RuntimeIdentity(
+            engine: "served", build: serveCommand,
+            model: ModelIdentity(path: "(built from each commit)", fileBytes: 0, description: "served by --serve"),
+            chatTemplate: "server", chatTemplateSource: "server", contextSize: 0, batchSize: 0, threads: 0)
+        return (served, identity, nil)
     }
 
     /// A commit's run configuration: its project file (nil for none) with the command line applied.

@@ -19,9 +19,10 @@ struct BisectRange {
     /// - `head`: the working tree's configuration, whose model and engine settings every commit is replayed with.
     /// - `configure`: a commit's run configuration from its project file (nil when it has none),
     ///   with the command line applied.
-    /// - `inputs`: the paths, relative to the repository root, whose change makes a commit worth measuring.
+    /// - `inputs`: the paths, relative to the repository root, whose change makes a commit worth
+    ///   measuring; nil for every file (the runtime itself is built from the repository).
     static func read(
-        good: String, bad: String, repository: GitRepository, root: URL, inputs: [String], projectPath: String?,
+        good: String, bad: String, repository: GitRepository, root: URL, inputs: [String]?, projectPath: String?,
         selection: SuiteSelection, head: RunConfiguration, configure: (ProjectFile?) throws -> RunConfiguration
     ) throws -> BisectRange {
         let (goodId, badId) = (try commit(good, repository), try commit(bad, repository))
@@ -41,7 +42,8 @@ struct BisectRange {
             states: [], skipped: [], revisions: [],
             bad: BisectState(commit: badId, shortId: newest?.shortId ?? bad, subject: newest?.subject ?? ""))
         for summary in walk.commits.reversed() {
-            if !range.states.isEmpty, try repository.changedPaths(inputs, in: summary.id).isEmpty {
+            let changed = try inputs.map { try repository.changedPaths($0, in: summary.id) } ?? repository.changedFiles(in: summary.id)
+            if !range.states.isEmpty, changed.isEmpty {
                 let files = (try? repository.changedFiles(in: summary.id)) ?? []
                 let skipped = SkippedCommit(
                     shortId: summary.shortId, subject: summary.subject,
@@ -57,7 +59,7 @@ struct BisectRange {
             range.revisions.append(
                 try revision(
                     state, repository: repository, root: root, projectPath: projectPath, selection: selection, head: head,
-                    configure: configure))
+                    served: inputs == nil, configure: configure))
         }
         return range
     }
@@ -69,13 +71,14 @@ struct BisectRange {
     /// The commit's suites and settings, from its own project file and suite files.
     private static func revision(
         _ state: BisectState, repository: GitRepository, root: URL, projectPath: String?, selection: SuiteSelection,
-        head: RunConfiguration, configure: (ProjectFile?) throws -> RunConfiguration
+        head: RunConfiguration, served: Bool, configure: (ProjectFile?) throws -> RunConfiguration
     ) throws -> BisectRevision {
         let tree = CommitTree(repository: repository, commit: state.commit, label: state.shortId, root: root)
         let project = try projectPath.flatMap { try tree.projectFile(at: $0) }
         let configuration = try configure(project)
-        guard configuration.variants.count == 1,
-            configuration.runtimeConfiguration(configuration.primary) == head.runtimeConfiguration(head.primary)
+        // A served runtime is each commit's own; the in-process one is the working tree's for all.
+        guard served || configuration.variants.count == 1,
+            served || configuration.runtimeConfiguration(configuration.primary) == head.runtimeConfiguration(head.primary)
         else {
             throw failure(
                 "\(state.shortId)'s project file runs another model or engine setting than the bisection's "

@@ -84,10 +84,25 @@ public struct BisectProbeResult: Codable, Sendable {
 
 /// Measures probes for a `Bisector`. Contract: `probe` compares the states as `BisectProbe.Kind`
 /// says and reports only what it measured; it throws `BisectInterruption` when stopped (the
-/// probe in progress is then not reported and is measured again on resuming), and any other
-/// error when the probe cannot be measured at all.
+/// probe in progress is then not reported and is measured again on resuming), `BisectSkip` when
+/// one of the two states cannot be measured, and any other error when the probe cannot be
+/// measured at all.
 public protocol BisectProber: Sendable {
     func probe(_ probe: BisectProbe) async throws -> BisectProbeResult
+}
+
+/// State `state` cannot be measured — its build failed — and is passed over like `git bisect
+/// skip`: the search takes the measurable state nearest the middle instead, and a culprit range
+/// that only such states separate is named as such, not narrowed by guessing. The ends cannot be
+/// skipped: a skip of either is thrown on.
+public struct BisectSkip: Error, Sendable {
+    public var state: Int
+    public var reason: String
+
+    public init(state: Int, reason: String) {
+        self.state = state
+        self.reason = reason
+    }
 }
 
 /// A bisection stopped by the user (Ctrl-C) or a time limit: the probes finished before are kept.

@@ -50,6 +50,8 @@ public struct Bisector: Sendable {
         var budget: BisectBudget
         /// Probes already measured, asked again by another signal's chase.
         var known: [BisectProbe: BisectProbeResult] = [:]
+        /// States that cannot be measured (their build failed), and why.
+        var unmeasurable: [Int: String] = [:]
 
         init(bisector: Bisector, prober: Prober, progress: @escaping @Sendable (String) async -> Void) {
             self.bisector = bisector
@@ -91,9 +93,15 @@ public struct Bisector: Sendable {
             _ signal: BisectSignal, after: Int, through: Int, evidence: SignalReading, comparedWith: Int, into finding: inout SignalFinding
         ) async throws {
             var (good, bad, evidence, against) = (after, through, evidence, comparedWith)
-            while bad - good > 1 {
-                let middle = good + (bad - good) / 2
-                let reading = try await probe(signal, base: good, head: middle, endpoints: finding.endpoints)
+            // The state nearest the middle of the range that can be measured (a commit whose build
+            // failed is passed over, as `git bisect skip` does).
+            while let middle = measurable(after: good, before: bad).min(by: { abs($0 - (good + bad) / 2) < abs($1 - (good + bad) / 2) }) {
+                let reading: SignalReading
+                do {
+                    reading = try await probe(signal, base: good, head: middle, endpoints: finding.endpoints)
+                } catch is BisectSkip {
+                    continue
+                }
                 switch reading.side {
                 case .changed: (bad, evidence, against) = (middle, reading, good)
                 case .same: good = middle
@@ -102,19 +110,28 @@ public struct Bisector: Sendable {
                     return
                 }
             }
+            if bad - good > 1 {
+                let names = (good + 1..<bad).map { bisector.states[$0].shortId }.joined(separator: ", ")
+                finding.undecided.append(
+                    UndecidedRange(
+                        after: good, through: bad, probed: good + 1,
+                        reading: SignalReading(
+                            signal: signal, side: .undecided, detail: "\(names) could not be measured (the build failed)")))
+                return
+            }
             // A tested signal's culprit is confirmed against the state just before it, unless the
             // probe that showed it was that one: naming a wrong commit then takes two wrong probes,
             // and the change reported is the culprit's own.
-            if !signal.isExact, against != bad - 1 {
-                let reading = try await probe(signal, base: bad - 1, head: bad, endpoints: finding.endpoints)
+            if !signal.isExact, against != good {
+                let reading = try await probe(signal, base: good, head: bad, endpoints: finding.endpoints)
                 guard reading.side == .changed else {
-                    finding.undecided.append(UndecidedRange(after: bad - 1, through: bad, probed: bad, reading: reading))
+                    finding.undecided.append(UndecidedRange(after: good, through: bad, probed: bad, reading: reading))
                     finding.notes.append(
                         "\(bisector.states[bad].shortId) changed against \(bisector.states[against].shortId) but not against "
-                            + "\(bisector.states[bad - 1].shortId), the state before it (\(reading.side.rawValue)): not named")
+                            + "\(bisector.states[good].shortId), the state before it (\(reading.side.rawValue)): not named")
                     return
                 }
-                (evidence, against) = (reading, bad - 1)
+                (evidence, against) = (reading, good)
             }
             finding.culprits.append(BisectCulprit(state: bad, comparedWith: against, reading: evidence))
             guard finding.culprits.count < bisector.culpritsPerSignal else { return }
@@ -123,10 +140,16 @@ public struct Bisector: Sendable {
                 let reading = try await probe(signal, base: bad, head: through, endpoints: finding.endpoints)
                 if try await besideCulprit(signal, reading, after: bad, through: through, into: &finding) { return }
             }
-            if bad - 1 > after {
-                let reading = try await probe(signal, base: after, head: bad - 1, endpoints: finding.endpoints)
-                _ = try await besideCulprit(signal, reading, after: after, through: bad - 1, into: &finding)
+            if good > after {
+                let reading = try await probe(signal, base: after, head: good, endpoints: finding.endpoints)
+                _ = try await besideCulprit(signal, reading, after: after, through: good, into: &finding)
             }
+        }
+
+        /// The states after `after` and before `before` not known to be unmeasurable.
+        func measurable(after: Int, before: Int) -> [Int] {
+            guard before - after > 1 else { return [] }
+            return (after + 1..<before).filter { unmeasurable[$0] == nil }
         }
 
         /// Acts on the comparison of a range beside a culprit; true when it held a second step.
@@ -177,7 +200,20 @@ public struct Bisector: Sendable {
         /// `probe` measured, or the result of the same probe asked before.
         mutating func measure(_ probe: BisectProbe) async throws -> BisectProbeResult {
             if let result = known[probe] { return result }
-            let result = try await prober.probe(probe)
+            let result: BisectProbeResult
+            do {
+                result = try await prober.probe(probe)
+            } catch let skip as BisectSkip {
+                guard skip.state != 0, skip.state != last else { throw skip }
+                if unmeasurable[skip.state] == nil {
+                    unmeasurable[skip.state] = skip.reason
+                    let state = bisector.states[skip.state]
+                    outcome.skipped.append(SkippedCommit(shortId: state.shortId, subject: state.subject, reason: skip.reason))
+                    outcome.skipped += state.folded.map { SkippedCommit(shortId: $0.shortId, subject: $0.subject, reason: skip.reason) }
+                    await progress("skipped: \(state.shortId) — \(skip.reason)")
+                }
+                throw skip
+            }
             known[probe] = result
             return result
         }

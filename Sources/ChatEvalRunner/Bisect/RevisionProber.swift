@@ -5,7 +5,8 @@ import ChatEvalStore
 import ChatEvalSuites
 import Foundation
 
-/// Measures a bisection's probes on one in-process runtime: an exact probe from each commit's
+/// Measures a bisection's probes, each commit on its runtime (`RevisionRuntimes`: one shared
+/// in-process engine, or a server built from the commit): an exact probe from each commit's
 /// single greedy run (measured once, kept), a paired probe as `run --baseline` measures a pair —
 /// interleaved, in rounds (`PairedRun`) at the probe's own settings. Every run is recorded in
 /// the reports folder, and every finished probe in the journal, so that a bisection stopped by
@@ -13,7 +14,7 @@ import Foundation
 /// measured again).
 public actor RevisionProber: BisectProber {
     private let revisions: [BisectRevision]
-    private let runtime: any ChatRuntime
+    private let runtimes: any RevisionRuntimes
     private let gate: ComparisonSettings
     private let design: SequentialDesign
     private let timeBudget: Double?
@@ -29,12 +30,13 @@ public actor RevisionProber: BisectProber {
     /// - `gate`: the comparison settings the probes start from (`BisectReadings.settings`).
     /// - `design`: the rounds of a paired probe (its most repetitions per side).
     public init(
-        revisions: [BisectRevision], runtime: any ChatRuntime, gate: ComparisonSettings, design: SequentialDesign, timeBudget: Double?,
+        revisions: [BisectRevision], runtimes: any RevisionRuntimes, gate: ComparisonSettings, design: SequentialDesign,
+        timeBudget: Double?,
         records: RunRecordMaker, folder: URL, journal: BisectJournal, journalURL: URL, stop: StopRequest,
         observer: (any RunObserver)? = nil
     ) {
         self.revisions = revisions
-        self.runtime = runtime
+        self.runtimes = runtimes
         self.gate = gate
         self.design = design
         self.timeBudget = timeBudget
@@ -85,9 +87,20 @@ public actor RevisionProber: BisectProber {
         var plan = revision.plan
         plan.settings.repetitions = 1
         plan.settings.warmupConversations = 0
-        let record = records.record(plan: plan, git: revision.git, project: revision.project)
-        let writer = try RunRecordMaker.writer(record, suites: plan.suites, folder: folder)
-        let finished = try await SuiteRunner(runtime: runtime, plan: plan).run(into: record, writer: writer, stop: stop, observer: observer)
+        let runtime = try await runtimes.runtime(for: index)
+        var maker = records
+        maker.runtime = runtime.identity
+        let record = maker.record(plan: plan, git: revision.git, project: revision.project)
+        let finished: RunRecord
+        let writer: ResultWriter
+        do {
+            writer = try RunRecordMaker.writer(record, suites: plan.suites, folder: folder)
+            finished = try await SuiteRunner(runtime: runtime, plan: plan).run(into: record, writer: writer, stop: stop, observer: observer)
+            await runtimes.release(index)
+        } catch {
+            await runtimes.release(index)
+            throw error
+        }
         guard finished.status == .complete, !stop.isRequested, !Task.isCancelled else { throw BisectInterruption() }
         singleRuns[index] = finished
         journal.singleRuns[revision.commit] = writer.resultURL.path
@@ -99,11 +112,38 @@ public actor RevisionProber: BisectProber {
     private func paired(_ probe: BisectProbe) async throws -> BisectProbeResult {
         let signal: BisectSignal?
         if case .paired(let chased, _, _) = probe.kind { signal = chased } else { signal = nil }
+        let baseRuntime = try await runtimes.runtime(for: probe.base)
+        let headRuntime: any ChatRuntime
+        do {
+            headRuntime = try await runtimes.runtime(for: probe.head)
+        } catch {
+            await runtimes.release(probe.base)
+            throw error
+        }
+        do {
+            let result = try await paired(probe, signal: signal, base: baseRuntime, head: headRuntime)
+            await runtimes.release(probe.base)
+            await runtimes.release(probe.head)
+            return result
+        } catch {
+            await runtimes.release(probe.base)
+            await runtimes.release(probe.head)
+            throw error
+        }
+    }
+
+    /// The paired probe on runtimes already open.
+    private func paired(_ probe: BisectProbe, signal: BisectSignal?, base baseRuntime: any ChatRuntime, head headRuntime: any ChatRuntime)
+        async throws -> BisectProbeResult
+    {
         let headPlan = revisions[probe.head].plan(only: signal?.suite)
         var basePlan = revisions[probe.base].plan(only: signal?.suite)
         basePlan.suites = PairedRun.aligned(base: basePlan.suites, toHead: headPlan.suites, selection: SuiteSelection())
-        var baseRecord = records.record(plan: basePlan, git: revisions[probe.base].git, project: revisions[probe.base].project)
-        var headRecord = records.record(plan: headPlan, git: revisions[probe.head].git, project: revisions[probe.head].project)
+        var (baseMaker, headMaker) = (records, records)
+        baseMaker.runtime = baseRuntime.identity
+        headMaker.runtime = headRuntime.identity
+        var baseRecord = baseMaker.record(plan: basePlan, git: revisions[probe.base].git, project: revisions[probe.base].project)
+        var headRecord = headMaker.record(plan: headPlan, git: revisions[probe.head].git, project: revisions[probe.head].project)
         baseRecord.role = .baseline
         headRecord.role = .head
         let writers = [
@@ -111,7 +151,8 @@ public actor RevisionProber: BisectProber {
             try RunRecordMaker.writer(headRecord, suites: headPlan.suites, folder: folder),
         ]
         let run = PairedRun(
-            base: RunArm(label: "base", runtime: runtime, plan: basePlan), head: RunArm(label: "head", runtime: runtime, plan: headPlan),
+            base: RunArm(label: "base", runtime: baseRuntime, plan: basePlan),
+            head: RunArm(label: "head", runtime: headRuntime, plan: headPlan),
             design: design, timeBudget: timeBudget, settings: BisectReadings.settings(for: probe.kind, from: gate))
         let outcome = try await run.run(base: baseRecord, head: headRecord, writers: writers, stop: stop, observer: observer)
         guard let comparison = outcome.comparison, outcome.sequential.stop != .interrupted, !stop.isRequested else {
