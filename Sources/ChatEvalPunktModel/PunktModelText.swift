@@ -8,8 +8,9 @@ struct PunktModelText {
     let orthographicContext: String
 
     /// Reads the tables from the file's UTF-8 bytes. Split as bytes, not as decoded characters:
-    /// splitting the decoded text added about 6 ms of CPU to a process's first sentence count,
-    /// bytes about 0.3 ms (`chateval-grading-bench --first-use`, 2026-11-27).
+    /// against the string literals this file replaced, splitting the decoded text added about 6 ms
+    /// of CPU to a process's first sentence count, splitting the bytes about 0.5 ms (9.0 → 9.5 ms;
+    /// `chateval-grading-bench --first-use`, 2026-11-27).
     init<Bytes: BidirectionalCollection<UInt8>>(utf8 bytes: Bytes) {
         let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         var tables: [String: String] = [:]
