@@ -48,12 +48,12 @@ mtif: setup
 _mtif: _build
 	.build/release/chateval run suites/multi-turn-if $(MTIF_ARGS) --output reports/mtif.html
 
-# The second model, llama-server and the report checkers are set up while the tests compile
-# (downloads and one C++ build beside one Swift build); their log is shown if they fail.
+# The second model, llama-server, the report checkers and the Punkt model's source are set up while
+# the tests compile (downloads and one C++ build beside one Swift build); their log is shown if they fail.
 test: setup
 	@$(MAKE) --no-print-directory _test
 _test: format-check
-	@echo "[setup] the second model, llama-server and the report checkers, beside the build (log: $(CHATEVAL_CACHE)/test-extras.log)"
+	@echo "[setup] the second model, llama-server, the report checkers and the Punkt model's source, beside the build (log: $(CHATEVAL_CACHE)/test-extras.log)"
 	@mkdir -p $(CHATEVAL_CACHE); bash scripts/setup.sh test-extras > $(CHATEVAL_CACHE)/test-extras.log 2>&1 & extras=$$!; \
 	$(BUILD_FOR_TESTS); built=$$?; \
 	wait $$extras || { echo "set-up for the tests failed:"; tail -n 40 $(CHATEVAL_CACHE)/test-extras.log; exit 1; }; \

