@@ -131,9 +131,13 @@ public enum BisectReport {
     private static func summary(_ outcome: BisectOutcome) -> String {
         let measured = outcome.measured
         let resumed = ((outcome.endpoints.map { [$0] } ?? []) + outcome.probes).filter(\.result.resumed).count
+        let repetitions = "\(Format.count(measured.repetitions, "repetition")) per side in all"
+        guard measured.probes > 0 else {
+            return
+                "nothing measured again: \(Format.count(resumed, "probe")) read back from an earlier run of this bisection, \(repetitions)"
+        }
         return "took \(seconds(measured.seconds)) measuring: \(Format.count(measured.probes, "probe"))"
-            + (resumed > 0 ? " (\(resumed) more read back from the interrupted bisection)" : "")
-            + ", \(Format.count(measured.repetitions, "repetition")) per side in all"
+            + (resumed > 0 ? " (\(resumed) more read back from an earlier run of this bisection)" : "") + ", \(repetitions)"
     }
 
     /// "2.6 s", "7 min 43 s".

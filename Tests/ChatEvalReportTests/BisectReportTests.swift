@@ -52,7 +52,8 @@ import Testing
         #expect(text.contains("facts: ttft (±5%)"))
         #expect(text.contains("resumed"))
         #expect(
-            text.contains("took 21.0 s measuring: 1 probe (1 more read back from the interrupted bisection), 7 repetitions per side in all")
+            text.contains(
+                "took 21.0 s measuring: 1 probe (1 more read back from an earlier run of this bisection), 7 repetitions per side in all")
         )
     }
 
