@@ -15,7 +15,7 @@ import PackageDescription
 //
 // Three packages from the mirror, no more: argument parsing, YAML, and (tests and benches only) running programs.
 // HTTP is libcurl and SHA-256 is OpenSSL's libcrypto, both system libraries already on the machine
-// (see Sources/ChatEvalOpenAI/HTTP/CurlTransfer.swift for the measured trade-off).
+// (see Sources/ChatEvalOpenAI/HTTP/HTTPClient.swift for the measured trade-off).
 /// -O for a target in debug builds (tests), where its loops would otherwise dominate `make test`.
 let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
@@ -44,7 +44,7 @@ let package = Package(
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-32", providers: [.apt(["libpcre2-dev"])]),
         // SQLite for the results index (system library, not GRDB: see ChatEvalIndex/SQLiteResultIndex.swift).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        // libcurl for the served runtime's HTTP (not AsyncHTTPClient: see ChatEvalOpenAI/HTTP/CurlTransfer.swift).
+        // libcurl for the served runtime's HTTP (not AsyncHTTPClient: see ChatEvalOpenAI/HTTP/HTTPClient.swift).
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // OpenSSL's libcrypto for SHA-256 (not swift-crypto's own BoringSSL: see ChatEvalDigest/SHA256.swift).
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),

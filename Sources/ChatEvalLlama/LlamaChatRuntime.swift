@@ -430,13 +430,6 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
     }
 }
 
-/// Set from any thread when the consumer of a turn goes away; read by the token loop.
-final class CancellationFlag: Sendable {
-    private let value = Atomic<Bool>(false)
-    func cancel() { value.store(true, ordering: .relaxed) }
-    var isCancelled: Bool { value.load(ordering: .relaxed) }
-}
-
 extension LlamaChatRuntime {
     /// Names of the chat templates llama.cpp applies by name (`gemma`, `chatml`, `llama3`, ...).
     public static var builtinChatTemplates: [String] { LlamaBackend.builtinChatTemplates() }

@@ -393,9 +393,3 @@ public enum ComparisonReport {
         return (text.hasSuffix(".00") ? String(text.dropLast(3)) : text) + "%"
     }
 }
-
-/// Formatting shared by the comparison's reports.
-public enum RunComparatorFormat {
-    /// "95%", "99.7%", "99.99%": a confidence level with the digits it needs.
-    public static func confidence(_ level: Double) -> String { RunComparator.percent(level) }
-}
