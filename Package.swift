@@ -9,7 +9,8 @@ import PackageDescription
 //   ChatEvalLlama → {Runtime, Core, Digest, CLlama, CEngineCrash}   ChatEvalOpenAI → {Runtime, Core, Digest, CCurl}   ChatEvalGit → {Core, CGit2}
 //   ChatEvalGrading → {Core, PunktModel, CTextCat, CPCRE2}   ChatEvalDigest → COpenSSL
 //   C modules have one importer each; ChatEvalCore imports Foundation only.
-//   ChatEvalToolKit (running programs, a local llama-server, synthetic histories) → {Store, Core}: tests and benches.
+//   ChatEvalToolKit (running programs, a local llama-server, synthetic histories, the gate's calibration) → {Compare, Store, Core}:
+//     tests and benches.
 //   ChatEvalTestKit (fakes: scripted runtime, fake chat server; test tags) → {ToolKit, Runtime, Store, Core}: tests only.
 //   Executables: chateval (CLI), chateval-bench (Bench → ToolKit), chateval-grading-bench, chateval-fuzz.
 //
@@ -90,13 +91,15 @@ let package = Package(
         // Human-readable tables and summaries; Markdown, JUnit XML, HTML and per-turn CSV reports.
         .target(name: "ChatEvalReport", dependencies: ["ChatEvalCore", "ChatEvalStore", "ChatEvalCompare", "ChatEvalHistory"]),
         // What tests and benches share, never linked into `chateval` and free of any test framework:
-        // running programs (swift-subprocess, both pipes read at once), a local llama-server, synthetic histories.
+        // running programs (swift-subprocess, both pipes read at once), a local llama-server, synthetic histories,
+        // and the gate's calibration on seeded samples (through Compare's package-level decisions; optimised in
+        // debug builds too, as Compare is, for the thousands of comparisons its tests run).
         .target(
             name: "ChatEvalToolKit",
             dependencies: [
-                "ChatEvalStore", "ChatEvalCore", .product(name: "Subprocess", package: "swift-subprocess"),
+                "ChatEvalCompare", "ChatEvalStore", "ChatEvalCore", .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
-            ]),
+            ], swiftSettings: optimisedInDebug),
         // Fakes and tags shared by tests (imports Testing); re-exports ChatEvalToolKit.
         .target(name: "ChatEvalTestKit", dependencies: ["ChatEvalToolKit", "ChatEvalRuntime", "ChatEvalStore", "ChatEvalCore"]),
 

@@ -8,7 +8,7 @@ import Foundation
 /// adjustment pays for that dependence only. Regressions are tested one-sided ("is head worse?")
 /// at the family's rate; improvements, which never fail a build, one-sided at the same rate in
 /// their own family.
-enum JointFamily {
+package enum JointFamily {
     struct Decisions {
         var metrics: [MultipleTesting.Decision?]
         var checks: [MultipleTesting.Decision?]
@@ -18,7 +18,7 @@ enum JointFamily {
 
     /// Relabellings drawn when there are too many to enumerate: an adjusted p-value of 0.8% (the
     /// 25% slowdown of five replays a side) is then estimated within ±0.2% (two standard errors).
-    static let samples = 10_000
+    package static let samples = 10_000
     /// Relabellings enumerated exactly up to this count (two suites of one conversation with five
     /// replays a side: 252² = 63,504).
     static let exactLimit = 100_000

@@ -3,13 +3,14 @@ import ChatEvalStore
 
 /// What one replay showed besides its timings: each check's verdict and whether each turn
 /// answered. The unit a comparison's checks and turns are tested on, jointly with its metrics.
-struct ReplayOutcome {
+/// (Package access: the gate's calibration in ChatEvalToolKit draws them.)
+package struct ReplayOutcome {
     var conversation: String
-    var checks: [QualityComparator.CheckKey: Bool] = [:]
+    package var checks: [QualityComparator.CheckKey: Bool] = [:]
     /// 0-based turn → answered.
     var answered: [Int: Bool] = [:]
 
-    init(conversation: String, checks: [QualityComparator.CheckKey: Bool] = [:], answered: [Int: Bool] = [:]) {
+    package init(conversation: String, checks: [QualityComparator.CheckKey: Bool] = [:], answered: [Int: Bool] = [:]) {
         self.conversation = conversation
         self.checks = checks
         self.answered = answered

@@ -117,7 +117,9 @@ public enum RunComparator {
     }
 
     /// The error rates a look decides at.
-    struct Level {
+    /// (Package access, as are `PendingChange`, `TurnKey` and `decide`: the gate's calibration in
+    /// ChatEvalToolKit decides its synthetic samples through them.)
+    package struct Level {
         /// The family's false-alarm rate at this look.
         var alpha: Double
         /// The level of the intervals at this look.
@@ -129,7 +131,7 @@ public enum RunComparator {
         /// and the gated metric tests it applies to (among which the family's rate is shared).
         var runTerm: (spread: RunToRunSpread, baseRuns: Int, headRuns: Int, tests: Int)?
 
-        init(settings: ComparisonSettings, share: Double, intervalShare: Double? = nil) {
+        package init(settings: ComparisonSettings, share: Double, intervalShare: Double? = nil) {
             alpha = settings.familyErrorRate * share
             confidence = 1 - (1 - settings.confidence) * (intervalShare ?? share)
         }
@@ -138,11 +140,11 @@ public enum RunComparator {
     // MARK: Replays
 
     /// A turn's place in a suite.
-    struct TurnKey: Hashable, Comparable {
+    package struct TurnKey: Hashable, Comparable {
         var conversation: String
         /// 0-based.
         var turn: Int
-        static func < (a: TurnKey, b: TurnKey) -> Bool { (a.conversation, a.turn) < (b.conversation, b.turn) }
+        package static func < (a: TurnKey, b: TurnKey) -> Bool { (a.conversation, a.turn) < (b.conversation, b.turn) }
     }
 
     /// One measured replay of a conversation: its answered turns' metrics (none when its timings
@@ -242,7 +244,7 @@ public enum RunComparator {
     // MARK: Testing
 
     /// A metric's values in one suite (or one turn), not yet tested.
-    struct PendingChange {
+    package struct PendingChange {
         var suite: String
         var turn: TurnKey?
         var metric: Metric
@@ -250,6 +252,15 @@ public enum RunComparator {
         var head: [ReplaySample]
         /// Replays of the suite left out on either side for a busy machine.
         var leftOut: Int = 0
+
+        package init(suite: String, turn: TurnKey?, metric: Metric, base: [ReplaySample], head: [ReplaySample], leftOut: Int = 0) {
+            self.suite = suite
+            self.turn = turn
+            self.metric = metric
+            self.base = base
+            self.head = head
+            self.leftOut = leftOut
+        }
     }
 
     /// A change tested but not yet decided.
@@ -301,7 +312,7 @@ public enum RunComparator {
     /// every member at the look's level, jointly over the replays they share (`JointFamily`).
     /// `outcomes` holds, per suite, each replay's checks and turns in the order of the metrics'
     /// replay samples.
-    static func decide(
+    package static func decide(
         _ metrics: [PendingChange], counts: QualityComparator.Counts, outcomes: [String: ReplayOutcomes], level: Level,
         settings: ComparisonSettings, suiteSettings: [String: ComparisonSettings], samples: Int = JointFamily.samples
     ) -> ([MetricChange], QualityComparison, TestFamily) {

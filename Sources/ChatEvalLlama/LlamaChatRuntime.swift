@@ -210,27 +210,30 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         }
     }
 
-    // MARK: Inspection (tests and diagnostics)
+    // MARK: Inspection
 
-    /// The prompt tokens the template and tokenizer make of `messages` for a turn.
+    /// The prompt tokens the template and tokenizer make of `messages` for a turn (the throughput
+    /// bench sizes its prompts with it).
     public func promptTokens(for messages: [ChatMessage]) -> [Int32]? {
         template.render(messages).flatMap { model.tokenize($0, addSpecial: true) }
     }
 
-    /// The tokens whose KV entries are cached now (what the next turn can reuse).
-    public func sessionTokens() async -> [Int32] {
+    /// The tokens whose KV entries are cached now (what the next turn can reuse). For the tests,
+    /// as `lastTurnTokens` and `detokenize` are (`@testable import`): not part of the runtime's API.
+    func sessionTokens() async -> [Int32] {
         await LlamaThread.shared.run { self.cachedTokens }
     }
 
     /// The tokens generated in the last turn, a final end-of-generation token included.
-    public func lastTurnTokens() async -> [Int32] {
+    func lastTurnTokens() async -> [Int32] {
         await LlamaThread.shared.run { self.lastGeneratedTokens }
     }
 
+    /// `ChatRuntime`'s: what `CacheVerifier` compares across cache modes.
     public func lastAnswerTokens() async -> [Int32]? { await lastTurnTokens() }
 
     /// Text of `tokens` as llama.cpp detokenizes them at once.
-    public func detokenize(_ tokens: [Int32]) -> String { model.detokenize(tokens) }
+    func detokenize(_ tokens: [Int32]) -> String { model.detokenize(tokens) }
 
     // MARK: The turn (llama thread only)
 

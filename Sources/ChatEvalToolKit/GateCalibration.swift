@@ -1,3 +1,4 @@
+import ChatEvalCompare
 import ChatEvalCore
 import ChatEvalStore
 import Foundation
@@ -13,7 +14,10 @@ import Foundation
 /// Metrics are drawn independently of each other (the hardest case for a family-wise rate:
 /// correlated metrics false-alarm together, not separately). Checks pass with a probability per
 /// side. The samples then go through exactly the decisions `RunComparator` makes for recorded
-/// runs: the same replay values, tests, family, adjustment, thresholds and looks.
+/// runs: the same replay values, tests, family, adjustment, thresholds and looks (the
+/// comparator's package-level pieces: `RunComparator.decide`, `QualityComparator.Counts`).
+///
+/// For the tests and the gate bench only: it lives here, outside what `chateval` links.
 public struct GateCalibration: Sendable {
     public struct Scenario: Sendable {
         /// Per suite, the turns of each of its conversations.
