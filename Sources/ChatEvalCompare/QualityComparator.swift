@@ -25,11 +25,7 @@ package enum QualityComparator {
         var check: String
 
         package init(suite: String, conversation: String, turn: Int?, position: Int, check: String) {
-            self.suite = suite
-            self.conversation = conversation
-            self.turn = turn
-            self.position = position
-            self.check = check
+            (self.suite, self.conversation, self.turn, self.position, self.check) = (suite, conversation, turn, position, check)
         }
 
         package static func < (a: CheckKey, b: CheckKey) -> Bool {

@@ -88,20 +88,7 @@ public final class ResultWriter: @unchecked Sendable {
         line.append(0x0A)
         try lock.withLock { _ throws(ResultWriteError) in
             let start = lseek(descriptor, 0, SEEK_END)
-            var failure: String?
-            line.withUnsafeBytes { bytes in
-                var written = 0
-                while written < bytes.count {
-                    let count = Glibc.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
-                    if count < 0 && errno == EINTR { continue }
-                    guard count > 0 else {
-                        failure = AtomicFile.lastError()
-                        return
-                    }
-                    written += count
-                }
-            }
-            if failure == nil, fsync(descriptor) != 0 { failure = AtomicFile.lastError() }
+            let failure = AtomicFile.writeAll(line, to: descriptor)
             if let failure {
                 // Cut the partial line back off, so the journal stays a sequence of whole lines.
                 if start >= 0 { _ = ftruncate(descriptor, start) }
