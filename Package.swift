@@ -9,13 +9,14 @@ import PackageDescription
 //   ChatEvalLlama → {Runtime, Core, Digest, CLlama, CEngineCrash}   ChatEvalOpenAI → {Runtime, Core, Digest, CCurl}   ChatEvalGit → {Core, CGit2}
 //   ChatEvalGrading → {Core, PunktModel, CTextCat, CPCRE2}   ChatEvalPunktModel → CPunktModel   ChatEvalDigest → COpenSSL
 //   C modules have one importer each; ChatEvalCore imports Foundation only.
-//   ChatEvalToolKit (running programs, a local llama-server, synthetic histories) → {Store, Core}: tests and benches.
+//   ChatEvalToolKit (running programs, a local llama-server, synthetic histories, the gate's calibration) → {Compare, Store, Core}:
+//     tests and benches.
 //   ChatEvalTestKit (fakes: scripted runtime, fake chat server; test tags) → {ToolKit, Runtime, Store, Core}: tests only.
 //   Executables: chateval (CLI), chateval-bench (Bench → ToolKit), chateval-grading-bench, chateval-fuzz.
 //
 // Three packages from the mirror, no more: argument parsing, YAML, and (tests and benches only) running programs.
 // HTTP is libcurl and SHA-256 is OpenSSL's libcrypto, both system libraries already on the machine
-// (see Sources/ChatEvalOpenAI/HTTP/CurlTransfer.swift for the measured trade-off).
+// (see Sources/ChatEvalOpenAI/HTTP/HTTPClient.swift for the measured trade-off).
 /// -O for a target in debug builds (tests), where its loops would otherwise dominate `make test`.
 let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
@@ -44,7 +45,7 @@ let package = Package(
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-32", providers: [.apt(["libpcre2-dev"])]),
         // SQLite for the results index (system library, not GRDB: see ChatEvalIndex/SQLiteResultIndex.swift).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        // libcurl for the served runtime's HTTP (not AsyncHTTPClient: see ChatEvalOpenAI/HTTP/CurlTransfer.swift).
+        // libcurl for the served runtime's HTTP (not AsyncHTTPClient: see ChatEvalOpenAI/HTTP/HTTPClient.swift).
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // OpenSSL's libcrypto for SHA-256 (not swift-crypto's own BoringSSL: see ChatEvalDigest/SHA256.swift).
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -93,13 +94,15 @@ let package = Package(
         // Human-readable tables and summaries; Markdown, JUnit XML, HTML and per-turn CSV reports.
         .target(name: "ChatEvalReport", dependencies: ["ChatEvalCore", "ChatEvalStore", "ChatEvalCompare", "ChatEvalHistory"]),
         // What tests and benches share, never linked into `chateval` and free of any test framework:
-        // running programs (swift-subprocess, both pipes read at once), a local llama-server, synthetic histories.
+        // running programs (swift-subprocess, both pipes read at once), a local llama-server, synthetic histories,
+        // and the gate's calibration on seeded samples (through Compare's package-level decisions; optimised in
+        // debug builds too, as Compare is, for the thousands of comparisons its tests run).
         .target(
             name: "ChatEvalToolKit",
             dependencies: [
-                "ChatEvalStore", "ChatEvalCore", .product(name: "Subprocess", package: "swift-subprocess"),
+                "ChatEvalCompare", "ChatEvalStore", "ChatEvalCore", .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
-            ]),
+            ], swiftSettings: optimisedInDebug),
         // Fakes and tags shared by tests (imports Testing); re-exports ChatEvalToolKit.
         .target(name: "ChatEvalTestKit", dependencies: ["ChatEvalToolKit", "ChatEvalRuntime", "ChatEvalStore", "ChatEvalCore"]),
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChatEvalCompare
 import ChatEvalCore
+import ChatEvalToolKit
 import Foundation
 
 /// Seeded synthetic bisections: histories of `commits` commits with one TTFT step at a random

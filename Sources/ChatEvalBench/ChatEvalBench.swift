@@ -17,38 +17,6 @@ struct ChatEvalBench: AsyncParsableCommand {
         subcommands: [ThroughputBench.self, ReuseBench.self, GateBench.self, ServedBench.self, HistoryBench.self, BisectBench.self])
 }
 
-/// The model and threads every benchmark takes.
-struct ModelOptions: ParsableArguments {
-    @Option(help: "GGUF model.") var model: String
-    @Option(help: "Built-in chat template, for a model that stores none.") var chatTemplate: String?
-    @Option(help: "Threads for every side.") var threads: Int = ProcessInfo.processInfo.activeProcessorCount
-
-    func validate() throws {
-        guard (1...ProcessInfo.processInfo.activeProcessorCount).contains(threads) else {
-            throw ValidationError("--threads must be between 1 and the \(ProcessInfo.processInfo.activeProcessorCount) cores available")
-        }
-    }
-
-    func runtime(contextSize: Int = 4096) throws -> LlamaChatRuntime {
-        try LlamaChatRuntime(
-            .init(
-                modelPath: model, chatTemplate: chatTemplate, contextSize: contextSize, batchSize: 512, threads: threads,
-                build: EngineBuild.currentName))
-    }
-
-    /// Says how busy the machine is; a busy machine makes every figure below doubtful.
-    func announce(_ title: String) {
-        let load = MachineLoad.sample(over: 1)
-        print("\n\(title) — \(URL(fileURLWithPath: model).lastPathComponent), \(threads) threads")
-        print("machine: \(load.summary)\(load.isBusy ? " — FIGURES BELOW CARRY THAT NOISE" : "")")
-    }
-}
-
-struct BenchError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
 /// Prints a line straight to standard output. Swift's `print` is block-buffered into a pipe or a
 /// file, so a half-hour `make bench` piped to `tee` would show nothing until it ended. (Not
 /// `setvbuf(stdout, …)` at start: Swift 6's strict concurrency refuses to name C's `stdout`.)

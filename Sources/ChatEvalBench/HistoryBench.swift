@@ -25,7 +25,14 @@ struct HistoryBench: AsyncParsableCommand {
         let load = MachineLoad.sample(over: 1)
         print("\nhistory — \(commits) commits × \(runsPerCommit) runs = \(commits * runsPerCommit) result files")
         print("machine: \(load.summary)\(load.isBusy ? " — FIGURES BELOW CARRY THAT NOISE" : "")")
+        try await timeHistoryCommand()
+        measureDetector()
+    }
 
+    /// `chateval history` over a generated repository with a step at 4/5 of its commits: cold,
+    /// warm (the median of `repetitions`), warm with the HTML report; and whether it finds the
+    /// step it was given, and nothing else.
+    private func timeHistoryCommand() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chateval-history-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -59,22 +66,18 @@ struct HistoryBench: AsyncParsableCommand {
         print(
             "steps found: \(steps.map { String($0.prefix(7)) }) — the generated step is at \(expected.prefix(7)) (commit \(stepAt)): "
                 + (steps == [expected] ? "found exactly, nothing else" : "NOT AS GENERATED"))
+    }
 
-        // The detector alone, on the per-commit medians of generated 60-commit histories: flat ones,
-        // then a 20% step in the middle (commit 40) and at the newest commits (the last 5, 3, 2, 1),
-        // where fewer commits after the step carry its evidence.
-        func generated(seed: UInt64, stepAt: Int?) -> [Double] {
-            var random = SeededRandom(seed: seed)
-            return (0..<60).map { index in
-                var value = 100 * (stepAt.map { index >= $0 } == true ? 1.2 : 1) * exp(0.05 * random.normal())
-                if random.uniform() < 1.0 / 30 { value *= 1.3 + 0.3 * random.uniform() }
-                return value
-            }
-        }
+    /// The detector alone, on the per-commit medians of generated 60-commit histories: flat ones
+    /// (its false alarms), then a 20% step in the middle (commit 40) and at the newest commits
+    /// (the last 5, 3, 2, 1), where fewer commits after the step carry its evidence (its power).
+    private func measureDetector() {
         let detector = ChangePointDetector()
         let start = Date()
-        let falseAlarms = (0..<histories).filter { !detector.changePoints(in: generated(seed: UInt64(10_000 + $0), stepAt: nil)).isEmpty }
-            .count
+        let falseAlarms = (0..<histories).filter {
+            !detector.changePoints(in: Self.generated(seed: UInt64(10_000 + $0), stepAt: nil)).isEmpty
+        }
+        .count
         print(
             String(
                 format:
@@ -83,7 +86,7 @@ struct HistoryBench: AsyncParsableCommand {
                 detector.alpha, detector.permutations, histories, falseAlarms, 100 * Double(falseAlarms) / Double(histories)))
         for stepAt in [40, 55, 57, 58, 59] {
             let located = (0..<histories).map {
-                detector.changePoints(in: generated(seed: UInt64(20_000 + $0), stepAt: stepAt)).map(\.index)
+                detector.changePoints(in: Self.generated(seed: UInt64(20_000 + $0), stepAt: stepAt)).map(\.index)
             }
             let exact = located.filter { $0 == [stepAt] }.count
             let nearby = located.filter { $0.count == 1 && abs($0[0] - stepAt) <= 1 }.count
@@ -98,6 +101,17 @@ struct HistoryBench: AsyncParsableCommand {
                     100 * Double(none) / Double(histories)))
         }
         print(String(format: "(%.2f ms per history)", Date().timeIntervalSince(start) * 1000 / Double(6 * histories)))
+    }
+
+    /// A generated 60-commit history of per-commit medians around 100 (5% noise, 1 in 30 an
+    /// outlier 30–60% up), 20% higher from `stepAt` on when given.
+    private static func generated(seed: UInt64, stepAt: Int?) -> [Double] {
+        var random = SeededRandom(seed: seed)
+        return (0..<60).map { index in
+            var value = 100 * (stepAt.map { index >= $0 } == true ? 1.2 : 1) * exp(0.05 * random.normal())
+            if random.uniform() < 1.0 / 30 { value *= 1.3 + 0.3 * random.uniform() }
+            return value
+        }
     }
 
     /// Runs chateval with `arguments`; its wall time and standard output.

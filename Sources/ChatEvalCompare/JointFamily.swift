@@ -2,40 +2,13 @@ import ChatEvalCore
 import ChatEvalStore
 import Foundation
 
-/// What one replay showed besides its timings: each check's verdict and whether each turn
-/// answered. The unit a comparison's checks and turns are tested on, jointly with its metrics.
-struct ReplayOutcome {
-    var conversation: String
-    var checks: [QualityComparator.CheckKey: Bool] = [:]
-    /// 0-based turn → answered.
-    var answered: [Int: Bool] = [:]
-
-    init(conversation: String, checks: [QualityComparator.CheckKey: Bool] = [:], answered: [Int: Bool] = [:]) {
-        self.conversation = conversation
-        self.checks = checks
-        self.answered = answered
-    }
-
-    init(suite: String, conversation record: ConversationRecord) {
-        conversation = record.id
-        for (key, verdict, _) in QualityComparator.verdicts(suite: suite, record) { checks[key] = verdict.passed }
-        for turn in record.turns { answered[turn.index] = turn.status == .answered }
-    }
-}
-
-/// One suite's replays on each side, in the order of its metrics' replay samples.
-struct ReplayOutcomes {
-    var base: [ReplayOutcome]
-    var head: [ReplayOutcome]
-}
-
 /// The gated family of a comparison — suite metrics with a threshold, checks' pass counts and
 /// turns' answered counts — decided jointly by relabelling replays within each conversation
 /// (`JointPermutation`): the metrics and checks of one replay move together, and the family's
 /// adjustment pays for that dependence only. Regressions are tested one-sided ("is head worse?")
 /// at the family's rate; improvements, which never fail a build, one-sided at the same rate in
 /// their own family.
-enum JointFamily {
+package enum JointFamily {
     struct Decisions {
         var metrics: [MultipleTesting.Decision?]
         var checks: [MultipleTesting.Decision?]
@@ -45,7 +18,7 @@ enum JointFamily {
 
     /// Relabellings drawn when there are too many to enumerate: an adjusted p-value of 0.8% (the
     /// 25% slowdown of five replays a side) is then estimated within ±0.2% (two standard errors).
-    static let samples = 10_000
+    package static let samples = 10_000
     /// Relabellings enumerated exactly up to this count (two suites of one conversation with five
     /// replays a side: 252² = 63,504).
     static let exactLimit = 100_000

@@ -11,8 +11,11 @@ import ChatEvalStore
 /// passes" would call merely flaky. Flaky (mixed verdicts on a side) describes a side, and is
 /// what a check is called when its change is not significant. A turn's answered count is tested
 /// the same way: a turn that answered on base and fails (or is skipped) on head.
-enum QualityComparator {
-    struct CheckKey: Hashable, Comparable {
+///
+/// (Package access for the keys, tallies and counts: the gate's calibration in ChatEvalToolKit
+/// builds them for its synthetic checks.)
+package enum QualityComparator {
+    package struct CheckKey: Hashable, Comparable {
         var suite: String
         var conversation: String
         /// 0-based turn, or nil for a conversation-level check (sorted after the turns).
@@ -21,36 +24,54 @@ enum QualityComparator {
         var position: Int
         var check: String
 
-        static func < (a: CheckKey, b: CheckKey) -> Bool {
+        package init(suite: String, conversation: String, turn: Int?, position: Int, check: String) {
+            (self.suite, self.conversation, self.turn, self.position, self.check) = (suite, conversation, turn, position, check)
+        }
+
+        package static func < (a: CheckKey, b: CheckKey) -> Bool {
             (a.suite, a.conversation, a.turn ?? .max, a.position, a.check) < (b.suite, b.conversation, b.turn ?? .max, b.position, b.check)
         }
     }
 
-    struct TurnKey: Hashable, Comparable {
+    package struct TurnKey: Hashable, Comparable {
         var suite: String, conversation: String, turn: Int
-        static func < (a: TurnKey, b: TurnKey) -> Bool { (a.suite, a.conversation, a.turn) < (b.suite, b.conversation, b.turn) }
+        package static func < (a: TurnKey, b: TurnKey) -> Bool { (a.suite, a.conversation, a.turn) < (b.suite, b.conversation, b.turn) }
     }
 
-    struct Tally {
-        var passed = 0
-        var total = 0
+    package struct Tally {
+        package var passed = 0
+        package var total = 0
         var lastVerdict: Verdict?
         var lastAnswer: String?
         var lastFailure: String?
         var isMixed: Bool { passed > 0 && passed < total }
+
+        package init() {}
     }
 
     /// Every check's and turn's counts on both sides, with their tests.
-    struct Counts {
-        struct Entry<Key> {
+    package struct Counts {
+        package struct Entry<Key> {
             var key: Key
             var base: Tally?
             var head: Tally?
             /// Fisher's test of the counts; nil for a check on one side only.
             var fisher: FisherExact?
+
+            package init(key: Key, base: Tally?, head: Tally?, fisher: FisherExact?) {
+                self.key = key
+                self.base = base
+                self.head = head
+                self.fisher = fisher
+            }
         }
         var checks: [Entry<CheckKey>]
         var turns: [Entry<TurnKey>]
+
+        package init(checks: [Entry<CheckKey>], turns: [Entry<TurnKey>]) {
+            self.checks = checks
+            self.turns = turns
+        }
     }
 
     static func tally(base: [RunRecord], head: [RunRecord]) -> Counts {

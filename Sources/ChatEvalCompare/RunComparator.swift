@@ -2,18 +2,6 @@ import ChatEvalCore
 import ChatEvalStore
 import Foundation
 
-/// The runs on one side of a comparison (one or more, pooled), and where they were read from.
-public struct ComparedRuns: Sendable {
-    public var runs: [RunRecord]
-    /// File paths or `notes:<commit>` entries, for messages.
-    public var sources: [String]
-
-    public init(runs: [RunRecord], sources: [String]) {
-        self.runs = runs
-        self.sources = sources
-    }
-}
-
 /// Compares a base and a head, metric by metric and check by check.
 ///
 /// **The unit is the replay.** The turns of one replay of a conversation run seconds apart and
@@ -129,7 +117,9 @@ public enum RunComparator {
     }
 
     /// The error rates a look decides at.
-    struct Level {
+    /// (Package access, as are `PendingChange`, `TurnKey` and `decide`: the gate's calibration in
+    /// ChatEvalToolKit decides its synthetic samples through them.)
+    package struct Level {
         /// The family's false-alarm rate at this look.
         var alpha: Double
         /// The level of the intervals at this look.
@@ -141,7 +131,7 @@ public enum RunComparator {
         /// and the gated metric tests it applies to (among which the family's rate is shared).
         var runTerm: (spread: RunToRunSpread, baseRuns: Int, headRuns: Int, tests: Int)?
 
-        init(settings: ComparisonSettings, share: Double, intervalShare: Double? = nil) {
+        package init(settings: ComparisonSettings, share: Double, intervalShare: Double? = nil) {
             alpha = settings.familyErrorRate * share
             confidence = 1 - (1 - settings.confidence) * (intervalShare ?? share)
         }
@@ -150,11 +140,11 @@ public enum RunComparator {
     // MARK: Replays
 
     /// A turn's place in a suite.
-    struct TurnKey: Hashable, Comparable {
+    package struct TurnKey: Hashable, Comparable {
         var conversation: String
         /// 0-based.
         var turn: Int
-        static func < (a: TurnKey, b: TurnKey) -> Bool { (a.conversation, a.turn) < (b.conversation, b.turn) }
+        package static func < (a: TurnKey, b: TurnKey) -> Bool { (a.conversation, a.turn) < (b.conversation, b.turn) }
     }
 
     /// One measured replay of a conversation: its answered turns' metrics (none when its timings
@@ -254,7 +244,7 @@ public enum RunComparator {
     // MARK: Testing
 
     /// A metric's values in one suite (or one turn), not yet tested.
-    struct PendingChange {
+    package struct PendingChange {
         var suite: String
         var turn: TurnKey?
         var metric: Metric
@@ -262,6 +252,15 @@ public enum RunComparator {
         var head: [ReplaySample]
         /// Replays of the suite left out on either side for a busy machine.
         var leftOut: Int = 0
+
+        package init(suite: String, turn: TurnKey?, metric: Metric, base: [ReplaySample], head: [ReplaySample], leftOut: Int = 0) {
+            self.suite = suite
+            self.turn = turn
+            self.metric = metric
+            self.base = base
+            self.head = head
+            self.leftOut = leftOut
+        }
     }
 
     /// A change tested but not yet decided.
@@ -313,7 +312,7 @@ public enum RunComparator {
     /// every member at the look's level, jointly over the replays they share (`JointFamily`).
     /// `outcomes` holds, per suite, each replay's checks and turns in the order of the metrics'
     /// replay samples.
-    static func decide(
+    package static func decide(
         _ metrics: [PendingChange], counts: QualityComparator.Counts, outcomes: [String: ReplayOutcomes], level: Level,
         settings: ComparisonSettings, suiteSettings: [String: ComparisonSettings], samples: Int = JointFamily.samples
     ) -> ([MetricChange], QualityComparison, TestFamily) {
@@ -352,141 +351,6 @@ public enum RunComparator {
         }
     }
 
-    static func verdict(
-        for test: TestedChange, decision: MultipleTesting.Decision?, familySize: Int, level: Level,
-        settings: ComparisonSettings
-    ) -> MetricChange {
-        let metric = test.metric
-        let relative = !comparesDifferences(metric)
-        var change = MetricChange(
-            metric: metric, baseMedian: Distribution(test.baseValues)?.median, headMedian: Distribution(test.headValues)?.median,
-            baseCount: test.shift?.baseCount ?? 0, headCount: test.shift?.headCount ?? 0,
-            scale: relative ? .relative : .absolute, verdict: .notMeasured, reason: "")
-        change.baseTypical = test.typicalTurn?.base
-        change.headTypical = test.typicalTurn?.head
-        guard var shift = test.shift, let baseMedian = change.baseMedian else {
-            change.reason =
-                test.baseValues.isEmpty && test.headValues.isEmpty
-                ? "not measured on either side" : test.baseValues.isEmpty ? "not measured on base" : "not measured on head"
-            if test.leftOut > 0 { change.reason += " (\(test.leftOut) replays left out: other processes held the cores)" }
-            return change
-        }
-        // Back from the compared scale to the reported one.
-        let report: (Double) -> Double = relative ? { expm1($0) } : { $0 }
-        // Separately recorded runs: the interval widened by the runs' own offset (`RunToRunSpread`).
-        let runError = level.runTerm.flatMap { $0.spread.standardError(metric, baseRuns: $0.baseRuns, headRuns: $0.headRuns) }
-        if let runError, relative {
-            let z = RankShift.normalQuantile(1 - level.tail)
-            let widen = { (halfWidth: Double) in (halfWidth * halfWidth + z * z * runError * runError).squareRoot() }
-            shift.lower = shift.estimate - widen(shift.estimate - shift.lower)
-            shift.upper = shift.estimate + widen(shift.upper - shift.estimate)
-        }
-        change.change = report(shift.estimate)
-        change.changeLower = report(shift.lower)
-        change.changeUpper = report(shift.upper)
-        change.pValue = shift.pValue
-        change.minimumPValue = shift.minimumPValue
-        change.replaySpread = test.spread
-        change.strata = shift.strata
-        change.adjustedPValue = decision?.adjustedPValue
-        guard let threshold = settings.thresholds[metric] else {
-            change.verdict = .notGated
-            change.reason = "no threshold for \(metric.name): shown, not gated"
-            return change
-        }
-        let bound = relative ? threshold.relativeBound(atBase: baseMedian) : max(threshold.absolute, threshold.relative * baseMedian)
-        change.threshold = bound
-        let estimate = report(shift.estimate)
-        let lower = report(shift.lower), upper = report(shift.upper)
-        let direction = change.isWorse ? ChangeVerdict.regression : .improvement
-        let minimum = min(shift.baseCount, shift.headCount)
-        if minimum < settings.minimumSamples {
-            change.verdict = .underpowered
-            change.reason =
-                shift.minimumPValue >= 1
-                ? "\(shift.baseCount) and \(shift.headCount) replays: no arrangement of them could show a change"
-                : "\(minimum) replays on one side; the settings ask for at least \(settings.minimumSamples)"
-            change.repetitionsNeeded = RepetitionForecast.repetitions(
-                spread: test.spread, strata: shift.strata, estimate: shift.estimate, bound: relative ? log1p(bound) : bound,
-                familyLevel: level.alpha / Double(max(familySize, 1)), intervalTail: level.tail
-            ).map { max($0, test.repetitions + 1) }
-            return change
-        }
-        let significant = decision?.significant == true
-        // The interval must exclude "no change" on the estimate's side: a verdict never rests on
-        // an interval that holds 0, whatever the p-value's approximation said.
-        let excludesZero = (estimate > 0 && lower > 0) || (estimate < 0 && upper < 0)
-        let confidence = Self.percent(level.confidence)
-
-        // Beyond the run-to-run spread too, one-sided at the family's rate shared by its tests.
-        let beyondRuns = runError.map { error in
-            abs(shift.estimate) > RankShift.normalQuantile(1 - level.alpha / Double(level.runTerm?.tests ?? 1)) * error
-        }
-        if significant && excludesZero && abs(estimate) >= bound && beyondRuns == false {
-            change.verdict = .underpowered
-            change.reason =
-                "the replays differ, but separately recorded runs differ this much by themselves "
-                + "(run-to-run spread \(String(format: "%.1f%%", (level.runTerm?.spread.spreads[metric] ?? 0) * 100)), "
-                + "\(level.runTerm?.spread.source == .history ? "from the base's history" : "the stated default")); "
-                + "compare in one paired run: chateval run --baseline"
-            return change
-        }
-        if significant && excludesZero && abs(estimate) >= bound {
-            change.verdict = direction
-            change.reason =
-                "p = \(format(decision?.adjustedPValue ?? 1)) after adjustment over \(familySize) tests, "
-                + "and the change passes the threshold"
-            return change
-        }
-        if lower > -bound && upper < bound {
-            change.verdict = .unchanged
-            change.reason = "the \(confidence) interval lies within the threshold"
-            return change
-        }
-        // The worse end within the threshold: whatever the truth, it is not a regression.
-        let worseEnd = metric.polarity == .smallerIsBetter ? upper : -lower
-        if worseEnd < bound {
-            change.verdict = .notWorse
-            change.reason =
-                "the \(confidence) interval rules out a change past the threshold for the worse; too few replays to tell an improvement"
-            return change
-        }
-        change.verdict = .underpowered
-        let scaleBound = relative ? log1p(bound) : bound
-        change.repetitionsNeeded = RepetitionForecast.repetitions(
-            spread: test.spread, strata: shift.strata, estimate: shift.estimate, bound: scaleBound,
-            familyLevel: level.alpha / Double(max(familySize, 1)), intervalTail: level.tail
-        ).map { max($0, test.repetitions + 1) }
-        if shift.minimumPValue >= 1 {
-            change.reason = "\(shift.baseCount) and \(shift.headCount) replays: no arrangement of them could show a change"
-        } else if decision?.adjustedPValue == nil {
-            change.reason =
-                "\(shift.baseCount) and \(shift.headCount) replays "
-                + "cannot reach the family's rate (at best p = \(format(shift.minimumPValue)))"
-        } else if significant && !(abs(estimate) >= bound) {
-            change.reason = "a real change, smaller than the threshold, but the \(confidence) interval reaches past it"
-        } else if significant {
-            change.reason = "significant, but the \(confidence) interval holds no change"
-        } else if (change.isWorse ? (metric.polarity == .smallerIsBetter ? lower : -upper) : -1) >= bound {
-            // The interval printed lies wholly past the threshold, on the worse side, but the test
-            // at this look's share of the rate did not confirm it: said as such, not as noise.
-            change.reason =
-                "a clear change at \(confidence), not confirmed at this look's level (adjusted p = "
-                + "\(format(decision?.adjustedPValue ?? 1)), needs ≤ \(format(level.alpha))): more repetitions decide"
-        } else {
-            change.reason = "the \(confidence) interval reaches past the threshold: too few or too noisy replays to decide"
-        }
-        // Separately recorded runs whose own spread alone reaches past the threshold: more
-        // repetitions cannot narrow what lies between runs.
-        if let runError, relative, RankShift.normalQuantile(1 - level.tail) * runError >= scaleBound {
-            change.repetitionsNeeded = nil
-            change.reason +=
-                "; the runs' own spread reaches past the threshold, so more repetitions of them cannot decide: pair them "
-                + "(chateval run --baseline)"
-        }
-        return change
-    }
-
     /// "95%", "99.7%", "99.99%": a confidence level with the digits it needs (at most three).
     public static func percent(_ confidence: Double) -> String {
         let value = confidence * 100
@@ -498,109 +362,4 @@ public enum RunComparator {
     }
 
     static func format(_ p: Double) -> String { p < 0.0001 ? String(format: "%.1e", p) : String(format: "%.4f", p) }
-}
-
-/// One replay's values of one metric, turn by turn: what a comparison reduces to a single value.
-public struct ReplaySample: Sendable {
-    public var conversation: String
-    /// 0-based turn → value, for the turns where the metric is defined.
-    public var values: [Int: Double]
-
-    public init(conversation: String, values: [Int: Double]) {
-        self.conversation = conversation
-        self.values = values
-    }
-
-    func only(_ key: RunComparator.TurnKey) -> ReplaySample? {
-        guard conversation == key.conversation, let value = values[key.turn] else { return nil }
-        return ReplaySample(conversation: conversation, values: [key.turn: value])
-    }
-
-    /// A typical turn on each side, on the scale `strata` compares: over the (conversation, turn)
-    /// pairs measured on both sides, the mean of each side's median — on the log scale when asked,
-    /// so a geometric mean. Its head ÷ base reconciles with the stratified estimate (which is a
-    /// shift of exactly these per-turn levels), where the pooled medians of all turns need not:
-    /// a slow first turn and fast later ones pool into a median of whichever turns dominate.
-    public static func typicalTurn(base: [ReplaySample], head: [ReplaySample], onLogScale: Bool) -> (base: Double, head: Double)? {
-        func values(_ samples: [ReplaySample]) -> [String: [Int: [Double]]] {
-            var found: [String: [Int: [Double]]] = [:]
-            for sample in samples {
-                for (turn, value) in sample.values where onLogScale ? value > 0 && value.isFinite : value.isFinite {
-                    found[sample.conversation, default: [:]][turn, default: []].append(onLogScale ? Foundation.log(value) : value)
-                }
-            }
-            return found
-        }
-        let baseValues = values(base), headValues = values(head)
-        var baseSum = 0.0, headSum = 0.0, count = 0
-        for (conversation, turns) in baseValues {
-            for (turn, baseTurn) in turns {
-                guard let headTurn = headValues[conversation]?[turn], let b = Distribution(baseTurn)?.median,
-                    let h = Distribution(headTurn)?.median
-                else { continue }
-                baseSum += b
-                headSum += h
-                count += 1
-            }
-        }
-        guard count > 0 else { return nil }
-        let back: (Double) -> Double = onLogScale ? { Foundation.exp($0) } : { $0 }
-        return (back(baseSum / Double(count)), back(headSum / Double(count)))
-    }
-
-    /// The values the comparison tests: per conversation (a stratum), each replay's mean over its
-    /// turns of (value − the turn's median over both sides), on the log scale when asked. The
-    /// medians are taken over both sides together, so relabelling which side a replay came from
-    /// changes nothing but the labels — the rank test stays exact. Conversations measured on one
-    /// side only are left out.
-    public static func strata(base: [ReplaySample], head: [ReplaySample], onLogScale: Bool) -> [(base: [Double], head: [Double])] {
-        strata(base: base, head: head, summaries: summaries(base + head, onLogScale: onLogScale))
-    }
-
-    /// `strata` from the replays' `summaries` (aligned with base + head), taken once.
-    static func strata(base: [ReplaySample], head: [ReplaySample], summaries values: [Double?]) -> [(base: [Double], head: [Double])] {
-        var byConversation: [String: (base: [Double], head: [Double])] = [:]
-        for (index, sample) in (base + head).enumerated() {
-            guard let value = values[index] else { continue }
-            if index < base.count {
-                byConversation[sample.conversation, default: ([], [])].base.append(value)
-            } else {
-                byConversation[sample.conversation, default: ([], [])].head.append(value)
-            }
-        }
-        return byConversation.keys.sorted().compactMap { conversation in
-            let stratum = byConversation[conversation]!
-            return stratum.base.isEmpty || stratum.head.isEmpty ? nil : stratum
-        }
-    }
-
-    /// Each replay's value as `strata` compares it — the mean over its turns of (value − the turn's
-    /// median over all `samples` of its conversation) — aligned with `samples`; nil for a replay
-    /// with no usable value.
-    public static func summaries(_ samples: [ReplaySample], onLogScale: Bool) -> [Double?] {
-        let transform: (Double) -> Double? = { value in
-            onLogScale ? (value > 0 && value.isFinite ? Foundation.log(value) : nil) : (value.isFinite ? value : nil)
-        }
-        // Each replay as (turn, value) pairs on the compared scale (turn indices are small: arrays, not dictionaries;
-        // an index no record can hold is left out, never trusted to size an array).
-        // In turn order: a dictionary's order differs between processes, and a sum's last bits with it.
-        let scaled = samples.map { sample in
-            sample.values.sorted { $0.key < $1.key }.compactMap { turn, value in
-                (0..<ReplayedTurn.indexLimit).contains(turn) ? transform(value).map { (turn: turn, value: $0) } : nil
-            }
-        }
-        var byConversation: [String: [Int]] = [:]
-        for (index, sample) in samples.enumerated() { byConversation[sample.conversation, default: []].append(index) }
-        var result = [Double?](repeating: nil, count: samples.count)
-        for replays in byConversation.values {
-            let turns = replays.flatMap { scaled[$0].map(\.turn) }.max().map { $0 + 1 } ?? 0
-            var byTurn = [[Double]](repeating: [], count: turns)
-            for replay in replays { for (turn, value) in scaled[replay] { byTurn[turn].append(value) } }
-            let typical = byTurn.map { Distribution($0)?.median ?? 0 }
-            for replay in replays where !scaled[replay].isEmpty {
-                result[replay] = scaled[replay].reduce(0) { $0 + $1.value - typical[$1.turn] } / Double(scaled[replay].count)
-            }
-        }
-        return result
-    }
 }

@@ -1,53 +1,6 @@
 import ChatEvalCore
 import ChatEvalStore
 
-/// A turn by its place: suite, conversation and 1-based turn.
-public struct LedgerTurn: Codable, Sendable, Hashable, Comparable, CustomStringConvertible {
-    public var suite: String
-    public var conversation: String
-    /// 1-based.
-    public var turn: Int
-
-    public init(suite: String, conversation: String, turn: Int) {
-        self.suite = suite
-        self.conversation = conversation
-        self.turn = turn
-    }
-
-    public static func < (a: LedgerTurn, b: LedgerTurn) -> Bool {
-        (a.suite, a.conversation, a.turn) < (b.suite, b.conversation, b.turn)
-    }
-
-    public var description: String { "\(suite)/\(conversation) turn \(turn)" }
-}
-
-/// Whether a turn's ledger is the same in every repetition of a side. Established, never
-/// assumed: only two or more identical repetitions are `exact`.
-public enum LedgerDeterminism: String, Codable, Sendable, Hashable {
-    /// Two or more repetitions, every ledger identical.
-    case exact
-    /// Repetitions whose ledgers differ: a sample, compared only by the statistical gate.
-    case varies
-    /// One repetition of a greedy (temperature 0) turn: exact by construction on one build, not
-    /// yet seen twice. Compared exactly (the ledger's point: one repetition per side).
-    case greedyOnce = "greedy_once"
-    /// One repetition of a sampled turn: nothing says it would repeat. Never compared exactly.
-    case sampledOnce = "sampled_once"
-
-    /// True when the ledger may be compared as a fact.
-    public var isComparable: Bool { self == .exact || self == .greedyOnce }
-
-    /// In words, for reports.
-    public var words: String {
-        switch self {
-        case .exact: "exact"
-        case .varies: "varies"
-        case .greedyOnce: "greedy, 1 repetition"
-        case .sampledOnce: "sampled, 1 repetition"
-        }
-    }
-}
-
 /// One side's turns, gathered over its replays but warm-ups — left-out ones too: a replay disturbed
 /// by a busy machine has its timings spoiled, not its work —
 /// every repetition's ledger, answer and check verdicts per turn.

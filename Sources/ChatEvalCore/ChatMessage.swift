@@ -1,10 +1,3 @@
-/// Who speaks a message in a chat.
-public enum ChatRole: String, Codable, Sendable, Hashable, CaseIterable {
-    case system
-    case user
-    case assistant
-}
-
 /// One message of a conversation as it is sent to a chat runtime.
 public struct ChatMessage: Codable, Sendable, Hashable {
     public var role: ChatRole

@@ -1,23 +1,3 @@
-/// The smallest change of a metric that matters in practice: a change must exceed both the
-/// relative and the absolute bound to count as a regression or improvement (5% of a 3 ms
-/// inter-token gap is noise; 2 ms of a 2 s answer is too).
-public struct MetricThreshold: Codable, Sendable, Hashable {
-    /// Fraction of the base median (0.05 = 5%).
-    public var relative: Double
-    /// In the metric's unit (seconds, tokens/s, bytes, ratio points).
-    public var absolute: Double
-
-    public init(relative: Double, absolute: Double) {
-        self.relative = relative
-        self.absolute = absolute
-    }
-
-    /// The threshold as a fraction of `base`: whichever bound is larger.
-    public func relativeBound(atBase base: Double) -> Double {
-        base > 0 ? max(relative, absolute / base) : relative
-    }
-}
-
 /// How a comparison decides: plain data, with named presets (`strict`, `default`, `relaxed`)
 /// that a project file, a suite or the command line can pick and override metric by metric.
 public struct ComparisonSettings: Codable, Sendable, Hashable {
@@ -143,51 +123,6 @@ extension ComparisonSettings {
 }
 
 // MARK: - Overrides
-
-/// Changes to comparison settings as a project file, a suite or the command line writes them;
-/// unset fields keep what they override. Applied in the order preset → project file → suite →
-/// command line, later ones winning.
-public struct ComparisonOverrides: Codable, Sendable, Hashable {
-    /// A preset to start from instead (project file and command line only).
-    public var preset: String?
-    public var familyErrorRate: Double?
-    public var confidence: Double?
-    public var minimumSamples: Int?
-    public var thresholds: [Metric: ThresholdOverride]
-    /// `busy_threshold`: cores, or `.infinity` for "off" (every replay compared).
-    public var busyThreshold: Double?
-    /// `priority`: the metrics a paired run keeps measuring while open (project file only).
-    public var priority: [Metric]?
-
-    public init(
-        preset: String? = nil, familyErrorRate: Double? = nil, confidence: Double? = nil, minimumSamples: Int? = nil,
-        thresholds: [Metric: ThresholdOverride] = [:], busyThreshold: Double? = nil, priority: [Metric]? = nil
-    ) {
-        self.priority = priority
-        self.preset = preset
-        self.familyErrorRate = familyErrorRate
-        self.confidence = confidence
-        self.minimumSamples = minimumSamples
-        self.thresholds = thresholds
-        self.busyThreshold = busyThreshold
-    }
-
-    public var isEmpty: Bool {
-        preset == nil && familyErrorRate == nil && confidence == nil && minimumSamples == nil && thresholds.isEmpty && busyThreshold == nil
-            && priority == nil
-    }
-}
-
-/// One metric's threshold as an override writes it: either bound may be left as it was.
-public struct ThresholdOverride: Codable, Sendable, Hashable {
-    public var relative: Double?
-    public var absolute: Double?
-
-    public init(relative: Double? = nil, absolute: Double? = nil) {
-        self.relative = relative
-        self.absolute = absolute
-    }
-}
 
 extension ComparisonSettings {
     /// These settings with `overrides` applied: its preset first (replacing everything), then

@@ -72,9 +72,3 @@ public struct Expectation: Codable, Sendable, Hashable, CustomStringConvertible 
         return .success(Expectation(commit: commit, suite: words[0], subject: subject, direction: direction))
     }
 }
-
-/// Why a `ChatEval-Expect` trailer was not read.
-public struct ExpectationProblem: Error, Sendable, Hashable {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-}

@@ -1,9 +1,3 @@
-/// Whether a bigger value of a metric is an improvement or a regression.
-public enum Polarity: String, Codable, Sendable {
-    case biggerIsBetter = "bigger_is_better"
-    case smallerIsBetter = "smaller_is_better"
-}
-
 /// A per-turn measurement that can be checked, gated, summarised and compared — the one
 /// vocabulary of metrics: a check `{type: decode-tps, min: 20}`, a gate
 /// `{metric: decode-tps, stat: median, min: 20}` and a comparison row all name it the same way.

@@ -182,64 +182,63 @@ public final class SQLiteResultIndex: ResultIndex {
             guard stat(url.path, &info) == 0 else { continue }
             onDisk[url.lastPathComponent] = "\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
         }
-        let known = try stamps(kind: "file")
-        try database.begin()
-        do {
-            var update = IndexUpdate()
-            for source in known.keys where onDisk[source] == nil {
-                try forget(source)
-                update.removed += 1
+        return try synchronize(kind: "file", with: onDisk) { name, _ in
+            do throws(ResultReadError) {
+                return ([try ResultFolder.read(folder.appendingPathComponent(name))], [])
+            } catch {
+                return ([], [error.description])
             }
-            for (name, stamp) in onDisk.sorted(by: { $0.key < $1.key }) where known[name] != stamp {
-                try forget(name)
-                try remember(name, kind: "file", stamp: stamp)
-                update.read += 1
-                let record: RunRecord
-                do {
-                    record = try ResultFolder.read(folder.appendingPathComponent(name))
-                } catch {
-                    update.unreadable.append(error.description)
-                    continue
-                }
-                try insert(record, source: name)
-            }
-            try database.commit()
-            return update
-        } catch {
-            database.rollback()
-            throw error
         }
     }
 
     public func update(notesTip tip: String?, notes: [String: String], read: (String) throws -> String) throws(IndexError) -> IndexUpdate {
         let tipKey = "notes_tip"
         if try meta(tipKey) == (tip ?? "") { return IndexUpdate() }
-        let known = try stamps(kind: "note")
-        try database.begin()
-        do {
-            var update = IndexUpdate()
-            let wanted = Dictionary(uniqueKeysWithValues: notes.map { ("notes:" + $0.key, $0.value) })
-            for source in known.keys where wanted[source] == nil {
-                try forget(source)
-                update.removed += 1
-            }
-            for (source, blob) in wanted.sorted(by: { $0.key < $1.key }) where known[source] != blob {
-                try forget(source)
-                try remember(source, kind: "note", stamp: blob)
-                update.read += 1
+        let wanted = Dictionary(uniqueKeysWithValues: notes.map { ("notes:" + $0.key, $0.value) })
+        return try synchronize(
+            kind: "note", with: wanted,
+            records: { source, blob in
                 let text: String
                 do {
                     text = try read(blob)
                 } catch {
-                    update.unreadable.append("\(source): cannot be read (\(error))")
-                    continue
+                    return ([], ["\(source): cannot be read (\(error))"])
                 }
                 let (records, unreadable) = RunNote.records(in: text)
-                for record in records { try insert(record, source: source) }
-                update.unreadable += unreadable.prefix(3).map { "\(source): \($0)" }
-                if unreadable.count > 3 { update.unreadable.append("\(source): \(unreadable.count - 3) more line(s) like these") }
+                var problems = unreadable.prefix(3).map { "\(source): \($0)" }
+                if unreadable.count > 3 { problems.append("\(source): \(unreadable.count - 3) more line(s) like these") }
+                return (records, problems)
+            },
+            before: { () throws(IndexError) in
+                try self.database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").run([.text(tipKey), .text(tip ?? "")])
+            })
+    }
+
+    /// Brings the indexed sources of `kind` in line with `wanted` (source → stamp), in one
+    /// transaction: forgets each source no longer wanted, and reads again each new one or one
+    /// whose stamp changed — `records` gives its runs and the problems met reading it. `before`
+    /// runs last inside the transaction; any failure rolls all of it back.
+    private func synchronize(
+        kind: String, with wanted: [String: String], records: (_ source: String, _ stamp: String) -> ([RunRecord], [String]),
+        before commit: () throws(IndexError) -> Void = {}
+    ) throws(IndexError) -> IndexUpdate {
+        let known = try stamps(kind: kind)
+        try database.begin()
+        do {
+            var update = IndexUpdate()
+            for source in known.keys where wanted[source] == nil {
+                try forget(source)
+                update.removed += 1
             }
-            try database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").run([.text(tipKey), .text(tip ?? "")])
+            for (source, stamp) in wanted.sorted(by: { $0.key < $1.key }) where known[source] != stamp {
+                try forget(source)
+                try remember(source, kind: kind, stamp: stamp)
+                update.read += 1
+                let (found, unreadable) = records(source, stamp)
+                for record in found { try insert(record, source: source) }
+                update.unreadable += unreadable
+            }
+            try commit()
             try database.commit()
             return update
         } catch {

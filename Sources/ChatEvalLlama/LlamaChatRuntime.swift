@@ -210,30 +210,37 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         }
     }
 
-    // MARK: Inspection (tests and diagnostics)
+    // MARK: Inspection
 
-    /// The prompt tokens the template and tokenizer make of `messages` for a turn.
+    /// The prompt tokens the template and tokenizer make of `messages` for a turn (the throughput
+    /// bench sizes its prompts with it).
     public func promptTokens(for messages: [ChatMessage]) -> [Int32]? {
         template.render(messages).flatMap { model.tokenize($0, addSpecial: true) }
     }
 
-    /// The tokens whose KV entries are cached now (what the next turn can reuse).
-    public func sessionTokens() async -> [Int32] {
+    /// The tokens whose KV entries are cached now (what the next turn can reuse). For the tests,
+    /// as `lastTurnTokens` and `detokenize` are (`@testable import`): not part of the runtime's API.
+    func sessionTokens() async -> [Int32] {
         await LlamaThread.shared.run { self.cachedTokens }
     }
 
     /// The tokens generated in the last turn, a final end-of-generation token included.
-    public func lastTurnTokens() async -> [Int32] {
+    func lastTurnTokens() async -> [Int32] {
         await LlamaThread.shared.run { self.lastGeneratedTokens }
     }
 
+    /// `ChatRuntime`'s: what `CacheVerifier` compares across cache modes.
     public func lastAnswerTokens() async -> [Int32]? { await lastTurnTokens() }
 
     /// Text of `tokens` as llama.cpp detokenizes them at once.
-    public func detokenize(_ tokens: [Int32]) -> String { model.detokenize(tokens) }
+    func detokenize(_ tokens: [Int32]) -> String { model.detokenize(tokens) }
 
     // MARK: The turn (llama thread only)
 
+    /// One turn, start to end: the prompt rendered and tokenized, the cache's common prefix reused,
+    /// the rest evaluated, the answer sampled and passed to `emit` as it forms, and everything
+    /// measured on the turn's own clock. Throws the turn's typed failure (the cache is cleared
+    /// where its state is unknown).
     private func runTurn(
         _ messages: [ChatMessage], options: GenerationOptions, cancelled: CancellationFlag, emit: (String) -> Void
     ) throws(RuntimeFailure) -> TurnMetrics {
@@ -242,6 +249,52 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         defer { memory.finish() }
         let dropped = droppedTokens  // what the cache held before cold mode dropped it (this turn only)
         droppedTokens = nil
+        let prompt = try preparePrompt(messages, clock: clock)
+
+        context.abort(when: cancelled)
+        defer { context.abort(when: nil) }
+        let callsBefore = context.decodeCalls
+        let reuse = reuseCache(for: prompt.tokens, dropped: dropped)
+        if context.fault == .dropReusedEntries, reuse.reused > 8 { context.dropEntries(1..<reuse.reused) }
+        let prefill = try evaluatePrompt(prompt.tokens, from: reuse.reused, clock: clock, callsBefore: callsBefore)
+        let prefillPeak = memory.close()
+        let generation = try generate(options: options, cancelled: cancelled, clock: clock, emit: emit)
+
+        let firstTokenTime = generation.tokenTimes.first ?? clock.elapsed
+        let totalTime = clock.elapsed
+        let decodePeak = memory.close()
+        let tokens = prompt.tokens, reused = reuse.reused, tokenTimes = generation.tokenTimes
+        var metrics = TurnMetrics(
+            promptTokens: tokens.count, reusedTokens: reused, generatedTokens: generation.tokens.count,
+            timeToFirstToken: firstTokenTime, prefillTime: prefill.time,
+            decodeTime: (tokenTimes.last ?? firstTokenTime) - firstTokenTime, totalTime: totalTime,
+            interTokenLatencies: zip(tokenTimes.dropFirst(), tokenTimes).map { $0 - $1 },
+            stopReason: generation.stopReason,
+            peakResidentBytes: [prefillPeak, decodePeak].compactMap { $0 }.max(),
+            prefillPeakResidentBytes: prefillPeak, decodePeakResidentBytes: decodePeak,
+            kvCacheBytesInUse: kvCaches.isEmpty
+                ? bytesPerCachedToken.map { $0 * cachedTokens.count } : LlamaMemoryReport.bytesInUse(kvCaches, tokens: cachedTokens.count),
+            reusableTokens: reuse.reusable, reuseMiss: reuse.missed.map { describe($0, prompt: tokens) },
+            firstTokenParts: FirstTokenParts(
+                templateEnd: prompt.templateEnd, tokenizeEnd: prompt.tokenizeEnd, prefillStart: prefill.start, prefillEnd: prefill.end,
+                firstToken: firstTokenTime, missedShare: Double(reuse.reusable - reused) / Double(max(tokens.count - reused, 1))))
+        metrics.decodeCalls = context.decodeCalls - callsBefore
+        metrics.prefillBatches = prefill.batches
+        metrics.kvCellsInUse = context.cachedPositions()
+        metrics.answerDigest = AnswerDigest.of(tokens: generation.tokens)
+        return metrics
+    }
+
+    /// A turn's prompt tokens, and when on its clock the template was rendered and the prompt tokenized.
+    private struct PreparedPrompt {
+        var tokens: [llama_token]
+        var templateEnd: Double
+        var tokenizeEnd: Double
+    }
+
+    /// Renders and tokenizes `messages`; throws when the template or tokenizer fails, or when the
+    /// prompt leaves no room in the context to answer.
+    private func preparePrompt(_ messages: [ChatMessage], clock: Stopwatch) throws(RuntimeFailure) -> PreparedPrompt {
         guard let text = template.render(messages) else {
             throw RuntimeFailure(.templateFailed, "the \(template.name) chat template could not render \(messages.count) messages")
         }
@@ -254,11 +307,21 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             throw RuntimeFailure(
                 .contextOverflow, "the prompt has \(prompt.count) tokens and the context holds \(context.contextSize); no room to answer")
         }
+        return PreparedPrompt(tokens: prompt, templateEnd: templateEnd, tokenizeEnd: tokenizeEnd)
+    }
 
-        context.abort(when: cancelled)
-        defer { context.abort(when: nil) }
-        let callsBefore = context.decodeCalls
-        // Reuse the longest common prefix; at least one token is evaluated so there are logits.
+    /// What a turn's prompt takes from the cache: tokens reused, tokens that were reusable, and
+    /// where and why the rest were missed (nil when nothing reusable was lost).
+    private struct CacheReuse {
+        var reused: Int
+        var reusable: Int
+        var missed: MissSite?
+    }
+
+    /// Trims the cache to its longest common prefix with `prompt` (at least one token is left to
+    /// evaluate, so there are logits) and says what that reuses; `dropped` is what cold mode
+    /// dropped before the turn (nothing is reused then).
+    private func reuseCache(for prompt: [llama_token], dropped: [llama_token]?) -> CacheReuse {
         // Where the sequences diverge is read before the cache is trimmed, while it still holds
         // the previous prompt and answer: what was reusable, and why some of it was not reused.
         var divergence = 0
@@ -280,20 +343,50 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             reused = kept.reused
         }
         if reused >= reusable { missed = nil }
-        if context.fault == .dropReusedEntries, reused > 8 { context.dropEntries(1..<reused) }
-        let prefillStart = clock.elapsed
+        return CacheReuse(reused: reused, reusable: reusable, missed: missed)
+    }
+
+    /// The prompt's evaluation on the turn's clock: when it started and ended, how long it took,
+    /// in how many batches.
+    private struct Prefill {
+        var start: Double
+        var time: Double
+        var end: Double { start + time }
+        var batches: Int
+    }
+
+    /// Evaluates `prompt` from token `reused` on (the cache then holds the whole prompt); throws
+    /// a typed failure when llama_decode fails.
+    private func evaluatePrompt(_ prompt: [llama_token], from reused: Int, clock: Stopwatch, callsBefore: Int) throws(RuntimeFailure)
+        -> Prefill
+    {
+        let start = clock.elapsed
         let prefillClock = Stopwatch()
         var promptTokens = prompt
         let status = context.decode(&promptTokens, from: reused)
-        let prefillBatches = context.decodeCalls - callsBefore
+        let batches = context.decodeCalls - callsBefore
         context.synchronize()
         guard status == 0 else { throw evaluationFailure(status, during: "evaluating the \(prompt.count - reused) new prompt tokens") }
         cachedTokens = prompt
         previousPromptTokens = prompt.count
-        let prefillTime = prefillClock.elapsed
-        let prefillEnd = prefillStart + prefillTime
-        let prefillPeak = memory.close()
+        return Prefill(start: start, time: prefillClock.elapsed, batches: batches)
+    }
 
+    /// The answer's tokens, the time on the turn's clock each was sampled, and why it ended.
+    private struct Generation {
+        var tokens: [llama_token]
+        var tokenTimes: [Double]
+        var stopReason: StopReason
+    }
+
+    /// Samples the answer token by token after the prompt, each token evaluated into the cache,
+    /// until an end-of-generation token, a stop string or `maxTokens`; its text goes to `emit` as
+    /// it forms (a stop string and anything after it held back). Throws when cancelled, when the
+    /// context fills up, or when llama_decode fails. The tokens are kept for inspection
+    /// (`lastTurnTokens`), a failed turn's too.
+    private func generate(options: GenerationOptions, cancelled: CancellationFlag, clock: Stopwatch, emit: (String) -> Void)
+        throws(RuntimeFailure) -> Generation
+    {
         let sampler = TokenSampler(options: options, vocabularySize: model.vocabularySize)
         var assembler = UTF8Assembler()
         var stops = StopStringMatcher(options.stop)
@@ -343,29 +436,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             let held = stops.flush()
             if !held.isEmpty { emit(held) }
         }
-
-        let firstTokenTime = tokenTimes.first ?? clock.elapsed
-        let totalTime = clock.elapsed
-        let decodePeak = memory.close()
-        var metrics = TurnMetrics(
-            promptTokens: prompt.count, reusedTokens: reused, generatedTokens: generated.count,
-            timeToFirstToken: firstTokenTime, prefillTime: prefillTime,
-            decodeTime: (tokenTimes.last ?? firstTokenTime) - firstTokenTime, totalTime: totalTime,
-            interTokenLatencies: zip(tokenTimes.dropFirst(), tokenTimes).map { $0 - $1 },
-            stopReason: stopReason ?? .maxTokens,
-            peakResidentBytes: [prefillPeak, decodePeak].compactMap { $0 }.max(),
-            prefillPeakResidentBytes: prefillPeak, decodePeakResidentBytes: decodePeak,
-            kvCacheBytesInUse: kvCaches.isEmpty
-                ? bytesPerCachedToken.map { $0 * cachedTokens.count } : LlamaMemoryReport.bytesInUse(kvCaches, tokens: cachedTokens.count),
-            reusableTokens: reusable, reuseMiss: missed.map { describe($0, prompt: prompt) },
-            firstTokenParts: FirstTokenParts(
-                templateEnd: templateEnd, tokenizeEnd: tokenizeEnd, prefillStart: prefillStart, prefillEnd: prefillEnd,
-                firstToken: firstTokenTime, missedShare: Double(reusable - reused) / Double(max(prompt.count - reused, 1))))
-        metrics.decodeCalls = context.decodeCalls - callsBefore
-        metrics.prefillBatches = prefillBatches
-        metrics.kvCellsInUse = context.cachedPositions()
-        metrics.answerDigest = AnswerDigest.of(tokens: generated)
-        return metrics
+        return Generation(tokens: generated, tokenTimes: tokenTimes, stopReason: stopReason ?? .maxTokens)
     }
 
     /// Where a turn's prompt left what the cache held: the tokens it held (the previous prompt's
@@ -428,13 +499,6 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         }
         return RuntimeFailure(.decodeFailed, "llama_decode returned \(status) while \(what)")
     }
-}
-
-/// Set from any thread when the consumer of a turn goes away; read by the token loop.
-final class CancellationFlag: Sendable {
-    private let value = Atomic<Bool>(false)
-    func cancel() { value.store(true, ordering: .relaxed) }
-    var isCancelled: Bool { value.load(ordering: .relaxed) }
 }
 
 extension LlamaChatRuntime {

@@ -225,7 +225,8 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
 
     /// One attempt: the request streamed until its answer ends, bounded by the request timeout and
     /// the stall bound (`AttemptBounds`, checked by libcurl's progress callback at least once a
-    /// second), the body bound (`HTTPRequest.maximumBodyBytes`) and the answer bound.
+    /// second), the body bound (`HTTPRequest.maximumBodyBytes`) and the answer bound. What each
+    /// event means is `AttemptReading`'s to say.
     private func stream(_ request: HTTPRequest, options: GenerationOptions, emit: @escaping @Sendable (String) -> Void) async -> Result<
         TurnMetrics, AttemptFailure
     > {
@@ -237,73 +238,21 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
             .failure(AttemptFailure(failure: failure, retryAfter: retryAfter, answerBegun: begun, elapsed: clock.elapsed))
         }
 
-        var status = 0
-        var statusReason = ""
-        var backend: String?
-        var errorBody: [UInt8] = []
-        var retryAfter: Double?
-        var parser = ServerSentEventParser()
-        var turn = StreamedTurn()
-        var stops = StopStringMatcher(options.stop)
-        var stoppedAtString = false
-        var coalescer = ChunkCoalescer(send: emit)
-        var completedAt: Double?
-        var received = 0
-        var opening: [UInt8] = []
-        var cut = false
-        let bound = Self.answerBound(maxTokens: options.maxTokens)
+        var reading = AttemptReading(options: options, emit: emit)
         do {
             exchange: for try await event in HTTPClient.stream(request, pool: connection.pool, shouldStop: bounds.shouldStop(bodyBytes:)) {
                 let arrival = clock.elapsed
                 switch event {
                 case .head(let code, let reason, let fields):
                     bounds.progress(at: arrival)
-                    status = code
-                    backend = configuration.backendHeader.flatMap { fields.first($0) }
-                    guard code == 200 else {
-                        retryAfter = fields.first("Retry-After").flatMap { RetryPolicy.retryAfterSeconds($0) }
-                        statusReason = reason
-                        continue
-                    }
-                    let contentType = fields.first("Content-Type") ?? ""
-                    guard contentType.lowercased().hasPrefix("text/event-stream") else {
-                        return failed(
-                            RuntimeFailure(
-                                .malformedStream,
-                                "the server answered "
-                                    + "\(contentType.isEmpty ? "no content type" : ServerFailures.excerpt(contentType, limit: 80)), "
-                                    + "not an event stream (text/event-stream)"), begun: true)
+                    if let failure = reading.readHead(
+                        status: code, reason: reason, fields: fields, backendHeader: configuration.backendHeader)
+                    {
+                        return failed(failure, begun: true)
                     }
                 case .body(let data):
                     defer { bounds.read(data.count) }
-                    guard status == 200 else {
-                        // What arrives of an error body (64 KiB) is enough to name the error.
-                        errorBody += data.prefix(max(0, (64 << 10) - errorBody.count))
-                        if errorBody.count >= 64 << 10 { break exchange }
-                        continue
-                    }
-                    received += data.count
-                    if opening.count < Self.openingBytes { opening += data.prefix(Self.openingBytes - opening.count) }
-                    let comments = parser.comments
-                    for event in try parser.feed(data) {
-                        let progress = try turn.consume(event, at: arrival)
-                        if progress.carriedSomething { bounds.progress(at: arrival) }
-                        guard case .text(let piece) = progress, !stoppedAtString else { continue }
-                        switch stops.append(piece) {
-                        case .text(let text): coalescer.add(text)
-                        case .stopped(let before):
-                            coalescer.add(before)
-                            stoppedAtString = true
-                        }
-                        if turn.deltaTimes.count >= bound.pieces || turn.text.utf8.count >= bound.bytes {
-                            // The server goes on past max_tokens: stop reading, keep what came.
-                            cut = true
-                            completedAt = arrival
-                            break exchange
-                        }
-                    }
-                    if parser.comments > comments { bounds.progress(at: arrival) }
-                    if turn.done, completedAt == nil { completedAt = arrival }
+                    if try reading.readBody(data, at: arrival, bounds: bounds) { break exchange }
                 }
             }
         } catch let failure as RuntimeFailure {
@@ -311,89 +260,24 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
         } catch let tooLarge as ServerSentEventParser.TooLarge {
             return failed(RuntimeFailure(.malformedStream, "\(tooLarge)"), begun: true)
         } catch let error as HTTPTransportError {
-            let begun = status != 0
-            switch error.kind {
-            case .stopped:
-                if let bound = bounds.failure(headReceived: begun, pieces: turn.deltaTimes.count) { return failed(bound, begun: true) }
-                return failed(
-                    RuntimeFailure(.cancelled, "the turn was cancelled after \(turn.deltaTimes.count) pieces of the answer"), begun: begun)
-            case .bodyTooLarge:
-                let bytes = request.maximumBodyBytes ?? 0
-                return failed(
-                    Self.overBodyBound(bytes, maxTokens: options.maxTokens, turn: turn, comments: parser.comments), begun: true)
-            case .unreachable:
-                return failed(RuntimeFailure(.unavailable, "cannot reach \(url): \(error.message)"), begun: false)
-            case .connectTimeout:
-                return failed(
-                    RuntimeFailure(
-                        .unavailable, "cannot reach \(url): no connection within \(ServerFailures.format(configuration.connectTimeout)) s"),
-                    begun: false)
-            case .headersTooLarge:
-                return failed(RuntimeFailure(.malformedStream, "\(error.message): not the head of a chat completion"), begun: true)
-            case .broken where received > 0 && !parser.sawEventStream:
-                let start = ServerFailures.excerpt(String(decoding: opening, as: UTF8.self), limit: 80)
-                return failed(
-                    RuntimeFailure(
-                        .malformedStream, "the body is not server-sent events though labelled text/event-stream: it begins \"\(start)\""),
-                    begun: true)
-            case .broken:
-                return begun
-                    ? failed(
-                        RuntimeFailure(.streamInterrupted, "the answer broke off after \(turn.deltaTimes.count) pieces: \(error.message)"),
-                        begun: true)
-                    : failed(RuntimeFailure(.unavailable, "\(url) closed the connection before answering: \(error.message)"), begun: false)
-            case .setup:
-                return failed(RuntimeFailure(.invalidResponse, error.message), begun: false)
-            }
+            let ended = reading.failure(
+                of: error, bounds: bounds, url: url, bodyBound: request.maximumBodyBytes, maxTokens: options.maxTokens,
+                connectTimeout: configuration.connectTimeout)
+            return failed(ended.failure, begun: ended.begun)
         } catch {
             return failed(RuntimeFailure(.streamInterrupted, "the answer broke off: \(error)"), begun: true)
         }
-        if status == 0 {
-            return failed(RuntimeFailure(.unavailable, "\(url) closed the connection before answering"), begun: false)
+        if let unanswered = reading.unanswered(url: url) {
+            return failed(unanswered.failure, retryAfter: unanswered.retryAfter, begun: unanswered.begun)
         }
-        if status != 200 {
-            return failed(
-                ServerFailures.http(
-                    status: status, reason: statusReason.isEmpty ? HTTPStatus.reason(status) : statusReason,
-                    body: errorBody, retryAfter: retryAfter),
-                retryAfter: retryAfter, begun: false)
-        }
-        if !turn.isFinished, !cut, received > 0, !parser.sawEventStream {
-            let start = ServerFailures.excerpt(String(decoding: opening, as: UTF8.self), limit: 80)
-            return failed(
-                RuntimeFailure(
-                    .malformedStream, "the body is not server-sent events though labelled text/event-stream: it begins \"\(start)\""),
-                begun: true)
-        }
-        if !stoppedAtString { coalescer.add(stops.flush()) }
-        coalescer.flush()
+        reading.flush()
         do {
             return .success(
-                try turn.metrics(
-                    totalTime: completedAt ?? clock.elapsed, options: options, stoppedAtString: stoppedAtString,
-                    backend: backend, cut: cut))
+                try reading.turn.metrics(
+                    totalTime: reading.completedAt ?? clock.elapsed, options: options, stoppedAtString: reading.stoppedAtString,
+                    backend: reading.backend, cut: reading.cut))
         } catch {
             return failed(error, begun: true)
-        }
-    }
-}
-
-/// Reason phrases of the status codes ChatEval names (HTTP/2 sends none).
-enum HTTPStatus {
-    static func reason(_ status: Int) -> String {
-        switch status {
-        case 400: "Bad Request"
-        case 401: "Unauthorized"
-        case 403: "Forbidden"
-        case 404: "Not Found"
-        case 408: "Request Timeout"
-        case 413: "Content Too Large"
-        case 429: "Too Many Requests"
-        case 500: "Internal Server Error"
-        case 502: "Bad Gateway"
-        case 503: "Service Unavailable"
-        case 504: "Gateway Timeout"
-        default: "HTTP \(status)"
         }
     }
 }

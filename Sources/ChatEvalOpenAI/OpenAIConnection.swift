@@ -137,69 +137,6 @@ public final class OpenAIConnection: Sendable {
     }
 }
 
-/// Why a connection could not be opened.
-public struct OpenAIConnectionError: Error, Sendable, CustomStringConvertible {
-    public struct Code: RawRepresentable, Sendable, Hashable {
-        public var rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        /// A setting is unusable (the message names it).
-        public static let invalidConfiguration = Code(rawValue: "invalid_configuration")
-        /// The named API key variable is not set.
-        public static let missingAPIKey = Code(rawValue: "missing_api_key")
-        /// Nothing answered at the base URL.
-        public static let unreachable = Code(rawValue: "unreachable")
-        /// The server refused the API key.
-        public static let unauthorized = Code(rawValue: "unauthorized")
-    }
-
-    public var code: Code
-    public var message: String
-
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var description: String { message }
-}
-
-/// What a server says about itself.
-public struct ServerInfo: Sendable, Hashable {
-    /// "llama-server", "vLLM", "Ollama", or "openai-compatible" when the server does not say.
-    public var engine: String
-    /// llama-server's `build_info`.
-    public var build: String?
-    public var isLlamaServer: Bool
-    /// The context window per request (llama-server `n_ctx`, vLLM `max_model_len`).
-    public var contextSize: Int?
-    /// Parallel slots (llama-server `total_slots`).
-    public var slots: Int?
-    public var modelBytes: Int?
-    public var parameters: Int?
-    /// The model as the server describes it (its id, file type).
-    public var modelDescription: String
-    /// SHA-256 of the chat template the server applies, when it shows it (llama-server `/props`).
-    public var chatTemplateHash: String?
-    /// Model ids `/v1/models` lists (empty when it lists none or is not served).
-    public var models: [String]
-
-    public init(
-        engine: String, build: String? = nil, isLlamaServer: Bool = false, contextSize: Int? = nil, slots: Int? = nil,
-        modelBytes: Int? = nil, parameters: Int? = nil, modelDescription: String, chatTemplateHash: String? = nil, models: [String] = []
-    ) {
-        self.engine = engine
-        self.build = build
-        self.isLlamaServer = isLlamaServer
-        self.contextSize = contextSize
-        self.slots = slots
-        self.modelBytes = modelBytes
-        self.parameters = parameters
-        self.modelDescription = modelDescription
-        self.chatTemplateHash = chatTemplateHash
-        self.models = models
-    }
-}
-
 /// Asks a server what it is: llama-server's `/props` (build, context, slots, chat template) and
 /// the OpenAI `/v1/models` list (llama-server adds `meta`: parameters, size, n_ctx; vLLM
 /// `max_model_len` and `owned_by: vllm`; Ollama `owned_by: library`). Either may be missing.

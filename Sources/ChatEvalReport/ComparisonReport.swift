@@ -12,49 +12,55 @@ public enum ComparisonReport {
         lines.append("head      \(describe(comparison.head))")
         lines += designLines(comparison)
         lines += LedgerReport.comparisonLines(comparison.ledger, verbose: verbose)
-
-        let regressions = comparison.metricRegressions
-        let quality = comparison.quality
-        if !regressions.isEmpty {
-            lines.append("")
-            lines.append("Regressions:")
-            for (suite, change) in regressions { lines.append("  \(suite): \(sentence(change))" + inputsNote(comparison, suite: suite)) }
-        }
-        if !quality.regressions.isEmpty {
-            lines.append("")
-            lines.append("Checks that pass significantly less often on head (\(quality.regressions.count)):")
-            lines += quality.regressions.flatMap(checkLines)
-        }
-        if !quality.turnRegressions.isEmpty {
-            lines.append("")
-            lines.append("Turns answered significantly less often on head (\(quality.turnRegressions.count)):")
-            lines += quality.turnRegressions.map(turnLine)
-        }
+        lines += regressionLines(comparison)
         lines += expectationLines(comparison)
-        let improvements = comparison.metricImprovements
-        if !improvements.isEmpty {
-            lines.append("")
-            lines.append("Improvements:")
-            for (suite, change) in improvements { lines.append("  \(suite): \(sentence(change))") }
-        }
-        if !quality.improvements.isEmpty {
-            lines.append("")
-            lines.append("Checks that pass significantly more often on head (\(quality.improvements.count)):")
-            lines += quality.improvements.flatMap(checkLines)
-        }
-        if !quality.undecided.isEmpty || !quality.turnsUndecided.isEmpty {
-            lines.append("")
-            lines.append("Changed, but too few replays to tell a change from chance (not regressions; more repetitions decide):")
-            lines += quality.undecided.map {
+        lines += improvementLines(comparison)
+        lines += undecidedLines(comparison)
+        lines += underpoweredLines(comparison)
+        lines += differenceLines(comparison, verbose: verbose)
+        lines += suiteTables(comparison, verbose: verbose)
+        return lines.joined(separator: "\n")
+    }
+
+    /// `title` after a blank line, then `body`; nothing when `body` is empty.
+    private static func titled(_ title: String, _ body: [String]) -> [String] {
+        body.isEmpty ? [] : ["", title] + body
+    }
+
+    /// The metrics, checks and turns that regressed (a metric with a note of the inputs that differ).
+    private static func regressionLines(_ comparison: Comparison) -> [String] {
+        let quality = comparison.quality
+        return titled(
+            "Regressions:",
+            comparison.metricRegressions.map { suite, change in "  \(suite): \(sentence(change))" + inputsNote(comparison, suite: suite) })
+            + titled(
+                "Checks that pass significantly less often on head (\(quality.regressions.count)):",
+                quality.regressions.flatMap(checkLines))
+            + titled(
+                "Turns answered significantly less often on head (\(quality.turnRegressions.count)):", quality.turnRegressions.map(turnLine)
+            )
+    }
+
+    /// The metrics and checks that improved.
+    private static func improvementLines(_ comparison: Comparison) -> [String] {
+        let quality = comparison.quality
+        return titled("Improvements:", comparison.metricImprovements.map { suite, change in "  \(suite): \(sentence(change))" })
+            + titled(
+                "Checks that pass significantly more often on head (\(quality.improvements.count)):",
+                quality.improvements.flatMap(checkLines))
+    }
+
+    /// Checks and turns that changed undecided, flaky checks, and checks on one side only.
+    private static func undecidedLines(_ comparison: Comparison) -> [String] {
+        let quality = comparison.quality
+        var lines = titled(
+            "Changed, but too few replays to tell a change from chance (not regressions; more repetitions decide):",
+            quality.undecided.map {
                 "  \(place($0)) \($0.check): \(counts($0))" + (decidedExactly($0, comparison.ledger) ? " — decided exactly above" : "")
-            }
-            lines += quality.turnsUndecided.map(turnLine)
-        }
-        if !quality.flaky.isEmpty {
-            lines.append("")
-            lines.append("Flaky checks, mixed verdicts on a side and no significant change (not regressions) (\(quality.flaky.count)):")
-            lines += quality.flaky.map { "  \(place($0)) \($0.check): \(counts($0))" }
-        }
+            } + quality.turnsUndecided.map(turnLine))
+        lines += titled(
+            "Flaky checks, mixed verdicts on a side and no significant change (not regressions) (\(quality.flaky.count)):",
+            quality.flaky.map { "  \(place($0)) \($0.check): \(counts($0))" })
         if !quality.added.isEmpty || !quality.removed.isEmpty {
             lines.append("")
             lines.append(
@@ -62,21 +68,31 @@ public enum ComparisonReport {
                     + "(\(quality.added.filter { $0.headPassed < $0.headTotal }.count) failing), \(quality.removed.count) removed"
             )
         }
+        return lines
+    }
+
+    /// The metrics too few or too noisy replays left undecided, with their forecasts, and how to
+    /// decide them (a paired run) when the comparison was not one.
+    private static func underpoweredLines(_ comparison: Comparison) -> [String] {
         let underpowered = comparison.underpowered
-        if !underpowered.isEmpty {
-            lines.append("")
-            lines.append("Underpowered (too few or too noisy replays to decide at the threshold):")
-            for (suite, change) in underpowered {
-                lines.append("  \(suite): \(change.metric.name) \(interval(change)) — \(change.reason)\(forecast(change))")
-            }
-            if comparison.sequential == nil, let base = comparison.base.shortCommit {
-                let most = underpowered.compactMap(\.change.repetitionsNeeded).filter { $0 < 10_000 }.max()
-                lines.append(
-                    "  to decide: `chateval run --baseline \(Terminal.safe(base))` measures both sides interleaved, "
-                        + "adding repetitions until decided"
-                        + (most.map { " (about \($0) here; --max-repeat \(max($0, 2)))" } ?? ""))
-            }
+        guard !underpowered.isEmpty else { return [] }
+        var lines = ["", "Underpowered (too few or too noisy replays to decide at the threshold):"]
+        for (suite, change) in underpowered {
+            lines.append("  \(suite): \(change.metric.name) \(interval(change)) — \(change.reason)\(forecast(change))")
         }
+        if comparison.sequential == nil, let base = comparison.base.shortCommit {
+            let most = underpowered.compactMap(\.change.repetitionsNeeded).filter { $0 < 10_000 }.max()
+            lines.append(
+                "  to decide: `chateval run --baseline \(Terminal.safe(base))` measures both sides interleaved, "
+                    + "adding repetitions until decided"
+                    + (most.map { " (about \($0) here; --max-repeat \(max($0, 2)))" } ?? ""))
+        }
+        return lines
+    }
+
+    /// The inputs the suites sent differently (ten unless `verbose`), and the settings that differ.
+    private static func differenceLines(_ comparison: Comparison, verbose: Bool) -> [String] {
+        var lines: [String] = []
         if let inputs = comparison.inputs, !inputs.isEmpty {
             lines.append("")
             lines.append("Inputs that differ (what the suites sent on head, against base):")
@@ -85,15 +101,18 @@ public enum ComparisonReport {
             }
             if !verbose, inputs.count > 10 { lines.append("  … and \(inputs.count - 10) more (--verbose lists them all)") }
         }
-        if !comparison.differences.isEmpty {
-            lines.append("")
-            lines.append("Differences between the sides:")
-            for difference in comparison.differences {
+        lines += titled(
+            "Differences between the sides:",
+            comparison.differences.map { difference in
                 let kind = difference.isCommitDetermined ? "changed by the commits' project files" : "MISMATCH"
-                lines.append("  \(difference.field): \(difference.base) → \(difference.head) (\(kind))")
-            }
-        }
+                return "  \(difference.field): \(difference.base) → \(difference.head) (\(kind))"
+            })
+        return lines
+    }
 
+    /// Each suite's metric table, and with `verbose` each turn's; the legend under them.
+    private static func suiteTables(_ comparison: Comparison, verbose: Bool) -> [String] {
+        var lines: [String] = []
         for suite in comparison.suites {
             lines.append("")
             lines.append("suite \(suite.name)")
@@ -112,7 +131,7 @@ public enum ComparisonReport {
         if !comparison.suites.isEmpty {
             lines.append(Self.legend)
         }
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     /// How the verdicts were reached: the family, the look, the runner's calibration, the load.
@@ -392,10 +411,4 @@ public enum ComparisonReport {
         let text = String(format: "%.2f", value * 100)
         return (text.hasSuffix(".00") ? String(text.dropLast(3)) : text) + "%"
     }
-}
-
-/// Formatting shared by the comparison's reports.
-public enum RunComparatorFormat {
-    /// "95%", "99.7%", "99.99%": a confidence level with the digits it needs.
-    public static func confidence(_ level: Double) -> String { RunComparator.percent(level) }
 }

@@ -23,132 +23,25 @@ public enum HTMLReport {
         return page(title: "ChatEval run \(commit?.shortCommit ?? "")", body: (comparison.map(comparisonBody) ?? "") + runsBody(records))
     }
 
+    /// A run's page body: the verdict and suite table, instruction-following scores, the variant
+    /// matrix, the models, the failures, then per suite its charts and turn tables; answers
+    /// shortened to keep the page near its size (`answerBudget`).
     private static func runsBody(_ records: [RunRecord]) -> String {
-        let commit = records.first?.git
-        var body =
-            "<h1>ChatEval run — "
-            + "\(Markup.html(commit?.shortCommit ?? "no commit"))\(commit?.subject.map { " " + Markup.html($0) } ?? "")</h1>"
-        let summary = RunSummary(records, labels: records.map { _ in nil })
-        body += verdict(summary.headline, good: summary.passed)
-        body +=
-            "<table><tr><th>suite</th><th>model</th><th>turns</th><th>failed</th><th>checks passed</th><th>TTFT median</th>"
-            + "<th>TTFT p95</th><th>decode t/s</th><th>reuse turns ≥ 2</th><th>gates</th></tr>"
-        for record in records {
-            for suite in record.suites {
-                let turns = suite.conversations.filter(\.isMeasured).flatMap(\.turns)
-                let metrics = suite.measuredTurns
-                let verdicts = suite.measuredVerdicts
-                let ttft = Distribution(metrics.map(\.timeToFirstToken))
-                let gates = suite.gates.map { "\($0.passed ? "✓" : "✗") \(Markup.html($0.described)): \(Markup.html($0.found))" }
-                body +=
-                    "<tr><td>\(Markup.html(suite.name))</td><td>\(Markup.html(record.modelLabel))</td><td>\(turns.count)</td>"
-                    + "<td>\(turns.filter { $0.status != .answered }.count)</td>"
-                    + "<td>\(verdicts.filter(\.passed).count)/\(verdicts.count)</td>"
-                    + "<td>\(Format.duration(ttft?.median))</td><td>\(Format.duration(ttft?.p95))</td>"
-                    + "<td>\(Format.rate(Distribution(metrics.compactMap(\.decodeTokensPerSecond))?.median))</td>"
-                    + "<td>\(Format.percent(suite.laterTurnsReuse))</td>"
-                    + "<td>\(gates.joined(separator: "<br>"))</td></tr>"
-            }
-        }
-        body += "</table>"
+        var body = runHeader(records) + suiteTable(records)
         // Before the matrix, which has a row per turn: the scores and the survival chart stay near the top.
         body += InstructionFollowingReport.html(InstructionFollowingScores.sections(records, labels: records.map(\.modelLabel)))
         if let matrix = VariantMatrix.build(records, labels: records.map(\.modelLabel)) { body += MatrixReport.html(matrix) }
         if records.count > 1 || ModelTable.isBenchmark(records) { body += ModelTable(records).html() }
         body += failuresSection(records)
 
-        let totalText = records.reduce(0) { total, record in
-            total
-                + record.suites.reduce(0) {
-                    $0 + $1.conversations.reduce(0) { $0 + $1.turns.reduce(0) { $0 + ($1.answer?.utf8.count ?? 0) + $1.user.utf8.count } }
-                }
-        }
-        let turnCount = max(1, records.reduce(0) { $0 + $1.suites.reduce(0) { $0 + $1.conversations.reduce(0) { $0 + $1.turns.count } } })
-        let perText = totalText <= answerBudget ? Int.max : max(200, answerBudget / (2 * turnCount))
-
+        let perText = textLimit(records)
         // Charts per suite, models side by side; positions are (conversation, turn) of repetition 1.
         let suiteNames = records.flatMap { $0.suites.map(\.name) }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         for name in suiteNames {
             let sides = records.compactMap { record in record.suites.first { $0.name == name }.map { (record, $0) } }
-            guard let first = sides.first else { continue }
-            let positions = first.1.conversations.filter { $0.isMeasured && $0.repetition == 1 }.flatMap { conversation in
-                conversation.turns.map { (conversation.id, $0.index) }
-            }
-            // One series per model, broken between conversations: turns are labelled by number, conversations under them.
-            let labels = positions.map { "#\($0.1 + 1)" }
-            let groups = positions.enumerated().compactMap { index, position in
-                index == 0 || positions[index - 1].0 != position.0 ? (label: position.0, start: index) : nil
-            }
-            // Each point the median over the measured repetitions, as the tables give it.
-            func line(_ metric: (TurnMetrics) -> Double?) -> [SVGChart.Line] {
-                sides.map { record, suite in
-                    var values: [String: [Double]] = [:]
-                    for conversation in suite.conversations where conversation.isMeasured {
-                        for turn in conversation.turns {
-                            if let value = turn.metrics.flatMap(metric) {
-                                values["\(conversation.id)\u{0}\(turn.index)", default: []].append(value)
-                            }
-                        }
-                    }
-                    return SVGChart.Line(
-                        name: record.modelLabel, values: positions.map { values["\($0.0)\u{0}\($0.1)"].flatMap(Distribution.init)?.median })
-                }
-            }
-            let repetitions = sides.map { Set($0.1.conversations.filter(\.isMeasured).map(\.repetition)).count }.max() ?? 1
-            body += "<h2>Suite \(Markup.html(name))</h2><div class=\"charts\">"
-            body += SVGChart.lines(
-                title: "TTFT per turn", unit: "ms", lines: line { $0.timeToFirstToken * 1000 }, xLabels: labels, groups: groups,
-                fromZero: true
-            ) { String(format: "%.0f", $0) }
-            body += SVGChart.lines(
-                title: "Decode tokens/s per turn", unit: "tokens/s", lines: line(\.decodeTokensPerSecond), xLabels: labels, groups: groups,
-                fromZero: true
-            ) { String(format: "%.0f", $0) }
-            body += SVGChart.lines(
-                title: "Prefill tokens/s per turn", unit: "tokens/s", lines: line(\.prefillTokensPerSecond), xLabels: labels,
-                groups: groups,
-                fromZero: true
-            ) { String(format: "%.0f", $0) }
-            body += SVGChart.lines(
-                title: "Cache reuse per turn", unit: "% of the prompt", lines: line { $0.reuseRatio.map { $0 * 100 } }, xLabels: labels,
-                groups: groups, bounds: 0...100, fromZero: true
-            ) { String(format: "%.0f", $0) }
-            body += "</div>"
-            if repetitions > 1 {
-                body += "<p class=\"note\">Each point is the turn's median over \(repetitions) repetitions, as in the tables.</p>"
-            }
-            for (record, suite) in sides {
-                let turnCount = suite.conversations.reduce(0) { $0 + $1.turns.count }
-                body += "<details\(turnCount <= 100 ? " open" : "")><summary>Turns — \(Markup.html(record.modelLabel))</summary>"
-                body +=
-                    "<table class=\"turns\"><tr><th>conversation</th><th>turn</th><th>TTFT</th><th>prefill t/s</th>"
-                    + "<th>decode t/s</th><th>reuse</th><th>checks</th><th>user</th><th>answer</th></tr>"
-                for conversation in suite.conversations where conversation.isMeasured {
-                    for turn in conversation.turns {
-                        let metrics = turn.metrics
-                        let checks = (turn.checks ?? []).map {
-                            "<span class=\"\($0.passed ? "pass" : "fail")\" "
-                                + "title=\"\(Markup.html($0.detail))\">\($0.passed ? "✓" : "✗") \(Markup.html($0.check))</span>"
-                        }
-                        .joined(separator: "<br>")
-                        let answer: String =
-                            switch turn.status {
-                            case .answered: "<div class=\"text\">\(Markup.html(Markup.cut(turn.answer ?? "", perText)))</div>"
-                            case .failed: "<span class=\"fail\">failed: \(Markup.html(turn.failure?.description ?? ""))</span>"
-                            case .skipped: "<em>skipped: \(Markup.html(turn.skipReason ?? ""))</em>"
-                            }
-                        let repetition = conversation.repetition > 1 ? " (rep. \(conversation.repetition))" : ""
-                        body +=
-                            "<tr><td>\(Markup.html(conversation.id))\(repetition)</td><td>\(turn.index + 1)</td>"
-                            + "<td>\(Format.duration(metrics?.timeToFirstToken))\(metrics.map(firstTokenBar) ?? "")</td>"
-                            + "<td>\(Format.rate(metrics?.prefillTokensPerSecond))</td>"
-                            + "<td>\(Format.rate(metrics?.decodeTokensPerSecond))</td><td>\(Format.percent(metrics?.reuseRatio))</td>"
-                            + "<td>\(checks)</td><td><div class=\"text\">\(Markup.html(Markup.cut(turn.user, perText)))</div></td>"
-                            + "<td>\(answer)</td></tr>"
-                    }
-                }
-                body += "</table></details>"
-            }
+            guard !sides.isEmpty else { continue }
+            body += suiteCharts(name, sides)
+            for (record, suite) in sides { body += turnTable(suite, model: record.modelLabel, perText: perText) }
         }
         if perText != Int.max {
             body +=
@@ -163,6 +56,142 @@ public enum HTMLReport {
             }
             .joined(separator: "<br>") + "</p>"
         return body
+    }
+
+    /// The run's title (commit and subject) and its verdict.
+    private static func runHeader(_ records: [RunRecord]) -> String {
+        let commit = records.first?.git
+        let summary = RunSummary(records, labels: records.map { _ in nil })
+        return "<h1>ChatEval run — "
+            + "\(Markup.html(commit?.shortCommit ?? "no commit"))\(commit?.subject.map { " " + Markup.html($0) } ?? "")</h1>"
+            + verdict(summary.headline, good: summary.passed)
+    }
+
+    /// One row per suite of every run: turns, failures, checks, TTFT, decode rate, reuse, gates.
+    private static func suiteTable(_ records: [RunRecord]) -> String {
+        var table =
+            "<table><tr><th>suite</th><th>model</th><th>turns</th><th>failed</th><th>checks passed</th><th>TTFT median</th>"
+            + "<th>TTFT p95</th><th>decode t/s</th><th>reuse turns ≥ 2</th><th>gates</th></tr>"
+        for record in records {
+            for suite in record.suites {
+                let turns = suite.conversations.filter(\.isMeasured).flatMap(\.turns)
+                let metrics = suite.measuredTurns
+                let verdicts = suite.measuredVerdicts
+                let ttft = Distribution(metrics.map(\.timeToFirstToken))
+                let gates = suite.gates.map { "\($0.passed ? "✓" : "✗") \(Markup.html($0.described)): \(Markup.html($0.found))" }
+                table +=
+                    "<tr><td>\(Markup.html(suite.name))</td><td>\(Markup.html(record.modelLabel))</td><td>\(turns.count)</td>"
+                    + "<td>\(turns.filter { $0.status != .answered }.count)</td>"
+                    + "<td>\(verdicts.filter(\.passed).count)/\(verdicts.count)</td>"
+                    + "<td>\(Format.duration(ttft?.median))</td><td>\(Format.duration(ttft?.p95))</td>"
+                    + "<td>\(Format.rate(Distribution(metrics.compactMap(\.decodeTokensPerSecond))?.median))</td>"
+                    + "<td>\(Format.percent(suite.laterTurnsReuse))</td>"
+                    + "<td>\(gates.joined(separator: "<br>"))</td></tr>"
+            }
+        }
+        return table + "</table>"
+    }
+
+    /// The characters each answer and user message may keep: all of them when every text of the
+    /// runs fits in `answerBudget`, else an equal share of it (at least 200).
+    private static func textLimit(_ records: [RunRecord]) -> Int {
+        let totalText = records.reduce(0) { total, record in
+            total
+                + record.suites.reduce(0) {
+                    $0 + $1.conversations.reduce(0) { $0 + $1.turns.reduce(0) { $0 + ($1.answer?.utf8.count ?? 0) + $1.user.utf8.count } }
+                }
+        }
+        let turnCount = max(1, records.reduce(0) { $0 + $1.suites.reduce(0) { $0 + $1.conversations.reduce(0) { $0 + $1.turns.count } } })
+        return totalText <= answerBudget ? Int.max : max(200, answerBudget / (2 * turnCount))
+    }
+
+    /// A suite's heading and its four per-turn charts (TTFT, decode and prefill rates, reuse), one
+    /// line per model in `sides`; each point the turn's median over the measured repetitions.
+    private static func suiteCharts(_ name: String, _ sides: [(RunRecord, SuiteRecord)]) -> String {
+        guard let first = sides.first else { return "" }
+        let positions = first.1.conversations.filter { $0.isMeasured && $0.repetition == 1 }.flatMap { conversation in
+            conversation.turns.map { (conversation.id, $0.index) }
+        }
+        // One series per model, broken between conversations: turns are labelled by number, conversations under them.
+        let labels = positions.map { "#\($0.1 + 1)" }
+        let groups = positions.enumerated().compactMap { index, position in
+            index == 0 || positions[index - 1].0 != position.0 ? (label: position.0, start: index) : nil
+        }
+        // Each point the median over the measured repetitions, as the tables give it.
+        func line(_ metric: (TurnMetrics) -> Double?) -> [SVGChart.Line] {
+            sides.map { record, suite in
+                var values: [String: [Double]] = [:]
+                for conversation in suite.conversations where conversation.isMeasured {
+                    for turn in conversation.turns {
+                        if let value = turn.metrics.flatMap(metric) {
+                            values["\(conversation.id)\u{0}\(turn.index)", default: []].append(value)
+                        }
+                    }
+                }
+                return SVGChart.Line(
+                    name: record.modelLabel, values: positions.map { values["\($0.0)\u{0}\($0.1)"].flatMap(Distribution.init)?.median })
+            }
+        }
+        let repetitions = sides.map { Set($0.1.conversations.filter(\.isMeasured).map(\.repetition)).count }.max() ?? 1
+        var body = "<h2>Suite \(Markup.html(name))</h2><div class=\"charts\">"
+        body += SVGChart.lines(
+            title: "TTFT per turn", unit: "ms", lines: line { $0.timeToFirstToken * 1000 }, xLabels: labels, groups: groups,
+            fromZero: true
+        ) { String(format: "%.0f", $0) }
+        body += SVGChart.lines(
+            title: "Decode tokens/s per turn", unit: "tokens/s", lines: line(\.decodeTokensPerSecond), xLabels: labels, groups: groups,
+            fromZero: true
+        ) { String(format: "%.0f", $0) }
+        body += SVGChart.lines(
+            title: "Prefill tokens/s per turn", unit: "tokens/s", lines: line(\.prefillTokensPerSecond), xLabels: labels,
+            groups: groups,
+            fromZero: true
+        ) { String(format: "%.0f", $0) }
+        body += SVGChart.lines(
+            title: "Cache reuse per turn", unit: "% of the prompt", lines: line { $0.reuseRatio.map { $0 * 100 } }, xLabels: labels,
+            groups: groups, bounds: 0...100, fromZero: true
+        ) { String(format: "%.0f", $0) }
+        body += "</div>"
+        if repetitions > 1 {
+            body += "<p class=\"note\">Each point is the turn's median over \(repetitions) repetitions, as in the tables.</p>"
+        }
+        return body
+    }
+
+    /// One model's turns of a suite, every measured repetition: timings (with the first token's
+    /// parts), reuse, checks, the user message and the answer cut to `perText` characters; open
+    /// when it has at most 100 turns.
+    private static func turnTable(_ suite: SuiteRecord, model: String, perText: Int) -> String {
+        let turnCount = suite.conversations.reduce(0) { $0 + $1.turns.count }
+        var body = "<details\(turnCount <= 100 ? " open" : "")><summary>Turns — \(Markup.html(model))</summary>"
+        body +=
+            "<table class=\"turns\"><tr><th>conversation</th><th>turn</th><th>TTFT</th><th>prefill t/s</th>"
+            + "<th>decode t/s</th><th>reuse</th><th>checks</th><th>user</th><th>answer</th></tr>"
+        for conversation in suite.conversations where conversation.isMeasured {
+            for turn in conversation.turns {
+                let metrics = turn.metrics
+                let checks = (turn.checks ?? []).map {
+                    "<span class=\"\($0.passed ? "pass" : "fail")\" "
+                        + "title=\"\(Markup.html($0.detail))\">\($0.passed ? "✓" : "✗") \(Markup.html($0.check))</span>"
+                }
+                .joined(separator: "<br>")
+                let answer: String =
+                    switch turn.status {
+                    case .answered: "<div class=\"text\">\(Markup.html(Markup.cut(turn.answer ?? "", perText)))</div>"
+                    case .failed: "<span class=\"fail\">failed: \(Markup.html(turn.failure?.description ?? ""))</span>"
+                    case .skipped: "<em>skipped: \(Markup.html(turn.skipReason ?? ""))</em>"
+                    }
+                let repetition = conversation.repetition > 1 ? " (rep. \(conversation.repetition))" : ""
+                body +=
+                    "<tr><td>\(Markup.html(conversation.id))\(repetition)</td><td>\(turn.index + 1)</td>"
+                    + "<td>\(Format.duration(metrics?.timeToFirstToken))\(metrics.map(firstTokenBar) ?? "")</td>"
+                    + "<td>\(Format.rate(metrics?.prefillTokensPerSecond))</td>"
+                    + "<td>\(Format.rate(metrics?.decodeTokensPerSecond))</td><td>\(Format.percent(metrics?.reuseRatio))</td>"
+                    + "<td>\(checks)</td><td><div class=\"text\">\(Markup.html(Markup.cut(turn.user, perText)))</div></td>"
+                    + "<td>\(answer)</td></tr>"
+            }
+        }
+        return body + "</table></details>"
     }
 
     /// Turns the runtime could not answer and checks that failed (turn and conversation checks,
@@ -199,6 +228,9 @@ public enum HTMLReport {
         page(title: "ChatEval comparison", body: comparisonBody(comparison))
     }
 
+    /// A comparison's page body: the verdict, both sides, the design, per suite its change chart
+    /// and metric table, the legend, the checks and turns that changed, the differences between
+    /// the sides.
     private static func comparisonBody(_ comparison: Comparison) -> String {
         var body =
             "<h1>ChatEval comparison — "
@@ -209,39 +241,58 @@ public enum HTMLReport {
             + "head: \(Markup.html(comparison.head.subject ?? "")) — "
             + "\(comparison.head.runs.count) run(s); \(Markup.html(comparison.head.model)); \(Markup.html(comparison.head.machine))</p>"
         body += "<pre>" + ComparisonReport.designLines(comparison).map { Markup.html($0) }.joined(separator: "\n") + "</pre>"
-        for suite in comparison.suites {
-            body += "<h2>Suite \(Markup.html(suite.name))</h2>"
-            let rows = suite.metrics.compactMap { change -> SVGChart.Interval? in
-                guard let estimate = change.change, let lower = change.changeLower, let upper = change.changeUpper else { return nil }
-                let scale = change.scale == .relative ? 100.0 : 1.0
-                return SVGChart.Interval(
-                    label: "\(change.metric.name) (\(change.scale == .relative ? "%" : change.metric.unit.rawValue))",
-                    estimate: estimate * scale, lower: lower * scale, upper: upper * scale,
-                    threshold: change.threshold.map { $0 * scale }, verdict: change.verdict.words)
-            }
-            body += SVGChart.intervals(
-                title:
-                    "Change head vs base with \(RunComparatorFormat.confidence(comparison.design.confidence)) "
-                    + "intervals (grey: the threshold)",
-                rows: rows
-            ) {
-                String(format: "%+.1f", $0)
-            }
-            body +=
-                "<table><tr><th>metric</th><th>base</th><th>head</th><th>change [interval]</th><th>n</th><th>verdict</th><th>why</th></tr>"
-            for change in suite.metrics {
-                body +=
-                    "<tr class=\"\(change.verdict.rawValue)\"><td>\(change.metric.name)</td>"
-                    + "<td>\(Format.value(change.baseLevel, of: change.metric))</td>"
-                    + "<td>\(Format.value(change.headLevel, of: change.metric))</td>"
-                    + "<td>\(Markup.html(ComparisonReport.interval(change)))</td>"
-                    + "<td>\(change.baseCount)/\(change.headCount)</td><td>\(change.verdict.words)</td>"
-                    + "<td>\(Markup.html(change.reason))</td></tr>"
-            }
-            body += "</table>"
-        }
+        for suite in comparison.suites { body += suiteChanges(suite, confidence: comparison.design.confidence) }
         if !comparison.suites.isEmpty { body += "<p class=\"legend\">\(Markup.html(ComparisonReport.legend))</p>" }
-        let quality = comparison.quality
+        body += qualityChanges(comparison.quality)
+        if !comparison.differences.isEmpty {
+            body +=
+                "<h2>Differences between the sides</h2><ul>"
+                + comparison.differences.map {
+                    "<li>\(Markup.html($0.field)): \(Markup.html($0.base)) → \(Markup.html($0.head))"
+                        + "\($0.isCommitDetermined ? " (the commits' project files)" : " <strong>mismatch</strong>")</li>"
+                }.joined() + "</ul>"
+        }
+        return body
+    }
+
+    /// A suite's changes: the intervals chart (with the thresholds) and the metric table with
+    /// each verdict's reason.
+    private static func suiteChanges(_ suite: SuiteComparison, confidence: Double) -> String {
+        var body = "<h2>Suite \(Markup.html(suite.name))</h2>"
+        let rows = suite.metrics.compactMap { change -> SVGChart.Interval? in
+            guard let estimate = change.change, let lower = change.changeLower, let upper = change.changeUpper else { return nil }
+            let scale = change.scale == .relative ? 100.0 : 1.0
+            return SVGChart.Interval(
+                label: "\(change.metric.name) (\(change.scale == .relative ? "%" : change.metric.unit.rawValue))",
+                estimate: estimate * scale, lower: lower * scale, upper: upper * scale,
+                threshold: change.threshold.map { $0 * scale }, verdict: change.verdict.words)
+        }
+        body += SVGChart.intervals(
+            title:
+                "Change head vs base with \(RunComparatorFormat.confidence(confidence)) "
+                + "intervals (grey: the threshold)",
+            rows: rows
+        ) {
+            String(format: "%+.1f", $0)
+        }
+        body +=
+            "<table><tr><th>metric</th><th>base</th><th>head</th><th>change [interval]</th><th>n</th><th>verdict</th><th>why</th></tr>"
+        for change in suite.metrics {
+            body +=
+                "<tr class=\"\(change.verdict.rawValue)\"><td>\(change.metric.name)</td>"
+                + "<td>\(Format.value(change.baseLevel, of: change.metric))</td>"
+                + "<td>\(Format.value(change.headLevel, of: change.metric))</td>"
+                + "<td>\(Markup.html(ComparisonReport.interval(change)))</td>"
+                + "<td>\(change.baseCount)/\(change.headCount)</td><td>\(change.verdict.words)</td>"
+                + "<td>\(Markup.html(change.reason))</td></tr>"
+        }
+        return body + "</table>"
+    }
+
+    /// The checks that pass significantly less or more often on head, or changed undecided, and
+    /// the turns answered less often or failing now.
+    private static func qualityChanges(_ quality: QualityComparison) -> String {
+        var body = ""
         for (title, checks) in [
             ("Checks that pass significantly less often on head", quality.regressions),
             ("Checks that pass significantly more often on head", quality.improvements),
@@ -271,14 +322,6 @@ public enum HTMLReport {
                     + "\($0.headAnswered)/\($0.headTotal); \(Markup.html($0.headOutcome))</li>"
             }.joined()
             body += "</ul>"
-        }
-        if !comparison.differences.isEmpty {
-            body +=
-                "<h2>Differences between the sides</h2><ul>"
-                + comparison.differences.map {
-                    "<li>\(Markup.html($0.field)): \(Markup.html($0.base)) → \(Markup.html($0.head))"
-                        + "\($0.isCommitDetermined ? " (the commits' project files)" : " <strong>mismatch</strong>")</li>"
-                }.joined() + "</ul>"
         }
         return body
     }

@@ -53,13 +53,51 @@ public enum MarkdownReport {
         return lines.joined(separator: "\n") + note
     }
 
+    // MARK: Blocks
+
+    /// The report's lines as one text, ending with a line break.
+    private static func document(_ lines: [String]) -> String { lines.joined(separator: "\n") + "\n" }
+
+    /// A `### title` section: a blank line, the heading, a blank line, then `body`.
+    private static func section(_ title: String, _ body: [String]) -> [String] { ["", "### \(title)", ""] + body }
+
+    /// A block folded under `summary` (HTML, escaped by the caller): `body` between blank lines.
+    private static func details(_ summary: String, _ body: [String]) -> [String] {
+        ["", "<details><summary>\(summary)</summary>", ""] + body + ["", "</details>"]
+    }
+
+    /// The first `limit` of `rows`, and `more(left)` after a blank line when some were left out.
+    private static func capped(_ rows: [String], _ limit: Int, more: (Int) -> String) -> [String] {
+        rows.count <= limit ? rows : Array(rows.prefix(limit)) + ["", more(rows.count - limit)]
+    }
+
     // MARK: Runs
 
+    /// A run: the verdict and the suite table, the models, failed gates and instruction-following
+    /// scores; unless `.headline`, the failures (at most 50 under `.summary`); under `.full` the
+    /// per-turn detail.
     private static func renderRuns(_ records: [RunRecord], detail: Detail) -> String {
-        var out: [String] = []
-        let failedGates = records.flatMap { record in
-            record.suites.flatMap { suite in suite.gates.filter { !$0.passed }.map { (record, suite, $0) } }
+        var out = runHeadline(records) + suiteTable(records)
+        if records.count > 1 || ModelTable.isBenchmark(records) {
+            out += section("Models", [ModelTable(records).markdown()])
         }
+        out += failedGates(records)
+        let instructionFollowing = InstructionFollowingScores.sections(
+            records, labels: records.map { records.count > 1 ? $0.modelLabel : nil })
+        if !instructionFollowing.isEmpty {
+            out += ["", InstructionFollowingReport.markdown(instructionFollowing)]
+        }
+        guard detail != .headline else { return document(out) }
+        out += failures(records, detail: detail)
+        guard detail == .full else { return document(out) }
+        for record in records {
+            for suite in record.suites { out += perTurnDetail(suite, model: record.modelLabel) }
+        }
+        return document(out)
+    }
+
+    /// The run's title (commit and subject) and its verdict: incomplete, passed or failed.
+    private static func runHeadline(_ records: [RunRecord]) -> [String] {
         let incomplete = records.filter { $0.status != .complete }
         let summary = RunSummary(records, labels: records.map { _ in nil })
         let verdict: String
@@ -74,14 +112,16 @@ public enum MarkdownReport {
             records.first?.git.map {
                 ($0.shortCommit ?? "?") + ($0.isDirty ? " (dirty)" : "") + ($0.subject.map { " " + Markup.markdown($0) } ?? "")
             } ?? "no commit"
-        out.append("## ChatEval run — \(Markup.markdown(commit))")
-        out.append("")
-        out.append(verdict)
-        out.append("")
-        out.append(
-            "| suite | model | turns | failed | checks passed | pass rate | TTFT median | TTFT p95 | decode t/s | reuse turns ≥ 2 | gates |"
-        )
-        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+        return ["## ChatEval run — \(Markup.markdown(commit))", "", verdict, ""]
+    }
+
+    /// One row per suite of every run: turns, failures, checks, TTFT, decode rate, reuse, gates.
+    private static func suiteTable(_ records: [RunRecord]) -> [String] {
+        var out = [
+            "| suite | model | turns | failed | checks passed | pass rate | TTFT median | TTFT p95 | decode t/s | "
+                + "reuse turns ≥ 2 | gates |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        ]
         for record in records {
             let model = record.modelLabel
             for suite in record.suites {
@@ -103,33 +143,27 @@ public enum MarkdownReport {
                 )
             }
         }
-        if records.count > 1 || ModelTable.isBenchmark(records) {
-            out.append("")
-            out.append("### Models")
-            out.append("")
-            out.append(ModelTable(records).markdown())
-        }
-        if !failedGates.isEmpty {
-            out.append("")
-            out.append("### Failed gates")
-            out.append("")
-            for (record, suite, gate) in failedGates {
-                let model = records.count > 1 ? " (\(Markup.markdown(record.modelLabel)))" : ""
-                out.append(
-                    "- \(Markup.markdown(suite.name))\(model): \(Markup.markdown(gate.described)), found \(Markup.markdown(gate.found))"
-                )
-            }
-        }
-        let instructionFollowing = InstructionFollowingScores.sections(
-            records, labels: records.map { records.count > 1 ? $0.modelLabel : nil })
-        if !instructionFollowing.isEmpty {
-            out.append("")
-            out.append(InstructionFollowingReport.markdown(instructionFollowing))
-        }
-        guard detail != .headline else { return out.joined(separator: "\n") + "\n" }
+        return out
+    }
 
-        // Failures: turns the runtime could not answer, checks that failed (turn and conversation
-        // checks, once over their repetitions), with the reason, the user message and the answer.
+    /// The gates that failed, with what they found; nothing when none did.
+    private static func failedGates(_ records: [RunRecord]) -> [String] {
+        let failed = records.flatMap { record in
+            record.suites.flatMap { suite in suite.gates.filter { !$0.passed }.map { (record, suite, $0) } }
+        }
+        guard !failed.isEmpty else { return [] }
+        return section(
+            "Failed gates",
+            failed.map { record, suite, gate in
+                let model = records.count > 1 ? " (\(Markup.markdown(record.modelLabel)))" : ""
+                return "- \(Markup.markdown(suite.name))\(model): \(Markup.markdown(gate.described)), found \(Markup.markdown(gate.found))"
+            })
+    }
+
+    /// Turns the runtime could not answer, checks that failed (turn and conversation checks,
+    /// once over their repetitions), with the reason, the user message and the answer; at most
+    /// 50 rows unless `.full`. Nothing when nothing failed.
+    private static func failures(_ records: [RunRecord], detail: Detail) -> [String] {
         let sideBySide = records.count > 1
         let failures = FailureRow.rows(records).map { row in
             let cells = [
@@ -138,184 +172,166 @@ public enum MarkdownReport {
             ]
             return "| " + ((row.model.map { [$0] } ?? []) + cells).map(Markup.markdown).joined(separator: " | ") + " |"
         }
-        if !failures.isEmpty {
-            let shown = detail == .full ? failures : Array(failures.prefix(50))
-            out.append("")
-            out.append("### Failures (\(failures.count))")
-            out.append("")
-            out.append((sideBySide ? "| model " : "") + "| suite | conversation | turn | check | reason | user | answer |")
-            out.append((sideBySide ? "|---" : "") + "|---|---|---:|---|---|---|---|")
-            out += shown
-            if shown.count < failures.count {
-                out.append("")
-                out.append("_… and \(failures.count - shown.count) more in the result file._")
-            }
-        }
-        guard detail == .full else { return out.joined(separator: "\n") + "\n" }
+        guard !failures.isEmpty else { return [] }
+        let header = [
+            (sideBySide ? "| model " : "") + "| suite | conversation | turn | check | reason | user | answer |",
+            (sideBySide ? "|---" : "") + "|---|---|---:|---|---|---|---|",
+        ]
+        return section(
+            "Failures (\(failures.count))",
+            header + capped(failures, detail == .full ? Int.max : 50) { "_… and \($0) more in the result file._" })
+    }
 
-        for record in records {
-            let model = record.modelLabel
-            for suite in record.suites {
-                out.append("")
-                out.append("<details><summary>Per-turn detail: \(Markup.html(suite.name)) — \(Markup.html(model))</summary>")
-                out.append("")
-                out.append("| conversation | turn | TTFT | prefill t/s | decode t/s | reuse | checks | user | answer |")
-                out.append("|---|---:|---:|---:|---:|---:|---|---|---|")
-                for conversation in suite.conversations where conversation.isMeasured && conversation.repetition == 1 {
-                    for turn in conversation.turns {
-                        let metrics = turn.metrics
-                        let checks = (turn.checks ?? []).map { $0.passed ? "✅" : "❌" }.joined()
-                        let answer =
-                            switch turn.status {
-                            case .answered: Markup.markdown(Markup.cut(turn.answer ?? "", 120))
-                            case .failed: "**failed**: " + Markup.markdown(turn.failure?.description ?? "")
-                            case .skipped: "_skipped_"
-                            }
-                        out.append(
-                            "| \(Markup.markdown(conversation.id)) | \(turn.index &+ 1) | \(Format.duration(metrics?.timeToFirstToken)) | "
-                                + "\(Format.rate(metrics?.prefillTokensPerSecond)) | \(Format.rate(metrics?.decodeTokensPerSecond)) | "
-                                + "\(Format.percent(metrics?.reuseRatio)) | \(checks) | "
-                                + "\(Markup.markdown(Markup.cut(turn.user, 80))) | \(answer) |"
-                        )
+    /// A suite's turns of the first repetition: timings, reuse, checks, the user message and the answer.
+    private static func perTurnDetail(_ suite: SuiteRecord, model: String) -> [String] {
+        var rows = [
+            "| conversation | turn | TTFT | prefill t/s | decode t/s | reuse | checks | user | answer |",
+            "|---|---:|---:|---:|---:|---:|---|---|---|",
+        ]
+        for conversation in suite.conversations where conversation.isMeasured && conversation.repetition == 1 {
+            for turn in conversation.turns {
+                let metrics = turn.metrics
+                let checks = (turn.checks ?? []).map { $0.passed ? "✅" : "❌" }.joined()
+                let answer =
+                    switch turn.status {
+                    case .answered: Markup.markdown(Markup.cut(turn.answer ?? "", 120))
+                    case .failed: "**failed**: " + Markup.markdown(turn.failure?.description ?? "")
+                    case .skipped: "_skipped_"
                     }
-                }
-                out.append("")
-                out.append("</details>")
+                rows.append(
+                    "| \(Markup.markdown(conversation.id)) | \(turn.index &+ 1) | \(Format.duration(metrics?.timeToFirstToken)) | "
+                        + "\(Format.rate(metrics?.prefillTokensPerSecond)) | \(Format.rate(metrics?.decodeTokensPerSecond)) | "
+                        + "\(Format.percent(metrics?.reuseRatio)) | \(checks) | "
+                        + "\(Markup.markdown(Markup.cut(turn.user, 80))) | \(answer) |"
+                )
             }
         }
-        return out.joined(separator: "\n") + "\n"
+        return details("Per-turn detail: \(Markup.html(suite.name)) — \(Markup.html(model))", rows)
     }
 
     // MARK: Comparison
 
+    /// A comparison: the verdict, the design, each suite's metrics; unless `.headline`, the
+    /// checks that changed (at most 50 a list under `.summary`); the turns that changed and the
+    /// differences between the sides; under `.full` the per-turn changes.
     private static func renderComparison(_ comparison: Comparison, detail: Detail) -> String {
-        var out: [String] = []
+        var out = comparisonHeadline(comparison)
+        for suite in comparison.suites {
+            out += section(Markup.markdown(suite.name), metricRows(suite))
+        }
+        let quality = comparison.quality
+        let limit = detail == .full ? Int.max : 50
+        for (title, checks) in [
+            ("Checks that pass significantly less often on head", quality.regressions),
+            ("Checks that changed, too few replays to tell (not regressions)", quality.undecided),
+        ] where !checks.isEmpty && detail != .headline {
+            out += section("\(title) (\(checks.count))", checkRows(checks, limit: limit))
+        }
+        for (title, turns) in [
+            ("Turns answered significantly less often on head", quality.turnRegressions),
+            ("Turns that now fail, too few replays to tell", quality.turnsUndecided),
+        ] where !turns.isEmpty {
+            out += section(
+                "\(title) (\(turns.count))",
+                turns.prefix(limit).map { turn in
+                    "- \(Markup.markdown(turn.suite)) / \(Markup.markdown(turn.conversation)) / turn \(turn.turn): "
+                        + "answered \(turn.baseAnswered)/\(turn.baseTotal) → "
+                        + "\(turn.headAnswered)/\(turn.headTotal); \(Markup.markdown(turn.headOutcome))"
+                })
+        }
+        if !comparison.differences.isEmpty {
+            out += section(
+                "Differences between the sides",
+                comparison.differences.map { difference in
+                    "- \(Markup.markdown(difference.field)): \(Markup.markdown(difference.base)) → \(Markup.markdown(difference.head))"
+                        + (difference.isCommitDetermined ? " (changed by the commits' project files)" : " (**mismatch**)")
+                })
+        }
+        guard detail == .full else { return document(out) }
+        for suite in comparison.suites where !suite.turns.isEmpty {
+            out += details("Per-turn changes: \(Markup.html(suite.name))", turnChangeRows(suite))
+        }
+        return document(out)
+    }
+
+    /// The comparison's title (both commits), its verdict, what was compared and how (the design
+    /// lines), and the legend when there are suites.
+    private static func comparisonHeadline(_ comparison: Comparison) -> [String] {
         let base = comparison.base, head = comparison.head
-        out.append(
-            "## ChatEval comparison — \(Markup.markdown(base.shortCommit ?? "base")) → \(Markup.markdown(head.shortCommit ?? "head"))")
-        out.append("")
-        let headline = ComparisonReport.headline(comparison)
         let mark = comparison.hasRegression || !comparison.mismatches.isEmpty ? "❌" : "✅"
-        out.append("\(mark) **\(Markup.markdown(headline))**")
-        out.append("")
-        out.append(
+        var out = [
+            "## ChatEval comparison — \(Markup.markdown(base.shortCommit ?? "base")) → \(Markup.markdown(head.shortCommit ?? "head"))", "",
+            "\(mark) **\(Markup.markdown(ComparisonReport.headline(comparison)))**", "",
             "Base \(base.runs.count) run(s), head \(head.runs.count) run(s); \(Markup.markdown(head.model)); "
-                + "\(Markup.markdown(head.machine))."
-        )
-        out.append("")
-        out.append("```")
+                + "\(Markup.markdown(head.machine)).",
+            "", "```",
+        ]
         out += ComparisonReport.designLines(comparison)
         out.append("```")
-        if !comparison.suites.isEmpty {
-            out.append("")
-            out.append(Markup.markdown(ComparisonReport.legend))
-        }
-        for suite in comparison.suites {
-            out.append("")
-            out.append("### \(Markup.markdown(suite.name))")
-            out.append("")
-            out.append("| metric | base | head | change | interval | n | verdict |")
-            out.append("|---|---:|---:|---:|---|---:|---|")
-            for change in suite.metrics {
+        if !comparison.suites.isEmpty { out += ["", Markup.markdown(ComparisonReport.legend)] }
+        return out
+    }
+
+    /// A suite's metrics: both levels, the change and its interval, the replays and the verdict.
+    private static func metricRows(_ suite: SuiteComparison) -> [String] {
+        ["| metric | base | head | change | interval | n | verdict |", "|---|---:|---:|---:|---|---:|---|"]
+            + suite.metrics.map { change in
                 let icon =
                     switch change.verdict {
                     case .regression: "❌ "
                     case .improvement: "✅ "
                     default: ""
                     }
-                out.append(
-                    "| \(change.metric.name) | \(Format.value(change.baseLevel, of: change.metric)) | "
+                return "| \(change.metric.name) | \(Format.value(change.baseLevel, of: change.metric)) | "
+                    + "\(Format.value(change.headLevel, of: change.metric)) | "
+                    + "\(Markup.markdown(ComparisonReport.interval(change).split(separator: " ").first.map(String.init) ?? "–")) | "
+                    + "\(Markup.markdown(change.change == nil ? "" : ComparisonReport.interval(change))) | "
+                    + "\(change.baseCount)/\(change.headCount) | \(icon)\(change.verdict.words) |"
+            }
+    }
+
+    /// Checks that changed: where, their pass counts on each side, the detail and the answer; the
+    /// first `limit`, with a count of the rest.
+    private static func checkRows(_ checks: [CheckChange], limit: Int) -> [String] {
+        let rows = checks.map { change in
+            "| \(Markup.markdown(change.suite)) | \(Markup.markdown(change.conversation)) | "
+                + "\(change.turn.map(String.init) ?? "–") | \(Markup.markdown(change.check)) | "
+                + "\(change.basePassed)/\(change.baseTotal) → \(change.headPassed)/\(change.headTotal) | "
+                + "\(Markup.markdown(Markup.cut(change.detail ?? "", 200))) | "
+                + "\(Markup.markdown(Markup.cut(change.answerExcerpt ?? "", 120))) |"
+        }
+        return ["| suite | conversation | turn | check | passed base → head | detail | answer |", "|---|---|---:|---|---|---|---|"]
+            + capped(rows, limit) { "_… and \($0) more._" }
+    }
+
+    /// A suite's per-turn metric changes (never gated).
+    private static func turnChangeRows(_ suite: SuiteComparison) -> [String] {
+        var rows = ["| conversation | turn | metric | base | head | change | verdict |", "|---|---:|---|---:|---:|---|---|"]
+        for turn in suite.turns {
+            for change in turn.metrics {
+                rows.append(
+                    "| \(Markup.markdown(turn.conversation)) | \(turn.turn) | \(change.metric.name) | "
+                        + "\(Format.value(change.baseLevel, of: change.metric)) | "
                         + "\(Format.value(change.headLevel, of: change.metric)) | "
-                        + "\(Markup.markdown(ComparisonReport.interval(change).split(separator: " ").first.map(String.init) ?? "–")) | "
-                        + "\(Markup.markdown(change.change == nil ? "" : ComparisonReport.interval(change))) | "
-                        + "\(change.baseCount)/\(change.headCount) | \(icon)\(change.verdict.words) |"
+                        + "\(Markup.markdown(ComparisonReport.interval(change))) | \(change.verdict.words) |"
                 )
             }
         }
-        let quality = comparison.quality
-        for (title, checks) in [
-            ("Checks that pass significantly less often on head", quality.regressions),
-            ("Checks that changed, too few replays to tell (not regressions)", quality.undecided),
-        ] where !checks.isEmpty && detail != .headline {
-            let shown = detail == .full ? checks : Array(checks.prefix(50))
-            out.append("")
-            out.append("### \(title) (\(checks.count))")
-            out.append("")
-            out.append("| suite | conversation | turn | check | passed base → head | detail | answer |")
-            out.append("|---|---|---:|---|---|---|---|")
-            for change in shown {
-                out.append(
-                    "| \(Markup.markdown(change.suite)) | \(Markup.markdown(change.conversation)) | "
-                        + "\(change.turn.map(String.init) ?? "–") | \(Markup.markdown(change.check)) | "
-                        + "\(change.basePassed)/\(change.baseTotal) → \(change.headPassed)/\(change.headTotal) | "
-                        + "\(Markup.markdown(Markup.cut(change.detail ?? "", 200))) | "
-                        + "\(Markup.markdown(Markup.cut(change.answerExcerpt ?? "", 120))) |"
-                )
-            }
-            if shown.count < checks.count {
-                out.append("")
-                out.append("_… and \(checks.count - shown.count) more._")
-            }
-        }
-        for (title, turns) in [
-            ("Turns answered significantly less often on head", quality.turnRegressions),
-            ("Turns that now fail, too few replays to tell", quality.turnsUndecided),
-        ] where !turns.isEmpty {
-            out.append("")
-            out.append("### \(title) (\(turns.count))")
-            out.append("")
-            for turn in turns.prefix(detail == .full ? Int.max : 50) {
-                out.append(
-                    "- \(Markup.markdown(turn.suite)) / \(Markup.markdown(turn.conversation)) / turn \(turn.turn): "
-                        + "answered \(turn.baseAnswered)/\(turn.baseTotal) → "
-                        + "\(turn.headAnswered)/\(turn.headTotal); \(Markup.markdown(turn.headOutcome))")
-            }
-        }
-        if !comparison.differences.isEmpty {
-            out.append("")
-            out.append("### Differences between the sides")
-            out.append("")
-            for difference in comparison.differences {
-                out.append(
-                    "- \(Markup.markdown(difference.field)): \(Markup.markdown(difference.base)) → \(Markup.markdown(difference.head))"
-                        + (difference.isCommitDetermined ? " (changed by the commits' project files)" : " (**mismatch**)"))
-            }
-        }
-        guard detail == .full else { return out.joined(separator: "\n") + "\n" }
-        for suite in comparison.suites where !suite.turns.isEmpty {
-            out.append("")
-            out.append("<details><summary>Per-turn changes: \(Markup.html(suite.name))</summary>")
-            out.append("")
-            out.append("| conversation | turn | metric | base | head | change | verdict |")
-            out.append("|---|---:|---|---:|---:|---|---|")
-            for turn in suite.turns {
-                for change in turn.metrics {
-                    out.append(
-                        "| \(Markup.markdown(turn.conversation)) | \(turn.turn) | \(change.metric.name) | "
-                            + "\(Format.value(change.baseLevel, of: change.metric)) | "
-                            + "\(Format.value(change.headLevel, of: change.metric)) | "
-                            + "\(Markup.markdown(ComparisonReport.interval(change))) | \(change.verdict.words) |"
-                    )
-                }
-            }
-            out.append("")
-            out.append("</details>")
-        }
-        return out.joined(separator: "\n") + "\n"
+        return rows
     }
 
     // MARK: History
 
+    /// A history: the verdict and its steps (metric, change, suspect commit); unless `.headline`,
+    /// each series' commits (the 30 latest under `.summary`).
     private static func renderHistory(_ history: History, detail: Detail) -> String {
-        var out: [String] = []
-        out.append("## ChatEval history — \(history.commits.count) commits")
-        out.append("")
-        out.append((history.regressions.isEmpty ? "✅ " : "❌ ") + "**\(Markup.markdown(HistoryReport.headline(history)))**")
+        var out = [
+            "## ChatEval history — \(history.commits.count) commits", "",
+            (history.regressions.isEmpty ? "✅ " : "❌ ") + "**\(Markup.markdown(HistoryReport.headline(history)))**",
+        ]
         let steps = history.series.flatMap { series in series.steps.map { (series, $0) } }
         if !steps.isEmpty {
-            out.append("")
-            out.append("| | metric | change | suspect | subject | series |")
-            out.append("|---|---|---|---|---|---|")
+            out += ["", "| | metric | change | suspect | subject | series |", "|---|---|---|---|---|---|"]
             for (series, step) in steps {
                 let suspect = history.commit(at: step.suspectPosition)
                 out.append(
@@ -326,30 +342,31 @@ public enum MarkdownReport {
                 )
             }
         }
-        guard detail != .headline else { return out.joined(separator: "\n") + "\n" }
+        guard detail != .headline else { return document(out) }
         let rowLimit = detail == .full ? Int.max : 30
         for series in history.series {
-            out.append("")
-            out.append("<details><summary>\(Markup.html(series.metric.label)) — \(Markup.html(series.key.label))</summary>")
-            out.append("")
-            out.append("| commit | median | spread | runs | step | subject |")
-            out.append("|---|---:|---|---:|---|---|")
-            let steps = Set(series.steps.map(\.suspectPosition))
-            for point in series.points.reversed().prefix(rowLimit) {
-                let commit = history.commits[point.position]
-                out.append(
-                    "| `\(commit.shortId)` | \(HistoryReport.value(point.median, series.metric)) | "
-                        + "\(HistoryReport.value(point.lower, series.metric))–\(HistoryReport.value(point.upper, series.metric)) | "
-                        + "\(point.runs) | "
-                        + "\(steps.contains(point.position) ? "◀" : "") | \(Markup.markdown(Markup.cut(commit.subject, 80))) |")
-            }
-            if series.points.count > rowLimit {
-                out.append("")
-                out.append("_… \(series.points.count - rowLimit) older commits in `chateval history`._")
-            }
-            out.append("")
-            out.append("</details>")
+            out += details(
+                "\(Markup.html(series.metric.label)) — \(Markup.html(series.key.label))", seriesRows(series, of: history, limit: rowLimit))
         }
-        return out.joined(separator: "\n") + "\n"
+        return document(out)
+    }
+
+    /// A series' commits, latest first: the median, spread and runs at each, and where a step
+    /// is suspected; the first `limit`, with a count of the older ones.
+    private static func seriesRows(_ series: HistorySeries, of history: History, limit: Int) -> [String] {
+        var rows = ["| commit | median | spread | runs | step | subject |", "|---|---:|---|---:|---|---|"]
+        let steps = Set(series.steps.map(\.suspectPosition))
+        for point in series.points.reversed().prefix(limit) {
+            let commit = history.commits[point.position]
+            rows.append(
+                "| `\(commit.shortId)` | \(HistoryReport.value(point.median, series.metric)) | "
+                    + "\(HistoryReport.value(point.lower, series.metric))–\(HistoryReport.value(point.upper, series.metric)) | "
+                    + "\(point.runs) | "
+                    + "\(steps.contains(point.position) ? "◀" : "") | \(Markup.markdown(Markup.cut(commit.subject, 80))) |")
+        }
+        if series.points.count > limit {
+            rows += ["", "_… \(series.points.count - limit) older commits in `chateval history`._"]
+        }
+        return rows
     }
 }

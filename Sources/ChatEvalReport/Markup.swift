@@ -22,36 +22,44 @@ public enum Markup {
 
     /// `& < > " '` as references HTML and XML both read, the rest through `appendVisible`.
     private static func escaped(_ text: String, lineBreaksAsReferences: Bool) -> String {
-        let text = Secrets.redact(text)
-        var result = ""
-        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
-        for scalar in text.unicodeScalars {
+        replacing(Secrets.redact(text)) { scalar in
             switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            case "\n" where lineBreaksAsReferences: result += "&#10;"
-            default: appendVisible(scalar, to: &result)
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\"": "&quot;"
+            case "'": "&#39;"
+            case "\n" where lineBreaksAsReferences: "&#10;"
+            default: nil
             }
         }
-        return result
     }
 
     /// One Markdown table cell (or inline text): on one line, with every character Markdown or
     /// the HTML GitHub allows would act on escaped.
     public static func markdown(_ text: String) -> String {
-        var result = ""
-        for scalar in Secrets.redact(text).unicodeScalars {
+        replacing(Secrets.redact(text)) { scalar in
             switch scalar {
-            case "\n": result += " ⏎ "
-            case "\r": result += ""
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "|", "\\", "`", "*", "_", "[", "]", "#", "~", "!", "$": result += "\\" + String(scalar)
-            default: appendVisible(scalar, to: &result)
+            case "\n": " ⏎ "
+            case "\r": ""
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "|", "\\", "`", "*", "_", "[", "]", "#", "~", "!", "$": "\\" + String(scalar)
+            default: nil
+            }
+        }
+    }
+
+    /// `text` with each scalar `replacement` maps replaced, and the rest through `appendVisible`.
+    private static func replacing(_ text: String, _ replacement: (Unicode.Scalar) -> String?) -> String {
+        var result = ""
+        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            if let replaced = replacement(scalar) {
+                result += replaced
+            } else {
+                appendVisible(scalar, to: &result)
             }
         }
         return result

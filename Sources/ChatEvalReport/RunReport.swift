@@ -2,22 +2,6 @@ import ChatEvalCompare
 import ChatEvalCore
 import ChatEvalStore
 
-/// How much of a run the terminal report shows.
-public struct RunReportOptions: Sendable {
-    /// Per-turn tables and every check, passing ones too.
-    public var verbose: Bool
-    /// Whole answers and user messages (default: one-line excerpts).
-    public var showAnswers: Bool
-    /// Each turn's rendered prompt, where the run kept it (`run --print-prompt`).
-    public var showPrompts: Bool
-
-    public init(verbose: Bool = false, showAnswers: Bool = false, showPrompts: Bool = false) {
-        self.verbose = verbose
-        self.showAnswers = showAnswers
-        self.showPrompts = showPrompts
-    }
-}
-
 /// The readable summary of a finished (or interrupted) run, verdict first: whether it passed,
 /// the gates that failed, one line per suite (and per model, side by side), the checks that
 /// failed and the runtime failures; then, for several models, every turn side by side; and,

@@ -37,7 +37,58 @@ enum SVGChart {
         guard count > 0, let low = all.min(), let high = all.max() else {
             return "<p class=\"empty\">\(Markup.html(title)): no values.</p>"
         }
-        var axis = niceAxis(low: fromZero ? min(0, low) : low, high: high)
+        let axis = lineAxis(low: fromZero ? min(0, low) : low, high: high, bounds: bounds)
+        let plot = LinePlot(count: count, minimum: axis.minimum, maximum: axis.maximum)
+        let height = self.height + (groups.isEmpty ? 0.0 : 14.0)
+
+        var svg = "<svg class=\"chart\" role=\"img\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\">"
+        svg += "<title>\(Markup.html(title))</title>"
+        svg +=
+            "<text x=\"\(number(left))\" y=\"16\" "
+            + "class=\"title\">\(Markup.html(title))\(unit.isEmpty ? "" : " (" + Markup.html(unit) + ")")</text>"
+        for value in axis.ticks {
+            let y = number(plot.y(value))
+            svg += "<line x1=\"\(number(left))\" x2=\"\(number(width - right))\" y1=\"\(y)\" y2=\"\(y)\" class=\"grid\"/>"
+            svg +=
+                "<text x=\"\(number(left - 6))\" y=\"\(number(plot.y(value) + 4))\" class=\"tick\" "
+                + "text-anchor=\"end\">\(Markup.html(format(value)))</text>"
+        }
+        svg += positionLabels(xLabels, plot) + groupLabels(groups, plot, height: height) + markerLines(markers, plot)
+        let starts = Set(groups.map(\.start))
+        for (index, line) in lines.enumerated() {
+            svg += series(line, colour: palette[index % palette.count], plot, breaks: starts, xLabels: xLabels, format: format)
+            if lines.count > 1 {
+                // The legend in the title's row, right-aligned, one entry after another (never over the data).
+                let offset = lines.indices.filter { $0 > index }.reduce(0.0) { $0 + legendWidth(lines[$1].name) }
+                svg +=
+                    "<text x=\"\(number(width - right - offset))\" y=\"16\" class=\"legend\" text-anchor=\"end\" "
+                    + "fill=\"\(palette[index % palette.count])\">■ \(Markup.html(Markup.cut(line.name, 28)))</text>"
+            }
+        }
+        return svg + "</svg>"
+    }
+
+    /// Where a line chart's x positions and values fall in the plot area.
+    private struct LinePlot {
+        var count: Int
+        var minimum: Double
+        var maximum: Double
+        var plotWidth: Double { SVGChart.width - SVGChart.left - SVGChart.right }
+        var plotHeight: Double { SVGChart.height - SVGChart.top - SVGChart.bottom }
+
+        func x(_ index: Int) -> Double { SVGChart.left + (count == 1 ? plotWidth / 2 : plotWidth * Double(index) / Double(count - 1)) }
+        func y(_ value: Double) -> Double { SVGChart.top + plotHeight * (1 - (value - minimum) / (maximum - minimum)) }
+    }
+
+    /// A coordinate as the SVG is written: one decimal.
+    private static func number(_ value: Double) -> String { String(format: "%.1f", value) }
+
+    /// The y axis of a line chart from `low` to `high` on nice ticks (`niceAxis`), kept within
+    /// `bounds` (the values' possible range) when given.
+    private static func lineAxis(low: Double, high: Double, bounds: ClosedRange<Double>?) -> (
+        minimum: Double, maximum: Double, ticks: [Double]
+    ) {
+        var axis = niceAxis(low: low, high: high)
         if let bounds {
             axis.ticks = axis.ticks.filter { bounds.contains($0) }
             axis.minimum = max(axis.minimum, bounds.lowerBound)
@@ -46,92 +97,87 @@ enum SVGChart {
                 axis = (bounds.lowerBound, bounds.upperBound, niceAxis(low: bounds.lowerBound, high: bounds.upperBound).ticks)
             }
         }
-        let (minimum, maximum) = (axis.minimum, axis.maximum)
-        let groupHeight = groups.isEmpty ? 0.0 : 14.0
-        let height = self.height + groupHeight
-        let plotWidth = width - left - right, plotHeight = self.height - top - bottom
-        func x(_ index: Int) -> Double { left + (count == 1 ? plotWidth / 2 : plotWidth * Double(index) / Double(count - 1)) }
-        func y(_ value: Double) -> Double { top + plotHeight * (1 - (value - minimum) / (maximum - minimum)) }
-        func number(_ value: Double) -> String { String(format: "%.1f", value) }
+        return axis
+    }
 
-        var svg = "<svg class=\"chart\" role=\"img\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\">"
-        svg += "<title>\(Markup.html(title))</title>"
-        svg +=
-            "<text x=\"\(number(left))\" y=\"16\" "
-            + "class=\"title\">\(Markup.html(title))\(unit.isEmpty ? "" : " (" + Markup.html(unit) + ")")</text>"
-        for value in axis.ticks {
-            svg +=
-                "<line x1=\"\(number(left))\" x2=\"\(number(width - right))\" y1=\"\(number(y(value)))\" y2=\"\(number(y(value)))\" "
-                + "class=\"grid\"/>"
-            svg +=
-                "<text x=\"\(number(left - 6))\" y=\"\(number(y(value) + 4))\" class=\"tick\" "
-                + "text-anchor=\"end\">\(Markup.html(format(value)))</text>"
-        }
-        // Every x label where they fit (about 6.5 px a character), else every k-th.
+    /// A label under every x position where they fit (about 6.5 px a character), else under every k-th.
+    private static func positionLabels(_ xLabels: [String], _ plot: LinePlot) -> String {
+        let count = plot.count
         let widest = Double(xLabels.map(\.count).max() ?? 1) * 6.5 + 8
         // (×1.5: the first label is anchored at its start and the next at its middle, so half a
         // label's width more is needed between them.)
-        let every = max(1, Int((1.5 * widest * Double(count) / plotWidth).rounded(.up)))
+        let every = max(1, Int((1.5 * widest * Double(count) / plot.plotWidth).rounded(.up)))
+        var svg = ""
         for (index, label) in xLabels.enumerated() where index % every == 0 {
             let anchor = count == 1 ? "middle" : index == 0 ? "start" : index == count - 1 ? "end" : "middle"
             svg +=
-                "<text x=\"\(number(x(index)))\" y=\"\(number(self.height - 12))\" class=\"tick\" "
+                "<text x=\"\(number(plot.x(index)))\" y=\"\(number(self.height - 12))\" class=\"tick\" "
                 + "text-anchor=\"\(anchor)\">\(Markup.html(label))</text>"
         }
-        let starts = Set(groups.map(\.start))
-        for group in groups where group.start < count {
+        return svg
+    }
+
+    /// Each group's name under its positions (the chart being `height` tall), and a rule between groups.
+    private static func groupLabels(_ groups: [(label: String, start: Int)], _ plot: LinePlot, height: Double) -> String {
+        var svg = ""
+        for group in groups where group.start < plot.count {
             if group.start > 0 {
-                let middle = (x(group.start - 1) + x(group.start)) / 2
+                let middle = (plot.x(group.start - 1) + plot.x(group.start)) / 2
                 svg +=
                     "<line x1=\"\(number(middle))\" x2=\"\(number(middle))\" y1=\"\(number(top))\" "
                     + "y2=\"\(number(self.height - bottom))\" class=\"grid\"/>"
             }
             // A group starting in the plot's right third is labelled leftwards from its start, so it stays inside.
-            let rightward = x(group.start) < left + plotWidth * 2 / 3
+            let rightward = plot.x(group.start) < left + plot.plotWidth * 2 / 3
             svg +=
-                "<text x=\"\(number(x(group.start)))\" y=\"\(number(height - 8))\" class=\"label\" "
+                "<text x=\"\(number(plot.x(group.start)))\" y=\"\(number(height - 8))\" class=\"label\" "
                 + "text-anchor=\"\(rightward ? "start" : "end")\">\(Markup.html(Markup.cut(group.label, 24)))</text>"
         }
-        for marker in markers where marker.x < count {
+        return svg
+    }
+
+    /// A dashed vertical line at each marker, red when it marks a change for the worse, with its label.
+    private static func markerLines(_ markers: [Marker], _ plot: LinePlot) -> String {
+        var svg = ""
+        for marker in markers where marker.x < plot.count {
             let colour = marker.isWorse ? "#dc2626" : "#16a34a"
             svg +=
-                "<line x1=\"\(number(x(marker.x)))\" x2=\"\(number(x(marker.x)))\" y1=\"\(number(top))\" "
+                "<line x1=\"\(number(plot.x(marker.x)))\" x2=\"\(number(plot.x(marker.x)))\" y1=\"\(number(top))\" "
                 + "y2=\"\(number(self.height - bottom))\" stroke=\"\(colour)\" stroke-dasharray=\"4 3\" stroke-width=\"1.5\"/>"
             svg +=
-                "<text x=\"\(number(x(marker.x) + 4))\" y=\"\(number(top + 10))\" class=\"marker\" "
+                "<text x=\"\(number(plot.x(marker.x) + 4))\" y=\"\(number(top + 10))\" class=\"marker\" "
                 + "fill=\"\(colour)\">\(Markup.html(marker.label))</text>"
         }
-        for (index, line) in lines.enumerated() {
-            let colour = palette[index % palette.count]
-            if let band = line.band {
-                for segment in segments(band.map { $0 != nil }, breaks: starts) {
-                    let upper = segment.map { "\(number(x($0))),\(number(y(band[$0]!.1)))" }
-                    let lower = segment.reversed().map { "\(number(x($0))),\(number(y(band[$0]!.0)))" }
-                    svg +=
-                        "<polygon points=\"\((upper + lower).joined(separator: " "))\" fill=\"\(colour)\" fill-opacity=\"0.15\" "
-                        + "stroke=\"none\"/>"
-                }
-            }
-            for segment in segments(line.values.map { $0 != nil }, breaks: starts) where segment.count > 1 {
-                let points = segment.map { "\(number(x($0))),\(number(y(line.values[$0]!)))" }.joined(separator: " ")
-                svg += "<polyline points=\"\(points)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1.6\"/>"
-            }
-            for (position, value) in line.values.enumerated() {
-                guard let value else { continue }
+        return svg
+    }
+
+    /// One line in `colour`: its band, its polyline broken at gaps and at `breaks`, and a titled
+    /// marker on every value.
+    private static func series(
+        _ line: Line, colour: String, _ plot: LinePlot, breaks: Set<Int>, xLabels: [String], format: (Double) -> String
+    ) -> String {
+        var svg = ""
+        if let band = line.band {
+            for segment in segments(band.map { $0 != nil }, breaks: breaks) {
+                let upper = segment.map { "\(number(plot.x($0))),\(number(plot.y(band[$0]!.1)))" }
+                let lower = segment.reversed().map { "\(number(plot.x($0))),\(number(plot.y(band[$0]!.0)))" }
                 svg +=
-                    "<circle cx=\"\(number(x(position)))\" cy=\"\(number(y(value)))\" r=\"2.8\" fill=\"\(colour)\">"
-                    + "<title>\(Markup.html(line.name)) · \(Markup.html(position < xLabels.count ? xLabels[position] : "")): "
-                    + "\(Markup.html(format(value)))</title></circle>"
-            }
-            if lines.count > 1 {
-                // The legend in the title's row, right-aligned, one entry after another (never over the data).
-                let offset = lines.indices.filter { $0 > index }.reduce(0.0) { $0 + legendWidth(lines[$1].name) }
-                svg +=
-                    "<text x=\"\(number(width - right - offset))\" y=\"16\" class=\"legend\" text-anchor=\"end\" "
-                    + "fill=\"\(colour)\">■ \(Markup.html(Markup.cut(line.name, 28)))</text>"
+                    "<polygon points=\"\((upper + lower).joined(separator: " "))\" fill=\"\(colour)\" fill-opacity=\"0.15\" "
+                    + "stroke=\"none\"/>"
             }
         }
-        return svg + "</svg>"
+        for segment in segments(line.values.map { $0 != nil }, breaks: breaks) where segment.count > 1 {
+            let points = segment.map { "\(number(plot.x($0))),\(number(plot.y(line.values[$0]!)))" }.joined(separator: " ")
+            svg += "<polyline points=\"\(points)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1.6\"/>"
+        }
+        for (position, value) in line.values.enumerated() {
+            guard let value else { continue }
+            svg +=
+                "<circle cx=\"\(number(plot.x(position)))\" cy=\"\(number(plot.y(value)))\" r=\"2.8\" fill=\"\(colour)\">"
+                + "<title>\(Markup.html(line.name)) · \(Markup.html(position < xLabels.count ? xLabels[position] : "")): "
+                + "\(Markup.html(format(value)))</title></circle>"
+        }
+        return svg
     }
 
     /// The width a legend entry takes, with its gap (about 6 px a character at 11 px).
@@ -175,7 +221,6 @@ enum SVGChart {
         let extent = max(finite.map(abs).max() ?? 0.01, 0.01) * 1.1
         let plotLeft = labelWidth, plotWidth = width - labelWidth - right
         func x(_ value: Double) -> Double { plotLeft + plotWidth * (min(max(value, -extent), extent) + extent) / (2 * extent) }
-        func number(_ value: Double) -> String { String(format: "%.1f", value) }
         var svg = "<svg class=\"chart\" role=\"img\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\">"
         svg += "<title>\(Markup.html(title))</title><text x=\"4\" y=\"16\" class=\"title\">\(Markup.html(title))</text>"
         svg +=

@@ -140,10 +140,3 @@ private actor Collected {
         return result
     }
 }
-
-/// Why a load run cannot start, in one sentence.
-public struct LoadError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}

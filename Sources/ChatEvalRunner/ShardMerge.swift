@@ -114,10 +114,3 @@ public enum ShardMerge {
         return suites
     }
 }
-
-/// Why shards could not be merged, in one sentence.
-public struct ShardMergeError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}

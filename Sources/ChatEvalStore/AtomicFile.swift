@@ -12,6 +12,23 @@ public enum AtomicFile {
             .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw ResultWriteError(path: url.path, reason: lastError()) }
+        var failure = writeAll(data, to: descriptor)
+        close(descriptor)
+        if failure == nil, rename(temporary.path, url.path) != 0 { failure = lastError() }
+        if let failure {
+            unlink(temporary.path)
+            throw ResultWriteError(path: url.path, reason: failure)
+        }
+        let folder = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folder >= 0 {
+            fsync(folder)
+            close(folder)
+        }
+    }
+
+    /// Writes all of `data` to `descriptor` (again where a write was interrupted or short) and
+    /// syncs it to disk; what failed (`lastError`), or nil.
+    static func writeAll(_ data: Data, to descriptor: Int32) -> String? {
         var failure: String?
         data.withUnsafeBytes { bytes in
             var written = 0
@@ -26,17 +43,7 @@ public enum AtomicFile {
             }
         }
         if failure == nil, fsync(descriptor) != 0 { failure = lastError() }
-        close(descriptor)
-        if failure == nil, rename(temporary.path, url.path) != 0 { failure = lastError() }
-        if let failure {
-            unlink(temporary.path)
-            throw ResultWriteError(path: url.path, reason: failure)
-        }
-        let folder = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folder >= 0 {
-            fsync(folder)
-            close(folder)
-        }
+        return failure
     }
 
     static func lastError() -> String { String(cString: strerror(errno)) }

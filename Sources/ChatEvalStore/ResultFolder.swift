@@ -1,25 +1,6 @@
 import ChatEvalCore
 import Foundation
 
-/// A run read from somewhere: a result file, or a line of a git note.
-public struct LocatedRun: Sendable {
-    public var record: RunRecord
-    /// The file path, or `notes:<short commit>` for a run read from git notes.
-    public var source: String
-
-    public init(record: RunRecord, source: String) {
-        self.record = record
-        self.source = source
-    }
-}
-
-/// A problem reading a result file.
-public struct ResultReadError: Error, Sendable, CustomStringConvertible {
-    public var path: String
-    public var message: String
-    public var description: String { "\(path): \(message)" }
-}
-
 /// The result files of a reports folder (`<UTC time>-<short commit>-<run id>.json`).
 public enum ResultFolder {
     /// Result files directly in `folder`, newest first (names sort in time); empty when the

@@ -105,75 +105,89 @@ public struct ProjectFile: Sendable, Hashable {
         guard let root else { return project }  // an empty file sets nothing
         let reader = YAMLReader(file: source)
         if let entries = reader.mapping(root, "the project file", allowed: keys) {
-            if let single = entries["model"], let list = entries["models"] {
-                reader.fail(
-                    .invalidValue, at: list, "the project file has both 'model' and 'models'",
-                    hint: "list every model under models: (or keep one model:)")
-                _ = single
-            } else if let single = entries["model"] {
-                project.models = modelReference(single, reader, environment, perModel: false).map { [$0] }
-            } else if let list = entries["models"], let items = reader.sequence(list, "models") {
-                if items.isEmpty { reader.fail(.invalidValue, at: list, "models is empty", hint: "list at least one model file") }
-                let models = items.compactMap { modelReference($0, reader, environment, perModel: true) }
-                project.models = models.isEmpty ? nil : models
-            }
-            project.chatTemplate = entries["chat_template"].flatMap { reader.string($0, "chat_template") }
-            project.contextSize = entries["context_size"].flatMap {
-                reader.integer(
-                    $0, "context_size", minimum: RuntimeLimits.contextSize.lowerBound, maximum: RuntimeLimits.contextSize.upperBound)
-            }
-            project.threads = entries["threads"].flatMap {
-                reader.integer($0, "threads", minimum: 1, maximum: RuntimeLimits.maximumThreads)
-            }
-            project.batchSize = entries["batch_size"].flatMap {
-                reader.integer($0, "batch_size", minimum: 1, maximum: RuntimeLimits.contextSize.upperBound)
-            }
-            project.slidingWindowCache = entries["sliding_window_cache"].flatMap { node in
-                reader.string(node, "sliding_window_cache").flatMap { name in
-                    guard let cache = SlidingWindowCache(rawValue: name) else {
-                        reader.fail(
-                            .invalidValue, at: node, "unknown sliding_window_cache '\(name)'",
-                            hint: "full (every position cached) or window (about the window only, as llama-server by default)")
-                        return nil
-                    }
-                    return cache
-                }
-            }
-            project.cacheMode = entries["cache_mode"].flatMap { node in
-                reader.string(node, "cache_mode").flatMap { name in
-                    guard let mode = CacheMode(rawValue: name) else {
-                        reader.fail(.invalidValue, at: node, "unknown cache_mode '\(name)'", hint: "session or cold")
-                        return nil
-                    }
-                    return mode
-                }
-            }
-            project.repetitions = entries["repetitions"].flatMap { reader.integer($0, "repetitions", minimum: 1, maximum: 10_000) }
-            project.maxRepetitions = entries["max_repetitions"].flatMap {
-                reader.integer($0, "max_repetitions", minimum: 2, maximum: 10_000)
-            }
-            project.timeBudget = entries["time_budget"].flatMap { node in
-                reader.string(node, "time_budget").flatMap { text in
-                    guard let seconds = DurationText.seconds(text), seconds > 0 else {
-                        reader.fail(
-                            .invalidValue, at: node, "time_budget '\(text.prefix(40))' is not a duration",
-                            hint: "write e.g. 20m, 90s or 1h30m")
-                        return nil
-                    }
-                    return seconds
-                }
-            }
-            project.warmup = entries["warmup"].flatMap { reader.integer($0, "warmup", minimum: 0, maximum: 10_000) }
-            project.suites = entries["suites"].flatMap { reader.strings($0, "suites") }
-            project.reports = entries["reports"].flatMap { reader.string($0, "reports") }
-            project.compare = entries["compare"].flatMap {
-                ComparisonSection(reader: reader).overrides($0, allowed: ComparisonSection.projectKeys)
-            }
-            project.runtime = entries["runtime"].flatMap { servedRuntime($0, reader) }
-            project.ledger = entries["ledger"].flatMap { LedgerSection(reader: reader).gates($0) }
+            project.models = models(entries, reader, environment)
+            project.readEngineSettings(entries, reader)
+            project.readRunSettings(entries, reader)
         }
         if !reader.errors.isEmpty { throw SuiteErrors(reader.errors) }
         return project
+    }
+
+    /// The models of `model:` (one) or `models:` (a list, at least one); nil when neither is
+    /// given, or both (an error).
+    private static func models(_ entries: [String: Node], _ reader: YAMLReader, _ environment: [String: String]) -> [ModelReference]? {
+        if entries["model"] != nil, let list = entries["models"] {
+            reader.fail(
+                .invalidValue, at: list, "the project file has both 'model' and 'models'",
+                hint: "list every model under models: (or keep one model:)")
+        } else if let single = entries["model"] {
+            return modelReference(single, reader, environment, perModel: false).map { [$0] }
+        } else if let list = entries["models"], let items = reader.sequence(list, "models") {
+            if items.isEmpty { reader.fail(.invalidValue, at: list, "models is empty", hint: "list at least one model file") }
+            let models = items.compactMap { modelReference($0, reader, environment, perModel: true) }
+            return models.isEmpty ? nil : models
+        }
+        return nil
+    }
+
+    /// How the engine is set up: chat template, context and batch size, threads, the sliding
+    /// window's cache and the cache mode.
+    private mutating func readEngineSettings(_ entries: [String: Node], _ reader: YAMLReader) {
+        chatTemplate = entries["chat_template"].flatMap { reader.string($0, "chat_template") }
+        contextSize = entries["context_size"].flatMap {
+            reader.integer($0, "context_size", minimum: RuntimeLimits.contextSize.lowerBound, maximum: RuntimeLimits.contextSize.upperBound)
+        }
+        threads = entries["threads"].flatMap {
+            reader.integer($0, "threads", minimum: 1, maximum: RuntimeLimits.maximumThreads)
+        }
+        batchSize = entries["batch_size"].flatMap {
+            reader.integer($0, "batch_size", minimum: 1, maximum: RuntimeLimits.contextSize.upperBound)
+        }
+        slidingWindowCache = entries["sliding_window_cache"].flatMap {
+            Self.named(
+                $0, "sliding_window_cache", reader,
+                hint: "full (every position cached) or window (about the window only, as llama-server by default)")
+        }
+        cacheMode = entries["cache_mode"].flatMap { Self.named($0, "cache_mode", reader, hint: "session or cold") }
+    }
+
+    /// How the suites are run and compared: repetitions, the time budget, warm-up, which suites,
+    /// where reports go, comparison settings, a served runtime and the ledger's gates.
+    private mutating func readRunSettings(_ entries: [String: Node], _ reader: YAMLReader) {
+        repetitions = entries["repetitions"].flatMap { reader.integer($0, "repetitions", minimum: 1, maximum: 10_000) }
+        maxRepetitions = entries["max_repetitions"].flatMap {
+            reader.integer($0, "max_repetitions", minimum: 2, maximum: 10_000)
+        }
+        timeBudget = entries["time_budget"].flatMap { node in
+            reader.string(node, "time_budget").flatMap { text in
+                guard let seconds = DurationText.seconds(text), seconds > 0 else {
+                    reader.fail(
+                        .invalidValue, at: node, "time_budget '\(text.prefix(40))' is not a duration",
+                        hint: "write e.g. 20m, 90s or 1h30m")
+                    return nil
+                }
+                return seconds
+            }
+        }
+        warmup = entries["warmup"].flatMap { reader.integer($0, "warmup", minimum: 0, maximum: 10_000) }
+        suites = entries["suites"].flatMap { reader.strings($0, "suites") }
+        reports = entries["reports"].flatMap { reader.string($0, "reports") }
+        compare = entries["compare"].flatMap {
+            ComparisonSection(reader: reader).overrides($0, allowed: ComparisonSection.projectKeys)
+        }
+        runtime = entries["runtime"].flatMap { Self.servedRuntime($0, reader) }
+        ledger = entries["ledger"].flatMap { LedgerSection(reader: reader).gates($0) }
+    }
+
+    /// The value `key` names (one of `Value`'s raw values); an unknown name is an error with `hint`.
+    private static func named<Value: RawRepresentable<String>>(_ node: Node, _ key: String, _ reader: YAMLReader, hint: String) -> Value? {
+        reader.string(node, key).flatMap { name in
+            guard let value = Value(rawValue: name) else {
+                reader.fail(.invalidValue, at: node, "unknown \(key) '\(name)'", hint: hint)
+                return nil
+            }
+            return value
+        }
     }
 
     /// Largest project file accepted (a real one is a few hundred bytes).
@@ -284,12 +298,4 @@ public struct ProjectFile: Sendable, Hashable {
     private static func homeDirectory(_ environment: [String: String]) -> String {
         environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
     }
-}
-
-/// Bounds on runtime settings, wherever they are given (command line, project file): within
-/// what llama.cpp's 32-bit parameters hold and what a machine can run.
-public enum RuntimeLimits {
-    public static let contextSize = 16...(1 << 22)
-    /// Threads beyond this are refused outright; the command line further bounds them by the cores available.
-    public static let maximumThreads = 1024
 }

@@ -36,59 +36,14 @@ enum PromptfooConfig {
     /// `--drop-unsupported`) instead of being an error.
     static func suite(from root: Node, file: String, reader: YAMLReader, dropUnsupported: Bool = false) -> Node {
         guard case .mapping(let mapping) = root else { return root }
-        var prompts: [Prompt] = []
-        var tests: [Node] = []
-        var defaults: TestCase?
-        var description: Node?
-        for (key, value) in mapping {
-            guard let name = key.scalar?.string else { continue }
-            switch name {
-            case "description": description = value
-            case "prompts": prompts = self.prompts(value, reader: reader)
-            case "tests":
-                if let path = value.scalar?.string {
-                    refuseFile(path, at: value, "tests", reader: reader)
-                } else {
-                    tests = reader.sequence(value, "tests") ?? []
-                }
-            case "defaultTest": defaults = testCase(value, index: 0, reader: reader, isDefault: true, dropUnsupported: dropUnsupported)
-            case "providers":
-                reader.warn(
-                    line: key.mark?.line, column: key.mark?.column,
-                    "promptfoo's providers are not read: ChatEval runs the model of --model or chateval.yaml",
-                    hint: "for a served model: --runtime openai --base-url URL --model-name NAME; several --model run side by side")
-            default:
-                reader.warn(
-                    line: key.mark?.line, column: key.mark?.column, "promptfoo's '\(name)' is not converted and is left out",
-                    hint: "a suite holds prompts, variables and checks; see README, \"Coming from promptfoo\"")
-            }
-        }
-        var cases = tests.enumerated().compactMap {
+        let config = Config(mapping, reader: reader, dropUnsupported: dropUnsupported)
+        var prompts = config.prompts
+        var cases = config.tests.enumerated().compactMap {
             testCase($0.element, index: $0.offset + 1, reader: reader, isDefault: false, dropUnsupported: dropUnsupported)
         }
         if cases.isEmpty { cases = [TestCase(mark: root.mark)] }  // promptfoo runs each prompt once without tests
-        // Every prompt runs every test over every combination of its list values: the whole
-        // product is capped, counted without overflow, before any conversation is built.
-        let mergedCases = cases.map { $0.merged(under: defaults) }
-        let perPrompt = mergedCases.reduce(0) { total, test in
-            let (sum, overflow) = total.addingReportingOverflow(test.expansions)
-            return overflow ? Int.max : sum
-        }
-        let total = product(max(prompts.count, 1), perPrompt)
-        if total > maximumConversations {
-            if let test = mergedCases.first(where: { $0.expansions > maximumConversations }) {
-                reader.fail(
-                    .tooComplex, at: test.mark.map { .scalar(Node.Scalar("", .implicit, .plain, $0)) },
-                    "the list values of this test's vars expand into \(TestCase.count(test.expansions)) "
-                        + "conversations; at most \(maximumConversations) in all",
-                    hint: "split the lists over several tests")
-            } else {
-                reader.fail(
-                    .tooComplex, at: root,
-                    "the config expands into \(TestCase.count(total)) conversations (\(max(prompts.count, 1)) prompt(s) × "
-                        + "\(cases.count) test(s) × their list values); at most \(maximumConversations)",
-                    hint: "split the config, or run fewer prompts or tests at once")
-            }
+        let mergedCases = cases.map { $0.merged(under: config.defaults) }
+        guard fitsConversationLimit(prompts: prompts.count, cases: cases, merged: mergedCases, root: root, reader: reader) else {
             return root
         }
         // promptfoo compares prompts as columns over its tests: several prompts of the same shape
@@ -104,12 +59,100 @@ enum PromptfooConfig {
         }
         var variantIds = UniqueNames()
         if asVariants { prompts = prompts.map { Prompt(label: variantIds.claim($0.label), system: $0.system, users: $0.users) } }
+        let conversations = self.conversations(
+            prompts: prompts, cases: Array(zip(cases, mergedCases)), asVariants: asVariants, reader: reader)
+        var pairs: [(Node, Node)] = [(text("name"), text(suiteName(file)))]
+        if let description = config.description { pairs.append((text("description"), description)) }
+        if asVariants {
+            let variants = prompts.map { prompt -> Node in
+                var entries: [(Node, Node)] = [(text("id"), text(prompt.label))]
+                if let system = prompt.system { entries.append((text("system"), system)) }
+                entries.append((text("turns"), .sequence(Node.Sequence(prompt.users, .implicit, .block, prompt.users.first?.mark))))
+                return .mapping(Node.Mapping(entries, .implicit, .block, prompt.users.first?.mark))
+            }
+            pairs.append((text("variants"), .sequence(Node.Sequence(variants, .implicit, .block, root.mark))))
+        }
+        pairs.append((text("conversations"), .sequence(Node.Sequence(conversations, .implicit, .block, root.mark))))
+        return .mapping(Node.Mapping(pairs, .implicit, .block, root.mark))
+    }
+
+    /// A config's top level as read: its prompts, tests (not yet converted), default test and
+    /// description; providers and anything else warned about and left out.
+    private struct Config {
+        var prompts: [Prompt] = []
+        var tests: [Node] = []
+        var defaults: TestCase?
+        var description: Node?
+
+        init(_ mapping: Node.Mapping, reader: YAMLReader, dropUnsupported: Bool) {
+            for (key, value) in mapping {
+                guard let name = key.scalar?.string else { continue }
+                switch name {
+                case "description": description = value
+                case "prompts": prompts = PromptfooConfig.prompts(value, reader: reader)
+                case "tests":
+                    if let path = value.scalar?.string {
+                        PromptfooConfig.refuseFile(path, at: value, "tests", reader: reader)
+                    } else {
+                        tests = reader.sequence(value, "tests") ?? []
+                    }
+                case "defaultTest":
+                    defaults = PromptfooConfig.testCase(value, index: 0, reader: reader, isDefault: true, dropUnsupported: dropUnsupported)
+                case "providers":
+                    reader.warn(
+                        line: key.mark?.line, column: key.mark?.column,
+                        "promptfoo's providers are not read: ChatEval runs the model of --model or chateval.yaml",
+                        hint: "for a served model: --runtime openai --base-url URL --model-name NAME; several --model run side by side")
+                default:
+                    reader.warn(
+                        line: key.mark?.line, column: key.mark?.column, "promptfoo's '\(name)' is not converted and is left out",
+                        hint: "a suite holds prompts, variables and checks; see README, \"Coming from promptfoo\"")
+                }
+            }
+        }
+    }
+
+    /// True when every prompt running every test over every combination of its list values makes
+    /// at most `maximumConversations` (counted without overflow, before any is built); else the
+    /// test (or the config) past it is an error and false.
+    private static func fitsConversationLimit(prompts: Int, cases: [TestCase], merged: [TestCase], root: Node, reader: YAMLReader)
+        -> Bool
+    {
+        let perPrompt = merged.reduce(0) { total, test in
+            let (sum, overflow) = total.addingReportingOverflow(test.expansions)
+            return overflow ? Int.max : sum
+        }
+        let total = product(max(prompts, 1), perPrompt)
+        guard total > maximumConversations else { return true }
+        if let test = merged.first(where: { $0.expansions > maximumConversations }) {
+            reader.fail(
+                .tooComplex, at: test.mark.map { .scalar(Node.Scalar("", .implicit, .plain, $0)) },
+                "the list values of this test's vars expand into \(TestCase.count(test.expansions)) "
+                    + "conversations; at most \(maximumConversations) in all",
+                hint: "split the lists over several tests")
+        } else {
+            reader.fail(
+                .tooComplex, at: root,
+                "the config expands into \(TestCase.count(total)) conversations (\(max(prompts, 1)) prompt(s) × "
+                    + "\(cases.count) test(s) × their list values); at most \(maximumConversations)",
+                hint: "split the config, or run fewer prompts or tests at once")
+        }
+        return false
+    }
+
+    /// The conversations of every prompt × test (each test as written and merged over the
+    /// defaults) × expansion of its list values, with unique ids; under `asVariants` only the
+    /// first prompt's, which the variants share. A variable a test leaves unset renders empty,
+    /// with a warning.
+    private static func conversations(prompts: [Prompt], cases: [(test: TestCase, merged: TestCase)], asVariants: Bool, reader: YAMLReader)
+        -> [Node]
+    {
         var allVariables: [String] = []
         for name in prompts.flatMap(\.variables) where !allVariables.contains(name) { allVariables.append(name) }
         var conversations: [Node] = []
         var used = UniqueNames()
         for (promptIndex, prompt) in prompts.enumerated() {
-            for (test, merged) in zip(cases, mergedCases) {
+            for (test, merged) in cases {
                 // promptfoo renders a variable the test does not set as empty text; so does the conversation.
                 let unset = prompt.variables.filter { name in !merged.variables.contains { $0.name == name } }
                 if !unset.isEmpty {
@@ -138,19 +181,7 @@ enum PromptfooConfig {
                 }
             }
         }
-        var pairs: [(Node, Node)] = [(text("name"), text(suiteName(file)))]
-        if let description { pairs.append((text("description"), description)) }
-        if asVariants {
-            let variants = prompts.map { prompt -> Node in
-                var entries: [(Node, Node)] = [(text("id"), text(prompt.label))]
-                if let system = prompt.system { entries.append((text("system"), system)) }
-                entries.append((text("turns"), .sequence(Node.Sequence(prompt.users, .implicit, .block, prompt.users.first?.mark))))
-                return .mapping(Node.Mapping(entries, .implicit, .block, prompt.users.first?.mark))
-            }
-            pairs.append((text("variants"), .sequence(Node.Sequence(variants, .implicit, .block, root.mark))))
-        }
-        pairs.append((text("conversations"), .sequence(Node.Sequence(conversations, .implicit, .block, root.mark))))
-        return .mapping(Node.Mapping(pairs, .implicit, .block, root.mark))
+        return conversations
     }
 
     // MARK: Prompts
@@ -403,7 +434,6 @@ enum PromptfooConfig {
         }
         var keys: [String: Node] = [:]
         for (key, _) in mapping { if let name = key.scalar?.string { keys[name] = key } }
-        func key(_ name: String) -> Node { text(name, at: keys[name]) }
         func refuse(_ at: Node, _ message: String, hint: String) -> Node? {
             if dropUnsupported {
                 reader.warn(line: at.mark?.line, column: at.mark?.column, message + "; left out", hint: hint)
@@ -412,51 +442,20 @@ enum PromptfooConfig {
             }
             return nil
         }
-        for (keyNode, _) in mapping {
-            guard let name = keyNode.scalar?.string, !["type", "value", "threshold", "weight"].contains(name) else { continue }
-            if name == "metric" {
-                reader.warn(
-                    line: keyNode.mark?.line, column: keyNode.mark?.column, "the assertion's metric name is left out",
-                    hint: "ChatEval names a check by its type and place")
-            } else {
-                return refuse(
-                    keyNode, "an assertion's '\(name)' is not converted",
-                    hint: "ChatEval runs no transforms or graders: write the check on the answer itself")
-            }
+        if let (keyNode, name) = unconvertedKey(mapping, reader: reader) {
+            return refuse(
+                keyNode, "an assertion's '\(name)' is not converted",
+                hint: "ChatEval runs no transforms or graders: write the check on the answer itself")
         }
-        var pairs: [(Node, Node)] = []
-        let value = mapping["value"]
-        switch type {
-        case "latency":
-            // promptfoo's latency is milliseconds of the whole answer; ChatEval's total-time is seconds.
-            guard let bound = mapping["threshold"] ?? value, let milliseconds = bound.scalar.flatMap({ Double($0.string) }) else { break }
-            pairs = [
-                (key("type"), text("total-time", at: typeNode)),
-                (
-                    text("max", at: keys["threshold"] ?? keys["value"]),
-                    .scalar(Node.Scalar(SuiteLint.decimal(milliseconds / 1000), .implicit, .plain, bound.mark))
-                ),
-            ]
-        case "word-count":
-            guard let count = value?.scalar.flatMap({ Int($0.string) }) else { break }
-            let number = Node.scalar(Node.Scalar(String(count), .implicit, .plain, value?.mark))
-            pairs = [
-                (key("type"), text("length", at: typeNode)), (text("unit", at: keys["value"]), text("words")),
-                (text("min", at: keys["value"]), number),
-                (text("max", at: keys["value"]), number),
-            ]
-        case "is-refusal", "not-is-refusal":
-            pairs = [(key("type"), text(type == "is-refusal" ? "refusal" : "not-refusal", at: typeNode))]
-        // A `where` binds to the one pattern before it: each pattern carries its own.
-        case "is-json" where value != nil, "contains-json" where value != nil:
+        if type == "is-json" || type == "contains-json", mapping["value"] != nil {
             return refuse(
                 keys["value"] ?? typeNode, "a JSON schema in '\(type)' is not converted",
                 hint:
                     "ChatEval's json check names required paths and their types ({type: json, required: {name: string}}); "
                     + "is-json checks the syntax"
             )
-        default: break
         }
+        var pairs = rewritten(type, typeNode: typeNode, mapping: mapping, keys: keys)
         if pairs.isEmpty {
             do {
                 try CheckCatalogue.validate(type: type)
@@ -467,19 +466,72 @@ enum PromptfooConfig {
             } catch {
                 // Missing arguments are reported where the check is built, with the conversation.
             }
-            pairs.append((key("type"), typeNode))
-            if let value {
-                // promptfoo compares numbers in a value as text; so does a ChatEval check that takes text.
-                let base =
-                    type.hasPrefix(CheckCatalogue.negationPrefix) ? String(type.dropFirst(CheckCatalogue.negationPrefix.count)) : type
-                let takesText =
-                    CheckCatalogue.info(for: base)?.arguments.first { $0.name == "value" }?.valueType.contains("string") ?? false
-                pairs.append((key("value"), converted(value, numbersAsText: takesText, reader: reader)))
-            }
-            if let threshold = mapping["threshold"] { pairs.append((key("threshold"), threshold)) }
+            pairs = carriedOver(type, typeNode: typeNode, mapping: mapping, keys: keys, reader: reader)
         }
-        if let weight = mapping["weight"] { pairs.append((key("weight"), weight)) }
+        if let weight = mapping["weight"] { pairs.append((text("weight", at: keys["weight"]), weight)) }
         return .mapping(Node.Mapping(pairs, .implicit, .flow, node.mark))
+    }
+
+    /// The first key of an assertion that is not converted (its name), after warning that each
+    /// `metric` before it is left out; nil when every key converts.
+    private static func unconvertedKey(_ mapping: Node.Mapping, reader: YAMLReader) -> (Node, String)? {
+        for (keyNode, _) in mapping {
+            guard let name = keyNode.scalar?.string, !["type", "value", "threshold", "weight"].contains(name) else { continue }
+            guard name == "metric" else { return (keyNode, name) }
+            reader.warn(
+                line: keyNode.mark?.line, column: keyNode.mark?.column, "the assertion's metric name is left out",
+                hint: "ChatEval names a check by its type and place")
+        }
+        return nil
+    }
+
+    /// The check a renamed assertion type becomes (latency → total-time in seconds, word-count →
+    /// length in words, is-refusal → refusal), without its weight; empty for any other type, or
+    /// one whose value does not convert.
+    private static func rewritten(_ type: String, typeNode: Node, mapping: Node.Mapping, keys: [String: Node]) -> [(Node, Node)] {
+        let value = mapping["value"]
+        switch type {
+        case "latency":
+            // promptfoo's latency is milliseconds of the whole answer; ChatEval's total-time is seconds.
+            guard let bound = mapping["threshold"] ?? value, let milliseconds = bound.scalar.flatMap({ Double($0.string) }) else {
+                return []
+            }
+            return [
+                (text("type", at: keys["type"]), text("total-time", at: typeNode)),
+                (
+                    text("max", at: keys["threshold"] ?? keys["value"]),
+                    .scalar(Node.Scalar(SuiteLint.decimal(milliseconds / 1000), .implicit, .plain, bound.mark))
+                ),
+            ]
+        case "word-count":
+            guard let count = value?.scalar.flatMap({ Int($0.string) }) else { return [] }
+            let number = Node.scalar(Node.Scalar(String(count), .implicit, .plain, value?.mark))
+            return [
+                (text("type", at: keys["type"]), text("length", at: typeNode)), (text("unit", at: keys["value"]), text("words")),
+                (text("min", at: keys["value"]), number),
+                (text("max", at: keys["value"]), number),
+            ]
+        case "is-refusal", "not-is-refusal":
+            return [(text("type", at: keys["type"]), text(type == "is-refusal" ? "refusal" : "not-refusal", at: typeNode))]
+        default:
+            return []
+        }
+    }
+
+    /// An assertion whose type ChatEval has under the same name, carried over as it is: its type,
+    /// its value (templates converted; numbers as text where the check takes text) and threshold.
+    private static func carriedOver(_ type: String, typeNode: Node, mapping: Node.Mapping, keys: [String: Node], reader: YAMLReader)
+        -> [(Node, Node)]
+    {
+        var pairs: [(Node, Node)] = [(text("type", at: keys["type"]), typeNode)]
+        if let value = mapping["value"] {
+            // promptfoo compares numbers in a value as text; so does a ChatEval check that takes text.
+            let base = type.hasPrefix(CheckCatalogue.negationPrefix) ? String(type.dropFirst(CheckCatalogue.negationPrefix.count)) : type
+            let takesText = CheckCatalogue.info(for: base)?.arguments.first { $0.name == "value" }?.valueType.contains("string") ?? false
+            pairs.append((text("value", at: keys["value"]), converted(value, numbersAsText: takesText, reader: reader)))
+        }
+        if let threshold = mapping["threshold"] { pairs.append((text("threshold", at: keys["threshold"]), threshold)) }
+        return pairs
     }
 
     /// A value with its templates converted (strings, and strings in lists); numbers become text

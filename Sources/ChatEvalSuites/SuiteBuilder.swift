@@ -158,6 +158,9 @@ struct SuiteBuilder {
         return gates
     }
 
+    /// One conversation of the suite (under `variant`, its copy with the variant's settings and
+    /// messages laid over it): settings, turns and checks read and linted; nil when it cannot be
+    /// built (the problems are on `reader`).
     private func conversation(from node: Node, defaults: ConversationSettings, variant: Variant? = nil) -> SuiteConversation? {
         let allowed = ["id", "description", "tags", "checks", "turns"] + ConversationSettings.keys
         guard let entries = reader.mapping(node, "a conversation", allowed: allowed) else { return nil }
@@ -169,72 +172,19 @@ struct SuiteBuilder {
         if let variant { resolved = resolved.overlaid(with: variant.settings) }
         check(resolved, at: node, what)
 
-        var messages: [TemplateText] = []
-        var turnChecks: [[CheckDefinition]] = []
-        var turnCount = 0
-        if let turnsNode = required("turns", in: entries, of: node, what), let turns = reader.sequence(turnsNode, "turns of \(what)") {
-            if turns.isEmpty {
-                reader.fail(.invalidValue, at: turnsNode, "\(what) has no turns", hint: "add at least one turn with a 'user' message")
-            }
-            turnCount = turns.count
-            // A variant's own user messages replace the conversation's, one for one.
-            var replacements: [Node]?
-            if let variant, let given = variant.turns, !given.messages.isEmpty {
-                if given.messages.count == turns.count {
-                    replacements = given.messages
-                } else {
-                    reader.fail(
-                        .invalidValue, at: given.node,
-                        "variant '\(variant.id)' gives \(given.messages.count) user message\(given.messages.count == 1 ? "" : "s"), "
-                            + "but \(what) has \(turns.count) turn\(turns.count == 1 ? "" : "s")",
-                        hint:
-                            "a variant's turns replace each conversation's messages one for one: "
-                            + "give as many as every conversation has turns"
-                    )
-                }
-            }
-            var sizes: [Int] = []
-            for (index, turn) in turns.enumerated() {
-                guard let (written, checks) = self.turn(from: turn, index: index, variables: resolved.variables, what) else { continue }
-                var message = written
-                if let replacements {
-                    guard
-                        let replaced = userMessage(
-                            replacements[index], index: index, variables: resolved.variables,
-                            "turn \(index + 1) of variant '\(variant?.id ?? "")' for \(what)")
-                    else { continue }
-                    message = replaced
-                }
-                messages.append(message)
-                turnChecks.append(checks)
-                // The least each message expands to, known now from the variables and earlier
-                // messages (answers add to it at run time, where the same limit is checked again).
-                guard sizes.count == index else { continue }
-                let size = message.expandedSizeAtLeast { name in
-                    if name.hasPrefix("vars.") { return resolved.variables[String(name.dropFirst(5))]?.utf8.count }
-                    guard let reference = TurnReference(name), reference.field == .user, reference.turn <= sizes.count else { return nil }
-                    return sizes[reference.turn - 1]
-                }
-                sizes.append(size)
-                if size > TemplateText.maximumExpandedBytes {
-                    reader.fail(
-                        .tooComplex, at: turn,
-                        "turn \(index + 1) of \(what) expands to at least \(ByteCount.format(size)) "
-                            + "(its placeholders quote earlier turns and variables); "
-                            + "a message may have at most \(ByteCount.format(TemplateText.maximumExpandedBytes))",
-                        hint: "quote each earlier turn once, or shorten the variables it quotes")
-                }
-            }
+        var turns = ConversationTurns()
+        if let turnsNode = required("turns", in: entries, of: node, what), let nodes = reader.sequence(turnsNode, "turns of \(what)") {
+            turns = self.turns(nodes, of: turnsNode, variant: variant, variables: resolved.variables, what)
         }
         let checks =
             entries["checks"].map { node -> [CheckDefinition] in
                 let definitions = CheckDefinitionReader(reader: reader).definitions(node, "the checks of \(what)")
                 for name in definitions.flatMap(\.placeholders) {
-                    checkPlaceholder(name, turnIndex: turnCount, variables: resolved.variables, at: node, "the checks of \(what)")
+                    checkPlaceholder(name, turnIndex: turns.count, variables: resolved.variables, at: node, "the checks of \(what)")
                 }
                 return definitions
             } ?? []
-        for definition in turnChecks.joined() + checks {
+        for definition in turns.checks.joined() + checks {
             for finding in SuiteLint.findings(definition, options: resolved.options) {
                 reader.warn(line: definition.line, column: definition.column, "\(what): \(finding.message)", hint: finding.hint)
             }
@@ -243,11 +193,83 @@ struct SuiteBuilder {
         let fullID = variant.map { "\(base)@\($0.id)" } ?? base
         let script = ConversationScript(
             id: fullID, systemPrompt: resolved.system, options: resolved.options, maxMessages: resolved.maxMessages,
-            variables: resolved.variables, userMessages: messages)
+            variables: resolved.variables, userMessages: turns.messages)
         var conversation = SuiteConversation(
-            id: fullID, description: description, tags: tags, script: script, turnChecks: turnChecks, checks: checks)
+            id: fullID, description: description, tags: tags, script: script, turnChecks: turns.checks, checks: checks)
         conversation.variant = variant?.id
         return conversation
+    }
+
+    /// A conversation's turns as read: each turn's user message and checks (turns that do not
+    /// read are left out), and how many turns were written.
+    private struct ConversationTurns {
+        var messages: [TemplateText] = []
+        var checks: [[CheckDefinition]] = []
+        var count = 0
+    }
+
+    /// Reads `nodes`, the turns of `what` (`turnsNode` is their list): each turn's message — a
+    /// variant's in its place when it gives them — and checks; a message that expands past
+    /// `TemplateText.maximumExpandedBytes` before any answer is added is an error.
+    private func turns(_ nodes: [Node], of turnsNode: Node, variant: Variant?, variables: [String: String], _ what: String)
+        -> ConversationTurns
+    {
+        if nodes.isEmpty {
+            reader.fail(.invalidValue, at: turnsNode, "\(what) has no turns", hint: "add at least one turn with a 'user' message")
+        }
+        var turns = ConversationTurns(count: nodes.count)
+        let replacements = variantMessages(variant, turnCount: nodes.count, what)
+        var sizes: [Int] = []
+        for (index, turn) in nodes.enumerated() {
+            guard let (written, checks) = self.turn(from: turn, index: index, variables: variables, what) else { continue }
+            var message = written
+            if let replacements {
+                guard
+                    let replaced = userMessage(
+                        replacements[index], index: index, variables: variables,
+                        "turn \(index + 1) of variant '\(variant?.id ?? "")' for \(what)")
+                else { continue }
+                message = replaced
+            }
+            turns.messages.append(message)
+            turns.checks.append(checks)
+            // The least each message expands to, known now from the variables and earlier
+            // messages (answers add to it at run time, where the same limit is checked again).
+            guard sizes.count == index else { continue }
+            let size = message.expandedSizeAtLeast { name in
+                if name.hasPrefix("vars.") { return variables[String(name.dropFirst(5))]?.utf8.count }
+                guard let reference = TurnReference(name), reference.field == .user, reference.turn <= sizes.count else { return nil }
+                return sizes[reference.turn - 1]
+            }
+            sizes.append(size)
+            if size > TemplateText.maximumExpandedBytes {
+                reader.fail(
+                    .tooComplex, at: turn,
+                    "turn \(index + 1) of \(what) expands to at least \(ByteCount.format(size)) "
+                        + "(its placeholders quote earlier turns and variables); "
+                        + "a message may have at most \(ByteCount.format(TemplateText.maximumExpandedBytes))",
+                    hint: "quote each earlier turn once, or shorten the variables it quotes")
+            }
+        }
+        return turns
+    }
+
+    /// A variant's own user messages, replacing a conversation's `turnCount` ones one for one;
+    /// nil when it gives none, or (an error) not as many.
+    private func variantMessages(_ variant: Variant?, turnCount: Int, _ what: String) -> [Node]? {
+        guard let variant, let given = variant.turns, !given.messages.isEmpty else { return nil }
+        guard given.messages.count == turnCount else {
+            reader.fail(
+                .invalidValue, at: given.node,
+                "variant '\(variant.id)' gives \(given.messages.count) user message\(given.messages.count == 1 ? "" : "s"), "
+                    + "but \(what) has \(turnCount) turn\(turnCount == 1 ? "" : "s")",
+                hint:
+                    "a variant's turns replace each conversation's messages one for one: "
+                    + "give as many as every conversation has turns"
+            )
+            return nil
+        }
+        return given.messages
     }
 
     /// A turn is `- user: "..."` with optional `checks:`, or, for short, `- "..."`.

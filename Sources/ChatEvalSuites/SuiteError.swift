@@ -49,10 +49,3 @@ public struct SuiteError: Error, Sendable, Hashable, CustomStringConvertible {
         return "\(location): \(severity.rawValue): \(message)" + (hint.map { "; \($0)" } ?? "")
     }
 }
-
-/// All problems found in one file (validation reports them all, not just the first).
-public struct SuiteErrors: Error, Sendable, CustomStringConvertible {
-    public var errors: [SuiteError]
-    public init(_ errors: [SuiteError]) { self.errors = errors }
-    public var description: String { errors.map(\.description).joined(separator: "\n") }
-}

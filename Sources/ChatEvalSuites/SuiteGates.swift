@@ -29,18 +29,3 @@ public struct SuiteGates: Sendable, Hashable {
     /// eval. A suite that tolerates failures says how many (`min_pass_rate: 0.8`).
     public static let implied = SuiteGates(minimumPassRate: 1, maximumFailedTurns: 0)
 }
-
-/// A bound on a statistic of a metric over a suite's measured turns.
-public struct MetricGate: Sendable, Hashable {
-    public var metric: Metric
-    public var statistic: Statistic
-    public var minimum: Double?
-    public var maximum: Double?
-
-    public init(metric: Metric, statistic: Statistic, minimum: Double? = nil, maximum: Double? = nil) {
-        self.metric = metric
-        self.statistic = statistic
-        self.minimum = minimum
-        self.maximum = maximum
-    }
-}

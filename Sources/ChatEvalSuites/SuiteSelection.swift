@@ -108,9 +108,3 @@ public struct SuiteSelection: Sendable, Hashable, Codable {
         a == b || URL(fileURLWithPath: a).standardizedFileURL.path == URL(fileURLWithPath: b).standardizedFileURL.path
     }
 }
-
-/// A selection that picks nothing, or names a conversation a suite does not have.
-public struct SelectionError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
-}

@@ -368,11 +368,6 @@ private struct RequestReader {
     }
 }
 
-public struct FakeServerError: Error, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
-}
-
 extension FakeChatServer {
     /// The chunks a llama-server streams for `pieces` of answer text: a role chunk, one chunk per
     /// piece, the finish chunk, the usage chunk with `timings`, and `[DONE]`.

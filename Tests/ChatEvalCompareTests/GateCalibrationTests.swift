@@ -1,5 +1,6 @@
 import ChatEvalCompare
 import ChatEvalCore
+import ChatEvalTestKit
 import Foundation
 import Testing
 

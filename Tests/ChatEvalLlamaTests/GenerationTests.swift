@@ -1,9 +1,10 @@
 import ChatEvalCore
-import ChatEvalLlama
 import ChatEvalRuntime
 import ChatEvalTestKit
 import Foundation
 import Testing
+
+@testable import ChatEvalLlama
 
 extension RealModelTests {
     @Suite struct GenerationTests {

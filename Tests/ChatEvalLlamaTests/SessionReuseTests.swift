@@ -1,7 +1,8 @@
 import ChatEvalCore
-import ChatEvalLlama
 import ChatEvalRuntime
 import Testing
+
+@testable import ChatEvalLlama
 
 /// On the real model: the KV cache carries over exactly what it should between turns.
 extension RealModelTests {

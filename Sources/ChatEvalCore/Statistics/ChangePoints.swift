@@ -189,19 +189,6 @@ public struct ChangePointDetector: Sendable {
     }
 }
 
-/// A step's change after − before, and its 95% interval.
-public struct StepChange: Sendable, Hashable, Codable {
-    public var estimate: Double
-    public var lower: Double
-    public var upper: Double
-
-    public init(estimate: Double, lower: Double, upper: Double) {
-        self.estimate = estimate
-        self.lower = lower
-        self.upper = upper
-    }
-}
-
 /// The energy statistic Q(τ) of every split of a sequence of values (exponent 1), computed in
 /// O(n log n) per ordering of the same values.
 struct EnergyStatistic {

@@ -62,79 +62,67 @@ public struct RankShift: Sendable, Hashable, Codable {
         strata = usable.count
 
         let weights = Self.integerWeights(usable.map { $0.base.count + $0.head.count })
-        // Pairwise differences with their stratum's weight, and the statistic 2·Σ k_s U_s.
-        var values: [Double] = []
-        var pairWeights: [Double] = []
-        var observed = 0  // 2 · Σ k_s U_s (ties count 1 of 2)
-        var mean = 0.0  // its null mean, Σ k_s n_s m_s
-        var tiedVariance = 0.0, untiedVariance = 0.0  // of 2 · Σ k_s U_s
-        var hasTies = false
-        for (stratum, weight) in zip(usable, weights) {
-            let n = Double(stratum.base.count), m = Double(stratum.head.count), total = n + m
-            for y in stratum.head {
-                for x in stratum.base {
-                    let difference = y - x
-                    values.append(difference)
-                    pairWeights.append(Double(weight))
-                    observed += weight * (difference > 0 ? 2 : difference == 0 ? 1 : 0)
-                }
-            }
-            let k = Double(weight)
-            mean += k * n * m
-            let ties = Self.tieTerm(stratum.base + stratum.head)
-            if ties > 0 { hasTies = true }
-            untiedVariance += 4 * k * k * n * m * (total + 1) / 12
-            tiedVariance += 4 * k * k * n * m / 12 * ((total + 1) - ties / (total * (total - 1)))
-        }
-        if weights.allSatisfy({ $0 == weights[0] }) {
-            values.sort()  // one weight (strata of one size, the usual case): a plain sort
-        } else {
-            let order = values.indices.sorted { values[$0] < values[$1] }
-            values = order.map { values[$0] }
-            pairWeights = order.map { pairWeights[$0] }
-        }
-        let differences = WeightedValues(sorted: values, weights: pairWeights)
+        let pairs = PairwiseShifts(usable, weights: weights)
         // The statistic in units of pair weight (Σ k_s U_s) is half the doubled one.
-        estimate = differences.quantile(at: mean / 2)
-        let tail = (1 - confidence) / 2
-
+        estimate = pairs.differences.quantile(at: pairs.mean / 2)
         let sizes = usable.map { StratumSize(base: $0.base.count, head: $0.head.count) }
+        (lower, upper) = Self.interval(pairs, sizes: sizes, weights: weights, tail: (1 - confidence) / 2)
+        (exact, pValue, minimumPValue) = Self.test(pairs, strata: usable, sizes: sizes, weights: weights)
+    }
+
+    /// The shift's interval at one-sided non-coverage `tail`: Moses' interval from the exact
+    /// tie-free null distribution where it can be enumerated, else from the normal approximation;
+    /// an end the samples cannot bound is infinite.
+    private static func interval(_ pairs: PairwiseShifts, sizes: [StratumSize], weights: [Int], tail: Double) -> (
+        lower: Double, upper: Double
+    ) {
+        let differences = pairs.differences
         if let untied = NullDistribution.untied(sizes: sizes, weights: weights) {
             // Moses' interval from the exact tie-free distribution: the largest c with P(T < c) ≤ tail,
             // in units of pair weight (T = Σ k_s U_s takes integer values).
             let c = untied.largestLowerCritical(tail: tail)
-            lower = c.map { differences.valueReaching(cumulativeWeight: Double($0), fromTop: false) } ?? -.infinity
-            upper = c.map { differences.valueReaching(cumulativeWeight: Double($0), fromTop: true) } ?? .infinity
-        } else {
-            let z = Self.normalQuantile(1 - tail)
-            let half = z * untiedVariance.squareRoot() / 2
-            lower = differences.quantile(at: mean / 2 - half, below: -.infinity)
-            upper = differences.quantile(at: mean / 2 + half, above: .infinity)
+            return (
+                c.map { differences.valueReaching(cumulativeWeight: Double($0), fromTop: false) } ?? -.infinity,
+                c.map { differences.valueReaching(cumulativeWeight: Double($0), fromTop: true) } ?? .infinity
+            )
         }
+        let z = normalQuantile(1 - tail)
+        let half = z * pairs.untiedVariance.squareRoot() / 2
+        return (
+            differences.quantile(at: pairs.mean / 2 - half, below: -.infinity),
+            differences.quantile(at: pairs.mean / 2 + half, above: .infinity)
+        )
+    }
 
+    /// The test of "no shift": the two-sided p-value and the smallest any arrangement could give,
+    /// from the exact null distribution (tied or not) where it can be enumerated (`exact`), else
+    /// from the normal approximation with a continuity correction.
+    private static func test(_ pairs: PairwiseShifts, strata: [(base: [Double], head: [Double])], sizes: [StratumSize], weights: [Int])
+        -> (exact: Bool, pValue: Double, minimumPValue: Double)
+    {
+        let mean = pairs.mean
         let distribution =
-            hasTies
-            ? NullDistribution.tied(strata: usable, weights: weights)
+            pairs.hasTies
+            ? NullDistribution.tied(strata: strata, weights: weights)
             : NullDistribution.untied(sizes: sizes, weights: weights).map { $0.doubled() }
         if let distribution {
-            exact = true
-            pValue = distribution.twoSidedPValue(observed: observed, mean: Int(mean.rounded()))
-            minimumPValue = distribution.minimumTwoSidedPValue(mean: Int(mean.rounded()))
-        } else {
-            exact = false
-            let continuity = Double(weights.min() ?? 1)  // half a unit of U, doubled
-            let sd = tiedVariance.squareRoot()
-            if sd > 0 {
-                pValue = min(1, 2 * Self.normalUpperTail(max(abs(Double(observed) - mean) - continuity, 0) / sd))
-                // The most extreme arrangement: every head value above (or below) every base value.
-                // (the doubled statistic then sits at 0 or at 2·mean).
-                minimumPValue = min(1, 2 * Self.normalUpperTail(max(mean - continuity, 0) / sd))
-            } else {
-                // Every value of every stratum is equal: nothing can suggest a shift.
-                pValue = 1
-                minimumPValue = 1
-            }
+            return (
+                true, distribution.twoSidedPValue(observed: pairs.observed, mean: Int(mean.rounded())),
+                distribution.minimumTwoSidedPValue(mean: Int(mean.rounded()))
+            )
         }
+        let continuity = Double(weights.min() ?? 1)  // half a unit of U, doubled
+        let sd = pairs.tiedVariance.squareRoot()
+        guard sd > 0 else {
+            // Every value of every stratum is equal: nothing can suggest a shift.
+            return (false, 1, 1)
+        }
+        return (
+            false, min(1, 2 * normalUpperTail(max(abs(Double(pairs.observed) - mean) - continuity, 0) / sd)),
+            // The most extreme arrangement: every head value above (or below) every base value.
+            // (the doubled statistic then sits at 0 or at 2·mean).
+            min(1, 2 * normalUpperTail(max(mean - continuity, 0) / sd))
+        )
     }
 
     /// Weights about proportional to 1/(N_s + 1), as small positive integers: all 1 when every
@@ -209,6 +197,49 @@ public struct RankShift: Sendable, Hashable, Codable {
 struct StratumSize: Hashable {
     var base: Int
     var head: Int
+}
+
+/// The pairwise differences head − base of every stratum, each with its stratum's weight, sorted,
+/// and the stratified statistic 2·Σ k_s U_s with its null mean and variances (ties counted half).
+private struct PairwiseShifts {
+    var differences: WeightedValues
+    /// 2 · Σ k_s U_s (a tie counts 1 of 2).
+    var observed = 0
+    /// Its null mean, Σ k_s n_s m_s.
+    var mean = 0.0
+    /// Its null variance with and without the tie correction.
+    var tiedVariance = 0.0, untiedVariance = 0.0
+    var hasTies = false
+
+    init(_ strata: [(base: [Double], head: [Double])], weights: [Int]) {
+        var values: [Double] = []
+        var pairWeights: [Double] = []
+        for (stratum, weight) in zip(strata, weights) {
+            let n = Double(stratum.base.count), m = Double(stratum.head.count), total = n + m
+            for y in stratum.head {
+                for x in stratum.base {
+                    let difference = y - x
+                    values.append(difference)
+                    pairWeights.append(Double(weight))
+                    observed += weight * (difference > 0 ? 2 : difference == 0 ? 1 : 0)
+                }
+            }
+            let k = Double(weight)
+            mean += k * n * m
+            let ties = RankShift.tieTerm(stratum.base + stratum.head)
+            if ties > 0 { hasTies = true }
+            untiedVariance += 4 * k * k * n * m * (total + 1) / 12
+            tiedVariance += 4 * k * k * n * m / 12 * ((total + 1) - ties / (total * (total - 1)))
+        }
+        if weights.allSatisfy({ $0 == weights[0] }) {
+            values.sort()  // one weight (strata of one size, the usual case): a plain sort
+        } else {
+            let order = values.indices.sorted { values[$0] < values[$1] }
+            values = order.map { values[$0] }
+            pairWeights = order.map { pairWeights[$0] }
+        }
+        differences = WeightedValues(sorted: values, weights: pairWeights)
+    }
 }
 
 /// Values sorted ascending, each with a weight: the pairwise differences of `RankShift`.

@@ -1,51 +1,5 @@
 import ChatEvalCore
 
-/// Describes one check type, for documentation and JSON Schema generation.
-public struct CheckTypeInfo: Sendable, Hashable {
-    public enum Family: String, Sendable, Hashable, CaseIterable {
-        case text, json, ifeval, performance, combinator
-    }
-
-    public let name: String
-    public let family: Family
-    /// One line: what passes.
-    public let summary: String
-    /// The type's own arguments (the common `weight`, and `threshold` where `hasScore`, come on top).
-    public let arguments: [ArgumentInfo]
-    /// True when verdicts carry a score, so the common `threshold` argument applies.
-    public let hasScore: Bool
-}
-
-/// One argument of a check type.
-public struct ArgumentInfo: Sendable, Hashable {
-    public let name: String
-    /// The accepted values, in words: "string", "integer ≥ 0", "string or list of strings"...
-    public let valueType: String
-    public let required: Bool
-    public let summary: String
-
-    public init(_ name: String, _ valueType: String, required: Bool, _ summary: String) {
-        self.name = name
-        self.valueType = valueType
-        self.required = required
-        self.summary = summary
-    }
-}
-
-/// How a type is built from its arguments.
-struct CheckFactory: Sendable {
-    let info: CheckTypeInfo
-    let build: @Sendable (ArgumentReader) throws(CheckDefinitionError) -> any CheckEvaluator
-
-    init(
-        _ name: String, _ family: CheckTypeInfo.Family, _ summary: String, arguments: [ArgumentInfo] = [],
-        hasScore: Bool = false, build: @escaping @Sendable (ArgumentReader) throws(CheckDefinitionError) -> any CheckEvaluator
-    ) {
-        info = CheckTypeInfo(name: name, family: family, summary: summary, arguments: arguments, hasScore: hasScore)
-        self.build = build
-    }
-}
-
 /// Every check type, and the one way to build checks: from a type name and an argument map,
 /// validated at construction (regexes compiled, limits checked), so evaluation cannot fail on a
 /// bad definition.

@@ -1,14 +1,3 @@
-/// IFEval instructions about words, letters, case, language and punctuation. Each `check` is
-/// IFEval's `check_following` (lm-evaluation-harness `instructions.py`), on code points.
-protocol IFEvalInstruction: Sendable {
-    func check(_ value: Scalars) throws(IFEvalEvaluationError) -> IFEvalResult
-}
-
-struct IFEvalResult: Sendable {
-    var followed: Bool
-    var detail: String
-}
-
 private func quote(_ s: Scalars) -> String { Excerpt.head(String(scalars: s)) }
 
 /// `keywords:existence`: every keyword found by `re.search(keyword, value, re.IGNORECASE)`

@@ -1,36 +1,6 @@
 internal import CPCRE2
 import Synchronization
 
-/// Pattern options, as Python's `re` flags name them.
-struct RegexFlags: OptionSet, Sendable, Hashable {
-    let rawValue: UInt8
-    static let ignoreCase = RegexFlags(rawValue: 1)
-    static let multiline = RegexFlags(rawValue: 2)
-    static let dotAll = RegexFlags(rawValue: 4)
-    /// `\w`, `\s` and `\b` as the third-party `regex` module defines them (Unicode TR #18), for
-    /// the patterns nltk ≥ 3.10 compiles with it. Without it, Python `re`'s definitions.
-    static let regexModule = RegexFlags(rawValue: 16)
-
-    var pcre2Options: UInt32 {
-        (contains(.ignoreCase) ? UInt32(PCRE2_CASELESS) : 0) | (contains(.multiline) ? UInt32(PCRE2_MULTILINE) : 0)
-            | (contains(.dotAll) ? UInt32(PCRE2_DOTALL) : 0)
-    }
-}
-
-/// Why a pattern cannot be compiled; `offset` counts code points from the pattern's start.
-struct RegexSyntaxError: Error, Sendable, Hashable {
-    var message: String
-    var offset: Int
-}
-
-/// One match: the code-point ranges of the whole match (group 0) and of each group.
-struct RegexMatch: Sendable, Hashable {
-    let groups: [Range<Int>?]
-    var range: Range<Int> { groups[0] ?? 0..<0 }
-
-    func group(_ index: Int) -> Range<Int>? { index < groups.count ? groups[index] : nil }
-}
-
 /// A compiled pattern with Python `re` semantics, run by PCRE2 (see `PythonPatternTranslator`
 /// for the translation, `RegexLimits` for what one operation may use).
 ///
@@ -170,61 +140,5 @@ final class PatternCache: Sendable {
             let offset = error.offset < translation.sourceOffsets.count ? translation.sourceOffsets[error.offset] : source.count
             throw RegexSyntaxError(message: error.error.message, offset: offset)
         }
-    }
-}
-
-/// A `re.sub` replacement: literal text and group references (`\1`, `\g<2>`, `\g<0>`). Written
-/// here because PCRE2's substitution syntax (`$1`) is not Python's.
-struct ReplacementTemplate: Sendable {
-    enum Piece: Sendable {
-        case literal(Scalars)
-        case group(Int)
-    }
-    let pieces: [Piece]
-
-    init(_ template: String) {
-        var pieces: [Piece] = []
-        var literal = Scalars()
-        let s = template.scalars
-        var i = 0
-        while i < s.count {
-            if s[i] == "\\", i + 1 < s.count {
-                let c = s[i + 1]
-                if let d = Int(String(c)), d > 0 {
-                    if !literal.isEmpty {
-                        pieces.append(.literal(literal))
-                        literal = []
-                    }
-                    pieces.append(.group(d))
-                    i += 2
-                    continue
-                }
-                if c == "g", i + 2 < s.count, s[i + 2] == "<", let close = s[(i + 3)...].firstIndex(of: ">"),
-                    let g = Int(String(scalars: s[(i + 3)..<close]))
-                {
-                    if !literal.isEmpty {
-                        pieces.append(.literal(literal))
-                        literal = []
-                    }
-                    pieces.append(.group(g))
-                    i = close + 1
-                    continue
-                }
-                if c == "n" {
-                    literal.append("\n")
-                    i += 2
-                    continue
-                }
-                if c == "\\" {
-                    literal.append("\\")
-                    i += 2
-                    continue
-                }
-            }
-            literal.append(s[i])
-            i += 1
-        }
-        if !literal.isEmpty { pieces.append(.literal(literal)) }
-        self.pieces = pieces
     }
 }

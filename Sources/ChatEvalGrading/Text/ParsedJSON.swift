@@ -1,18 +1,5 @@
 import ChatEvalCore
 
-enum JSONType: String, CaseIterable, Sendable {
-    case string, number, integer, boolean, null, array, object, any
-
-    func accepts(_ value: ParsedJSON) -> Bool {
-        switch (self, value) {
-        case (.any, _), (.string, .string), (.boolean, .bool), (.null, .null), (.array, .array), (.object, .object): return true
-        case (.number, .number): return true
-        case (.integer, .number(let d, let integral)): return integral || (d.isFinite && d.rounded() == d)
-        default: return false
-        }
-    }
-}
-
 /// A JSON value as the answer's JSON checks parse it (`PythonJSON`, Python's `json` rules): kept
 /// apart from Core's `JSONValue`, which models request fields, because a check must know whether
 /// a number was written as an integer (`2` is an integer to Python, `2.0` is not).

@@ -3,39 +3,6 @@ import ChatEvalStore
 import ChatEvalSuites
 import Foundation
 
-/// One line of an answers file (JSON Lines), for grading without a model:
-/// `{"conversation": "capital", "turn": 1, "answer": "Paris.", "metrics": {...}, "failure": {...}}`.
-///
-/// `turn` is 1-based. `metrics` uses the result files' names (`time_to_first_token`,
-/// `total_time`, `generated_tokens`...) and may give only some of them: a tool that knows only
-/// the time to the first token can still be graded on it. `finish_reason` (OpenAI's `stop` or
-/// `length`, or ChatEval's stop reasons) may stand at the line's top level, as in an OpenAI
-/// choice, or as `stop_reason` inside `metrics`. `failure` is `{code, message}`.
-public struct AnswerLine: Sendable {
-    public var conversation: String
-    public var turn: Int
-    public var answer: String?
-    /// The measurements, when the line gives all of them (they are then recorded with the turn).
-    public var metrics: TurnMetrics?
-    /// What the line says of the turn's metrics, all or some.
-    public var readings: MetricReadings?
-    public var failure: RuntimeFailure?
-}
-
-/// A problem in an answers file, located by line.
-public struct AnswerFileError: Error, Sendable, CustomStringConvertible {
-    public var file: String
-    public var line: Int?
-    public var message: String
-    public var description: String { "\(file)\(line.map { ":\($0)" } ?? ""): error: \(message)" }
-}
-
-/// Every problem found in an answers file.
-public struct AnswerFileErrors: Error, Sendable, CustomStringConvertible {
-    public var errors: [AnswerFileError]
-    public var description: String { errors.map(\.description).joined(separator: "\n") }
-}
-
 /// Reads one answers-file line, naming keys as the file spells them: every missing key at once,
 /// unknown keys with the nearest known one, wrong types by key. (JSONDecoder stops at the first
 /// missing key and names it in Swift's spelling, `promptTokens`; this reads the decoded JSON

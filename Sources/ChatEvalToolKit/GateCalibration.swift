@@ -1,3 +1,4 @@
+import ChatEvalCompare
 import ChatEvalCore
 import ChatEvalStore
 import Foundation
@@ -13,7 +14,10 @@ import Foundation
 /// Metrics are drawn independently of each other (the hardest case for a family-wise rate:
 /// correlated metrics false-alarm together, not separately). Checks pass with a probability per
 /// side. The samples then go through exactly the decisions `RunComparator` makes for recorded
-/// runs: the same replay values, tests, family, adjustment, thresholds and looks.
+/// runs: the same replay values, tests, family, adjustment, thresholds and looks (the
+/// comparator's package-level pieces: `RunComparator.decide`, `QualityComparator.Counts`).
+///
+/// For the tests and the gate bench only: it lives here, outside what `chateval` links.
 public struct GateCalibration: Sendable {
     public struct Scenario: Sendable {
         /// Per suite, the turns of each of its conversations.
@@ -114,7 +118,8 @@ public struct GateCalibration: Sendable {
         }
         let design = scenario.design ?? .fixed(scenario.repetitions)
         for _ in 0..<trials {
-            let trial = self.trial(scenario, levels: levels, design: design, &random)
+            // A design has at least one look (`SequentialDesign.fixed` makes one of any count).
+            guard let trial = self.trial(scenario, levels: levels, design: design, &random) else { continue }
             let changes = trial.changes, quality = trial.quality
             let regression = changes.contains { $0.verdict == .regression } || quality.hasRegression
             let decided = !changes.contains { $0.verdict == .underpowered } && quality.undecided.isEmpty
@@ -143,14 +148,15 @@ public struct GateCalibration: Sendable {
             conversations.map { turns in (0..<turns).map { _ in settings.metrics.map { Self.typicalValue(of: $0, &random) } } }
         }
         let trial = self.trial(scenario, levels: levels, design: scenario.design ?? .fixed(scenario.repetitions), &random)
-        return (trial.changes.first { $0.metric == .timeToFirstToken }, trial.repetitions)
+        return (trial?.changes.first { $0.metric == .timeToFirstToken }, trial?.repetitions ?? 0)
     }
 
     /// One comparison: repetitions drawn look by look until one decides (everything decided or a
-    /// regression) or the last; its changes, quality and repetitions per side.
+    /// regression) or the last; its changes, quality and repetitions per side (nil for a design
+    /// without looks).
     private func trial(_ scenario: Scenario, levels: [[[[Double]]]], design: SequentialDesign, _ random: inout SeededRandom) -> (
         changes: [MetricChange], quality: QualityComparison, repetitions: Int
-    ) {
+    )? {
         var sides = (base: Sample(), head: Sample())
         var drawn = 0
         var last: (changes: [MetricChange], quality: QualityComparison, repetitions: Int)?
@@ -167,13 +173,7 @@ public struct GateCalibration: Sendable {
             last = (changes, quality, repetitions)
             if regression || decided { break }
         }
-        // A design has at least one look (`SequentialDesign.fixed` makes one of any count).
-        return last ?? (
-            [],
-            QualityComparison(
-                regressions: [], improvements: [], flaky: [], undecided: [], added: [], removed: [], turnRegressions: [], turnsUndecided: []
-            ), 0
-        )
+        return last
     }
 
     /// How often the forecast of an underpowered comparison (`MetricChange.repetitionsNeeded`)

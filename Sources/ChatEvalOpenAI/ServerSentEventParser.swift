@@ -1,11 +1,3 @@
-/// One event of a `text/event-stream` body.
-struct ServerSentEvent: Sendable, Hashable {
-    /// The `event:` field; nil for the default type ("message").
-    var type: String?
-    /// The `data:` lines joined by line feeds.
-    var data: String
-}
-
 /// An incremental parser of server-sent events, after the WHATWG HTML standard, §9.2.6
 /// "Interpreting an event stream": lines end with CRLF, LF or CR; a blank line dispatches the
 /// event; `data:` lines accumulate; lines starting with `:` are comments; a BOM at the start is

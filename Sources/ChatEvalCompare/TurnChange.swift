@@ -1,0 +1,17 @@
+import ChatEvalCore
+
+/// A turn's answered count on both sides, where it changed.
+public struct TurnChange: Codable, Sendable, Hashable {
+    public var suite: String
+    public var conversation: String
+    public var turn: Int
+    public var baseAnswered: Int
+    public var baseTotal: Int
+    public var headAnswered: Int
+    public var headTotal: Int
+    public var pValue: Double?
+    public var adjustedPValue: Double?
+    public var verdict: CountVerdict
+    /// The latest head failure (`context_overflow: ...`) or skip reason.
+    public var headOutcome: String
+}

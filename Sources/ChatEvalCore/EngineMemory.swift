@@ -1,0 +1,35 @@
+/// An in-process runtime's memory, recorded once per run. Resident figures are the process's
+/// (Linux VmRSS/VmHWM); the engine's are what it reports allocating — reserved, not necessarily
+/// touched, so they may exceed what is resident (weights mapped from the file count only as far
+/// as they have been read).
+public struct EngineMemory: Codable, Sendable, Hashable {
+    /// Resident memory of the process just before the model was loaded: the harness itself
+    /// (Swift and C libraries, suites, grading tables), without any model.
+    public var residentBytesBeforeLoad: Int?
+    /// Peak resident memory while the model was loaded, the context created and warmed up.
+    public var loadPeakResidentBytes: Int?
+    /// The engine's own report of its buffers: the weights, the KV cache, the compute buffers
+    /// (scratch space of the evaluation graph) and the output buffer (logits).
+    public var modelBytes: Int?
+    public var kvCacheBytes: Int?
+    public var computeBytes: Int?
+    public var outputBytes: Int?
+
+    public init(
+        residentBytesBeforeLoad: Int? = nil, loadPeakResidentBytes: Int? = nil, modelBytes: Int? = nil,
+        kvCacheBytes: Int? = nil, computeBytes: Int? = nil, outputBytes: Int? = nil
+    ) {
+        self.residentBytesBeforeLoad = residentBytesBeforeLoad
+        self.loadPeakResidentBytes = loadPeakResidentBytes
+        self.modelBytes = modelBytes
+        self.kvCacheBytes = kvCacheBytes
+        self.computeBytes = computeBytes
+        self.outputBytes = outputBytes
+    }
+
+    /// The engine's buffers together, when it reported them all.
+    public var engineBytes: Int? {
+        guard let modelBytes, let kvCacheBytes, let computeBytes else { return nil }
+        return modelBytes + kvCacheBytes + computeBytes + (outputBytes ?? 0)
+    }
+}

@@ -1,0 +1,4 @@
+struct IFEvalResult: Sendable {
+    var followed: Bool
+    var detail: String
+}

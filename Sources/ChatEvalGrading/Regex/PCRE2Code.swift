@@ -1,0 +1,105 @@
+internal import CPCRE2
+import Synchronization
+
+/// Nesting of groups a pattern may have: PCRE2's compiler recurses once per level, so the limit
+/// keeps a pattern (possibly quoting an answer through a placeholder) from exhausting the stack.
+let regexParenthesesNestLimit: UInt32 = 250
+
+/// A compiled pattern. PCRE2 code is read-only once compiled, so one instance serves any number
+/// of threads at once.
+final class PCRE2Code: @unchecked Sendable {
+    let pointer: OpaquePointer
+    /// Capturing groups in the pattern.
+    let captureCount: Int
+    /// PCRE2's own start analysis: units a match can begin with, and a unit every match contains.
+    let firstUnits: CodeUnitSet?
+    let requiredUnits: CodeUnitSet?
+
+    /// Compiles UTF-32 `units`. `countsSteps` adds the auto-callouts that the step budget needs;
+    /// without it the pattern is JIT-compiled where PCRE2 supports that (for patterns known to
+    /// run in linear time). Throws PCRE2's error code and the offset of the unit it failed at.
+    init(_ units: [UInt32], options: UInt32, countsSteps: Bool) throws(PCRE2CompileFailure) {
+        guard let context = pcre2_compile_context_create_32(nil) else {
+            throw PCRE2CompileFailure(error: PCRE2Error(PCRE2_ERROR_NOMEMORY, in: "pcre2_compile_context_create_32"), offset: 0)
+        }
+        defer { pcre2_compile_context_free_32(context) }
+        pcre2_set_newline_32(context, UInt32(PCRE2_NEWLINE_LF))
+        pcre2_set_parens_nest_limit_32(context, regexParenthesesNestLimit)
+        var errorCode: Int32 = 0
+        var errorOffset = 0
+        let allOptions =
+            options | UInt32(PCRE2_UTF | PCRE2_UCP | PCRE2_NO_UTF_CHECK | PCRE2_ALT_CIRCUMFLEX)
+            | (countsSteps ? UInt32(PCRE2_AUTO_CALLOUT) : 0)
+        let compiled = units.withUnsafeBufferPointer { buffer in
+            withCodeUnits(buffer) { pcre2_compile_32($0, $1, allOptions, &errorCode, &errorOffset, context) }
+        }
+        guard let compiled else {
+            throw PCRE2CompileFailure(error: PCRE2Error(errorCode, in: "pcre2_compile_32"), offset: errorOffset)
+        }
+        pointer = compiled
+        var captures: UInt32 = 0
+        pcre2_pattern_info_32(compiled, UInt32(PCRE2_INFO_CAPTURECOUNT), &captures)
+        captureCount = Int(captures)
+        firstUnits = Self.firstUnits(of: compiled)
+        requiredUnits = Self.requiredUnits(of: compiled)
+        // A failed JIT compilation leaves the interpreter in charge: same results, slower.
+        if !countsSteps { _ = pcre2_jit_compile_32(compiled, UInt32(PCRE2_JIT_COMPLETE)) }
+    }
+
+    deinit { pcre2_code_free_32(pointer) }
+
+    /// The units a match can start with (PCRE2_INFO_FIRSTCODEUNIT or FIRSTBITMAP), when known.
+    private static func firstUnits(of code: OpaquePointer) -> CodeUnitSet? {
+        var type: UInt32 = 0
+        pcre2_pattern_info_32(code, UInt32(PCRE2_INFO_FIRSTCODETYPE), &type)
+        if type == 1 {
+            var unit: UInt32 = 0
+            pcre2_pattern_info_32(code, UInt32(PCRE2_INFO_FIRSTCODEUNIT), &unit)
+            return CodeUnitSet(anyCaseOf: unit)
+        }
+        var bitmap: UnsafePointer<UInt8>?
+        pcre2_pattern_info_32(code, UInt32(PCRE2_INFO_FIRSTBITMAP), &bitmap)
+        return type == 0 ? bitmap.map(CodeUnitSet.init(bitmap:)) : nil
+    }
+
+    /// A unit every match contains (PCRE2_INFO_LASTCODEUNIT), when known.
+    private static func requiredUnits(of code: OpaquePointer) -> CodeUnitSet? {
+        var type: UInt32 = 0
+        pcre2_pattern_info_32(code, UInt32(PCRE2_INFO_LASTCODETYPE), &type)
+        guard type == 1 else { return nil }
+        var unit: UInt32 = 0
+        pcre2_pattern_info_32(code, UInt32(PCRE2_INFO_LASTCODEUNIT), &unit)
+        return CodeUnitSet(anyCaseOf: unit)
+    }
+
+    /// False when a text holding only the units of `present` cannot match: PCRE2 checks the same
+    /// inside every `pcre2_match`, and knowing it before the call saves the call (the NLTK tokenizer
+    /// runs 33 patterns on every sentence, most of which cannot match it).
+    func mayMatch(_ present: CodeUnitSet) -> Bool {
+        (firstUnits.map(present.intersects) ?? true) && (requiredUnits.map(present.intersects) ?? true)
+    }
+
+    /// True when this PCRE2's `\w` under PCRE2_UCP is `[\p{L}\p{N}_]`, Python's word class: up to
+    /// 10.42 (10.43 added Mn and Pc, per its ChangeLog).
+    static let unicodeWordIsPythons: Bool = {
+        var buffer = [UInt32](repeating: 0, count: 64)
+        let length = buffer.withUnsafeMutableBufferPointer { pcre2_config_32(UInt32(PCRE2_CONFIG_VERSION), $0.baseAddress) }
+        let version = String(scalars: buffer.prefix(max(0, Int(length) - 1)).compactMap(Unicode.Scalar.init))
+        let numbers = version.prefix { $0 != " " }.split(separator: ".").compactMap { Int($0) }
+        guard numbers.count >= 2 else { return false }
+        return numbers[0] < 10 || (numbers[0] == 10 && numbers[1] <= 42)
+    }()
+}
+
+/// Calls `body` with a pointer to `units` and their count: PCRE2 wants a pointer even for none.
+func withCodeUnits<R>(_ units: UnsafeBufferPointer<UInt32>, _ body: (UnsafePointer<UInt32>, Int) -> R) -> R {
+    if let base = units.baseAddress { return body(base, units.count) }
+    var none: UInt32 = 0
+    return withUnsafePointer(to: &none) { body($0, 0) }
+}
+
+/// `pcre2_compile_32` refused a pattern: its error, and the code unit it stopped at.
+struct PCRE2CompileFailure: Error {
+    let error: PCRE2Error
+    let offset: Int
+}

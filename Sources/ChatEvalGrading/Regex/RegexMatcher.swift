@@ -1,0 +1,125 @@
+internal import CPCRE2
+
+/// Runs patterns under `RegexLimits`: owns a PCRE2 match context (the limits and the step
+/// callout), its step counter and match data. Reuse one for many operations on one thread; it is
+/// not thread-safe.
+final class RegexMatcher {
+    private let context: OpaquePointer
+    private let counter: UnsafeMutablePointer<StepCounter>
+    private let stepBudget: Int
+    private var matchData: OpaquePointer
+    private var matchDataPairs: UInt32
+
+    init(limits: RegexLimits = .standard) throws(PCRE2Error) {
+        guard let context = pcre2_match_context_create_32(nil) else {
+            throw PCRE2Error(PCRE2_ERROR_NOMEMORY, in: "pcre2_match_context_create_32")
+        }
+        let pairs: UInt32 = 16
+        guard let data = pcre2_match_data_create_32(pairs, nil) else {
+            pcre2_match_context_free_32(context)
+            throw PCRE2Error(PCRE2_ERROR_NOMEMORY, in: "pcre2_match_data_create_32")
+        }
+        self.context = context
+        matchData = data
+        matchDataPairs = pairs
+        counter = .allocate(capacity: 1)
+        counter.initialize(to: StepCounter(budget: limits.stepBudget))
+        stepBudget = limits.stepBudget
+        pcre2_set_match_limit_32(context, limits.matchLimit)
+        pcre2_set_depth_limit_32(context, limits.depthLimit)
+        pcre2_set_heap_limit_32(context, limits.heapLimitKiB)
+        pcre2_set_callout_32(context, chargeStep, counter)
+    }
+
+    deinit {
+        pcre2_match_data_free_32(matchData)
+        pcre2_match_context_free_32(context)
+        counter.deinitialize(count: 1)
+        counter.deallocate()
+    }
+
+    /// `pcre2_match` calls made so far (how the work grows with a text, for tests).
+    private(set) var matchCalls = 0
+
+    /// Steps this operation was granted: its limits' `stepBudget`, or what the answer's pool has
+    /// left if that is less.
+    private var granted = 0
+
+    /// Starts a new operation: its step budget is whole again, within what the current answer's
+    /// `RegexStepPool` has left. Pair with `endOperation()`.
+    func beginOperation() {
+        counter.pointee.used = 0
+        granted = RegexStepPool.current?.take(upTo: stepBudget) ?? stepBudget
+        counter.pointee.budget = granted
+    }
+
+    /// Ends an operation: the steps it did not use go back to the answer's pool.
+    func endOperation() {
+        RegexStepPool.current?.giveBack(max(0, granted - counter.pointee.used))
+        granted = 0
+    }
+
+    /// One `pcre2_match` from `start`; true when it matched, and then `group(_:)` and `groups`
+    /// read the match until the next call. `notEmptyAtStart` refuses an empty match at `start`
+    /// (Python's rule after an empty match).
+    func match(
+        _ code: PCRE2Code, _ text: UnsafeBufferPointer<Unicode.Scalar>, from start: Int,
+        notEmptyAtStart: Bool = false
+    ) throws(PCRE2Error) -> Bool {
+        let pairs = UInt32(code.captureCount + 1)
+        if pairs > matchDataPairs {
+            guard let larger = pcre2_match_data_create_32(pairs, nil) else {
+                throw PCRE2Error(PCRE2_ERROR_NOMEMORY, in: "pcre2_match_data_create_32")
+            }
+            pcre2_match_data_free_32(matchData)
+            matchData = larger
+            matchDataPairs = pairs
+        }
+        matchCalls += 1
+        matchedPairs = 0
+        let options = UInt32(PCRE2_NO_UTF_CHECK) | (notEmptyAtStart ? UInt32(PCRE2_NOTEMPTY_ATSTART) : 0)
+        // Unicode.Scalar is a UInt32 of a valid code point: the text is valid UTF-32 as it is.
+        let result = text.withMemoryRebound(to: UInt32.self) { units in
+            withCodeUnits(units) { pcre2_match_32(code.pointer, $0, $1, start, options, matchData, context) }
+        }
+        if result == PCRE2_ERROR_NOMATCH { return false }
+        guard result > 0 else { throw PCRE2Error(result, in: "pcre2_match_32") }
+        matchedPairs = Int(pairs)
+        return true
+    }
+
+    /// Groups of the last match: how many there are (group 0 included).
+    private var matchedPairs = 0
+
+    /// The code-point range of group `index` of the last match; nil when unset.
+    func group(_ index: Int) -> Range<Int>? {
+        guard index < matchedPairs, let vector = pcre2_get_ovector_pointer_32(matchData) else { return nil }
+        let lower = vector[2 * index], upper = vector[2 * index + 1]
+        // An unset group is PCRE2_UNSET, ~(size_t)0, at both ends: -1 as Swift imports size_t.
+        return lower >= 0 && lower <= upper ? lower..<upper : nil
+    }
+
+    /// Every group of the last match, group 0 first.
+    var groups: [Range<Int>?] { (0..<matchedPairs).map(group) }
+}
+
+/// The step counter one operation charges from the callout (see `RegexLimits`).
+private struct StepCounter {
+    var used = 0
+    var budget = 0
+    /// Where the previous callout of the current start position was.
+    var position = 0
+}
+
+/// Called by PCRE2 before every item of a step-counted pattern.
+private let chargeStep: @convention(c) (UnsafeMutablePointer<pcre2_callout_block_32>?, UnsafeMutableRawPointer?) -> Int32 = { block, data in
+    guard let block, let counter = data?.assumingMemoryBound(to: StepCounter.self) else { return 0 }
+    let position = block.pointee.current_position
+    if block.pointee.callout_flags & UInt32(PCRE2_CALLOUT_STARTMATCH) != 0 {
+        counter.pointee.position = block.pointee.start_match
+    }
+    let moved = position >= counter.pointee.position ? position - counter.pointee.position : counter.pointee.position - position
+    counter.pointee.position = position
+    counter.pointee.used += 1 + moved
+    return counter.pointee.used > counter.pointee.budget ? PCRE2_ERROR_CALLOUT : 0
+}
