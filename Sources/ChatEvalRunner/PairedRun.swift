@@ -70,6 +70,7 @@ public struct PairedRun: Sendable {
     /// Runs both arms into `records` (base, head; listing no suites yet), written by `writers`.
     /// Throws only when a result cannot be written. Stopping (`stop`, or cancelling the task)
     /// ends the round in progress; the records are then incomplete and not compared.
+    // Longer than 80 lines because every exit of the one loop of looks (budget, stop, decision) updates its shared state together.
     public func run(
         base baseRecord: RunRecord, head headRecord: RunRecord, writers: [ResultWriter], stop: StopRequest,
         observer: (any RunObserver)? = nil, clock: @escaping @Sendable () -> Double = PairedRun.now

@@ -177,6 +177,7 @@ public struct SuiteRunner: Sendable {
     /// (the first always runs), and returns false; else true. Throws only when a result cannot be
     /// written.
     @discardableResult
+    // Longer than 80 lines because one slot loop interleaves arms, retries disturbed replays and honours deadline and stop.
     public func replay(
         repetitions: ClosedRange<Int>, into records: inout [RunRecord], writers: [ResultWriter], stop: StopRequest,
         observer: (any RunObserver)? = nil, deadline: Double? = nil,
