@@ -111,20 +111,15 @@ struct CalibrateCommand: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: scratch) }
         var results: [Comparison] = []
         for index in 1...comparisons {
-            var records: [RunRecord] = []
-            for role in [RunRole.baseline, .head] {
-                var record = RunRecord(
-                    runId: ResultWriter.newRunId(), startedAt: Date(), command: Secrets.redactCommand(CommandLine.arguments),
-                    git: workspace.snapshot,
-                    machine: MachineInfo.current(), runtime: engine.identity, modelSha256: sha256, settings: plan.settings)
+            let maker = RunRecordMaker(runtime: engine.identity, modelSha256: sha256, machineLoad: load)
+            let records = [RunRole.baseline, .head].map { role in
+                var record = maker.record(plan: plan, git: workspace.snapshot, project: Workspace.record(of: configuration.project))
                 record.role = role
-                record.environment = RunEnvironment(start: load)
-                records.append(record)
+                return record
             }
             let writers = try records.map { record in
                 do {
-                    return try ResultWriter(
-                        folder: scratch, record: record, suites: loaded.map { SuiteSource(path: $0.path, text: $0.text) })
+                    return try RunRecordMaker.writer(record, suites: loaded, folder: scratch)
                 } catch {
                     throw failure("cannot write to the scratch folder \(scratch.path): \(error)", .runIncomplete)
                 }

@@ -390,22 +390,19 @@ struct RunCommand: AsyncParsableCommand {
 
     // MARK: Pieces
 
+    /// A record of `plan` on the commit `git` describes, with `configuration`'s project file (see `RunRecordMaker`).
     func makeRecord(
         _ engine: any ChatRuntime, sha256: String?, configuration: RunConfiguration, plan: RunPlan, git: GitSnapshot?,
         machineLoad: MachineLoad
     ) -> RunRecord {
-        var record = RunRecord(
-            runId: ResultWriter.newRunId(), startedAt: Date(), command: Secrets.redactCommand(CommandLine.arguments), git: git,
-            machine: MachineInfo.current(), runtime: engine.identity, modelSha256: sha256, settings: plan.settings)
-        record.project = Workspace.record(of: configuration.project)
-        record.environment = RunEnvironment(start: machineLoad)
-        return record
+        RunRecordMaker(runtime: engine.identity, modelSha256: sha256, machineLoad: machineLoad).record(
+            plan: plan, git: git, project: Workspace.record(of: configuration.project))
     }
 
+    /// `RunRecordMaker.writer`; a result that cannot be started ends the run (exit 3).
     func makeWriter(_ record: RunRecord, suites: [Suite], folder: String) throws -> ResultWriter {
         do {
-            return try ResultWriter(
-                folder: URL(fileURLWithPath: folder), record: record, suites: suites.map { SuiteSource(path: $0.path, text: $0.text) })
+            return try RunRecordMaker.writer(record, suites: suites, folder: URL(fileURLWithPath: folder))
         } catch {
             throw failure("cannot write results: \(error.description)", .runIncomplete)
         }
