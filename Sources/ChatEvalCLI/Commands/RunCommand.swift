@@ -296,20 +296,21 @@ struct RunCommand: AsyncParsableCommand {
             && base.primary.expectedSha256 == head.primary.expectedSha256
         let (baseEngine, baseSha) = sameRuntime ? (headEngine, headSha) : try Workspace.loadRuntime(base, base.primary)
 
-        var headRecord = makeRecord(
+        let headRecord = makeRecord(
             headEngine, sha256: headSha, configuration: head, plan: headPlan, git: workspace.snapshot, machineLoad: machineLoad)
         var baseRecord = makeRecord(
             baseEngine, sha256: baseSha, configuration: base, plan: basePlan, git: baseSnapshot, machineLoad: machineLoad)
-        baseRecord.project = baseProject.map { ProjectFileRecord(path: $0.source, sha256: FileDigest.sha256(of: Data($0.text.utf8))) }
-        headRecord.role = .head
-        baseRecord.role = .baseline
-        headRecord.pairedRunId = baseRecord.runId
-        baseRecord.pairedRunId = headRecord.runId
+        baseRecord.project = Workspace.record(of: baseProject)
         Recovery.recoverAbandonedJournals(in: head.reportsFolder)
-        let writers = [
-            try makeWriter(baseRecord, suites: baseSuites, folder: base.reportsFolder),
-            try makeWriter(headRecord, suites: headSuites, folder: head.reportsFolder),
-        ]
+        let gate: BaselineGate
+        do {
+            gate = try BaselineGate(
+                base: baseRecord, head: headRecord, baseSuites: baseSuites, headSuites: headSuites,
+                folder: URL(fileURLWithPath: head.reportsFolder))
+        } catch {
+            throw failure("cannot write results: \(error.description)", .runIncomplete)
+        }
+        let writers = gate.writers
 
         output.info(RunHeader.render(headEngine.identity, cacheMode: head.cacheMode))
         output.info(
@@ -337,26 +338,18 @@ struct RunCommand: AsyncParsableCommand {
                 "expected  " + declared.expectations.map { "\($0.commit) \($0)" }.joined(separator: "; ")
                     + " (\(Expectation.trailerKey): accepted, not failed)")
         }
-        let gate = paired
-        let records = [baseRecord, headRecord]
+        let replay = paired
         let box = PairedOutcomeBox()
-        let turnsPerRepetition = (basePlan.suites + headPlan.suites).reduce(0) { $0 + $1.turnCount }
         let (finals, cancelled) = try await execute(
-            records: records, writers: writers, turns: turnsPerRepetition * design.maximum,
-            atMost: design.isSequential
+            records: gate.records, writers: writers, turns: BaselineGate.turnsAtMost(replay), atMost: design.isSequential
         ) { stop, progress in
-            let outcome = try await gate.run(base: records[0], head: records[1], writers: writers, stop: stop, observer: progress)
+            let outcome = try await gate.run(replay, stop: stop, observer: progress)
             await box.set(outcome)
             return [outcome.base, outcome.head]
         }
         let (finalBase, finalHead) = (finals[0], finals[1])
-        let outcome = await box.outcome
-        var result = outcome?.comparison
-        if !cancelled, finalHead.status != .incomplete, finalBase.status != .incomplete, result != nil {
-            result?.calibration = GateAuditStore.load(for: finalHead, reports: head.reportsFolder)
-        } else {
-            result = nil
-        }
+        var result = BaselineGate.finishedComparison(await box.outcome, records: finals, cancelled: cancelled)
+        result?.calibration = GateAuditStore.load(for: finalHead, reports: head.reportsFolder)
         // The comparison's verdict first, then the head's run report (written before the note; its failure thrown after),
         // rendered from the records as their files give them back.
         let (writtenBase, writtenHead) = (finalBase.asWritten, finalHead.asWritten)
