@@ -504,13 +504,7 @@ struct RunCommand: AsyncParsableCommand {
 
     /// Exit 1 naming every failed gate of `records` (with the model where several ran side by side).
     static func checkGates(_ records: [RunRecord]) throws {
-        let failed = records.flatMap { record in
-            record.suites.flatMap { suite in
-                suite.gates.filter { !$0.passed }.map {
-                    "\(suite.name)\(record.group.map { " [\($0.label)]" } ?? ""): \($0.described), found \($0.found)"
-                }
-            }
-        }
+        let failed = GateEvaluator.failures(records)
         guard failed.isEmpty else { throw failure("gate failed — " + failed.joined(separator: "; "), .gateFailed) }
     }
 }
