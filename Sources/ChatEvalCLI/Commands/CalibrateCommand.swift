@@ -110,30 +110,23 @@ struct CalibrateCommand: AsyncParsableCommand {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("chateval-calibrate-\(ResultWriter.newRunId())")
         defer { try? FileManager.default.removeItem(at: scratch) }
         var results: [Comparison] = []
+        let maker = RunRecordMaker(runtime: engine.identity, modelSha256: sha256, machineLoad: load)
+        let project = Workspace.record(of: configuration.project)
         for index in 1...comparisons {
-            var records: [RunRecord] = []
-            for role in [RunRole.baseline, .head] {
-                var record = RunRecord(
-                    runId: ResultWriter.newRunId(), startedAt: Date(), command: Secrets.redactCommand(CommandLine.arguments),
-                    git: workspace.snapshot,
-                    machine: MachineInfo.current(), runtime: engine.identity, modelSha256: sha256, settings: plan.settings)
-                record.role = role
-                record.environment = RunEnvironment(start: load)
-                records.append(record)
-            }
-            let writers = try records.map { record in
-                do {
-                    return try ResultWriter(
-                        folder: scratch, record: record, suites: loaded.map { SuiteSource(path: $0.path, text: $0.text) })
-                } catch {
-                    throw failure("cannot write to the scratch folder \(scratch.path): \(error)", .runIncomplete)
-                }
+            let gate: BaselineGate
+            do {
+                gate = try BaselineGate(
+                    base: maker.record(plan: plan, git: workspace.snapshot, project: project),
+                    head: maker.record(plan: plan, git: workspace.snapshot, project: project), baseSuites: loaded, headSuites: loaded,
+                    folder: scratch)
+            } catch {
+                throw failure("cannot write to the scratch folder \(scratch.path): \(error)", .runIncomplete)
             }
             let paired = PairedRun(
                 base: RunArm(label: "base", runtime: engine, plan: plan), head: RunArm(label: "head", runtime: engine, plan: plan),
                 design: design, timeBudget: configuration.timeBudget, settings: settings)
             let stop = StopRequest()
-            let task = Task { try await paired.run(base: records[0], head: records[1], writers: writers, stop: stop) }
+            let task = Task { try await gate.run(paired, stop: stop, observer: nil) }
             let trap = InterruptTrap(stop: stop) { task.cancel() }
             let outcome = try await task.value
             withExtendedLifetime(trap) {}

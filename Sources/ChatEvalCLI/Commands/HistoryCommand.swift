@@ -114,7 +114,7 @@ struct HistoryCommand: ParsableCommand {
             }
         }
         var history = HistoryBuilder.build(commits: commits, runs: runs, metrics: chosen, suites: suites.isEmpty ? nil : Set(suites))
-        Self.lookUpSuspects(&history, repository: repository, inputs: try inputPaths(root: root))
+        history.lookUpSuspects(in: repository, inputs: try inputPaths(root: root)).forEach(warn)
         if !suites.isEmpty {
             let found = Set(history.series.map(\.key.suite))
             for suite in suites where !found.contains(suite) {
@@ -131,38 +131,7 @@ struct HistoryCommand: ParsableCommand {
         let suitePaths = projectFile?.suites ?? ["suites"]
         return [ProjectFile.fileName] + suitePaths.map { $0.hasPrefix("./") ? String($0.dropFirst(2)) : $0 }.filter { !$0.hasPrefix("/") }
     }
-
-    /// Each step's commits from its suspect to its first measured commit, with the inputs each
-    /// changed (libgit2 tree diffs against the first parent). A commit that cannot be read (a
-    /// shallow clone's missing parent) is warned about once, and a step whose range holds one gets
-    /// no suspects: what that commit changed is unknown, so neither it nor "outside the
-    /// repository" can be ruled out.
-    static func lookUpSuspects(_ history: inout History, repository: GitRepository, inputs: [String]) {
-        var cache: [String: [String]?] = [:]  // nil: could not be read
-        func changed(_ position: Int) -> [String]? {
-            let id = history.commits[position].id
-            if let known = cache[id] { return known }
-            do {
-                cache[id] = try repository.changedPaths(inputs, in: id)
-            } catch {
-                warn("could not read what \(history.commits[position].shortId) changed: \(error)")
-                cache[id] = .some(nil)
-            }
-            return cache[id] ?? nil
-        }
-        for series in history.series.indices {
-            for step in history.series[series].steps.indices {
-                let range = history.series[series].steps[step]
-                guard range.suspectPosition <= range.firstMeasuredPosition, range.firstMeasuredPosition < history.commits.count else {
-                    continue
-                }
-                let positions = range.suspectPosition...range.firstMeasuredPosition
-                let changes = positions.map(changed)
-                guard !changes.contains(where: { $0 == nil }) else { continue }
-                history.series[series].steps[step].suspects = zip(positions, changes).map {
-                    StepSuspect(commit: history.commits[$0].id, changedInputs: $1 ?? [])
-                }
-            }
-        }
-    }
 }
+
+/// Step suspects are named from libgit2 tree diffs against the first parent.
+extension GitRepository: ChangedPaths {}

@@ -81,7 +81,7 @@ struct ReportCommand: ParsableCommand {
         // Under load, as many levels as the run asked for (each level is one record).
         let levels = records.contains { $0.load != nil } ? Set(records.compactMap { $0.load?.concurrency }).count : nil
         try output.write(.runs(records)) {
-            RunCommand.terminalReport(records, options: report.options(showPrompts: printPrompt), levels: levels)
+            RunReport.render(records, options: report.options(showPrompts: printPrompt), loadLevels: levels)
         }
     }
 }

@@ -162,30 +162,8 @@ extension RunCommand {
         return outcome
     }
 
-    /// The terminal report of a run's records (`terminalReport(_:options:levels:)`), as this command's options ask.
+    /// The terminal report of a run's records (`RunReport.render(_:options:loadLevels:)`), as this command's options ask.
     func terminalReport(_ records: [RunRecord]) -> String {
-        Self.terminalReport(records, options: report.options(showPrompts: printPrompt), levels: load.levels?.count)
-    }
-
-    /// The terminal report of a run's records: the run report (models side by side), and under
-    /// load (`levels`: how many concurrency levels were asked for; nil for a run not under load)
-    /// the levels' table (one per model); a sweep shows only the tables, its levels being the same
-    /// suites at other loads. `chateval report` renders recorded runs with it too.
-    static func terminalReport(_ records: [RunRecord], options: RunReportOptions, levels: Int?) -> String {
-        guard let levels else { return "\n" + RunReport.render(records, options: options) }
-        var text = levels == 1 ? "\n" + RunReport.render(records, options: options) + "\n" : ""
-        var models: [(label: String?, summaries: [LoadSummary])] = []
-        for record in records {
-            guard let summary = record.load else { continue }
-            if let last = models.last, last.label == record.group?.label {
-                models[models.count - 1].summaries.append(summary)
-            } else {
-                models.append((record.group?.label, [summary]))
-            }
-        }
-        for model in models {
-            text += "\n" + (model.label.map { "\($0)\n" } ?? "") + LoadReport.table(model.summaries) + "\n"
-        }
-        return text
+        RunReport.render(records, options: report.options(showPrompts: printPrompt), loadLevels: load.levels?.count)
     }
 }

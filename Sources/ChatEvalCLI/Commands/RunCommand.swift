@@ -288,20 +288,21 @@ struct RunCommand: AsyncParsableCommand {
             && base.primary.expectedSha256 == head.primary.expectedSha256
         let (baseEngine, baseSha) = sameRuntime ? (headEngine, headSha) : try Workspace.loadRuntime(base, base.primary)
 
-        var headRecord = makeRecord(
+        let headRecord = makeRecord(
             headEngine, sha256: headSha, configuration: head, plan: headPlan, git: workspace.snapshot, machineLoad: machineLoad)
         var baseRecord = makeRecord(
             baseEngine, sha256: baseSha, configuration: base, plan: basePlan, git: baseSnapshot, machineLoad: machineLoad)
-        baseRecord.project = baseProject.map { ProjectFileRecord(path: $0.source, sha256: FileDigest.sha256(of: Data($0.text.utf8))) }
-        headRecord.role = .head
-        baseRecord.role = .baseline
-        headRecord.pairedRunId = baseRecord.runId
-        baseRecord.pairedRunId = headRecord.runId
+        baseRecord.project = Workspace.record(of: baseProject)
         Recovery.recoverAbandonedJournals(in: head.reportsFolder)
-        let writers = [
-            try makeWriter(baseRecord, suites: baseSuites, folder: base.reportsFolder),
-            try makeWriter(headRecord, suites: headSuites, folder: head.reportsFolder),
-        ]
+        let gate: BaselineGate
+        do {
+            gate = try BaselineGate(
+                base: baseRecord, head: headRecord, baseSuites: baseSuites, headSuites: headSuites,
+                folder: URL(fileURLWithPath: head.reportsFolder))
+        } catch {
+            throw failure("cannot write results: \(error.description)", .runIncomplete)
+        }
+        let writers = gate.writers
 
         output.info(RunHeader.render(headEngine.identity, cacheMode: head.cacheMode))
         output.info(
@@ -329,26 +330,18 @@ struct RunCommand: AsyncParsableCommand {
                 "expected  " + declared.expectations.map { "\($0.commit) \($0)" }.joined(separator: "; ")
                     + " (\(Expectation.trailerKey): accepted, not failed)")
         }
-        let gate = paired
-        let records = [baseRecord, headRecord]
+        let replay = paired
         let box = PairedOutcomeBox()
-        let turnsPerRepetition = (basePlan.suites + headPlan.suites).reduce(0) { $0 + $1.turnCount }
         let (finals, cancelled) = try await execute(
-            records: records, writers: writers, turns: turnsPerRepetition * design.maximum,
-            atMost: design.isSequential
+            records: gate.records, writers: writers, turns: BaselineGate.turnsAtMost(replay), atMost: design.isSequential
         ) { stop, progress in
-            let outcome = try await gate.run(base: records[0], head: records[1], writers: writers, stop: stop, observer: progress)
+            let outcome = try await gate.run(replay, stop: stop, observer: progress)
             await box.set(outcome)
             return [outcome.base, outcome.head]
         }
         let (finalBase, finalHead) = (finals[0], finals[1])
-        let outcome = await box.outcome
-        var result = outcome?.comparison
-        if !cancelled, finalHead.status != .incomplete, finalBase.status != .incomplete, result != nil {
-            result?.calibration = GateAuditStore.load(for: finalHead, reports: head.reportsFolder)
-        } else {
-            result = nil
-        }
+        var result = BaselineGate.finishedComparison(await box.outcome, records: finals, cancelled: cancelled)
+        result?.calibration = GateAuditStore.load(for: finalHead, reports: head.reportsFolder)
         // The comparison's verdict first, then the head's run report (written before the note; its failure thrown after),
         // rendered from the records as their files give them back.
         let (writtenBase, writtenHead) = (finalBase.asWritten, finalHead.asWritten)
@@ -382,22 +375,19 @@ struct RunCommand: AsyncParsableCommand {
 
     // MARK: Pieces
 
+    /// A record of `plan` on the commit `git` describes, with `configuration`'s project file (see `RunRecordMaker`).
     func makeRecord(
         _ engine: any ChatRuntime, sha256: String?, configuration: RunConfiguration, plan: RunPlan, git: GitSnapshot?,
         machineLoad: MachineLoad
     ) -> RunRecord {
-        var record = RunRecord(
-            runId: ResultWriter.newRunId(), startedAt: Date(), command: Secrets.redactCommand(CommandLine.arguments), git: git,
-            machine: MachineInfo.current(), runtime: engine.identity, modelSha256: sha256, settings: plan.settings)
-        record.project = Workspace.record(of: configuration.project)
-        record.environment = RunEnvironment(start: machineLoad)
-        return record
+        RunRecordMaker(runtime: engine.identity, modelSha256: sha256, machineLoad: machineLoad).record(
+            plan: plan, git: git, project: Workspace.record(of: configuration.project))
     }
 
+    /// `RunRecordMaker.writer`; a result that cannot be started ends the run (exit 3).
     func makeWriter(_ record: RunRecord, suites: [Suite], folder: String) throws -> ResultWriter {
         do {
-            return try ResultWriter(
-                folder: URL(fileURLWithPath: folder), record: record, suites: suites.map { SuiteSource(path: $0.path, text: $0.text) })
+            return try RunRecordMaker.writer(record, suites: suites, folder: URL(fileURLWithPath: folder))
         } catch {
             throw failure("cannot write results: \(error.description)", .runIncomplete)
         }
@@ -506,13 +496,7 @@ struct RunCommand: AsyncParsableCommand {
 
     /// Exit 1 naming every failed gate of `records` (with the model where several ran side by side).
     static func checkGates(_ records: [RunRecord]) throws {
-        let failed = records.flatMap { record in
-            record.suites.flatMap { suite in
-                suite.gates.filter { !$0.passed }.map {
-                    "\(suite.name)\(record.group.map { " [\($0.label)]" } ?? ""): \($0.described), found \($0.found)"
-                }
-            }
-        }
+        let failed = GateEvaluator.failures(records)
         guard failed.isEmpty else { throw failure("gate failed — " + failed.joined(separator: "; "), .gateFailed) }
     }
 }

@@ -3,6 +3,7 @@ import ChatEvalCompare
 import ChatEvalCore
 import ChatEvalGit
 import ChatEvalHistory
+import ChatEvalRunner
 import ChatEvalStore
 import ChatEvalSuites
 import Foundation

@@ -1,20 +1,32 @@
 import ChatEvalCore
-import ChatEvalGit
+
+/// What a repository holds of commit trailers: the view of git that reading a comparison's
+/// declared expectations needs (GitRepository conforms in the CLI; Runner does not import Git).
+public protocol CommitTrailers {
+    /// The values of the `key` trailers of each commit after `base` on the first-parent line up to
+    /// `head`, newest first, with the commit; at most `maxCount` commits are read. Throws when the
+    /// history cannot be read.
+    func trailers(named key: String, from head: String, after base: String, maxCount: Int) throws
+        -> [(commit: CommitSummary, values: [String])]
+}
 
 /// The `ChatEval-Expect` trailers of the commits a comparison's head adds to its base: what they
 /// declare, and warnings for trailers that do not read (a commit in the history cannot be
 /// corrected, so a bad trailer is named, never an error).
-struct DeclaredExpectations {
-    var expectations: [Expectation] = []
-    var warnings: [String] = []
+public struct DeclaredExpectations {
+    public var expectations: [Expectation] = []
+    public var warnings: [String] = []
+
+    /// The most commits whose trailers are read.
+    public static let maxCommits = 1000
 
     /// The trailers of the first-parent commits after `base` up to `head` (commit ids or
     /// revisions); none when either is unknown or the repository cannot say.
-    init(repository: GitRepository?, base: String?, head: String?) {
+    public init(repository: (some CommitTrailers)?, base: String?, head: String?) {
         guard let repository, let base, let head, base != head else { return }
         let commits: [(commit: CommitSummary, values: [String])]
         do {
-            commits = try repository.trailers(named: Expectation.trailerKey, from: head, after: base)
+            commits = try repository.trailers(named: Expectation.trailerKey, from: head, after: base, maxCount: Self.maxCommits)
         } catch {
             // Without them every expected change fails as a regression: say why none were read.
             warnings.append("\(Expectation.trailerKey) trailers were not read (\(error)); every regression fails the comparison")

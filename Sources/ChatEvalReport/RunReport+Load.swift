@@ -1,0 +1,25 @@
+import ChatEvalStore
+
+extension RunReport {
+    /// The terminal report of a run's records: the run report (models side by side), and under
+    /// load (`levels`: how many concurrency levels were asked for; nil for a run not under load)
+    /// the levels' table (one per model); a sweep shows only the tables, its levels being the same
+    /// suites at other loads. `chateval run` and `chateval report` print it.
+    public static func render(_ records: [RunRecord], options: RunReportOptions, loadLevels levels: Int?) -> String {
+        guard let levels else { return "\n" + render(records, options: options) }
+        var text = levels == 1 ? "\n" + render(records, options: options) + "\n" : ""
+        var models: [(label: String?, summaries: [LoadSummary])] = []
+        for record in records {
+            guard let summary = record.load else { continue }
+            if let last = models.last, last.label == record.group?.label {
+                models[models.count - 1].summaries.append(summary)
+            } else {
+                models.append((record.group?.label, [summary]))
+            }
+        }
+        for model in models {
+            text += "\n" + (model.label.map { "\($0)\n" } ?? "") + LoadReport.table(model.summaries) + "\n"
+        }
+        return text
+    }
+}
