@@ -117,7 +117,8 @@ public enum BisectReport {
             case .endpoints: question = "the ends: every signal"
             case .exact: question = "exact: one greedy replay each"
             case .paired(let signal, let threshold, _):
-                question = "\(signal.description)" + (threshold.map { " (±\(percent($0)))" } ?? "")
+                // The threshold asked; the probe never tests below the gate's own (`BisectReadings.settings`).
+                question = "\(signal.description)" + (threshold.map { " (± max(gate, \(percent($0))))" } ?? "")
             }
             rows.append([
                 String(index), "\(outcome.states[log.probe.head].shortId) vs \(outcome.states[log.probe.base].shortId)",

@@ -49,7 +49,7 @@ import Testing
         #expect(text.contains("ends      +10.4% [+7.1%, +13.9%]"))
         #expect(text.contains("UNDECIDED the step lies after aaaaaaa and at or before ddddddd; the probe of bbbbbbb could not decide"))
         #expect(text.contains("ccccccc \"6: notes\": changes no input (only NOTES.md)"))
-        #expect(text.contains("facts: ttft (±5%)"))
+        #expect(text.contains("facts: ttft (± max(gate, 5%))"))
         #expect(text.contains("resumed"))
         #expect(
             text.contains(
@@ -63,7 +63,7 @@ import Testing
         let markdown = BisectReport.markdown(outcome)
         #expect(markdown.hasPrefix("## chateval bisect\n"))
         #expect(markdown.contains("| # | compared | question | reps | time |"))
-        #expect(markdown.contains("| 1 | ddddddd vs bbbbbbb | facts: ttft (±5%) | 4 | resumed |"))
+        #expect(markdown.contains("| 1 | ddddddd vs bbbbbbb | facts: ttft (± max(gate, 5%)) | 4 | resumed |"))
         #expect(!markdown.contains("*bold* | pipe"))
     }
 }
