@@ -33,6 +33,9 @@ struct BisectCommand: AsyncParsableCommand {
               chateval bisect v1.2 HEAD
                   every suite of the project file
               chateval bisect HEAD~16 HEAD suites/smoke.yaml --format markdown
+              chateval bisect v1.2 HEAD --build 'cmake -B build && cmake --build build' \\
+                  --serve 'exec build/bin/llama-server -m "$MODEL" --port "$PORT"'
+                  the runtime built and served from each commit; a failed build is skipped
 
             Exit codes: 0 every difference has its culprit, 2 bad input, 3 interrupted (run it again to resume) or a \
             report could not be written, 4 the ends do not differ or a difference stayed undecided.
