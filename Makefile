@@ -138,6 +138,8 @@ format-check:
 		length(line) > $(MAX_COLUMNS) { print FILENAME ":" FNR ": " length(line) " columns"; long = 1 } END { exit long }' \
 		$$(find Sources Tests -name '*.swift' ! -name PunktEnglishModel.swift | sort) \
 		|| { echo "the lines above are over $(MAX_COLUMNS) columns, which swift-format cannot shorten: split their string literals"; exit 1; }
+	@python3 scripts/long-functions.py --check >/dev/null \
+		|| { python3 scripts/long-functions.py; echo "a body above is over 80 lines without a reason: split it, or write // Longer than 80 lines because … above it"; exit 1; }
 
 clean:
 	rm -rf .build

@@ -75,20 +75,10 @@ struct CalibrateCommand: AsyncParsableCommand {
     func run() async throws {
         let workspace = try Workspace.open(recording: recording, project: project)
         let projectFolder = project.path.map { URL(fileURLWithPath: $0).deletingLastPathComponent() } ?? workspace.root
-        let overrides = RunConfiguration.Overrides(
-            models: runtime.models.isEmpty ? nil : runtime.models,
-            chatTemplates: runtime.chatTemplates.isEmpty ? nil : runtime.chatTemplates,
-            contextSizes: runtime.contextSizes.isEmpty ? nil : runtime.contextSizes, threads: runtime.threads, batchSize: runtime.batchSize,
-            slidingWindowCache: runtime.slidingWindowCache, cacheMode: nil, repetitions: nil, maxRepetitions: maxRepetitions,
-            timeBudget: timeBudget.flatMap(DurationText.seconds),
-            warmup: nil,
-            suitePaths: suites.given, reportsFolder: recording.reportsFolder)
-        let configuration: RunConfiguration
-        do {
-            configuration = try RunConfiguration.resolve(overrides, project: workspace.project, projectFolder: projectFolder, warn: warn)
-        } catch {
-            throw failure(error.description, .badInput)
-        }
+        let overrides = runtime.overrides(
+            suitePaths: suites.given, reportsFolder: recording.reportsFolder, maxRepetitions: maxRepetitions,
+            timeBudget: timeBudget.flatMap(DurationText.seconds))
+        let configuration = try RunConfiguration.resolveForCommand(overrides, project: workspace.project, projectFolder: projectFolder)
         guard configuration.variants.count == 1 else {
             throw failure("calibrate measures one model; \(configuration.variants.count) are given", .badInput)
         }

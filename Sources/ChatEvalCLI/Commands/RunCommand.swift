@@ -189,20 +189,9 @@ struct RunCommand: AsyncParsableCommand {
                     levels, opened: opened, plan: plan, configuration: head, served: servedConfiguration,
                     group: runGroup, workspace: workspace, machineLoad: machineLoad)
             } else {
-                var record = makeRecord(
-                    opened.runtime, sha256: opened.sha256, configuration: head, plan: plan, git: workspace.snapshot,
+                outcome = try await runOnce(
+                    opened, plan: plan, configuration: head, served: servedConfiguration, group: runGroup, workspace: workspace,
                     machineLoad: machineLoad)
-                record.settings.sources = sources(head, servedConfiguration)
-                record.shard = load.parsedShard
-                record.group = runGroup
-                let writer = try makeWriter(record, suites: loaded, folder: head.reportsFolder)
-                let runner = SuiteRunner(runtime: opened.runtime, plan: plan, keepsPrompts: printPrompt)
-                let start = record
-                let (recorded, cancelled) = try await execute(records: [record], writers: [writer], turns: plan.turnCount) {
-                    stop, progress in
-                    try await runner.run(into: [start], writers: [writer], stop: stop, observer: progress)
-                }
-                outcome = RunOutcome(records: recorded, results: [writer.resultURL], cancelled: cancelled)
             }
             await opened.connection?.shutdown()
             finals += outcome.records
@@ -212,6 +201,32 @@ struct RunCommand: AsyncParsableCommand {
             variantsDone += 1
         }
 
+        try reportRuns(
+            finals, results: results, stoppedAtOnce: stoppedAtOnce, finished: variantsDone == variants.count, workspace: workspace)
+    }
+
+    /// One model's ordinary run of `plan`, recorded as it goes.
+    private func runOnce(
+        _ opened: OpenedRuntime, plan: RunPlan, configuration head: RunConfiguration, served: ServedConfiguration, group: RunGroup?,
+        workspace: Workspace, machineLoad: MachineLoad
+    ) async throws -> RunOutcome {
+        var record = makeRecord(
+            opened.runtime, sha256: opened.sha256, configuration: head, plan: plan, git: workspace.snapshot, machineLoad: machineLoad)
+        record.settings.sources = sources(head, served)
+        record.shard = load.parsedShard
+        record.group = group
+        let writer = try makeWriter(record, suites: plan.suites, folder: head.reportsFolder)
+        let runner = SuiteRunner(runtime: opened.runtime, plan: plan, keepsPrompts: printPrompt)
+        let start = record
+        let (recorded, cancelled) = try await execute(records: [record], writers: [writer], turns: plan.turnCount) { stop, progress in
+            try await runner.run(into: [start], writers: [writer], stop: stop, observer: progress)
+        }
+        return RunOutcome(records: recorded, results: [writer.resultURL], cancelled: cancelled)
+    }
+
+    /// The report of the models' runs, where they went, the notes, then the exit they earned
+    /// (`finished`: every model ran).
+    private func reportRuns(_ finals: [RunRecord], results: [URL], stoppedAtOnce: Bool, finished: Bool, workspace: Workspace) throws {
         // The report is written before the notes, and its failure (exit 3) thrown after them: the run is recorded either way.
         // It is rendered from the records as their files give them back, so that `chateval report` of a file gives it again.
         let written = finals.map(\.asWritten)
@@ -225,7 +240,7 @@ struct RunCommand: AsyncParsableCommand {
         try reported.get()
         let paths = results.map(\.path).joined(separator: " and ")
         if stoppedAtOnce { throw failure("stopped: the turn in progress was cancelled; what was measured is in \(paths)", .stoppedAtOnce) }
-        if finals.contains(where: { $0.status == .incomplete }) || variantsDone < variants.count {
+        if finals.contains(where: { $0.status == .incomplete }) || !finished {
             throw failure("the run was interrupted; what was measured is in \(paths)", .runIncomplete)
         }
         if let shard = load.parsedShard {
@@ -251,36 +266,14 @@ struct RunCommand: AsyncParsableCommand {
         _ revision: String, head: RunConfiguration, selection picked: SuiteSelection, workspace: Workspace,
         projectFolder: URL, machineLoad: MachineLoad
     ) async throws {
-        guard let repository = workspace.repository else {
-            throw failure("--baseline \(revision) needs a git repository; run inside one or pass --repo", .badInput)
-        }
-        let commit: String
-        do {
-            commit = try repository.resolveCommit(revision)
-        } catch {
-            throw failure("--baseline \(revision): \(error)", .badInput)
-        }
-        let baseSnapshot = try repository.snapshot(ofCommit: commit)
-        let label = baseSnapshot.shortCommit ?? String(commit.prefix(7))
-        let tree = CommitTree(repository: repository, commit: commit, label: label, root: workspace.root)
-
-        // REV's project file, at the path the working tree's has; the command line applies to both sides.
-        let projectPath =
-            project.ignore ? nil : tree.relativePath(project.path ?? workspace.root.appendingPathComponent(ProjectFile.fileName).path)
-        let baseProject = try projectPath.flatMap { try tree.projectFile(at: $0) }
-        var base = try resolve(project: baseProject, projectFolder: projectFolder)
-        base.reportsFolder = head.reportsFolder
-        guard base.variants.count == 1 else {
-            throw failure(
-                "\(label)'s project file lists \(base.variants.count) models; --baseline compares one (name it with --model)", .badInput)
-        }
         let headSuites = try SuiteFiles.select(SuiteFiles.load(head.suitePaths), picked)
-        let baseSuites = PairedRun.aligned(base: try tree.suites(base.suitePaths), toHead: headSuites, selection: picked)
-
+        let side = try baselineSide(
+            revision, head: head, headSuites: headSuites, selection: picked, workspace: workspace, projectFolder: projectFolder)
+        let base = side.configuration
         // --repeat N fixes the count; otherwise repetitions are added in rounds until decided.
         let design = repetitions.map { SequentialDesign.fixed($0) } ?? SequentialDesign.rounds(maximum: head.maxRepetitions)
         let headPlan = RunPlan(suites: headSuites, settings: head.settings(selection: picked))
-        let basePlan = RunPlan(suites: baseSuites, settings: base.settings(selection: picked))
+        let basePlan = RunPlan(suites: side.suites, settings: base.settings(selection: picked))
         printPlan(head, variants: head.variants.map(\.label), git: workspace.snapshot, plan: headPlan, machineLoad: machineLoad)
         let (headEngine, headSha) = try Workspace.loadRuntime(head, head.primary)
         let sameRuntime =
@@ -291,30 +284,23 @@ struct RunCommand: AsyncParsableCommand {
         let headRecord = makeRecord(
             headEngine, sha256: headSha, configuration: head, plan: headPlan, git: workspace.snapshot, machineLoad: machineLoad)
         var baseRecord = makeRecord(
-            baseEngine, sha256: baseSha, configuration: base, plan: basePlan, git: baseSnapshot, machineLoad: machineLoad)
-        baseRecord.project = Workspace.record(of: baseProject)
+            baseEngine, sha256: baseSha, configuration: base, plan: basePlan, git: side.snapshot, machineLoad: machineLoad)
+        baseRecord.project = Workspace.record(of: side.project)
         Recovery.recoverAbandonedJournals(in: head.reportsFolder)
         let gate: BaselineGate
         do {
             gate = try BaselineGate(
-                base: baseRecord, head: headRecord, baseSuites: baseSuites, headSuites: headSuites,
+                base: baseRecord, head: headRecord, baseSuites: side.suites, headSuites: headSuites,
                 folder: URL(fileURLWithPath: head.reportsFolder))
         } catch {
             throw failure("cannot write results: \(error.description)", .runIncomplete)
         }
-        let writers = gate.writers
-
         output.info(RunHeader.render(headEngine.identity, cacheMode: head.cacheMode))
         output.info(
-            "baseline  \(label) \"\(baseSnapshot.subject ?? "")\": \(baseSuites.count) suites from git, "
+            "baseline  \(side.label) \"\(side.snapshot.subject ?? "")\": \(side.suites.count) suites from git, "
                 + (sameRuntime ? "same model and settings" : "its own model or settings (\(baseEngine.identity.model.path))")
                 + "; replayed interleaved with head")
-        output.info(
-            design.isSequential
-                ? "rounds    up to \(design.maximum) repetitions per side (max_repetitions), "
-                    + "looking at \(design.looks.map(String.init).joined(separator: ", "))"
-                    + (head.timeBudget.map { $0 > 0 ? "; no round starts past \(DurationText.format($0)) (time_budget)" : "" } ?? "") + "\n"
-                : "rounds    \(design.maximum) repetitions per side, fixed by --repeat\n")
+        output.info(roundsLine(design, timeBudget: head.timeBudget))
 
         var paired = PairedRun(
             base: RunArm(label: "base", runtime: baseEngine, plan: basePlan),
@@ -322,7 +308,7 @@ struct RunCommand: AsyncParsableCommand {
             design: design, timeBudget: head.timeBudget, keepsPrompts: printPrompt, settings: head.comparison,
             overrides: try comparison.overrides())
         paired.ledgerGates = head.project?.ledger ?? .default
-        let declared = DeclaredExpectations(repository: repository, base: commit, head: workspace.snapshot?.commit)
+        let declared = DeclaredExpectations(repository: side.repository, base: side.commit, head: workspace.snapshot?.commit)
         declared.warnings.forEach(warn)
         paired.expectations = declared.expectations
         if !declared.expectations.isEmpty {
@@ -333,17 +319,77 @@ struct RunCommand: AsyncParsableCommand {
         let replay = paired
         let box = PairedOutcomeBox()
         let (finals, cancelled) = try await execute(
-            records: gate.records, writers: writers, turns: BaselineGate.turnsAtMost(replay), atMost: design.isSequential
+            records: gate.records, writers: gate.writers, turns: BaselineGate.turnsAtMost(replay), atMost: design.isSequential
         ) { stop, progress in
             let outcome = try await gate.run(replay, stop: stop, observer: progress)
             await box.set(outcome)
             return [outcome.base, outcome.head]
         }
-        let (finalBase, finalHead) = (finals[0], finals[1])
         var result = BaselineGate.finishedComparison(await box.outcome, records: finals, cancelled: cancelled)
-        result?.calibration = GateAuditStore.load(for: finalHead, reports: head.reportsFolder)
-        // The comparison's verdict first, then the head's run report (written before the note; its failure thrown after),
-        // rendered from the records as their files give them back.
+        result?.calibration = GateAuditStore.load(for: finals[1], reports: head.reportsFolder)
+        try reportPaired(finals, comparison: result, cancelled: cancelled, writers: gate.writers, workspace: workspace)
+    }
+
+    /// REV's side of a paired run: its commit, and its project file and suites read from git (the
+    /// working tree untouched) at the paths the working tree has, resolved with the command line.
+    private struct BaselineSide {
+        var repository: GitRepository
+        var commit: String
+        var snapshot: GitSnapshot
+        var label: String
+        var project: ProjectFile?
+        var configuration: RunConfiguration
+        var suites: [Suite]
+    }
+
+    private func baselineSide(
+        _ revision: String, head: RunConfiguration, headSuites: [Suite], selection picked: SuiteSelection, workspace: Workspace,
+        projectFolder: URL
+    ) throws -> BaselineSide {
+        guard let repository = workspace.repository else {
+            throw failure("--baseline \(revision) needs a git repository; run inside one or pass --repo", .badInput)
+        }
+        let commit: String
+        do {
+            commit = try repository.resolveCommit(revision)
+        } catch {
+            throw failure("--baseline \(revision): \(error)", .badInput)
+        }
+        let snapshot = try repository.snapshot(ofCommit: commit)
+        let label = snapshot.shortCommit ?? String(commit.prefix(7))
+        let tree = CommitTree(repository: repository, commit: commit, label: label, root: workspace.root)
+        // REV's project file, at the path the working tree's has; the command line applies to both sides.
+        let projectPath =
+            project.ignore ? nil : tree.relativePath(project.path ?? workspace.root.appendingPathComponent(ProjectFile.fileName).path)
+        let baseProject = try projectPath.flatMap { try tree.projectFile(at: $0) }
+        var base = try resolve(project: baseProject, projectFolder: projectFolder)
+        base.reportsFolder = head.reportsFolder
+        guard base.variants.count == 1 else {
+            throw failure(
+                "\(label)'s project file lists \(base.variants.count) models; --baseline compares one (name it with --model)", .badInput)
+        }
+        let suites = PairedRun.aligned(base: try tree.suites(base.suitePaths), toHead: headSuites, selection: picked)
+        return BaselineSide(
+            repository: repository, commit: commit, snapshot: snapshot, label: label, project: baseProject, configuration: base,
+            suites: suites)
+    }
+
+    /// How the rounds will go: the looks and the time budget, or the count --repeat fixed.
+    private func roundsLine(_ design: SequentialDesign, timeBudget: Double?) -> String {
+        design.isSequential
+            ? "rounds    up to \(design.maximum) repetitions per side (max_repetitions), "
+                + "looking at \(design.looks.map(String.init).joined(separator: ", "))"
+                + (timeBudget.map { $0 > 0 ? "; no round starts past \(DurationText.format($0)) (time_budget)" : "" } ?? "") + "\n"
+            : "rounds    \(design.maximum) repetitions per side, fixed by --repeat\n"
+    }
+
+    /// The comparison's verdict first, then the head's run report (written before the note; its
+    /// failure thrown after), rendered from the records (base, head) as their files give them
+    /// back; then the exit the paired run earned.
+    private func reportPaired(
+        _ finals: [RunRecord], comparison result: Comparison?, cancelled: Bool, writers: [ResultWriter], workspace: Workspace
+    ) throws {
+        let (finalBase, finalHead) = (finals[0], finals[1])
         let (writtenBase, writtenHead) = (finalBase.asWritten, finalHead.asWritten)
         let reported = Result {
             try output.write(.runs([writtenHead], comparison: result, base: [writtenBase])) {

@@ -108,15 +108,7 @@ struct RunConfiguration {
             ? .commandLine
             : (project?.contextSize != nil || (fromProject && models.contains { $0.contextSize != nil })) ? .projectFile : .builtIn
 
-        let count = max(models.count, templates?.count ?? 1, contextSizes?.count ?? 1)
-        for (name, list) in [
-            ("--model", models.count), ("--chat-template", templates?.count ?? 1), ("--ctx-size", contextSizes?.count ?? 1),
-        ]
-        where list != 1 && list != count {
-            throw ConfigurationError(
-                description: "\(name) is given \(list) times, but \(count) side-by-side variants are asked for; "
-                    + "give it once (for all) or once per variant, in the order of --model")
-        }
+        let count = try variantCount(models: models.count, templates: templates?.count ?? 1, contextSizes: contextSizes?.count ?? 1)
         var variants: [ModelVariant] = (0..<count).map { index in
             let model = models[models.count == 1 ? 0 : index]
             let template =
@@ -130,14 +122,8 @@ struct RunConfiguration {
         }
         variants = labelled(variants)
 
-        var threads = pick("threads", overrides.threads, nil, project?.threads, RuntimeOptions.availableCores)
-        if sources["threads"] == .projectFile, threads > RuntimeOptions.availableCores {
-            warn(
-                "the project file asks for \(threads) threads; this machine has \(RuntimeOptions.availableCores) cores available, "
-                    + "so \(RuntimeOptions.availableCores) are used"
-            )
-            threads = RuntimeOptions.availableCores
-        }
+        let requestedThreads = pick("threads", overrides.threads, nil, project?.threads, RuntimeOptions.availableCores)
+        let threads = capped(threads: requestedThreads, fromProject: sources["threads"] == .projectFile, warn: warn)
         let comparison = ComparisonSettings.default.applying(project?.compare ?? ComparisonOverrides())
         sources["compare"] = project?.compare == nil ? .builtIn : .projectFile
 
@@ -154,6 +140,30 @@ struct RunConfiguration {
             suitePaths: pick("suites", overrides.suitePaths, nil, project?.suites.map { $0.map(anchored) }, ["suites"]),
             reportsFolder: pick("reports", overrides.reportsFolder, nil, project?.reports.map(anchored), "reports"),
             comparison: comparison, sources: sources, project: project)
+    }
+
+    /// How many side-by-side variants the lists ask for: each list is given once (for all) or
+    /// once per variant.
+    private static func variantCount(models: Int, templates: Int, contextSizes: Int) throws(ConfigurationError) -> Int {
+        let count = max(models, templates, contextSizes)
+        for (name, list) in [("--model", models), ("--chat-template", templates), ("--ctx-size", contextSizes)]
+        where list != 1 && list != count {
+            throw ConfigurationError(
+                description: "\(name) is given \(list) times, but \(count) side-by-side variants are asked for; "
+                    + "give it once (for all) or once per variant, in the order of --model")
+        }
+        return count
+    }
+
+    /// The threads a project file asks for, at most the cores available (with a warning); the
+    /// command line's are checked when parsed.
+    private static func capped(threads: Int, fromProject: Bool, warn: (String) -> Void) -> Int {
+        guard fromProject, threads > RuntimeOptions.availableCores else { return threads }
+        warn(
+            "the project file asks for \(threads) threads; this machine has \(RuntimeOptions.availableCores) cores available, "
+                + "so \(RuntimeOptions.availableCores) are used"
+        )
+        return RuntimeOptions.availableCores
     }
 
     /// Names for reports: a given label, else the file name without `.gguf` — with the template
