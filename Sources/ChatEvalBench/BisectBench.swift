@@ -55,7 +55,7 @@ struct BisectBench: AsyncParsableCommand {
                     String(
                         format: "%3.0f%%   %-12@ %6.1f%% %6.1f%%  %8.1f%%  %9.1f%%   %9.0f  %6.0f   %9.0f     (%.0f s)", size * 100,
                         label as NSString, tally.percent(tally.exact), tally.percent(tally.wrong), tally.percent(tally.undecided),
-                        tally.percent(tally.notChased), median(tally.repetitions), percentile(tally.repetitions, 0.9),
+                        tally.percent(tally.notChased), median(tally.repetitions), Distribution(tally.repetitions)?.p90 ?? .nan,
                         median(tally.probes), Date().timeIntervalSince(started)))
             }
         }
@@ -100,12 +100,6 @@ struct BisectBench: AsyncParsableCommand {
 
         func percent(_ count: Int) -> Double { 100 * Double(count) / Double(max(trials, 1)) }
     }
-}
-
-private func percentile(_ values: [Double], _ share: Double) -> Double {
-    guard !values.isEmpty else { return .nan }
-    let sorted = values.sorted()
-    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * share).rounded()))]
 }
 
 /// A history's probes drawn from seeded replays: every commit from `culprit` on is `step`

@@ -141,24 +141,23 @@ public enum BisectReport {
             + (resumed > 0 ? " (\(resumed) more read back from an earlier run of this bisection)" : "") + ", \(repetitions)"
     }
 
-    /// "2.6 s", "7 min 43 s".
+    /// "2.6 s" under a minute, else as durations are written elsewhere ("7m43s").
     private static func seconds(_ value: Double) -> String {
-        value < 60 ? Format.duration(value) : "\(Int(value) / 60) min \(Int(value) % 60) s"
+        value < 60 ? Format.duration(value) : DurationText.format(value.rounded())
     }
 
     private static func describe(_ state: BisectState) -> String {
         "\(state.shortId) \"\(Format.clip(state.subject, 60))\""
     }
 
-    /// "+10.4% [+7.9%, +12.8%] (detail)" for a measured change, else the detail.
+    /// "+10.4% [+7.9%, +12.8%]" for a measured change (as the comparison prints it), else the detail.
     private static func change(_ reading: SignalReading) -> String {
         guard let change = reading.change else { return reading.detail }
-        let interval = reading.lower.flatMap { lower in reading.upper.map { "[\(signed(lower)), \(signed($0))]" } } ?? ""
-        return "\(signed(change)) \(interval)".trimmingCharacters(in: .whitespaces)
-    }
-
-    private static func signed(_ ratio: Double) -> String {
-        ratio.isFinite ? (ratio >= 0 ? "+" : "−") + DecimalText.rounded(abs(ratio) * 100, places: 1) + "%" : "unbounded"
+        let interval =
+            reading.lower.flatMap { lower in
+                reading.upper.map { "[\(ComparisonReport.signedPercent(lower)), \(ComparisonReport.signedPercent($0))]" }
+            } ?? ""
+        return "\(ComparisonReport.signedPercent(change)) \(interval)".trimmingCharacters(in: .whitespaces)
     }
 
     private static func percent(_ ratio: Double) -> String { DecimalText.rounded(ratio * 100, places: ratio >= 0.01 ? 1 : 3) + "%" }

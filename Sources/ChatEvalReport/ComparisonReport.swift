@@ -349,10 +349,15 @@ public enum ComparisonReport {
 
     private static func signed(_ value: Double?, _ change: MetricChange) -> String {
         guard let value else { return "?" }
+        if change.scale == .relative || !value.isFinite { return signedPercent(value) }
+        return String(format: "%+.3f", value)
+    }
+
+    /// A relative change as reports print it: "+10.4%", "−∞" for an end the samples cannot bound.
+    static func signedPercent(_ value: Double) -> String {
         if value == .infinity { return "+∞" }
         if value == -.infinity { return "−∞" }
-        if change.scale == .relative { return String(format: "%+.1f%%", value * 100) }
-        return String(format: "%+.3f", value)
+        return String(format: "%+.1f%%", value * 100)
     }
 
     private static func table(_ changes: [MetricChange], firstColumn: String, name: (MetricChange) -> String) -> TextTable {

@@ -120,7 +120,7 @@ struct BisectCommand: AsyncParsableCommand {
                     + "so what changed lies outside the repository (the engine build, the model file, the machine)", .noVerdict)
         }
         let folder = URL(fileURLWithPath: head.reportsFolder)
-        let (runtimes, identity, sha256) = try runtimes(range, head: head, root: workspace.root, folder: folder)
+        let (runtimes, sha256) = try runtimes(range, head: head, root: workspace.root, folder: folder)
         let journalURL = folder.appendingPathComponent(
             ".chateval/bisect-\(range.states[0].shortId)-\(range.states.last?.shortId ?? "").json")
         let fingerprint = Self.fingerprint(
@@ -133,7 +133,7 @@ struct BisectCommand: AsyncParsableCommand {
         let prober = RevisionProber(
             revisions: range.revisions, runtimes: runtimes, gate: head.comparison, design: .rounds(maximum: maxRepetitions),
             timeBudget: head.timeBudget,
-            records: RunRecordMaker(runtime: identity, modelSha256: sha256, machineLoad: MachineLoad.sample()),
+            modelSha256: sha256, machineLoad: MachineLoad.sample(),
             folder: folder, journal: journal, journalURL: journalURL, stop: stop)
         let bisector = Bisector(states: range.states, skipped: range.skipped, errorRate: 1 - confidence)
         let info = output
@@ -165,14 +165,14 @@ struct BisectCommand: AsyncParsableCommand {
     }
 
     /// Each commit's runtime: one in-process engine for all (the working tree's model), or with
-    /// --serve a server built and started from each commit; the identity and model digest the
-    /// records start from.
+    /// --serve a server built and started from each commit; and the model's digest the records
+    /// carry (none for a served runtime).
     private func runtimes(_ range: BisectRange, head: RunConfiguration, root: URL, folder: URL) throws -> (
-        any RevisionRuntimes, RuntimeIdentity, String?
+        any RevisionRuntimes, String?
     ) {
         guard let serveCommand else {
             let (engine, sha256) = try Workspace.loadRuntime(head, head.primary)
-            return (SharedRuntime(engine), engine.identity, sha256)
+            return (SharedRuntime(engine), sha256)
         }
         let served = ServedRevisions(
             commits: range.states.map { ($0.commit, $0.shortId) },
@@ -182,11 +182,7 @@ struct BisectCommand: AsyncParsableCommand {
                 let connection = try await OpenAIConnection.open(OpenAIConfiguration(baseURL: baseURL, modelName: ""))
                 return ServedRevisions.Endpoint(runtime: connection.makeRuntime(), close: { await connection.shutdown() })
             })
-        let identity = RuntimeIdentity(
-            engine: "served", build: serveCommand,
-            model: ModelIdentity(path: "(built from each commit)", fileBytes: 0, description: "served by --serve"),
-            chatTemplate: "server", chatTemplateSource: "server", contextSize: 0, batchSize: 0, threads: 0)
-        return (served, identity, nil)
+        return (served, nil)
     }
 
     /// A commit's run configuration: its project file (nil for none) with the command line applied.

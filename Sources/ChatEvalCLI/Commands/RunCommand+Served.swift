@@ -115,13 +115,9 @@ extension RunCommand {
             // in-process runtime at concurrency 1 (checkLoadAndShard refused more).
             let runtimes: [any ChatRuntime] =
                 opened.connection.map { connection in (0..<level).map { _ in connection.makeRuntime() } } ?? [opened.runtime]
-            var record = makeRecord(
-                runtimes[0], sha256: opened.sha256, configuration: configuration, plan: plan, git: workspace.snapshot,
-                machineLoad: machineLoad)
-            record.settings.sources = sources(configuration, served)
-            record.shard = load.parsedShard
-            record.group = group
-            let writer = try makeWriter(record, suites: plan.suites, folder: configuration.reportsFolder)
+            let (record, writer) = try startRecord(
+                runtimes[0], sha256: opened.sha256, configuration: configuration, served: served, plan: plan, group: group,
+                workspace: workspace, machineLoad: machineLoad)
             let runner: LoadRunner
             do {
                 runner = try LoadRunner(plan: plan, runtimes: runtimes, sweepId: sweepId)

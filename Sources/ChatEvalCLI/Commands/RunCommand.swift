@@ -205,17 +205,28 @@ struct RunCommand: AsyncParsableCommand {
             finals, results: results, stoppedAtOnce: stoppedAtOnce, finished: variantsDone == variants.count, workspace: workspace)
     }
 
+    /// A record of one model's run of `plan` (its setting sources, shard and group set) and its
+    /// result file, started: what an ordinary run and a run under load begin with.
+    func startRecord(
+        _ runtime: any ChatRuntime, sha256: String?, configuration: RunConfiguration, served: ServedConfiguration, plan: RunPlan,
+        group: RunGroup?, workspace: Workspace, machineLoad: MachineLoad
+    ) throws -> (RunRecord, ResultWriter) {
+        var record = makeRecord(
+            runtime, sha256: sha256, configuration: configuration, plan: plan, git: workspace.snapshot, machineLoad: machineLoad)
+        record.settings.sources = sources(configuration, served)
+        record.shard = load.parsedShard
+        record.group = group
+        return (record, try makeWriter(record, suites: plan.suites, folder: configuration.reportsFolder))
+    }
+
     /// One model's ordinary run of `plan`, recorded as it goes.
     private func runOnce(
         _ opened: OpenedRuntime, plan: RunPlan, configuration head: RunConfiguration, served: ServedConfiguration, group: RunGroup?,
         workspace: Workspace, machineLoad: MachineLoad
     ) async throws -> RunOutcome {
-        var record = makeRecord(
-            opened.runtime, sha256: opened.sha256, configuration: head, plan: plan, git: workspace.snapshot, machineLoad: machineLoad)
-        record.settings.sources = sources(head, served)
-        record.shard = load.parsedShard
-        record.group = group
-        let writer = try makeWriter(record, suites: plan.suites, folder: head.reportsFolder)
+        let (record, writer) = try startRecord(
+            opened.runtime, sha256: opened.sha256, configuration: head, served: served, plan: plan, group: group, workspace: workspace,
+            machineLoad: machineLoad)
         let runner = SuiteRunner(runtime: opened.runtime, plan: plan, keepsPrompts: printPrompt)
         let start = record
         let (recorded, cancelled) = try await execute(records: [record], writers: [writer], turns: plan.turnCount) { stop, progress in
@@ -283,9 +294,8 @@ struct RunCommand: AsyncParsableCommand {
 
         let headRecord = makeRecord(
             headEngine, sha256: headSha, configuration: head, plan: headPlan, git: workspace.snapshot, machineLoad: machineLoad)
-        var baseRecord = makeRecord(
+        let baseRecord = makeRecord(
             baseEngine, sha256: baseSha, configuration: base, plan: basePlan, git: side.snapshot, machineLoad: machineLoad)
-        baseRecord.project = Workspace.record(of: side.project)
         Recovery.recoverAbandonedJournals(in: head.reportsFolder)
         let gate: BaselineGate
         do {

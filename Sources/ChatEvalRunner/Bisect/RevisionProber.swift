@@ -18,7 +18,8 @@ public actor RevisionProber: BisectProber {
     private let gate: ComparisonSettings
     private let design: SequentialDesign
     private let timeBudget: Double?
-    private let records: RunRecordMaker
+    private let modelSha256: String?
+    private let machineLoad: MachineLoad
     private let folder: URL
     private let journalURL: URL
     private let stop: StopRequest
@@ -32,7 +33,7 @@ public actor RevisionProber: BisectProber {
     public init(
         revisions: [BisectRevision], runtimes: any RevisionRuntimes, gate: ComparisonSettings, design: SequentialDesign,
         timeBudget: Double?,
-        records: RunRecordMaker, folder: URL, journal: BisectJournal, journalURL: URL, stop: StopRequest,
+        modelSha256: String?, machineLoad: MachineLoad, folder: URL, journal: BisectJournal, journalURL: URL, stop: StopRequest,
         observer: (any RunObserver)? = nil
     ) {
         self.revisions = revisions
@@ -40,7 +41,8 @@ public actor RevisionProber: BisectProber {
         self.gate = gate
         self.design = design
         self.timeBudget = timeBudget
-        self.records = records
+        self.modelSha256 = modelSha256
+        self.machineLoad = machineLoad
         self.folder = folder
         self.journal = journal
         self.journalURL = journalURL
@@ -88,9 +90,7 @@ public actor RevisionProber: BisectProber {
         plan.settings.repetitions = 1
         plan.settings.warmupConversations = 0
         let runtime = try await runtimes.runtime(for: index)
-        var maker = records
-        maker.runtime = runtime.identity
-        let record = maker.record(plan: plan, git: revision.git, project: revision.project)
+        let record = records(for: runtime).record(plan: plan, git: revision.git, project: revision.project)
         let finished: RunRecord
         let writer: ResultWriter
         do {
@@ -139,28 +139,27 @@ public actor RevisionProber: BisectProber {
         let headPlan = revisions[probe.head].plan(only: signal?.suite)
         var basePlan = revisions[probe.base].plan(only: signal?.suite)
         basePlan.suites = PairedRun.aligned(base: basePlan.suites, toHead: headPlan.suites, selection: SuiteSelection())
-        var (baseMaker, headMaker) = (records, records)
-        baseMaker.runtime = baseRuntime.identity
-        headMaker.runtime = headRuntime.identity
-        var baseRecord = baseMaker.record(plan: basePlan, git: revisions[probe.base].git, project: revisions[probe.base].project)
-        var headRecord = headMaker.record(plan: headPlan, git: revisions[probe.head].git, project: revisions[probe.head].project)
-        baseRecord.role = .baseline
-        headRecord.role = .head
-        let writers = [
-            try RunRecordMaker.writer(baseRecord, suites: basePlan.suites, folder: folder),
-            try RunRecordMaker.writer(headRecord, suites: headPlan.suites, folder: folder),
-        ]
+        let pair = try BaselineGate(
+            base: records(for: baseRuntime).record(plan: basePlan, git: revisions[probe.base].git, project: revisions[probe.base].project),
+            head: records(for: headRuntime).record(plan: headPlan, git: revisions[probe.head].git, project: revisions[probe.head].project),
+            baseSuites: basePlan.suites, headSuites: headPlan.suites, folder: folder)
         let run = PairedRun(
             base: RunArm(label: "base", runtime: baseRuntime, plan: basePlan),
             head: RunArm(label: "head", runtime: headRuntime, plan: headPlan),
-            design: design, timeBudget: timeBudget, settings: BisectReadings.settings(for: probe.kind, from: gate))
-        let outcome = try await run.run(base: baseRecord, head: headRecord, writers: writers, stop: stop, observer: observer)
+            design: design, timeBudget: timeBudget, settings: BisectReadings.settings(for: probe.kind, from: self.gate))
+        let outcome = try await pair.run(run, stop: stop, observer: observer)
         guard let comparison = outcome.comparison, outcome.sequential.stop != .interrupted, !stop.isRequested else {
             throw BisectInterruption()
         }
         let readings = signal.map { [BisectReadings.paired($0, in: comparison)] } ?? BisectReadings.endpoints(comparison)
         return BisectProbeResult(
             readings: readings, repetitions: outcome.sequential.repetitions, seconds: outcome.sequential.seconds,
-            results: writers.map(\.resultURL.path))
+            results: pair.writers.map(\.resultURL.path))
+    }
+
+    /// How records of runs on `runtime` start: its identity, the model's digest (nil for a
+    /// served runtime), the machine's load at the bisection's start.
+    private func records(for runtime: any ChatRuntime) -> RunRecordMaker {
+        RunRecordMaker(runtime: runtime.identity, modelSha256: modelSha256, machineLoad: machineLoad)
     }
 }
