@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Dependency direction (arrows point at what a target uses; every import is declared):
-//   ChatEvalCLI → {Runner, Compare, Report, History, Index, Llama, OpenAI, Git, Suites, Store, Runtime, Core}
+//   ChatEvalCLI → {Workspace; Report, Runner, History, Suites, Store, Core for the types its options name; Llama and Git for --version}
+//   ChatEvalWorkspace → {Runner, Compare, Report, History, Index, Llama, OpenAI, Git, Suites, Store, Runtime, Core}
 //   ChatEvalRunner → {Suites, Store, Compare, Grading, Runtime, Core}   ChatEvalReport → {Compare, History, Store, Core}
 //   ChatEvalHistory → {Store, Core}   ChatEvalIndex → {Store, Core, CSQLite}
 //   ChatEvalCompare → {Store, Core}   ChatEvalSuites → {Grading, Core}   ChatEvalStore → Core
@@ -106,11 +107,23 @@ let package = Package(
         // Fakes and tags shared by tests (imports Testing); re-exports ChatEvalToolKit.
         .target(name: "ChatEvalTestKit", dependencies: ["ChatEvalToolKit", "ChatEvalRuntime", "ChatEvalStore", "ChatEvalCore"]),
 
-        .executableTarget(
-            name: "ChatEvalCLI",
+        // What the commands do, without the command line: the workspace (repository, project file,
+        // settings resolved in order of precedence), recorded runs found by file, folder or revision,
+        // the runs, gates, bisections and calibrations themselves, their progress and reports, and
+        // every failure typed with its exit code (`CommandFailure`). The only target that brings the
+        // engines, git, the store and the index together.
+        .target(
+            name: "ChatEvalWorkspace",
             dependencies: [
                 "ChatEvalLlama", "ChatEvalOpenAI", "ChatEvalRunner", "ChatEvalReport", "ChatEvalGit", "ChatEvalCompare", "ChatEvalHistory",
                 "ChatEvalIndex", "ChatEvalSuites", "ChatEvalStore", "ChatEvalRuntime", "ChatEvalCore",
+            ]),
+        // The command line: options parsed into the workspace's requests, one call each, the report out.
+        .executableTarget(
+            name: "ChatEvalCLI",
+            dependencies: [
+                "ChatEvalWorkspace", "ChatEvalReport", "ChatEvalRunner", "ChatEvalHistory", "ChatEvalSuites", "ChatEvalStore",
+                "ChatEvalLlama", "ChatEvalGit", "ChatEvalCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

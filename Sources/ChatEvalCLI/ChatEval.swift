@@ -1,8 +1,8 @@
 import ArgumentParser
-import ChatEvalCore
 import ChatEvalGit
 import ChatEvalLlama
 import ChatEvalReport
+import ChatEvalWorkspace
 import Foundation
 
 /// `chateval`: replay prompt suites against a chat runtime, measure every turn, grade the answers.
@@ -54,9 +54,12 @@ struct ChatEval: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let failure as CommandFailure {
+            FileHandle.standardError.write(Data((failure.errorLine + "\n").utf8))
+            exit(withError: ExitCode(failure.status.rawValue))
         } catch {
             let code = exitCode(for: error)
-            // ChatEval's own failures printed their message already; --help and --version print theirs.
+            // --help and --version print their own text.
             if error is ExitCode || code == .success { exit(withError: error) }
             // Everything else in ChatEval's voice ("chateval: error: ..."), not ArgumentParser's "Error: ...".
             var message = fullMessage(for: error)
@@ -76,57 +79,4 @@ enum ChatEvalVersion {
         let build = EngineBuild.currentName.map { "\($0), " } ?? ""
         return "chateval \(number) (llama.cpp: \(build)\(llamaLibraryVersion); libgit2 \(libgit2Version))"
     }
-}
-
-/// Writes `text` and a line break to standard output at once, control characters and escape
-/// sequences shown, not obeyed (`Terminal.safeLines`): model answers, user messages, suite names
-/// and commit subjects all pass here. The command line writes through this, never `print`, whose
-/// C stream is block-buffered into a pipe: in a CI log the header and each result appear as they
-/// happen, in order with standard error. (Swift 6 does not let code name C's `stdout`.)
-func say(_ text: String = "", styled: Bool = false) {
-    var safe = Terminal.safeLines(Secrets.redact(text))
-    if styled && colorsWanted { safe = Terminal.colorMarks(safe) }
-    FileHandle.standardOutput.write(Data((safe + "\n").utf8))
-}
-
-/// Colour for ✓ and ✗ only on a terminal, and never when `NO_COLOR` is set (no-color.org) or
-/// the terminal is dumb: a CI log or a file gets plain text.
-let colorsWanted: Bool = {
-    let environment = ProcessInfo.processInfo.environment
-    return isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
-}()
-
-/// Writes lines to standard error, control characters shown escaped (as `say` does).
-func complain(_ text: String) {
-    FileHandle.standardError.write(Data((Terminal.safeLines(Secrets.redact(text)) + "\n").utf8))
-}
-
-/// Writes JSON to standard output, still the same JSON, with nothing a terminal would obey.
-func sayJSON(_ json: String) {
-    FileHandle.standardOutput.write(Data((Terminal.safeJSON(Secrets.redact(json)) + "\n").utf8))
-}
-
-/// The documented exit codes.
-enum ExitStatus: Int32 {
-    case success = 0
-    case gateFailed = 1
-    case badInput = 2
-    case runIncomplete = 3
-    case noVerdict = 4
-    case baselineMissing = 5
-    /// The llama.cpp engine cannot run on this machine (built for instructions its CPU lacks).
-    case engineCannotRun = 6
-    case stoppedAtOnce = 130
-}
-
-/// "; did you mean suites/smoke.yaml?" for a path that does not exist but nearly does, else "".
-func nearPathHint(_ path: String) -> String {
-    nearestPath(to: path) { try? FileManager.default.contentsOfDirectory(atPath: $0) }.map { "; did you mean \($0)?" } ?? ""
-}
-
-/// Prints `message` as an error on stderr (control characters shown escaped) and returns the
-/// exit code to throw.
-func failure(_ message: String, _ status: ExitStatus) -> ExitCode {
-    FileHandle.standardError.write(Data("chateval: error: \(Terminal.safeLines(Secrets.redact(message)))\n".utf8))
-    return ExitCode(status.rawValue)
 }

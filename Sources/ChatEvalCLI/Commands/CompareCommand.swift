@@ -1,6 +1,6 @@
 import ArgumentParser
-import ChatEvalCompare
 import ChatEvalReport
+import ChatEvalWorkspace
 
 struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -40,32 +40,9 @@ struct CompareCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let sources = try RunSources(repo: recorded.repo, reportsFolder: recorded.reportsFolder, project: project)
+        let sources = try RunSources(repo: recorded.repo, reportsFolder: recorded.reportsFolder, project: project.selection)
         let (result, runs) = try sources.compare(base: base, head: head, overrides: try comparison.overrides())
         try output.write(.comparison(result, runs: runs)) { ComparisonReport.render(result, verbose: verbose) }
-        try Self.exit(for: result, allowMismatch: mismatch.allowMismatch, undecided: comparison.undecided)
-    }
-
-    /// Exit 2 for incomparable sides (unless allowed), 1 for a regression (or a comparison not
-    /// decided, with `--undecided fail`), 4 when nothing was measured on both sides (no verdict),
-    /// else returns.
-    static func exit(for result: Comparison, allowMismatch: Bool, undecided: UndecidedPolicy) throws {
-        if !result.mismatches.isEmpty && !allowMismatch {
-            let list = result.mismatches.map { "\($0.field) (\($0.base) → \($0.head))" }.joined(separator: "; ")
-            throw failure(
-                "the sides were not measured alike: \(list); compare runs of one machine and build, or pass --allow-mismatch", .badInput)
-        }
-        if result.hasRegression {
-            throw failure(ComparisonReport.headline(result), .gateFailed)
-        }
-        if result.measuredNothing {
-            throw failure(
-                ComparisonReport.headline(result) + " Measure on a quieter runner, raise time_budget, "
-                    + "or keep disturbed replays with --busy-threshold off", .noVerdict)
-        }
-        if !result.isDecided && undecided == .fail {
-            throw failure(
-                ComparisonReport.headline(result) + " (--undecided fail: what was not shown not worse fails the gate)", .gateFailed)
-        }
+        try GatePolicy(allowMismatch: mismatch.allowMismatch, undecided: comparison.undecided).check(result)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChatEvalStore
 import ChatEvalSuites
+import ChatEvalWorkspace
 import Foundation
 
 /// `chateval import promptfoo CONFIG`: a promptfoo config written out as a suite to edit;

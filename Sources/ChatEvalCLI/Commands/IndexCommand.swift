@@ -1,10 +1,5 @@
 import ArgumentParser
-import ChatEvalCore
-import ChatEvalGit
-import ChatEvalHistory
-import ChatEvalIndex
-import ChatEvalReport
-import ChatEvalStore
+import ChatEvalWorkspace
 import Foundation
 
 struct IndexCommand: ParsableCommand {
@@ -30,7 +25,7 @@ struct IndexCommand: ParsableCommand {
 
     func run() throws {
         let (repository, root) = try RecordedRuns.openRepository(recorded.repo)
-        let folder = try RecordedRuns.reportsFolder(recorded.reportsFolder, project: project, root: root)
+        let folder = try RecordedRuns.reportsFolder(recorded.reportsFolder, project: project.selection, root: root)
         let start = Date()
         let index = try RecordedRuns.updatedIndex(reports: folder, repository: repository, rebuild: rebuild, report: true)
         if index.readOnlyReason != nil {

@@ -1,8 +1,5 @@
 import ArgumentParser
-import ChatEvalCore
-import ChatEvalReport
-import ChatEvalRunner
-import ChatEvalStore
+import ChatEvalWorkspace
 import Foundation
 
 /// `chateval merge`: joins the result files of a sharded run into one run record.
@@ -39,32 +36,6 @@ struct MergeCommand: ParsableCommand {
     }
 
     func run() throws {
-        var records: [RunRecord] = []
-        for path in results {
-            do {
-                records.append(try ResultFolder.read(URL(fileURLWithPath: path)))
-            } catch {
-                throw failure("\(path): \(error.message)", .badInput)
-            }
-        }
-        let merged: RunRecord
-        do {
-            merged = try ShardMerge.merge(records, command: Secrets.redactCommand(CommandLine.arguments))
-        } catch {
-            throw failure("cannot merge: \(error.message)", .badInput)
-        }
-        let folder = URL(fileURLWithPath: reportsFolder)
-        let url = folder.appendingPathComponent(ResultWriter.fileName(for: merged) + ".json")
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try AtomicFile.write(try ResultWriter.makeEncoder(pretty: true).encode(merged), to: url)
-        } catch {
-            throw failure("cannot write \(url.path): \(error)", .runIncomplete)
-        }
-        try output.write(.runs([merged])) { RunReport.render([merged], options: report.options()) }
-        output.info("\nmerged    \(records.count) shards of commit \(merged.git?.shortCommit ?? "none")")
-        output.info("result    \(url.path)")
-        if merged.status == .incomplete { throw failure("a shard was interrupted: the merged run is incomplete", .runIncomplete) }
-        try RunCommand.checkGates([merged])
+        try ShardMergeJob(shards: results, reportsFolder: reportsFolder, reportOptions: report.options(), output: output.resolved).run()
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import ChatEvalReport
-import ChatEvalStore
+import ChatEvalWorkspace
 
 /// `chateval report`: recorded results rendered again, in any format, running nothing. One input
 /// is its run, or its side-by-side group; two are a comparison, as `compare` reports it, but never
@@ -70,7 +70,7 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let sources = try RunSources(repo: recorded.repo, reportsFolder: recorded.reportsFolder, project: project)
+        let sources = try RunSources(repo: recorded.repo, reportsFolder: recorded.reportsFolder, project: project.selection)
         if inputs.count == 2 {
             let (result, runs) = try sources.compare(base: inputs[0], head: inputs[1], overrides: try comparison.overrides())
             // The verdict is the report's to say; the exit code stays 0 (compare is the gate).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChatEvalLlama
+import ChatEvalWorkspace
 
 struct TemplatesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,6 @@
 import ArgumentParser
-import ChatEvalGit
 import ChatEvalRunner
-import ChatEvalSuites
+import ChatEvalWorkspace
 import Foundation
 
 struct ValidateCommand: ParsableCommand {
@@ -20,8 +19,7 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         // The project file's suites when none are named (and the project file itself is validated).
-        let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let root = (try? GitRepository.discover(startingAt: folder))?.workdir.map { URL(fileURLWithPath: $0) } ?? folder
+        let root = Workspace.root()
         let projectFile = try project.load(root: root)
         if let projectFile { say("\(projectFile.source): ok — project file") }
         let paths =

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChatEvalCore
+import ChatEvalWorkspace
 
 /// How a comparison decides, from the command line (over the project file and the suites).
 struct ComparisonOptions: ParsableArguments {
@@ -106,7 +107,4 @@ struct MismatchOptions: ParsableArguments {
     var allowMismatch = false
 }
 
-/// How a comparison that is not decided ends (`--undecided`).
-enum UndecidedPolicy: String, ExpressibleByArgument, CaseIterable {
-    case pass, fail
-}
+extension UndecidedPolicy: ExpressibleByArgument {}

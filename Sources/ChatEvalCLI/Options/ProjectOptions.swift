@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChatEvalSuites
+import ChatEvalWorkspace
 import Foundation
 
 /// Which project file applies: `chateval.yaml` at the repository root (or in the current folder
@@ -17,19 +18,9 @@ struct ProjectOptions: ParsableArguments {
         if ignore && path != nil { throw ValidationError("--project and --no-project exclude each other") }
     }
 
-    /// The project file, or nil; a malformed one is bad input (every problem printed, exit 2).
-    func load(root: URL) throws -> ProjectFile? {
-        guard !ignore else { return nil }
-        let file = path ?? root.appendingPathComponent(ProjectFile.fileName).path
-        do {
-            guard let project = try ProjectFile.load(path: file) else {
-                if path != nil { throw failure("\(file): no such project file", .badInput) }
-                return nil
-            }
-            return project
-        } catch let errors as SuiteErrors {
-            complain(errors.description)
-            throw failure("\(errors.errors.count) problem(s) in the project file \(file); nothing was run", .badInput)
-        }
-    }
+    /// The project file these options choose (loaded by the workspace).
+    var selection: ProjectSelection { ProjectSelection(path: path, ignore: ignore) }
+
+    /// The project file, or nil; a malformed one is bad input (exit 2).
+    func load(root: URL) throws -> ProjectFile? { try selection.load(root: root) }
 }

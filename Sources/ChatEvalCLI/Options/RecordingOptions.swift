@@ -1,6 +1,5 @@
 import ArgumentParser
-import ChatEvalCore
-import ChatEvalGit
+import ChatEvalWorkspace
 import Foundation
 
 /// Where results go and which commit they are recorded against.
@@ -19,21 +18,8 @@ struct RecordingOptions: ParsableArguments {
     @Flag(name: .customLong("git-note"), help: "Attach the run summary to the commit as a git note under refs/notes/chateval.")
     var gitNote = false
 
-    /// The repository and its state, or nil (with a warning) outside one.
-    func openRepository() throws -> (repository: GitRepository, snapshot: GitSnapshot)? {
-        let start = URL(fileURLWithPath: repo ?? FileManager.default.currentDirectoryPath)
-        do {
-            let repository = try GitRepository.discover(startingAt: start)
-            return (repository, try repository.snapshot())
-        } catch let error as GitError where error.code == .notARepository && !requireGit && repo == nil {
-            warn("\(start.path) is not inside a git repository; the run is recorded without a commit (--require-git makes this an error)")
-            return nil
-        } catch {
-            throw failure("git: \(error)", .badInput)
-        }
+    /// The workspace these options and `project` name (see `Workspace.open`).
+    func workspace(_ project: ProjectOptions) throws -> Workspace {
+        try Workspace.open(repo: repo, requireGit: requireGit, project: project.selection)
     }
-}
-
-func warn(_ message: String) {
-    complain("chateval: warning: \(message)")
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChatEvalReport
+import ChatEvalWorkspace
 
 /// How much a report shows: verdict and failures by default; the rest on request.
 struct ReportOptions: ParsableArguments {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChatEvalCore
 import ChatEvalSuites
+import ChatEvalWorkspace
 import Foundation
 
 /// Which model runs and how, as given on the command line (unset options fall back to the
@@ -41,24 +42,12 @@ struct RuntimeOptions: ParsableArguments {
             valueName: "full|window"))
     var slidingWindowCache: SlidingWindowCache?
 
-    /// `$CHATEVAL_CACHE`, else `~/.cache/chateval` (where scripts/setup.sh puts llama.cpp and models).
-    static var cacheFolder: String {
-        ProcessInfo.processInfo.environment["CHATEVAL_CACHE"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? FileManager.default.homeDirectoryForCurrentUser.path + "/.cache/chateval"
-    }
-
-    /// The default chat model that `make run` fetches into the cache.
-    static var builtInModelPath: String { cacheFolder + "/models/SmolLM2-135M-Instruct.Q4_1.gguf" }
-
-    /// Cores this process may use.
-    static var availableCores: Int { ProcessInfo.processInfo.activeProcessorCount }
-
     func validate() throws {
         if let threads {
             if threads < 1 { throw ValidationError("--threads must be at least 1 (got \(threads))") }
-            if threads > Self.availableCores {
+            if threads > LocalSetup.availableCores {
                 throw ValidationError(
-                    "--threads \(threads): this machine has \(Self.availableCores) cores available; "
+                    "--threads \(threads): this machine has \(LocalSetup.availableCores) cores available; "
                         + "more threads than cores only slow llama.cpp down"
                 )
             }

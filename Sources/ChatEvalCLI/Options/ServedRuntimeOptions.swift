@@ -2,6 +2,7 @@ import ArgumentParser
 import ChatEvalCore
 import ChatEvalStore
 import ChatEvalSuites
+import ChatEvalWorkspace
 import Foundation
 
 /// A served runtime instead of the in-process model (`--runtime openai`), as given on the
@@ -87,6 +88,14 @@ struct ServedRuntimeOptions: ParsableArguments {
             fields[String(field[..<equals])] = (try? JSONDecoder().decode(JSONValue.self, from: Data(value.utf8))) ?? .string(value)
         }
         return fields
+    }
+
+    /// The options as the workspace takes them (`ServedConfiguration.resolve`).
+    func overrides() throws -> ServedOverrides {
+        ServedOverrides(
+            runtime: runtime, baseURL: baseURL, modelNames: modelNames, apiKeyVariable: apiKeyVariable, requestTimeout: requestTimeout,
+            connectTimeout: connectTimeout, stallTimeout: stallTimeout, retries: retries, extraFields: try extraFields(),
+            affinityHeader: affinityHeader, affinityUserField: affinityUserField, backendHeader: backendHeader)
     }
 
     func validate() throws {

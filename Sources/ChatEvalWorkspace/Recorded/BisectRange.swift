@@ -9,19 +9,19 @@ import Foundation
 /// first-parent line from the good commit to the bad one, each commit that changes an input (the
 /// project file or a suite) a state with its own suites, the others folded into the state
 /// before them and named as skipped.
-struct BisectRange {
-    var states: [BisectState]
-    var skipped: [SkippedCommit]
-    var revisions: [BisectRevision]
+package struct BisectRange {
+    package var states: [BisectState]
+    package var skipped: [SkippedCommit]
+    package var revisions: [BisectRevision]
     /// The bad commit itself (the last state when it changed an input, else folded into it).
-    var bad: BisectState
+    package var bad: BisectState
 
     /// - `head`: the working tree's configuration, whose model and engine settings every commit is replayed with.
     /// - `configure`: a commit's run configuration from its project file (nil when it has none),
     ///   with the command line applied.
     /// - `inputs`: the paths, relative to the repository root, whose change makes a commit worth
     ///   measuring; nil for every file (the runtime itself is built from the repository).
-    static func read(
+    package static func read(
         good: String, bad: String, repository: GitRepository, root: URL, inputs: [String]?, projectPath: String?,
         selection: SuiteSelection, head: RunConfiguration, configure: (ProjectFile?) throws -> RunConfiguration
     ) throws -> BisectRange {

@@ -6,47 +6,48 @@ import ChatEvalRunner
 import ChatEvalRuntime
 import ChatEvalStore
 import ChatEvalSuites
+import ChatEvalWorkspace
 import Foundation
 
 /// `run` with a served runtime (`--runtime openai`), under load (`--concurrency`), or as a shard
 /// (`--shard I/N`).
-extension RunCommand {
+extension RunJob {
     /// One model a run replays the suites against: a GGUF file in this process, or a model of the
     /// served runtime (by the name requests carry).
-    struct RunVariant {
-        var label: String
-        var inProcess: RunConfiguration.ModelVariant?
+    package struct RunVariant {
+        package var label: String
+        package var inProcess: RunConfiguration.ModelVariant?
         /// The served model's name ("" for the one model the server lists).
-        var modelName: String?
+        package var modelName: String?
     }
 
     /// The runtime a variant replays against, and what owns it.
-    struct OpenedRuntime {
-        var runtime: any ChatRuntime
+    package struct OpenedRuntime {
+        package var runtime: any ChatRuntime
         /// The model file's digest (in process only).
-        var sha256: String?
+        package var sha256: String?
         /// The served runtime's connection, to shut down when the variant is done.
-        var connection: OpenAIConnection?
+        package var connection: OpenAIConnection?
     }
 
     /// What one variant's run left: its records (one per concurrency level under load), their
     /// result files, and whether a second signal cancelled it.
-    struct RunOutcome {
-        var records: [RunRecord]
-        var results: [URL]
-        var cancelled: Bool
+    package struct RunOutcome {
+        package var records: [RunRecord]
+        package var results: [URL]
+        package var cancelled: Bool
     }
 
     /// Refuses combinations that cannot work, before anything is loaded (exit 2). `models` is the
     /// number of models run side by side.
-    func checkLoadAndShard(_ served: ServedConfiguration, models: Int) throws {
+    package func checkLoadAndShard(_ served: ServedConfiguration, models: Int) throws {
         if baseline != nil, served.kind == .openai || load.levels != nil || load.shard != nil {
             throw failure(
                 "--baseline replays two commits in this process with the in-process runtime; "
                     + "it does not combine with --runtime openai, --concurrency or --shard",
                 .badInput)
         }
-        if served.kind == .openai, !runtime.models.isEmpty {
+        if served.kind == .openai, overrides.models != nil {
             throw failure(
                 "--model is a GGUF file for the in-process runtime; "
                     + "name a served model with --model-name (repeat it for several side by side)",
@@ -64,18 +65,19 @@ extension RunCommand {
     }
 
     /// The suites of this run's shard (all of them without --shard).
-    func shardOf(_ suites: [Suite]) -> [Suite] {
-        load.parsedShard.map { Sharding.select(suites, shard: $0) } ?? suites
+    package func shardOf(_ suites: [Suite]) -> [Suite] {
+        load.shard.map { Sharding.select(suites, shard: $0) } ?? suites
     }
 
     /// The models of the run, side by side when there are several: the in-process variants, or
     /// the served runtime's model names.
-    func runVariants(_ configuration: RunConfiguration, _ served: ServedConfiguration) -> [RunVariant] {
+    package func runVariants(_ configuration: RunConfiguration, _ served: ServedConfiguration) -> [RunVariant] {
         guard served.kind == .openai else { return configuration.variants.map { RunVariant(label: $0.label, inProcess: $0) } }
         return served.modelNames.map { RunVariant(label: $0.isEmpty ? "served model" : $0, modelName: $0) }
     }
 
-    func openRuntime(_ variant: RunVariant, _ configuration: RunConfiguration, _ served: ServedConfiguration) async throws -> OpenedRuntime
+    package func openRuntime(_ variant: RunVariant, _ configuration: RunConfiguration, _ served: ServedConfiguration) async throws
+        -> OpenedRuntime
     {
         if let inProcess = variant.inProcess {
             let (runtime, sha256) = try Workspace.loadRuntime(configuration, inProcess)
@@ -93,7 +95,7 @@ extension RunCommand {
 
     /// Where each setting came from, with the served runtime's settings and without the
     /// in-process model's (which a served run does not use).
-    func sources(_ configuration: RunConfiguration, _ served: ServedConfiguration) -> [String: SettingSource] {
+    package func sources(_ configuration: RunConfiguration, _ served: ServedConfiguration) -> [String: SettingSource] {
         var sources = configuration.sources
         if served.kind == .openai {
             for key in ["model", "chat_template", "context_size", "threads", "batch_size", "sliding_window_cache"] { sources[key] = nil }
@@ -104,7 +106,7 @@ extension RunCommand {
     /// Replays the plan at each concurrency level in turn, one result file per level (tied by a
     /// sweep id), and for a sweep writes the SVG chart. Stops at a level that was interrupted;
     /// the report (`terminalReport`), notes, gates and exit codes are the caller's.
-    func runLoad(
+    package func runLoad(
         _ levels: [Int], opened: OpenedRuntime, plan: RunPlan, configuration: RunConfiguration, served: ServedConfiguration,
         group: RunGroup?, workspace: Workspace, machineLoad: MachineLoad
     ) async throws -> RunOutcome {
@@ -159,7 +161,7 @@ extension RunCommand {
     }
 
     /// The terminal report of a run's records (`RunReport.render(_:options:loadLevels:)`), as this command's options ask.
-    func terminalReport(_ records: [RunRecord]) -> String {
-        RunReport.render(records, options: report.options(showPrompts: printPrompt), loadLevels: load.levels?.count)
+    package func terminalReport(_ records: [RunRecord]) -> String {
+        RunReport.render(records, options: reportOptions, loadLevels: load.levels?.count)
     }
 }

@@ -13,15 +13,15 @@ import Synchronization
 /// at once and still writes what was measured (exit 130). A third ends the process at once (exit
 /// 130; the journal keeps every finished turn for `recover`). When the trap is released, both
 /// signals get back the handling they had.
-final class InterruptTrap {
+package final class InterruptTrap {
     private let sources: [any DispatchSourceSignal]
     private let previous: [(signal: Int32, handler: __sighandler_t?)]
 
     /// Seconds the first signal leaves the turn in progress to finish.
-    static let grace = 1.0
+    package static let grace = 1.0
 
     /// `cancel` is called by the second signal; `expire` when the first signal's grace runs out.
-    init(
+    package init(
         stop: StopRequest, grace: Double = InterruptTrap.grace, expire: @escaping @Sendable () -> Void = {},
         cancel: @escaping @Sendable () -> Void
     ) {
@@ -70,7 +70,7 @@ final class InterruptTrap {
 private final class SignalCount: Sendable {
     private let value = Atomic<Int>(0)
     /// Adds `count` signals; returns the totals before and after.
-    func add(_ count: Int) -> (before: Int, after: Int) {
+    package func add(_ count: Int) -> (before: Int, after: Int) {
         let after = value.add(count, ordering: .relaxed).newValue
         return (after - count, after)
     }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import ChatEvalCompare
 import ChatEvalCore
 import ChatEvalGit
@@ -8,142 +7,17 @@ import ChatEvalStore
 import ChatEvalSuites
 import Foundation
 
-/// Finds the runs a `compare` argument names: a result file, a folder of result files, or a git
-/// revision — resolved to a commit, then to the runs recorded for it in the reports folder and
-/// in git notes (`refs/notes/chateval`).
-struct RunLocator {
-    var repository: GitRepository?
-    var reportsFolder: URL
-
-    /// What an argument named.
-    enum Located {
-        /// Runs named directly (a file, or a folder: all its complete runs).
-        case runs(ComparedRuns)
-        /// A revision: its commit, and every complete run recorded for it, newest first.
-        case commit(id: String, label: String, candidates: [LocatedRun])
-    }
-
-    func locate(_ argument: String) throws -> Located {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) {
-            return .runs(try isDirectory.boolValue ? folder(argument) : file(argument))
-        }
-        guard let repository else {
-            throw failure(
-                "'\(argument)' is neither a result file nor a folder, and there is no git repository to look it up as a revision", .badInput
-            )
-        }
-        let commit: String
-        do {
-            commit = try repository.resolveCommit(argument)
-        } catch let error as GitError where error.code == .notFound || error.code == .unbornHead {
-            let near = suggestions(for: argument, among: (try? repository.referenceNames()) ?? [], limit: 1).first
-            throw failure(
-                "'\(argument)' is not a result file, a folder of results, "
-                    + "or a revision of \(repository.workdir ?? repository.gitDirectory) (\(error.message))"
-                    + (near.map { "; did you mean \($0)?" } ?? nearPathHint(argument)),
-                .badInput)
-        }
-        let label = (try? repository.snapshot(ofCommit: commit).shortCommit) ?? String(commit.prefix(7))
-        var candidates = ResultFolder.runs(for: commit, in: reportsFolder)
-        let note: String?
-        do {
-            note = try repository.note(for: commit)
-        } catch {
-            throw failure("git: \(error)", .badInput)
-        }
-        if let note {
-            let (records, unreadable) = RunNote.records(in: note)
-            for problem in unreadable.prefix(3) {
-                warn("the git note on \(label) (\(GitRepository.chatEvalNotesRef)), \(problem); skipped")
-            }
-            if unreadable.count > 3 { warn("the git note on \(label): \(unreadable.count - 3) more line(s) like these skipped") }
-            let known = Set(candidates.map(\.record.runId))
-            candidates += records.filter { $0.status == .complete && !known.contains($0.runId) }
-                .map { LocatedRun(record: $0, source: "notes:\(label)") }
-        }
-        candidates.sort { $0.record.startedAt > $1.record.startedAt }
-        return .commit(id: commit, label: "\(label) (\(argument))", candidates: candidates)
-    }
-
-    private func file(_ path: String) throws -> ComparedRuns {
-        do {
-            let record = try ResultFolder.read(URL(fileURLWithPath: path))
-            if record.status != .complete { warn("\(path) is \(record.status.rawValue): using what it measured") }
-            return ComparedRuns(runs: [record], sources: [path])
-        } catch {
-            throw failure(error.description, .badInput)
-        }
-    }
-
-    /// Every complete run in the folder; they must be of one commit.
-    private func folder(_ path: String) throws -> ComparedRuns {
-        var runs: [LocatedRun] = []
-        for url in ResultFolder.files(in: URL(fileURLWithPath: path)) {
-            do {
-                let record = try ResultFolder.read(url)
-                if record.status == .complete { runs.append(LocatedRun(record: record, source: url.path)) }
-            } catch {
-                warn("\(error.description); skipped")
-            }
-        }
-        guard !runs.isEmpty else { throw failure("\(path) holds no complete ChatEval result files", .badInput) }
-        let commits = Set(runs.map { $0.record.git?.commit ?? "none" })
-        guard commits.count == 1 else {
-            let listed = commits.sorted().map { String($0.prefix(7)) }.joined(separator: ", ")
-            throw failure(
-                "\(path) holds runs of \(commits.count) commits (\(listed)); name a file, or a revision to pick one commit's runs",
-                .badInput)
-        }
-        return ComparedRuns(runs: runs.map(\.record), sources: runs.map(\.source))
-    }
-}
-
-extension RunLocator.Located {
-    /// The runs to compare: named runs as they are; for a revision the latest run, preferring one
-    /// of a clean working tree measured on the machine and model of `other` (the other side's
-    /// latest run). nil when a revision has no recorded run.
-    func choose(matching other: RunRecord?) -> ComparedRuns? {
-        switch self {
-        case .runs(let runs): return runs
-        case .commit(_, _, let candidates):
-            func matches(_ run: LocatedRun) -> Bool {
-                guard let other else { return true }
-                return run.record.machine.cpuModel == other.machine.cpuModel && run.record.modelSha256 == other.modelSha256
-            }
-            let ranked =
-                candidates.filter { matches($0) && $0.record.git?.isDirty != true }
-                + candidates.filter { matches($0) } + candidates
-            return ranked.first.map { ComparedRuns(runs: [$0.record], sources: [$0.source]) }
-        }
-    }
-
-    /// The commit a revision resolved to; nil for runs named by file or folder.
-    var commit: String? {
-        guard case .commit(let id, _, _) = self else { return nil }
-        return id
-    }
-
-    /// The latest run this names, to match the other side against.
-    var latest: RunRecord? {
-        switch self {
-        case .runs(let runs): runs.runs.max { $0.startedAt < $1.startedAt }
-        case .commit(_, _, let candidates): candidates.first?.record
-        }
-    }
-}
-
 /// Where `compare` and `report` look their arguments up, found as `compare` always has: the
 /// repository from `--repo` or the current folder upward (outside one, files and folders still
 /// work), the project file at its root, and the reports folder from `--reports`, else the project
 /// file's, else `reports`.
-struct RunSources {
-    var locator: RunLocator
+package struct RunSources {
+    package var locator: RunLocator
     /// The reports folder as given or found (messages name it so).
-    var folder: String
-    var projectFile: ProjectFile?
+    package var folder: String
+    package var projectFile: ProjectFile?
 
-    init(repo: String?, reportsFolder: String?, project: ProjectOptions) throws {
+    package init(repo: String?, reportsFolder: String?, project: ProjectSelection) throws {
         let start = URL(fileURLWithPath: repo ?? FileManager.default.currentDirectoryPath)
         let repository: GitRepository?
         do {
@@ -165,7 +39,7 @@ struct RunSources {
     /// `calibrate` left one, for separately recorded runs their run-to-run spread.
     /// Returns the comparison and the runs of its sides, base first. A revision with no run
     /// recorded is exit 5, naming how to record one.
-    func compare(base: String, head: String, overrides: ComparisonOverrides) throws -> (Comparison, runs: [RunRecord]) {
+    package func compare(base: String, head: String, overrides: ComparisonOverrides) throws -> (Comparison, runs: [RunRecord]) {
         let headLocated = try locator.locate(head)
         let baseLocated = try locator.locate(base)
         guard let headRuns = headLocated.choose(matching: baseLocated.latest) else {
@@ -203,7 +77,7 @@ struct RunSources {
     /// The run-to-run spread of the base's recorded history: its commit's and up to 30
     /// first-parent ancestors' runs like `run` in the results index; nil when the base is not a
     /// revision or its history is too short (`RunToRunSpread.minimumHistory`).
-    func runSpread(of base: RunLocator.Located, run: RunRecord?) -> RunToRunSpread? {
+    package func runSpread(of base: RunLocator.Located, run: RunRecord?) -> RunToRunSpread? {
         guard case .commit(let id, _, _) = base, let run, let repository = locator.repository,
             let commits = try? repository.firstParentWalk(from: id, maxCount: 31).commits.map(\.id), commits.count >= 2,
             let index = try? RecordedRuns.updatedIndex(reports: locator.reportsFolder, repository: repository, rebuild: false),
@@ -217,7 +91,7 @@ struct RunSources {
     /// revision, the run `compare` would take and the rest of its group among the commit's runs;
     /// for a folder, its complete runs, which must be one run or one group (bad input otherwise).
     /// A revision with no run recorded is exit 5.
-    func runs(_ argument: String) throws -> [RunRecord] {
+    package func runs(_ argument: String) throws -> [RunRecord] {
         let located = try locator.locate(argument)
         var records: [RunRecord]
         switch located {
@@ -255,7 +129,7 @@ struct RunSources {
 
     /// The newest complete run of the reports folder, with the rest of its side-by-side group;
     /// bad input when the folder holds none.
-    func latestRuns() throws -> [RunRecord] {
+    package func latestRuns() throws -> [RunRecord] {
         guard let latest = ResultFolder.latestRun(in: locator.reportsFolder) else {
             throw failure(
                 "\(folder) holds no complete ChatEval result files; run `chateval run` first, or name the folder with --reports", .badInput)
@@ -275,9 +149,9 @@ struct RunSources {
     /// one job measuring both sides runs at the head with the base as `--baseline`, whichever side
     /// lacks a run (a head without one is never offered as its own baseline); alone, `located` is
     /// the baseline of the checkout.
-    static func missing(
+    package static func missing(
         _ located: RunLocator.Located, folder: String, pair: (base: RunLocator.Located, head: RunLocator.Located)? = nil
-    ) -> ExitCode {
+    ) -> CommandFailure {
         guard case .commit(let commit, let label, _) = located else { return failure("no runs found", .baselineMissing) }
         var paired: String? = "chateval run --baseline \(commit.prefix(12))"
         if let pair {

@@ -7,72 +7,93 @@ import Foundation
 /// Everything a run uses, resolved in order of precedence — command line, environment
 /// (`CHATEVAL_MODEL`), project file, built-in default — with where each value came from, so that
 /// a commit (its suites and project file) determines its run and the record says what did not.
-struct RunConfiguration {
+package struct RunConfiguration {
     /// What the suites run against: one model, or several side by side (each its own record).
-    var variants: [ModelVariant]
-    var threads: Int
-    var batchSize: Int
-    var slidingWindowCache: SlidingWindowCache
-    var cacheMode: CacheMode
-    var repetitions: Int
+    package var variants: [ModelVariant]
+    package var threads: Int
+    package var batchSize: Int
+    package var slidingWindowCache: SlidingWindowCache
+    package var cacheMode: CacheMode
+    package var repetitions: Int
     /// `run --baseline`: the most repetitions per side its rounds may add, and the seconds after
     /// which no new round starts (nil: no limit).
-    var maxRepetitions: Int
-    var timeBudget: Double?
-    var warmup: Int
+    package var maxRepetitions: Int
+    package var timeBudget: Double?
+    package var warmup: Int
     /// Suite files or folders (paths on disk, or paths in a commit's tree for a baseline).
-    var suitePaths: [String]
-    var reportsFolder: String
+    package var suitePaths: [String]
+    package var reportsFolder: String
     /// The preset and the project file's comparison settings (suites and the command line add theirs).
-    var comparison: ComparisonSettings
-    var sources: [String: SettingSource]
-    var project: ProjectFile?
+    package var comparison: ComparisonSettings
+    package var sources: [String: SettingSource]
+    package var project: ProjectFile?
     /// A cache fault made on purpose (`CHATEVAL_TEST_CACHE_FAULT`, a test hook); nil in real runs.
-    var cacheFault: CacheFault?
+    package var cacheFault: CacheFault?
 
     /// One model file with its template and context size, as a side-by-side run runs it.
-    struct ModelVariant: Equatable {
-        var modelPath: String
+    package struct ModelVariant: Equatable {
+        package var modelPath: String
         /// The digest the project file requires of the model, if it names one.
-        var expectedSha256: String?
-        var chatTemplate: String?
-        var contextSize: Int
+        package var expectedSha256: String?
+        package var chatTemplate: String?
+        package var contextSize: Int
         /// Its name in reports: the file name, with the template or context size where the
         /// variants differ in them.
-        var label: String
+        package var label: String
     }
 
     /// Command-line values that override everything (nil where the option was not given).
     /// `models`, `chatTemplates` and `contextSizes` pair up position by position; a list of one
     /// applies to every position.
-    struct Overrides {
-        var models: [String]?
-        var chatTemplates: [String]?
-        var contextSizes: [Int]?
-        var threads: Int?
-        var batchSize: Int?
-        var slidingWindowCache: SlidingWindowCache? = nil
-        var cacheMode: CacheMode?
-        var repetitions: Int?
-        var maxRepetitions: Int? = nil
-        var timeBudget: Double? = nil
-        var warmup: Int?
-        var suitePaths: [String]?
-        var reportsFolder: String?
+    package struct Overrides {
+        package var models: [String]?
+        package var chatTemplates: [String]?
+        package var contextSizes: [Int]?
+        package var threads: Int?
+        package var batchSize: Int?
+        package var slidingWindowCache: SlidingWindowCache?
+        package var cacheMode: CacheMode?
+        package var repetitions: Int?
+        package var maxRepetitions: Int?
+        package var timeBudget: Double?
+        package var warmup: Int?
+        package var suitePaths: [String]?
+        package var reportsFolder: String?
+
+        package init(
+            models: [String]? = nil, chatTemplates: [String]? = nil, contextSizes: [Int]? = nil, threads: Int? = nil,
+            batchSize: Int? = nil, slidingWindowCache: SlidingWindowCache? = nil, cacheMode: CacheMode? = nil, repetitions: Int? = nil,
+            maxRepetitions: Int? = nil, timeBudget: Double? = nil, warmup: Int? = nil, suitePaths: [String]? = nil,
+            reportsFolder: String? = nil
+        ) {
+            self.models = models
+            self.chatTemplates = chatTemplates
+            self.contextSizes = contextSizes
+            self.threads = threads
+            self.batchSize = batchSize
+            self.slidingWindowCache = slidingWindowCache
+            self.cacheMode = cacheMode
+            self.repetitions = repetitions
+            self.maxRepetitions = maxRepetitions
+            self.timeBudget = timeBudget
+            self.warmup = warmup
+            self.suitePaths = suitePaths
+            self.reportsFolder = reportsFolder
+        }
     }
 
     /// The sequential gate's defaults: at most 30 repetitions per side, and no round started after
     /// 20 minutes (a CI job should learn its verdict within half an hour).
-    static let defaultMaxRepetitions = 30
-    static let defaultTimeBudget = 1200.0
+    package static let defaultMaxRepetitions = 30
+    package static let defaultTimeBudget = 1200.0
 
-    struct ConfigurationError: Error, CustomStringConvertible {
-        var description: String
+    package struct ConfigurationError: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Resolves settings. `projectFolder` anchors the project file's relative paths; warnings
     /// (a project asking for more threads than the machine has) go to `warn`.
-    static func resolve(
+    package static func resolve(
         _ overrides: Overrides, project: ProjectFile?, projectFolder: URL,
         environment: [String: String] = ProcessInfo.processInfo.environment, warn: (String) -> Void
     ) throws(ConfigurationError) -> RunConfiguration {
@@ -94,7 +115,7 @@ struct RunConfiguration {
         }
         let models = pick(
             "model", overrides.models.map { $0.map { ProjectFile.ModelReference(path: $0) } }, environmentModel, projectModels,
-            [ProjectFile.ModelReference(path: RuntimeOptions.builtInModelPath)])
+            [ProjectFile.ModelReference(path: LocalSetup.builtInModelPath)])
         // The project's digests, templates and context sizes bind its own models only.
         let fromProject = sources["model"] == .projectFile
         let templates = overrides.chatTemplates
@@ -122,7 +143,7 @@ struct RunConfiguration {
         }
         variants = labelled(variants)
 
-        let requestedThreads = pick("threads", overrides.threads, nil, project?.threads, RuntimeOptions.availableCores)
+        let requestedThreads = pick("threads", overrides.threads, nil, project?.threads, LocalSetup.availableCores)
         let threads = capped(threads: requestedThreads, fromProject: sources["threads"] == .projectFile, warn: warn)
         let comparison = ComparisonSettings.default.applying(project?.compare ?? ComparisonOverrides())
         sources["compare"] = project?.compare == nil ? .builtIn : .projectFile
@@ -158,19 +179,19 @@ struct RunConfiguration {
     /// The threads a project file asks for, at most the cores available (with a warning); the
     /// command line's are checked when parsed.
     private static func capped(threads: Int, fromProject: Bool, warn: (String) -> Void) -> Int {
-        guard fromProject, threads > RuntimeOptions.availableCores else { return threads }
+        guard fromProject, threads > LocalSetup.availableCores else { return threads }
         warn(
-            "the project file asks for \(threads) threads; this machine has \(RuntimeOptions.availableCores) cores available, "
-                + "so \(RuntimeOptions.availableCores) are used"
+            "the project file asks for \(threads) threads; this machine has \(LocalSetup.availableCores) cores available, "
+                + "so \(LocalSetup.availableCores) are used"
         )
-        return RuntimeOptions.availableCores
+        return LocalSetup.availableCores
     }
 
     /// Names for reports: a given label, else the file name without `.gguf` — with the template
     /// and the context size added where they differ, when one model file is run more than once
     /// (the model headers name every variant's template and context anyway); numbered if still
     /// not unique.
-    static func labelled(_ variants: [ModelVariant]) -> [ModelVariant] {
+    package static func labelled(_ variants: [ModelVariant]) -> [ModelVariant] {
         let fileRepeats = Set(variants.map(\.modelPath)).count < variants.count
         let templatesDiffer = fileRepeats && Set(variants.map { $0.chatTemplate ?? "" }).count > 1
         let contextsDiffer = fileRepeats && Set(variants.map(\.contextSize)).count > 1
@@ -192,10 +213,10 @@ struct RunConfiguration {
     }
 
     /// The first (or only) variant: what an ordinary run and a `--baseline` comparison use.
-    var primary: ModelVariant { variants[0] }
+    package var primary: ModelVariant { variants[0] }
 
     /// The llama.cpp runtime a variant loads.
-    func runtimeConfiguration(_ variant: ModelVariant) -> LlamaChatRuntime.Configuration {
+    package func runtimeConfiguration(_ variant: ModelVariant) -> LlamaChatRuntime.Configuration {
         var configuration = LlamaChatRuntime.Configuration(
             modelPath: variant.modelPath, chatTemplate: variant.chatTemplate, contextSize: variant.contextSize, batchSize: batchSize,
             threads: threads, slidingWindowCache: slidingWindowCache, build: EngineBuild.currentName)
@@ -203,7 +224,7 @@ struct RunConfiguration {
         return configuration
     }
 
-    func settings(selection: SuiteSelection) -> RunSettings {
+    package func settings(selection: SuiteSelection) -> RunSettings {
         var settings = RunSettings(cacheMode: cacheMode, repetitions: repetitions, warmupConversations: warmup, sources: sources)
         if !selection.isEmpty {
             settings.selection = SuiteSelectionRecord(

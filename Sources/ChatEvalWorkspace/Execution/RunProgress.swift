@@ -9,7 +9,7 @@ import Synchronization
 
 /// Shows a run's progress on stderr: a redrawn bar with counts and ETA on a terminal; in CI (no
 /// terminal, or `CI` set) one plain line per conversation, which logs read well.
-actor RunProgress: RunObserver {
+package actor RunProgress: RunObserver {
     private let totalTurns: Int
     private let repetitions: Int
     private let interactive: Bool
@@ -31,7 +31,7 @@ actor RunProgress: RunObserver {
     /// Whether a first look is printed after repetition 1 (plain runs; a paired run has its looks).
     private let firstLook: Bool
 
-    init(totalTurns: Int, repetitions: Int, suiteLinesToStandardOutput: Bool = true, atMost: Bool = false, firstLook: Bool = true) {
+    package init(totalTurns: Int, repetitions: Int, suiteLinesToStandardOutput: Bool = true, atMost: Bool = false, firstLook: Bool = true) {
         self.atMost = atMost
         self.firstLook = firstLook && !atMost && repetitions > 1
         self.totalTurns = totalTurns
@@ -41,7 +41,7 @@ actor RunProgress: RunObserver {
         interactive = isatty(STDERR_FILENO) == 1 && !ci
     }
 
-    func conversationStarted(_ replay: ScheduledReplay, index: Int, of total: Int) {
+    package func conversationStarted(_ replay: ScheduledReplay, index: Int, of total: Int) {
         finishPlainLine()
         let label = replay.warmup ? " warm-up" : repetitions > 1 ? " rep \(replay.repetition)" : ""
         current =
@@ -66,11 +66,11 @@ actor RunProgress: RunObserver {
                 + "turn \(conversationTurns.count + 1) (\(repetition))")
     }
 
-    func conversationGraded(_ conversation: ConversationRecord) {
+    package func conversationGraded(_ conversation: ConversationRecord) {
         expectedFailures = conversation.turns.filter { $0.status == .failed && !$0.failedUnexpectedly }.count
     }
 
-    func turnFinished(_ turn: ReplayedTurn, conversation: String) {
+    package func turnFinished(_ turn: ReplayedTurn, conversation: String) {
         finishedTurns += 1
         conversationTurns.append(turn)
         nameTurnForEngineCrash()
@@ -79,7 +79,7 @@ actor RunProgress: RunObserver {
 
     /// Prints the suite's line on standard output as soon as its last replay is done (the report
     /// at the end repeats it, with the gates).
-    func suiteFinished(_ suite: SuiteRecord, arm: String?) {
+    package func suiteFinished(_ suite: SuiteRecord, arm: String?) {
         finishPlainLine()
         if interactive { write("\r\u{1B}[2K") }
         let line = "done      " + (arm.map { "\($0) " } ?? "") + RunSummary.SuiteLine(suite, label: nil).progressLine
@@ -89,7 +89,7 @@ actor RunProgress: RunObserver {
 
     /// After the first of several repetitions, each suite's figures so far (a first look: a
     /// plain run of 10 repetitions otherwise shows none until its end).
-    func repetitionFinished(_ repetition: Int, of total: Int, records: [RunRecord]) {
+    package func repetitionFinished(_ repetition: Int, of total: Int, records: [RunRecord]) {
         guard repetition == 1, firstLook else { return }
         finishPlainLine()
         if interactive { write("\r\u{1B}[2K") }
@@ -108,7 +108,7 @@ actor RunProgress: RunObserver {
     }
 
     /// A paired run's look after a round: what it decided, what is still open.
-    func lookTaken(_ summary: String) {
+    package func lookTaken(_ summary: String) {
         finishPlainLine()
         if interactive { write("\r\u{1B}[2K") }
         let line = "look      " + Terminal.safe(summary)
@@ -117,7 +117,7 @@ actor RunProgress: RunObserver {
     }
 
     /// Ends the progress display (clears the bar, or prints the last plain line).
-    func finish() {
+    package func finish() {
         finishPlainLine()
         if interactive { write("\r\u{1B}[2K") }
     }

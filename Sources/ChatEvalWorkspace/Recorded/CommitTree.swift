@@ -4,17 +4,24 @@ import Foundation
 
 /// A commit's files, read through libgit2 (the working tree is not touched): the project file
 /// and suites that determine the commit's run, for `run --baseline`.
-struct CommitTree {
-    let repository: GitRepository
-    let commit: String
+package struct CommitTree {
+    package let repository: GitRepository
+    package let commit: String
     /// How messages name the commit (its short id).
-    let label: String
+    package let label: String
     /// The working tree root, which paths on disk are relative to.
-    let root: URL
+    package let root: URL
+
+    package init(repository: GitRepository, commit: String, label: String, root: URL) {
+        self.repository = repository
+        self.commit = commit
+        self.label = label
+        self.root = root
+    }
 
     /// `path` (absolute, or relative to the current folder) relative to the repository root;
     /// nil when it lies outside the working tree.
-    func relativePath(_ path: String) -> String? {
+    package func relativePath(_ path: String) -> String? {
         let absolute = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             .standardizedFileURL.path
         let rootPath = root.standardizedFileURL.path
@@ -24,7 +31,7 @@ struct CommitTree {
     }
 
     /// The project file at `relativePath` in the commit, nil when the commit has none.
-    func projectFile(at relativePath: String) throws -> ProjectFile? {
+    package func projectFile(at relativePath: String) throws -> ProjectFile? {
         guard let data = try read(relativePath) else { return nil }
         let source = "\(label):\(relativePath)"
         guard let text = String(data: data, encoding: .utf8) else {
@@ -41,7 +48,7 @@ struct CommitTree {
 
     /// The suites at `paths` (files or folders, as on disk) in the commit; problems are printed
     /// together, then bad input. A path the commit does not have is skipped with a warning.
-    func suites(_ paths: [String]) throws -> [Suite] {
+    package func suites(_ paths: [String]) throws -> [Suite] {
         var loaded: [Result<Suite, SuiteErrors>] = []
         for path in paths {
             guard let relative = relativePath(path) else {

@@ -4,17 +4,10 @@ import ChatEvalReport
 import ChatEvalRunner
 import ChatEvalRuntime
 import ChatEvalSuites
+import ChatEvalWorkspace
 import Foundation
 
-extension RunCommand {
-    /// Options `--verify-cache` cannot be combined with, as sentences; empty when none is given.
-    var verifyCacheConflicts: [String] {
-        [
-            baseline.map { _ in "--baseline" }, load.levels.map { _ in "--concurrency" }, load.shard.map { _ in "--shard" },
-            cacheMode.map { _ in "--cache-mode (it replays with both)" }, repetitions.map { _ in "--repeat" },
-        ].compactMap { $0 }
-    }
-
+extension RunJob {
     /// `run --verify-cache`: every selected conversation replayed greedily with the session cache
     /// and cold, on each model in turn; nothing is recorded. Exit 1 naming the first turn whose
     /// answers differ; 3 when stopped before every conversation was verified.
@@ -24,9 +17,10 @@ extension RunCommand {
     /// tokens than for 19, and a near-tie between two tokens can then flip with no cache at fault.
     /// A server decides its own batches: the same holds unless it evaluates one token per call
     /// (llama-server `-ub 1`), which the header says and a failure's hint repeats.
-    func verifyCache(_ configuration: RunConfiguration, selection picked: SuiteSelection, served: ServedConfiguration) async throws {
+    package func verifyCaches(_ configuration: RunConfiguration, selection picked: SuiteSelection, served: ServedConfiguration) async throws
+    {
         var head = configuration
-        if runtime.batchSize == nil { head.batchSize = 1 }
+        if overrides.batchSize == nil { head.batchSize = 1 }
         let suites = try shardOf(SuiteFiles.select(SuiteFiles.load(head.suitePaths), picked))
         let conversations = suites.reduce(0) { $0 + $1.conversations.count }
         var faults: [String] = []
@@ -66,7 +60,7 @@ extension RunCommand {
     }
 
     /// The cache fault the test hook's environment variable asks for, refused when unknown.
-    static func cacheFaultFromEnvironment() throws -> CacheFault? {
+    package static func cacheFaultFromEnvironment() throws -> CacheFault? {
         guard let value = ProcessInfo.processInfo.environment[CacheFault.environmentVariable], !value.isEmpty else { return nil }
         guard let fault = CacheFault(rawValue: value) else {
             let known = CacheFault.allCases.map(\.rawValue).joined(separator: ", ")

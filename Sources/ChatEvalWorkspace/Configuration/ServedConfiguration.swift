@@ -8,17 +8,17 @@ import Foundation
 /// setting: command line, then the environment (`CHATEVAL_RUNTIME`, `CHATEVAL_BASE_URL`), then the
 /// project file's `runtime:` section, then defaults; `sources` says which, under the project
 /// file's key names.
-struct ServedConfiguration {
-    var kind: RuntimeKind
+package struct ServedConfiguration {
+    package var kind: RuntimeKind
     /// Set when `kind` is `.openai`; its model name is empty (see `modelNames`).
-    var openAI: OpenAIConfiguration?
+    package var openAI: OpenAIConfiguration?
     /// The served models to run, side by side when several; `[""]` when none is named (the
     /// server's only model). Empty for the in-process runtime.
-    var modelNames: [String]
-    var sources: [String: SettingSource]
+    package var modelNames: [String]
+    package var sources: [String: SettingSource]
 
-    static func resolve(
-        _ options: ServedRuntimeOptions, project: ProjectFile?, environment: [String: String] = ProcessInfo.processInfo.environment
+    package static func resolve(
+        _ options: ServedOverrides, project: ProjectFile?, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> ServedConfiguration {
         var sources: [String: SettingSource] = [:]
         let section = project?.runtime
@@ -63,7 +63,7 @@ struct ServedConfiguration {
                 ?? OpenAIConfiguration.defaultConnectTimeout,
             stallTimeout: pick("stall_timeout", options.stallTimeout, nil, section?.stallTimeout)
                 ?? OpenAIConfiguration.defaultStallTimeout,
-            extraFields: pick("extra_fields", try options.extraFields(), nil, section?.extraFields) ?? [:],
+            extraFields: pick("extra_fields", options.extraFields, nil, section?.extraFields) ?? [:],
             affinity: OpenAIConfiguration.Affinity(
                 header: pick("affinity", options.affinityHeader, nil, section?.affinityHeader),
                 userField: pick("affinity_user", options.affinityUserField ? true : nil, nil, section?.affinityUserField) ?? false),
@@ -79,7 +79,7 @@ struct ServedConfiguration {
     /// Opens a connection for the served model `modelName` ("" for the server's only model): bad
     /// settings or a missing API key are bad input (exit 2); a server that cannot be reached
     /// means the run cannot happen (exit 3).
-    func connect(modelName: String) async throws -> OpenAIConnection {
+    package func connect(modelName: String) async throws -> OpenAIConnection {
         guard var openAI else { throw failure("no served runtime is configured (--runtime openai --base-url URL)", .badInput) }
         openAI.modelName = modelName
         do {

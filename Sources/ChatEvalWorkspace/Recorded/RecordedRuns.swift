@@ -1,4 +1,3 @@
-import ArgumentParser
 import ChatEvalCore
 import ChatEvalGit
 import ChatEvalHistory
@@ -8,8 +7,8 @@ import ChatEvalStore
 import Foundation
 
 /// What `history` and `index` share: the repository, the reports folder, the index brought up to date.
-enum RecordedRuns {
-    static func openRepository(_ path: String?) throws -> (GitRepository, URL) {
+package enum RecordedRuns {
+    package static func openRepository(_ path: String?) throws -> (GitRepository, URL) {
         let start = URL(fileURLWithPath: path ?? FileManager.default.currentDirectoryPath)
         do {
             let repository = try GitRepository.discover(startingAt: start)
@@ -20,7 +19,7 @@ enum RecordedRuns {
     }
 
     /// `--reports`, else the project file's `reports`, else `reports` (relative to the current folder, as `compare` takes it).
-    static func reportsFolder(_ option: String?, project: ProjectOptions, root: URL) throws -> URL {
+    package static func reportsFolder(_ option: String?, project: ProjectSelection, root: URL) throws -> URL {
         let projectFile = try project.load(root: root)
         let path = option ?? projectFile?.reports.map { $0.hasPrefix("/") ? $0 : root.appendingPathComponent($0).path } ?? "reports"
         return URL(fileURLWithPath: path)
@@ -28,7 +27,9 @@ enum RecordedRuns {
 
     /// The index of `reports`, updated from its result files and the repository's notes; problems
     /// with single sources are warnings (once per change), a broken index is bad input.
-    static func updatedIndex(reports: URL, repository: GitRepository, rebuild: Bool, report: Bool = false) throws -> SQLiteResultIndex {
+    package static func updatedIndex(reports: URL, repository: GitRepository, rebuild: Bool, report: Bool = false) throws
+        -> SQLiteResultIndex
+    {
         do {
             return try updatedIndexOnce(reports: reports, repository: repository, rebuild: rebuild, report: report)
         } catch let error as IndexError where !rebuild {

@@ -1,0 +1,162 @@
+import ChatEvalCompare
+import ChatEvalCore
+import ChatEvalGit
+import ChatEvalOpenAI
+import ChatEvalReport
+import ChatEvalRunner
+import ChatEvalRuntime
+import ChatEvalStore
+import ChatEvalSuites
+import Foundation
+
+/// `chateval bisect GOOD BAD`: everything the command does once its options are read (see the
+/// command's help for what a bisection is).
+package struct BisectJob: Sendable {
+    package var good: String
+    package var bad: String
+    package var repo: String?
+    package var requireGit: Bool
+    package var project: ProjectSelection
+    /// The command line's settings (nil where not given), applied to every commit's project file.
+    package var overrides: RunConfiguration.Overrides
+    package var selection: SuiteSelection
+    package var maxRepetitions: Int
+    package var confidence: Double
+    /// Measure every probe again, ignoring the journal.
+    package var fresh: Bool
+    /// `--build` and `--serve`: the runtime built and served from each probed commit.
+    package var buildCommand: String?
+    package var serveCommand: String?
+    package var output: ReportOutput
+
+    package init(
+        good: String, bad: String, repo: String?, requireGit: Bool, project: ProjectSelection, overrides: RunConfiguration.Overrides,
+        selection: SuiteSelection, maxRepetitions: Int, confidence: Double, fresh: Bool, buildCommand: String?, serveCommand: String?,
+        output: ReportOutput
+    ) {
+        self.good = good
+        self.bad = bad
+        self.repo = repo
+        self.requireGit = requireGit
+        self.project = project
+        self.overrides = overrides
+        self.selection = selection
+        self.maxRepetitions = maxRepetitions
+        self.confidence = confidence
+        self.fresh = fresh
+        self.buildCommand = buildCommand
+        self.serveCommand = serveCommand
+        self.output = output
+    }
+
+    /// Reads the range, bisects it (resuming from the journal unless `fresh`), writes the report
+    /// and throws the exit the outcome earned.
+    package func run() async throws {
+        let workspace = try Workspace.open(repo: repo, requireGit: requireGit, project: project)
+        guard let repository = workspace.repository else {
+            throw failure("bisect needs a git repository; run inside one or pass --repo", .badInput)
+        }
+        let projectFolder = project.folder(root: workspace.root)
+        let picked = selection
+        let head = try configuration(workspace.project, projectFolder: projectFolder)
+        let tree = CommitTree(repository: repository, commit: bad, label: bad, root: workspace.root)
+        let projectPath =
+            project.ignore ? nil : tree.relativePath(project.path ?? workspace.root.appendingPathComponent(ProjectFile.fileName).path)
+        // With --serve the runtime is built from the repository: any file may change what is measured.
+        let inputs = serveCommand != nil ? nil : (projectPath.map { [$0] } ?? []) + head.suitePaths.compactMap { tree.relativePath($0) }
+        let range = try BisectRange.read(
+            good: good, bad: bad, repository: repository, root: workspace.root, inputs: inputs, projectPath: projectPath,
+            selection: picked, head: head, configure: { try configuration($0, projectFolder: projectFolder) })
+        output.info(
+            "bisect    \(range.states.first?.shortId ?? good)..\(range.states.last?.shortId ?? bad): "
+                + "\(Format.count(range.states.count - 1, "commit")) to measure, \(range.skipped.count) skipped (no input changed)")
+
+        guard range.states.count > 1 else {
+            throw failure(
+                "no commit after \(good) up to \(bad) changes an input (the project file or a suite): every one replays the same, "
+                    + "so what changed lies outside the repository (the engine build, the model file, the machine)", .noVerdict)
+        }
+        let folder = URL(fileURLWithPath: head.reportsFolder)
+        let (runtimes, sha256) = try runtimes(range, head: head, root: workspace.root, folder: folder)
+        let journalURL = folder.appendingPathComponent(
+            ".chateval/bisect-\(range.states[0].shortId)-\(range.states.last?.shortId ?? "").json")
+        let fingerprint = Self.fingerprint(
+            range, model: sha256, settings: head.comparison, maxRepetitions: maxRepetitions, confidence: confidence)
+        let journal = fresh ? BisectJournal(fingerprint: fingerprint) : BisectJournal.open(journalURL, fingerprint: fingerprint)
+        if !journal.probes.isEmpty { output.info("resuming  \(Format.count(journal.probes.count, "probe")) kept in \(journalURL.path)") }
+        try? FileManager.default.createDirectory(at: journalURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+
+        let stop = StopRequest()
+        let prober = RevisionProber(
+            revisions: range.revisions, runtimes: runtimes, gate: head.comparison, design: .rounds(maximum: maxRepetitions),
+            timeBudget: head.timeBudget,
+            modelSha256: sha256, machineLoad: MachineLoad.sample(),
+            folder: folder, journal: journal, journalURL: journalURL, stop: stop)
+        let bisector = Bisector(states: range.states, skipped: range.skipped, errorRate: 1 - confidence)
+        let info = output
+        let task = Task { try await bisector.run(prober) { info.info($0) } }
+        let trap = InterruptTrap(stop: stop, expire: { task.cancel() }, cancel: { task.cancel() })
+        defer { withExtendedLifetime(trap) {} }
+        var outcome: BisectOutcome
+        do {
+            outcome = try await task.value
+            outcome.bad = range.bad
+            await (runtimes as? ServedRevisions)?.releaseAll()
+        } catch let error as ResultWriteError {
+            await (runtimes as? ServedRevisions)?.releaseAll()
+            throw failure("could not write \(error.description); the probes finished are kept in \(journalURL.path)", .runIncomplete)
+        }
+        try output.write(.bisect(outcome)) { BisectReport.render(outcome) }
+        if outcome.interrupted {
+            throw failure("interrupted; the finished probes are kept in \(journalURL.path): run the same command to resume", .runIncomplete)
+        }
+        if outcome.findings.isEmpty {
+            throw failure(
+                outcome.undecidedAtEndpoints.isEmpty
+                    ? "\(bad) and \(good) do not differ in anything the suites measure: nothing to bisect"
+                    : "the ends differ in nothing decided; more repetitions (--max-repeat) may tell", .noVerdict)
+        }
+        if outcome.findings.contains(where: { !$0.undecided.isEmpty || $0.culprits.isEmpty }) {
+            throw failure("a difference stayed undecided (named above); more repetitions (--max-repeat) may decide it", .noVerdict)
+        }
+    }
+
+    /// Each commit's runtime: one in-process engine for all (the working tree's model), or with
+    /// --serve a server built and started from each commit; and the model's digest the records
+    /// carry (none for a served runtime).
+    private func runtimes(_ range: BisectRange, head: RunConfiguration, root: URL, folder: URL) throws -> (
+        any RevisionRuntimes, String?
+    ) {
+        guard let serveCommand else {
+            let (engine, sha256) = try Workspace.loadRuntime(head, head.primary)
+            return (SharedRuntime(engine), sha256)
+        }
+        let served = ServedRevisions(
+            commits: range.states.map { ($0.commit, $0.shortId) },
+            export: { commit, folder in try GitRepository.discover(startingAt: root).export(commit, to: folder) },
+            build: buildCommand, serve: serveCommand, scratch: folder.appendingPathComponent(".chateval/bisect-trees"),
+            connect: { baseURL in
+                let connection = try await OpenAIConnection.open(OpenAIConfiguration(baseURL: baseURL, modelName: ""))
+                return ServedRevisions.Endpoint(runtime: connection.makeRuntime(), close: { await connection.shutdown() })
+            })
+        return (served, nil)
+    }
+
+    /// A commit's run configuration: its project file (nil for none) with the command line applied.
+    private func configuration(_ project: ProjectFile?, projectFolder: URL) throws -> RunConfiguration {
+        try RunConfiguration.resolveForCommand(overrides, project: project, projectFolder: projectFolder)
+    }
+
+    /// What makes two bisections the same question: the commits measured, their suites, the
+    /// model, the comparison settings and the bisection's own.
+    package static func fingerprint(
+        _ range: BisectRange, model: String?, settings: ComparisonSettings, maxRepetitions: Int, confidence: Double
+    ) -> String {
+        var text = range.revisions.map {
+            "\($0.commit) " + $0.plan.suites.map { "\($0.path):\(FileDigest.sha256(of: Data($0.text.utf8)))" }.joined(separator: ",")
+        }
+        text.append("model \(model ?? "-") max \(maxRepetitions) confidence \(confidence)")
+        text.append(String(decoding: (try? ResultWriter.makeEncoder(pretty: false).encode(settings)) ?? Data(), as: UTF8.self))
+        return FileDigest.sha256(of: Data(text.joined(separator: "\n").utf8))
+    }
+}

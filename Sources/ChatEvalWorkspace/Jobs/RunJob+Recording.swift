@@ -1,0 +1,136 @@
+import ChatEvalCompare
+import ChatEvalCore
+import ChatEvalGit
+import ChatEvalLlama
+import ChatEvalOpenAI
+import ChatEvalReport
+import ChatEvalRunner
+import ChatEvalRuntime
+import ChatEvalStore
+import ChatEvalSuites
+import Foundation
+import Synchronization
+
+extension RunJob {
+    /// A record of `plan` on the commit `git` describes, with `configuration`'s project file (see `RunRecordMaker`).
+    package func makeRecord(
+        _ engine: any ChatRuntime, sha256: String?, configuration: RunConfiguration, plan: RunPlan, git: GitSnapshot?,
+        machineLoad: MachineLoad
+    ) -> RunRecord {
+        RunRecordMaker(runtime: engine.identity, modelSha256: sha256, machineLoad: machineLoad).record(
+            plan: plan, git: git, project: Workspace.record(of: configuration.project))
+    }
+
+    /// `RunRecordMaker.writer`; a result that cannot be started ends the run (exit 3).
+    package func makeWriter(_ record: RunRecord, suites: [Suite], folder: String) throws -> ResultWriter {
+        do {
+            return try RunRecordMaker.writer(record, suites: suites, folder: URL(fileURLWithPath: folder))
+        } catch {
+            throw failure("cannot write results: \(error.description)", .runIncomplete)
+        }
+    }
+
+    /// What will run, printed before any model loads (a CI log shows it at once); `variants`
+    /// are the labels of the models run side by side.
+    func printPlan(
+        _ configuration: RunConfiguration, variants: [String], git: GitSnapshot?, plan: RunPlan, machineLoad: MachineLoad
+    ) {
+        let models = variants.count > 1 ? " × \(variants.count) models" : ""
+        output.info(
+            "plan      \(Format.count(plan.suites.count, "suite")), \(Format.count(plan.conversationCount, "conversation")), "
+                + "\(Format.count(plan.turnCount, "turn")) "
+                + "(\(Format.count(configuration.repetitions, "repetition")), \(configuration.warmup) warm-up)\(models)")
+        if variants.count > 1 {
+            for (index, label) in variants.enumerated() {
+                output.info(Format.clip((index == 0 ? "models    " : "          ") + "\(index + 1). \(label)", RunReport.width))
+            }
+        }
+        if let picked = plan.settings.selection {
+            let parts =
+                picked.patterns.map { "--filter \($0)" } + picked.tags.map { "--tag \($0)" }
+                + picked.conversations.sorted { $0.key < $1.key }.map { "\($0.key)#\($0.value.joined(separator: ","))" }
+            output.info("selected  \(parts.joined(separator: " "))")
+        }
+        output.info(Format.clip("commit    \(RunHeader.describe(git))", RunReport.width))
+        if let project = configuration.project { output.info("project   \(project.source)") }
+        output.info(Format.clip("machine   \(machineLoad.summary)", RunReport.width))
+    }
+
+    /// Runs with Ctrl-C and SIGTERM handled (see `InterruptTrap`); returns the records and whether
+    /// the run was cancelled by a second signal. A result that cannot be written ends the run
+    /// with exit 3, naming the file and how to recover what the journal kept.
+    package func execute(
+        records: [RunRecord], writers: [ResultWriter], turns: Int, atMost: Bool = false,
+        _ run: @escaping @Sendable (StopRequest, RunProgress) async throws -> [RunRecord]
+    ) async throws -> ([RunRecord], Bool) {
+        let stop = StopRequest()
+        EngineCrashReport.setRecovery(
+            journals: writers.map(\.journalURL.path), reportsFolder: writers.first?.journalURL.deletingLastPathComponent().path)
+        defer { EngineCrashReport.setRecovery(journals: [], reportsFolder: nil) }
+        // A first look after repetition 1 for a plain run; a paired run (two records) has its own looks.
+        let progress = RunProgress(
+            totalTurns: turns, repetitions: atMost ? 2 : records.first?.settings.repetitions ?? 1,
+            suiteLinesToStandardOutput: output.terminalOnStandardOutput, atMost: atMost, firstLook: records.count == 1)
+        let task = Task { try await run(stop, progress) }
+        // The first signal's grace ending cancels the turn in progress too, but the run still ends
+        // as interrupted (exit 3), not stopped at once (130): only the second signal is that.
+        let stoppedNow = Atomic<Bool>(false)
+        let trap = InterruptTrap(
+            stop: stop, expire: { task.cancel() },
+            cancel: {
+                stoppedNow.store(true, ordering: .relaxed)
+                task.cancel()
+            })
+        defer { withExtendedLifetime(trap) {} }
+        do {
+            var finals = try await task.value
+            await progress.finish()
+            // How busy the machine was at the end, added once the run is over.
+            let end = MachineLoad.sample()
+            for index in finals.indices {
+                finals[index].environment?.end = end
+                try? writers[index].write(finals[index])
+            }
+            return (finals, stoppedNow.load(ordering: .relaxed))
+        } catch let failure as CommandFailure {
+            await progress.finish()
+            throw failure
+        } catch {
+            await progress.finish()
+            let journals = writers.map(\.journalURL.path).joined(separator: " and ")
+            let what = (error as? ResultWriteError)?.description ?? error.localizedDescription
+            throw failure(
+                "could not write \(what); the turns finished before are kept in \(journals): once there is room, "
+                    + "`chateval recover` turns it into a result file", .runIncomplete)
+        }
+    }
+
+    /// Adds the run to its commit's git note when asked, or says why it cannot.
+    package func addNote(_ record: RunRecord, workspace: Workspace) {
+        guard gitNote else { return }
+        guard let repository = workspace.repository, let snapshot = workspace.snapshot else {
+            warn("no git note was added: not inside a git repository")
+            return
+        }
+        guard let commit = snapshot.commit else {
+            warn("no git note was added: the repository has no commits yet")
+            return
+        }
+        guard !snapshot.isDirty else {
+            warn(
+                "no git note was added: the working tree has \(snapshot.modifiedCount) uncommitted change(s), "
+                    + "so the run does not measure \(snapshot.shortCommit ?? commit)"
+            )
+            return
+        }
+        do {
+            try repository.appendNote(try RunNote.line(for: record), to: commit)
+            output.info(
+                "note      added to \(snapshot.shortCommit ?? commit) under \(GitRepository.chatEvalNotesRef) "
+                    + "(share it: git push origin 'refs/notes/*')"
+            )
+        } catch {
+            warn("could not add the git note: \(error)")
+        }
+    }
+}

@@ -1,0 +1,199 @@
+import ChatEvalCompare
+import ChatEvalCore
+import ChatEvalGit
+import ChatEvalLlama
+import ChatEvalOpenAI
+import ChatEvalReport
+import ChatEvalRunner
+import ChatEvalRuntime
+import ChatEvalStore
+import ChatEvalSuites
+import Foundation
+import Synchronization
+
+/// `chateval run`: everything the command does once its options are read — the workspace opened,
+/// settings resolved, the suites replayed (one model, several side by side, under load, a shard,
+/// a cache verification, or a gate against a baseline), recorded, reported, and the exit earned
+/// thrown as a `CommandFailure`.
+package struct RunJob: Sendable {
+    /// The repository to record against (nil: found from the current folder) and whether one is required.
+    package var repo: String?
+    package var requireGit: Bool
+    package var project: ProjectSelection
+    /// The command line's settings (nil where not given), over the environment, the project file and defaults.
+    package var overrides: RunConfiguration.Overrides
+    package var served: ServedOverrides
+    package var selection: SuiteSelection
+    package var load: LoadRequest
+    /// `--baseline REV`: also replay REV's suites and compare (nil for a plain run).
+    package var baseline: String?
+    /// `--repeat N` with a baseline: a fixed count instead of rounds.
+    package var fixedRepetitions: Int?
+    package var comparisonOverrides: ComparisonOverrides
+    package var gate: GatePolicy
+    package var reportOptions: RunReportOptions
+    package var output: ReportOutput
+    /// Keep each turn's rendered prompt in the record (`--print-prompt`).
+    package var keepsPrompts: Bool
+    package var gitNote: Bool
+    package var verifyCache: Bool
+    package var requireQuiet: Bool
+
+    package init(
+        repo: String?, requireGit: Bool, project: ProjectSelection, overrides: RunConfiguration.Overrides, served: ServedOverrides,
+        selection: SuiteSelection, load: LoadRequest, baseline: String?, fixedRepetitions: Int?, comparisonOverrides: ComparisonOverrides,
+        gate: GatePolicy, reportOptions: RunReportOptions, output: ReportOutput, keepsPrompts: Bool, gitNote: Bool, verifyCache: Bool,
+        requireQuiet: Bool
+    ) {
+        self.repo = repo
+        self.requireGit = requireGit
+        self.project = project
+        self.overrides = overrides
+        self.served = served
+        self.selection = selection
+        self.load = load
+        self.baseline = baseline
+        self.fixedRepetitions = fixedRepetitions
+        self.comparisonOverrides = comparisonOverrides
+        self.gate = gate
+        self.reportOptions = reportOptions
+        self.output = output
+        self.keepsPrompts = keepsPrompts
+        self.gitNote = gitNote
+        self.verifyCache = verifyCache
+        self.requireQuiet = requireQuiet
+    }
+
+    /// Runs what was asked: a cache verification, a gate against a baseline, or a plain run
+    /// (one model or several side by side, under load, or a shard); throws the exit it earned.
+    package func run() async throws {
+        let machineLoad = MachineLoad.sample()
+        if machineLoad.isBusy {
+            if requireQuiet {
+                throw failure(
+                    "the machine is \(machineLoad.summary); timings taken now would carry their noise (--require-quiet)", .runIncomplete)
+            }
+            warn("the machine is \(machineLoad.summary): timings taken now carry their noise (--require-quiet refuses to run)")
+        }
+        let workspace = try Workspace.open(repo: repo, requireGit: requireGit, project: project)
+        let cacheFault = try Self.cacheFaultFromEnvironment()
+        let projectFolder = project.folder(root: workspace.root)
+        var head = try resolve(project: workspace.project, projectFolder: projectFolder)
+        head.cacheFault = cacheFault
+        let picked = selection
+        let servedConfiguration = try ServedConfiguration.resolve(served, project: workspace.project)
+        try checkLoadAndShard(
+            servedConfiguration, models: servedConfiguration.kind == .openai ? servedConfiguration.modelNames.count : head.variants.count)
+
+        if verifyCache {
+            try await verifyCaches(head, selection: picked, served: servedConfiguration)
+            return
+        }
+        if let baseline {
+            guard head.variants.count == 1 else {
+                throw failure("--baseline compares one model; \(head.variants.count) are given (run the gate once per model)", .badInput)
+            }
+            try await runAgainstBaseline(
+                baseline, head: head, selection: picked, workspace: workspace, projectFolder: projectFolder, machineLoad: machineLoad)
+            return
+        }
+        Recovery.recoverAbandonedJournals(in: head.reportsFolder)
+        let loaded = try shardOf(SuiteFiles.select(SuiteFiles.load(for: head, info: output.info), picked))
+        let plan = RunPlan(suites: loaded, settings: head.settings(selection: picked))
+        let variants = runVariants(head, servedConfiguration)
+        if servedConfiguration.kind != .openai, head.variants.count > 1 { try Workspace.checkModels(head) }
+        printPlan(head, variants: variants.map(\.label), git: workspace.snapshot, plan: plan, machineLoad: machineLoad)
+
+        let group = variants.count > 1 ? String(ResultWriter.newRunId().suffix(8)) : nil
+        var finals: [RunRecord] = []
+        var results: [URL] = []
+        var stoppedAtOnce = false
+        var variantsDone = 0
+        for (index, variant) in variants.enumerated() {
+            if variants.count > 1 { output.info("\nmodel \(index + 1) of \(variants.count): \(variant.label)") }
+            // Loaded (or connected) one at a time: the previous model is freed before the next is loaded.
+            let opened = try await openRuntime(variant, head, servedConfiguration)
+            let runGroup = group.map { RunGroup(id: $0, index: index + 1, count: variants.count, label: variant.label) }
+            output.info(RunHeader.render(opened.runtime.identity, cacheMode: head.cacheMode) + "\n")
+            let outcome: RunOutcome
+            if let levels = load.levels {
+                outcome = try await runLoad(
+                    levels, opened: opened, plan: plan, configuration: head, served: servedConfiguration,
+                    group: runGroup, workspace: workspace, machineLoad: machineLoad)
+            } else {
+                outcome = try await runOnce(
+                    opened, plan: plan, configuration: head, served: servedConfiguration, group: runGroup, workspace: workspace,
+                    machineLoad: machineLoad)
+            }
+            await opened.connection?.shutdown()
+            finals += outcome.records
+            results += outcome.results
+            stoppedAtOnce = outcome.cancelled
+            if outcome.cancelled || outcome.records.contains(where: { $0.status == .incomplete }) { break }
+            variantsDone += 1
+        }
+
+        try reportRuns(
+            finals, results: results, stoppedAtOnce: stoppedAtOnce, finished: variantsDone == variants.count, workspace: workspace)
+    }
+
+    /// A record of one model's run of `plan` (its setting sources, shard and group set) and its
+    /// result file, started: what an ordinary run and a run under load begin with.
+    func startRecord(
+        _ runtime: any ChatRuntime, sha256: String?, configuration: RunConfiguration, served: ServedConfiguration, plan: RunPlan,
+        group: RunGroup?, workspace: Workspace, machineLoad: MachineLoad
+    ) throws -> (RunRecord, ResultWriter) {
+        var record = makeRecord(
+            runtime, sha256: sha256, configuration: configuration, plan: plan, git: workspace.snapshot, machineLoad: machineLoad)
+        record.settings.sources = sources(configuration, served)
+        record.shard = load.shard
+        record.group = group
+        return (record, try makeWriter(record, suites: plan.suites, folder: configuration.reportsFolder))
+    }
+
+    /// One model's ordinary run of `plan`, recorded as it goes.
+    private func runOnce(
+        _ opened: OpenedRuntime, plan: RunPlan, configuration head: RunConfiguration, served: ServedConfiguration, group: RunGroup?,
+        workspace: Workspace, machineLoad: MachineLoad
+    ) async throws -> RunOutcome {
+        let (record, writer) = try startRecord(
+            opened.runtime, sha256: opened.sha256, configuration: head, served: served, plan: plan, group: group, workspace: workspace,
+            machineLoad: machineLoad)
+        let runner = SuiteRunner(runtime: opened.runtime, plan: plan, keepsPrompts: keepsPrompts)
+        let start = record
+        let (recorded, cancelled) = try await execute(records: [record], writers: [writer], turns: plan.turnCount) { stop, progress in
+            try await runner.run(into: [start], writers: [writer], stop: stop, observer: progress)
+        }
+        return RunOutcome(records: recorded, results: [writer.resultURL], cancelled: cancelled)
+    }
+
+    /// The report of the models' runs, where they went, the notes, then the exit they earned
+    /// (`finished`: every model ran).
+    private func reportRuns(_ finals: [RunRecord], results: [URL], stoppedAtOnce: Bool, finished: Bool, workspace: Workspace) throws {
+        // The report is written before the notes, and its failure (exit 3) thrown after them: the run is recorded either way.
+        // It is rendered from the records as their files give them back, so that `chateval report` of a file gives it again.
+        let written = finals.map(\.asWritten)
+        let reported = Result { try output.write(.runs(written)) { terminalReport(written) } }
+        output.info("")
+        for (index, url) in results.enumerated() {
+            output.info((results.count > 1 ? "result \(index + 1)  " : "result    ") + url.path)
+        }
+        output.info("commit    \(finals.first?.git?.commit ?? "none (not a git repository)")")
+        finals.forEach { addNote($0, workspace: workspace) }
+        try reported.get()
+        let paths = results.map(\.path).joined(separator: " and ")
+        if stoppedAtOnce { throw failure("stopped: the turn in progress was cancelled; what was measured is in \(paths)", .stoppedAtOnce) }
+        if finals.contains(where: { $0.status == .incomplete }) || !finished {
+            throw failure("the run was interrupted; what was measured is in \(paths)", .runIncomplete)
+        }
+        if let shard = load.shard {
+            output.info("shard     \(shard): gates are decided when the shards are joined (`chateval merge`)")
+            return
+        }
+        try GatePolicy.checkGates(finals)
+    }
+
+    func resolve(project: ProjectFile?, projectFolder: URL) throws -> RunConfiguration {
+        try RunConfiguration.resolveForCommand(overrides, project: project, projectFolder: projectFolder)
+    }
+}
