@@ -18,19 +18,10 @@ struct PunktParameters: Sendable {
         _collocationStarts = Set(collocations.compactMap(\.first))
     }
 
-    /// NLTK's English model, parsed from its embedded data file (`ChatEvalPunktModel`) on first use.
+    /// NLTK's English model, from the entries `ChatEvalPunktModel` parses from its embedded data file, on first use.
     static let english = PunktParameters(
-        abbreviations: Set(lines(PunktEnglishModel.abbreviations)),
-        collocations: Set(
-            lines(PunktEnglishModel.collocations).map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }),
-        sentenceStarters: Set(lines(PunktEnglishModel.sentenceStarters)),
-        orthographicContext: Dictionary(
-            lines(PunktEnglishModel.orthographicContext).compactMap { line -> (String, Int)? in
-                guard let tab = line.lastIndex(of: "\t"), let flags = Int(line[line.index(after: tab)...]) else { return nil }
-                return (String(line[..<tab]), flags)
-            }, uniquingKeysWith: { a, _ in a }))
-
-    private static func lines(_ text: String) -> [String] {
-        text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
-    }
+        abbreviations: Set(PunktEnglishModel.abbreviations),
+        collocations: Set(PunktEnglishModel.collocations.map { [$0.word, $0.next] }),
+        sentenceStarters: Set(PunktEnglishModel.sentenceStarters),
+        orthographicContext: Dictionary(PunktEnglishModel.orthographicContext.map { ($0.type, $0.flags) }, uniquingKeysWith: { a, _ in a }))
 }

@@ -1,5 +1,3 @@
-internal import ChatEvalPunktModel
-
 /// A port of NLTK's `PunktSentenceTokenizer.span_tokenize` (nltk 3.9–3.10, `punkt_tab`
 /// parameters), which IFEval uses through `sent_tokenize` to count sentences.
 ///
