@@ -1,15 +1,5 @@
 import ChatEvalCore
 
-/// What a repository holds of commit trailers: the view of git that reading a comparison's
-/// declared expectations needs (GitRepository conforms in the CLI; Runner does not import Git).
-public protocol CommitTrailers {
-    /// The values of the `key` trailers of each commit after `base` on the first-parent line up to
-    /// `head`, newest first, with the commit; at most `maxCount` commits are read. Throws when the
-    /// history cannot be read.
-    func trailers(named key: String, from head: String, after base: String, maxCount: Int) throws
-        -> [(commit: CommitSummary, values: [String])]
-}
-
 /// The `ChatEval-Expect` trailers of the commits a comparison's head adds to its base: what they
 /// declare, and warnings for trailers that do not read (a commit in the history cannot be
 /// corrected, so a bad trailer is named, never an error).

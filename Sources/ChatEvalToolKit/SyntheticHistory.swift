@@ -78,7 +78,3 @@ public enum SyntheticHistory {
         return ids
     }
 }
-
-struct SyntheticHistoryError: Error, CustomStringConvertible {
-    let description: String
-}

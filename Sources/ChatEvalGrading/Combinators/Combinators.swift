@@ -54,56 +54,11 @@ enum Combinators {
     }
 }
 
-private func verdictScore(_ v: Verdict) -> Double { v.score ?? (v.passed ? 1 : 0) }
+func verdictScore(_ v: Verdict) -> Double { v.score ?? (v.passed ? 1 : 0) }
 
-private func summary(_ verdicts: [Verdict]) -> String {
+func summary(_ verdicts: [Verdict]) -> String {
     verdicts.enumerated().map {
         "\($0.offset + 1). \($0.element.check): \($0.element.passed ? "pass" : ($0.element.isError ? "error" : "fail"))"
     }
     .joined(separator: "; ")
-}
-
-struct AllCheck: CheckEvaluator {
-    let checks: [Check]
-
-    func evaluate(_ subject: GradingSubject) -> Outcome {
-        let verdicts = checks.map { $0.evaluate(subject) }
-        let total = checks.reduce(0) { $0 + $1.weight }
-        let score = total > 0 ? zip(checks, verdicts).reduce(0) { $0 + $1.0.weight * verdictScore($1.1) } / total : nil
-        if let failed = verdicts.first(where: { !$0.passed }) {
-            let count = verdicts.filter { !$0.passed }.count
-            return .fail("\(count) of \(verdicts.count) nested checks failed; first, \(failed.check): \(failed.detail)", score: score)
-        }
-        return .pass("all \(verdicts.count) nested checks passed (\(summary(verdicts)))", score: score)
-    }
-}
-
-struct AnyCheck: CheckEvaluator {
-    let checks: [Check]
-
-    func evaluate(_ subject: GradingSubject) -> Outcome {
-        let verdicts = checks.map { $0.evaluate(subject) }
-        let score = verdicts.map(verdictScore).max()
-        if let passed = verdicts.first(where: \.passed) {
-            return .pass("\(passed.check) passed: \(passed.detail)", score: score)
-        }
-        if verdicts.allSatisfy(\.isError), let first = verdicts.first {
-            return .failure(error: first.error ?? "error", "every nested check failed to evaluate; first: \(first.detail)")
-        }
-        return .fail("none of \(verdicts.count) nested checks passed (\(summary(verdicts)))", score: score)
-    }
-}
-
-struct NotCheck: CheckEvaluator {
-    let check: Check
-
-    func evaluate(_ subject: GradingSubject) -> Outcome {
-        let verdict = check.evaluate(subject)
-        if let error = verdict.error {
-            return .failure(error: error, "nested \(verdict.check) could not be evaluated: \(verdict.detail)")
-        }
-        return Outcome(
-            passed: !verdict.passed, score: verdict.score.map { 1 - $0 },
-            detail: "nested \(verdict.check) \(verdict.passed ? "passed" : "failed"): \(verdict.detail)")
-    }
 }

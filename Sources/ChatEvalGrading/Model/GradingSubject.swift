@@ -41,34 +41,3 @@ public struct GradingSubject: Sendable {
         GradingSubject(answer: "", readings: nil, failure: failure, conversationReadings: conversationReadings)
     }
 }
-
-/// Lazily computed views of an answer. Immutable once computed; a lock guards the first computation.
-final class AnswerAnalysis: @unchecked Sendable {
-    let text: String
-    private let lock = NSLock()
-    private var cachedSimpleLowered: Scalars?
-
-    /// Code points, as Python indexes them (computed up front: nearly every check reads them).
-    let scalars: Scalars
-
-    /// The regex steps all checks of this answer may still spend.
-    let regexSteps = RegexStepPool()
-
-    init(_ text: String) {
-        self.text = text
-        scalars = Array(text.unicodeScalars)
-    }
-
-    /// Code points mapped by simple lowercase (offsets aligned with `scalars`), for `icontains`.
-    var simpleLowered: Scalars {
-        lock.lock()
-        let existing = cachedSimpleLowered
-        lock.unlock()
-        if let existing { return existing }
-        let value = scalars.simpleLowercased
-        lock.lock()
-        defer { lock.unlock() }
-        if cachedSimpleLowered == nil { cachedSimpleLowered = value }
-        return cachedSimpleLowered ?? value
-    }
-}

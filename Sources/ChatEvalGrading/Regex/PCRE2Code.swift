@@ -97,9 +97,3 @@ func withCodeUnits<R>(_ units: UnsafeBufferPointer<UInt32>, _ body: (UnsafePoint
     var none: UInt32 = 0
     return withUnsafePointer(to: &none) { body($0, 0) }
 }
-
-/// `pcre2_compile_32` refused a pattern: its error, and the code unit it stopped at.
-struct PCRE2CompileFailure: Error {
-    let error: PCRE2Error
-    let offset: Int
-}

@@ -176,9 +176,3 @@ public actor ServedRevisions: RevisionRuntimes {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }
-
-/// A command that could not be started at all.
-public struct ServedRevisionError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
-}

@@ -3,11 +3,6 @@ import ChatEvalReport
 import ChatEvalRunner
 import ChatEvalStore
 
-/// How a comparison that could not decide everything ends (`--undecided`).
-package enum UndecidedPolicy: String, CaseIterable, Sendable {
-    case pass, fail
-}
-
 /// What a comparison and a run's gates exit with: the verdict turned into a `CommandFailure`
 /// (package-benchmark's split: comparisons return values, only the command line's edge exits).
 package struct GatePolicy: Sendable {

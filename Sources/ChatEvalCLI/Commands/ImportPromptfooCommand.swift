@@ -1,0 +1,34 @@
+import ArgumentParser
+import ChatEvalSuites
+import ChatEvalWorkspace
+
+/// `chateval import promptfoo CONFIG`: a promptfoo config as a ChatEval suite to edit.
+struct ImportPromptfooCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "promptfoo", abstract: "Write a promptfoo config (promptfooconfig.yaml) as a ChatEval suite.",
+        discussion: """
+            Each prompt × test becomes a conversation, vars its variables ({{topic}} becomes \
+            {{vars.topic}}), each assert a check of its last turn. Assertions ChatEval cannot run \
+            (model-graded, javascript, python) are refused one by one, at their line, with what to \
+            write instead; providers are not read (the model comes from --model or chateval.yaml). \
+            `chateval run promptfooconfig.yaml` runs a config without writing the suite.
+
+            Examples:
+              chateval import promptfoo promptfooconfig.yaml
+                  the suite on standard output
+              chateval import promptfoo promptfooconfig.yaml -o suites/mine.yaml
+                  write it, then edit it
+            """)
+
+    @Argument(help: "The promptfoo config.") var config: String
+    @Option(name: [.short, .customLong("output")], help: "Where to write the suite (default: standard output).")
+    var output: String?
+    @Flag(help: "Leave out, with a warning each, the assertions ChatEval cannot run (default: refuse the config).")
+    var dropUnsupported = false
+
+    func run() throws {
+        try ImportedSuiteOutput(input: config, output: output, source: "promptfoo").write { () throws(SuiteErrors) in
+            try SuiteLoader.importPromptfoo(path: config, dropUnsupported: dropUnsupported)
+        }
+    }
+}

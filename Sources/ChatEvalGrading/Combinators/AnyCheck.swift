@@ -1,0 +1,17 @@
+import ChatEvalCore
+
+struct AnyCheck: CheckEvaluator {
+    let checks: [Check]
+
+    func evaluate(_ subject: GradingSubject) -> Outcome {
+        let verdicts = checks.map { $0.evaluate(subject) }
+        let score = verdicts.map(verdictScore).max()
+        if let passed = verdicts.first(where: \.passed) {
+            return .pass("\(passed.check) passed: \(passed.detail)", score: score)
+        }
+        if verdicts.allSatisfy(\.isError), let first = verdicts.first {
+            return .failure(error: first.error ?? "error", "every nested check failed to evaluate; first: \(first.detail)")
+        }
+        return .fail("none of \(verdicts.count) nested checks passed (\(summary(verdicts)))", score: score)
+    }
+}

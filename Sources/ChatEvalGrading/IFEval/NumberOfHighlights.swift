@@ -1,0 +1,34 @@
+/// `detectable_format:number_highlighted_sections`: `*…*` and `**…**` spans (no newline inside)
+/// with non-blank text, at least `num_highlights` — `re.findall` of `\*[^\n\*]*\*` and
+/// `\*\*[^\n\*]*\*\*`, counted by equivalent scanners.
+struct NumberOfHighlights: IFEvalInstruction {
+    let minimum: Int
+
+    /// Non-overlapping spans opened by `open` stars, then no star or newline, then `open` stars;
+    /// counts those whose inside is not blank.
+    static func count(_ t: Scalars, stars open: Int) -> Int {
+        let n = t.count
+        var total = 0
+        var a = 0
+        while a + 2 * open <= n {
+            guard (0..<open).allSatisfy({ t[a + $0] == "*" }) else {
+                a += 1
+                continue
+            }
+            var b = a + open
+            while b < n && t[b] != "*" && t[b] != "\n" { b += 1 }
+            if b + open <= n && (0..<open).allSatisfy({ t[b + $0] == "*" }) {
+                if !PythonText.isBlank(t[(a + open)..<b]) { total += 1 }
+                a = b + open
+            } else {
+                a += 1
+            }
+        }
+        return total
+    }
+
+    func check(_ value: Scalars) throws(IFEvalEvaluationError) -> IFEvalResult {
+        let count = Self.count(value, stars: 1) + Self.count(value, stars: 2)
+        return IFEvalResult(followed: count >= minimum, detail: "expected at least \(minimum) *highlighted* sections, found \(count)")
+    }
+}

@@ -1,0 +1,6 @@
+import ChatEvalCore
+
+struct JSONRequirement: Sendable {
+    let path: JSONPath
+    let type: JSONType
+}

@@ -1,0 +1,25 @@
+/// `regex`: a search anywhere in the answer, under `limits`.
+struct RegexCheck: CheckEvaluator {
+    let pattern: String
+    let regex: PythonRegex?
+    var limits = RegexLimits.standard
+
+    func evaluate(_ subject: GradingSubject) -> Outcome {
+        guard let regex else {
+            return .failure(error: "regex not compiled", "the pattern still contains a placeholder: \(Excerpt.head(pattern))")
+        }
+        do {
+            if let match = try regex.search(subject.analysis.scalars, limits: limits) {
+                return .pass("/\(Excerpt.clip(pattern, to: 40))/ matches: \(Excerpt.around(subject.analysis.scalars, match.range))")
+            }
+            return .fail("expected a match of /\(Excerpt.clip(pattern, to: 40))/; none in \(Excerpt.head(subject.answer))")
+        } catch {
+            let shared =
+                subject.analysis.regexSteps.left == 0
+                ? " (the \(RegexStepPool.perAnswer) steps all checks of an answer share are spent)" : ""
+            return .failure(
+                error: error.verdictError,
+                "/\(Excerpt.clip(pattern, to: 40))/ gave up on a \(subject.analysis.scalars.count)-character answer: \(error)\(shared)")
+        }
+    }
+}
