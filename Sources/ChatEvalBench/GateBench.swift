@@ -70,7 +70,7 @@ struct GateBench: AsyncParsableCommand {
         var table = TextTable([
             .init("scenario", .left), .init("shared"), .init("repetitions"), .init("A/A: any regression"), .init("A/A: decided"),
             .init("A/A: median reps"),
-            .init("10% slower TTFT caught"), .init("its median reps"), .init("underpowered"),
+            .init("10% slower TTFT caught"), .init("its median reps"), .init(ChangeVerdict.underpowered.words),
             .init("5% slower (at the threshold): said unchanged or not worse"),
         ])
         var scenarios: [(String, [[Int]], Int, SequentialDesign?)] = []
@@ -244,7 +244,7 @@ struct GateBench: AsyncParsableCommand {
                                 (ttft.change ?? .nan) * 100, (ttft.changeLower ?? .nan) * 100, (ttft.changeUpper ?? .nan) * 100,
                                 ttft.verdict.words)
                         } else {
-                            "TTFT " + (ttft?.verdict.words ?? "not measured")
+                            "TTFT " + (ttft?.verdict ?? .notMeasured).words
                         }
                     print(
                         String(

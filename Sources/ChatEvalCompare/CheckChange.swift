@@ -17,7 +17,8 @@ public struct CheckChange: Codable, Sendable, Hashable {
     /// counts could not reach the family's level, or the check is on one side only).
     public var pValue: Double?
     public var adjustedPValue: Double?
-    public var verdict: CountVerdict
+    /// A count's verdict: regression, improvement, flaky, undecided, or unchanged (a check on one side only).
+    public var verdict: ChangeVerdict
     /// The latest head verdict's detail (what was expected and found), and an excerpt of the answer.
     public var detail: String?
     public var answerExcerpt: String?

@@ -177,7 +177,9 @@ extension Comparison {
                     }
                 case .improvement:
                     _ = claim(suite: name, subject: change.metric.name, direction: .better)
-                default: break
+                // Nothing decided past the threshold: no expectation is met. A metric is never
+                // flaky or undecided (counts are).
+                case .unchanged, .notWorse, .underpowered, .notMeasured, .notGated, .accepted, .flaky, .undecided: break
                 }
             }
         }

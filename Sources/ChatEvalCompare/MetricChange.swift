@@ -30,6 +30,7 @@ public struct MetricChange: Codable, Sendable {
     public var minimumPValue: Double?
     /// The practical threshold in the same scale as `change`.
     public var threshold: Double?
+    /// A metric's verdict: never flaky or undecided (those are counts').
     public var verdict: ChangeVerdict
     /// For `underpowered`: about how many repetitions per side would decide (see `RepetitionForecast`).
     public var repetitionsNeeded: Int?

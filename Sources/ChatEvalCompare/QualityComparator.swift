@@ -115,6 +115,8 @@ package enum QualityComparator {
             case .flaky: quality.flaky.append(item)
             case .undecided: quality.undecided.append(item)
             case .unchanged: break
+            // `countVerdict` decides a count, never a metric: these five are metrics' verdicts.
+            case .notWorse, .underpowered, .notMeasured, .notGated, .accepted: break
             }
         }
         for (entry, decision) in zip(counts.turns, turnDecisions) {
@@ -136,7 +138,8 @@ package enum QualityComparator {
         return quality
     }
 
-    static func countVerdict(base: Tally, head: Tally, decision: MultipleTesting.Decision?) -> CountVerdict {
+    /// A count's verdict: regression, improvement, flaky, undecided or unchanged.
+    static func countVerdict(base: Tally, head: Tally, decision: MultipleTesting.Decision?) -> ChangeVerdict {
         let baseRate = Double(base.passed) / Double(max(base.total, 1)), headRate = Double(head.passed) / Double(max(head.total, 1))
         if decision?.significant == true { return headRate < baseRate ? .regression : .improvement }
         if base.isMixed || head.isMixed { return .flaky }
@@ -204,7 +207,7 @@ package enum QualityComparator {
         return tallies
     }
 
-    static func change(_ entry: Counts.Entry<CheckKey>, verdict: CountVerdict, decision: MultipleTesting.Decision?) -> CheckChange {
+    static func change(_ entry: Counts.Entry<CheckKey>, verdict: ChangeVerdict, decision: MultipleTesting.Decision?) -> CheckChange {
         let latest = entry.head ?? entry.base
         let key = entry.key
         return CheckChange(

@@ -25,7 +25,7 @@ extension RunComparator {
         evidence.record(in: &change)
         guard let threshold = settings.thresholds[test.metric] else {
             change.verdict = .notGated
-            change.reason = "no threshold for \(test.metric.name): shown, not gated"
+            change.reason = "no threshold for \(test.metric.name): shown, \(ChangeVerdict.notGated.words)"
             return change
         }
         let bound = relative ? threshold.relativeBound(atBase: baseMedian) : max(threshold.absolute, threshold.relative * baseMedian)
@@ -52,9 +52,8 @@ extension RunComparator {
     /// Why a change has no verdict: the side (or sides) without values, and the replays a busy
     /// machine left out.
     private static func notMeasuredReason(_ test: TestedChange) -> String {
-        var reason =
-            test.baseValues.isEmpty && test.headValues.isEmpty
-            ? "not measured on either side" : test.baseValues.isEmpty ? "not measured on base" : "not measured on head"
+        let sides = test.baseValues.isEmpty && test.headValues.isEmpty ? "either side" : test.baseValues.isEmpty ? "base" : "head"
+        var reason = "\(ChangeVerdict.notMeasured.words) on \(sides)"
         if test.leftOut > 0 { reason += " (\(test.leftOut) replays left out: other processes held the cores)" }
         return reason
     }

@@ -11,7 +11,8 @@ public struct TurnChange: Codable, Sendable, Hashable {
     public var headTotal: Int
     public var pValue: Double?
     public var adjustedPValue: Double?
-    public var verdict: CountVerdict
+    /// A count's verdict: regression, or undecided (only a turn answered less often is kept).
+    public var verdict: ChangeVerdict
     /// The latest head failure (`context_overflow: ...`) or skip reason.
     public var headOutcome: String
 }

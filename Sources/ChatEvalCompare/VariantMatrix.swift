@@ -23,21 +23,18 @@ public struct VariantMatrix: Sendable {
         public var record: Int
     }
 
-    /// How a cell differs from the first column's, where the test decided it.
-    public enum Mark: String, Sendable {
-        case better, worse
-        /// Different, but too few replays to tell the difference from chance.
-        case undecided
-    }
-
     public struct Cell: Sendable {
         public var checksPassed: Int
         public var checksTotal: Int
         /// Median time to first token over the replays, seconds.
         public var timeToFirstToken: Double?
-        /// Checks that pass significantly more (better) or less often (worse) than in the first column.
-        public var checks: Mark?
-        public var timeToFirstTokenMark: Mark?
+        /// How the cell's checks differ from the first column's, where the test decided it: passing
+        /// significantly less often (regression) or more often (improvement), or different with too
+        /// few replays to tell from chance (undecided); nil where the test finds no difference.
+        public var checks: ChangeVerdict?
+        /// How its time to first token differs from the first column's: regression or improvement
+        /// where the test decided it, else nil.
+        public var timeToFirstTokenVerdict: ChangeVerdict?
     }
 
     public struct Row: Sendable {
@@ -114,19 +111,18 @@ public struct VariantMatrix: Sendable {
                 let comparison = comparisons[column - 1]
                 let here: (CheckChange) -> Bool = { $0.suite == row.suite && $0.conversation == row.conversation && $0.turn == row.turn }
                 if comparison.quality.regressions.contains(where: here) {
-                    cell.checks = .worse
+                    cell.checks = .regression
                 } else if comparison.quality.improvements.contains(where: here) {
-                    cell.checks = .better
+                    cell.checks = .improvement
                 } else if comparison.quality.undecided.contains(where: here) {
                     cell.checks = .undecided
                 }
                 let ttft = comparison.suites.first { $0.name == row.suite }?.turns
                     .first { $0.conversation == row.conversation && $0.turn == row.turn }?.metrics
                     .first { $0.metric == .timeToFirstToken }
-                switch ttft?.verdict {
-                case .regression?: cell.timeToFirstTokenMark = .worse
-                case .improvement?: cell.timeToFirstTokenMark = .better
-                default: break
+                // Only what the test decided marks a cell: underpowered, not worse and the rest leave it unmarked.
+                if let verdict = ttft?.verdict, verdict == .regression || verdict == .improvement {
+                    cell.timeToFirstTokenVerdict = verdict
                 }
                 return cell
             }

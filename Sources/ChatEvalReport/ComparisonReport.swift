@@ -272,7 +272,9 @@ public enum ComparisonReport {
             let outcome =
                 expectation.observed == true
                 ? "observed"
-                : open ? "not decided yet (underpowered at this look)" : "NOT OBSERVED: nothing changed that way in this comparison"
+                : open
+                    ? "not decided yet (\(ChangeVerdict.underpowered.words) at this look)"
+                    : "NOT OBSERVED: nothing changed that way in this comparison"
             lines.append("  \(expectation.commit) \(Expectation.trailerKey): \(Terminal.safe(expectation.description)) — \(outcome)")
         }
         return lines
@@ -309,8 +311,10 @@ public enum ComparisonReport {
         if accepted > 0 { text += " \(accepted) expected change\(accepted == 1 ? "" : "s") accepted (\(Expectation.trailerKey))." }
         if improvements > 0 { text += " \(improvements) improvement\(improvements == 1 ? "" : "s")." }
         let notWorse = comparison.notWorse.count
-        if notWorse > 0 { text += " \(notWorse) metric\(notWorse == 1 ? "" : "s") not worse (could be better)." }
-        if underpowered > 0 { text += " \(underpowered) metric\(underpowered == 1 ? "" : "s") underpowered (see below)." }
+        if notWorse > 0 { text += " \(notWorse) metric\(notWorse == 1 ? "" : "s") \(ChangeVerdict.notWorse.words) (could be better)." }
+        if underpowered > 0 {
+            text += " \(underpowered) metric\(underpowered == 1 ? "" : "s") \(ChangeVerdict.underpowered.words) (see below)."
+        }
         if undecided > 0 {
             text += " \(undecided) check\(undecided == 1 ? "" : "s") or turn\(undecided == 1 ? "" : "s") changed, too few replays to tell."
         }
@@ -368,7 +372,7 @@ public enum ComparisonReport {
         for change in changes {
             let verdict =
                 change.verdict == .underpowered
-                ? "underpowered" + (change.repetitionsNeeded.map { $0 >= 10_000 ? " (at threshold)" : " (~\($0) reps)" } ?? "")
+                ? change.verdict.words + (change.repetitionsNeeded.map { $0 >= 10_000 ? " (at threshold)" : " (~\($0) reps)" } ?? "")
                 : change.verdict.words
             let low = signed(change.changeLower, change), high = signed(change.changeUpper, change)
             table.add([

@@ -265,7 +265,7 @@ public enum HTMLReport {
             return SVGChart.Interval(
                 label: "\(change.metric.name) (\(change.scale == .relative ? "%" : change.metric.unit.rawValue))",
                 estimate: estimate * scale, lower: lower * scale, upper: upper * scale,
-                threshold: change.threshold.map { $0 * scale }, verdict: change.verdict.words)
+                threshold: change.threshold.map { $0 * scale }, verdict: change.verdict)
         }
         body += SVGChart.intervals(
             title:
@@ -444,7 +444,7 @@ public enum HTMLReport {
         .chart .grid{stroke:#e2e8f0}.chart .axis{stroke:#64748b}.chart .band{fill:#e2e8f0}
         .text{white-space:pre-wrap;max-width:420px;overflow-wrap:anywhere}.pass{color:#15803d}.fail{color:#b91c1c}
         tr.regression td{background:#fef2f2}tr.improvement td{background:#f0fdf4}.note{color:#64748b;font-size:12px}
-        table.matrix span.better{background:#dcfce7;color:#15803d}table.matrix span.worse{background:#fee2e2;color:#b91c1c}
+        table.matrix span.improvement{background:#dcfce7;color:#15803d}table.matrix span.regression{background:#fee2e2;color:#b91c1c}
         table.matrix span.undecided{color:#a16207}p.legend{color:#475569;font-size:12px}
         </style></head><body>
         \(body)

@@ -67,14 +67,17 @@ public enum JUnitReport {
                     switch change.verdict {
                     case .regression:
                         .failure(
-                            type: "regression",
+                            type: change.verdict.words,
                             message: "\(change.metric.name) \(change.verdict.words) \(ComparisonReport.interval(change)): \(change.reason)",
                             body: "")
                     // Nothing decided: skipped, never a pass.
                     case .notMeasured, .notGated: .skipped("\(change.verdict.words): \(change.reason)")
                     // Expected by a head commit: a pass whose message keeps the change in sight.
                     case .accepted: .passed
-                    default: .passed
+                    // No regression: underpowered never fails a gate (`--undecided fail` is compare's exit code).
+                    case .improvement, .unchanged, .notWorse, .underpowered: .passed
+                    // Counts' verdicts, never a metric's (`MetricChange.verdict`); undecided is not a pass.
+                    case .flaky, .undecided: .skipped("\(change.verdict.words): \(change.reason)")
                     }
                 // The verdict is the outcome and its message, never part of the name: the name stays from run to run.
                 return Case(classname: "chateval.compare.\(suite.name)", name: change.metric.name, time: 0, outcome: outcome)

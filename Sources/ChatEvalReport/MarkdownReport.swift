@@ -280,7 +280,8 @@ public enum MarkdownReport {
                     switch change.verdict {
                     case .regression: "❌ "
                     case .improvement: "✅ "
-                    default: ""
+                    // Flaky and undecided are counts' verdicts, never a metric's: no icon either.
+                    case .unchanged, .notWorse, .underpowered, .notMeasured, .notGated, .accepted, .flaky, .undecided: ""
                     }
                 return "| \(change.metric.name) | \(Format.value(change.baseLevel, of: change.metric)) | "
                     + "\(Format.value(change.headLevel, of: change.metric)) | "

@@ -11,19 +11,21 @@ public enum MatrixReport {
         + "the rank test on TTFT per turn; Holm within each column's comparison, "
         + "the error rate split over the columns and, in each, evenly between checks and TTFT"
 
-    static func symbol(_ mark: VariantMatrix.Mark?) -> String {
-        switch mark {
-        case .better?: "▲"
-        case .worse?: "▼"
+    /// A cell's verdict as its symbol (the legend names them): ▲ improvement, ▼ regression, ? undecided.
+    static func symbol(_ verdict: ChangeVerdict?) -> String {
+        switch verdict {
+        case .improvement?: "▲"
+        case .regression?: "▼"
         case .undecided?: "?"
-        case nil: ""
+        // `VariantMatrix.build` marks a cell with none of these: unmarked, as a cell the test left alone.
+        case .unchanged?, .notWorse?, .underpowered?, .notMeasured?, .notGated?, .accepted?, .flaky?, nil: ""
         }
     }
 
     static func cellText(_ cell: VariantMatrix.Cell?) -> String {
         guard let cell else { return "(not run)" }
         let checks = cell.checksTotal == 0 ? "–" : "\(cell.checksPassed)/\(cell.checksTotal)"
-        return "\(checks)\(symbol(cell.checks)) \(Format.duration(cell.timeToFirstToken))\(symbol(cell.timeToFirstTokenMark))"
+        return "\(checks)\(symbol(cell.checks)) \(Format.duration(cell.timeToFirstToken))\(symbol(cell.timeToFirstTokenVerdict))"
     }
 
     /// The terminal section, within `width` columns: the columns numbered and named above the
@@ -63,12 +65,13 @@ public enum MatrixReport {
                     continue
                 }
                 // Each half coloured by its own verdict: fewer checks passed and a faster TTFT are two findings.
-                func part(_ text: String, _ mark: VariantMatrix.Mark?) -> String {
-                    let kind = mark.map { " class=\"\($0.rawValue)\"" } ?? ""
-                    return "<span\(kind)>\(Markup.html(text + symbol(mark)))</span>"
+                func part(_ text: String, _ verdict: ChangeVerdict?) -> String {
+                    let kind = verdict.map { " class=\"\($0.rawValue)\" title=\"\($0.words)\"" } ?? ""
+                    return "<span\(kind)>\(Markup.html(text + symbol(verdict)))</span>"
                 }
                 let checks = cell.checksTotal == 0 ? "–" : "\(cell.checksPassed)/\(cell.checksTotal)"
-                body += "<td>\(part(checks, cell.checks)) \(part(Format.duration(cell.timeToFirstToken), cell.timeToFirstTokenMark))</td>"
+                body +=
+                    "<td>\(part(checks, cell.checks)) \(part(Format.duration(cell.timeToFirstToken), cell.timeToFirstTokenVerdict))</td>"
             }
             body += "</tr>"
         }

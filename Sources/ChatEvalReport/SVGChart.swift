@@ -1,3 +1,4 @@
+import ChatEvalCompare
 import Foundation
 
 /// Inline SVG charts for the HTML report: no script, no external file, every label escaped.
@@ -210,7 +211,7 @@ enum SVGChart {
         var lower: Double
         var upper: Double
         var threshold: Double?
-        var verdict: String
+        var verdict: ChangeVerdict
     }
 
     static func intervals(title: String, rows: [Interval], format: (Double) -> String) -> String {
@@ -232,8 +233,13 @@ enum SVGChart {
         for (index, row) in rows.enumerated() {
             let centre = top + rowHeight * (Double(index) + 0.5)
             let colour =
-                row.verdict == "regression"
-                ? "#dc2626" : row.verdict == "improvement" ? "#16a34a" : row.verdict == "underpowered" ? "#ca8a04" : "#475569"
+                switch row.verdict {
+                case .regression: "#dc2626"
+                case .improvement: "#16a34a"
+                // Undecided for want of replays; flaky and undecided are counts' verdicts, never a metric's.
+                case .underpowered, .flaky, .undecided: "#ca8a04"
+                case .unchanged, .notWorse, .notMeasured, .notGated, .accepted: "#475569"
+                }
             svg += "<text x=\"4\" y=\"\(number(centre + 4))\" class=\"label\">\(Markup.html(Markup.cut(row.label, 30)))</text>"
             if let threshold = row.threshold, threshold.isFinite {
                 svg +=
@@ -246,7 +252,7 @@ enum SVGChart {
             svg +=
                 "<circle cx=\"\(number(x(row.estimate)))\" cy=\"\(number(centre))\" r=\"4\" fill=\"\(colour)\">"
                 + "<title>\(Markup.html(row.label)): \(Markup.html(format(row.estimate))) [\(Markup.html(format(row.lower))), "
-                + "\(Markup.html(format(row.upper)))] \(Markup.html(row.verdict))</title></circle>"
+                + "\(Markup.html(format(row.upper)))] \(row.verdict.words)</title></circle>"
         }
         return svg + "</svg>"
     }

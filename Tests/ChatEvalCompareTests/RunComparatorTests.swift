@@ -717,12 +717,12 @@ private func ComparisonReport_headline(_ comparison: Comparison) -> String {
         #expect(matrix.rows.map { "\($0.conversation) \($0.turn)" } == ["c 1", "c 2"])
         let first = try #require(matrix.rows[0].cells[1])
         #expect(first.checksPassed == 0 && first.checksTotal == 10)
-        #expect(first.checks == .worse && first.timeToFirstTokenMark == .worse)
+        #expect(first.checks == .regression && first.timeToFirstTokenVerdict == .regression)
         #expect(matrix.rows[0].cells[0]?.checks == nil)  // the reference column is never marked
         #expect(matrix.rows[1].cells[1]?.checks == nil)  // turn 2's check passes on both sides
         // Reversed, the same difference is an improvement.
         let faster = try #require(VariantMatrix.build([record(repetitions: 10, bPasses: true, bSlower: 0.6)], labels: ["m"]))
-        #expect(faster.rows[0].cells[1]?.timeToFirstTokenMark == .better)
+        #expect(faster.rows[0].cells[1]?.timeToFirstTokenVerdict == .improvement)
     }
 
     /// One replay per side: 1/1 against 0/1 cannot be told from chance, so never ▼, only "?".
@@ -730,14 +730,14 @@ private func ComparisonReport_headline(_ comparison: Comparison) -> String {
         let matrix = try #require(VariantMatrix.build([record(repetitions: 1, bPasses: false, bSlower: 3)], labels: ["m"]))
         let cell = try #require(matrix.rows[0].cells[1])
         #expect(cell.checks == .undecided)
-        #expect(cell.timeToFirstTokenMark == nil)
+        #expect(cell.timeToFirstTokenVerdict == nil)
     }
 
     /// Identical columns (every value tied): nothing is marked.
     @Test func tiedColumnsAreNotMarked() throws {
         let matrix = try #require(VariantMatrix.build([record(repetitions: 10, bPasses: true, bSlower: 1, jitter: false)], labels: ["m"]))
         #expect(!matrix.rows.isEmpty && matrix.rows.allSatisfy { $0.cells.allSatisfy { $0 != nil } }, "every cell measured")
-        #expect(matrix.rows.allSatisfy { $0.cells.allSatisfy { $0?.checks == nil && $0?.timeToFirstTokenMark == nil } })
+        #expect(matrix.rows.allSatisfy { $0.cells.allSatisfy { $0?.checks == nil && $0?.timeToFirstTokenVerdict == nil } })
     }
 
     /// Three columns: the family's error rate is split over the two comparisons.
@@ -798,8 +798,8 @@ private func ComparisonReport_headline(_ comparison: Comparison) -> String {
             }
             let matrix = try #require(VariantMatrix.build([builder.record], labels: ["m"], settings: settings))
             let cells = matrix.rows.compactMap { $0.cells[1] }
-            let checks = cells.contains { $0.checks == .better || $0.checks == .worse }
-            let ttft = cells.contains { $0.timeToFirstTokenMark != nil }
+            let checks = cells.contains { $0.checks == .improvement || $0.checks == .regression }
+            let ttft = cells.contains { $0.timeToFirstTokenVerdict != nil }
             if checks { checksMarked += 1 }
             if ttft { ttftMarked += 1 }
             if checks || ttft { marked += 1 }

@@ -191,7 +191,7 @@ import Testing
         for line in report.split(separator: "\n") {
             #expect(DisplayWidth.of(String(line)) <= RunReport.width, "\(line)")
         }
-        #expect(HTMLReport.render(runs: run).contains("<span class=\"worse\">0/10▼</span>"))
+        #expect(HTMLReport.render(runs: run).contains("<span class=\"regression\" title=\"regression\">0/10▼</span>"))
     }
 
     /// The report with wrapped lines joined again (a wrapped line continues on an indented line).

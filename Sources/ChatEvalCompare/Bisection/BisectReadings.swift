@@ -57,7 +57,7 @@ public enum BisectReadings {
         switch signal {
         case .metric(let suite, let metric):
             guard let change = comparison.suites.first(where: { $0.name == suite })?.metrics.first(where: { $0.metric == metric }) else {
-                return SignalReading(signal: signal, side: .undecided, detail: "not measured")
+                return SignalReading(signal: signal, side: .undecided, detail: ChangeVerdict.notMeasured.words)
             }
             return self.metric(change, suite: suite)
         case .passRate(let place):
@@ -106,7 +106,9 @@ public enum BisectReadings {
             switch change.verdict {
             case .regression: .changed
             case .unchanged, .notWorse, .improvement: .same
-            default: .undecided
+            // Nothing decided at the threshold, or a change a commit expected (accepted). Flaky and
+            // undecided are counts' verdicts, never a metric's: undecided all the same.
+            case .underpowered, .notMeasured, .notGated, .accepted, .flaky, .undecided: .undecided
             }
         return SignalReading(
             signal: .metric(suite: suite, metric: change.metric), side: side, change: change.change, lower: change.changeLower,
