@@ -78,7 +78,7 @@ import Testing
     }
 
     static func probes(_ json: [String: Any]) -> [[String: Any]] {
-        ([json["endpoints"]] + (json["probes"] as? [Any] ?? [])).compactMap { ($0 as? [String: Any])?["result"] as? [String: Any] }
+        ([json["endpoints"] as Any] + (json["probes"] as? [Any] ?? [])).compactMap { ($0 as? [String: Any])?["result"] as? [String: Any] }
     }
 
     @Test func namesTheCommitOfEachDifferenceSkipsTheRestAndResumesWithoutMeasuringAgain() async throws {

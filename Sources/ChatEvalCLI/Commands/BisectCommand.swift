@@ -89,8 +89,8 @@ struct BisectCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await BisectJob(
-            good: good, bad: bad, repo: recording.repo, requireGit: recording.requireGit, project: project.selection,
-            overrides: runtime.overrides(suitePaths: suites.given, reportsFolder: recording.reportsFolder),
+            good: good, bad: bad,
+            settings: recording.workspace(project, runtime.overrides(suitePaths: suites.given, reportsFolder: recording.reportsFolder)),
             selection: selection.selection(suites), maxRepetitions: maxRepetitions, confidence: confidence, fresh: fresh,
             buildCommand: buildCommand, serveCommand: serveCommand, output: output.resolved
         ).run()

@@ -69,10 +69,11 @@ struct CalibrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CalibrationJob(
-            repo: recording.repo, requireGit: recording.requireGit, project: project.selection,
-            overrides: runtime.overrides(
-                suitePaths: suites.given, reportsFolder: recording.reportsFolder, maxRepetitions: maxRepetitions,
-                timeBudget: timeBudget.flatMap(DurationText.seconds)),
+            settings: recording.workspace(
+                project,
+                runtime.overrides(
+                    suitePaths: suites.given, reportsFolder: recording.reportsFolder, maxRepetitions: maxRepetitions,
+                    timeBudget: timeBudget.flatMap(DurationText.seconds))),
             selection: selection.selection(suites), comparisons: comparisons, fixedRepetitions: repetitions,
             comparisonOverrides: try comparison.overrides()
         ).run()

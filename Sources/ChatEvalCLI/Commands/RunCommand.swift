@@ -136,10 +136,11 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await RunJob(
-            repo: recording.repo, requireGit: recording.requireGit, project: project.selection,
-            overrides: runtime.overrides(
-                suitePaths: suites.given, reportsFolder: recording.reportsFolder, cacheMode: cacheMode, repetitions: repetitions,
-                maxRepetitions: maxRepetitions, timeBudget: timeBudget.flatMap(DurationText.seconds), warmup: warmup),
+            settings: recording.workspace(
+                project,
+                runtime.overrides(
+                    suitePaths: suites.given, reportsFolder: recording.reportsFolder, cacheMode: cacheMode, repetitions: repetitions,
+                    maxRepetitions: maxRepetitions, timeBudget: timeBudget.flatMap(DurationText.seconds), warmup: warmup)),
             served: try served.overrides(), selection: selection.selection(suites),
             load: LoadRequest(levels: load.levels, concurrency: load.concurrency, shard: load.parsedShard, sweepChart: load.sweepChart),
             baseline: baseline, fixedRepetitions: repetitions, comparisonOverrides: try comparison.overrides(),

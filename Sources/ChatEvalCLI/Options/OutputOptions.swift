@@ -79,9 +79,6 @@ struct OutputOptions: ParsableArguments {
         ReportOutput(destinations: (try? destinations(environment: ProcessInfo.processInfo.environment)) ?? [(.terminal, .standardOutput)])
     }
 
-    /// A line that is not part of the report (`ReportOutput.info`).
-    func info(_ text: String) { resolved.info(text) }
-
     /// Writes `subject` in every format asked for (`ReportOutput.write`).
     func write(_ subject: ReportSubject, terminal: () -> String) throws { try resolved.write(subject, terminal: terminal) }
 }

@@ -18,8 +18,9 @@ struct RecordingOptions: ParsableArguments {
     @Flag(name: .customLong("git-note"), help: "Attach the run summary to the commit as a git note under refs/notes/chateval.")
     var gitNote = false
 
-    /// The workspace these options and `project` name (see `Workspace.open`).
-    func workspace(_ project: ProjectOptions) throws -> Workspace {
-        try Workspace.open(repo: repo, requireGit: requireGit, project: project.selection)
+    /// Where a command that replays suites works, with the project file `project` chooses and
+    /// the command line's `overrides`.
+    func workspace(_ project: ProjectOptions, _ overrides: RunConfiguration.Overrides) -> WorkspaceRequest {
+        WorkspaceRequest(repo: repo, requireGit: requireGit, project: project.selection, overrides: overrides)
     }
 }

@@ -108,7 +108,7 @@ public actor ServedRevisions: RevisionRuntimes {
 
     /// `/bin/sh -c command` in `folder`, in a process group of its own, both streams to `log`.
     static func spawn(_ command: String, in folder: URL, log: URL, environment: [String: String]) throws -> pid_t {
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -14,11 +14,8 @@ import Foundation
 package struct BisectJob: Sendable {
     package var good: String
     package var bad: String
-    package var repo: String?
-    package var requireGit: Bool
-    package var project: ProjectSelection
-    /// The command line's settings (nil where not given), applied to every commit's project file.
-    package var overrides: RunConfiguration.Overrides
+    /// The repository, the project file and the command line's settings (applied to every commit's project file).
+    package var settings: WorkspaceRequest
     package var selection: SuiteSelection
     package var maxRepetitions: Int
     package var confidence: Double
@@ -30,16 +27,13 @@ package struct BisectJob: Sendable {
     package var output: ReportOutput
 
     package init(
-        good: String, bad: String, repo: String?, requireGit: Bool, project: ProjectSelection, overrides: RunConfiguration.Overrides,
+        good: String, bad: String, settings: WorkspaceRequest,
         selection: SuiteSelection, maxRepetitions: Int, confidence: Double, fresh: Bool, buildCommand: String?, serveCommand: String?,
         output: ReportOutput
     ) {
         self.good = good
         self.bad = bad
-        self.repo = repo
-        self.requireGit = requireGit
-        self.project = project
-        self.overrides = overrides
+        self.settings = settings
         self.selection = selection
         self.maxRepetitions = maxRepetitions
         self.confidence = confidence
@@ -52,21 +46,19 @@ package struct BisectJob: Sendable {
     /// Reads the range, bisects it (resuming from the journal unless `fresh`), writes the report
     /// and throws the exit the outcome earned.
     package func run() async throws {
-        let workspace = try Workspace.open(repo: repo, requireGit: requireGit, project: project)
+        let workspace = try settings.open()
         guard let repository = workspace.repository else {
             throw failure("bisect needs a git repository; run inside one or pass --repo", .badInput)
         }
-        let projectFolder = project.folder(root: workspace.root)
         let picked = selection
-        let head = try configuration(workspace.project, projectFolder: projectFolder)
+        let head = try settings.configuration(workspace.project, root: workspace.root)
         let tree = CommitTree(repository: repository, commit: bad, label: bad, root: workspace.root)
-        let projectPath =
-            project.ignore ? nil : tree.relativePath(project.path ?? workspace.root.appendingPathComponent(ProjectFile.fileName).path)
+        let projectPath = settings.projectPath(in: tree)
         // With --serve the runtime is built from the repository: any file may change what is measured.
         let inputs = serveCommand != nil ? nil : (projectPath.map { [$0] } ?? []) + head.suitePaths.compactMap { tree.relativePath($0) }
         let range = try BisectRange.read(
             good: good, bad: bad, repository: repository, root: workspace.root, inputs: inputs, projectPath: projectPath,
-            selection: picked, head: head, configure: { try configuration($0, projectFolder: projectFolder) })
+            selection: picked, head: head, configure: { try settings.configuration($0, root: workspace.root) })
         output.info(
             "bisect    \(range.states.first?.shortId ?? good)..\(range.states.last?.shortId ?? bad): "
                 + "\(Format.count(range.states.count - 1, "commit")) to measure, \(range.skipped.count) skipped (no input changed)")
@@ -140,11 +132,6 @@ package struct BisectJob: Sendable {
                 return ServedRevisions.Endpoint(runtime: connection.makeRuntime(), close: { await connection.shutdown() })
             })
         return (served, nil)
-    }
-
-    /// A commit's run configuration: its project file (nil for none) with the command line applied.
-    private func configuration(_ project: ProjectFile?, projectFolder: URL) throws -> RunConfiguration {
-        try RunConfiguration.resolveForCommand(overrides, project: project, projectFolder: projectFolder)
     }
 
     /// What makes two bisections the same question: the commits measured, their suites, the

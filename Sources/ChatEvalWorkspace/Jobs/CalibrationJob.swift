@@ -12,10 +12,7 @@ import Foundation
 /// `chateval calibrate`: the gate measured on this machine and model by A/A comparisons (see the
 /// command's help).
 package struct CalibrationJob: Sendable {
-    package var repo: String?
-    package var requireGit: Bool
-    package var project: ProjectSelection
-    package var overrides: RunConfiguration.Overrides
+    package var settings: WorkspaceRequest
     package var selection: SuiteSelection
     package var comparisons: Int
     /// `--repeat N`: a fixed count per side instead of rounds.
@@ -23,13 +20,10 @@ package struct CalibrationJob: Sendable {
     package var comparisonOverrides: ComparisonOverrides
 
     package init(
-        repo: String?, requireGit: Bool, project: ProjectSelection, overrides: RunConfiguration.Overrides, selection: SuiteSelection,
+        settings: WorkspaceRequest, selection: SuiteSelection,
         comparisons: Int, fixedRepetitions: Int?, comparisonOverrides: ComparisonOverrides
     ) {
-        self.repo = repo
-        self.requireGit = requireGit
-        self.project = project
-        self.overrides = overrides
+        self.settings = settings
         self.selection = selection
         self.comparisons = comparisons
         self.fixedRepetitions = fixedRepetitions
@@ -38,9 +32,8 @@ package struct CalibrationJob: Sendable {
 
     /// Runs the comparisons, prints each, saves the audit and prints it.
     package func run() async throws {
-        let workspace = try Workspace.open(repo: repo, requireGit: requireGit, project: project)
-        let projectFolder = project.folder(root: workspace.root)
-        let configuration = try RunConfiguration.resolveForCommand(overrides, project: workspace.project, projectFolder: projectFolder)
+        let workspace = try settings.open()
+        let configuration = try settings.configuration(workspace.project, root: workspace.root)
         guard configuration.variants.count == 1 else {
             throw failure("calibrate measures one model; \(configuration.variants.count) are given", .badInput)
         }

@@ -16,11 +16,11 @@ extension RunJob {
 
     func runAgainstBaseline(
         _ revision: String, head: RunConfiguration, selection picked: SuiteSelection, workspace: Workspace,
-        projectFolder: URL, machineLoad: MachineLoad
+        machineLoad: MachineLoad
     ) async throws {
         let headSuites = try SuiteFiles.select(SuiteFiles.load(head.suitePaths), picked)
         let side = try baselineSide(
-            revision, head: head, headSuites: headSuites, selection: picked, workspace: workspace, projectFolder: projectFolder)
+            revision, head: head, headSuites: headSuites, selection: picked, workspace: workspace)
         let base = side.configuration
         // --repeat N fixes the count; otherwise repetitions are added in rounds until decided.
         let design = fixedRepetitions.map { SequentialDesign.fixed($0) } ?? SequentialDesign.rounds(maximum: head.maxRepetitions)
@@ -95,7 +95,6 @@ extension RunJob {
 
     private func baselineSide(
         _ revision: String, head: RunConfiguration, headSuites: [Suite], selection picked: SuiteSelection, workspace: Workspace,
-        projectFolder: URL
     ) throws -> BaselineSide {
         guard let repository = workspace.repository else {
             throw failure("--baseline \(revision) needs a git repository; run inside one or pass --repo", .badInput)
@@ -110,10 +109,8 @@ extension RunJob {
         let label = snapshot.shortCommit ?? String(commit.prefix(7))
         let tree = CommitTree(repository: repository, commit: commit, label: label, root: workspace.root)
         // REV's project file, at the path the working tree's has; the command line applies to both sides.
-        let projectPath =
-            project.ignore ? nil : tree.relativePath(project.path ?? workspace.root.appendingPathComponent(ProjectFile.fileName).path)
-        let baseProject = try projectPath.flatMap { try tree.projectFile(at: $0) }
-        var base = try resolve(project: baseProject, projectFolder: projectFolder)
+        let baseProject = try settings.projectPath(in: tree).flatMap { try tree.projectFile(at: $0) }
+        var base = try settings.configuration(baseProject, root: workspace.root)
         base.reportsFolder = head.reportsFolder
         guard base.variants.count == 1 else {
             throw failure(

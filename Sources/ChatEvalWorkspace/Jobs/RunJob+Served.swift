@@ -6,7 +6,6 @@ import ChatEvalRunner
 import ChatEvalRuntime
 import ChatEvalStore
 import ChatEvalSuites
-import ChatEvalWorkspace
 import Foundation
 
 /// `run` with a served runtime (`--runtime openai`), under load (`--concurrency`), or as a shard
@@ -47,7 +46,7 @@ extension RunJob {
                     + "it does not combine with --runtime openai, --concurrency or --shard",
                 .badInput)
         }
-        if served.kind == .openai, overrides.models != nil {
+        if served.kind == .openai, settings.overrides.models != nil {
             throw failure(
                 "--model is a GGUF file for the in-process runtime; "
                     + "name a served model with --model-name (repeat it for several side by side)",

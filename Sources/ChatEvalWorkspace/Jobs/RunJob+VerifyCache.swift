@@ -4,7 +4,6 @@ import ChatEvalReport
 import ChatEvalRunner
 import ChatEvalRuntime
 import ChatEvalSuites
-import ChatEvalWorkspace
 import Foundation
 
 extension RunJob {
@@ -20,7 +19,7 @@ extension RunJob {
     package func verifyCaches(_ configuration: RunConfiguration, selection picked: SuiteSelection, served: ServedConfiguration) async throws
     {
         var head = configuration
-        if overrides.batchSize == nil { head.batchSize = 1 }
+        if settings.overrides.batchSize == nil { head.batchSize = 1 }
         let suites = try shardOf(SuiteFiles.select(SuiteFiles.load(head.suitePaths), picked))
         let conversations = suites.reduce(0) { $0 + $1.conversations.count }
         var faults: [String] = []

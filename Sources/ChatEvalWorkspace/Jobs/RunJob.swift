@@ -16,12 +16,8 @@ import Synchronization
 /// a cache verification, or a gate against a baseline), recorded, reported, and the exit earned
 /// thrown as a `CommandFailure`.
 package struct RunJob: Sendable {
-    /// The repository to record against (nil: found from the current folder) and whether one is required.
-    package var repo: String?
-    package var requireGit: Bool
-    package var project: ProjectSelection
-    /// The command line's settings (nil where not given), over the environment, the project file and defaults.
-    package var overrides: RunConfiguration.Overrides
+    /// The repository to record against, the project file and the command line's settings.
+    package var settings: WorkspaceRequest
     package var served: ServedOverrides
     package var selection: SuiteSelection
     package var load: LoadRequest
@@ -40,15 +36,12 @@ package struct RunJob: Sendable {
     package var requireQuiet: Bool
 
     package init(
-        repo: String?, requireGit: Bool, project: ProjectSelection, overrides: RunConfiguration.Overrides, served: ServedOverrides,
+        settings: WorkspaceRequest, served: ServedOverrides,
         selection: SuiteSelection, load: LoadRequest, baseline: String?, fixedRepetitions: Int?, comparisonOverrides: ComparisonOverrides,
         gate: GatePolicy, reportOptions: RunReportOptions, output: ReportOutput, keepsPrompts: Bool, gitNote: Bool, verifyCache: Bool,
         requireQuiet: Bool
     ) {
-        self.repo = repo
-        self.requireGit = requireGit
-        self.project = project
-        self.overrides = overrides
+        self.settings = settings
         self.served = served
         self.selection = selection
         self.load = load
@@ -75,10 +68,9 @@ package struct RunJob: Sendable {
             }
             warn("the machine is \(machineLoad.summary): timings taken now carry their noise (--require-quiet refuses to run)")
         }
-        let workspace = try Workspace.open(repo: repo, requireGit: requireGit, project: project)
+        let workspace = try settings.open()
         let cacheFault = try Self.cacheFaultFromEnvironment()
-        let projectFolder = project.folder(root: workspace.root)
-        var head = try resolve(project: workspace.project, projectFolder: projectFolder)
+        var head = try settings.configuration(workspace.project, root: workspace.root)
         head.cacheFault = cacheFault
         let picked = selection
         let servedConfiguration = try ServedConfiguration.resolve(served, project: workspace.project)
@@ -94,7 +86,7 @@ package struct RunJob: Sendable {
                 throw failure("--baseline compares one model; \(head.variants.count) are given (run the gate once per model)", .badInput)
             }
             try await runAgainstBaseline(
-                baseline, head: head, selection: picked, workspace: workspace, projectFolder: projectFolder, machineLoad: machineLoad)
+                baseline, head: head, selection: picked, workspace: workspace, machineLoad: machineLoad)
             return
         }
         Recovery.recoverAbandonedJournals(in: head.reportsFolder)
@@ -191,9 +183,5 @@ package struct RunJob: Sendable {
             return
         }
         try GatePolicy.checkGates(finals)
-    }
-
-    func resolve(project: ProjectFile?, projectFolder: URL) throws -> RunConfiguration {
-        try RunConfiguration.resolveForCommand(overrides, project: project, projectFolder: projectFolder)
     }
 }
