@@ -116,7 +116,8 @@ import Testing
     }
 
     /// The runtime is the code under test: each commit is built and served from a scratch copy;
-    /// commit 3 breaks the build and is skipped, commit 5 changes the server's chat template.
+    /// commit 3 breaks the build and is skipped, commit 5 changes the server's chat template. Resumed,
+    /// the bisection skips commit 3 again from its journal instead of building it again.
     @Test func aServedRuntimeBuiltFromEachCommitSkipsABrokenBuild() async throws {
         _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
         _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_LLAMA_SERVER"], "CHATEVAL_LLAMA_SERVER is not set")
@@ -133,7 +134,10 @@ import Testing
               - {id: capital, turns: ["What is the capital of France?"]}
 
             """)
-        try repository.write("build.sh", "test ! -f BROKEN\n")
+        // Each failed build is counted in a file outside the repository.
+        let failedBuilds = repository.root.deletingLastPathComponent().appendingPathComponent("failed-builds-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: failedBuilds) }
+        try repository.write("build.sh", "test ! -f BROKEN || { echo failed >> \"$FAILED_BUILDS\"; exit 1; }\n")
         try repository.write("server-args", "")
         try await repository.commit("1: the suite, the build and the server")
         try repository.write("NOTES.md", "notes\n")
@@ -145,11 +149,12 @@ import Testing
         try repository.write("server-args", "--chat-template gemma\n")
         try await repository.commit("5: the server's chat template")
 
-        let outcome = try await cli.run(
-            [
-                "bisect", "HEAD~4", "HEAD", "--max-repeat", "2", "--format", "json", "--build", "sh build.sh", "--serve",
-                "exec \"$CHATEVAL_LLAMA_SERVER\" -m \"$CHATEVAL_MODEL\" --host 127.0.0.1 --port \"$PORT\" -t 1 -c 1024 $(cat server-args)",
-            ], environment: ["CI": "true"], in: repository.root)
+        let arguments = [
+            "bisect", "HEAD~4", "HEAD", "--max-repeat", "2", "--format", "json", "--build", "sh build.sh", "--serve",
+            "exec \"$CHATEVAL_LLAMA_SERVER\" -m \"$CHATEVAL_MODEL\" --host 127.0.0.1 --port \"$PORT\" -t 1 -c 1024 $(cat server-args)",
+        ]
+        let environment = ["CI": "true", "FAILED_BUILDS": failedBuilds.path]
+        let outcome = try await cli.run(arguments, environment: environment, in: repository.root)
         #expect(outcome.status == 0 || outcome.status == 4, "\(outcome.stderr)")
         let json = try #require((try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))) as? [String: Any], "\(outcome.stderr)")
         let skipped = json["skipped"] as? [[String: Any]] ?? []
@@ -158,6 +163,26 @@ import Testing
         #expect(Self.culprits(json)["ledger"] == [repository.commits[4]], "\(Self.culprits(json))")
         // The skip is said as it happens, not only in the report.
         #expect(outcome.stderr.contains("skipped: ") && outcome.stderr.contains("the build failed"))
+        #expect(try String(contentsOf: failedBuilds, encoding: .utf8) == "failed\n")
+
+        // Interrupted after the endpoints: resumed, the broken commit is skipped from the journal, not built again.
+        let journalURL = try #require(
+            try FileManager.default.contentsOfDirectory(
+                at: repository.root.appendingPathComponent("reports/.chateval"), includingPropertiesForKeys: nil
+            ).first { $0.lastPathComponent.hasPrefix("bisect-") && $0.pathExtension == "json" })
+        var journal = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: journalURL)) as? [String: Any])
+        #expect((journal["unmeasurable"] as? [String: String])?[repository.commits[2]]?.hasPrefix("the build failed") == true)
+        journal["probes"] = Array((journal["probes"] as? [Any] ?? []).prefix(1))
+        try JSONSerialization.data(withJSONObject: journal).write(to: journalURL)
+        let resumed = try await cli.run(arguments, environment: environment, in: repository.root)
+        #expect(resumed.status == outcome.status, "\(resumed.stderr)")
+        let resumedJSON = try #require(
+            (try? JSONSerialization.jsonObject(with: Data(resumed.stdout.utf8))) as? [String: Any], "\(resumed.stderr)")
+        #expect(
+            (resumedJSON["skipped"] as? [[String: Any]] ?? []).compactMap { $0["subject"] as? String }
+                == ["3: a change that breaks the build"], "\(resumed.stderr)")
+        #expect(Self.culprits(resumedJSON)["ledger"] == [repository.commits[4]], "\(Self.culprits(resumedJSON))")
+        #expect(try String(contentsOf: failedBuilds, encoding: .utf8) == "failed\n", "the broken commit was built again")
     }
 
     @Test func buildNeedsServe() async throws {

@@ -20,7 +20,8 @@ struct BisectCommand: AsyncParsableCommand {
             cannot decide within --max-repeat is named, never guessed.
 
             Every probe's runs are recorded in the reports folder and the probes in <reports>/.chateval/bisect-GOOD-BAD.json: \
-            run the same command again after Ctrl-C and finished probes are read back, not measured again (--fresh starts over).
+            run the same command again after Ctrl-C and finished probes are read back, not measured again, and a commit whose \
+            build failed is skipped again, not built again (--fresh starts over).
 
             Examples:
               chateval bisect v1.2 HEAD

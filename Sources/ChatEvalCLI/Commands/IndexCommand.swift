@@ -24,14 +24,7 @@ struct IndexCommand: ParsableCommand {
     @OptionGroup var project: ProjectOptions
 
     func run() throws {
-        let (repository, root) = try RecordedRuns.openRepository(recorded.repo)
-        let folder = try RecordedRuns.reportsFolder(recorded.reportsFolder, project: project.selection, root: root)
-        let start = Date()
-        let index = try RecordedRuns.updatedIndex(reports: folder, repository: repository, rebuild: rebuild, report: true)
-        if index.readOnlyReason != nil {
-            throw failure(
-                "the index was not kept: \(folder.path) cannot be written to (`history` still works, reading everything)", .runIncomplete)
-        }
-        say("index     \(index.url.path) up to date in \(String(format: "%.2f", Date().timeIntervalSince(start))) s")
+        try RecordedRuns.refreshIndex(
+            repo: recorded.repo, reportsFolder: recorded.reportsFolder, project: project.selection, rebuild: rebuild)
     }
 }

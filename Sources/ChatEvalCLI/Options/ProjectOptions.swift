@@ -20,7 +20,4 @@ struct ProjectOptions: ParsableArguments {
 
     /// The project file these options choose (loaded by the workspace).
     var selection: ProjectSelection { ProjectSelection(path: path, ignore: ignore) }
-
-    /// The project file, or nil; a malformed one is bad input (exit 2).
-    func load(root: URL) throws -> ProjectFile? { try selection.load(root: root) }
 }

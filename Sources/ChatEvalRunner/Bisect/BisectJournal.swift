@@ -9,7 +9,8 @@ import Foundation
 /// A journal belongs to one question: `fingerprint` digests the good and bad commits, the
 /// suites and selection, the model and the settings; a journal of another is ignored.
 public struct BisectJournal: Codable, Sendable {
-    public static let currentVersion = 1
+    /// 2: `unmeasurable` added (a journal of version 1 is measured again: it only saves time).
+    public static let currentVersion = 2
 
     /// A probe by the commits it compared.
     public struct Key: Hashable, Codable, Sendable {
@@ -28,12 +29,16 @@ public struct BisectJournal: Codable, Sendable {
     public var probes: [Entry]
     /// Commit → result file of its single greedy run (exact probes).
     public var singleRuns: [String: String]
+    /// Commit → why it could not be measured (its build failed, its server never answered): on
+    /// resuming it is skipped again, not built again (`--fresh` tries it again).
+    public var unmeasurable: [String: String]
 
     public init(fingerprint: String) {
         version = Self.currentVersion
         self.fingerprint = fingerprint
         probes = []
         singleRuns = [:]
+        unmeasurable = [:]
     }
 
     public func result(for key: Key) -> BisectProbeResult? { probes.last { $0.key == key }?.result }

@@ -56,10 +56,19 @@ public actor RevisionProber: BisectProber {
             done.resumed = true
             return done
         }
+        for state in [probe.base, probe.head] {
+            if let reason = journal.unmeasurable[revisions[state].commit] { throw BisectSkip(state: state, reason: reason) }
+        }
         let result: BisectProbeResult
-        switch probe.kind {
-        case .exact: result = try await exact(probe)
-        case .endpoints, .paired: result = try await paired(probe)
+        do {
+            switch probe.kind {
+            case .exact: result = try await exact(probe)
+            case .endpoints, .paired: result = try await paired(probe)
+            }
+        } catch let skip as BisectSkip {
+            journal.unmeasurable[revisions[skip.state].commit] = skip.reason
+            try journal.save(to: journalURL)
+            throw skip
         }
         journal.probes.append(BisectJournal.Entry(key: key, result: result))
         try journal.save(to: journalURL)

@@ -73,4 +73,18 @@ package enum RecordedRuns {
             return index
         }
     }
+
+    /// Brings the index of the reports folder up to date (or rebuilds it), saying what was read;
+    /// an index that cannot be kept is exit 3.
+    package static func refreshIndex(repo: String?, reportsFolder: String?, project: ProjectSelection, rebuild: Bool) throws {
+        let (repository, root) = try openRepository(repo)
+        let folder = try Self.reportsFolder(reportsFolder, project: project, root: root)
+        let start = Date()
+        let index = try updatedIndex(reports: folder, repository: repository, rebuild: rebuild, report: true)
+        if index.readOnlyReason != nil {
+            throw failure(
+                "the index was not kept: \(folder.path) cannot be written to (`history` still works, reading everything)", .runIncomplete)
+        }
+        say("index     \(index.url.path) up to date in \(String(format: "%.2f", Date().timeIntervalSince(start))) s")
+    }
 }
