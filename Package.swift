@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Dependency direction (arrows point at what a target uses; every import is declared):
-//   ChatEvalCLI → {Workspace; Report, Runner, History, Suites, Store, Core for the types its options name; Llama and Git for --version}
+//   ChatEvalCLI → {Workspace; Report, History, Suites, Store, Core for the types its options name; Llama and Git for --version}
 //   ChatEvalWorkspace → {Runner, Compare, Report, History, Index, Llama, OpenAI, Git, Suites, Store, Runtime, Core}
 //   ChatEvalRunner → {Suites, Store, Compare, Grading, Runtime, Core}   ChatEvalReport → {Compare, History, Store, Core}
 //   ChatEvalHistory → {Store, Core}   ChatEvalIndex → {Store, Core, CSQLite}
@@ -122,8 +122,8 @@ let package = Package(
         .executableTarget(
             name: "ChatEvalCLI",
             dependencies: [
-                "ChatEvalWorkspace", "ChatEvalReport", "ChatEvalRunner", "ChatEvalHistory", "ChatEvalSuites", "ChatEvalStore",
-                "ChatEvalLlama", "ChatEvalGit", "ChatEvalCore",
+                "ChatEvalWorkspace", "ChatEvalReport", "ChatEvalHistory", "ChatEvalSuites", "ChatEvalStore", "ChatEvalLlama", "ChatEvalGit",
+                "ChatEvalCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -177,6 +177,9 @@ let package = Package(
             dependencies: [
                 "ChatEvalGrading", "ChatEvalPunktModel", "ChatEvalCore", "ChatEvalDigest", "ChatEvalToolKit",
             ], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "ChatEvalWorkspaceTests",
+            dependencies: ["ChatEvalWorkspace", "ChatEvalCompare", "ChatEvalSuites", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),
         .testTarget(name: "ChatEvalCLITests", dependencies: ["ChatEvalCLI", "ChatEvalOpenAI", "ChatEvalTestKit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,4 @@
 import ArgumentParser
-import ChatEvalGit
-import ChatEvalLlama
 import ChatEvalReport
 import ChatEvalWorkspace
 import Foundation
@@ -55,7 +53,7 @@ struct ChatEval: AsyncParsableCommand {
                 try command.run()
             }
         } catch let failure as CommandFailure {
-            FileHandle.standardError.write(Data((failure.errorLine + "\n").utf8))
+            if !failure.isSaid { complain(failure.errorLine) }
             exit(withError: ExitCode(failure.status.rawValue))
         } catch {
             let code = exitCode(for: error)

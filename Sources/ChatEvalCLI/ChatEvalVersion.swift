@@ -1,9 +1,6 @@
 import ArgumentParser
 import ChatEvalGit
 import ChatEvalLlama
-import ChatEvalReport
-import ChatEvalWorkspace
-import Foundation
 
 /// What `chateval --version` prints: ChatEval's version and the native libraries it runs on.
 enum ChatEvalVersion {

@@ -1,7 +1,7 @@
 import ChatEvalCore
 
 /// What a commit changed of some paths: the view of a repository that naming a step's suspects
-/// needs (GitRepository conforms in the CLI; ChatEvalHistory does not import ChatEvalGit).
+/// needs (GitRepository conforms in ChatEvalWorkspace; ChatEvalHistory does not import ChatEvalGit).
 public protocol ChangedPaths {
     /// Which of `paths` (files or folders, relative to the repository root) `commit` changed
     /// against its first parent (all of them present, for a root commit). Throws when the commit

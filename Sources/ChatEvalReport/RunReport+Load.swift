@@ -1,6 +1,12 @@
 import ChatEvalStore
 
 extension RunReport {
+    /// For records of a run under load, as many levels as the run asked for (each level is one
+    /// record); nil for records of no load run.
+    public static func loadLevels(of records: [RunRecord]) -> Int? {
+        records.contains { $0.load != nil } ? Set(records.compactMap { $0.load?.concurrency }).count : nil
+    }
+
     /// The terminal report of a run's records: the run report (models side by side), and under
     /// load (`levels`: how many concurrency levels were asked for; nil for a run not under load)
     /// the levels' table (one per model); a sweep shows only the tables, its levels being the same

@@ -185,6 +185,25 @@ import Testing
         #expect(try String(contentsOf: failedBuilds, encoding: .utf8) == "failed\n", "the broken commit was built again")
     }
 
+    /// An end that cannot be built is bad input naming that end, not a crash report of the skip
+    /// (no model is loaded: the build fails before any server starts).
+    @Test func anEndWhoseBuildFailsIsRefusedByName() async throws {
+        let repository = try ScratchRepository(prefix: "chateval-bisect-end")
+        try await repository.git("init", "-q", "-b", "main")
+        try repository.write("suites/facts.yaml", "name: facts\nconversations:\n  - {id: capital, turns: [\"Capital of France?\"]}\n")
+        try await repository.commit("1: the suite")
+        try repository.write("NOTES.md", "notes\n")
+        try await repository.commit("2: notes")
+        let outcome = try await cli.run(
+            ["bisect", "HEAD~1", "HEAD", "--build", "exit 7", "--serve", "exec sleep 60"], environment: ["CI": "true"],
+            in: repository.root)
+        #expect(outcome.status == 2, "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains("chateval: error: HEAD~1 (the good end) cannot be measured: the build failed (exit 7;"),
+            "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("BisectSkip"), "\(outcome.stderr)")
+    }
+
     @Test func buildNeedsServe() async throws {
         let outcome = try await cli.run(["bisect", "HEAD~1", "HEAD", "--build", "make"], environment: ["CI": "true"])
         #expect(outcome.status == 2)

@@ -1,7 +1,6 @@
 import ArgumentParser
 import ChatEvalReport
 import ChatEvalWorkspace
-import Foundation
 
 struct BisectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

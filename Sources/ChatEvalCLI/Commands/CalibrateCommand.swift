@@ -1,7 +1,6 @@
 import ArgumentParser
 import ChatEvalCore
 import ChatEvalWorkspace
-import Foundation
 
 /// `chateval calibrate`: the gate measures itself on this machine and model. The suites are
 /// replayed against themselves (A/A: the same suites, model and settings on both sides) with the

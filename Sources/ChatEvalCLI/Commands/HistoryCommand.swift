@@ -3,7 +3,6 @@ import ChatEvalCore
 import ChatEvalHistory
 import ChatEvalReport
 import ChatEvalWorkspace
-import Foundation
 
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,5 @@
 import ArgumentParser
 import ChatEvalWorkspace
-import Foundation
 
 struct IndexCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,5 @@
 import ArgumentParser
 import ChatEvalWorkspace
-import Foundation
 
 /// `chateval merge`: joins the result files of a sharded run into one run record.
 struct MergeCommand: ParsableCommand {

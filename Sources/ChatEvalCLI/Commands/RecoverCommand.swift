@@ -1,6 +1,5 @@
 import ArgumentParser
 import ChatEvalWorkspace
-import Foundation
 
 struct RecoverCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,16 +21,6 @@ struct RecoverCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Journal files.", valueName: "journal")) var journals: [String]
 
     func run() throws {
-        var failed = 0
-        for path in journals {
-            do {
-                let result = try Recovery.recover(URL(fileURLWithPath: path))
-                say("\(path): recovered into \(result.path)")
-            } catch {
-                complain("chateval: error: \(path): \(error.description)")
-                failed += 1
-            }
-        }
-        if failed > 0 { throw failure("\(failed) of \(journals.count) journal(s) could not be recovered", .badInput) }
+        try Recovery.recoverAll(journals)
     }
 }

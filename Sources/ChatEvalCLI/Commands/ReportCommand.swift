@@ -78,10 +78,8 @@ struct ReportCommand: ParsableCommand {
             return
         }
         let records = try latest ? sources.latestRuns() : sources.runs(inputs[0])
-        // Under load, as many levels as the run asked for (each level is one record).
-        let levels = records.contains { $0.load != nil } ? Set(records.compactMap { $0.load?.concurrency }).count : nil
         try output.write(.runs(records)) {
-            RunReport.render(records, options: report.options(showPrompts: printPrompt), loadLevels: levels)
+            RunReport.render(records, options: report.options(showPrompts: printPrompt), loadLevels: RunReport.loadLevels(of: records))
         }
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import ChatEvalCore
 import ChatEvalWorkspace
-import Foundation
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

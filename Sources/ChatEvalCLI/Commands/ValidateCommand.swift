@@ -1,6 +1,5 @@
 import ArgumentParser
 import ChatEvalWorkspace
-import Foundation
 
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChatEvalCore
 import ChatEvalWorkspace
+import Foundation
 
 /// How a comparison decides, from the command line (over the project file and the suites).
 struct ComparisonOptions: ParsableArguments {

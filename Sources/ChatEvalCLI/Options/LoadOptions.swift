@@ -1,8 +1,5 @@
 import ArgumentParser
-import ChatEvalCore
 import ChatEvalStore
-import ChatEvalSuites
-import ChatEvalWorkspace
 import Foundation
 
 /// How the run is split or loaded: `--shard I/N`, `--concurrency N[,M...]`.

@@ -1,6 +1,4 @@
 import ArgumentParser
-import ChatEvalCore
-import ChatEvalWorkspace
 
 /// Whether a gate may decide between sides measured differently (`compare`, `run --baseline`);
 /// apart from `ComparisonOptions` because `report`, which never gates, has no use for it.

@@ -1,7 +1,5 @@
 import ArgumentParser
-import ChatEvalSuites
 import ChatEvalWorkspace
-import Foundation
 
 /// Which project file applies: `chateval.yaml` at the repository root (or in the current folder
 /// outside a repository) unless another is named or none is wanted.

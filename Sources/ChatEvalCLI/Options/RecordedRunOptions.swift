@@ -1,5 +1,4 @@
 import ArgumentParser
-import ChatEvalWorkspace
 
 /// Where recorded runs are found (`compare`, `report`, `history`, `index`): the folder of result
 /// files and the repository whose revisions and notes are read.

@@ -1,6 +1,5 @@
 import ArgumentParser
 import ChatEvalWorkspace
-import Foundation
 
 /// Where results go and which commit they are recorded against.
 struct RecordingOptions: ParsableArguments {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import ChatEvalReport
-import ChatEvalWorkspace
 
 /// How much a report shows: verdict and failures by default; the rest on request.
 struct ReportOptions: ParsableArguments {

@@ -2,7 +2,6 @@ import ArgumentParser
 import ChatEvalCore
 import ChatEvalSuites
 import ChatEvalWorkspace
-import Foundation
 
 /// Which model runs and how, as given on the command line (unset options fall back to the
 /// environment, the project file, then built-in defaults: see `RunConfiguration`).

@@ -1,7 +1,5 @@
 import ArgumentParser
 import ChatEvalSuites
-import ChatEvalWorkspace
-import Foundation
 
 /// Which conversations of the suites run: by pattern, by tag, by `suite.yaml#id`.
 struct SelectionOptions: ParsableArguments {

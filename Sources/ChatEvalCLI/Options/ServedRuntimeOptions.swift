@@ -1,6 +1,5 @@
 import ArgumentParser
 import ChatEvalCore
-import ChatEvalStore
 import ChatEvalSuites
 import ChatEvalWorkspace
 import Foundation

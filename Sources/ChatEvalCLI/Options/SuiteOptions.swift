@@ -1,7 +1,5 @@
 import ArgumentParser
 import ChatEvalSuites
-import ChatEvalWorkspace
-import Foundation
 
 /// Which suites to use: files, or folders whose `*.yaml` files are taken in name order
 /// (default: the project file's `suites`, else `suites`).

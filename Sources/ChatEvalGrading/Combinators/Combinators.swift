@@ -52,13 +52,15 @@ enum Combinators {
         }
         return checks
     }
-}
 
-func verdictScore(_ v: Verdict) -> Double { v.score ?? (v.passed ? 1 : 0) }
+    /// A nested verdict's score: its own, else 1 for a pass and 0 for a fail.
+    static func verdictScore(_ v: Verdict) -> Double { v.score ?? (v.passed ? 1 : 0) }
 
-func summary(_ verdicts: [Verdict]) -> String {
-    verdicts.enumerated().map {
-        "\($0.offset + 1). \($0.element.check): \($0.element.passed ? "pass" : ($0.element.isError ? "error" : "fail"))"
+    /// The nested verdicts in one line: "1. contains: pass; 2. regex: fail".
+    static func summary(_ verdicts: [Verdict]) -> String {
+        verdicts.enumerated().map {
+            "\($0.offset + 1). \($0.element.check): \($0.element.passed ? "pass" : ($0.element.isError ? "error" : "fail"))"
+        }
+        .joined(separator: "; ")
     }
-    .joined(separator: "; ")
 }

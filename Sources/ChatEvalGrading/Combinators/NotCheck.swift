@@ -1,5 +1,6 @@
 import ChatEvalCore
 
+/// `not`: passes when the nested check fails; a nested check that cannot be evaluated is an error, not a pass.
 struct NotCheck: CheckEvaluator {
     let check: Check
 

@@ -10,6 +10,9 @@ struct ConstrainedResponse: IFEvalInstruction {
         }
         return IFEvalResult(
             followed: false,
-            detail: "expected one of \"My answer is yes.\", \"My answer is no.\", \"My answer is maybe.\"; found \(quote(stripped))")
+            detail:
+                "expected one of \"My answer is yes.\", \"My answer is no.\", \"My answer is maybe.\"; "
+                + "found \(IFEvalPatterns.quote(stripped))"
+        )
     }
 }

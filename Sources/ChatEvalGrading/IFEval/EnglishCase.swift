@@ -12,7 +12,7 @@ struct EnglishCase: IFEvalInstruction {
                     ? (PythonText.isLowerChar($0) || PythonText.isTitleChar($0))
                     : (PythonText.isUpperChar($0) || PythonText.isTitleChar($0))
             }
-            let at = offender.map { Excerpt.around(value, $0..<($0 + 1)) } ?? quote(value)
+            let at = offender.map { Excerpt.around(value, $0..<($0 + 1)) } ?? IFEvalPatterns.quote(value)
             return IFEvalResult(followed: false, detail: "expected \(what); \(offender == nil ? "no cased letter in" : "found") \(at)")
         }
         guard let identifier = LanguageIdentifier.shared else {

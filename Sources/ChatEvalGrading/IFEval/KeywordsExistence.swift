@@ -5,7 +5,8 @@ struct KeywordsExistence: IFEvalInstruction {
 
     func check(_ value: Scalars) throws(IFEvalEvaluationError) -> IFEvalResult {
         for (keyword, regex) in keywords.sorted(by: { $0.0 < $1.0 }) where try regex.ifevalSearch(value) == nil {
-            return IFEvalResult(followed: false, detail: "keyword \"\(keyword)\" not found (ignoring case) in \(quote(value))")
+            return IFEvalResult(
+                followed: false, detail: "keyword \"\(keyword)\" not found (ignoring case) in \(IFEvalPatterns.quote(value))")
         }
         return IFEvalResult(followed: true, detail: "all \(keywords.count) keywords found")
     }

@@ -4,7 +4,7 @@ struct NumberOfParagraphs: IFEvalInstruction {
     let expected: Int
 
     func check(_ value: Scalars) throws(IFEvalEvaluationError) -> IFEvalResult {
-        let pieces = try split(value, IFEvalPatterns.paragraphSeparator)
+        let pieces = try IFEvalPatterns.split(value, IFEvalPatterns.paragraphSeparator)
         var count = pieces.count
         for (index, piece) in pieces.enumerated() where PythonText.isBlank(piece) {
             if index == 0 || index == pieces.count - 1 {

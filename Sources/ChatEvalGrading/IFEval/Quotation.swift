@@ -4,6 +4,7 @@ struct Quotation: IFEvalInstruction {
         let s = PythonText.strip(value)
         let ok = s.count > 1 && s.first == "\"" && s.last == "\""
         return IFEvalResult(
-            followed: ok, detail: ok ? "wrapped in double quotes" : "expected the answer wrapped in double quotes; found \(quote(s))")
+            followed: ok,
+            detail: ok ? "wrapped in double quotes" : "expected the answer wrapped in double quotes; found \(IFEvalPatterns.quote(s))")
     }
 }

@@ -11,6 +11,8 @@ struct RepeatPrompt: IFEvalInstruction {
             followed: ok,
             detail: ok
                 ? "answer starts with the prompt"
-                : "expected the answer to start with the prompt \(Excerpt.head(prompt, width: 40)); it starts \(quote(value))")
+                : "expected the answer to start with the prompt \(Excerpt.head(prompt, width: 40)); "
+                    + "it starts \(IFEvalPatterns.quote(value))"
+        )
     }
 }

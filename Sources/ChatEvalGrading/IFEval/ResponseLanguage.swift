@@ -10,6 +10,7 @@ struct ResponseLanguage: IFEvalInstruction {
         guard let detected = identifier.detect(value) else {
             return IFEvalResult(followed: true, detail: "no letters to identify a language (IFEval counts this as followed)")
         }
-        return IFEvalResult(followed: detected == language, detail: "expected language \(language), detected \(detected): \(quote(value))")
+        return IFEvalResult(
+            followed: detected == language, detail: "expected language \(language), detected \(detected): \(IFEvalPatterns.quote(value))")
     }
 }

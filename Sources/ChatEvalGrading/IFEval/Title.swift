@@ -7,6 +7,7 @@ struct Title: IFEvalInstruction {
             while t.last == ">" { t = t.dropLast() }
             if !PythonText.isBlank(t) { return IFEvalResult(followed: true, detail: "title \(Excerpt.around(value, m.range))") }
         }
-        return IFEvalResult(followed: false, detail: "expected a title in <<double angular brackets>>; none in \(quote(value))")
+        return IFEvalResult(
+            followed: false, detail: "expected a title in <<double angular brackets>>; none in \(IFEvalPatterns.quote(value))")
     }
 }

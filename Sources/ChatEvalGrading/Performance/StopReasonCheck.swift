@@ -1,5 +1,6 @@
 import ChatEvalCore
 
+/// `stop_reason`: the turn ended as expected (end of generation, max_tokens, a stop string); a failed turn fails it.
 struct StopReasonCheck: CheckEvaluator {
     let expected: StopReason
 

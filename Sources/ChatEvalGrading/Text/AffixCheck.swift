@@ -5,7 +5,7 @@ struct AffixCheck: CheckEvaluator {
     let trim: Bool
 
     func evaluate(_ subject: GradingSubject) -> Outcome {
-        let answer = trimmed(subject, trim)
+        let answer = TextChecks.trimmed(subject, trim)
         let wanted = affix.scalars
         let ok = atStart ? PythonText.hasPrefix(answer, wanted) : PythonText.hasSuffix(answer, wanted)
         let shown = atStart ? Excerpt.head(answer) : Excerpt.tail(answer)

@@ -4,7 +4,7 @@ struct EqualsCheck: CheckEvaluator {
     let trim: Bool
 
     func evaluate(_ subject: GradingSubject) -> Outcome {
-        let answer = trimmed(subject, trim)
+        let answer = TextChecks.trimmed(subject, trim)
         let wanted = expected.scalars
         if answer.elementsEqual(wanted) { return .pass("answer equals \(Excerpt.head(expected))") }
         let common = zip(answer, wanted).prefix { $0 == $1 }.count

@@ -1,5 +1,6 @@
 import ChatEvalCore
 
+/// `json`: the answer parses as JSON (fences allowed when asked), of the root type given, with every required path of its type.
 struct JSONCheck: CheckEvaluator {
     let requirements: [JSONRequirement]
     let allowFences: Bool

@@ -137,12 +137,14 @@ enum TextChecks {
     }
 }
 
-/// Whitespace-trimmed code points of the answer (Python's whitespace set).
-func trimmed(_ subject: GradingSubject, _ trim: Bool) -> ArraySlice<Unicode.Scalar> {
-    trim ? PythonText.strip(subject.analysis.scalars) : subject.analysis.scalars[...]
-}
-
 extension PCRE2Error {
     /// The `error` of a verdict this failure decides: `regex exceeded its match limit`…
     var verdictError: String { limitName.map { "regex exceeded its \($0)" } ?? "regex search failed" }
+}
+
+extension TextChecks {
+    /// Whitespace-trimmed code points of the answer (Python's whitespace set).
+    static func trimmed(_ subject: GradingSubject, _ trim: Bool) -> ArraySlice<Unicode.Scalar> {
+        trim ? PythonText.strip(subject.analysis.scalars) : subject.analysis.scalars[...]
+    }
 }

@@ -29,8 +29,8 @@ public struct BisectJournal: Codable, Sendable {
     public var probes: [Entry]
     /// Commit → result file of its single greedy run (exact probes).
     public var singleRuns: [String: String]
-    /// Commit → why it could not be measured (its build failed, its server never answered): on
-    /// resuming it is skipped again, not built again (`--fresh` tries it again).
+    /// Commit → why it cannot be measured (its build failed; `BisectSkip.isLasting`): on resuming
+    /// it is skipped again, not built again (`--fresh` tries it again). Never an end.
     public var unmeasurable: [String: String]
 
     public init(fingerprint: String) {

@@ -66,8 +66,11 @@ public actor RevisionProber: BisectProber {
             case .endpoints, .paired: result = try await paired(probe)
             }
         } catch let skip as BisectSkip {
-            journal.unmeasurable[revisions[skip.state].commit] = skip.reason
-            try journal.save(to: journalURL)
+            // Only what would fail again, and never an end (a bisection whose end fails is refused).
+            if skip.isLasting, skip.state != 0, skip.state != revisions.count - 1 {
+                journal.unmeasurable[revisions[skip.state].commit] = skip.reason
+                try journal.save(to: journalURL)
+            }
             throw skip
         }
         journal.probes.append(BisectJournal.Entry(key: key, result: result))

@@ -32,7 +32,7 @@ public actor ServedRevisions: RevisionRuntimes {
     private let connect: @Sendable (_ baseURL: String) async throws -> Endpoint
     private let readyTimeout: Double
     private var built: Set<Int> = []
-    private var failed: [Int: String] = [:]
+    private var failed: [Int: BisectSkip] = [:]
     private var running: [Int: (process: pid_t, endpoint: Endpoint)] = [:]
 
     /// - `commits`: by state index.
@@ -53,7 +53,7 @@ public actor ServedRevisions: RevisionRuntimes {
 
     public func runtime(for index: Int) async throws -> any ChatRuntime {
         if let running = running[index] { return running.endpoint.runtime }
-        if let reason = failed[index] { throw BisectSkip(state: index, reason: reason) }
+        if let skip = failed[index] { throw skip }
         let folder = scratch.appendingPathComponent(commits[index].shortId)
         if !built.contains(index) {
             do {
@@ -65,7 +65,7 @@ public actor ServedRevisions: RevisionRuntimes {
                 let log = scratch.appendingPathComponent("\(commits[index].shortId).build.log")
                 let status = try Self.spawn(build, in: folder, log: log, environment: [:])
                 let exit = await Self.wait(status)
-                guard exit == 0 else { throw skip(index, "the build failed (exit \(exit); \(log.path))") }
+                guard exit == 0 else { throw skip(index, "the build failed (exit \(exit); \(log.path))", lasting: true) }
             }
             built.insert(index)
         }
@@ -101,9 +101,10 @@ public actor ServedRevisions: RevisionRuntimes {
         for index in running.keys { await release(index) }
     }
 
-    private func skip(_ index: Int, _ reason: String) -> BisectSkip {
-        failed[index] = reason
-        return BisectSkip(state: index, reason: reason)
+    private func skip(_ index: Int, _ reason: String, lasting: Bool = false) -> BisectSkip {
+        let skip = BisectSkip(state: index, reason: reason, isLasting: lasting)
+        failed[index] = skip
+        return skip
     }
 
     /// `/bin/sh -c command` in `folder`, in a process group of its own, both streams to `log`.

@@ -9,7 +9,7 @@ package enum LocalSetup {
     }
 
     /// The default chat model that `make run` fetches into the cache.
-    package static var builtInModelPath: String { cacheFolder + "/models/SmolLM2-135M-Instruct.Q4_1.gguf" }
+    static var builtInModelPath: String { cacheFolder + "/models/SmolLM2-135M-Instruct.Q4_1.gguf" }
 
     /// Cores this process may use.
     package static var availableCores: Int { ProcessInfo.processInfo.activeProcessorCount }

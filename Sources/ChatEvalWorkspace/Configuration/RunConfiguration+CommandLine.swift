@@ -4,7 +4,7 @@ import Foundation
 
 extension RunConfiguration {
     /// `resolve` for a command: a configuration error is bad input (exit 2), its warnings printed.
-    package static func resolveForCommand(_ overrides: Overrides, project: ProjectFile?, projectFolder: URL) throws -> RunConfiguration {
+    static func resolveForCommand(_ overrides: Overrides, project: ProjectFile?, projectFolder: URL) throws -> RunConfiguration {
         do {
             return try resolve(overrides, project: project, projectFolder: projectFolder, warn: warn)
         } catch {

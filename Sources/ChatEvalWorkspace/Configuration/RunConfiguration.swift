@@ -34,7 +34,7 @@ package struct RunConfiguration {
     package struct ModelVariant: Equatable {
         package var modelPath: String
         /// The digest the project file requires of the model, if it names one.
-        package var expectedSha256: String?
+        var expectedSha256: String?
         package var chatTemplate: String?
         package var contextSize: Int
         /// Its name in reports: the file name, with the template or context size where the
@@ -84,8 +84,8 @@ package struct RunConfiguration {
 
     /// The sequential gate's defaults: at most 30 repetitions per side, and no round started after
     /// 20 minutes (a CI job should learn its verdict within half an hour).
-    package static let defaultMaxRepetitions = 30
-    package static let defaultTimeBudget = 1200.0
+    static let defaultMaxRepetitions = 30
+    static let defaultTimeBudget = 1200.0
 
     package struct ConfigurationError: Error, CustomStringConvertible {
         package var description: String
@@ -176,8 +176,8 @@ package struct RunConfiguration {
         return count
     }
 
-    /// The threads a project file asks for, at most the cores available (with a warning); the
-    /// command line's are checked when parsed.
+    /// The threads a project file asks for, at most the cores available (with a warning). An
+    /// override's threads are taken as given: the caller refuses more than the cores (the CLI does).
     private static func capped(threads: Int, fromProject: Bool, warn: (String) -> Void) -> Int {
         guard fromProject, threads > LocalSetup.availableCores else { return threads }
         warn(
@@ -216,7 +216,7 @@ package struct RunConfiguration {
     package var primary: ModelVariant { variants[0] }
 
     /// The llama.cpp runtime a variant loads.
-    package func runtimeConfiguration(_ variant: ModelVariant) -> LlamaChatRuntime.Configuration {
+    func runtimeConfiguration(_ variant: ModelVariant) -> LlamaChatRuntime.Configuration {
         var configuration = LlamaChatRuntime.Configuration(
             modelPath: variant.modelPath, chatTemplate: variant.chatTemplate, contextSize: variant.contextSize, batchSize: batchSize,
             threads: threads, slidingWindowCache: slidingWindowCache, build: EngineBuild.currentName)

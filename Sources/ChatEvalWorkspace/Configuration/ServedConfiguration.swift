@@ -11,7 +11,7 @@ import Foundation
 package struct ServedConfiguration {
     package var kind: RuntimeKind
     /// Set when `kind` is `.openai`; its model name is empty (see `modelNames`).
-    package var openAI: OpenAIConfiguration?
+    var openAI: OpenAIConfiguration?
     /// The served models to run, side by side when several; `[""]` when none is named (the
     /// server's only model). Empty for the in-process runtime.
     package var modelNames: [String]

@@ -53,7 +53,7 @@ package enum SuiteFiles {
     }
 
     /// The suites loaded, or — after printing every problem of every file — bad input (exit 2).
-    package static func collect(_ loaded: [Result<Suite, SuiteErrors>], validating: Bool = false) throws -> [Suite] {
+    static func collect(_ loaded: [Result<Suite, SuiteErrors>], validating: Bool = false) throws -> [Suite] {
         var suites: [Suite] = []
         var problems: [String] = []
         for result in loaded {

@@ -43,7 +43,7 @@ package struct Workspace {
 
     /// Loads a variant's model after checking the digest the project file requires.
     /// A wrong or missing model is bad input (exit 2).
-    package static func loadRuntime(_ configuration: RunConfiguration, _ variant: RunConfiguration.ModelVariant) throws -> (
+    static func loadRuntime(_ configuration: RunConfiguration, _ variant: RunConfiguration.ModelVariant) throws -> (
         runtime: LlamaChatRuntime, sha256: String?
     ) {
         let sha256 = try? digests.sha256(ofFileAt: variant.modelPath)
@@ -63,7 +63,7 @@ package struct Workspace {
     /// Every in-process model of `configuration` checked before any runs — the file, its GGUF
     /// header and vocabulary, its chat template — without loading weights, so that the second of
     /// two models is refused before the first has run for a minute.
-    package static func checkModels(_ configuration: RunConfiguration) throws {
+    static func checkModels(_ configuration: RunConfiguration) throws {
         for variant in configuration.variants {
             do {
                 try LlamaChatRuntime.check(configuration.runtimeConfiguration(variant))
@@ -75,7 +75,7 @@ package struct Workspace {
 
     /// A model or engine that cannot be used is bad input (2), an engine built for another CPU 6,
     /// a failed evaluation an incomplete run (3).
-    package static func exitStatus(of error: LlamaError) -> ExitStatus {
+    static func exitStatus(of error: LlamaError) -> ExitStatus {
         switch error.code {
         case .decodeFailed: .runIncomplete
         case .engineBuiltForAnotherCPU: .engineCannotRun

@@ -32,7 +32,7 @@ package struct WorkspaceRequest: Sendable {
 
     /// Where the project file lies in `tree`, relative to the repository root: the path the
     /// working tree's has (nil with --no-project, or outside the working tree).
-    package func projectPath(in tree: CommitTree) -> String? {
+    func projectPath(in tree: CommitTree) -> String? {
         project.ignore ? nil : tree.relativePath(project.path ?? tree.root.appendingPathComponent(ProjectFile.fileName).path)
     }
 }

@@ -15,7 +15,7 @@ package func say(_ text: String = "", styled: Bool = false) {
 
 /// Colour for ✓ and ✗ only on a terminal, and never when `NO_COLOR` is set (no-color.org) or
 /// the terminal is dumb: a CI log or a file gets plain text.
-package let colorsWanted: Bool = {
+let colorsWanted: Bool = {
     let environment = ProcessInfo.processInfo.environment
     return isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
 }()
@@ -26,7 +26,7 @@ package func complain(_ text: String) {
 }
 
 /// Writes JSON to standard output, still the same JSON, with nothing a terminal would obey.
-package func sayJSON(_ json: String) {
+func sayJSON(_ json: String) {
     FileHandle.standardOutput.write(Data((Terminal.safeJSON(Secrets.redact(json)) + "\n").utf8))
 }
 

@@ -3,8 +3,8 @@ import ChatEvalReport
 import ChatEvalStore
 import Foundation
 
-/// Where a command's report goes and in which formats, decided from the command line (see the
-/// CLI's `OutputOptions`): standard output, GitHub's job summary, files.
+/// Where a command's report goes and in which formats: standard output, GitHub's job summary
+/// (appended), files (replaced atomically), decided by the caller.
 package struct ReportOutput: Sendable {
     /// Where each format goes.
     package enum Destination: Equatable, Sendable {
@@ -23,7 +23,7 @@ package struct ReportOutput: Sendable {
 
     /// True when standard output carries the terminal report (headers may then go there too;
     /// otherwise standard output holds only the chosen format).
-    package var terminalOnStandardOutput: Bool { destinations.contains { $0.format == .terminal && $0.destination == .standardOutput } }
+    var terminalOnStandardOutput: Bool { destinations.contains { $0.format == .terminal && $0.destination == .standardOutput } }
 
     /// Prints a line that is not part of the report (a header, where the result file went): on
     /// standard output beside the terminal report, else on standard error, so that `--format json`

@@ -70,7 +70,7 @@ package final class InterruptTrap {
 private final class SignalCount: Sendable {
     private let value = Atomic<Int>(0)
     /// Adds `count` signals; returns the totals before and after.
-    package func add(_ count: Int) -> (before: Int, after: Int) {
+    func add(_ count: Int) -> (before: Int, after: Int) {
         let after = value.add(count, ordering: .relaxed).newValue
         return (after - count, after)
     }

@@ -50,7 +50,6 @@ package struct BisectJob: Sendable {
         guard let repository = workspace.repository else {
             throw failure("bisect needs a git repository; run inside one or pass --repo", .badInput)
         }
-        let picked = selection
         let head = try settings.configuration(workspace.project, root: workspace.root)
         let tree = CommitTree(repository: repository, commit: bad, label: bad, root: workspace.root)
         let projectPath = settings.projectPath(in: tree)
@@ -58,7 +57,7 @@ package struct BisectJob: Sendable {
         let inputs = serveCommand != nil ? nil : (projectPath.map { [$0] } ?? []) + head.suitePaths.compactMap { tree.relativePath($0) }
         let range = try BisectRange.read(
             good: good, bad: bad, repository: repository, root: workspace.root, inputs: inputs, projectPath: projectPath,
-            selection: picked, head: head, configure: { try settings.configuration($0, root: workspace.root) })
+            selection: selection, head: head, configure: { try settings.configuration($0, root: workspace.root) })
         output.info(
             "bisect    \(range.states.first?.shortId ?? good)..\(range.states.last?.shortId ?? bad): "
                 + "\(Format.count(range.states.count - 1, "commit")) to measure, \(range.skipped.count) skipped (no input changed)")
@@ -97,6 +96,11 @@ package struct BisectJob: Sendable {
         } catch let error as ResultWriteError {
             await (runtimes as? ServedRevisions)?.releaseAll()
             throw failure("could not write \(error.description); the probes finished are kept in \(journalURL.path)", .runIncomplete)
+        } catch let skip as BisectSkip {
+            // Only an end reaches here: a commit between them is passed over (`Bisector`).
+            await (runtimes as? ServedRevisions)?.releaseAll()
+            let end = skip.state == 0 ? "\(good) (the good end)" : "\(bad) (the bad end)"
+            throw failure("\(end) cannot be measured: \(skip.reason); bisect from commits that build and serve", .badInput)
         }
         try output.write(.bisect(outcome)) { BisectReport.render(outcome) }
         if outcome.interrupted {

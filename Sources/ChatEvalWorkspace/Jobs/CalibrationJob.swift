@@ -37,11 +37,10 @@ package struct CalibrationJob: Sendable {
         guard configuration.variants.count == 1 else {
             throw failure("calibrate measures one model; \(configuration.variants.count) are given", .badInput)
         }
-        let picked = selection
-        let loaded = try SuiteFiles.select(SuiteFiles.load(configuration.suitePaths), picked)
-        let plan = RunPlan(suites: loaded, settings: configuration.settings(selection: picked))
+        let loaded = try SuiteFiles.select(SuiteFiles.load(configuration.suitePaths), selection)
+        let plan = RunPlan(suites: loaded, settings: configuration.settings(selection: selection))
         let design = fixedRepetitions.map { SequentialDesign.fixed($0) } ?? SequentialDesign.rounds(maximum: configuration.maxRepetitions)
-        let settings = configuration.comparison.applying(comparisonOverrides)
+        let gateSettings = configuration.comparison.applying(comparisonOverrides)
         let (engine, sha256) = try Workspace.loadRuntime(configuration, configuration.primary)
         let load = MachineLoad.sample()
         say(
@@ -69,7 +68,7 @@ package struct CalibrationJob: Sendable {
             }
             let paired = PairedRun(
                 base: RunArm(label: "base", runtime: engine, plan: plan), head: RunArm(label: "head", runtime: engine, plan: plan),
-                design: design, timeBudget: configuration.timeBudget, settings: settings)
+                design: design, timeBudget: configuration.timeBudget, settings: gateSettings)
             let stop = StopRequest()
             let task = Task { try await gate.run(paired, stop: stop, observer: nil) }
             let trap = InterruptTrap(stop: stop) { task.cancel() }
@@ -88,7 +87,7 @@ package struct CalibrationJob: Sendable {
         }
 
         let audit = GateAudit.measure(
-            results, design: design, settings: settings, machine: MachineInfo.current().performanceClass, modelSha256: sha256,
+            results, design: design, settings: gateSettings, machine: MachineInfo.current().performanceClass, modelSha256: sha256,
             model: URL(fileURLWithPath: engine.identity.model.path).lastPathComponent, commit: workspace.snapshot?.commit)
         let url = GateAuditStore.url(
             machine: audit.machine, modelSha256: sha256, model: engine.identity.model.path, reports: configuration.reportsFolder)
@@ -98,7 +97,7 @@ package struct CalibrationJob: Sendable {
             throw failure("cannot write \(url.path): \(error)", .runIncomplete)
         }
         say("")
-        say(GateAuditReport.render(audit, settings: settings))
+        say(GateAuditReport.render(audit, settings: gateSettings))
         say("\nwritten   \(url.path)")
     }
 }

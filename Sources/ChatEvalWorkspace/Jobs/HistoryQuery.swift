@@ -35,7 +35,6 @@ package struct HistoryQuery: Sendable {
     /// The history of `metrics` over the first-parent commits, read through the results index
     /// (brought up to date first); problems with single sources are warnings.
     package func build() throws -> History {
-        let chosen = metrics
         let (repository, root) = try RecordedRuns.openRepository(repo)
         let walk: FirstParentWalk
         do {
@@ -56,7 +55,7 @@ package struct HistoryQuery: Sendable {
         }
         let folder = try RecordedRuns.reportsFolder(reportsFolder, project: project, root: root)
         var index = try RecordedRuns.updatedIndex(reports: folder, repository: repository, rebuild: rebuildIndex)
-        let needed = Set(chosen.compactMap { if case .metric(let metric) = $0 { metric } else { nil } })
+        let needed = Set(metrics.compactMap { if case .metric(let metric) = $0 { metric } else { nil } })
         let runs: [RunDigest]
         do {
             runs = try index.runs(commits: commits.map(\.id), metrics: needed)
@@ -71,7 +70,7 @@ package struct HistoryQuery: Sendable {
                 throw failure(error.description, .runIncomplete)
             }
         }
-        var history = HistoryBuilder.build(commits: commits, runs: runs, metrics: chosen, suites: suites.isEmpty ? nil : Set(suites))
+        var history = HistoryBuilder.build(commits: commits, runs: runs, metrics: metrics, suites: suites.isEmpty ? nil : Set(suites))
         history.lookUpSuspects(in: repository, inputs: try inputPaths(root: root)).forEach(warn)
         if !suites.isEmpty {
             let found = Set(history.series.map(\.key.suite))

@@ -84,17 +84,17 @@ extension RunJob {
     /// REV's side of a paired run: its commit, and its project file and suites read from git (the
     /// working tree untouched) at the paths the working tree has, resolved with the command line.
     private struct BaselineSide {
-        package var repository: GitRepository
-        package var commit: String
-        package var snapshot: GitSnapshot
-        package var label: String
-        package var project: ProjectFile?
-        package var configuration: RunConfiguration
-        package var suites: [Suite]
+        var repository: GitRepository
+        var commit: String
+        var snapshot: GitSnapshot
+        var label: String
+        var project: ProjectFile?
+        var configuration: RunConfiguration
+        var suites: [Suite]
     }
 
     private func baselineSide(
-        _ revision: String, head: RunConfiguration, headSuites: [Suite], selection picked: SuiteSelection, workspace: Workspace,
+        _ revision: String, head: RunConfiguration, headSuites: [Suite], selection picked: SuiteSelection, workspace: Workspace
     ) throws -> BaselineSide {
         guard let repository = workspace.repository else {
             throw failure("--baseline \(revision) needs a git repository; run inside one or pass --repo", .badInput)
@@ -139,15 +139,16 @@ extension RunJob {
     ) throws {
         let (finalBase, finalHead) = (finals[0], finals[1])
         let (writtenBase, writtenHead) = (finalBase.asWritten, finalHead.asWritten)
-        let reported = Result {
-            try output.write(.runs([writtenHead], comparison: result, base: [writtenBase])) {
-                (result.map {
-                    "\n" + ComparisonReport.render($0, verbose: reportOptions.verbose) + "\n\n" + String(repeating: "─", count: 60)
-                        + "\nthe head's run\n"
-                } ?? "")
-                    + "\n" + RunReport.render([writtenHead], options: reportOptions)
-            }
-        }
+        let unwritten = reportFailure(
+            Result {
+                try output.write(.runs([writtenHead], comparison: result, base: [writtenBase])) {
+                    (result.map {
+                        "\n" + ComparisonReport.render($0, verbose: reportOptions.verbose) + "\n\n" + String(repeating: "─", count: 60)
+                            + "\nthe head's run\n"
+                    } ?? "")
+                        + "\n" + RunReport.render([writtenHead], options: reportOptions)
+                }
+            })
         output.info("\nresults   base \(writers[0].resultURL.path)\n          head \(writers[1].resultURL.path)")
         addNote(finalHead, workspace: workspace)
         if cancelled {
@@ -161,7 +162,7 @@ extension RunJob {
                 "the run was interrupted; what was measured is in \(writers[0].resultURL.path) and \(writers[1].resultURL.path)",
                 .runIncomplete)
         }
-        try reported.get()
+        if let unwritten { throw unwritten }
         guard let result else { return }
         try gate.check(result)
         try GatePolicy.checkGates([finalHead])
@@ -171,5 +172,5 @@ extension RunJob {
 /// Carries a paired run's outcome out of the task that ran it.
 private actor PairedOutcomeBox {
     private(set) var outcome: PairedRun.Outcome?
-    package func set(_ outcome: PairedRun.Outcome) { self.outcome = outcome }
+    func set(_ outcome: PairedRun.Outcome) { self.outcome = outcome }
 }

@@ -13,7 +13,7 @@ import Synchronization
 
 extension RunJob {
     /// A record of `plan` on the commit `git` describes, with `configuration`'s project file (see `RunRecordMaker`).
-    package func makeRecord(
+    func makeRecord(
         _ engine: any ChatRuntime, sha256: String?, configuration: RunConfiguration, plan: RunPlan, git: GitSnapshot?,
         machineLoad: MachineLoad
     ) -> RunRecord {
@@ -21,8 +21,16 @@ extension RunJob {
             plan: plan, git: git, project: Workspace.record(of: configuration.project))
     }
 
+    /// A report that could not be written (exit 3), said at once where the report would have been:
+    /// the run is recorded either way, and a stop or an interruption that ends the run next must
+    /// not hide it. nil when the report was written.
+    func reportFailure(_ reported: Result<Void, any Error>) -> CommandFailure? {
+        guard case .failure(let error) = reported else { return nil }
+        return ((error as? CommandFailure) ?? failure("cannot write the report: \(error)", .runIncomplete)).sayNow()
+    }
+
     /// `RunRecordMaker.writer`; a result that cannot be started ends the run (exit 3).
-    package func makeWriter(_ record: RunRecord, suites: [Suite], folder: String) throws -> ResultWriter {
+    func makeWriter(_ record: RunRecord, suites: [Suite], folder: String) throws -> ResultWriter {
         do {
             return try RunRecordMaker.writer(record, suites: suites, folder: URL(fileURLWithPath: folder))
         } catch {
@@ -92,9 +100,6 @@ extension RunJob {
                 try? writers[index].write(finals[index])
             }
             return (finals, stoppedNow.load(ordering: .relaxed))
-        } catch let failure as CommandFailure {
-            await progress.finish()
-            throw failure
         } catch {
             await progress.finish()
             let journals = writers.map(\.journalURL.path).joined(separator: " and ")
@@ -106,7 +111,7 @@ extension RunJob {
     }
 
     /// Adds the run to its commit's git note when asked, or says why it cannot.
-    package func addNote(_ record: RunRecord, workspace: Workspace) {
+    func addNote(_ record: RunRecord, workspace: Workspace) {
         guard gitNote else { return }
         guard let repository = workspace.repository, let snapshot = workspace.snapshot else {
             warn("no git note was added: not inside a git repository")

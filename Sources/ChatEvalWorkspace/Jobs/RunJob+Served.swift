@@ -39,7 +39,7 @@ extension RunJob {
 
     /// Refuses combinations that cannot work, before anything is loaded (exit 2). `models` is the
     /// number of models run side by side.
-    package func checkLoadAndShard(_ served: ServedConfiguration, models: Int) throws {
+    func checkLoadAndShard(_ served: ServedConfiguration, models: Int) throws {
         if baseline != nil, served.kind == .openai || load.levels != nil || load.shard != nil {
             throw failure(
                 "--baseline replays two commits in this process with the in-process runtime; "
@@ -64,18 +64,18 @@ extension RunJob {
     }
 
     /// The suites of this run's shard (all of them without --shard).
-    package func shardOf(_ suites: [Suite]) -> [Suite] {
+    func shardOf(_ suites: [Suite]) -> [Suite] {
         load.shard.map { Sharding.select(suites, shard: $0) } ?? suites
     }
 
     /// The models of the run, side by side when there are several: the in-process variants, or
     /// the served runtime's model names.
-    package func runVariants(_ configuration: RunConfiguration, _ served: ServedConfiguration) -> [RunVariant] {
+    func runVariants(_ configuration: RunConfiguration, _ served: ServedConfiguration) -> [RunVariant] {
         guard served.kind == .openai else { return configuration.variants.map { RunVariant(label: $0.label, inProcess: $0) } }
         return served.modelNames.map { RunVariant(label: $0.isEmpty ? "served model" : $0, modelName: $0) }
     }
 
-    package func openRuntime(_ variant: RunVariant, _ configuration: RunConfiguration, _ served: ServedConfiguration) async throws
+    func openRuntime(_ variant: RunVariant, _ configuration: RunConfiguration, _ served: ServedConfiguration) async throws
         -> OpenedRuntime
     {
         if let inProcess = variant.inProcess {
@@ -105,7 +105,7 @@ extension RunJob {
     /// Replays the plan at each concurrency level in turn, one result file per level (tied by a
     /// sweep id), and for a sweep writes the SVG chart. Stops at a level that was interrupted;
     /// the report (`terminalReport`), notes, gates and exit codes are the caller's.
-    package func runLoad(
+    func runLoad(
         _ levels: [Int], opened: OpenedRuntime, plan: RunPlan, configuration: RunConfiguration, served: ServedConfiguration,
         group: RunGroup?, workspace: Workspace, machineLoad: MachineLoad
     ) async throws -> RunOutcome {
@@ -160,7 +160,7 @@ extension RunJob {
     }
 
     /// The terminal report of a run's records (`RunReport.render(_:options:loadLevels:)`), as this command's options ask.
-    package func terminalReport(_ records: [RunRecord]) -> String {
+    func terminalReport(_ records: [RunRecord]) -> String {
         RunReport.render(records, options: reportOptions, loadLevels: load.levels?.count)
     }
 }

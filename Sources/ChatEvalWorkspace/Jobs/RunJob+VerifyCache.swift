@@ -16,8 +16,7 @@ extension RunJob {
     /// tokens than for 19, and a near-tie between two tokens can then flip with no cache at fault.
     /// A server decides its own batches: the same holds unless it evaluates one token per call
     /// (llama-server `-ub 1`), which the header says and a failure's hint repeats.
-    package func verifyCaches(_ configuration: RunConfiguration, selection picked: SuiteSelection, served: ServedConfiguration) async throws
-    {
+    func verifyCaches(_ configuration: RunConfiguration, selection picked: SuiteSelection, served: ServedConfiguration) async throws {
         var head = configuration
         if settings.overrides.batchSize == nil { head.batchSize = 1 }
         let suites = try shardOf(SuiteFiles.select(SuiteFiles.load(head.suitePaths), picked))
@@ -59,7 +58,7 @@ extension RunJob {
     }
 
     /// The cache fault the test hook's environment variable asks for, refused when unknown.
-    package static func cacheFaultFromEnvironment() throws -> CacheFault? {
+    static func cacheFaultFromEnvironment() throws -> CacheFault? {
         guard let value = ProcessInfo.processInfo.environment[CacheFault.environmentVariable], !value.isEmpty else { return nil }
         guard let fault = CacheFault(rawValue: value) else {
             let known = CacheFault.allCases.map(\.rawValue).joined(separator: ", ")

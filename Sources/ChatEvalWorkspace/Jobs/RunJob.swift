@@ -72,13 +72,12 @@ package struct RunJob: Sendable {
         let cacheFault = try Self.cacheFaultFromEnvironment()
         var head = try settings.configuration(workspace.project, root: workspace.root)
         head.cacheFault = cacheFault
-        let picked = selection
         let servedConfiguration = try ServedConfiguration.resolve(served, project: workspace.project)
         try checkLoadAndShard(
             servedConfiguration, models: servedConfiguration.kind == .openai ? servedConfiguration.modelNames.count : head.variants.count)
 
         if verifyCache {
-            try await verifyCaches(head, selection: picked, served: servedConfiguration)
+            try await verifyCaches(head, selection: selection, served: servedConfiguration)
             return
         }
         if let baseline {
@@ -86,12 +85,12 @@ package struct RunJob: Sendable {
                 throw failure("--baseline compares one model; \(head.variants.count) are given (run the gate once per model)", .badInput)
             }
             try await runAgainstBaseline(
-                baseline, head: head, selection: picked, workspace: workspace, machineLoad: machineLoad)
+                baseline, head: head, selection: selection, workspace: workspace, machineLoad: machineLoad)
             return
         }
         Recovery.recoverAbandonedJournals(in: head.reportsFolder)
-        let loaded = try shardOf(SuiteFiles.select(SuiteFiles.load(for: head, info: output.info), picked))
-        let plan = RunPlan(suites: loaded, settings: head.settings(selection: picked))
+        let loaded = try shardOf(SuiteFiles.select(SuiteFiles.load(for: head, info: output.info), selection))
+        let plan = RunPlan(suites: loaded, settings: head.settings(selection: selection))
         let variants = runVariants(head, servedConfiguration)
         if servedConfiguration.kind != .openai, head.variants.count > 1 { try Workspace.checkModels(head) }
         printPlan(head, variants: variants.map(\.label), git: workspace.snapshot, plan: plan, machineLoad: machineLoad)
@@ -162,22 +161,23 @@ package struct RunJob: Sendable {
     /// The report of the models' runs, where they went, the notes, then the exit they earned
     /// (`finished`: every model ran).
     private func reportRuns(_ finals: [RunRecord], results: [URL], stoppedAtOnce: Bool, finished: Bool, workspace: Workspace) throws {
-        // The report is written before the notes, and its failure (exit 3) thrown after them: the run is recorded either way.
+        // The report is written before the notes, and its failure (exit 3) said at once and thrown after them, unless a stop
+        // or an interruption ends the run: the run is recorded either way.
         // It is rendered from the records as their files give them back, so that `chateval report` of a file gives it again.
         let written = finals.map(\.asWritten)
-        let reported = Result { try output.write(.runs(written)) { terminalReport(written) } }
+        let unwritten = reportFailure(Result { try output.write(.runs(written)) { terminalReport(written) } })
         output.info("")
         for (index, url) in results.enumerated() {
             output.info((results.count > 1 ? "result \(index + 1)  " : "result    ") + url.path)
         }
         output.info("commit    \(finals.first?.git?.commit ?? "none (not a git repository)")")
         finals.forEach { addNote($0, workspace: workspace) }
-        try reported.get()
         let paths = results.map(\.path).joined(separator: " and ")
         if stoppedAtOnce { throw failure("stopped: the turn in progress was cancelled; what was measured is in \(paths)", .stoppedAtOnce) }
         if finals.contains(where: { $0.status == .incomplete }) || !finished {
             throw failure("the run was interrupted; what was measured is in \(paths)", .runIncomplete)
         }
+        if let unwritten { throw unwritten }
         if let shard = load.shard {
             output.info("shard     \(shard): gates are decided when the shards are joined (`chateval merge`)")
             return

@@ -27,7 +27,7 @@ package enum RecordedRuns {
 
     /// The index of `reports`, updated from its result files and the repository's notes; problems
     /// with single sources are warnings (once per change), a broken index is bad input.
-    package static func updatedIndex(reports: URL, repository: GitRepository, rebuild: Bool, report: Bool = false) throws
+    static func updatedIndex(reports: URL, repository: GitRepository, rebuild: Bool, report: Bool = false) throws
         -> SQLiteResultIndex
     {
         do {

@@ -46,7 +46,7 @@ package enum Recovery {
     }
 
     /// Recovers every journal in `folder` that no live run holds, saying so.
-    package static func recoverAbandonedJournals(in folder: String) {
+    static func recoverAbandonedJournals(in folder: String) {
         for journal in Journal.abandoned(in: URL(fileURLWithPath: folder)) {
             do {
                 let result = try recover(journal)
@@ -58,5 +58,21 @@ package enum Recovery {
                 complain("chateval: warning: \(journal.path) was left by a run that died and cannot be recovered: \(error.description)")
             }
         }
+    }
+
+    /// Recovers each journal in turn, saying where each went or why it could not be; bad input
+    /// (exit 2) when one could not be, after trying the rest.
+    package static func recoverAll(_ paths: [String]) throws {
+        var failed = 0
+        for path in paths {
+            do {
+                let result = try recover(URL(fileURLWithPath: path))
+                say("\(path): recovered into \(result.path)")
+            } catch {
+                complain("chateval: error: \(path): \(error.description)")
+                failed += 1
+            }
+        }
+        if failed > 0 { throw failure("\(failed) of \(paths.count) journal(s) could not be recovered", .badInput) }
     }
 }

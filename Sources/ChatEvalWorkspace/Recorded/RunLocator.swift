@@ -22,7 +22,7 @@ package struct RunLocator {
         case commit(id: String, label: String, candidates: [LocatedRun])
     }
 
-    package func locate(_ argument: String) throws -> Located {
+    func locate(_ argument: String) throws -> Located {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) {
             return .runs(try isDirectory.boolValue ? folder(argument) : file(argument))

@@ -7,12 +7,11 @@ import ChatEvalStore
 import ChatEvalSuites
 import Foundation
 
-/// Where `compare` and `report` look their arguments up, found as `compare` always has: the
-/// repository from `--repo` or the current folder upward (outside one, files and folders still
-/// work), the project file at its root, and the reports folder from `--reports`, else the project
-/// file's, else `reports`.
+/// Where `compare` and `report` look their arguments up: the repository found from a given folder
+/// or the current one upward (outside one, files and folders still work), the project file at its
+/// root, and the reports folder given, else the project file's, else `reports`.
 package struct RunSources {
-    package var locator: RunLocator
+    var locator: RunLocator
     /// The reports folder as given or found (messages name it so).
     package var folder: String
     package var projectFile: ProjectFile?
@@ -77,13 +76,19 @@ package struct RunSources {
     /// The run-to-run spread of the base's recorded history: its commit's and up to 30
     /// first-parent ancestors' runs like `run` in the results index; nil when the base is not a
     /// revision or its history is too short (`RunToRunSpread.minimumHistory`).
+    /// An index or repository that cannot be read is a warning: the stated spread then applies.
     package func runSpread(of base: RunLocator.Located, run: RunRecord?) -> RunToRunSpread? {
         guard case .commit(let id, _, _) = base, let run, let repository = locator.repository,
-            let commits = try? repository.firstParentWalk(from: id, maxCount: 31).commits.map(\.id), commits.count >= 2,
-            let index = try? RecordedRuns.updatedIndex(reports: locator.reportsFolder, repository: repository, rebuild: false),
-            let runs = try? index.runs(commits: commits, metrics: Set(RunToRunSpread.stated.spreads.keys))
+            let commits = try? repository.firstParentWalk(from: id, maxCount: 31).commits.map(\.id), commits.count >= 2
         else { return nil }
-        return RunSpreadHistory.estimate(commits: commits, runs: runs, like: run)
+        do {
+            let index = try RecordedRuns.updatedIndex(reports: locator.reportsFolder, repository: repository, rebuild: false)
+            let runs = try index.runs(commits: commits, metrics: Set(RunToRunSpread.stated.spreads.keys))
+            return RunSpreadHistory.estimate(commits: commits, runs: runs, like: run)
+        } catch {
+            warn("the run-to-run spread of the base's history was not estimated (\(error)); the stated spread is used")
+            return nil
+        }
     }
 
     /// The runs one argument names, to report on: a single run, or every run of the side-by-side
