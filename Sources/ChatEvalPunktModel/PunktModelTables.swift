@@ -26,10 +26,10 @@ struct PunktModelTables {
             let end = lines[(emptyLine + 1)...].firstIndex(where: \.isEmpty) ?? lines.endIndex
             let entries = lines[(emptyLine + 2)..<max(emptyLine + 2, end)]
             switch Self.text(lines[emptyLine + 1].prefix { $0 != UInt8(ascii: ":") }) {
-            case "abbreviations": abbreviations = entries.map(Self.text)
-            case "collocations": collocations = entries.compactMap(Self.collocationEntry)
-            case "sentence-starters": sentenceStarters = entries.map(Self.text)
-            case "orthographic-context": orthographicContext = entries.compactMap(Self.orthographicContextEntry)
+            case "abbreviations": abbreviations = entries.map { Self.text($0) }
+            case "collocations": collocations = entries.compactMap { Self.collocationEntry($0) }
+            case "sentence-starters": sentenceStarters = entries.map { Self.text($0) }
+            case "orthographic-context": orthographicContext = entries.compactMap { Self.orthographicContextEntry($0) }
             default: break
             }
             emptyLine = end

@@ -85,12 +85,9 @@ package struct BisectJob: Sendable {
             folder: folder, journal: journal, journalURL: journalURL, stop: stop)
         let bisector = Bisector(states: range.states, skipped: range.skipped, errorRate: 1 - confidence)
         let info = output
-        let task = Task { try await bisector.run(prober) { info.info($0) } }
-        let trap = InterruptTrap(stop: stop, expire: { task.cancel() }, cancel: { task.cancel() })
-        defer { withExtendedLifetime(trap) {} }
         var outcome: BisectOutcome
         do {
-            outcome = try await task.value
+            outcome = try await InterruptTrap.run(stop: stop) { try await bisector.run(prober) { info.info($0) } }.value
             outcome.bad = range.bad
             await (runtimes as? ServedRevisions)?.releaseAll()
         } catch let error as ResultWriteError {

@@ -70,10 +70,7 @@ package struct CalibrationJob: Sendable {
                 base: RunArm(label: "base", runtime: engine, plan: plan), head: RunArm(label: "head", runtime: engine, plan: plan),
                 design: design, timeBudget: configuration.timeBudget, settings: gateSettings)
             let stop = StopRequest()
-            let task = Task { try await gate.run(paired, stop: stop, observer: nil) }
-            let trap = InterruptTrap(stop: stop) { task.cancel() }
-            let outcome = try await task.value
-            withExtendedLifetime(trap) {}
+            let outcome = try await InterruptTrap.run(stop: stop) { try await gate.run(paired, stop: stop, observer: nil) }.value
             guard let result = outcome.comparison, outcome.sequential.stop != .interrupted else {
                 throw failure("calibration interrupted after \(results.count) comparisons; nothing was written", .runIncomplete)
             }

@@ -79,19 +79,11 @@ extension RunJob {
         let progress = RunProgress(
             totalTurns: turns, repetitions: atMost ? 2 : records.first?.settings.repetitions ?? 1,
             suiteLinesToStandardOutput: output.terminalOnStandardOutput, atMost: atMost, firstLook: records.count == 1)
-        let task = Task { try await run(stop, progress) }
-        // The first signal's grace ending cancels the turn in progress too, but the run still ends
-        // as interrupted (exit 3), not stopped at once (130): only the second signal is that.
-        let stoppedNow = Atomic<Bool>(false)
-        let trap = InterruptTrap(
-            stop: stop, expire: { task.cancel() },
-            cancel: {
-                stoppedNow.store(true, ordering: .relaxed)
-                task.cancel()
-            })
-        defer { withExtendedLifetime(trap) {} }
         do {
-            var finals = try await task.value
+            // The first signal's grace ending cancels the turn in progress too, but the run still
+            // ends as interrupted (exit 3), not stopped at once (130): only the second signal is that.
+            let trapped = try await InterruptTrap.run(stop: stop) { try await run(stop, progress) }
+            var finals = trapped.value
             await progress.finish()
             // How busy the machine was at the end, added once the run is over.
             let end = MachineLoad.sample()
@@ -99,7 +91,7 @@ extension RunJob {
                 finals[index].environment?.end = end
                 try? writers[index].write(finals[index])
             }
-            return (finals, stoppedNow.load(ordering: .relaxed))
+            return (finals, trapped.stoppedAtOnce)
         } catch {
             await progress.finish()
             let journals = writers.map(\.journalURL.path).joined(separator: " and ")
