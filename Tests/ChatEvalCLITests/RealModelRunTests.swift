@@ -234,6 +234,20 @@ import Testing
         #expect(answered < 24)  // the run really stopped early
     }
 
+    /// A report that cannot be written is said where it happened, and the interruption that ends
+    /// the run after it does not hide it.
+    @Test func anInterruptedRunStillSaysItsReportWasNotWritten() async throws {
+        _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let (directory, suiteFile, reports) = try longSuite()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let page = directory.appendingPathComponent("no-such-folder/run.html").path
+        let (outcome, _, _) = try await interruptedRun(
+            suiteFile, reports: reports, afterTurns: 2, signals: [SIGINT], arguments: ["--output", page])
+        #expect(outcome.status == 3, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("chateval: error: cannot write the html report"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("chateval: error: the run was interrupted"), "\(outcome.stderr)")
+    }
+
     @Test func aKilledRunIsRecoveredAsTheRunWouldHaveGradedIt() async throws {
         _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
         let (directory, suiteFile, reports) = try longSuite()
@@ -372,13 +386,13 @@ import Testing
     /// ended, its journal, and how many turns the journal held when the first signal went.
     private func interruptedRun(
         _ suiteFile: URL, reports: URL, afterTurns turns: Int, signals: [Int32], pause: Duration = .zero,
-        delay: Duration = .zero
+        delay: Duration = .zero, arguments: [String] = []
     )
         async throws -> (outcome: CommandLineTests.Outcome, journal: URL, journaledTurns: Int)
     {
         let seen = Mutex<(URL, Int)?>(nil)
         let outcome = try await ProcessRunner.run(
-            CommandLineTests.binary, ["run", suiteFile.path, "--reports", reports.path],
+            CommandLineTests.binary, ["run", suiteFile.path, "--reports", reports.path] + arguments,
             environment: ["CI": "true"], in: suiteFile.deletingLastPathComponent()
         ) { running in
             let journal = try await Self.waitForJournal(in: reports, turns: turns)
