@@ -156,7 +156,9 @@ let package = Package(
         .testTarget(
             name: "ChatEvalRunnerTests",
             dependencies: [
-                "ChatEvalRunner", "ChatEvalReport", "ChatEvalSuites", "ChatEvalStore", "ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit",
+                "ChatEvalRunner", "ChatEvalReport", "ChatEvalCompare", "ChatEvalGrading", "ChatEvalSuites", "ChatEvalStore",
+                "ChatEvalRuntime",
+                "ChatEvalCore", "ChatEvalTestKit",
             ]),
         .testTarget(
             name: "ChatEvalOpenAITests",

@@ -1,4 +1,3 @@
-import ArgumentParser
 import ChatEvalCore
 import ChatEvalOpenAI
 import ChatEvalReport
