@@ -141,7 +141,7 @@ struct RunCommand: AsyncParsableCommand {
                     suitePaths: suites.given, reportsFolder: recording.reportsFolder, cacheMode: cacheMode, repetitions: repetitions,
                     maxRepetitions: maxRepetitions, timeBudget: timeBudget.flatMap(DurationText.seconds), warmup: warmup)),
             served: try served.overrides(), selection: selection.selection(suites),
-            load: LoadRequest(levels: load.levels, concurrency: load.concurrency, shard: load.parsedShard, sweepChart: load.sweepChart),
+            load: LoadRequest(levels: load.levels, shard: load.parsedShard, sweepChart: load.sweepChart),
             baseline: baseline, fixedRepetitions: repetitions, comparisonOverrides: try comparison.overrides(),
             gate: GatePolicy(allowMismatch: mismatch.allowMismatch, undecided: comparison.undecided),
             reportOptions: report.options(showPrompts: printPrompt), output: output.resolved, keepsPrompts: printPrompt,

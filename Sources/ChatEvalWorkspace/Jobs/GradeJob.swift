@@ -48,7 +48,11 @@ package struct GradeJob: Sendable {
         } catch {
             throw failure("\(error.description); name a result file written by `chateval run` (or a suite with --answers FILE)", .badInput)
         }
-        let paths = try suitePaths.isEmpty ? recorded.suites.map { try Self.resolve($0.path, of: recorded, resultFile: path) } : suitePaths
+        // The repository is found once, not once per suite.
+        let root = Workspace.root()
+        let paths =
+            try suitePaths.isEmpty
+            ? recorded.suites.map { try Self.resolve($0.path, of: recorded, resultFile: path, root: root) } : suitePaths
         for missing in paths where !FileManager.default.fileExists(atPath: missing) {
             throw failure(
                 "\(missing): the run's suite file is not there; name the suite files to grade with: chateval grade \(path) SUITE...",
@@ -64,14 +68,13 @@ package struct GradeJob: Sendable {
 
     /// A recorded suite path as a file of this working tree: relative to the repository the run
     /// recorded (its absolute paths made relative to that repository's root), resolved in the
-    /// repository the command runs in (else the current folder). A path that leaves either — an
+    /// repository the command runs in (`root`: its working tree, else the current folder). A path that leaves either — an
     /// absolute path elsewhere, `..` beyond the root — is refused unread: a result file is data,
     /// and must not make `grade` read (and quote) any file on the machine.
     package static func resolve(
         _ recordedPath: String, of record: RunRecord, resultFile: String,
-        currentFolder: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        root: URL
     ) throws -> String {
-        let root = Workspace.root(containing: currentFolder)
         var relative = recordedPath
         if recordedPath.hasPrefix("/") {
             let recordedRoot = record.git?.workdir.map { $0.hasSuffix("/") ? $0 : $0 + "/" }

@@ -4,15 +4,12 @@ import ChatEvalStore
 package struct LoadRequest: Sendable {
     /// The concurrency levels, in the order given; nil without --concurrency.
     package var levels: [Int]?
-    /// `--concurrency` as given, for messages.
-    package var concurrency: String?
     package var shard: RunShard?
     /// Where a sweep writes its SVG chart (nil: beside the result files).
     package var sweepChart: String?
 
-    package init(levels: [Int]? = nil, concurrency: String? = nil, shard: RunShard? = nil, sweepChart: String? = nil) {
+    package init(levels: [Int]? = nil, shard: RunShard? = nil, sweepChart: String? = nil) {
         self.levels = levels
-        self.concurrency = concurrency
         self.shard = shard
         self.sweepChart = sweepChart
     }

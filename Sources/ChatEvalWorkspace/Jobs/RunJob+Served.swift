@@ -53,7 +53,7 @@ extension RunJob {
         }
         if let levels = load.levels, served.kind == .llama, levels.contains(where: { $0 > 1 }) {
             throw failure(
-                "--concurrency \(load.concurrency ?? "") needs a served runtime (--runtime openai --base-url URL): "
+                "--concurrency \(levels.map(String.init).joined(separator: ",")) needs a served runtime (--runtime openai --base-url URL): "
                     + "the in-process runtime answers one conversation at a time",
                 .badInput)
         }
