@@ -91,6 +91,18 @@ public struct Comparison: Codable, Sendable {
 
     /// Differences that make the timings incomparable (not those the commits themselves made).
     public var mismatches: [SettingDifference] { differences.filter { !$0.isCommitDetermined } }
+
+    /// Sets `ledger`, its rules reported and never gated when the sides were not measured alike
+    /// (compared anyway with `--allow-mismatch`): a fact of one machine or build is not the code's.
+    public mutating func attachLedger(_ ledger: LedgerComparison) {
+        var ledger = ledger
+        if ledger.notGated == nil, !mismatches.isEmpty {
+            ledger.notGated =
+                "the sides were not measured alike (\(mismatches.map(\.field).joined(separator: ", "))): a difference may be theirs, "
+                + "not the code's"
+        }
+        self.ledger = ledger
+    }
 }
 
 // MARK: - Looks of a paired run

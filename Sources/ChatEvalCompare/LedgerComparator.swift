@@ -4,13 +4,15 @@ import ChatEvalStore
 /// Compares the work ledgers of two sides exactly (see `LedgerComparison`).
 public enum LedgerComparator {
     /// Every turn on both sides: exact turns compared count by count, with the answers and the
-    /// checks; varying turns named and left to the statistical gate.
+    /// checks; varying turns named and left to the statistical gate. When the sides computed with
+    /// different arithmetic (`ReplayArithmetic`), the changes are reported and never gated.
     public static func compare(base: [RunRecord], head: [RunRecord], gates: LedgerGates = .default) -> LedgerComparison {
         let baseSide = TurnLedgers(base), headSide = TurnLedgers(head)
         var varying: [VaryingTurn] = []
         var changes: [LedgerChange] = []
         var checks: [ExactCheckChange] = []
         var compared = 0, exact = 0
+        var exactBySuite: [String: Int] = [:]
         var answerChanged: Set<String> = []  // suite/conversation of an exact turn whose answer changed
         for key in headSide.turns {
             guard let baseEntry = baseSide.entries[key], let headEntry = headSide.entries[key] else { continue }
@@ -20,6 +22,7 @@ public enum LedgerComparator {
                 continue
             }
             exact += 1
+            exactBySuite[key.suite, default: 0] += 1
             let conversation = "\(key.suite)/\(key.conversation)"
             if var change = change(key, baseEntry, headEntry, gates: gates) {
                 change.cause = cause(of: change, baseEntry, headEntry, earlierAnswerChanged: answerChanged.contains(conversation))
@@ -30,10 +33,13 @@ public enum LedgerComparator {
             }
             checks += checkChanges(key, baseEntry, headEntry)
         }
-        return LedgerComparison(
+        var comparison = LedgerComparison(
             gates: gates, turnsCompared: compared, turnsExact: exact, baseRepetitions: baseSide.repetitions,
             headRepetitions: headSide.repetitions, varying: varying, changes: changes, checks: checks,
             work: work(baseSide, headSide))
+        comparison.exactTurnsBySuite = exactBySuite
+        comparison.notGated = ReplayArithmetic.reasonNotToGate(base: base, head: head)
+        return comparison
     }
 
     /// The turn's first-repetition ledgers and answers compared; nil when nothing differs.
@@ -102,13 +108,20 @@ public enum LedgerComparator {
         }
     }
 
-    /// Checks constant on each side, differing between them, on answers that repeat exactly.
+    /// Checks constant on each side, differing between them, on answers that repeat exactly. Only
+    /// a check whose verdict is a function of the answer: one that reads timings or memory on
+    /// either side (`Verdict.readsMeasurements`) moves with the machine and is left to the
+    /// counting test with every other check.
     static func checkChanges(_ key: LedgerTurn, _ base: TurnLedgers.Entry, _ head: TurnLedgers.Entry) -> [ExactCheckChange] {
         guard base.answersRepeat, head.answersRepeat, let first = base.verdicts.first, let headFirst = head.verdicts.first else {
             return []
         }
+        let measured = { (entry: TurnLedgers.Entry, position: Int) in
+            entry.verdicts.contains { position < $0.count && $0[position].measured }
+        }
         var found: [ExactCheckChange] = []
-        for position in 0..<min(first.count, headFirst.count) where first[position].check == headFirst[position].check {
+        for position in 0..<min(first.count, headFirst.count)
+        where first[position].check == headFirst[position].check && !measured(base, position) && !measured(head, position) {
             let baseValues = base.verdicts.compactMap { position < $0.count ? $0[position].passed : nil }
             let headValues = head.verdicts.compactMap { position < $0.count ? $0[position].passed : nil }
             guard let b = baseValues.first, let h = headValues.first, b != h,

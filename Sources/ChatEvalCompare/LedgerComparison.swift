@@ -21,6 +21,12 @@ public struct LedgerComparison: Codable, Sendable {
     public var checks: [ExactCheckChange]
     /// Work and time apart, per suite: how much work, and how long a unit of it took.
     public var work: [SuiteWork]
+    /// Turns compared exactly, per suite (nil in comparisons written before the field).
+    public var exactTurnsBySuite: [String: Int]?
+    /// Why the exact rules are reported and never gated — the sides computed with different
+    /// arithmetic (`ReplayArithmetic`), or were not measured alike and are compared anyway
+    /// (`--allow-mismatch`); nil when they gate.
+    public var notGated: String?
 
     public init(
         gates: LedgerGates, turnsCompared: Int, turnsExact: Int, baseRepetitions: Int, headRepetitions: Int, varying: [VaryingTurn],
@@ -37,10 +43,14 @@ public struct LedgerComparison: Codable, Sendable {
         self.work = work
     }
 
-    /// Changes that a gate rule fails.
-    public var regressions: [LedgerChange] { changes.filter { !$0.regressions.isEmpty } }
-    /// Checks that passed on every base replay and fail on every head replay.
-    public var checkRegressions: [ExactCheckChange] { checks.filter { !$0.headPasses && $0.acceptedBy == nil } }
+    /// Changes that a gate rule fails (none while the rules are not gated: `notGated`).
+    public var regressions: [LedgerChange] { notGated != nil ? [] : brokenRules }
+    /// Checks that passed on every base replay and fail on every head replay (none while not gated).
+    public var checkRegressions: [ExactCheckChange] { notGated != nil ? [] : checksBroken }
+    /// Changes that break a gate rule, gated or not.
+    public var brokenRules: [LedgerChange] { changes.filter { !$0.regressions.isEmpty } }
+    /// Checks that passed on every base replay and fail on every head replay, not accepted, gated or not.
+    public var checksBroken: [ExactCheckChange] { checks.filter { !$0.headPasses && $0.acceptedBy == nil } }
 
     /// True when an exact change fails the comparison.
     public var hasRegression: Bool { !regressions.isEmpty || !checkRegressions.isEmpty }

@@ -8,8 +8,9 @@ public struct TurnLedgers: Sendable {
     public struct Entry: Sendable {
         public var ledgers: [WorkLedger] = []
         public var answers: [String] = []
-        /// Verdicts per repetition: position among the turn's checks → (check type, passed).
-        public var verdicts: [[(check: String, passed: Bool)]] = []
+        /// Verdicts per repetition: position among the turn's checks → (check type, passed, and
+        /// whether the verdict reads timings or memory: `Verdict.readsMeasurements`).
+        public var verdicts: [[(check: String, passed: Bool, measured: Bool)]] = []
         /// True when every replay of the turn decoded greedily.
         public var greedy = true
         /// Messages sent (system prompt included) in the first repetition.
@@ -24,11 +25,14 @@ public struct TurnLedgers: Sendable {
         public var prefillPerToken: [Double] = []
         public var decodePerToken: [Double] = []
 
-        /// Whether the ledger repeated exactly.
+        /// Whether the ledger repeated exactly. A sampled turn is never exact: its repetitions
+        /// agreeing is seen, not guaranteed.
         public var determinism: LedgerDeterminism {
             if unanswered > 0 || ledgers.isEmpty { return .varies }
-            if ledgers.count == 1 { return greedy ? .greedyOnce : .sampledOnce }
-            return ledgers.dropFirst().allSatisfy { $0 == ledgers[0] } ? .exact : .varies
+            let alike = ledgers.dropFirst().allSatisfy { $0 == ledgers[0] }
+            if !greedy { return ledgers.count == 1 ? .sampledOnce : alike ? .sampled : .varies }
+            if ledgers.count == 1 { return .greedyOnce }
+            return alike ? .exact : .varies
         }
 
         /// Whether every repetition gave the same answer text.
@@ -36,9 +40,12 @@ public struct TurnLedgers: Sendable {
     }
 
     public var entries: [LedgerTurn: Entry]
+    /// The runs gathered.
+    public var runs: [RunRecord]
 
     /// Gathers `runs` (one side: one run, or several of one commit).
     public init(_ runs: [RunRecord]) {
+        self.runs = runs
         var entries: [LedgerTurn: Entry] = [:]
         for run in runs {
             for suite in run.suites {
@@ -68,7 +75,7 @@ public struct TurnLedgers: Sendable {
         }
         entry.ledgers.append(metrics.ledger)
         entry.answers.append(turn.answer ?? "")
-        entry.verdicts.append((turn.checks ?? []).map { ($0.check, $0.passed) })
+        entry.verdicts.append((turn.checks ?? []).map { ($0.check, $0.passed, $0.readsMeasurements) })
         if let value = metrics.prefillTimePerEvaluatedToken { entry.prefillPerToken.append(value) }
         if let value = metrics.decodeTimePerGeneratedToken { entry.decodePerToken.append(value) }
     }

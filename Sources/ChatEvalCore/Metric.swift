@@ -45,6 +45,17 @@ public enum Metric: String, Codable, Sendable, CaseIterable {
         }
     }
 
+    /// True for a time, a rate or memory: a quantity that moves with the machine from replay to
+    /// replay, not with the answer. False for counts of work (generated tokens, reuse shares),
+    /// which repeat exactly wherever the work ledger does. A check on a metric that moves with the
+    /// machine is never compared exactly (`Verdict.readsMeasurements`).
+    public var movesWithMachine: Bool {
+        switch unit {
+        case .seconds, .tokensPerSecond, .bytes: true
+        case .ratio, .tokens: false
+        }
+    }
+
     /// The metrics a comparison of two runs looks at by default: the runtime's speed, memory and
     /// reuse. (`generated-tokens` follows from the answers, which the quality comparison covers;
     /// `tpot` is the decode rate's reciprocal, compared as `decode-tps`.)

@@ -21,6 +21,12 @@ public struct Verdict: Codable, Sendable, Hashable {
     /// turn's own message reads `{{this.user}}`): how the instruction-following scores follow an
     /// instruction from turn to turn. Recorded for conversations tagged `multi-turn-if`.
     public var instruction: String?
+    /// True when the verdict reads the turn's timings or memory — a check on a metric that moves
+    /// with the machine (`ttft`, `decode-tps`, `peak-memory`…), or a combinator holding one — so
+    /// that it can flip between two replays of the same answer. Recorded for performance checks and
+    /// combinators; nil for checks of the answer alone (and in records written before the field,
+    /// where `readsMeasurements` falls back on the check's type).
+    public var measured: Bool?
 
     public init(check: String, passed: Bool, score: Double? = nil, detail: String, error: String? = nil, weight: Double = 1) {
         self.check = check
@@ -33,6 +39,20 @@ public struct Verdict: Codable, Sendable, Hashable {
 
     /// True when the check could not be evaluated.
     public var isError: Bool { error != nil }
+
+    /// True when the verdict may move with the machine rather than the answer (`measured`): such a
+    /// verdict is never compared exactly, only counted. Where a record does not say, the type
+    /// decides, erring towards "measured": a limit on a metric that moves with the machine, and
+    /// any combinator (`all`, `any`, `not`), whose nested checks the record does not keep.
+    public var readsMeasurements: Bool { measured ?? Self.typeMayReadMeasurements(check) }
+
+    /// Whether a check of type `type` (`ttft`, `not-ttft`, `all`…) may read timings or memory,
+    /// judged by its name alone.
+    public static func typeMayReadMeasurements(_ type: String) -> Bool {
+        let base = type.hasPrefix("not-") ? String(type.dropFirst(4)) : type
+        if ["all", "any", "not"].contains(base) { return true }
+        return Metric(name: base)?.movesWithMachine ?? false
+    }
 
     /// The verdict under IFEval's loose reading: `loose` where recorded, else `passed`.
     public var passedLoosely: Bool { loose ?? passed }

@@ -82,7 +82,8 @@ public enum BisectReport {
                     + "the ends \(percent(budget.endpoints))"
                     + (budget.testedSignals > 0
                         ? ", each tested probe \(percent(budget.perProbe)), at most \(budget.probesPerSignal) a signal" : "")
-                    + "; exact signals are facts)")
+                    + "; an exact signal is a fact where both commits replayed greedily under one arithmetic, "
+                    + "and undecided elsewhere) — if each signal steps once or twice in the range and is not undone inside it")
         }
         if outcome.interrupted { lines.append("INTERRUPTED — what was found so far; the same command resumes without measuring again") }
         return lines

@@ -392,10 +392,11 @@ public enum ComparisonReport {
 
     /// True when the ledger comparison decided `change` as a certain change (exact answers on both sides).
     private static func decidedExactly(_ change: CheckChange, _ ledger: LedgerComparison?) -> Bool {
-        ledger?.checks.contains {
+        guard let ledger, ledger.notGated == nil else { return false }
+        return ledger.checks.contains {
             $0.turn.suite == change.suite && $0.turn.conversation == change.conversation && $0.turn.turn == change.turn
                 && $0.position + 1 == change.position
-        } == true
+        }
     }
 
     private static func place(_ change: CheckChange) -> String {

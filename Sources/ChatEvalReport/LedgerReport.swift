@@ -10,7 +10,7 @@ public enum LedgerReport {
         let side = TurnLedgers(runs)
         guard !side.entries.isEmpty else { return [] }
         let counts = side.determinismCounts
-        let order: [LedgerDeterminism] = [.exact, .greedyOnce, .varies, .sampledOnce]
+        let order: [LedgerDeterminism] = [.exact, .greedyOnce, .varies, .sampled, .sampledOnce]
         let parts = order.compactMap { kind in counts[kind].map { "\($0) \(kind.words)" } }
         var lines = [
             "ledger    \(Format.count(side.entries.count, "turn")) over \(Format.count(side.repetitions, "repetition")): "
@@ -82,8 +82,13 @@ public enum LedgerReport {
                 + "(repetitions: \(ledger.baseRepetitions) base, \(ledger.headRepetitions) head)"
                 + (ledger.changes.isEmpty && ledger.checks.isEmpty ? ": no difference." : ":"),
         ]
-        let shown = verbose ? ledger.changes : ledger.regressions + ledger.changes.filter(\.regressions.isEmpty).prefix(10)
-        for change in shown { lines.append(Format.wrap("  " + sentence(change), width: 100, hanging: "      ")) }
+        if let reason = ledger.notGated {
+            lines.append(Format.wrap("  reported, not gated: \(Terminal.safe(reason))", width: 100, hanging: "      "))
+        }
+        let shown = verbose ? ledger.changes : ledger.brokenRules + ledger.changes.filter(\.regressions.isEmpty).prefix(10)
+        for change in shown {
+            lines.append(Format.wrap("  " + sentence(change, gated: ledger.notGated == nil), width: 100, hanging: "      "))
+        }
         let hidden = ledger.changes.count - shown.count
         if hidden > 0 { lines.append("  … and \(hidden) more changed turns (--verbose lists them all)") }
         let answers = ledger.answersChanged
@@ -98,13 +103,16 @@ public enum LedgerReport {
         }
         for check in ledger.checks {
             let kind =
-                check.headPasses ? "IMPROVEMENT" : check.acceptedBy.map { "ACCEPTED (\(Terminal.safe($0)) expects it)" } ?? "REGRESSION"
+                ledger.notGated != nil
+                ? "NOT GATED"
+                : check.headPasses
+                    ? "IMPROVEMENT" : check.acceptedBy.map { "ACCEPTED (\(Terminal.safe($0)) expects it)" } ?? "REGRESSION"
             lines.append(
                 Format.wrap(
                     "  \(kind) \(Terminal.safe(check.turn.description)) check \(check.position + 1) \(Terminal.safe(check.check)): "
                         + "\(check.headPasses ? "failed" : "passed") on \(check.baseReplays) of \(check.baseReplays) base replays, "
                         + "\(check.headPasses ? "passes" : "fails") on \(check.headReplays) of \(check.headReplays) head — "
-                        + "exact answers on both sides, a certain change"
+                        + (ledger.notGated == nil ? "exact answers on both sides, a certain change" : "exact answers on both sides")
                         + (check.answer.map { "; answer \(words($0))" } ?? ""), width: 100, hanging: "      "))
         }
         if !ledger.varying.isEmpty {
@@ -119,7 +127,7 @@ public enum LedgerReport {
     }
 
     /// "memory/pet-name turn 3: evaluated 19 → 412 (+393), reuse efficiency 1.00 → 0.05: <cause> — REGRESSION (…)".
-    static func sentence(_ change: LedgerChange) -> String {
+    static func sentence(_ change: LedgerChange, gated: Bool = true) -> String {
         var parts = change.differences.filter { $0.name != "answer digest" }.map { difference in
             "\(difference.name) \(difference.base) → \(difference.head)"
                 + (difference.change.map { " (\($0 > 0 ? "+" : "")\($0))" } ?? "")
@@ -131,7 +139,7 @@ public enum LedgerReport {
         var text = "\(Terminal.safe(change.turn.description)): " + parts.joined(separator: ", ")
         if let cause = change.cause { text += ": \(cause)" }
         if !change.regressions.isEmpty {
-            text = "REGRESSION " + text + " — " + change.regressions.joined(separator: ", ")
+            text = (gated ? "REGRESSION " : "NOT GATED ") + text + " — " + change.regressions.joined(separator: ", ")
         } else if let accepted = change.accepted, !accepted.isEmpty {
             text = "ACCEPTED " + text + " — " + accepted.joined(separator: ", ") + " (a head commit's \(Expectation.trailerKey) expects it)"
         }

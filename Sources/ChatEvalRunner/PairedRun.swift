@@ -41,6 +41,10 @@ public struct PairedRun: Sendable {
     /// Changes the head's commits declare (`ChatEval-Expect`): accepted at every look, so an
     /// expected regression neither fails the run nor ends its rounds.
     public var expectations: [Expectation] = []
+    /// A question of the caller's that keeps the rounds going while it is open, even when the
+    /// comparison is decided (a bisection's pass-rate probe: until a drop is shown or ruled out).
+    /// Asked at each look with that look's comparison and the records (base, head).
+    public var stillOpen: (@Sendable (Comparison, [RunRecord]) -> Bool)?
 
     public init(
         base: RunArm, head: RunArm, design: SequentialDesign, timeBudget: Double? = nil, busyRetries: Int = 2,
@@ -158,8 +162,9 @@ public struct PairedRun: Sendable {
                     note: decided.hasRegression && !open.isEmpty && index < design.looks.count - 1
                         ? "measuring on while \(Set(open.map(\.change.metric.name)).sorted().joined(separator: ", ")) is open" : nil))
             await observer?.lookTaken(looks.last ?? "")
-            if decided.hasRegression && open.isEmpty || decided.isDecided || index == design.looks.count - 1 {
-                stopReason = decided.hasRegression ? .regression : decided.isDecided ? .decided : .maximumRepetitions
+            let settled = decided.isDecided && stillOpen?(decided, records) != true
+            if decided.hasRegression && open.isEmpty || settled || index == design.looks.count - 1 {
+                stopReason = decided.hasRegression ? .regression : settled ? .decided : .maximumRepetitions
                 comparison = compare(records, look: look, detail: true)
                 lastLook = look
                 break
@@ -194,7 +199,7 @@ public struct PairedRun: Sendable {
         var comparison = RunComparator.compare(
             base: ComparedRuns(runs: [records[0]], sources: []), head: ComparedRuns(runs: [records[1]], sources: []),
             settings: settings, commandLine: overrides, turnDetail: detail, look: look)
-        comparison.ledger = LedgerComparator.compare(base: [records[0]], head: [records[1]], gates: ledgerGates)
+        comparison.attachLedger(LedgerComparator.compare(base: [records[0]], head: [records[1]], gates: ledgerGates))
         comparison.accept(expectations)
         return comparison
     }

@@ -1,4 +1,5 @@
 import ChatEvalCore
+import ChatEvalStore
 import Testing
 
 @testable import ChatEvalCompare
@@ -17,13 +18,21 @@ import Testing
         let stopAfter: Int?
         /// States whose build fails: a probe of them throws `BisectSkip`.
         let unbuildable: Set<Int>
+        /// Probes (base, head) whose base cannot be measured this time (a server that did not
+        /// answer): they throw a transient `BisectSkip` of the base.
+        let transientSkips: Set<[Int]>
+        /// Exact probes that compare nothing exactly (their turns sampled on a side): no
+        /// readings, and a scope saying so.
+        let exactComparesNothing: Bool
         private(set) var asked: [BisectProbe] = []
 
         init(
             steps: [BisectSignal: [Int]], undecidedHeads: Set<Int> = [], sameAdjacent: Set<Int> = [], stopAfter: Int? = nil,
-            unbuildable: Set<Int> = []
+            unbuildable: Set<Int> = [], transientSkips: Set<[Int]> = [], exactComparesNothing: Bool = false
         ) {
             self.unbuildable = unbuildable
+            self.transientSkips = transientSkips
+            self.exactComparesNothing = exactComparesNothing
             self.steps = steps
             self.undecidedHeads = undecidedHeads
             self.sameAdjacent = sameAdjacent
@@ -35,7 +44,16 @@ import Testing
             if let state = [probe.base, probe.head].first(where: unbuildable.contains) {
                 throw BisectSkip(state: state, reason: "the build failed")
             }
+            if transientSkips.contains([probe.base, probe.head]) {
+                throw BisectSkip(state: probe.base, reason: "the server did not answer in time")
+            }
             asked.append(probe)
+            if probe.kind == .exact, exactComparesNothing {
+                var result = BisectProbeResult(readings: [], repetitions: 1, seconds: 1)
+                result.exactScope = ExactScope(
+                    exactTurnsBySuite: [:], uncompared: [LedgerTurn(suite: "smoke", conversation: "capital", turn: 1)], notGated: nil)
+                return result
+            }
             var readings: [SignalReading] = []
             for (signal, at) in steps {
                 switch probe.kind {
@@ -53,7 +71,10 @@ import Testing
                     readings.append(SignalReading(signal: signal, side: .same, change: 0, detail: "scripted same"))
                 }
             }
-            return BisectProbeResult(readings: readings, repetitions: probe.kind == .exact ? 1 : 4, seconds: 1)
+            var result = BisectProbeResult(readings: readings, repetitions: probe.kind == .exact ? 1 : 4, seconds: 1)
+            // An exact probe compared every turn of the suite exactly: what it did not report is the same.
+            if probe.kind == .exact { result.exactScope = ExactScope(exactTurnsBySuite: ["smoke": 2], uncompared: [], notGated: nil) }
+            return result
         }
 
         private func isEndpoints(_ probe: BisectProbe) -> Bool {
@@ -76,7 +97,7 @@ import Testing
         let asked = await prober.asked
         #expect(asked.dropFirst().allSatisfy { $0.kind == .exact })
         // Binary search over 16 intervals (4 probes) and the range after the culprit checked once;
-        // an exact culprit is not confirmed again (the facts do not change).
+        // the last probe compared the culprit with its parent, so no confirmation is needed.
         #expect(asked.count == 1 + 4 + 2)
         #expect(outcome.budget?.testedSignals == 0)
         #expect(!outcome.interrupted)
@@ -127,6 +148,107 @@ import Testing
         #expect(finding.undecided.map(\.probed) == [10])
         #expect(finding.notes.contains { $0.contains("not named") })
         #expect(await prober.asked.last.map { [$0.base, $0.head] } == [9, 10])
+    }
+
+    /// Issue 41, item 3: an exact culprit is confirmed against its parent too. The step is at 9,
+    /// but the exact probe of 9 against 8 sees no change (its turns compared fewer than the
+    /// endpoints' did): the search ends at 10, whose confirmation against 9 fails — not named.
+    @Test func anExactCulpritIsConfirmedAgainstItsParentLikeATimingOne() async throws {
+        let prober = ScriptedProber(steps: [ledger: [9]], sameAdjacent: [9])
+        let outcome = try await Bisector(states: states(17)).run(prober)
+        let finding = try #require(outcome.findings.first)
+        #expect(finding.culprits.isEmpty, "\(finding.culprits.map(\.state))")
+        #expect(finding.notes.contains { $0.contains("not named") })
+        #expect(await prober.asked.last.map { [$0.base, $0.head] } == [9, 10])
+    }
+
+    /// Issue 41, item 3: a probe that could not compare a signal reads it undecided, never
+    /// "same". The endpoints differ in an exact signal, but every exact probe compares nothing
+    /// exactly (the turns were sampled): before, each read "same" and the last commit was named.
+    @Test func aProbeThatComparesNothingNamesNoCulprit() async throws {
+        let prober = ScriptedProber(steps: [ledger: [2]], exactComparesNothing: true)
+        let outcome = try await Bisector(states: states(6)).run(prober)
+        let finding = try #require(outcome.findings.first)
+        #expect(finding.culprits.isEmpty, "\(finding.culprits.map(\.state))")
+        let range = try #require(finding.undecided.first)
+        #expect((range.after, range.through) == (0, 5))
+        #expect(range.reading.side == .undecided && range.reading.detail.contains("compared exactly"))
+        // A probe result that reports nothing of a signal, with no scope, is undecided too.
+        let silent = BisectProbeResult(readings: [], repetitions: 1, seconds: 1)
+        #expect(silent.reading(of: ttft).side == .undecided && silent.reading(of: ledger).side == .undecided)
+    }
+
+    /// Issue 41, item 3: a commit that cannot be measured this time while a culprit is being
+    /// confirmed (or a range beside it checked) leaves that question undecided; before, the skip
+    /// was thrown out of the bisection and reported as "the bad end cannot be measured".
+    @Test func aTransientSkipWhileConfirmingIsUndecidedNotAnEnd() async throws {
+        // Step at 6 of 0...8: probes 0→4 same, 4→6 changed, 4→5 same, then 5→6 confirms — and skips.
+        let prober = ScriptedProber(steps: [ttft: [6]], transientSkips: [[5, 6]])
+        let outcome = try await Bisector(states: states(9)).run(prober)
+        let finding = try #require(outcome.findings.first)
+        #expect(finding.culprits.isEmpty)
+        #expect(finding.undecided.first?.reading.detail == "c5 could not be measured (the server did not answer in time)")
+        // Beside a culprit: the range after it cannot be measured.
+        let beside = ScriptedProber(steps: [ttft: [4]], transientSkips: [[4, 8]])
+        let second = try await Bisector(states: states(9)).run(beside)
+        #expect(second.findings.first?.culprits.map(\.state) == [4])
+        #expect(second.findings.first?.notes.contains { $0.contains("undecided") && $0.contains("c4 could not be measured") } == true)
+    }
+
+    /// Issue 41, item 3: the probe's threshold is half the endpoints' change, capped by the
+    /// interval's end nearer no change — the upper end for a metric where bigger is better.
+    @Test func theProbeThresholdsCapFollowsTheMetricsPolarity() async throws {
+        actor Endpoints: BisectProber {
+            let reading: SignalReading
+            private(set) var thresholds: [Double?] = []
+            init(_ reading: SignalReading) { self.reading = reading }
+            func probe(_ probe: BisectProbe) async throws -> BisectProbeResult {
+                if case .paired(_, let threshold, _) = probe.kind { thresholds.append(threshold) }
+                let side: SignalReading.Side = probe.head >= 2 && probe.base < 2 ? .changed : .same
+                var found = reading
+                found.side = side
+                return BisectProbeResult(readings: [found], repetitions: 4, seconds: 1)
+            }
+        }
+        let decode = BisectSignal.metric(suite: "smoke", metric: .decodeTokensPerSecond)
+        let slower = Endpoints(SignalReading(signal: decode, side: .changed, change: -0.20, lower: -0.34, upper: -0.06, detail: ""))
+        _ = try await Bisector(states: states(5)).run(slower)
+        let asked = await slower.thresholds
+        #expect(!asked.isEmpty && asked.allSatisfy { $0.map { abs($0 - 0.06) < 1e-12 } == true }, "\(asked)")
+        let later = Endpoints(SignalReading(signal: ttft, side: .changed, change: 0.20, lower: 0.06, upper: 0.34, detail: ""))
+        _ = try await Bisector(states: states(5)).run(later)
+        #expect(await later.thresholds.allSatisfy { $0.map { abs($0 - 0.06) < 1e-12 } == true })
+        let check = BisectSignal.passRate(place: .init(suite: "smoke", conversation: "c", turn: 1, position: 1, check: "contains"))
+        let dropped = Endpoints(SignalReading(signal: check, side: .changed, change: -0.9, detail: ""))
+        _ = try await Bisector(states: states(5)).run(dropped)
+        #expect(await dropped.thresholds.allSatisfy { $0.map { abs($0 - 0.45) < 1e-12 } == true })
+    }
+
+    /// Issue 41, item 3: a pass rate reads "same" only where the probe rules out a drop of half
+    /// the endpoints' (the head's Clopper–Pearson lower bound less the base's upper bound, at the
+    /// probe's error rate); a test that merely found no drop is undecided. Before, any probe
+    /// without a significant drop read "same" — 3 of 3 against 3 of 3 included.
+    @Test func aPassRateIsSameOnlyWhereADropIsRuledOut() {
+        func side(_ passed: Int, of total: Int) -> [RunRecord] {
+            var builder = RecordBuilder()
+            for repetition in 1...total { builder.replay(repetition: repetition, ttft: [0.2], checks: [[repetition <= passed]]) }
+            return [builder.record]
+        }
+        let place = BisectSignal.CheckPlace(suite: "s", conversation: "c", turn: 1, position: 1, check: "icontains")
+        func reading(_ base: [RunRecord], _ head: [RunRecord], drop: Double? = 0.45) -> SignalReading {
+            BisectReadings.passRateEquivalence(place, drop: drop, errorRate: 0.01, base: base, head: head)
+        }
+        #expect(reading(side(3, of: 3), side(3, of: 3)).side == .undecided)
+        #expect(reading(side(30, of: 30), side(30, of: 30)).side == .same)
+        #expect(reading(side(30, of: 30), side(20, of: 30)).side == .undecided)
+        #expect(reading(side(27, of: 30), side(29, of: 30)).side == .same)
+        #expect(reading(side(30, of: 30), side(30, of: 30), drop: nil).side == .undecided)
+        // Through a paired probe's comparison: no significant drop at 3 of 3 is not "same".
+        let base = side(3, of: 3), head = side(3, of: 3)
+        let comparison = RunComparator.compare(
+            base: ComparedRuns(runs: base, sources: []), head: ComparedRuns(runs: head, sources: []), settings: .default)
+        let paired = BisectReadings.paired(.passRate(place: place), threshold: 0.45, in: comparison, base: base, head: head)
+        #expect(paired.side == .undecided, "\(paired.detail)")
     }
 
     @Test func aCommitThatCannotBeBuiltIsPassedOverAndNamedAsSkipped() async throws {

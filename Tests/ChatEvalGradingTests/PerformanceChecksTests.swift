@@ -11,6 +11,34 @@ struct PerformanceChecksTests {
 
     let turn = GradingSubject(answer: "ok", metrics: metrics())
 
+    /// A verdict says whether it reads timings or memory (`Verdict.measured`): a limit on a time,
+    /// a rate or memory does, one on a count of work does not, a combinator does when a nested
+    /// check does; a check of the answer alone leaves it unset. The exact ledger never compares
+    /// such a verdict exactly (issue 41, item 1).
+    @Test func aVerdictSaysWhetherItReadsTimings() throws {
+        for type in ["ttft", "prefill-tps", "decode-tps", "itl-p50", "itl-p95", "total-time", "tpot"] {
+            let limit: CheckArgument.Map = Metric(name: type)?.polarity == .biggerIsBetter ? ["min": 1] : ["max": 1]
+            let verdict = try grade(type, limit, turn)
+            #expect(verdict.measured == true && verdict.readsMeasurements, "\(type)")
+        }
+        #expect(try grade("peak-memory", ["max": "1GiB"], turn).measured == true)
+        #expect(try grade("generated-tokens", ["max": 200], turn).measured == false)
+        #expect(try grade("reuse-ratio", ["min": 0.1], turn).measured == false)
+        let text = try grade("contains", ["value": "ok"], turn)
+        #expect(text.measured == nil && !text.readsMeasurements)
+        let timed: CheckArgument.Map = ["checks": .list([.map(["type": "contains", "value": "ok"]), .map(["type": "ttft", "max": 1])])]
+        #expect(try grade("all", timed, turn).measured == true)
+        #expect(try grade("any", timed, turn).measured == true)
+        #expect(try grade("not", ["check": .map(["type": "decode-tps", "min": 1])], turn).measured == true)
+        let answerOnly: CheckArgument.Map = ["checks": .list([.map(["type": "contains", "value": "ok"])])]
+        #expect(try grade("all", answerOnly, turn).measured == false)
+        #expect(try grade("not-ttft", ["max": 1], turn).measured == true)
+        // Records written before the field: the type decides, combinators erring towards "measured".
+        #expect(Verdict.typeMayReadMeasurements("ttft") && Verdict.typeMayReadMeasurements("not-peak-memory"))
+        #expect(Verdict.typeMayReadMeasurements("all") && Verdict.typeMayReadMeasurements("not"))
+        #expect(!Verdict.typeMayReadMeasurements("generated-tokens") && !Verdict.typeMayReadMeasurements("icontains"))
+    }
+
     @Test func limitsOnOneTurn() throws {
         #expect(try grade("ttft", ["max": 0.25], turn).passed)
         #expect(!(try grade("ttft", ["max": 0.1], turn).passed))

@@ -63,6 +63,7 @@ import Testing
         var verdict = Verdict(check: "icontains", passed: true, score: 1, detail: "found", error: "none", weight: 2)
         verdict.loose = true
         verdict.instruction = "mention {{this.user}}"
+        verdict.measured = false
         var answered = ReplayedTurn(index: 0, user: "hi", messagesSent: 2, status: .answered, answer: "hello", metrics: metrics)
         answered.prompt = "<|im_start|>user\nhi<|im_end|>"
         let turns = [

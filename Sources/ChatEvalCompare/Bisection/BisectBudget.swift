@@ -5,9 +5,12 @@ import Foundation
 /// probe the bisection may make of a signal decided by a test (pass rates and metrics), so the
 /// probes are many looks of one test — Bonferroni over the most probes a bisection of `states`
 /// states can take (`probesPerSignal`). Exact signals spend nothing: one repetition of greedy
-/// replays is a fact. Each probe's own rounds spend its share across their looks
-/// (`SequentialDesign`), and its "same" verdict rests on an interval at 1 − share, so a probe
-/// errs either way with probability at most `perProbe`, and every culprit named is right with
+/// replays under one arithmetic is a fact, and a probe that cannot compare a turn exactly reads
+/// it undecided. Each probe's own rounds spend its share across their looks
+/// (`SequentialDesign`), and its "same" verdict rests on an interval at 1 − share — for a metric,
+/// within half the endpoints' change; for a pass rate, a drop of half the endpoints' ruled out
+/// (`BisectReadings.passRateEquivalence`) — so a probe errs either way with probability at most
+/// `perProbe`, and, if each signal steps as `Bisector` assumes, every culprit named is right with
 /// probability at least 1 − `errorRate`.
 public struct BisectBudget: Codable, Sendable, Hashable {
     public var errorRate: Double

@@ -9,6 +9,9 @@ public struct BisectProbeResult: Codable, Sendable {
     public var results: [String]
     /// Read back from an earlier, interrupted bisection instead of measured again.
     public var resumed: Bool
+    /// For an exact probe: what its comparison could speak to, so that an exact signal it saw no
+    /// change of reads `same` only where it compared the turns exactly.
+    public var exactScope: ExactScope?
 
     public init(readings: [SignalReading], repetitions: Int, seconds: Double, results: [String] = [], resumed: Bool = false) {
         self.readings = readings
@@ -18,8 +21,12 @@ public struct BisectProbeResult: Codable, Sendable {
         self.resumed = resumed
     }
 
-    /// The reading of `signal`; a probe that did not report it saw no change of it.
+    /// The reading of `signal`: as reported; for an exact signal an exact probe did not report,
+    /// `same` only within what it compared exactly (`ExactScope`); otherwise undecided — a probe
+    /// that did not compare a signal never reads "same".
     public func reading(of signal: BisectSignal) -> SignalReading {
-        readings.first { $0.signal == signal } ?? SignalReading(signal: signal, side: .same, detail: "no difference")
+        if let reported = readings.first(where: { $0.signal == signal }) { return reported }
+        if signal.isExact, let exactScope { return exactScope.reading(of: signal, changed: readings) }
+        return SignalReading(signal: signal, side: .undecided, detail: "the probe did not compare it")
     }
 }

@@ -1,4 +1,5 @@
 import ChatEvalCore
+import ChatEvalStore
 import Foundation
 
 /// Turns comparisons into a bisection's readings, and a probe's question into comparison settings.
@@ -8,6 +9,10 @@ public enum BisectReadings {
     /// A check that changed on exact answers is read as an exact signal, not a pass rate.
     public static func endpoints(_ comparison: Comparison) -> [SignalReading] {
         var readings = comparison.ledger.map(exact) ?? []
+        // Facts of another arithmetic are not the code's: named, never chased as facts.
+        if let reason = comparison.ledger?.notGated {
+            readings = readings.map { SignalReading(signal: $0.signal, side: .undecided, detail: "\($0.detail) — not gated: \(reason)") }
+        }
         let exactChecks = Set(readings.compactMap { if case .exactCheck(let place) = $0.signal { place } else { nil } })
         for change in comparison.quality.regressions + comparison.quality.undecided {
             let place = BisectSignal.CheckPlace(
@@ -52,8 +57,12 @@ public enum BisectReadings {
         return readings
     }
 
-    /// The reading of `signal` in a paired probe's comparison.
-    public static func paired(_ signal: BisectSignal, in comparison: Comparison) -> SignalReading {
+    /// The reading of `signal` in a paired probe's comparison of the records `base` and `head`.
+    /// A pass rate drop is `changed` when the family's test shows it, `same` only when the probe
+    /// rules out a drop of `threshold` or more (`passRateEquivalence`), undecided otherwise.
+    public static func paired(
+        _ signal: BisectSignal, threshold: Double?, in comparison: Comparison, base: [RunRecord], head: [RunRecord]
+    ) -> SignalReading {
         switch signal {
         case .metric(let suite, let metric):
             guard let change = comparison.suites.first(where: { $0.name == suite })?.metrics.first(where: { $0.metric == metric }) else {
@@ -66,12 +75,48 @@ public enum BisectReadings {
                     && change.position == place.position
             }
             if let change = comparison.quality.regressions.first(where: matches) { return passRate(change, place: place, changed: true) }
-            if let change = comparison.quality.undecided.first(where: matches) { return passRate(change, place: place, changed: false) }
-            return SignalReading(signal: signal, side: .same, detail: "Fisher's exact test finds no drop")
+            return passRateEquivalence(
+                place, drop: threshold, errorRate: 1 - comparison.design.confidence, base: base, head: head)
         case .ledger, .exactCheck:
-            return (comparison.ledger.map(exact) ?? []).first { $0.signal == signal }
-                ?? SignalReading(signal: signal, side: .same, detail: "identical")
+            guard let ledger = comparison.ledger else {
+                return SignalReading(signal: signal, side: .undecided, detail: "the probe compared no ledger")
+            }
+            return ExactScope(ledger).reading(of: signal, changed: exact(ledger))
         }
+    }
+
+    /// A pass rate's "no drop of `drop` or more", decided as an equivalence: the head's pass rate
+    /// less the base's is at least its lower bound, the head's Clopper–Pearson lower bound less
+    /// the base's upper bound, each at `errorRate` / 2 one-sided (so the difference's bound holds
+    /// with probability 1 − `errorRate` by the union bound, at any count); `same` when that bound
+    /// is above −`drop`. Without a drop to rule out, or with the bound below it, undecided: a
+    /// test that found no drop has not shown there is none.
+    public static func passRateEquivalence(
+        _ place: BisectSignal.CheckPlace, drop: Double?, errorRate: Double, base: [RunRecord], head: [RunRecord]
+    ) -> SignalReading {
+        let signal = BisectSignal.passRate(place: place)
+        let key = QualityComparator.CheckKey(
+            suite: place.suite, conversation: place.conversation, turn: place.turn.map { $0 - 1 }, position: place.position - 1,
+            check: place.check)
+        guard let b = QualityComparator.checkTallies(base)[key], let h = QualityComparator.checkTallies(head)[key],
+            b.total > 0, h.total > 0
+        else { return SignalReading(signal: signal, side: .undecided, detail: "the check was not measured on both sides") }
+        let counts = "passed \(b.passed)/\(b.total) → \(h.passed)/\(h.total)"
+        guard let drop, drop > 0, errorRate > 0,
+            let headBound = ClopperPearson(successes: h.passed, trials: h.total, confidence: 1 - errorRate),
+            let baseBound = ClopperPearson(successes: b.passed, trials: b.total, confidence: 1 - errorRate)
+        else { return SignalReading(signal: signal, side: .undecided, detail: "\(counts): no drop shown, none ruled out") }
+        let lower = headBound.lower - baseBound.upper
+        let rate = Double(h.passed) / Double(h.total) - Double(b.passed) / Double(b.total)
+        let bound = String(format: "%+.2f", lower), limit = String(format: "%.2f", drop)
+        guard lower > -drop else {
+            return SignalReading(
+                signal: signal, side: .undecided, change: rate, lower: lower,
+                detail: "\(counts): no drop shown, and one of \(limit) or more not ruled out (difference ≥ \(bound))")
+        }
+        return SignalReading(
+            signal: signal, side: .same, change: rate, lower: lower,
+            detail: "\(counts): a drop of \(limit) or more ruled out (difference ≥ \(bound))")
     }
 
     /// A probe's comparison settings: the gate's, with the probe's error rate (its intervals at
@@ -115,9 +160,10 @@ public enum BisectReadings {
             upper: change.changeUpper, detail: "\(change.verdict.words): \(change.reason)")
     }
 
+    /// A pass rate's change as a reading; `change` is the head's rate less the base's (negative: a drop).
     private static func passRate(_ change: CheckChange, place: BisectSignal.CheckPlace, changed: Bool) -> SignalReading {
         SignalReading(
-            signal: .passRate(place: place), side: changed ? .changed : .undecided,
+            signal: .passRate(place: place), side: changed ? .changed : .undecided, change: change.rateDifference,
             detail: "passed \(change.basePassed)/\(change.baseTotal) → \(change.headPassed)/\(change.headTotal)")
     }
 }

@@ -8,10 +8,18 @@
 /// "fraction of the expected effect"), so that "same" and "changed" are both decidable; a probe
 /// that decides neither ends that signal's search with the range it narrowed to.
 ///
-/// A culprit of a tested signal is confirmed against the state just before it (unless the probe
-/// that found it was that one). After a culprit is found, the two ranges beside it are compared end to end: a change there
-/// is a second step, bisected the same way (at most `culpritsPerSignal` culprits). Every probe
-/// of a tested signal spends `BisectBudget.perProbe` of the error rate.
+/// Every culprit, exact or tested, is confirmed against the state just before it (unless the
+/// probe that found it was that one). After a culprit is found, the two ranges beside it are
+/// compared end to end: a change there is a second step, bisected the same way (at most
+/// `culpritsPerSignal` culprits). Every probe of a tested signal spends `BisectBudget.perProbe`
+/// of the error rate. A probe that cannot compare a signal (a sampled turn, another arithmetic, a
+/// commit that cannot be measured) reads it undecided, never "same".
+///
+/// What it assumes: each signal steps at most `culpritsPerSignal` times in the range, and a step
+/// is not undone inside it. A change reverted inside the range is invisible when the revert is
+/// whole (the endpoints do not differ) and is otherwise chased as the part that remains; the
+/// checks beside each culprit find a second step, and a step and its revert between two probed
+/// states can be missed — the confidence covers the culprits named, under this assumption.
 public struct Bisector: Sendable {
     public var states: [BisectState]
     public var skipped: [SkippedCommit]
@@ -99,8 +107,13 @@ public struct Bisector: Sendable {
                 let reading: SignalReading
                 do {
                     reading = try await probe(signal, base: good, head: middle, endpoints: finding.endpoints)
-                } catch is BisectSkip {
-                    continue
+                } catch let skip as BisectSkip {
+                    // The middle cannot be measured: another one is taken. The good end itself
+                    // failing (a server that did not answer this time): the range is named, not guessed.
+                    if skip.state == middle { continue }
+                    finding.undecided.append(
+                        UndecidedRange(after: good, through: bad, probed: middle, reading: skipped(skip, signal: signal)))
+                    return
                 }
                 switch reading.side {
                 case .changed: (bad, evidence, against) = (middle, reading, good)
@@ -119,11 +132,17 @@ public struct Bisector: Sendable {
                             signal: signal, side: .undecided, detail: "\(names) could not be measured (the build failed)")))
                 return
             }
-            // A tested signal's culprit is confirmed against the state just before it, unless the
-            // probe that showed it was that one: naming a wrong commit then takes two wrong probes,
+            // Every culprit is confirmed against the state just before it, unless the probe that
+            // showed it was that one — an exact one too, since a probe's "same" may rest on fewer
+            // turns than the endpoints compared: naming a wrong commit then takes two wrong probes,
             // and the change reported is the culprit's own.
-            if !signal.isExact, against != good {
-                let reading = try await probe(signal, base: good, head: bad, endpoints: finding.endpoints)
+            if against != good {
+                let reading: SignalReading
+                do {
+                    reading = try await probe(signal, base: good, head: bad, endpoints: finding.endpoints)
+                } catch let skip as BisectSkip {
+                    reading = skipped(skip, signal: signal)
+                }
                 guard reading.side == .changed else {
                     finding.undecided.append(UndecidedRange(after: good, through: bad, probed: bad, reading: reading))
                     finding.notes.append(
@@ -137,13 +156,30 @@ public struct Bisector: Sendable {
             guard finding.culprits.count < bisector.culpritsPerSignal else { return }
             // Beside the culprit: the rest of the range after it, then before it.
             if bad < through {
-                let reading = try await probe(signal, base: bad, head: through, endpoints: finding.endpoints)
+                let reading = try await probeOrSkip(signal, base: bad, head: through, endpoints: finding.endpoints)
                 if try await besideCulprit(signal, reading, after: bad, through: through, into: &finding) { return }
             }
             if good > after {
-                let reading = try await probe(signal, base: after, head: good, endpoints: finding.endpoints)
+                let reading = try await probeOrSkip(signal, base: after, head: good, endpoints: finding.endpoints)
                 _ = try await besideCulprit(signal, reading, after: after, through: good, into: &finding)
             }
+        }
+
+        /// `probe`, with a state that cannot be measured read as undecided (named), never thrown
+        /// on: outside the search loop a skip ends that question, not the bisection.
+        mutating func probeOrSkip(_ signal: BisectSignal, base: Int, head: Int, endpoints: SignalReading) async throws -> SignalReading {
+            do {
+                return try await probe(signal, base: base, head: head, endpoints: endpoints)
+            } catch let skip as BisectSkip {
+                return skipped(skip, signal: signal)
+            }
+        }
+
+        /// A skip as a reading: undecided, naming the state and why.
+        func skipped(_ skip: BisectSkip, signal: BisectSignal) -> SignalReading {
+            SignalReading(
+                signal: signal, side: .undecided,
+                detail: "\(bisector.states[skip.state].shortId) could not be measured (\(skip.reason))")
         }
 
         /// The states after `after` and before `before` not known to be unmeasurable.
@@ -176,11 +212,21 @@ public struct Bisector: Sendable {
             if signal.isExact {
                 kind = .exact
             } else {
-                // Half the endpoints' change, but no more than its interval's near end: a run that
-                // stopped at its first significant look overstates the change it stopped on.
+                // Half the endpoints' change, but no more than its interval's near end (the end
+                // nearer no change: the lower for a metric where smaller is better, the upper for
+                // one where bigger is): a run that stopped at its first significant look
+                // overstates the change it stopped on. A pass rate: half the endpoints' drop.
                 var threshold: Double?
-                if case .metric = signal, let change = endpoints.change {
-                    threshold = min(abs(change) / 2, endpoints.lower.map { abs($0) } ?? abs(change))
+                switch signal {
+                case .metric(_, let metric):
+                    if let change = endpoints.change {
+                        let nearEnd = metric.polarity == .smallerIsBetter ? endpoints.lower : endpoints.upper
+                        threshold = min(abs(change) / 2, nearEnd.map { abs($0) } ?? abs(change))
+                    }
+                case .passRate:
+                    threshold = endpoints.change.map { abs($0) / 2 }
+                case .ledger, .exactCheck:
+                    break
                 }
                 kind = .paired(signal: signal, threshold: threshold, errorRate: budget.perProbe)
             }

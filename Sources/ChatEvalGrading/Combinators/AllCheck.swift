@@ -4,6 +4,8 @@ import ChatEvalCore
 struct AllCheck: CheckEvaluator {
     let checks: [Check]
 
+    var readsMeasurements: Bool? { checks.contains { $0.readsMeasurements } }
+
     func evaluate(_ subject: GradingSubject) -> Outcome {
         let verdicts = checks.map { $0.evaluate(subject) }
         let total = checks.reduce(0) { $0 + $1.weight }

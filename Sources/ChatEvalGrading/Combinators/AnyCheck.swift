@@ -4,6 +4,8 @@ import ChatEvalCore
 struct AnyCheck: CheckEvaluator {
     let checks: [Check]
 
+    var readsMeasurements: Bool? { checks.contains { $0.readsMeasurements } }
+
     func evaluate(_ subject: GradingSubject) -> Outcome {
         let verdicts = checks.map { $0.evaluate(subject) }
         let score = verdicts.map(Combinators.verdictScore).max()

@@ -4,6 +4,8 @@ import ChatEvalCore
 struct NotCheck: CheckEvaluator {
     let check: Check
 
+    var readsMeasurements: Bool? { check.readsMeasurements }
+
     func evaluate(_ subject: GradingSubject) -> Outcome {
         let verdict = check.evaluate(subject)
         if let error = verdict.error {

@@ -20,6 +20,10 @@ public struct Check: Sendable {
         self.evaluator = evaluator
     }
 
+    /// True when the verdict reads the turn's timings or memory: a limit on a time, rate or memory,
+    /// or a combinator holding one (recorded as `Verdict.measured`).
+    public var readsMeasurements: Bool { evaluator.readsMeasurements ?? false }
+
     /// Grades `subject`. Never throws: a check that cannot be evaluated gives a failed verdict
     /// with `error` set (and negation does not turn such an error into a pass).
     public func evaluate(_ subject: GradingSubject) -> Verdict {
@@ -35,9 +39,11 @@ public struct Check: Sendable {
             outcome.score = outcome.score.map { 1 - $0 }
             outcome.detail = "negated, so \(outcome.passed ? "passes" : "fails"): " + outcome.detail
         }
-        return Verdict(
+        var verdict = Verdict(
             check: type, passed: outcome.passed, score: outcome.score, detail: outcome.detail, error: outcome.error,
             weight: weight)
+        verdict.measured = evaluator.readsMeasurements
+        return verdict
     }
 }
 

@@ -7,6 +7,9 @@ struct LimitCheck: CheckEvaluator {
     let isMaximum: Bool
     let aggregate: Statistic?
 
+    /// A limit on a time, a rate or memory moves with the machine; one on a count of work does not.
+    var readsMeasurements: Bool? { metric.metric.movesWithMachine }
+
     func evaluate(_ subject: GradingSubject) -> Outcome {
         let value: Double
         let what: String

@@ -84,16 +84,20 @@ public actor RevisionProber: BisectProber {
         let (base, baseFile) = try await singleRun(probe.base)
         let (head, headFile) = try await singleRun(probe.head)
         let ledger = LedgerComparator.compare(base: [base], head: [head], gates: .default)
-        return BisectProbeResult(
-            readings: BisectReadings.exact(ledger), repetitions: 1, seconds: PairedRun.now() - started, results: [baseFile, headFile])
+        var result = BisectProbeResult(
+            readings: ledger.notGated == nil ? BisectReadings.exact(ledger) : [], repetitions: 1, seconds: PairedRun.now() - started,
+            results: [baseFile, headFile])
+        result.exactScope = ExactScope(ledger)
+        return result
     }
 
     /// State `index`'s single greedy run: from memory, from the journal's result file, or measured.
     private func singleRun(_ index: Int) async throws -> (RunRecord, String) {
         let revision = revisions[index]
         if let record = singleRuns[index], let file = journal.singleRuns[revision.commit] { return (record, file) }
+        // A kept run is this commit's, complete, or measured again.
         if let file = journal.singleRuns[revision.commit], let record = try? ResultFolder.read(URL(fileURLWithPath: file)),
-            record.status == .complete
+            record.status == .complete, record.git?.commit == revision.commit || revision.git == nil
         {
             singleRuns[index] = record
             return (record, file)
@@ -155,15 +159,30 @@ public actor RevisionProber: BisectProber {
             base: records(for: baseRuntime).record(plan: basePlan, git: revisions[probe.base].git, project: revisions[probe.base].project),
             head: records(for: headRuntime).record(plan: headPlan, git: revisions[probe.head].git, project: revisions[probe.head].project),
             baseSuites: basePlan.suites, headSuites: headPlan.suites, folder: folder)
-        let run = PairedRun(
+        var probeThreshold: Double?
+        if case .paired(_, let value, _) = probe.kind { probeThreshold = value }
+        let threshold = probeThreshold
+        var run = PairedRun(
             base: RunArm(label: "base", runtime: baseRuntime, plan: basePlan),
             head: RunArm(label: "head", runtime: headRuntime, plan: headPlan),
             design: design, timeBudget: timeBudget, settings: BisectReadings.settings(for: probe.kind, from: self.gate))
+        if case .passRate(let place)? = signal {
+            // Rounds go on until the drop is shown or ruled out, not only until the test is settled.
+            run.stillOpen = { comparison, records in
+                comparison.quality.regressions.isEmpty
+                    && BisectReadings.passRateEquivalence(
+                        place, drop: threshold, errorRate: 1 - comparison.design.confidence, base: [records[0]], head: [records[1]]
+                    ).side == .undecided
+            }
+        }
         let outcome = try await pair.run(run, stop: stop, observer: observer)
         guard let comparison = outcome.comparison, outcome.sequential.stop != .interrupted, !stop.isRequested else {
             throw BisectInterruption()
         }
-        let readings = signal.map { [BisectReadings.paired($0, in: comparison)] } ?? BisectReadings.endpoints(comparison)
+        let readings =
+            signal.map {
+                [BisectReadings.paired($0, threshold: threshold, in: comparison, base: [outcome.base], head: [outcome.head])]
+            } ?? BisectReadings.endpoints(comparison)
         return BisectProbeResult(
             readings: readings, repetitions: outcome.sequential.repetitions, seconds: outcome.sequential.seconds,
             results: pair.writers.map(\.resultURL.path))

@@ -72,7 +72,8 @@ package struct BisectJob: Sendable {
         let journalURL = folder.appendingPathComponent(
             ".chateval/bisect-\(range.states[0].shortId)-\(range.states.last?.shortId ?? "").json")
         let fingerprint = Self.fingerprint(
-            range, model: sha256, settings: head.comparison, maxRepetitions: maxRepetitions, confidence: confidence)
+            range, model: sha256, arithmetic: Self.arithmetic(runtimes), settings: head.comparison, maxRepetitions: maxRepetitions,
+            confidence: confidence)
         let journal = fresh ? BisectJournal(fingerprint: fingerprint) : BisectJournal.open(journalURL, fingerprint: fingerprint)
         if !journal.probes.isEmpty { output.info("resuming  \(Format.count(journal.probes.count, "probe")) kept in \(journalURL.path)") }
         try? FileManager.default.createDirectory(at: journalURL.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -114,6 +115,18 @@ package struct BisectJob: Sendable {
         }
     }
 
+    /// The engine, its build, threads and batch size (the in-process engine's; a served runtime's
+    /// are each commit's own, recorded with its runs) and this machine's CPU, in one line.
+    package static func arithmetic(_ runtimes: any RevisionRuntimes) -> String {
+        let machine = MachineInfo.current()
+        let engine =
+            (runtimes as? SharedRuntime).map {
+                let identity = $0.runtime.identity
+                return "\(identity.engine) \(identity.build) threads \(identity.threads) batch \(identity.batchSize)"
+            } ?? "served, each commit's own"
+        return "\(engine); CPU \(machine.cpuModel), \(machine.architecture)"
+    }
+
     /// Each commit's runtime: one in-process engine for all (the working tree's model), or with
     /// --serve a server built and started from each commit; and the model's digest the records
     /// carry (none for a served runtime).
@@ -136,14 +149,18 @@ package struct BisectJob: Sendable {
     }
 
     /// What makes two bisections the same question: the commits measured, their suites, the
-    /// model, the comparison settings and the bisection's own.
+    /// model, the arithmetic the replays compute with (`arithmetic`), the comparison settings and
+    /// the bisection's own. A journal of single runs made by another engine build, thread count,
+    /// batch size or CPU is not read as this bisection's: their ledgers would be compared "exactly".
     package static func fingerprint(
-        _ range: BisectRange, model: String?, settings: ComparisonSettings, maxRepetitions: Int, confidence: Double
+        _ range: BisectRange, model: String?, arithmetic: String, settings: ComparisonSettings, maxRepetitions: Int,
+        confidence: Double
     ) -> String {
         var text = range.revisions.map {
             "\($0.commit) " + $0.plan.suites.map { "\($0.path):\(FileDigest.sha256(of: Data($0.text.utf8)))" }.joined(separator: ",")
         }
         text.append("model \(model ?? "-") max \(maxRepetitions) confidence \(confidence)")
+        text.append("arithmetic \(arithmetic)")
         text.append(String(decoding: (try? ResultWriter.makeEncoder(pretty: false).encode(settings)) ?? Data(), as: UTF8.self))
         return FileDigest.sha256(of: Data(text.joined(separator: "\n").utf8))
     }

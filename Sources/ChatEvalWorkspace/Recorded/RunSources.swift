@@ -60,7 +60,7 @@ package struct RunSources {
             base: baseRuns, head: headRuns, settings: settings, commandLine: overrides,
             look: .recorded(base: baseRuns.runs, head: headRuns.runs),
             runSpread: paired ? nil : runSpread(of: baseLocated, run: baseRuns.runs.last)?.atLeast(.stated) ?? .stated)
-        result.ledger = LedgerComparator.compare(base: baseRuns.runs, head: headRuns.runs, gates: projectFile?.ledger ?? .default)
+        result.attachLedger(LedgerComparator.compare(base: baseRuns.runs, head: headRuns.runs, gates: projectFile?.ledger ?? .default))
         // What the head's commits say they change on purpose: reported as accepted, not failed.
         let declared = DeclaredExpectations(
             repository: locator.repository, base: baseRuns.runs.last?.git?.commit, head: headRuns.runs.last?.git?.commit)
