@@ -36,6 +36,17 @@ public struct Comparison: Codable, Sendable {
     public var ledger: LedgerComparison?
     /// The head's commits' `ChatEval-Expect` trailers, each marked observed or not (`accept`).
     public var expectations: [Expectation]?
+    /// A paired run's head: its own suite gates that failed ("smoke: ttft p95 ≤ 2, found 2.4 over
+    /// 9 turns"). They fail the job beside any regression, so the verdict line names them. Absent
+    /// when every gate passed, and for comparisons of recorded runs (which do not gate on them).
+    public var headGatesFailed: [String]?
+    /// True when the job fails a comparison that is not decided (`--undecided fail`), so the
+    /// verdict line says the job fails on it; absent otherwise.
+    public var undecidedFails: Bool?
+    /// For a comparison not decided: how often a 10% slowdown of a priority metric (TTFT) would
+    /// have been missed at the repetitions measured, in the suite where it likeliest would
+    /// (`MissedChange.weakest`); absent when decided, or when no spread tells.
+    public var missed: MissedChange?
 
     public init(
         base: ComparedSide, head: ComparedSide, settings: ComparisonSettings, design: ComparisonDesign, family: TestFamily,
@@ -68,6 +79,21 @@ public struct Comparison: Codable, Sendable {
 
     /// True when HEAD is worse than BASE: a metric regressed, or a check or turn fails significantly more often.
     public var hasRegression: Bool { !metricRegressions.isEmpty || quality.hasRegression || ledger?.hasRegression == true }
+
+    /// Every reason the job this comparison decides ends with a failure, in words: not comparable,
+    /// a regression, the head's own suite gates, a comparison not decided under `--undecided
+    /// fail`, nothing measured. Empty when it passes.
+    public var failingReasons: [String] {
+        var reasons: [String] = []
+        if !mismatches.isEmpty { reasons.append("the sides were measured differently") }
+        if hasRegression { reasons.append("a regression") }
+        if let gates = headGatesFailed, !gates.isEmpty {
+            reasons.append("the head's suite gate\(gates.count == 1 ? "" : "s") (\(gates.joined(separator: "; ")))")
+        }
+        if measuredNothing { reasons.append("nothing measured on both sides") }
+        if undecidedFails == true, !hasRegression, !isDecided { reasons.append("not decided, with --undecided fail") }
+        return reasons
+    }
 
     /// True when more repetitions could not change whether the gate fails: every gated metric is
     /// a regression, an improvement, unchanged, not worse or not measured, and no check or turn

@@ -113,6 +113,7 @@ public enum RunComparator {
             suites: suites, quality: quality, load: LoadComparison(base: baseLoad, head: headLoad))
         comparison.inputs = InputDifferences.between(base: base.runs, head: head.runs)
         comparison.runSpread = runSpread
+        if !comparison.isDecided { comparison.missed = MissedChange.weakest(in: comparison) }
         return comparison
     }
 

@@ -281,6 +281,20 @@ public enum ComparisonReport {
     }
 
     public static func headline(_ comparison: Comparison) -> String {
+        // Every reason the job fails is on the first line (`Comparison.failingReasons`): a suite
+        // gate 60 lines down is not one a CI log's reader finds.
+        var text = verdict(comparison)
+        if let gates = comparison.headGatesFailed, !gates.isEmpty {
+            text += " The head's suite gate\(gates.count == 1 ? "" : "s") failed: \(gates.joined(separator: "; "))."
+        }
+        if comparison.undecidedFails == true, comparison.mismatches.isEmpty, !comparison.hasRegression, !comparison.isDecided {
+            text += " It fails the job (--undecided fail)."
+        }
+        return text
+    }
+
+    /// The comparison's own verdict, in one sentence or a few.
+    static func verdict(_ comparison: Comparison) -> String {
         if !comparison.mismatches.isEmpty {
             return "NOT COMPARABLE: the sides were measured differently (\(comparison.mismatches.map(\.field).joined(separator: ", ")))."
         }
@@ -307,6 +321,7 @@ public enum ComparisonReport {
         let improvements = comparison.metricImprovements.count + comparison.quality.improvements.count
         // Anything open leads: a comparison that could not decide is not a pass in words either.
         var text = comparison.isDecided ? "No regression." : "NOT DECIDED: no regression shown, but not everything was decided."
+        if !comparison.isDecided, let missed = comparison.missed { text += " " + missedWords(missed) }
         let accepted = comparison.acceptedCount
         if accepted > 0 { text += " \(accepted) expected change\(accepted == 1 ? "" : "s") accepted (\(Expectation.trailerKey))." }
         if improvements > 0 { text += " \(improvements) improvement\(improvements == 1 ? "" : "s")." }
@@ -319,6 +334,17 @@ public enum ComparisonReport {
             text += " \(undecided) check\(undecided == 1 ? "" : "s") or turn\(undecided == 1 ? "" : "s") changed, too few replays to tell."
         }
         return text
+    }
+
+    /// "A 10% TTFT slowdown in smoke would be missed about 63% of the time at this budget (3
+    /// repetitions per side)." — what "not decided" could not rule out.
+    static func missedWords(_ missed: MissedChange) -> String {
+        let worse = missed.metric.polarity == .smallerIsBetter ? "slowdown" : "drop"
+        let rate = Int((missed.missRate * 100).rounded())
+        let chance =
+            rate >= 100 ? "would be missed" : rate <= 0 ? "would almost surely be caught" : "would be missed about \(rate)% of the time"
+        return "A \(Int((missed.change * 100).rounded()))% \(missed.metric.label) \(worse) in \(Terminal.safe(missed.suite)) "
+            + "\(chance) at this budget (\(Format.count(missed.repetitions, "repetition")) per side)."
     }
 
     /// "; inputs changed in this suite: system prompt ×2, user message" — what could explain a

@@ -235,7 +235,7 @@ public enum HTMLReport {
         var body =
             "<h1>ChatEval comparison — "
             + "\(Markup.html(comparison.base.shortCommit ?? "base")) → \(Markup.html(comparison.head.shortCommit ?? "head"))</h1>"
-        body += verdict(ComparisonReport.headline(comparison), good: !comparison.hasRegression && comparison.mismatches.isEmpty)
+        body += verdict(ComparisonReport.headline(comparison), good: comparison.failingReasons.isEmpty)
         body +=
             "<p>base: \(Markup.html(comparison.base.subject ?? "")) — \(comparison.base.runs.count) run(s); "
             + "head: \(Markup.html(comparison.head.subject ?? "")) — "

@@ -258,7 +258,7 @@ public enum MarkdownReport {
     /// lines), and the legend when there are suites.
     private static func comparisonHeadline(_ comparison: Comparison) -> [String] {
         let base = comparison.base, head = comparison.head
-        let mark = comparison.hasRegression || !comparison.mismatches.isEmpty ? "❌" : "✅"
+        let mark = comparison.failingReasons.isEmpty ? "✅" : "❌"
         var out = [
             "## ChatEval comparison — \(Markup.markdown(base.shortCommit ?? "base")) → \(Markup.markdown(head.shortCommit ?? "head"))", "",
             "\(mark) **\(Markup.markdown(ComparisonReport.headline(comparison)))**", "",

@@ -226,6 +226,30 @@ import Testing
         #expect(unexpected.stdout.contains("evaluated tokens grew"))
     }
 
+    /// Issue 48, item 3: the first line names every reason the job fails. Identical sides, no
+    /// regression — but the head's own suite gate fails (its check expects Zanzibar): before, the
+    /// first line said "NOT DECIDED: no regression shown" and the exit 1 came from a gate named
+    /// some 60 lines further down.
+    @Test func theFirstLineNamesTheSuiteGateThatFailsTheJob() async throws {
+        try requireModel()
+        let fixture = try await Fixture(cli: cli)
+        let suite = try String(contentsOf: fixture.root.appendingPathComponent("suites/capitals.yaml"), encoding: .utf8)
+        try fixture.write("suites/capitals.yaml", suite.replacingOccurrences(of: "min_pass_rate: 0", with: "min_pass_rate: 1"))
+        try await fixture.commit("a gate the head fails")
+        let outcome = try await fixture.chateval(["run", "--baseline", "HEAD", "--repeat", "1"])
+        #expect(outcome.status == 1, "\(outcome.stdout)\n\(outcome.stderr)")
+        let first = outcome.stdout.split(separator: "\n").first { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+        #expect(!first.hasPrefix("REGRESSION"), "\(first)")
+        #expect(first.contains("The head's suite gate failed: capitals: min_pass_rate ≥ 1"), "\(first)")
+        // The same line in the job summary.
+        let summary = fixture.root.appendingPathComponent("summary.md")
+        let markdown = try await fixture.chateval(
+            ["run", "--baseline", "HEAD", "--repeat", "1", "--format", "markdown"], environment: ["GITHUB_STEP_SUMMARY": summary.path])
+        #expect(markdown.status == 1)
+        let written = (try? String(contentsOf: summary, encoding: .utf8)) ?? markdown.stdout
+        #expect(written.contains("❌ **") && written.contains("suite gate failed: capitals: min_pass_rate"), "\(written)")
+    }
+
     @Test func sidesMeasuredDifferentlyAreNotGated() async throws {
         try requireModel()
         let fixture = try await Fixture(cli: cli)

@@ -617,6 +617,12 @@ private func ComparisonReport_headline(_ comparison: Comparison) -> String {
             ],
             replaysLeftOut: 0, replaysMeasured: 8)
         comparison.load.warning = "x"
+        comparison.headGatesFailed = ["s: min_pass_rate ≥ 1, found 0.5 (1 of 2 checks)"]
+        comparison.undecidedFails = true
+        comparison.missed = MissedChange(suite: "s", metric: .timeToFirstToken, change: 0.1, missRate: 0.5, repetitions: 4)
+        var ledger = LedgerComparator.compare(base: [base.record], head: [head.record])
+        ledger.notGated = "x"
+        comparison.ledger = ledger
         #expect(!comparison.quality.flaky.isEmpty && !comparison.quality.undecided.isEmpty && !comparison.quality.added.isEmpty)
         #expect(!comparison.quality.turnsUndecided.isEmpty && !comparison.differences.isEmpty)
         let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.schemaURL)) as? [String: Any])

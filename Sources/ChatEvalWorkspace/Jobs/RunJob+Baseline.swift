@@ -78,6 +78,10 @@ extension RunJob {
         }
         var result = BaselineGate.finishedComparison(await box.outcome, records: finals, cancelled: cancelled)
         result?.calibration = GateAuditStore.load(for: finals[1], reports: head.reportsFolder)
+        // What else ends the job, for the verdict line: the head's own gates, and the policy for what is not decided.
+        let failedGates = finals[1].failedGates
+        result?.headGatesFailed = failedGates.isEmpty ? nil : failedGates
+        result?.undecidedFails = self.gate.undecided == .fail ? true : nil
         try reportPaired(finals, comparison: result, cancelled: cancelled, writers: gate.writers, workspace: workspace)
     }
 
