@@ -617,6 +617,11 @@ private func ComparisonReport_headline(_ comparison: Comparison) -> String {
             ],
             replaysLeftOut: 0, replaysMeasured: 8)
         comparison.load.warning = "x"
+        var expectation = Expectation(
+            commit: "a", suite: "s", subject: "checks", direction: .worse, check: "*", bound: 3, otherCommitsChangingInputs: ["b"])
+        expectation.observed = true
+        expectation.exceeded = ["x"]
+        comparison.expectations = [expectation]
         #expect(!comparison.quality.flaky.isEmpty && !comparison.quality.undecided.isEmpty && !comparison.quality.added.isEmpty)
         #expect(!comparison.quality.turnsUndecided.isEmpty && !comparison.differences.isEmpty)
         let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.schemaURL)) as? [String: Any])
