@@ -188,75 +188,68 @@ extension Comparison {
     /// Changes the head's commits declared (`ChatEval-Expect`) reported as accepted instead of
     /// failing: a metric regression becomes `.accepted`, a check regression moves to
     /// `quality.accepted`, an exact ledger rule to the change's `accepted`, an exact check gets
-    /// `acceptedBy`. Every expectation is kept in `expectations`, marked observed when a change in
-    /// its direction matched it (an improvement, for `better`), so that one that did not happen
-    /// is reported too. Changes nothing expects fail as before.
+    /// `acceptedBy`. A trailer accepts only its own commit's change: a change past the sum of the
+    /// bounds of the trailers covering it still fails (each of them says by how much, in
+    /// `exceeded`), and a trailer without a bound on a head whose other commits change the
+    /// suites' inputs too accepts nothing (`Expectation.notApplied`). Every expectation is kept in
+    /// `expectations`, marked observed when a change in its direction matched it (an improvement,
+    /// for `better`), so that one that did not happen is reported too. Changes nothing expects
+    /// fail as before.
     public mutating func accept(_ declared: [Expectation]) {
         guard !declared.isEmpty else { return }
-        var expectations = declared
-        func claim(suite: String, subject: String, direction: Expectation.Direction) -> Expectation? {
-            guard let index = expectations.firstIndex(where: { $0.covers(suite: suite, subject: subject, direction: direction) })
-            else { return nil }
-            for other in expectations.indices where expectations[other].covers(suite: suite, subject: subject, direction: direction) {
-                expectations[other].observed = true
-            }
-            return expectations[index]
-        }
+        var claims = ExpectationClaims(declared)
         for suite in suites.indices {
             let name = suites[suite].name
             for index in suites[suite].metrics.indices {
                 let change = suites[suite].metrics[index]
                 switch change.verdict {
                 case .regression:
-                    if let expectation = claim(suite: name, subject: change.metric.name, direction: .worse) {
+                    let worse = ExpectationClaims.worseness(change)
+                    let outcome = claims.claim(
+                        .init(suite: name, subject: change.metric.name, direction: .worse, place: name),
+                        amount: worse?.estimate, shown: worse?.atLeast,
+                        words: ExpectationClaims.words(change))
+                    switch outcome {
+                    case .accepted(let words):
                         suites[suite].metrics[index].verdict = .accepted
-                        suites[suite].metrics[index].reason =
-                            "worse, as \(expectation.commit) expects (\(Expectation.trailerKey): \(expectation)); \(change.reason)"
+                        suites[suite].metrics[index].reason = "worse, \(words); \(change.reason)"
+                    case .exceeded(let words):
+                        suites[suite].metrics[index].reason = "worse, \(words); \(change.reason)"
+                    case .none: break
                     }
                 case .improvement:
-                    _ = claim(suite: name, subject: change.metric.name, direction: .better)
+                    claims.observe(.init(suite: name, subject: change.metric.name, direction: .better, place: name))
                 // Nothing decided past the threshold: no expectation is met. A metric is never
                 // flaky or undecided (counts are).
                 case .unchanged, .notWorse, .underpowered, .notMeasured, .notGated, .accepted, .flaky, .undecided: break
                 }
             }
         }
+        acceptChecks(&claims)
+        if var ledger {
+            claims.accept(&ledger)
+            self.ledger = ledger
+        }
+        expectations = claims.finished
+    }
+
+    /// Check regressions the trailers cover move to `quality.accepted`; improvements are observed.
+    private mutating func acceptChecks(_ claims: inout ExpectationClaims) {
         var stillFailing: [CheckChange] = []
         for check in quality.regressions {
-            if claim(suite: check.suite, subject: "checks", direction: .worse) != nil {
+            let change = ExpectationClaims.Change(
+                suite: check.suite, subject: "checks", check: check.check, direction: .worse,
+                place: "\(check.suite)/\(check.conversation) check \(check.position) \(check.check)")
+            if case .accepted = claims.claim(change, amount: nil, shown: nil, words: "checks:\(check.check)") {
                 quality.accepted = (quality.accepted ?? []) + [check]
             } else {
                 stillFailing.append(check)
             }
         }
         quality.regressions = stillFailing
-        for check in quality.improvements { _ = claim(suite: check.suite, subject: "checks", direction: .better) }
-        if var ledger {
-            for index in ledger.changes.indices {
-                let change = ledger.changes[index]
-                var kept: [String] = []
-                for rule in change.regressions {
-                    if let subject = LedgerChange.subject(ofRule: rule),
-                        claim(suite: change.turn.suite, subject: subject, direction: .worse) != nil
-                    {
-                        ledger.changes[index].accepted = (ledger.changes[index].accepted ?? []) + [rule]
-                    } else {
-                        kept.append(rule)
-                    }
-                }
-                ledger.changes[index].regressions = kept
-            }
-            for index in ledger.checks.indices {
-                let check = ledger.checks[index]
-                let direction: Expectation.Direction = check.headPasses ? .better : .worse
-                if let expectation = claim(suite: check.turn.suite, subject: "checks", direction: direction), !check.headPasses {
-                    ledger.checks[index].acceptedBy = expectation.commit
-                }
-            }
-            self.ledger = ledger
+        for check in quality.improvements {
+            claims.observe(.init(suite: check.suite, subject: "checks", check: check.check, direction: .better, place: check.suite))
         }
-        for index in expectations.indices where expectations[index].observed == nil { expectations[index].observed = false }
-        self.expectations = expectations
     }
 
     /// Changes accepted as a head commit expected them, of every kind: metrics, checks, exact

@@ -104,7 +104,7 @@ extension GitRepository {
     }
 
     /// The commit `id`, looked up as `commit`, as a history shows it (inside the lock).
-    private func summary(of commit: OpaquePointer?, id: inout git_oid) throws -> CommitSummary {
+    func summary(of commit: OpaquePointer?, id: inout git_oid) throws -> CommitSummary {
         var shortID = git_buf()
         defer { git_buf_dispose(&shortID) }
         try check(git_object_short_id(&shortID, commit), "git_object_short_id")

@@ -255,7 +255,7 @@ public enum ComparisonReport {
     /// expectations nothing matched; empty without expectations.
     static func expectationLines(_ comparison: Comparison) -> [String] {
         guard let expectations = comparison.expectations, !expectations.isEmpty else { return [] }
-        var lines = ["", "Expected by the head's commits (\(Expectation.trailerKey) trailers: reported, not failed):"]
+        var lines = ["", "Expected by the head's commits (\(Expectation.trailerKey) trailers: what they accept is reported, not failed):"]
         for (suite, change) in comparison.acceptedMetrics {
             lines.append("  ACCEPTED \(suite): \(change.metric.name) \(interval(change)) — \(change.reason)")
         }
@@ -265,19 +265,28 @@ public enum ComparisonReport {
         let exact = comparison.ledger?.acceptedChanges ?? 0
         if exact > 0 { lines.append("  ACCEPTED \(exact) exact ledger change\(exact == 1 ? "" : "s") (above)") }
         for expectation in expectations {
-            // A metric still underpowered may yet show it: not decided, rather than not observed.
-            let open = comparison.underpowered.contains {
-                expectation.covers(suite: $0.suite, subject: $0.change.metric.name, direction: expectation.direction)
-            }
-            let outcome =
-                expectation.observed == true
-                ? "observed"
-                : open
-                    ? "not decided yet (\(ChangeVerdict.underpowered.words) at this look)"
-                    : "NOT OBSERVED: nothing changed that way in this comparison"
-            lines.append("  \(expectation.commit) \(Expectation.trailerKey): \(Terminal.safe(expectation.description)) — \(outcome)")
+            lines.append(
+                "  \(expectation.commit) \(Expectation.trailerKey): \(Terminal.safe(expectation.description)) — "
+                    + Terminal.safe(outcome(of: expectation, in: comparison)))
         }
         return lines
+    }
+
+    /// What became of one trailer: not applied (and why), past its bound (by how much, still
+    /// failing), observed, not decided yet, or not observed.
+    static func outcome(of expectation: Expectation, in comparison: Comparison) -> String {
+        if let reason = expectation.notApplied { return "NOT APPLIED: \(reason)" }
+        if let exceeded = expectation.exceeded, !exceeded.isEmpty {
+            return "observed, and PAST ITS BOUND (still a regression): " + exceeded.joined(separator: "; ")
+        }
+        if expectation.observed == true { return "observed" }
+        // A metric still underpowered may yet show it: not decided, rather than not observed.
+        let open = comparison.underpowered.contains {
+            expectation.covers(suite: $0.suite, subject: $0.change.metric.name, direction: expectation.direction)
+        }
+        return open
+            ? "not decided yet (\(ChangeVerdict.underpowered.words) at this look)"
+            : "NOT OBSERVED: nothing changed that way in this comparison"
     }
 
     public static func headline(_ comparison: Comparison) -> String {

@@ -623,6 +623,11 @@ private func ComparisonReport_headline(_ comparison: Comparison) -> String {
         var ledger = LedgerComparator.compare(base: [base.record], head: [head.record])
         ledger.notGated = "x"
         comparison.ledger = ledger
+        var expectation = Expectation(
+            commit: "a", suite: "s", subject: "checks", direction: .worse, check: "*", bound: 3, otherCommitsChangingInputs: ["b"])
+        expectation.observed = true
+        expectation.exceeded = ["x"]
+        comparison.expectations = [expectation]
         #expect(!comparison.quality.flaky.isEmpty && !comparison.quality.undecided.isEmpty && !comparison.quality.added.isEmpty)
         #expect(!comparison.quality.turnsUndecided.isEmpty && !comparison.differences.isEmpty)
         let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.schemaURL)) as? [String: Any])

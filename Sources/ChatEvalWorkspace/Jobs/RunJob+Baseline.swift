@@ -59,13 +59,15 @@ extension RunJob {
             design: design, timeBudget: head.timeBudget, keepsPrompts: keepsPrompts, settings: head.comparison,
             overrides: comparisonOverrides)
         paired.ledgerGates = head.project?.ledger ?? .default
-        let declared = DeclaredExpectations(repository: side.repository, base: side.commit, head: workspace.snapshot?.commit)
+        let declared = DeclaredExpectations(
+            repository: side.repository, base: side.commit, head: workspace.snapshot?.commit, inputs: side.inputs)
         declared.warnings.forEach(warn)
         paired.expectations = declared.expectations
         if !declared.expectations.isEmpty {
             output.info(
-                "expected  " + declared.expectations.map { "\($0.commit) \($0)" }.joined(separator: "; ")
-                    + " (\(Expectation.trailerKey): accepted, not failed)")
+                "expected  "
+                    + declared.expectations.map { "\($0.commit) \($0)" + ($0.notApplied == nil ? "" : " (not applied)") }
+                    .joined(separator: "; ") + " (\(Expectation.trailerKey): what they accept is reported, not failed)")
         }
         let replay = paired
         let box = PairedOutcomeBox()
@@ -95,6 +97,8 @@ extension RunJob {
         var project: ProjectFile?
         var configuration: RunConfiguration
         var suites: [Suite]
+        /// What a commit changes of the run, relative to the root: the project file and the head's suite paths.
+        var inputs: [String]
     }
 
     private func baselineSide(
@@ -113,7 +117,8 @@ extension RunJob {
         let label = snapshot.shortCommit ?? String(commit.prefix(7))
         let tree = CommitTree(repository: repository, commit: commit, label: label, root: workspace.root)
         // REV's project file, at the path the working tree's has; the command line applies to both sides.
-        let baseProject = try settings.projectPath(in: tree).flatMap { try tree.projectFile(at: $0) }
+        let projectPath = settings.projectPath(in: tree)
+        let baseProject = try projectPath.flatMap { try tree.projectFile(at: $0) }
         var base = try settings.configuration(baseProject, root: workspace.root)
         base.reportsFolder = head.reportsFolder
         guard base.variants.count == 1 else {
@@ -123,7 +128,7 @@ extension RunJob {
         let suites = PairedRun.aligned(base: try tree.suites(base.suitePaths), toHead: headSuites, selection: picked)
         return BaselineSide(
             repository: repository, commit: commit, snapshot: snapshot, label: label, project: baseProject, configuration: base,
-            suites: suites)
+            suites: suites, inputs: (projectPath.map { [$0] } ?? []) + head.suitePaths.compactMap { tree.relativePath($0) })
     }
 
     /// How the rounds will go: the looks and the time budget, or the count --repeat fixed.

@@ -15,6 +15,9 @@ package struct RunSources {
     /// The reports folder as given or found (messages name it so).
     package var folder: String
     package var projectFile: ProjectFile?
+    /// What a commit changes of a run, relative to the repository root: the project file and the
+    /// suite paths it names (else `suites`), as `history` reads them.
+    var inputs: [String]
 
     package init(repo: String?, reportsFolder: String?, project: ProjectSelection) throws {
         let start = URL(fileURLWithPath: repo ?? FileManager.default.currentDirectoryPath)
@@ -30,6 +33,21 @@ package struct RunSources {
         projectFile = try project.load(root: root)
         folder = reportsFolder ?? projectFile?.reports.map { $0.hasPrefix("/") ? $0 : root.appendingPathComponent($0).path } ?? "reports"
         locator = RunLocator(repository: repository, reportsFolder: URL(fileURLWithPath: folder))
+        inputs = Self.inputPaths(project: project, suites: projectFile?.suites ?? ["suites"], root: root)
+    }
+
+    /// The project file's path and the suite paths (relative to its folder) relative to `root`;
+    /// paths outside it left out.
+    static func inputPaths(project: ProjectSelection, suites: [String], root: URL) -> [String] {
+        let rootPath = root.standardizedFileURL.path
+        func relative(_ path: String, from folder: URL) -> String? {
+            let absolute = URL(fileURLWithPath: path, relativeTo: folder).standardizedFileURL.path
+            guard absolute.hasPrefix(rootPath + "/") else { return nil }
+            return String(absolute.dropFirst(rootPath.count + 1))
+        }
+        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        let file: String? = project.ignore ? nil : (project.path.map { relative($0, from: here) } ?? ProjectFile.fileName)
+        return (file.map { [$0] } ?? []) + suites.compactMap { relative($0, from: project.folder(root: root)) }
     }
 
     /// `base` and `head` located and compared: for a revision the latest run, preferring one of a
@@ -63,7 +81,8 @@ package struct RunSources {
         result.attachLedger(LedgerComparator.compare(base: baseRuns.runs, head: headRuns.runs, gates: projectFile?.ledger ?? .default))
         // What the head's commits say they change on purpose: reported as accepted, not failed.
         let declared = DeclaredExpectations(
-            repository: locator.repository, base: baseRuns.runs.last?.git?.commit, head: headRuns.runs.last?.git?.commit)
+            repository: locator.repository, base: baseRuns.runs.last?.git?.commit, head: headRuns.runs.last?.git?.commit,
+            inputs: inputs)
         result.accept(declared.expectations)
         declared.warnings.forEach(warn)
         // `calibrate` measures the paired design: its rates say nothing of separately recorded runs.
