@@ -14,6 +14,7 @@ public enum LedgerComparator {
         var compared = 0, exact = 0
         var exactBySuite: [String: Int] = [:]
         var answerChanged: Set<String> = []  // suite/conversation of an exact turn whose answer changed
+        let settings = settingChanges(base: base, head: head)
         for key in headSide.turns {
             guard let baseEntry = baseSide.entries[key], let headEntry = headSide.entries[key] else { continue }
             compared += 1
@@ -25,7 +26,8 @@ public enum LedgerComparator {
             exactBySuite[key.suite, default: 0] += 1
             let conversation = "\(key.suite)/\(key.conversation)"
             if var change = change(key, baseEntry, headEntry, gates: gates) {
-                change.cause = cause(of: change, baseEntry, headEntry, earlierAnswerChanged: answerChanged.contains(conversation))
+                change.cause = cause(
+                    of: change, baseEntry, headEntry, earlierAnswerChanged: answerChanged.contains(conversation), settings: settings)
                 if change.answer != nil || change.differences.contains(where: { $0.name == "answer digest" }) {
                     answerChanged.insert(conversation)
                 }
@@ -38,6 +40,7 @@ public enum LedgerComparator {
             headRepetitions: headSide.repetitions, varying: varying, changes: changes, checks: checks,
             work: work(baseSide, headSide))
         comparison.exactTurnsBySuite = exactBySuite
+        comparison.settingChanges = settings.isEmpty ? nil : settings
         comparison.notGated = ReplayArithmetic.reasonNotToGate(base: base, head: head)
         return comparison
     }
@@ -74,9 +77,11 @@ public enum LedgerComparator {
 
     /// Why the work changed, in words: the reuse accounting's cause of a miss the head has and the
     /// base had not, else what the prompt and answer counts say.
-    static func cause(of change: LedgerChange, _ base: TurnLedgers.Entry, _ head: TurnLedgers.Entry, earlierAnswerChanged: Bool) -> String?
-    {
+    static func cause(
+        of change: LedgerChange, _ base: TurnLedgers.Entry, _ head: TurnLedgers.Entry, earlierAnswerChanged: Bool, settings: [String] = []
+    ) -> String? {
         var parts: [String] = []
+        if !settings.isEmpty { parts.append("the settings changed (\(settings.joined(separator: ", ")))") }
         let fell = (change.head.reuseEfficiency ?? 1) < (change.base.reuseEfficiency ?? 1)
         if fell, let miss = head.reuseMiss {
             parts.append(missWords(miss.cause) + " at token \(miss.position)")
@@ -93,6 +98,27 @@ public enum LedgerComparator {
         let generated = change.head.generatedTokens - change.base.generatedTokens
         if generated != 0 { parts.append("the answer is \(abs(generated)) tokens \(generated > 0 ? "longer" : "shorter")") }
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
+    /// What the sides were run with that differs, in words: "model a.gguf → b.gguf (sha256
+    /// 3f2a1c0b9d8e… → 9c1d…)", "threads 2 → 1" — the settings a commit's project file changes
+    /// (the machine and engine build are not settings: see `ReplayArithmetic`).
+    static func settingChanges(base: [RunRecord], head: [RunRecord]) -> [String] {
+        guard let b = base.max(by: { $0.startedAt < $1.startedAt }), let h = head.max(by: { $0.startedAt < $1.startedAt }) else {
+            return []
+        }
+        var found: [String] = []
+        let name = { (run: RunRecord) in String(run.runtime.model.path.split(separator: "/").last ?? "?") }
+        if b.modelSha256 != h.modelSha256 || b.runtime.model.path != h.runtime.model.path {
+            let digests = b.modelSha256.flatMap { old in h.modelSha256.map { (old, $0) } }
+            found.append(
+                "model \(name(b)) → \(name(h))" + (digests.map { " (sha256 \($0.0.prefix(12))… → \($0.1.prefix(12))…)" } ?? ""))
+        }
+        let skipped: Set<String> = ["machine", "engine build", "model sha256"]
+        for difference in SettingDifferences.between(base: base, head: head) where !skipped.contains(difference.field) {
+            found.append("\(difference.field) \(difference.base) → \(difference.head)")
+        }
+        return found
     }
 
     /// A miss's cause, short.

@@ -27,6 +27,9 @@ public struct LedgerComparison: Codable, Sendable {
     /// arithmetic (`ReplayArithmetic`), or were not measured alike and are compared anyway
     /// (`--allow-mismatch`); nil when they gate.
     public var notGated: String?
+    /// The settings the sides were run with that differ ("threads 2 → 1", "model a.gguf → b.gguf
+    /// (sha256 …)"): named as the cause of every change; nil when none do.
+    public var settingChanges: [String]?
 
     public init(
         gates: LedgerGates, turnsCompared: Int, turnsExact: Int, baseRepetitions: Int, headRepetitions: Int, varying: [VaryingTurn],

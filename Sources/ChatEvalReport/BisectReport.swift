@@ -16,7 +16,12 @@ public enum BisectReport {
         }
         for reading in outcome.undecidedAtEndpoints {
             lines.append("")
-            lines.append("\(reading.signal): undecided between the ends, not chased (\(reading.detail))")
+            lines.append(
+                "\(Terminal.safe(reading.signal.description)): undecided between the ends, not chased (\(Terminal.safe(reading.detail)))")
+        }
+        if let reason = outcome.timingNotMeasured {
+            lines.append("")
+            lines.append("timings: not compared — \(reason); the exact culprits above stand")
         }
         lines.append("")
         lines.append("probes")
@@ -50,6 +55,9 @@ public enum BisectReport {
                 "- **\(Markup.markdown(reading.signal.description))**: undecided between the ends, not chased "
                     + "(\(Markup.markdown(reading.detail)))",
             ]
+        }
+        if let reason = outcome.timingNotMeasured {
+            out += ["", "- **timings**: not compared — \(Markup.markdown(reason)); the exact culprits above stand"]
         }
         let rows = probeRows(outcome)
         out += [
@@ -101,22 +109,26 @@ public enum BisectReport {
             lines.append(
                 "UNDECIDED the step lies after \(outcome.states[range.after].shortId) and at or before "
                     + "\(outcome.states[range.through].shortId); the probe of \(outcome.states[range.probed].shortId) could not decide "
-                    + "(\(range.reading.detail))")
+                    + "(\(Terminal.safe(range.reading.detail)))")
         }
+        if outcome.outOfTime?.contains(finding.signal) == true { lines.append("TIME      the time budget ran out during this search") }
         if finding.culprits.isEmpty && finding.undecided.isEmpty && outcome.interrupted { lines.append("not finished (interrupted)") }
         lines.append("ends      " + change(finding.endpoints))
-        lines += finding.notes.map { "note      " + $0 }
+        lines += finding.notes.map { "note      " + Terminal.safe($0) }
         return lines
     }
 
     private static func probeRows(_ outcome: BisectOutcome) -> [[String]] {
         var rows = [["#", "compared", "question", "reps", "time"]]
-        let all = (outcome.endpoints.map { [$0] } ?? []) + outcome.probes
+        let all = (outcome.exactEndpoints.map { [$0] } ?? []) + (outcome.endpoints.map { [$0] } ?? []) + outcome.probes
         for (index, log) in all.enumerated() {
             let question: String
             switch log.probe.kind {
-            case .endpoints: question = "the ends: every signal"
-            case .exact: question = "exact: one greedy replay each"
+            case .endpoints: question = "the ends in rounds: every signal"
+            case .exact:
+                question =
+                    log.probe.base == 0 && log.probe.head == outcome.states.count - 1 && index == 0
+                    ? "the ends, exactly: one greedy replay each" : "exact: one greedy replay each"
             case .paired(let signal, let threshold, _):
                 // The threshold asked; the probe never tests below the gate's own (`BisectReadings.settings`).
                 question = "\(signal.description)" + (threshold.map { " (± max(gate, \(percent($0))))" } ?? "")
@@ -132,7 +144,8 @@ public enum BisectReport {
 
     private static func summary(_ outcome: BisectOutcome) -> String {
         let measured = outcome.measured
-        let resumed = ((outcome.endpoints.map { [$0] } ?? []) + outcome.probes).filter(\.result.resumed).count
+        let resumed = ((outcome.exactEndpoints.map { [$0] } ?? []) + (outcome.endpoints.map { [$0] } ?? []) + outcome.probes)
+            .filter(\.result.resumed).count
         let repetitions = "\(Format.count(measured.repetitions, "repetition")) per side in all"
         guard measured.probes > 0 else {
             return
@@ -148,12 +161,13 @@ public enum BisectReport {
     }
 
     private static func describe(_ state: BisectState) -> String {
-        "\(state.shortId) \"\(Format.clip(state.subject, 60))\""
+        "\(Terminal.safe(state.shortId)) \"\(Terminal.safe(Format.clip(state.subject, 60)))\""
     }
 
     /// "+10.4% [+7.9%, +12.8%]" for a measured change (as the comparison prints it), else the detail.
     private static func change(_ reading: SignalReading) -> String {
-        guard let change = reading.change else { return reading.detail }
+        // A journal is read back from a folder others may write to: nothing of it reaches the terminal raw.
+        guard let change = reading.change, case .metric = reading.signal else { return Terminal.safe(reading.detail) }
         let interval =
             reading.lower.flatMap { lower in
                 reading.upper.map { "[\(ComparisonReport.signedPercent(lower)), \(ComparisonReport.signedPercent($0))]" }

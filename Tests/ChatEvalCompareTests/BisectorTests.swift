@@ -1,5 +1,6 @@
 import ChatEvalCore
 import ChatEvalStore
+import Foundation
 import Testing
 
 @testable import ChatEvalCompare
@@ -21,18 +22,21 @@ import Testing
         /// Probes (base, head) whose base cannot be measured this time (a server that did not
         /// answer): they throw a transient `BisectSkip` of the base.
         let transientSkips: Set<[Int]>
-        /// Exact probes that compare nothing exactly (their turns sampled on a side): no
-        /// readings, and a scope saying so.
-        let exactComparesNothing: Bool
+        /// Exact probes between other states than these ends that compare nothing exactly (their
+        /// turns sampled on a side): no readings, and a scope saying so.
+        let exactComparesNothingBut: [Int]?
+        /// Advanced by 10 s at each probe, when given.
+        let clock: FakeClock?
         private(set) var asked: [BisectProbe] = []
 
         init(
             steps: [BisectSignal: [Int]], undecidedHeads: Set<Int> = [], sameAdjacent: Set<Int> = [], stopAfter: Int? = nil,
-            unbuildable: Set<Int> = [], transientSkips: Set<[Int]> = [], exactComparesNothing: Bool = false
+            unbuildable: Set<Int> = [], transientSkips: Set<[Int]> = [], exactComparesNothingBut: [Int]? = nil, clock: FakeClock? = nil
         ) {
             self.unbuildable = unbuildable
             self.transientSkips = transientSkips
-            self.exactComparesNothing = exactComparesNothing
+            self.exactComparesNothingBut = exactComparesNothingBut
+            self.clock = clock
             self.steps = steps
             self.undecidedHeads = undecidedHeads
             self.sameAdjacent = sameAdjacent
@@ -48,7 +52,8 @@ import Testing
                 throw BisectSkip(state: probe.base, reason: "the server did not answer in time")
             }
             asked.append(probe)
-            if probe.kind == .exact, exactComparesNothing {
+            clock?.advance(10)
+            if probe.kind == .exact, let ends = exactComparesNothingBut, [probe.base, probe.head] != ends {
                 var result = BisectProbeResult(readings: [], repetitions: 1, seconds: 1)
                 result.exactScope = ExactScope(
                     exactTurnsBySuite: [:], uncompared: [LedgerTurn(suite: "smoke", conversation: "capital", turn: 1)], notGated: nil)
@@ -82,6 +87,20 @@ import Testing
         }
     }
 
+    /// A clock a test advances: 10 s a probe.
+    final class FakeClock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var now = 0.0
+        func advance(_ seconds: Double) { lock.withLock { now += seconds } }
+        func read() -> Double { lock.withLock { now } }
+    }
+
+    /// Collects a bisection's progress lines.
+    actor Lines {
+        private(set) var lines: [String] = []
+        func add(_ line: String) { lines.append(line) }
+    }
+
     let ttft = BisectSignal.metric(suite: "smoke", metric: .timeToFirstToken)
     let ledger = BisectSignal.ledger(suite: "smoke")
 
@@ -95,10 +114,13 @@ import Testing
         #expect(outcome.findings.map(\.signal) == [ledger])
         #expect(outcome.findings[0].culprits.map(\.state) == [11])
         let asked = await prober.asked
-        #expect(asked.dropFirst().allSatisfy { $0.kind == .exact })
-        // Binary search over 16 intervals (4 probes) and the range after the culprit checked once;
-        // the last probe compared the culprit with its parent, so no confirmation is needed.
-        #expect(asked.count == 1 + 4 + 2)
+        // The ends replayed exactly first, then the exact search, then the ends' timings.
+        #expect(asked.dropLast().allSatisfy { $0.kind == .exact })
+        #expect(asked.last?.kind == .endpoints(errorRate: 0.025))
+        // Binary search over 16 intervals (4 probes) and the ranges beside the culprit checked once
+        // each; the last probe compared the culprit with its parent, so no confirmation is needed.
+        let expected: Int = 1 + 4 + 2 + 1
+        #expect(asked.count == expected)
         #expect(outcome.budget?.testedSignals == 0)
         #expect(!outcome.interrupted)
     }
@@ -159,14 +181,14 @@ import Testing
         let finding = try #require(outcome.findings.first)
         #expect(finding.culprits.isEmpty, "\(finding.culprits.map(\.state))")
         #expect(finding.notes.contains { $0.contains("not named") })
-        #expect(await prober.asked.last.map { [$0.base, $0.head] } == [9, 10])
+        #expect(await prober.asked.contains { [$0.base, $0.head] == [9, 10] && $0.kind == .exact })
     }
 
     /// Issue 41, item 3: a probe that could not compare a signal reads it undecided, never
     /// "same". The endpoints differ in an exact signal, but every exact probe compares nothing
     /// exactly (the turns were sampled): before, each read "same" and the last commit was named.
     @Test func aProbeThatComparesNothingNamesNoCulprit() async throws {
-        let prober = ScriptedProber(steps: [ledger: [2]], exactComparesNothing: true)
+        let prober = ScriptedProber(steps: [ledger: [2]], exactComparesNothingBut: [0, 5])
         let outcome = try await Bisector(states: states(6)).run(prober)
         let finding = try #require(outcome.findings.first)
         #expect(finding.culprits.isEmpty, "\(finding.culprits.map(\.state))")
@@ -251,6 +273,41 @@ import Testing
         #expect(paired.side == .undecided, "\(paired.detail)")
     }
 
+    /// Issue 42, item 3: exact signals first. The ends are replayed once each and compared
+    /// exactly before any timing round; an exact difference is chased at once and its culprit
+    /// said as soon as it is found — before the ends' timings are even compared.
+    @Test func exactCulpritsAreFoundAndSaidBeforeAnyTimingRound() async throws {
+        let prober = ScriptedProber(steps: [ledger: [11], ttft: [5]])
+        let lines = Lines()
+        let outcome = try await Bisector(states: states(17)).run(prober) { await lines.add($0) }
+        #expect(await prober.asked.first == BisectProbe(base: 0, head: 16, kind: .exact))
+        let said = await lines.lines
+        let culprit = try #require(said.firstIndex { $0.hasPrefix("culprit   smoke: exact work ledger: c11") }, "\(said)")
+        let timings = try #require(said.firstIndex { $0.hasPrefix("endpoints:") })
+        #expect(culprit < timings)
+        #expect(said.contains { $0.hasPrefix("start     c16 against c0: the ends, exactly") })
+        #expect(outcome.findings.map { $0.culprits.map(\.state) } == [[11], [5]])
+    }
+
+    /// Issue 42, item 4: past its deadline no probe starts, and what is known is reported. With
+    /// time for the exact search only, the exact culprit is named and the timings are said not
+    /// compared; with less, the exact search itself is cut and its signal named out of time.
+    @Test func pastItsDeadlineNoProbeStartsAndWhatIsKnownIsReported() async throws {
+        let enough = FakeClock()
+        let exactOnly = try await Bisector(states: states(17), deadline: 65, clock: { enough.read() })
+            .run(ScriptedProber(steps: [ledger: [11], ttft: [5]], clock: enough))
+        #expect(exactOnly.findings.map(\.signal) == [ledger] && exactOnly.findings[0].culprits.map(\.state) == [11])
+        #expect(exactOnly.timingNotMeasured != nil && exactOnly.endpoints == nil && exactOnly.outOfTime == nil)
+        let short = FakeClock()
+        let cut = try await Bisector(states: states(17), deadline: 35, clock: { short.read() })
+            .run(ScriptedProber(steps: [ledger: [11], ttft: [5]], clock: short))
+        #expect(cut.outOfTime == [ledger])
+        #expect(
+            cut.findings.first?.culprits.isEmpty == true && cut.findings.first?.undecided.first?.reading.detail == "the time budget ran out"
+        )
+        #expect(cut.timingNotMeasured != nil)
+    }
+
     @Test func aCommitThatCannotBeBuiltIsPassedOverAndNamedAsSkipped() async throws {
         let prober = ScriptedProber(steps: [ttft: [12]], unbuildable: [8])
         let outcome = try await Bisector(states: states(17)).run(prober)
@@ -272,9 +329,10 @@ import Testing
     }
 
     @Test func anInterruptionKeepsWhatWasFound() async throws {
-        let prober = ScriptedProber(steps: [ttft: [11]], stopAfter: 3)
+        let prober = ScriptedProber(steps: [ttft: [11]], stopAfter: 4)
         let outcome = try await Bisector(states: states(17)).run(prober)
         #expect(outcome.interrupted)
+        #expect(outcome.exactEndpoints != nil && outcome.endpoints != nil)
         #expect(outcome.probes.count == 2)
         #expect(outcome.findings.first?.culprits.isEmpty == true)
     }
@@ -283,14 +341,14 @@ import Testing
         let prober = ScriptedProber(steps: [:])
         let outcome = try await Bisector(states: states(9)).run(prober)
         #expect(outcome.findings.isEmpty)
-        #expect(await prober.asked.count == 1)
+        #expect(await prober.asked.count == 2, "the ends exactly, then in rounds")
     }
 
     @Test func oneCommitBetweenTheEndsIsItsOwnCulprit() async throws {
         let prober = ScriptedProber(steps: [ttft: [1]])
         let outcome = try await Bisector(states: states(2)).run(prober)
         #expect(outcome.findings.first?.culprits.map(\.state) == [1])
-        #expect(await prober.asked.count == 1)
+        #expect(await prober.asked.count == 2, "the ends exactly, then in rounds")
     }
 
     @Test func theErrorRateIsSharedByEveryProbeABisectionCanTake() {

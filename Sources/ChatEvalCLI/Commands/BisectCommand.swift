@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChatEvalCore
 import ChatEvalReport
 import ChatEvalWorkspace
 
@@ -8,10 +9,13 @@ struct BisectCommand: AsyncParsableCommand {
         abstract: "Find the commit where each difference between a good and a bad commit appeared, and how sure.",
         discussion: """
             Walks the first-parent commits from GOOD to BAD through libgit2 (the working tree is not touched) and replays each \
-            commit's own suites and project file on one model, as `run --baseline` replays a revision. Commits that change \
-            no input (the project file or a suite) are skipped: they replay exactly what the commit before them replays.
+            commit with its own suites and project file — its model, template, context, threads, batch and cache mode, then \
+            the command line's overrides — as `run --baseline` replays a revision. Commits that change no input (the project \
+            file or a suite) are skipped: they replay exactly what the commit before them replays. A commit between the ends \
+            whose suites, project file or model do not load is skipped as `git bisect skip` skips one, and listed.
 
-            GOOD and BAD are compared first, interleaved in rounds; every difference is then chased on its own: exact \
+            The ends are first replayed once each and compared exactly, and every exact difference is chased at once; then \
+            they are compared interleaved in rounds; every timed difference is then chased on its own: exact \
             ones (a turn's work ledger, a check failing on exact answers) by one greedy replay of each probed commit, pass \
             rates by Fisher's exact test and metrics by the paired test in rounds, each probe against half the change the \
             ends showed. A culprit is confirmed against the commit before it, and the ranges beside it are checked for a \
@@ -54,6 +58,13 @@ struct BisectCommand: AsyncParsableCommand {
     var fresh = false
 
     @Option(
+        name: .customLong("time-budget"),
+        help: ArgumentHelp(
+            "No probe starts after this long (30m, 2h, 90s); what is known is then reported and what is not is named "
+                + "undecided (exit 4). Default: the project file's time_budget, else 30m.", valueName: "duration"))
+    var timeBudget: String?
+
+    @Option(
         name: .customLong("build"),
         help: ArgumentHelp(
             "Where the code under test is the runtime: run this (sh -c) in a scratch copy of each probed commit first; "
@@ -78,6 +89,9 @@ struct BisectCommand: AsyncParsableCommand {
         guard confidence > 0.5, confidence < 1 else {
             throw ValidationError("--confidence must be above 0.5 and below 1 (got \(confidence))")
         }
+        if let timeBudget, DurationText.seconds(timeBudget).map({ $0 > 0 }) != true {
+            throw ValidationError("--time-budget \(timeBudget): not a duration; write e.g. 30m or 90s")
+        }
         if buildCommand != nil, serveCommand == nil {
             throw ValidationError("--build needs --serve: the server started from what was built is what the probes measure")
         }
@@ -92,7 +106,8 @@ struct BisectCommand: AsyncParsableCommand {
             good: good, bad: bad,
             settings: recording.workspace(project, runtime.overrides(suitePaths: suites.given, reportsFolder: recording.reportsFolder)),
             selection: selection.selection(suites), maxRepetitions: maxRepetitions, confidence: confidence, fresh: fresh,
-            buildCommand: buildCommand, serveCommand: serveCommand, output: output.resolved
+            buildCommand: buildCommand, serveCommand: serveCommand, timeBudget: timeBudget.flatMap(DurationText.seconds),
+            output: output.resolved
         ).run()
     }
 }

@@ -7,7 +7,15 @@ public struct BisectOutcome: Codable, Sendable {
     /// Commits that changed no input, folded into the state before them (also listed by state).
     public var skipped: [SkippedCommit]
     public var budget: BisectBudget?
+    /// The ends replayed once each, greedily, and compared exactly: measured first, its
+    /// differences chased before any timing round.
+    public var exactEndpoints: BisectProbeLog?
+    /// The ends compared in rounds, for everything timed.
     public var endpoints: BisectProbeLog?
+    /// Signals whose search the time budget ended (undecided, or with the culprits found so far).
+    public var outOfTime: [BisectSignal]?
+    /// Why the ends' timings were not compared at all (the time budget ran out before).
+    public var timingNotMeasured: String?
     /// Signals that differ between the endpoints, decided or not.
     public var findings: [SignalFinding]
     /// Signals the endpoints could not decide: not chased (named, never guessed).
@@ -30,7 +38,7 @@ public struct BisectOutcome: Codable, Sendable {
     /// Probes measured (not read back from an earlier bisection), repetitions per side and
     /// seconds over all probes, the endpoints included.
     public var measured: (probes: Int, repetitions: Int, seconds: Double) {
-        let all = (endpoints.map { [$0] } ?? []) + probes
+        let all = (exactEndpoints.map { [$0] } ?? []) + (endpoints.map { [$0] } ?? []) + probes
         let fresh = all.filter { !$0.result.resumed }
         return (fresh.count, all.reduce(0) { $0 + $1.result.repetitions }, fresh.reduce(0) { $0 + $1.result.seconds })
     }

@@ -25,7 +25,33 @@ public enum BisectReadings {
                 readings.append(metric(change, suite: suite.name))
             }
         }
-        return readings
+        return readings.map { annotated($0, by: comparison) }
+    }
+
+    /// `reading` with what its comparison says beside it: the settings the commits differ in
+    /// ("threads 2 → 1": a culprit's change is named with it), and, for a timed signal left
+    /// undecided, how busy the machine was.
+    static func annotated(_ reading: SignalReading, by comparison: Comparison) -> SignalReading {
+        var reading = reading
+        let settings = comparison.differences.filter { $0.isCommitDetermined }.map { "\($0.field) \($0.base) → \($0.head)" }
+        if !settings.isEmpty, !reading.detail.contains(settings[0]) {
+            reading.detail += "; the commits' settings differ: " + settings.joined(separator: ", ")
+        }
+        if reading.side == .undecided, !reading.signal.isExact, let busy = busyNote(comparison.load) { reading.detail += "; " + busy }
+        return reading
+    }
+
+    /// "other processes used 1.90 cores on average during 220 replays, 212 left out or measured
+    /// again": why timings could not decide, when the machine was busy; nil when it was not.
+    static func busyNote(_ load: LoadComparison) -> String? {
+        let sampled = load.base.sampled + load.head.sampled
+        let disturbed = load.base.leftOut + load.head.leftOut + load.base.remeasured + load.head.remeasured
+        let means = [load.base.meanOtherCores, load.head.meanOtherCores].compactMap { $0 }
+        guard sampled > 0, !means.isEmpty else { return nil }
+        let mean = means.reduce(0, +) / Double(means.count)
+        guard mean >= ComparisonSettings.defaultBusyThreshold || disturbed > 0 else { return nil }
+        return String(format: "other processes used %.2f cores on average during %d replays", mean, sampled)
+            + (disturbed > 0 ? ", \(disturbed) left out or measured again" : "")
     }
 
     /// The exact signals two runs' ledgers tell apart: each suite whose work ledger differs on
@@ -61,6 +87,12 @@ public enum BisectReadings {
     /// A pass rate drop is `changed` when the family's test shows it, `same` only when the probe
     /// rules out a drop of `threshold` or more (`passRateEquivalence`), undecided otherwise.
     public static func paired(
+        _ signal: BisectSignal, threshold: Double?, in comparison: Comparison, base: [RunRecord], head: [RunRecord]
+    ) -> SignalReading {
+        annotated(pairedReading(signal, threshold: threshold, in: comparison, base: base, head: head), by: comparison)
+    }
+
+    private static func pairedReading(
         _ signal: BisectSignal, threshold: Double?, in comparison: Comparison, base: [RunRecord], head: [RunRecord]
     ) -> SignalReading {
         switch signal {

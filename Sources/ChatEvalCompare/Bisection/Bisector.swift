@@ -1,7 +1,12 @@
+import Foundation
+
 /// Finds the commit where each difference between a good and a bad commit appeared.
 ///
-/// Pinpoint's method, on one machine: the endpoints are compared first (every signal that
-/// differs is chased; one the endpoints cannot decide is named and not chased). Each signal is
+/// Pinpoint's method, on one machine, exact facts first: the ends are replayed once each,
+/// greedily, and every exact difference (a turn's work ledger, a check on exact answers) is
+/// chased at once, one replay a probe — on a machine too busy to time, these culprits are named
+/// all the same. Then the ends are compared in rounds for everything timed (every signal that
+/// differs is chased; one the ends cannot decide is named and not chased). Each signal is
 /// then bisected over the states: the midpoint of the range is compared with the range's good
 /// end — `.changed` moves the bad end there, `.same` the good end — until the range is one
 /// commit wide. A metric is compared against half the change the endpoints showed (Pinpoint's
@@ -26,13 +31,39 @@ public struct Bisector: Sendable {
     /// The chance that any culprit named is wrong, over the whole bisection.
     public var errorRate: Double
     public var culpritsPerSignal: Int
+    /// When no new probe may start (seconds on `clock`); nil for no limit. Past it, what is known
+    /// is reported: a signal still open is undecided ("the time budget ran out"), named in
+    /// `BisectOutcome.outOfTime`.
+    public var deadline: Double?
+    /// The clock `deadline` is read on (monotonic seconds).
+    public var clock: @Sendable () -> Double
 
-    public init(states: [BisectState], skipped: [SkippedCommit] = [], errorRate: Double = 0.05, culpritsPerSignal: Int = 2) {
+    /// States known from the start to be unmeasurable (their settings or suites do not load), and
+    /// why: never probed, listed as skipped, a step beside them named as a range.
+    public var unmeasurable: [Int: String]
+
+    public init(
+        states: [BisectState], skipped: [SkippedCommit] = [], unmeasurable: [Int: String] = [:], errorRate: Double = 0.05,
+        culpritsPerSignal: Int = 2, deadline: Double? = nil, clock: @escaping @Sendable () -> Double = Bisector.monotonicSeconds
+    ) {
         self.states = states
         self.skipped = skipped
+        self.unmeasurable = unmeasurable
         self.errorRate = errorRate
         self.culpritsPerSignal = max(1, culpritsPerSignal)
+        self.deadline = deadline
+        self.clock = clock
     }
+
+    /// Seconds on the monotonic clock.
+    public static func monotonicSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Thrown by a search past its deadline before a probe starts.
+    struct OutOfTime: Error {}
 
     /// Runs the bisection with `prober`; `progress` hears a line per probe. An interruption
     /// (`BisectInterruption`) ends it with what was found so far (`interrupted`); any other
@@ -60,12 +91,25 @@ public struct Bisector: Sendable {
         var known: [BisectProbe: BisectProbeResult] = [:]
         /// States that cannot be measured (their build failed), and why.
         var unmeasurable: [Int: String] = [:]
+        /// When the search started, the seconds its fresh probes took, and about how many more it
+        /// may take (for the progress lines' estimate of what is left).
+        let started: Double
+        var probeSeconds: [Double] = []
+        var probesLeft = 0
 
         init(bisector: Bisector, prober: Prober, progress: @escaping @Sendable (String) async -> Void) {
             self.bisector = bisector
             self.prober = prober
             self.progress = progress
             outcome = BisectOutcome(states: bisector.states, skipped: bisector.skipped)
+            started = bisector.clock()
+            for (state, reason) in bisector.unmeasurable.sorted(by: { $0.key < $1.key })
+            where state > 0 && state < bisector.states.count - 1 {
+                unmeasurable[state] = reason
+                let commit = bisector.states[state]
+                outcome.skipped.append(SkippedCommit(shortId: commit.shortId, subject: commit.subject, reason: reason))
+                outcome.skipped += commit.folded.map { SkippedCommit(shortId: $0.shortId, subject: $0.subject, reason: reason) }
+            }
             budget = BisectBudget(
                 errorRate: bisector.errorRate, testedSignals: 0, intervals: bisector.states.count - 1,
                 culpritsPerSignal: bisector.culpritsPerSignal)
@@ -73,24 +117,66 @@ public struct Bisector: Sendable {
 
         var last: Int { bisector.states.count - 1 }
 
+        /// The exact signals first — one greedy replay of each end, compared exactly, and every
+        /// exact difference chased at once, one replay a probe: they need no quiet machine — then
+        /// the ends compared in rounds for everything timed, and each timed signal chased.
         mutating func run() async throws {
             guard last >= 1 else { return }
+            outcome.budget = budget
+            let exactEnds = BisectProbe(base: 0, head: last, kind: .exact)
+            let exact = try await measure(exactEnds, asking: "the ends, exactly: one greedy replay each")
+            outcome.exactEndpoints = BisectProbeLog(probe: exactEnds, result: exact)
+            let facts = exact.readings.filter { $0.side == .changed && $0.signal.isExact }.sorted { $0.signal < $1.signal }
+            await progress(
+                "exact     \(bisector.states[last].shortId) against \(bisector.states[0].shortId): \(facts.count) exact signal(s) differ"
+                    + (exact.exactScope?.notGated.map { " (not gated: \($0))" } ?? ""))
+            probesLeft = facts.count * searchLength(last)
+            for reading in facts { try await chaseAll(reading) }
+
             let endpoints = BisectProbe(base: 0, head: last, kind: .endpoints(errorRate: budget.endpoints))
-            let result = try await measure(endpoints)
+            let result: BisectProbeResult
+            do {
+                result = try await measure(endpoints, asking: "the ends in rounds: every signal")
+            } catch is OutOfTime {
+                outcome.timingNotMeasured = "the time budget ran out before the ends' timings were compared"
+                await progress("time      the budget ran out: the ends' timings were not compared")
+                return
+            }
             outcome.endpoints = BisectProbeLog(probe: endpoints, result: result)
+            // Exact signals were chased from the exact replays above.
+            let chased = result.readings.filter { $0.side == .changed && !$0.signal.isExact }.sorted { $0.signal < $1.signal }
+            outcome.undecidedAtEndpoints = result.readings.filter { $0.side == .undecided }
             await progress(
                 "endpoints: \(bisector.states[last].shortId) against \(bisector.states[0].shortId): "
-                    + "\(result.readings.filter { $0.side == .changed }.count) signal(s) differ, "
-                    + "\(result.readings.filter { $0.side == .undecided }.count) undecided; \(result.repetitions) repetition(s)"
+                    + "\(chased.count) timed signal(s) differ, \(outcome.undecidedAtEndpoints.count) undecided; \(result.repetitions) repetition(s)"
                     + (result.resumed ? ", from the earlier bisection" : ""))
-            let chased = result.readings.filter { $0.side == .changed }.sorted { $0.signal < $1.signal }
-            outcome.undecidedAtEndpoints = result.readings.filter { $0.side == .undecided }
-            budget.testedSignals = chased.filter { !$0.signal.isExact }.count
+            budget.testedSignals = chased.count
             outcome.budget = budget
-            for reading in chased {
-                var finding = SignalFinding(signal: reading.signal, endpoints: reading)
-                defer { outcome.findings.append(finding) }
+            probesLeft = chased.count * searchLength(last)
+            for reading in chased { try await chaseAll(reading) }
+        }
+
+        /// About how many probes one signal's search over `intervals` takes: the binary search,
+        /// the confirmation, the two checks beside the culprit.
+        func searchLength(_ intervals: Int) -> Int { Int(ceil(log2(Double(max(intervals, 1))))) + 3 }
+
+        /// Chases `reading`'s signal over the whole range, its finding kept whatever happens; out
+        /// of time, the signal is left undecided and named.
+        mutating func chaseAll(_ reading: SignalReading) async throws {
+            var finding = SignalFinding(signal: reading.signal, endpoints: reading)
+            defer { outcome.findings.append(finding) }
+            do {
                 try await chase(reading.signal, after: 0, through: last, evidence: reading, comparedWith: 0, into: &finding)
+            } catch is OutOfTime {
+                outcome.outOfTime = (outcome.outOfTime ?? []) + [reading.signal]
+                finding.notes.append("the time budget ran out before this signal's search ended: what it found so far is above")
+                if finding.culprits.isEmpty {
+                    finding.undecided.append(
+                        UndecidedRange(
+                            after: 0, through: last, probed: last,
+                            reading: SignalReading(signal: reading.signal, side: .undecided, detail: "the time budget ran out")))
+                }
+                await progress("time      the budget ran out while chasing \(reading.signal)")
             }
         }
 
@@ -129,7 +215,10 @@ public struct Bisector: Sendable {
                     UndecidedRange(
                         after: good, through: bad, probed: good + 1,
                         reading: SignalReading(
-                            signal: signal, side: .undecided, detail: "\(names) could not be measured (the build failed)")))
+                            signal: signal, side: .undecided,
+                            detail:
+                                "\(names) could not be measured (\(Set((good + 1..<bad).compactMap { unmeasurable[$0] }).sorted().joined(separator: "; ")))"
+                        )))
                 return
             }
             // Every culprit is confirmed against the state just before it, unless the probe that
@@ -153,6 +242,8 @@ public struct Bisector: Sendable {
                 (evidence, against) = (reading, good)
             }
             finding.culprits.append(BisectCulprit(state: bad, comparedWith: against, reading: evidence))
+            let culprit = bisector.states[bad]
+            await progress("culprit   \(signal): \(culprit.shortId) \"\(culprit.subject)\" — \(evidence.detail)")
             guard finding.culprits.count < bisector.culpritsPerSignal else { return }
             // Beside the culprit: the rest of the range after it, then before it.
             if bad < through {
@@ -232,23 +323,50 @@ public struct Bisector: Sendable {
             }
             let probe = BisectProbe(base: base, head: head, kind: kind)
             let fresh = known[probe] == nil
-            let result = try await measure(probe)
+            let result = try await measure(probe, asking: "\(signal)")
             if fresh { outcome.probes.append(BisectProbeLog(probe: probe, result: result)) }
             let reading = result.reading(of: signal)
             await progress(
                 (fresh ? "probe \(outcome.probes.count): " : "again:   ")
                     + "\(bisector.states[head].shortId) against \(bisector.states[base].shortId), "
                     + "\(signal): \(reading.side.rawValue) (\(reading.detail)); \(result.repetitions) repetition(s)"
-                    + (result.resumed ? ", from the earlier bisection" : fresh ? "" : ", measured already"))
+                    + (result.resumed ? ", from the earlier bisection" : fresh ? "; " + timing() : ", measured already"))
             return reading
         }
 
-        /// `probe` measured, or the result of the same probe asked before.
-        mutating func measure(_ probe: BisectProbe) async throws -> BisectProbeResult {
+        /// "12 s; 2m 05s in, about 3m 40s left (11 probes)": the last probe's time, the time
+        /// since the start, and the mean probe time times the probes the searches may still take.
+        func timing() -> String {
+            let elapsed = bisector.clock() - started
+            var text = "\(Self.seconds(probeSeconds.last ?? 0)); \(Self.seconds(elapsed)) in"
+            if probesLeft > 0, !probeSeconds.isEmpty {
+                let mean = probeSeconds.reduce(0, +) / Double(probeSeconds.count)
+                text += ", about \(Self.seconds(mean * Double(probesLeft))) left (at most \(probesLeft) probe(s))"
+            }
+            return text
+        }
+
+        /// "45 s", "3m 05s", "1h 02m".
+        static func seconds(_ value: Double) -> String {
+            let total = Int(value.rounded())
+            if total < 60 { return "\(total) s" }
+            if total < 3600 { return String(format: "%dm %02ds", total / 60, total % 60) }
+            return String(format: "%dh %02dm", total / 3600, total % 3600 / 60)
+        }
+
+        /// `probe` measured, or the result of the same probe asked before. A fresh probe is said
+        /// as it starts (`asking`: its question), and none starts past the deadline (`OutOfTime`).
+        mutating func measure(_ probe: BisectProbe, asking question: String) async throws -> BisectProbeResult {
             if let result = known[probe] { return result }
+            if let deadline = bisector.deadline, bisector.clock() >= deadline { throw OutOfTime() }
+            await progress(
+                "start     \(bisector.states[probe.head].shortId) against \(bisector.states[probe.base].shortId): \(question)")
             let result: BisectProbeResult
+            let began = bisector.clock()
             do {
                 result = try await prober.probe(probe)
+                if !result.resumed { probeSeconds.append(bisector.clock() - began) }
+                probesLeft = max(0, probesLeft - 1)
             } catch let skip as BisectSkip {
                 guard skip.state != 0, skip.state != last else { throw skip }
                 if unmeasurable[skip.state] == nil {

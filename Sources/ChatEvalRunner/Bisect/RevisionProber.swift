@@ -18,7 +18,8 @@ public actor RevisionProber: BisectProber {
     private let gate: ComparisonSettings
     private let design: SequentialDesign
     private let timeBudget: Double?
-    private let modelSha256: String?
+    /// When the bisection's time budget ends (seconds on `PairedRun.now`): no probe's rounds run past it.
+    private let deadline: Double?
     private let machineLoad: MachineLoad
     private let folder: URL
     private let journalURL: URL
@@ -32,8 +33,8 @@ public actor RevisionProber: BisectProber {
     /// - `design`: the rounds of a paired probe (its most repetitions per side).
     public init(
         revisions: [BisectRevision], runtimes: any RevisionRuntimes, gate: ComparisonSettings, design: SequentialDesign,
-        timeBudget: Double?,
-        modelSha256: String?, machineLoad: MachineLoad, folder: URL, journal: BisectJournal, journalURL: URL, stop: StopRequest,
+        timeBudget: Double?, deadline: Double? = nil,
+        machineLoad: MachineLoad, folder: URL, journal: BisectJournal, journalURL: URL, stop: StopRequest,
         observer: (any RunObserver)? = nil
     ) {
         self.revisions = revisions
@@ -41,7 +42,7 @@ public actor RevisionProber: BisectProber {
         self.gate = gate
         self.design = design
         self.timeBudget = timeBudget
-        self.modelSha256 = modelSha256
+        self.deadline = deadline
         self.machineLoad = machineLoad
         self.folder = folder
         self.journal = journal
@@ -57,6 +58,7 @@ public actor RevisionProber: BisectProber {
             return done
         }
         for state in [probe.base, probe.head] {
+            if let reason = revisions[state].unmeasurable { throw BisectSkip(state: state, reason: reason, isLasting: true) }
             if let reason = journal.unmeasurable[revisions[state].commit] { throw BisectSkip(state: state, reason: reason) }
         }
         let result: BisectProbeResult
@@ -106,7 +108,7 @@ public actor RevisionProber: BisectProber {
         plan.settings.repetitions = 1
         plan.settings.warmupConversations = 0
         let runtime = try await runtimes.runtime(for: index)
-        let record = records(for: runtime).record(plan: plan, git: revision.git, project: revision.project)
+        let record = await records(for: runtime, state: index).record(plan: plan, git: revision.git, project: revision.project)
         let finished: RunRecord
         let writer: ResultWriter
         do {
@@ -155,17 +157,22 @@ public actor RevisionProber: BisectProber {
         let headPlan = revisions[probe.head].plan(only: signal?.suite)
         var basePlan = revisions[probe.base].plan(only: signal?.suite)
         basePlan.suites = PairedRun.aligned(base: basePlan.suites, toHead: headPlan.suites, selection: SuiteSelection())
+        let baseRecords = await records(for: baseRuntime, state: probe.base)
+        let headRecords = await records(for: headRuntime, state: probe.head)
         let pair = try BaselineGate(
-            base: records(for: baseRuntime).record(plan: basePlan, git: revisions[probe.base].git, project: revisions[probe.base].project),
-            head: records(for: headRuntime).record(plan: headPlan, git: revisions[probe.head].git, project: revisions[probe.head].project),
+            base: baseRecords.record(plan: basePlan, git: revisions[probe.base].git, project: revisions[probe.base].project),
+            head: headRecords.record(plan: headPlan, git: revisions[probe.head].git, project: revisions[probe.head].project),
             baseSuites: basePlan.suites, headSuites: headPlan.suites, folder: folder)
+        // No round past the bisection's own deadline: the probe takes its last look on what it measured.
+        let left = deadline.map { max(1, $0 - PairedRun.now()) }
+        let budget = [timeBudget, left].compactMap { $0 }.min()
         var probeThreshold: Double?
         if case .paired(_, let value, _) = probe.kind { probeThreshold = value }
         let threshold = probeThreshold
         var run = PairedRun(
             base: RunArm(label: "base", runtime: baseRuntime, plan: basePlan),
             head: RunArm(label: "head", runtime: headRuntime, plan: headPlan),
-            design: design, timeBudget: timeBudget, settings: BisectReadings.settings(for: probe.kind, from: self.gate))
+            design: design, timeBudget: budget, settings: BisectReadings.settings(for: probe.kind, from: self.gate))
         if case .passRate(let place)? = signal {
             // Rounds go on until the drop is shown or ruled out, not only until the test is settled.
             run.stillOpen = { comparison, records in
@@ -188,9 +195,9 @@ public actor RevisionProber: BisectProber {
             results: pair.writers.map(\.resultURL.path))
     }
 
-    /// How records of runs on `runtime` start: its identity, the model's digest (nil for a
-    /// served runtime), the machine's load at the bisection's start.
-    private func records(for runtime: any ChatRuntime) -> RunRecordMaker {
-        RunRecordMaker(runtime: runtime.identity, modelSha256: modelSha256, machineLoad: machineLoad)
+    /// How records of state `state`'s runs on `runtime` start: its identity, its model's digest
+    /// (nil for a served runtime), the machine's load at the bisection's start.
+    private func records(for runtime: any ChatRuntime, state: Int) async -> RunRecordMaker {
+        RunRecordMaker(runtime: runtime.identity, modelSha256: await runtimes.modelSha256(for: state), machineLoad: machineLoad)
     }
 }

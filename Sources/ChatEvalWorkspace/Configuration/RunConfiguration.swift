@@ -215,6 +215,16 @@ package struct RunConfiguration {
     /// The first (or only) variant: what an ordinary run and a `--baseline` comparison use.
     package var primary: ModelVariant { variants[0] }
 
+    /// What the primary model's replays are made with, in words: "SmolLM2.gguf (sha256 3f2a1c…),
+    /// template embedded, ctx 4096, threads 2, batch 512, cache session". Two commits with equal
+    /// words replay alike.
+    package var settingsWords: String {
+        let model = URL(fileURLWithPath: primary.modelPath).lastPathComponent
+        return "\(model)" + (primary.expectedSha256.map { " (sha256 \($0.prefix(12))…)" } ?? "")
+            + ", template \(primary.chatTemplate ?? "embedded"), ctx \(primary.contextSize), threads \(threads), batch \(batchSize), "
+            + "sliding window \(slidingWindowCache.rawValue), cache \(cacheMode.rawValue)"
+    }
+
     /// The llama.cpp runtime a variant loads.
     func runtimeConfiguration(_ variant: ModelVariant) -> LlamaChatRuntime.Configuration {
         var configuration = LlamaChatRuntime.Configuration(

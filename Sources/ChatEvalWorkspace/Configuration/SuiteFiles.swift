@@ -53,16 +53,21 @@ package enum SuiteFiles {
     }
 
     /// The suites loaded, or — after printing every problem of every file — bad input (exit 2).
-    static func collect(_ loaded: [Result<Suite, SuiteErrors>], validating: Bool = false) throws -> [Suite] {
+    /// `quiet`: nothing printed; a failure names the first problem (a commit a bisection skips is
+    /// listed with it).
+    static func collect(_ loaded: [Result<Suite, SuiteErrors>], validating: Bool = false, quiet: Bool = false) throws -> [Suite] {
         var suites: [Suite] = []
         var problems: [String] = []
         for result in loaded {
             switch result {
             case .success(let suite):
                 suites.append(suite)
-                if !suite.warnings.isEmpty { complain(suite.warnings.map(\.description).joined(separator: "\n")) }
+                if !suite.warnings.isEmpty, !quiet { complain(suite.warnings.map(\.description).joined(separator: "\n")) }
             case .failure(let errors): problems += errors.errors.map(\.description)
             }
+        }
+        if quiet, let first = problems.first {
+            throw failure(first + (problems.count > 1 ? " (and \(problems.count - 1) more problem(s))" : ""), .badInput)
         }
         guard problems.isEmpty else {
             complain(problems.joined(separator: "\n"))

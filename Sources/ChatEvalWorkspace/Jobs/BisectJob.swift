@@ -1,6 +1,7 @@
 import ChatEvalCompare
 import ChatEvalCore
 import ChatEvalGit
+import ChatEvalLlama
 import ChatEvalOpenAI
 import ChatEvalReport
 import ChatEvalRunner
@@ -24,13 +25,20 @@ package struct BisectJob: Sendable {
     /// `--build` and `--serve`: the runtime built and served from each probed commit.
     package var buildCommand: String?
     package var serveCommand: String?
+    /// `--time-budget`: seconds after which no new probe starts (nil: the project file's
+    /// `time_budget`, else `defaultTimeBudget`).
+    package var timeBudget: Double?
     package var output: ReportOutput
+
+    /// A bisection's time budget when neither the command line nor the project file sets one.
+    package static let defaultTimeBudget = 30.0 * 60
 
     package init(
         good: String, bad: String, settings: WorkspaceRequest,
         selection: SuiteSelection, maxRepetitions: Int, confidence: Double, fresh: Bool, buildCommand: String?, serveCommand: String?,
-        output: ReportOutput
+        timeBudget: Double? = nil, output: ReportOutput
     ) {
+        self.timeBudget = timeBudget
         self.good = good
         self.bad = bad
         self.settings = settings
@@ -57,10 +65,17 @@ package struct BisectJob: Sendable {
         let inputs = serveCommand != nil ? nil : (projectPath.map { [$0] } ?? []) + head.suitePaths.compactMap { tree.relativePath($0) }
         let range = try BisectRange.read(
             good: good, bad: bad, repository: repository, root: workspace.root, inputs: inputs, projectPath: projectPath,
-            selection: selection, head: head, configure: { try settings.configuration($0, root: workspace.root) })
+            selection: selection, configure: { try settings.configuration($0, root: workspace.root) })
+        let unloadableCount = range.revisions.filter { $0.unmeasurable != nil }.count
         output.info(
             "bisect    \(range.states.first?.shortId ?? good)..\(range.states.last?.shortId ?? bad): "
-                + "\(Format.count(range.states.count - 1, "commit")) to measure, \(range.skipped.count) skipped (no input changed)")
+                + "\(Format.count(range.states.count - 1, "commit")) to measure, \(range.skipped.count) skipped (no input changed)"
+                + (unloadableCount > 0 ? ", \(unloadableCount) that do not load (skipped)" : ""))
+        for (state, revision) in zip(range.states, range.revisions) {
+            if let reason = revision.unmeasurable {
+                output.info("skipped: \(state.shortId) \"\(Format.clip(state.subject, 48))\" — \(reason)")
+            }
+        }
 
         guard range.states.count > 1 else {
             throw failure(
@@ -68,12 +83,15 @@ package struct BisectJob: Sendable {
                     + "so what changed lies outside the repository (the engine build, the model file, the machine)", .noVerdict)
         }
         let folder = URL(fileURLWithPath: head.reportsFolder)
-        let (runtimes, sha256) = try runtimes(range, head: head, root: workspace.root, folder: folder)
+        let runtimes = try runtimes(range, root: workspace.root, folder: folder)
+        if serveCommand == nil { try await Self.checkEnds(range, runtimes, good: good, bad: bad) }
         let journalURL = folder.appendingPathComponent(
             ".chateval/bisect-\(range.states[0].shortId)-\(range.states.last?.shortId ?? "").json")
         let fingerprint = Self.fingerprint(
-            range, model: sha256, arithmetic: Self.arithmetic(runtimes), settings: head.comparison, maxRepetitions: maxRepetitions,
+            range, arithmetic: Self.arithmetic(served: serveCommand != nil), settings: head.comparison, maxRepetitions: maxRepetitions,
             confidence: confidence)
+        let budget = timeBudget ?? (head.sources["time_budget"] == .projectFile ? head.timeBudget : nil) ?? Self.defaultTimeBudget
+        let deadline = PairedRun.now() + budget
         let journal = fresh ? BisectJournal(fingerprint: fingerprint) : BisectJournal.open(journalURL, fingerprint: fingerprint)
         if !journal.probes.isEmpty { output.info("resuming  \(Format.count(journal.probes.count, "probe")) kept in \(journalURL.path)") }
         try? FileManager.default.createDirectory(at: journalURL.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -81,10 +99,15 @@ package struct BisectJob: Sendable {
         let stop = StopRequest()
         let prober = RevisionProber(
             revisions: range.revisions, runtimes: runtimes, gate: head.comparison, design: .rounds(maximum: maxRepetitions),
-            timeBudget: head.timeBudget,
-            modelSha256: sha256, machineLoad: MachineLoad.sample(),
+            timeBudget: head.timeBudget, deadline: deadline, machineLoad: MachineLoad.sample(),
             folder: folder, journal: journal, journalURL: journalURL, stop: stop)
-        let bisector = Bisector(states: range.states, skipped: range.skipped, errorRate: 1 - confidence)
+        output.info("budget    no probe starts after \(DurationText.format(budget)) (--time-budget)")
+        let unloadable = range.revisions.enumerated().reduce(into: [Int: String]()) { found, item in
+            if let reason = item.element.unmeasurable { found[item.offset] = reason }
+        }
+        let bisector = Bisector(
+            states: range.states, skipped: range.skipped, unmeasurable: unloadable, errorRate: 1 - confidence, deadline: deadline,
+            clock: { PairedRun.now() })
         let info = output
         var outcome: BisectOutcome
         do {
@@ -104,39 +127,51 @@ package struct BisectJob: Sendable {
         if outcome.interrupted {
             throw failure("interrupted; the finished probes are kept in \(journalURL.path): run the same command to resume", .runIncomplete)
         }
+        if outcome.timingNotMeasured != nil || outcome.outOfTime?.isEmpty == false {
+            throw failure(
+                "the time budget (\(DurationText.format(budget))) ran out: "
+                    + (outcome.findings.contains { !$0.culprits.isEmpty } ? "the culprits found are named above; " : "")
+                    + "what was not decided is named; raise --time-budget or measure on a quieter machine", .noVerdict)
+        }
         if outcome.findings.isEmpty {
             throw failure(
                 outcome.undecidedAtEndpoints.isEmpty
                     ? "\(bad) and \(good) do not differ in anything the suites measure: nothing to bisect"
                     : "the ends differ in nothing decided; more repetitions (--max-repeat) may tell", .noVerdict)
         }
-        if outcome.findings.contains(where: { !$0.undecided.isEmpty || $0.culprits.isEmpty }) {
-            throw failure("a difference stayed undecided (named above); more repetitions (--max-repeat) may decide it", .noVerdict)
+        if outcome.findings.contains(where: { !$0.undecided.isEmpty || $0.culprits.isEmpty }) || !outcome.undecidedAtEndpoints.isEmpty {
+            throw failure(
+                (outcome.findings.contains { !$0.culprits.isEmpty } ? "the culprits found are named above, but " : "")
+                    + "a difference stayed undecided (named above); more repetitions (--max-repeat) or a quieter machine may decide it",
+                .noVerdict)
         }
     }
 
-    /// The engine, its build, threads and batch size (the in-process engine's; a served runtime's
-    /// are each commit's own, recorded with its runs) and this machine's CPU, in one line.
-    package static func arithmetic(_ runtimes: any RevisionRuntimes) -> String {
+    /// The engine build (in process, whose key names the CPU's instruction sets; a served
+    /// runtime's is each commit's own, recorded with its runs) and this machine's CPU, in one
+    /// line; each commit's threads and batch size are in its settings (`BisectRevision.settings`).
+    package static func arithmetic(served: Bool) -> String {
         let machine = MachineInfo.current()
-        let engine =
-            (runtimes as? SharedRuntime).map {
-                let identity = $0.runtime.identity
-                return "\(identity.engine) \(identity.build) threads \(identity.threads) batch \(identity.batchSize)"
-            } ?? "served, each commit's own"
-        return "\(engine); CPU \(machine.cpuModel), \(machine.architecture)"
+        return (served ? "served, each commit's own build" : "llama.cpp \(EngineBuild.currentName ?? "unknown build")")
+            + "; CPU \(machine.cpuModel), \(machine.architecture)"
     }
 
-    /// Each commit's runtime: one in-process engine for all (the working tree's model), or with
-    /// --serve a server built and started from each commit; and the model's digest the records
-    /// carry (none for a served runtime).
-    private func runtimes(_ range: BisectRange, head: RunConfiguration, root: URL, folder: URL) throws -> (
-        any RevisionRuntimes, String?
-    ) {
-        guard let serveCommand else {
-            let (engine, sha256) = try Workspace.loadRuntime(head, head.primary)
-            return (SharedRuntime(engine), sha256)
+    /// Both ends' runtimes loaded before anything is measured: an end that cannot be is refused
+    /// at once, naming it (a commit between them that cannot is skipped by the search).
+    private static func checkEnds(_ range: BisectRange, _ runtimes: any RevisionRuntimes, good: String, bad: String) async throws {
+        for (index, name) in [(0, "\(good) (the good end)"), (range.states.count - 1, "\(bad) (the bad end)")] {
+            do {
+                _ = try await runtimes.runtime(for: index)
+            } catch let skip as BisectSkip {
+                throw failure("\(name) cannot be measured: \(skip.reason)", .badInput)
+            }
         }
+    }
+
+    /// Each commit's runtime: in process, an engine per distinct configuration of the commits'
+    /// own settings (`ConfiguredRuntimes`), or with --serve a server built and started from each commit.
+    private func runtimes(_ range: BisectRange, root: URL, folder: URL) throws -> any RevisionRuntimes {
+        guard let serveCommand else { return ConfiguredRuntimes(range.configurations) }
         let served = ServedRevisions(
             commits: range.states.map { ($0.commit, $0.shortId) },
             export: { commit, folder in try GitRepository.discover(startingAt: root).export(commit, to: folder) },
@@ -145,7 +180,7 @@ package struct BisectJob: Sendable {
                 let connection = try await OpenAIConnection.open(OpenAIConfiguration(baseURL: baseURL, modelName: ""))
                 return ServedRevisions.Endpoint(runtime: connection.makeRuntime(), close: { await connection.shutdown() })
             })
-        return (served, nil)
+        return served
     }
 
     /// What makes two bisections the same question: the commits measured, their suites, the
@@ -153,13 +188,13 @@ package struct BisectJob: Sendable {
     /// the bisection's own. A journal of single runs made by another engine build, thread count,
     /// batch size or CPU is not read as this bisection's: their ledgers would be compared "exactly".
     package static func fingerprint(
-        _ range: BisectRange, model: String?, arithmetic: String, settings: ComparisonSettings, maxRepetitions: Int,
-        confidence: Double
+        _ range: BisectRange, arithmetic: String, settings: ComparisonSettings, maxRepetitions: Int, confidence: Double
     ) -> String {
         var text = range.revisions.map {
-            "\($0.commit) " + $0.plan.suites.map { "\($0.path):\(FileDigest.sha256(of: Data($0.text.utf8)))" }.joined(separator: ",")
+            "\($0.commit) \($0.settings) \($0.unmeasurable ?? "") "
+                + $0.plan.suites.map { "\($0.path):\(FileDigest.sha256(of: Data($0.text.utf8)))" }.joined(separator: ",")
         }
-        text.append("model \(model ?? "-") max \(maxRepetitions) confidence \(confidence)")
+        text.append("max \(maxRepetitions) confidence \(confidence)")
         text.append("arithmetic \(arithmetic)")
         text.append(String(decoding: (try? ResultWriter.makeEncoder(pretty: false).encode(settings)) ?? Data(), as: UTF8.self))
         return FileDigest.sha256(of: Data(text.joined(separator: "\n").utf8))

@@ -1,29 +1,35 @@
 import ChatEvalCompare
 import ChatEvalCore
 import ChatEvalGit
+import ChatEvalReport
 import ChatEvalRunner
+import ChatEvalStore
 import ChatEvalSuites
 import Foundation
 
 /// The commits a bisection measures, read through libgit2 (the working tree untouched): the
 /// first-parent line from the good commit to the bad one, each commit that changes an input (the
-/// project file or a suite) a state with its own suites, the others folded into the state
-/// before them and named as skipped.
+/// project file or a suite) a state with its own suites and its own settings — its project file,
+/// then the command line's overrides: model, template, context, threads, batch, cache mode — the
+/// others folded into the state before them and named as skipped. A commit in the middle whose
+/// suites or project file do not load is a state that cannot be measured (`BisectRevision.unmeasurable`),
+/// skipped by the search as `git bisect skip` does; an end that does not load is refused.
 package struct BisectRange {
     package var states: [BisectState]
     package var skipped: [SkippedCommit]
     package var revisions: [BisectRevision]
+    /// Each state's run configuration (nil for one that cannot be measured).
+    package var configurations: [RunConfiguration?]
     /// The bad commit itself (the last state when it changed an input, else folded into it).
     package var bad: BisectState
 
-    /// - `head`: the working tree's configuration, whose model and engine settings every commit is replayed with.
     /// - `configure`: a commit's run configuration from its project file (nil when it has none),
     ///   with the command line applied.
     /// - `inputs`: the paths, relative to the repository root, whose change makes a commit worth
     ///   measuring; nil for every file (the runtime itself is built from the repository).
     package static func read(
         good: String, bad: String, repository: GitRepository, root: URL, inputs: [String]?, projectPath: String?,
-        selection: SuiteSelection, head: RunConfiguration, configure: (ProjectFile?) throws -> RunConfiguration
+        selection: SuiteSelection, configure: (ProjectFile?) throws -> RunConfiguration
     ) throws -> BisectRange {
         let (goodId, badId) = (try commit(good, repository), try commit(bad, repository))
         guard goodId != badId else { throw failure("\(good) and \(bad) are the same commit: there is nothing between them", .badInput) }
@@ -39,7 +45,7 @@ package struct BisectRange {
         }
         let newest = walk.commits.first
         var range = BisectRange(
-            states: [], skipped: [], revisions: [],
+            states: [], skipped: [], revisions: [], configurations: [],
             bad: BisectState(commit: badId, shortId: newest?.shortId ?? bad, subject: newest?.subject ?? ""))
         for summary in walk.commits.reversed() {
             let changed = try inputs.map { try repository.changedPaths($0, in: summary.id) } ?? repository.changedFiles(in: summary.id)
@@ -55,13 +61,37 @@ package struct BisectRange {
             }
             range.states.append(BisectState(commit: summary.id, shortId: summary.shortId, subject: summary.subject))
         }
-        for state in range.states {
-            range.revisions.append(
-                try revision(
-                    state, repository: repository, root: root, projectPath: projectPath, selection: selection, head: head,
-                    served: inputs == nil, configure: configure))
+        for (index, state) in range.states.enumerated() {
+            do {
+                let (revision, configuration) = try self.revision(
+                    state, repository: repository, root: root, projectPath: projectPath, selection: selection, configure: configure)
+                range.revisions.append(revision)
+                range.configurations.append(configuration)
+            } catch {
+                // Only the ends must load: a commit between them that does not is passed over.
+                let end = index == 0 ? "\(good) (the good end)" : index == range.states.count - 1 ? "\(bad) (the bad end)" : nil
+                let reason = Self.firstLine(error)
+                if let end { throw failure("\(end) cannot be measured: \(reason); bisect from commits whose suites load", .badInput) }
+                range.revisions.append(
+                    BisectRevision(
+                        commit: state.commit,
+                        plan: RunPlan(
+                            suites: [],
+                            settings: RunSettings(
+                                cacheMode: .session, repetitions: 1,
+                                warmupConversations: 0)),
+                        git: try? repository.snapshot(ofCommit: state.commit), project: nil,
+                        unmeasurable: "it does not load: \(reason)"))
+                range.configurations.append(nil)
+            }
         }
         return range
+    }
+
+    /// An error's first line, without the "chateval: error:" framing a failure may carry.
+    static func firstLine(_ error: any Error) -> String {
+        let text = (error as? CommandFailure)?.message ?? String(describing: error)
+        return Terminal.safe(String(text.split(separator: "\n", omittingEmptySubsequences: true).first ?? "unknown error"))
     }
 
     private static func commit(_ revision: String, _ repository: GitRepository) throws -> String {
@@ -71,23 +101,21 @@ package struct BisectRange {
     /// The commit's suites and settings, from its own project file and suite files.
     private static func revision(
         _ state: BisectState, repository: GitRepository, root: URL, projectPath: String?, selection: SuiteSelection,
-        head: RunConfiguration, served: Bool, configure: (ProjectFile?) throws -> RunConfiguration
-    ) throws -> BisectRevision {
+        configure: (ProjectFile?) throws -> RunConfiguration
+    ) throws -> (BisectRevision, RunConfiguration) {
         let tree = CommitTree(repository: repository, commit: state.commit, label: state.shortId, root: root)
         let project = try projectPath.flatMap { try tree.projectFile(at: $0) }
         let configuration = try configure(project)
-        // A served runtime is each commit's own; the in-process one is the working tree's for all.
-        guard served || configuration.variants.count == 1,
-            served || configuration.runtimeConfiguration(configuration.primary) == head.runtimeConfiguration(head.primary)
-        else {
+        guard configuration.variants.count == 1 else {
             throw failure(
-                "\(state.shortId)'s project file runs another model or engine setting than the bisection's "
-                    + "(\(head.primary.modelPath)): bisect replays every commit on one model; name it with --model", .badInput)
+                "its project file lists \(configuration.variants.count) models; bisect replays one model a commit (name it with --model)",
+                .badInput)
         }
-        let suites = try SuiteFiles.select(try tree.suites(configuration.suitePaths), selection)
+        let suites = try SuiteFiles.select(try tree.suites(configuration.suitePaths, quiet: true), selection)
         let snapshot = try? repository.snapshot(ofCommit: state.commit)
-        return BisectRevision(
+        let revision = BisectRevision(
             commit: state.commit, plan: RunPlan(suites: suites, settings: configuration.settings(selection: selection)), git: snapshot,
-            project: Workspace.record(of: project))
+            project: Workspace.record(of: project), settings: configuration.settingsWords)
+        return (revision, configuration)
     }
 }

@@ -48,7 +48,7 @@ package struct CommitTree {
 
     /// The suites at `paths` (files or folders, as on disk) in the commit; problems are printed
     /// together, then bad input. A path the commit does not have is skipped with a warning.
-    package func suites(_ paths: [String]) throws -> [Suite] {
+    package func suites(_ paths: [String], quiet: Bool = false) throws -> [Suite] {
         var loaded: [Result<Suite, SuiteErrors>] = []
         for path in paths {
             guard let relative = relativePath(path) else {
@@ -75,7 +75,7 @@ package struct CommitTree {
         guard !loaded.isEmpty else {
             throw failure("\(label) has none of the suites \(paths.joined(separator: ", ")); nothing to compare", .badInput)
         }
-        return try SuiteFiles.collect(loaded)
+        return try SuiteFiles.collect(loaded, quiet: quiet)
     }
 
     private func read(_ path: String) throws -> Data? {

@@ -1,0 +1,146 @@
+import ChatEvalTestKit
+import Foundation
+import Testing
+
+/// `bisect` on the histories users really have (issue 42), on the real model in throwaway
+/// repositories: each commit replayed with its own settings, a commit that does not load skipped
+/// and listed, exact culprits named first whatever the timings do.
+@Suite(.serialized, .tags(.realModel), .usesAllCores) struct RealModelBisectHistoriesTests {
+    let cli = CommandLineTests()
+
+    /// A repository of a facts suite, each commit given as (project file, suite text, subject).
+    static func repository(_ prefix: String, _ commits: [(project: String, suite: String, subject: String)]) async throws
+        -> ScratchRepository
+    {
+        let repository = try ScratchRepository(prefix: prefix)
+        try await repository.git("init", "-q", "-b", "main")
+        try repository.write(".gitignore", "reports/\n")
+        for commit in commits {
+            try repository.write("chateval.yaml", commit.project)
+            try repository.write("suites/facts.yaml", commit.suite)
+            try await repository.commit(commit.subject)
+        }
+        return repository
+    }
+
+    static func suite(system: String = "You are a concise assistant.", comment: String = "", maxTokens: Int = 8) -> String {
+        """
+        # \(comment)
+        name: facts
+        defaults: {max_tokens: \(maxTokens), system: "\(system)"}
+        conversations:
+          - id: capital
+            turns:
+              - user: What is the capital of France?
+                checks: [{type: icontains, value: Paris}]
+          - {id: bees, turns: ["What do bees make?"]}
+
+        """
+    }
+
+    func bisect(_ repository: ScratchRepository, _ extra: [String] = [], environment: [String: String] = [:]) async throws -> (
+        status: Int32, json: [String: Any], stderr: String
+    ) {
+        let outcome = try await cli.run(
+            ["bisect", "HEAD~\(repository.commits.count - 1)", "HEAD", "--format", "json"] + extra,
+            environment: environment.merging(["CI": "true"]) { first, _ in first }, in: repository.root)
+        let json = (try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))) as? [String: Any]
+        return (outcome.status, json ?? [:], outcome.stderr)
+    }
+
+    /// A commit that switches the model (SmolLM2 → Gemma 3, with its template) is replayed on its
+    /// own model: named as the culprit of the work ledger at one replay a commit, the ledger
+    /// saying the model changed. Before, bisect refused it (exit 2: "runs another model").
+    @Test func aCommitThatChangesTheModelIsNamedWithTheModelChange() async throws {
+        let smol = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let gemma = try #require(ProcessInfo.processInfo.environment["CHATEVAL_GEMMA_MODEL"], "CHATEVAL_GEMMA_MODEL is not set")
+        let base = "threads: 1\ncompare: {busy_threshold: off}\nmodel:\n  path: \(smol)\n"
+        let switched = "threads: 1\ncompare: {busy_threshold: off}\nchat_template: gemma\nmodel:\n  path: \(gemma)\n"
+        let repository = try await Self.repository(
+            "chateval-bisect-model",
+            [
+                (base, Self.suite(comment: "one"), "1: the suite"), (base, Self.suite(comment: "two"), "2: a comment"),
+                (switched, Self.suite(comment: "two"), "3: Gemma 3 instead"), (switched, Self.suite(comment: "three"), "4: a comment"),
+            ])
+        // The project file names the model: the test environment's CHATEVAL_MODEL would override it.
+        let outcome = try await bisect(repository, ["--max-repeat", "2"], environment: ["CHATEVAL_MODEL": ""])
+        #expect(outcome.status == 0 || outcome.status == 4, "\(outcome.stderr)")
+        let culprits = RealModelBisectTests.culprits(outcome.json)
+        #expect(culprits["ledger"] == [repository.commits[2]], "\(culprits) \(outcome.stderr)")
+        #expect(outcome.stderr.contains("culprit   facts: exact work ledger: \(repository.commits[2].prefix(7))"), "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains(
+                "model \(URL(fileURLWithPath: smol).lastPathComponent) → \(URL(fileURLWithPath: gemma).lastPathComponent)"))
+    }
+
+    /// A half-edited commit (an unclosed quote, mended by the next) in the middle is skipped and
+    /// listed with its first error line, and the culprit (a longer system prompt, later) is still
+    /// found. Before, the whole bisection ended with exit 2 ("problem(s) in the suites").
+    @Test func aCommitThatDoesNotParseIsSkippedAndTheCulpritStillFound() async throws {
+        _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let project = "threads: 1\ncompare: {busy_threshold: off}\n"
+        let broken = Self.suite(comment: "half-edited").replacingOccurrences(of: "\"What do bees make?\"", with: "\"What do bees make?")
+        let repository = try await Self.repository(
+            "chateval-bisect-broken",
+            [
+                (project, Self.suite(comment: "one"), "1: the suite"), (project, broken, "2: half-edited"),
+                (project, Self.suite(comment: "mended"), "3: mended"),
+                (project, Self.suite(system: "You are a concise assistant. Answer in plain words.", comment: "mended"), "4: longer prompt"),
+                (project, Self.suite(system: "You are a concise assistant. Answer in plain words.", comment: "five"), "5: a comment"),
+            ])
+        let outcome = try await bisect(repository, ["--max-repeat", "2"])
+        #expect(outcome.status == 0 || outcome.status == 4, "\(outcome.stderr)")
+        #expect(RealModelBisectTests.culprits(outcome.json)["ledger"] == [repository.commits[3]], "\(outcome.stderr)")
+        let skipped = outcome.json["skipped"] as? [[String: Any]] ?? []
+        let reason = try #require(skipped.first { $0["subject"] as? String == "2: half-edited" }?["reason"] as? String, "\(skipped)")
+        #expect(reason.hasPrefix("it does not load: "), "\(reason)")
+        #expect(outcome.stderr.contains("skipped: "))
+    }
+
+    /// The only difference is exact (a longer system prompt) and two repetitions cannot decide
+    /// the timings: the exact culprit is said as soon as it is found, before the timings' rounds,
+    /// and the exit is 4 while a timed signal stays undecided — or 0 if the timings decided too.
+    @Test func anExactCulpritIsSaidFirstWhateverTheTimingsDo() async throws {
+        _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let project = "threads: 1\ncompare: {busy_threshold: off}\n"
+        let repository = try await Self.repository(
+            "chateval-bisect-exact-first",
+            [
+                (project, Self.suite(comment: "one"), "1: the suite"), (project, Self.suite(comment: "two"), "2: a comment"),
+                (project, Self.suite(system: "You are a concise assistant. Answer in plain words.", comment: "two"), "3: longer prompt"),
+                (project, Self.suite(system: "You are a concise assistant. Answer in plain words.", comment: "four"), "4: a comment"),
+            ])
+        let outcome = try await bisect(repository, ["--max-repeat", "2"])
+        let culprit = try #require(
+            outcome.stderr.range(of: "culprit   facts: exact work ledger: \(repository.commits[2].prefix(7))"), "\(outcome.stderr)")
+        // The ends' exact replay comes first, and its culprit is named before the rounds start.
+        let rounds = try #require(outcome.stderr.range(of: ": the ends in rounds"), "\(outcome.stderr)")
+        #expect(culprit.lowerBound < rounds.lowerBound)
+        let undecided = !(outcome.json["undecided_at_endpoints"] as? [Any] ?? []).isEmpty
+        #expect(outcome.status == (undecided ? 4 : 0), "\(outcome.stderr)")
+        #expect(RealModelBisectTests.culprits(outcome.json)["ledger"] == [repository.commits[2]])
+    }
+
+    /// A commit that sets `threads: 1` (a pure timing change) is replayed with its own settings
+    /// and named as the timing culprit, the report saying "threads 2 → 1". Before, bisect refused
+    /// it (exit 2: "runs another model or engine setting"). Timings need a machine quiet enough to
+    /// tell one thread from two; the culprit is never another commit.
+    @Test func aCommitThatSetsThreadsToOneIsNamedWithTheSettingsChange() async throws {
+        _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let two = "threads: 2\ncompare: {busy_threshold: off}\n", one = "threads: 1\ncompare: {busy_threshold: off}\n"
+        let repository = try await Self.repository(
+            "chateval-bisect-threads",
+            [
+                (two, Self.suite(comment: "one", maxTokens: 32), "1: the suite"),
+                (two, Self.suite(comment: "two", maxTokens: 32), "2: a comment"),
+                (one, Self.suite(comment: "two", maxTokens: 32), "3: threads 1"),
+                (one, Self.suite(comment: "four", maxTokens: 32), "4: a comment"),
+            ])
+        let outcome = try await bisect(repository, ["--max-repeat", "8"])
+        #expect(outcome.status == 0 || outcome.status == 4, "\(outcome.stderr)")
+        let named = RealModelBisectTests.culprits(outcome.json)["metric"] ?? []
+        #expect(!named.isEmpty, "no timing culprit named: \(outcome.stderr)")
+        #expect(named.allSatisfy { $0 == repository.commits[2] }, "\(named) \(outcome.stderr)")
+        #expect(outcome.stderr.contains("threads 2 → 1"), "\(outcome.stderr)")
+    }
+}
