@@ -211,14 +211,11 @@ public struct Bisector: Sendable {
             }
             if bad - good > 1 {
                 let names = (good + 1..<bad).map { bisector.states[$0].shortId }.joined(separator: ", ")
+                let reasons = Set((good + 1..<bad).compactMap { unmeasurable[$0] }).sorted().joined(separator: "; ")
                 finding.undecided.append(
                     UndecidedRange(
                         after: good, through: bad, probed: good + 1,
-                        reading: SignalReading(
-                            signal: signal, side: .undecided,
-                            detail:
-                                "\(names) could not be measured (\(Set((good + 1..<bad).compactMap { unmeasurable[$0] }).sorted().joined(separator: "; ")))"
-                        )))
+                        reading: SignalReading(signal: signal, side: .undecided, detail: "\(names) could not be measured (\(reasons))")))
                 return
             }
             // Every culprit is confirmed against the state just before it, unless the probe that
