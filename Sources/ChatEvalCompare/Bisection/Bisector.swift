@@ -148,7 +148,8 @@ public struct Bisector: Sendable {
             outcome.undecidedAtEndpoints = result.readings.filter { $0.side == .undecided }
             await progress(
                 "endpoints: \(bisector.states[last].shortId) against \(bisector.states[0].shortId): "
-                    + "\(chased.count) timed signal(s) differ, \(outcome.undecidedAtEndpoints.count) undecided; \(result.repetitions) repetition(s)"
+                    + "\(chased.count) timed signal(s) differ, \(outcome.undecidedAtEndpoints.count) undecided; "
+                    + "\(result.repetitions) repetition(s)"
                     + (result.resumed ? ", from the earlier bisection" : ""))
             budget.testedSignals = chased.count
             outcome.budget = budget
