@@ -124,6 +124,12 @@ package struct BisectJob: Sendable {
             throw failure("\(end) cannot be measured: \(skip.reason); bisect from commits that build and serve", .badInput)
         }
         try output.write(.bisect(outcome)) { BisectReport.render(outcome) }
+        try Self.exit(for: outcome, good: good, bad: bad, budget: budget, journal: journalURL)
+    }
+
+    /// The exit `outcome` earned: interrupted (3), the time budget spent or a difference left
+    /// undecided (4, the culprits found named), or nothing to bisect (4); returns for 0.
+    static func exit(for outcome: BisectOutcome, good: String, bad: String, budget: Double, journal journalURL: URL) throws {
         if outcome.interrupted {
             throw failure("interrupted; the finished probes are kept in \(journalURL.path): run the same command to resume", .runIncomplete)
         }
