@@ -175,6 +175,7 @@ public enum ComparisonReport {
                 "runs      recorded separately: changes must also pass the run-to-run spread (\(shown.joined(separator: ", ")); "
                     + "\(origin)); run --baseline pairs them instead")
         }
+        lines += floorLines(comparison)
         if let run = comparison.sequential {
             lines.append(
                 "rounds    \(run.repetitions) repetitions per side in \(run.rounds) rounds (\(Format.duration(run.seconds))): "
@@ -186,6 +187,12 @@ public enum ComparisonReport {
             for warning in audit.thresholdWarnings(settings) { lines.append("          ⚠ " + warning) }
         }
         let load = comparison.load
+        if let screen = load.screenedAt {
+            // Runs recorded apart: every replay screened by its own load, whatever recorded it.
+            lines.append(
+                "load      screened replay by replay (other processes at \(String(format: "%.2f", screen)) cores or more): "
+                    + "base \(load.base.leftOut) of \(load.base.sampled) left out, head \(load.head.leftOut) of \(load.head.sampled)")
+        }
         for (name, side) in [("base", load.base), ("head", load.head)] where side.leftOut + side.remeasured > 0 {
             lines.append(
                 "load      \(name): "
@@ -202,6 +209,20 @@ public enum ComparisonReport {
                         + "arms saw it alike; the noise is in the intervals", b, h))
         }
         return lines
+    }
+
+    /// Separately recorded runs: per gated metric, the smallest change toward worse that their
+    /// run-to-run term lets this comparison call (`Comparison.runFloors`); nothing for a paired run.
+    static func floorLines(_ comparison: Comparison) -> [String] {
+        let floors = comparison.runFloors
+        guard !floors.isEmpty else { return [] }
+        let listed = floors.map { floor in
+            "\(floor.metric.name) \(floor.change.isFinite ? signedPercent(floor.change) : "of any size (the replays cannot bound one)")"
+        }
+        return [
+            "floor     recorded runs: a change under \(listed.joined(separator: ", ")) cannot be called here; "
+                + "`run --baseline` decides it paired"
+        ]
     }
 
     /// "0/20 A/A false alarms on this runner (calibrated 2026-11-25); detects ≥ 6.1% ttft at 10 repetitions"
