@@ -193,15 +193,19 @@ public enum ComparisonReport {
                 "load      screened replay by replay (other processes at \(String(format: "%.2f", screen)) cores or more): "
                     + "base \(load.base.leftOut) of \(load.base.sampled) left out, head \(load.head.leftOut) of \(load.head.sampled)")
         }
-        for (name, side) in [("base", load.base), ("head", load.head)] where side.leftOut + side.remeasured > 0 {
+        // Screened replay by replay, a side's left-out count is said above; what a paired run
+        // measured again is said here.
+        for (name, side) in [("base", load.base), ("head", load.head)]
+        where load.screenedAt == nil ? side.leftOut + side.remeasured > 0 : side.remeasured > 0 {
             lines.append(
                 "load      \(name): "
                     + "\(side.remeasured + side.leftOut) of \(side.sampled) replays measured while other processes held the cores: "
                     + "\(side.remeasured) re-measured, \(side.leftOut) left out")
         }
         if let warning = load.warning { lines.append("load      ⚠ " + warning) }
-        if load.warning == nil, let b = load.base.meanOtherCores, let h = load.head.meanOtherCores,
-            min(b, h) >= ComparisonSettings.defaultBusyThreshold
+        // Kept because a pair's arms saw it alike: only one paired job's runs were screened so.
+        if load.warning == nil, load.screenedAt == nil, comparison.runSpread == nil, let b = load.base.meanOtherCores,
+            let h = load.head.meanOtherCores, min(b, h) >= ComparisonSettings.defaultBusyThreshold
         {
             lines.append(
                 String(
@@ -216,13 +220,17 @@ public enum ComparisonReport {
     static func floorLines(_ comparison: Comparison) -> [String] {
         let floors = comparison.runFloors
         guard !floors.isEmpty else { return [] }
-        let listed = floors.map { floor in
-            "\(floor.metric.name) \(floor.change.isFinite ? signedPercent(floor.change) : "of any size (the replays cannot bound one)")"
+        let bounded = floors.filter(\.change.isFinite), unbounded = floors.filter { !$0.change.isFinite }
+        var parts: [String] = []
+        if !bounded.isEmpty {
+            parts.append(
+                "a change under " + bounded.map { "\($0.metric.name) \(signedPercent($0.change))" }.joined(separator: ", ")
+                    + " cannot be called here")
         }
-        return [
-            "floor     recorded runs: a change under \(listed.joined(separator: ", ")) cannot be called here; "
-                + "`run --baseline` decides it paired"
-        ]
+        if !unbounded.isEmpty {
+            parts.append("no change of \(unbounded.map(\.metric.name).joined(separator: ", ")) can (too few replays to bound one)")
+        }
+        return ["floor     recorded runs: " + parts.joined(separator: "; ") + "; `run --baseline` decides it paired"]
     }
 
     /// "0/20 A/A false alarms on this runner (calibrated 2026-11-25); detects ≥ 6.1% ttft at 10 repetitions"

@@ -11,12 +11,12 @@ import Testing
 @Suite struct RecordedRunsReportTests {
     /// One run a side, eight one-turn questions, ten repetitions; head's first two repetitions
     /// measured beside a compile.
-    static func comparison(runSpread: RunToRunSpread?) -> Comparison {
+    static func comparison(runSpread: RunToRunSpread?, conversations: Int = 8, repetitions: Int = 10) -> Comparison {
         var synthetic = SyntheticRuns(seed: 8, noise: 0.03)
         func run(_ id: String, commit: Int, busy: Bool) -> RunRecord {
-            var record = synthetic.record(runId: id, commit: SyntheticRuns.commitID(commit), conversations: 8, turns: 1)
-            for repetition in 2...10 {
-                let next = synthetic.record(runId: id, commit: SyntheticRuns.commitID(commit), conversations: 8, turns: 1)
+            var record = synthetic.record(runId: id, commit: SyntheticRuns.commitID(commit), conversations: conversations, turns: 1)
+            for repetition in 2...repetitions {
+                let next = synthetic.record(runId: id, commit: SyntheticRuns.commitID(commit), conversations: conversations, turns: 1)
                 record.suites[0].conversations += next.suites[0].conversations.map { replay in
                     var replay = replay
                     replay.repetition = repetition
@@ -28,7 +28,7 @@ import Testing
                 record.suites[0].conversations[index].load = ReplayLoad(
                     otherCores: busy && replay.repetition <= 2 ? 1.2 : 0.02, seconds: 1)
             }
-            record.settings.repetitions = 10
+            record.settings.repetitions = repetitions
             return record
         }
         return RunComparator.compare(
@@ -53,9 +53,21 @@ import Testing
         #expect(
             text.contains(
                 "load      screened replay by replay (other processes at 0.25 cores or more): base 0 of 80 left out, head 16 of 80"))
+        // Said once: no per-side line repeats the count, nor calls the load kept as a pair's arms saw it.
+        #expect(!text.contains("load      head: ") && !text.contains("kept where a pair's arms saw it alike"))
         #expect(MarkdownReport.render(comparison: comparison).contains("recorded runs: a change under ttft +"))
         let json = String(decoding: try ResultWriter.makeEncoder(pretty: false).encode(comparison), as: UTF8.self)
         #expect(json.contains("\"run_floor\":") && json.contains("\"screened_at\":0.25") && json.contains("\"heavy_tail\":"))
+    }
+
+    /// Three repetitions of one conversation a side cannot bound a change: said as such, not as a percentage.
+    @Test func aFloorTheReplaysCannotBoundIsSaid() throws {
+        let comparison = Self.comparison(runSpread: .stated, conversations: 1, repetitions: 3)
+        #expect(comparison.runFloors.contains { $0.metric == .timeToFirstToken && $0.change == .infinity })
+        let text = ComparisonReport.render(comparison, verbose: false)
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("floor     ") })
+        #expect(line.contains("no change of ttft, "), "\(line)")
+        #expect(line.contains("can (too few replays to bound one); `run --baseline` decides it paired"))
     }
 
     @Test func aComparisonWithoutARunTermPrintsNoFloor() {
