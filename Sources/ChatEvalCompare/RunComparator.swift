@@ -37,13 +37,17 @@ import Foundation
 ///
 /// **Separately recorded runs** (`runSpread`): every replay of a run shares its machine state,
 /// so two runs differ by their offset as well as by chance. Their intervals are widened by the
-/// run-to-run spread, and a change is a regression only when it also passes that spread at the
-/// family's rate; `compare` takes the spread from the base's history or a stated default.
+/// run-to-run spread, and a change is a regression only when it also passes the run offsets and
+/// its own within-run error together at the family's rate, heavy tail included
+/// (`RunToRunSpread.callableShift`); each change records the smallest one it could have called
+/// (`MetricChange.runFloor`). `compare` takes the spread from the base's history or a stated default.
 ///
 /// **Load.** A replay measured while other processes used `busyThreshold` cores or more (a
 /// quarter of a core by default) is left out of the comparison and counted, as is one a paired
 /// run marked and re-measured (`ConversationRecord.leftOut`); in-process runs only (a served
-/// run's load is the server's). `busy_threshold: off` keeps every replay.
+/// run's load is the server's). Only the two runs of one paired job compared with each other
+/// (`ComparedRuns.onePairedJob`) skip the per-replay screen: their pairs were screened while
+/// measured. `busy_threshold: off` keeps every replay.
 public enum RunComparator {
     /// `settings` are the preset and project file's; each suite's own thresholds (recorded in
     /// head's runs) come on top, then `commandLine`. `turnDetail: false` leaves out the per-turn

@@ -252,4 +252,15 @@ import Testing
         #expect(decoded.status == .complete)
         #expect(String(decoding: data, as: UTF8.self).contains("\"time_to_first_token\""))  // snake_case on disk
     }
+
+    /// The looks a paired run recorded as confirming a regression are indexed and truncated to
+    /// by `compare`: one outside the design, or of no repetitions, is a problem with its field.
+    @Test func aConfirmedLookOutsideTheDesignIsAProblem() throws {
+        var record = Self.fullRecord()
+        #expect(record.validationProblems.filter { $0.hasPrefix("decided_look") }.isEmpty)
+        var look = try #require(record.decidedLook)
+        look.confirmed = [DecidedLook.ConfirmedLook(look: 3, repetitions: 0, share: 0.1, intervalShare: 0.1)]
+        record.decidedLook = look
+        #expect(record.validationProblems.contains { $0.hasPrefix("decided_look.confirmed[0]: look 3 at 0 repetitions") })
+    }
 }
