@@ -40,6 +40,8 @@ struct GateBench: AsyncParsableCommand {
         SequentialDesign.defaultIntervalSpendingExponent ?? 0
     @Option(parsing: .upToNextOption, help: "Shares of each value's variance common to a replay's turns, for the synthetic scenarios.")
     var sharedShares: [Double] = [0, 0.55]
+    @Flag(help: "Synthetic scenarios of separately recorded runs (compare of two runs, each with its own offset) only.")
+    var recordedOnly = false
 
     func run() async throws {
         if trials > 0 { synthetic() }
@@ -57,6 +59,8 @@ struct GateBench: AsyncParsableCommand {
         let shipped =
             (try? FileManager.default.contentsOfDirectory(atPath: suites))?.filter { $0.hasSuffix(".yaml") }.sorted()
             .compactMap { try? SuiteLoader.load(path: suites + "/" + $0) }.map { $0.conversations.map(\.script.userMessages.count) } ?? []
+        recordedRuns(calibration, shipped: shipped)
+        if recordedOnly { return }
         var sequential = SequentialDesign.rounds(maximum: maxRepetitions)
         sequential.spendingExponent = spendingExponent
         sequential.intervalSpendingExponent = intervalExponent <= 0 ? nil : intervalExponent
@@ -124,6 +128,62 @@ struct GateBench: AsyncParsableCommand {
             "\n   Pass counts, 10 repetitions: "
                 + "a check at 90% on base and 0% on head is a regression in \(rate(dropped.checkRegression, of: trials)); "
                 + "one at 50% on both sides in \(rate(flaky.checkRegression, of: trials))")
+    }
+
+    /// Separately recorded runs (`compare` of two runs, not one paired run): each run offset as a
+    /// whole — the stated normal spread (× 1, 1.5, 2) and the measured heavy tail — decided with
+    /// the run-to-run term, and, for what the tail costs, with the same term without its tail
+    /// (z·√(2σ² + se²) alone). A/A rates with their 95% Clopper–Pearson intervals, slowdowns of
+    /// TTFT caught, and the median smallest TTFT change each comparison could call.
+    private func recordedRuns(_ calibration: GateCalibration, shipped: [[Int]]) {
+        let tail = RunToRunSpread.stated.heavyTail ?? .measured
+        var normalOnly = RunToRunSpread.stated
+        normalOnly.heavyTail = nil
+        print(
+            "\nSeparately recorded runs (\(trials) comparisons each; every value varies by 10%; each run offset on the log scale by "
+                + "the stated spread (TTFT 3%, decode 5%, …) × a scale, and "
+                + String(format: "%.0f%% of runs %.0f–%.0f%% slower", tail.share * 100, tail.smallest * 100, tail.largest * 100)
+                + "; decided with the stated run-to-run term as `compare` decides them, and with its normal part alone)")
+        var table = TextTable([
+            .init("scenario", .left), .init("reps"), .init("spread ×"), .init("A/A: any regression", .left),
+            .init("normal part alone", .left), .init("TTFT +20%"), .init("+30%"), .init("+50%"), .init("+20%, normal part alone"),
+            .init("median TTFT floor"), .init("normal part alone"),
+        ])
+        var shapes: [(String, [[Int]], Double)] = [
+            ("eight 1-turn conversations", [Array(repeating: 1, count: 8)], 0), ("one 8-turn conversation, shared 0.55", [[8]], 0.55),
+        ]
+        if !shipped.isEmpty { shapes.append(("the shipped suites' shape, shared 0.55", shipped, 0.55)) }
+        func floor(_ outcome: GateCalibration.Outcome) -> String {
+            outcome.medianTTFTFloor.map { $0.isFinite ? String(format: "%+.1f%%", $0 * 100) : "none" } ?? "–"
+        }
+        func interval(_ outcome: GateCalibration.Outcome) -> String {
+            "\(outcome.anyRegression)/\(trials) " + (outcome.anyRegressionInterval.map { $0.percentText() } ?? "")
+        }
+        for (name, shape, shared) in shapes {
+            for repetitions in [2, 3, ComparisonSettings.defaultRepetitions] {
+                for scale in [1.0, 1.5, 2.0] {
+                    func run(_ slowdown: Double, assumed: RunToRunSpread = .stated, seed: UInt64) -> GateCalibration.Outcome {
+                        calibration.run(
+                            .init(
+                                suites: shape, repetitions: repetitions, coefficientOfVariation: 0.1, sharedVariance: shared,
+                                slowdown: slowdown, recorded: GateCalibration.RecordedRuns(spreadScale: scale, assumed: assumed)),
+                            trials: trials, seed: seed)
+                    }
+                    let same = run(0, seed: 31), sameNormal = run(0, assumed: normalOnly, seed: 31)
+                    var row = [name, String(repetitions), String(format: "%.1f", scale), interval(same), interval(sameNormal)]
+                    if scale == 1 {
+                        let caught = [0.2, 0.3, 0.5].map { run($0, seed: 32) }
+                        let caughtNormal = run(0.2, assumed: normalOnly, seed: 32)
+                        row += caught.map { rate($0.ttftRegression, of: trials) } + [rate(caughtNormal.ttftRegression, of: trials)]
+                        row += [floor(same), floor(sameNormal)]
+                    } else {
+                        row += ["", "", "", "", "", ""]
+                    }
+                    table.add(row)
+                }
+            }
+        }
+        print(table.render(indent: "   "))
     }
 
     private func rate(_ count: Int, of total: Int) -> String {

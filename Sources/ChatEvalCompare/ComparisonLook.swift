@@ -33,8 +33,8 @@ public struct ComparisonLook: Sendable, Hashable {
     /// The look a paired run recorded in both its records, when `base` and `head` are that pair:
     /// comparing them again decides as the run did. A plain comparison otherwise.
     public static func recorded(base: [RunRecord], head: [RunRecord]) -> ComparisonLook {
-        guard base.count == 1, head.count == 1, let look = head[0].decidedLook, head[0].pairedRunId == base[0].runId,
-            base[0].pairedRunId == head[0].runId, base[0].decidedLook == look, look.looks.indices.contains(look.look - 1)
+        guard ComparedRuns.onePairedJob(base: base, head: head), let look = head[0].decidedLook, base[0].decidedLook == look,
+            look.looks.indices.contains(look.look - 1)
         else { return .single }
         return ComparisonLook(
             index: look.look - 1, design: SequentialDesign(looks: look.looks), share: look.share, intervalShare: look.intervalShare)

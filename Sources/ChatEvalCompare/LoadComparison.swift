@@ -8,6 +8,10 @@ public struct LoadComparison: Codable, Sendable, Hashable {
     /// replays, kept or left out, differs by more than `LoadComparison.imbalance` cores): their
     /// timings carry different noise.
     public var warning: String?
+    /// The busy threshold every replay was screened at, one by one (runs not of one paired job);
+    /// nil when the pairing screened them (or `busy_threshold: off`, or in comparisons written
+    /// before it).
+    public var screenedAt: Double?
 
     /// A difference in mean load, in cores, that makes the sides' noise differ.
     public static let imbalance = 0.25

@@ -41,6 +41,12 @@ public struct MetricChange: Codable, Sendable {
     public var strata: Int?
     /// Why the verdict is what it is, in one clause.
     public var reason: String
+    /// For separately recorded runs: the smallest change toward worse (relative, as `change`:
+    /// +0.157 for a time, −0.2 for a rate) that this comparison could call here — the run-to-run
+    /// spread with its heavy tail and this comparison's own within-run error, at the family's
+    /// rate shared by the run term's tests. Infinite when the replays cannot bound a change; nil
+    /// for a paired run, a metric without a run-level term (and in comparisons written before it).
+    public var runFloor: Double?
 
     /// The levels reports show beside `change`: the typical turns, else (older files) the medians.
     public var baseLevel: Double? { baseTypical ?? baseMedian }

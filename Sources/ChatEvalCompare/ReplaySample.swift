@@ -35,9 +35,12 @@ public struct ReplaySample: Sendable {
         }
         let baseValues = values(base), headValues = values(head)
         var baseSum = 0.0, headSum = 0.0, count = 0
-        for (conversation, turns) in baseValues {
-            for (turn, baseTurn) in turns {
-                guard let headTurn = headValues[conversation]?[turn], let b = Distribution(baseTurn)?.median,
+        // In conversation and turn order: a dictionary's order differs between processes, and a
+        // sum's last bits with it — the gate and `compare` of its files must print the same level.
+        for conversation in baseValues.keys.sorted() {
+            let turns = baseValues[conversation] ?? [:]
+            for turn in turns.keys.sorted() {
+                guard let baseTurn = turns[turn], let headTurn = headValues[conversation]?[turn], let b = Distribution(baseTurn)?.median,
                     let h = Distribution(headTurn)?.median
                 else { continue }
                 baseSum += b

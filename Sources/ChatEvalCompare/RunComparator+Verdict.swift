@@ -16,12 +16,27 @@ extension RunComparator {
             return change
         }
         let relative = change.scale == .relative
-        // Separately recorded runs: the interval widened by the runs' own offset (`RunToRunSpread`).
-        let runError = level.runTerm.flatMap { $0.spread.standardError(test.metric, baseRuns: $0.baseRuns, headRuns: $0.headRuns) }
+        // Separately recorded runs: the interval widened by the runs' own offset (`RunToRunSpread`),
+        // and the shift tested against that offset and the replays' own error together.
+        var runError: Double?, runBound: Double?
         var shift = measured
-        if let runError, relative { shift = widened(measured, by: runError, tail: level.tail) }
+        if relative, let term = level.runTerm,
+            let error = term.spread.standardError(test.metric, baseRuns: term.baseRuns, headRuns: term.headRuns)
+        {
+            runError = error
+            shift = widened(measured, by: error, tail: level.tail)
+            let withinRun = withinRunError(measured, tail: level.tail)
+            let worse = test.metric.polarity == .smallerIsBetter ? measured.estimate > 0 : measured.estimate < 0
+            runBound = runTermBound(term, metric: test.metric, withinRun: withinRun, alpha: level.alpha, worse: worse)
+            // The floor reported: the smallest change toward worse this comparison could call.
+            change.runFloor = runTermBound(term, metric: test.metric, withinRun: withinRun, alpha: level.alpha, worse: true).map {
+                let sign = test.metric.polarity == .smallerIsBetter ? 1.0 : -1.0
+                return $0.isFinite ? expm1(sign * $0) : sign * .infinity
+            }
+        }
         let evidence = ShiftEvidence(
-            test: test, shift: shift, decision: decision, familySize: familySize, level: level, relative: relative, runError: runError)
+            test: test, shift: shift, decision: decision, familySize: familySize, level: level, relative: relative, runError: runError,
+            runBound: runBound)
         evidence.record(in: &change)
         guard let threshold = settings.thresholds[test.metric] else {
             change.verdict = .notGated
@@ -58,8 +73,35 @@ extension RunComparator {
         return reason
     }
 
+    /// The within-run standard error of a shift, log scale: its interval's width over 2·z, z at the
+    /// interval's one-sided `tail` — the error the replays themselves leave, read from the same
+    /// inverted rank test that decides the shift (exact where enumerated, so at a few replays its
+    /// discreteness widens it rather than hiding it). The test's p-value would give an error only
+    /// through the normal approximation the exact test avoids, and none at all where the shift is
+    /// 0. Infinite when the replays cannot bound the shift: then no run term can be passed.
+    static func withinRunError(_ shift: RankShift, tail: Double) -> Double {
+        guard shift.lower.isFinite, shift.upper.isFinite else { return .infinity }
+        return (shift.upper - shift.lower) / (2 * RankShift.normalQuantile(1 - tail))
+    }
+
+    /// The shift (log scale, a magnitude) a change toward worse (or better) must pass for
+    /// separately recorded runs to call it: the run offsets and `withinRun` together, at the
+    /// family's rate shared by the run term's tests (`RunToRunSpread.callableShift`).
+    static func runTermBound(
+        _ term: (spread: RunToRunSpread, baseRuns: Int, headRuns: Int, tests: Int), metric: Metric, withinRun: Double, alpha: Double,
+        worse: Bool
+    ) -> Double? {
+        term.spread.callableShift(
+            metric, baseRuns: term.baseRuns, headRuns: term.headRuns, withinRun: withinRun, rate: alpha / Double(max(term.tests, 1)),
+            worse: worse)
+    }
+
     /// `shift` with its interval widened by the run-to-run standard error `runError` (each half
-    /// width and z·error added in quadrature, z at the interval's one-sided `tail`).
+    /// width and z·error added in quadrature, z at the interval's one-sided `tail`). With each
+    /// half width h = z·se, the widened one is z·√(se² + runError²): the normal part of the
+    /// error `runTermBound` tests the shift against, at the interval's level instead of the
+    /// family's. (The heavy tail of disturbed runs is left out here: at a 95% interval it would
+    /// take every "unchanged" from separately recorded runs; it bounds only what they can call.)
     private static func widened(_ shift: RankShift, by runError: Double, tail: Double) -> RankShift {
         var widened = shift
         let z = RankShift.normalQuantile(1 - tail)
@@ -82,6 +124,9 @@ private struct ShiftEvidence {
     /// True when the metric compares as a ratio (a log shift, reported as a relative change).
     var relative: Bool
     var runError: Double?
+    /// For separately recorded runs: the shift, toward the estimate's side, that the run term
+    /// and the within-run error leave at the family's rate (`RunComparator.runTermBound`).
+    var runBound: Double?
 
     /// A value on the compared scale, on the reported one.
     func reported(_ value: Double) -> Double { relative ? expm1(value) : value }
@@ -95,6 +140,21 @@ private struct ShiftEvidence {
     var confidence: String { RunComparator.percent(level.confidence) }
     /// The threshold `bound` on the compared scale.
     func scaleBound(_ bound: Double) -> Double { relative ? log1p(bound) : bound }
+
+    /// "run-to-run spread 3.0%, the stated default, 8% of runs 13–18% off; here a change needs
+    /// +30.9%": the run term a change of separately recorded runs did not pass.
+    var runTermText: String {
+        guard let spread = level.runTerm?.spread else { return "" }
+        var text = String(format: "run-to-run spread %.1f%%, ", (spread.spreads[test.metric] ?? 0) * 100)
+        text += spread.source == .history ? "from the base's history" : "the stated default"
+        if let tail = spread.heavyTail, RunToRunSpread.HeavyTail.applies(to: test.metric) {
+            text += String(format: ", %.0f%% of runs %.0f–%.0f%% off", tail.share * 100, tail.smallest * 100, tail.largest * 100)
+        }
+        if let runBound {
+            text += String(format: "; here a change needs %+.1f%%", reported(shift.estimate > 0 ? runBound : -runBound) * 100)
+        }
+        return text
+    }
 
     /// Writes the shift into `change`: the change and its interval as reported, the p-values, the
     /// replays' spread and strata.
@@ -133,16 +193,13 @@ private struct ShiftEvidence {
     /// false, `change` untouched, where it does not.
     func decide(bound: Double, in change: inout MetricChange) -> Bool {
         let passes = significant && excludesZero && abs(estimate) >= bound
-        // Beyond the run-to-run spread too, one-sided at the family's rate shared by its tests.
-        let beyondRuns = runError.map { error in
-            abs(shift.estimate) > RankShift.normalQuantile(1 - level.alpha / Double(level.runTerm?.tests ?? 1)) * error
-        }
+        // Beyond the run-to-run spread too, with the replays' own error, one-sided at the
+        // family's rate shared by its tests.
+        let beyondRuns = runBound.map { abs(shift.estimate) > $0 }
         if passes && beyondRuns == false {
             change.verdict = .underpowered
             change.reason =
-                "the replays differ, but separately recorded runs differ this much by themselves "
-                + "(run-to-run spread \(String(format: "%.1f%%", (level.runTerm?.spread.spreads[test.metric] ?? 0) * 100)), "
-                + "\(level.runTerm?.spread.source == .history ? "from the base's history" : "the stated default")); "
+                "the replays differ, but separately recorded runs differ this much by themselves (\(runTermText)); "
                 + "compare in one paired run: chateval run --baseline"
         } else if passes {
             change.verdict = change.isWorse ? .regression : .improvement

@@ -37,13 +37,17 @@ import Foundation
 ///
 /// **Separately recorded runs** (`runSpread`): every replay of a run shares its machine state,
 /// so two runs differ by their offset as well as by chance. Their intervals are widened by the
-/// run-to-run spread, and a change is a regression only when it also passes that spread at the
-/// family's rate; `compare` takes the spread from the base's history or a stated default.
+/// run-to-run spread, and a change is a regression only when it also passes the run offsets and
+/// its own within-run error together at the family's rate, heavy tail included
+/// (`RunToRunSpread.callableShift`); each change records the smallest one it could have called
+/// (`MetricChange.runFloor`). `compare` takes the spread from the base's history or a stated default.
 ///
 /// **Load.** A replay measured while other processes used `busyThreshold` cores or more (a
 /// quarter of a core by default) is left out of the comparison and counted, as is one a paired
 /// run marked and re-measured (`ConversationRecord.leftOut`); in-process runs only (a served
-/// run's load is the server's). `busy_threshold: off` keeps every replay.
+/// run's load is the server's). Only the two runs of one paired job compared with each other
+/// (`ComparedRuns.onePairedJob`) skip the per-replay screen: their pairs were screened while
+/// measured. `busy_threshold: off` keeps every replay.
 public enum RunComparator {
     /// `settings` are the preset and project file's; each suite's own thresholds (recorded in
     /// head's runs) come on top, then `commandLine`. `turnDetail: false` leaves out the per-turn
@@ -58,13 +62,15 @@ public enum RunComparator {
         for suite in head.runs.flatMap(\.suites) {
             if let own = suite.comparison { suiteSettings[suite.name] = projectSettings.applying(own).applying(commandLine) }
         }
-        let (baseReplays, baseLeftOut, baseLoad) = measuredReplaysCounting(base.runs, busyThreshold: settings.busyThreshold)
-        let (headReplays, headLeftOut, headLoad) = measuredReplaysCounting(head.runs, busyThreshold: settings.busyThreshold)
+        // Only the two runs of one paired job keep the pairing's screen; any others are screened
+        // replay by replay, whatever recorded them.
+        let paired = ComparedRuns.onePairedJob(base: base.runs, head: head.runs)
+        let (baseReplays, baseLeftOut, baseLoad) = measuredReplaysCounting(base.runs, busyThreshold: settings.busyThreshold, paired: paired)
+        let (headReplays, headLeftOut, headLoad) = measuredReplaysCounting(head.runs, busyThreshold: settings.busyThreshold, paired: paired)
         let suiteOrder = suiteNames(head.runs).filter { baseReplays[$0] != nil && headReplays[$0] != nil }
         var level = Level(settings: settings, share: look.share, intervalShare: look.intervalShare)
         if let runSpread {
-            let spread = settings.metrics.filter { runSpread.spreads[$0] != nil && settings.thresholds[$0] != nil }.count
-            level.runTerm = (runSpread, base.runs.count, head.runs.count, max(1, spread * suiteOrder.count))
+            level.setRunTerm(runSpread, settings: settings, suites: suiteOrder.count, baseRuns: base.runs.count, headRuns: head.runs.count)
         }
 
         var suiteTests: [PendingChange] = []
@@ -111,6 +117,8 @@ public enum RunComparator {
             base: side(base), head: side(head), settings: settings, design: design, family: family,
             differences: SettingDifferences.between(base: base.runs, head: head.runs),
             suites: suites, quality: quality, load: LoadComparison(base: baseLoad, head: headLoad))
+        let screened = !paired && (base.runs + head.runs).contains { $0.runtime.inProcess != false }
+        comparison.load.screenedAt = screened ? settings.busyThreshold : nil
         comparison.inputs = InputDifferences.between(base: base.runs, head: head.runs)
         comparison.runSpread = runSpread
         if !comparison.isDecided { comparison.missed = MissedChange.weakest(in: comparison) }
@@ -130,11 +138,19 @@ public enum RunComparator {
 
         /// For separately recorded runs: their run-to-run spread, how many runs each side pools,
         /// and the gated metric tests it applies to (among which the family's rate is shared).
-        var runTerm: (spread: RunToRunSpread, baseRuns: Int, headRuns: Int, tests: Int)?
+        package var runTerm: (spread: RunToRunSpread, baseRuns: Int, headRuns: Int, tests: Int)?
 
         package init(settings: ComparisonSettings, share: Double, intervalShare: Double? = nil) {
             alpha = settings.familyErrorRate * share
             confidence = 1 - (1 - settings.confidence) * (intervalShare ?? share)
+        }
+
+        /// Separately recorded runs' term: `spread`, over the gated metrics it has a spread for in
+        /// each of `suites` suites.
+        package mutating func setRunTerm(_ spread: RunToRunSpread, settings: ComparisonSettings, suites: Int, baseRuns: Int, headRuns: Int)
+        {
+            let metrics = settings.metrics.filter { spread.spreads[$0] != nil && settings.thresholds[$0] != nil }.count
+            runTerm = (spread, baseRuns, headRuns, max(1, metrics * suites))
         }
     }
 
@@ -160,25 +176,31 @@ public enum RunComparator {
         }
     }
 
-    /// Suite name → its measured replays, and what the load left out, for one side.
+    /// Suite name → its measured replays, and what the load left out, for one side (not one arm
+    /// of a paired job compared with the other: every replay is screened).
     static func measuredReplays(_ runs: [RunRecord], busyThreshold: Double? = ComparisonSettings.defaultBusyThreshold) -> (
         [String: [Replay]], SideLoad
     ) {
-        let (suites, _, load) = measuredReplaysCounting(runs, busyThreshold: busyThreshold)
+        let (suites, _, load) = measuredReplaysCounting(runs, busyThreshold: busyThreshold, paired: false)
         return (suites, load)
     }
 
-    /// As `measuredReplays`, with the replays left out per suite.
-    static func measuredReplaysCounting(_ runs: [RunRecord], busyThreshold: Double?) -> ([String: [Replay]], [String: Int], SideLoad) {
+    /// As `measuredReplays`, with the replays left out per suite. `paired`: the side is one arm of
+    /// a paired job compared with its other arm (`ComparedRuns.onePairedJob`).
+    static func measuredReplaysCounting(_ runs: [RunRecord], busyThreshold: Double?, paired: Bool) -> (
+        [String: [Replay]], [String: Int], SideLoad
+    ) {
         var suites: [String: [Replay]] = [:]
         var leftOutBySuite: [String: Int] = [:]
         var sampled = 0, leftOut = 0, remeasured = 0
         var loads: [Double] = []
         for run in runs {
-            // A served run's "other processes" include the server: its load says nothing. A paired
-            // run screened its own pairs while measuring (an arm disturbed unlike the other is
-            // marked `leftOut`); a steady load both arms saw is noise the pairing cancels.
-            let screens = run.runtime.inProcess != false && busyThreshold != nil && run.pairedRunId == nil
+            // A served run's "other processes" include the server: its load says nothing. The arms
+            // of one paired job compared with each other were screened pair by pair while measured
+            // (an arm disturbed unlike the other is marked `leftOut`): a steady load both arms saw
+            // is noise the pairing cancels. Compared with anything else — a run of another job, a
+            // plain run — nothing pairs them, and every replay is screened by its own load.
+            let screens = run.runtime.inProcess != false && busyThreshold != nil && !paired
             for suite in run.suites {
                 for conversation in suite.conversations where !conversation.warmup {
                     if let load = conversation.load {

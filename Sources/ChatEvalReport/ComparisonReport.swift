@@ -175,6 +175,7 @@ public enum ComparisonReport {
                 "runs      recorded separately: changes must also pass the run-to-run spread (\(shown.joined(separator: ", ")); "
                     + "\(origin)); run --baseline pairs them instead")
         }
+        lines += floorLines(comparison)
         if let run = comparison.sequential {
             lines.append(
                 "rounds    \(run.repetitions) repetitions per side in \(run.rounds) rounds (\(Format.duration(run.seconds))): "
@@ -186,15 +187,25 @@ public enum ComparisonReport {
             for warning in audit.thresholdWarnings(settings) { lines.append("          ⚠ " + warning) }
         }
         let load = comparison.load
-        for (name, side) in [("base", load.base), ("head", load.head)] where side.leftOut + side.remeasured > 0 {
+        if let screen = load.screenedAt {
+            // Runs recorded apart: every replay screened by its own load, whatever recorded it.
+            lines.append(
+                "load      screened replay by replay (other processes at \(String(format: "%.2f", screen)) cores or more): "
+                    + "base \(load.base.leftOut) of \(load.base.sampled) left out, head \(load.head.leftOut) of \(load.head.sampled)")
+        }
+        // Screened replay by replay, a side's left-out count is said above; what a paired run
+        // measured again is said here.
+        for (name, side) in [("base", load.base), ("head", load.head)]
+        where load.screenedAt == nil ? side.leftOut + side.remeasured > 0 : side.remeasured > 0 {
             lines.append(
                 "load      \(name): "
                     + "\(side.remeasured + side.leftOut) of \(side.sampled) replays measured while other processes held the cores: "
                     + "\(side.remeasured) re-measured, \(side.leftOut) left out")
         }
         if let warning = load.warning { lines.append("load      ⚠ " + warning) }
-        if load.warning == nil, let b = load.base.meanOtherCores, let h = load.head.meanOtherCores,
-            min(b, h) >= ComparisonSettings.defaultBusyThreshold
+        // Kept because a pair's arms saw it alike: only one paired job's runs were screened so.
+        if load.warning == nil, load.screenedAt == nil, comparison.runSpread == nil, let b = load.base.meanOtherCores,
+            let h = load.head.meanOtherCores, min(b, h) >= ComparisonSettings.defaultBusyThreshold
         {
             lines.append(
                 String(
@@ -202,6 +213,24 @@ public enum ComparisonReport {
                         + "arms saw it alike; the noise is in the intervals", b, h))
         }
         return lines
+    }
+
+    /// Separately recorded runs: per gated metric, the smallest change toward worse that their
+    /// run-to-run term lets this comparison call (`Comparison.runFloors`); nothing for a paired run.
+    static func floorLines(_ comparison: Comparison) -> [String] {
+        let floors = comparison.runFloors
+        guard !floors.isEmpty else { return [] }
+        let bounded = floors.filter(\.change.isFinite), unbounded = floors.filter { !$0.change.isFinite }
+        var parts: [String] = []
+        if !bounded.isEmpty {
+            parts.append(
+                "a change under " + bounded.map { "\($0.metric.name) \(signedPercent($0.change))" }.joined(separator: ", ")
+                    + " cannot be called here")
+        }
+        if !unbounded.isEmpty {
+            parts.append("no change of \(unbounded.map(\.metric.name).joined(separator: ", ")) can (too few replays to bound one)")
+        }
+        return ["floor     recorded runs: " + parts.joined(separator: "; ") + "; `run --baseline` decides it paired"]
     }
 
     /// "0/20 A/A false alarms on this runner (calibrated 2026-11-25); detects ≥ 6.1% ttft at 10 repetitions"

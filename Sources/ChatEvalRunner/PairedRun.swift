@@ -98,7 +98,7 @@ public struct PairedRun: Sendable {
         var stopReason = SequentialOutcome.Stop.maximumRepetitions
         var rounds = 0
         var lastLook: ComparisonLook?
-        // Regressions confirmed at earlier looks, kept by every later comparison.
+        // Regressions confirmed at earlier looks, kept by every later comparison (and recorded).
         var confirmed: [Confirmed] = []
         func compare(_ records: [RunRecord], look: ComparisonLook, detail: Bool) -> Comparison {
             keepingConfirmed(self.compare(records, look: look, detail: detail))
@@ -106,7 +106,7 @@ public struct PairedRun: Sendable {
         func keepingConfirmed(_ measured: Comparison) -> Comparison {
             var comparison = measured
             for earlier in confirmed {
-                comparison.keepRegressions(confirmedIn: earlier.comparison, look: earlier.look, repetitions: earlier.repetitions)
+                comparison.keepRegressions(confirmedIn: earlier.comparison, look: earlier.look.index + 1, repetitions: earlier.repetitions)
             }
             return comparison
         }
@@ -154,7 +154,9 @@ public struct PairedRun: Sendable {
             let look = ComparisonLook(index: index, of: design)
             let measured = self.compare(records, look: look, detail: false)
             let decided = keepingConfirmed(measured)
-            if measured.hasRegression { confirmed.append(Confirmed(comparison: measured, look: index + 1, repetitions: done)) }
+            if measured.hasRegression {
+                confirmed.append(Confirmed(comparison: measured, look: look, repetitions: done))
+            }
             let open = decided.priorityOpen
             looks.append(
                 describe(
@@ -173,15 +175,26 @@ public struct PairedRun: Sendable {
         for record in records.indices {
             records[record].settings.repetitions = done
             if let look = lastLook {
-                records[record].decidedLook = DecidedLook(
-                    looks: design.looks, look: look.index + 1, share: look.share, intervalShare: look.intervalShare)
+                var decided = gate.recorded(
+                    in: DecidedLook(looks: design.looks, look: look.index + 1, share: look.share, intervalShare: look.intervalShare))
+                decided.confirmed = confirmed.map { earlier in
+                    DecidedLook.ConfirmedLook(
+                        look: earlier.look.index + 1, repetitions: earlier.repetitions, share: earlier.look.share,
+                        intervalShare: earlier.look.intervalShare)
+                }
+                records[record].decidedLook = decided
             }
         }
         try runner.finish(&records, writers: writers, interrupted: stopReason == .interrupted)
         let sequential = SequentialOutcome(stop: stopReason, repetitions: done, rounds: rounds, seconds: clock() - started, looks: looks)
         if var final = comparison {
-            // Compared once more on the finished records (statuses and gates settled), at the same look.
-            final = compare(records, look: lastLook ?? ComparisonLook(index: final.design.look - 1, of: design), detail: true)
+            // Compared once more on the finished records as their files give them back, the way
+            // `chateval compare` of those files compares them: at the look, with the settings and
+            // the earlier looks' confirmed regressions the records now hold.
+            let written = (base: records[0].asWritten, head: records[1].asWritten)
+            final =
+                RunComparator.comparePairedAgain(base: written.base, head: written.head)
+                ?? compare(records, look: lastLook ?? ComparisonLook(index: final.design.look - 1, of: design), detail: true)
             final.sequential = design.isSequential ? sequential : nil
             comparison = final
         }
@@ -191,17 +204,19 @@ public struct PairedRun: Sendable {
     /// A look's comparison whose regressions stand at every later look.
     private struct Confirmed {
         var comparison: Comparison
-        var look: Int
+        var look: ComparisonLook
         var repetitions: Int
     }
 
+    /// What this run decides with, recorded in its records (`DecidedLook`).
+    public var gate: PairedGateSettings {
+        PairedGateSettings(settings: settings, overrides: overrides, ledgerGates: ledgerGates, expectations: expectations)
+    }
+
+    /// A look's comparison of `records` (base, head) as their files hold them (times at the
+    /// microsecond they are written at), so that the files compared again decide alike.
     private func compare(_ records: [RunRecord], look: ComparisonLook, detail: Bool) -> Comparison {
-        var comparison = RunComparator.compare(
-            base: ComparedRuns(runs: [records[0]], sources: []), head: ComparedRuns(runs: [records[1]], sources: []),
-            settings: settings, commandLine: overrides, turnDetail: detail, look: look)
-        comparison.attachLedger(LedgerComparator.compare(base: [records[0]], head: [records[1]], gates: ledgerGates))
-        comparison.accept(expectations)
-        return comparison
+        RunComparator.comparePaired(base: records[0].asWritten, head: records[1].asWritten, gate: gate, look: look, turnDetail: detail)
     }
 
     private func describe(look: ComparisonLook, repetitions: Int, comparison: Comparison?, note: String?) -> String {

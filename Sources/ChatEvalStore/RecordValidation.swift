@@ -57,6 +57,15 @@ extension RunRecord {
             if !(0...1).contains(look.share) || !(0...1).contains(look.intervalShare) {
                 problems.append("decided_look: a share outside 0 to 1")
             }
+            for (index, earlier) in (look.confirmed ?? []).enumerated() {
+                if earlier.look < 1 || earlier.look > look.looks.count || earlier.repetitions < 1
+                    || !(0...1).contains(earlier.share) || !(0...1).contains(earlier.intervalShare)
+                {
+                    problems.append(
+                        "decided_look.confirmed[\(index)]: look \(earlier.look) at \(earlier.repetitions) repetitions is not one of its "
+                            + "\(look.looks.count) looks, or a share lies outside 0 to 1")
+                }
+            }
         }
         return problems
     }

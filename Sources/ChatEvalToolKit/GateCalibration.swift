@@ -16,6 +16,8 @@ import Foundation
 /// side. The samples then go through exactly the decisions `RunComparator` makes for recorded
 /// runs: the same replay values, tests, family, adjustment, thresholds and looks (the
 /// comparator's package-level pieces: `RunComparator.decide`, `QualityComparator.Counts`).
+/// A scenario of separately recorded runs (`Scenario.recorded`) gives each side's run its own
+/// offset and decides with the run-to-run term `compare` adds for them (`Level.runTerm`).
 ///
 /// For the tests and the gate bench only: it lives here, outside what `chateval` links.
 public struct GateCalibration: Sendable {
@@ -38,10 +40,14 @@ public struct GateCalibration: Sendable {
         /// nil: one look at `repetitions`. Otherwise the looks of a paired run, which stops at
         /// the first look where everything is decided or a regression is found.
         public var design: SequentialDesign?
+        /// nil: base and head measured in one paired run (no run-level offset). Otherwise two
+        /// separately recorded runs, each with its own offset, decided the way `compare` decides
+        /// them (`RunComparator.Level.runTerm`).
+        public var recorded: RecordedRuns?
 
         public init(
             suites: [[Int]], repetitions: Int, coefficientOfVariation: Double, sharedVariance: Double = 0, slowdown: Double = 0,
-            checks: [(base: Double, head: Double)] = [], design: SequentialDesign? = nil
+            checks: [(base: Double, head: Double)] = [], design: SequentialDesign? = nil, recorded: RecordedRuns? = nil
         ) {
             self.suites = suites
             self.repetitions = repetitions
@@ -50,6 +56,7 @@ public struct GateCalibration: Sendable {
             self.slowdown = slowdown
             self.checks = checks
             self.design = design
+            self.recorded = recorded
         }
 
         /// One conversation of `turns` turns per suite.
@@ -60,6 +67,43 @@ public struct GateCalibration: Sendable {
             self.init(
                 suites: suiteTurns.map { [$0] }, repetitions: repetitions, coefficientOfVariation: coefficientOfVariation,
                 sharedVariance: sharedVariance, slowdown: slowdown, design: design)
+        }
+    }
+
+    /// Two separately recorded runs: what their machine states really do, and what the
+    /// comparison assumes of them.
+    ///
+    /// Each simulated run draws, per metric, an offset shared by every replay of it on the log
+    /// scale: normal with the standard deviation `truth.spreads[metric] × spreadScale`; and, with
+    /// probability `truth.heavyTail.share` per run (one draw for the whole run), every timing
+    /// metric (`HeavyTail.applies(to:)`) slower by a factor 1 + c, c uniform between the tail's
+    /// `smallest` and `largest` and drawn per metric. The offsets of base and head are
+    /// independent; replays are drawn around them as in a paired scenario.
+    public struct RecordedRuns: Sendable {
+        /// The machine's run offsets (its normal spread and heavy tail).
+        public var truth: RunToRunSpread
+        /// Times the truth's normal spread: 1.5 or 2 for a runner noisier than the comparison assumes.
+        public var spreadScale: Double
+        /// The spread the comparison assumes (`compare` takes the stated one, or a history's at least that).
+        public var assumed: RunToRunSpread
+
+        public init(truth: RunToRunSpread = .stated, spreadScale: Double = 1, assumed: RunToRunSpread = .stated) {
+            self.truth = truth
+            self.spreadScale = spreadScale
+            self.assumed = assumed
+        }
+
+        /// One run's offsets, log scale, aligned with `metrics`.
+        func draw(_ metrics: [Metric], _ random: inout SeededRandom) -> [Double] {
+            let disturbed = truth.heavyTail.map { random.uniform() < $0.share } ?? false
+            return metrics.map { metric in
+                var offset = (truth.spreads[metric] ?? 0) * spreadScale * random.normal()
+                if disturbed, let tail = truth.heavyTail, RunToRunSpread.HeavyTail.applies(to: metric) {
+                    let slower = log1p(tail.smallest + (tail.largest - tail.smallest) * random.uniform())
+                    offset += metric.polarity == .smallerIsBetter ? slower : -slower
+                }
+                return offset
+            }
         }
     }
 
@@ -85,12 +129,21 @@ public struct GateCalibration: Sendable {
         public var repetitionsUsed: [Int] = []
         /// The last comparison's TTFT of the first suite, when asked to keep it.
         public var lastTTFT: MetricChange?
+        /// Of separately recorded runs: each comparison's smallest TTFT change of the first suite it
+        /// could call (`MetricChange.runFloor`).
+        public var ttftFloors: [Double] = []
 
         public var anyRegressionRate: Double { Double(anyRegression) / Double(max(trials, 1)) }
         public var anyChangeRate: Double { Double(anyChange) / Double(max(trials, 1)) }
         public var ttftRegressionRate: Double { Double(ttftRegression) / Double(max(trials, 1)) }
         public var checkRegressionRate: Double { Double(checkRegression) / Double(max(trials, 1)) }
         public var medianRepetitions: Double { Distribution(repetitionsUsed.map(Double.init))?.median ?? 0 }
+        /// The A/A (or detection) rate with its 95% Clopper–Pearson interval.
+        public var anyRegressionInterval: ClopperPearson? { ClopperPearson(successes: anyRegression, trials: trials) }
+        public var ttftRegressionInterval: ClopperPearson? { ClopperPearson(successes: ttftRegression, trials: trials) }
+        /// The median of `ttftFloors` (the lower middle: infinite floors, where no change could be
+        /// called, count as the largest).
+        public var medianTTFTFloor: Double? { ttftFloors.isEmpty ? nil : ttftFloors.sorted()[(ttftFloors.count - 1) / 2] }
     }
 
     public var settings: ComparisonSettings
@@ -129,6 +182,7 @@ public struct GateCalibration: Sendable {
                 outcome.anyChange += 1
             }
             if keepingTTFT { outcome.lastTTFT = changes.first { $0.metric == .timeToFirstToken } }
+            if let floor = changes.first(where: { $0.metric == .timeToFirstToken })?.runFloor { outcome.ttftFloors.append(floor) }
             let ttft = changes.first { $0.metric == .timeToFirstToken }?.verdict
             if ttft == .regression { outcome.ttftRegression += 1 }
             if ttft == .underpowered { outcome.ttftUnderpowered += 1 }
@@ -203,6 +257,8 @@ public struct GateCalibration: Sendable {
     /// checks' pass counts.
     struct Sample {
         var replays: [[[ReplaySample]]] = []  // suite → metric → replays
+        /// Of a separately recorded run: its offset per metric (log scale), shared by all its replays.
+        var runOffsets: [Double]?
         /// suite → each replay's checks, aligned with `replays[suite][metric]`.
         var outcomes: [[ReplayOutcome]] = []
         var passed: [Int] = []
@@ -215,13 +271,16 @@ public struct GateCalibration: Sendable {
         if sample.replays.isEmpty {
             sample.replays = levels.map { _ in settings.metrics.map { _ in [] } }
             sample.outcomes = levels.map { _ in [] }
+            // A separately recorded run: its machine state, drawn once, moves every replay of it.
+            sample.runOffsets = scenario.recorded?.draw(settings.metrics, &random)
         }
         let firstReplay = sample.outcomes.first?.count ?? 0
         for (suite, conversations) in levels.enumerated() {
             for (conversation, turns) in conversations.enumerated() {
                 sample.outcomes[suite].append(ReplayOutcome(conversation: "c\(conversation + 1)"))
                 for (index, metric) in settings.metrics.enumerated() {
-                    let slower = suite == 0 && metric == .timeToFirstToken ? 1 + (head ? scenario.slowdown : scenario.baseSlowdown) : 1
+                    var slower = suite == 0 && metric == .timeToFirstToken ? 1 + (head ? scenario.slowdown : scenario.baseSlowdown) : 1
+                    if let offsets = sample.runOffsets { slower *= exp(offsets[index]) }
                     let replayEffect = shared * random.normal()
                     var values: [Int: Double] = [:]
                     for (turn, typical) in turns.enumerated() {
@@ -270,10 +329,12 @@ public struct GateCalibration: Sendable {
         for suite in scenario.suites.indices {
             outcomes["suite\(suite + 1)"] = ReplayOutcomes(base: sides.base.outcomes[suite], head: sides.head.outcomes[suite])
         }
+        var level = RunComparator.Level(settings: settings, share: look.share, intervalShare: look.intervalShare)
+        if let recorded = scenario.recorded {
+            level.setRunTerm(recorded.assumed, settings: settings, suites: scenario.suites.count, baseRuns: 1, headRuns: 1)
+        }
         let (changes, quality, _) = RunComparator.decide(
-            pending, counts: counts, outcomes: outcomes,
-            level: RunComparator.Level(settings: settings, share: look.share, intervalShare: look.intervalShare),
-            settings: settings, suiteSettings: [:], samples: permutationSamples)
+            pending, counts: counts, outcomes: outcomes, level: level, settings: settings, suiteSettings: [:], samples: permutationSamples)
         return (changes, quality)
     }
 

@@ -55,6 +55,38 @@ import Testing
             try await cli.run(arguments, environment: environment.merging(["CI": "true"]) { first, _ in first }, in: root)
         }
 
+        /// `chateval run --baseline …` (in `arguments`), its comparison also written as JSON; then
+        /// the check every gate here makes (issue 48, item 2): `chateval compare` of the two result
+        /// files it wrote gives its verdicts exactly (`GateRecheck`).
+        func gate(_ arguments: [String], environment: [String: String] = ["GITHUB_STEP_SUMMARY": ""]) async throws
+            -> CommandLineTests.Outcome
+        {
+            let json = FileManager.default.temporaryDirectory.appendingPathComponent("chateval-gate-\(UUID().uuidString).json")
+            defer { try? FileManager.default.removeItem(at: json) }
+            let outcome = try await chateval(arguments + ["--output", json.path], environment: environment)
+            try await expectCompareReproduces(gate: try Data(contentsOf: json))
+            return outcome
+        }
+
+        /// `chateval compare BASE HEAD --format json` of the result files the gate's comparison
+        /// names (by run id, in the reports folder) agrees with it on every verdict.
+        func expectCompareReproduces(gate: Data) async throws {
+            let document = try #require(try JSONSerialization.jsonObject(with: gate) as? [String: Any])
+            let reports = root.appendingPathComponent("reports")
+            let names = try FileManager.default.contentsOfDirectory(atPath: reports.path)
+            func file(_ side: String) throws -> String {
+                let id = try #require(((document[side] as? [String: Any])?["runs"] as? [String])?.first)
+                let name = try #require(names.first { $0.hasSuffix("-\(id).json") }, "no result file of run \(id) in \(names)")
+                return reports.appendingPathComponent(name).path
+            }
+            let compared = try await chateval(["compare", try file("base"), try file("head"), "--format", "json"])
+            #expect([0, 1].contains(compared.status), "\(compared.stderr)")
+            let differences = try GateRecheck.differences(gateJSON: gate, compareJSON: Data(compared.stdout.utf8))
+            #expect(
+                differences.isEmpty,
+                "compare of the gate's files disagrees with the gate:\n\(differences.prefix(20).joined(separator: "\n"))")
+        }
+
         /// Records a run of `revision` (checked out, then back to main) with a git note.
         func record(_ revision: String) async throws {
             try await git("checkout", "-q", revision)
@@ -124,7 +156,7 @@ import Testing
         let fixture = try await Fixture(cli: cli)
         let summary = fixture.root.appendingPathComponent("reports/summary.md")
         // In rounds: repetitions are added until the failing check is significant.
-        let outcome = try await fixture.chateval(
+        let outcome = try await fixture.gate(
             ["run", "--baseline", "HEAD~1", "--max-repeat", "12", "--format", "markdown", "--output", "reports/gate.xml"],
             environment: ["GITHUB_STEP_SUMMARY": summary.path])
         #expect(outcome.status == 1, "\(outcome.stderr)")
@@ -186,7 +218,7 @@ import Testing
     @Test func twoRepetitionsAreTooFewToCountButTheExactLedgerDecides() async throws {
         try requireModel()
         let fixture = try await Fixture(cli: cli)
-        let outcome = try await fixture.chateval(["run", "--baseline", "HEAD~1", "--repeat", "2"])
+        let outcome = try await fixture.gate(["run", "--baseline", "HEAD~1", "--repeat", "2"])
         #expect(outcome.status == 1, "\(outcome.stdout)\n\(outcome.stderr)")
         #expect(outcome.stdout.contains("REGRESSION: 2 exact ledger changes"))
         #expect(outcome.stdout.contains("exact answers on both sides, a certain change"))
@@ -208,7 +240,7 @@ import Testing
                 + "ChatEval-Expect: capitals checks worse\nChatEval-Expect: capitals decode-tps better\n"
                 + "ChatEval-Expect: capitals tfft worse"
         )
-        let accepted = try await fixture.chateval(["run", "--baseline", "HEAD~1", "--repeat", "2"])
+        let accepted = try await fixture.gate(["run", "--baseline", "HEAD~1", "--repeat", "2"])
         #expect(accepted.status == 0, "\(accepted.stdout)\n\(accepted.stderr)")
         #expect(accepted.stdout.contains("expected  "), "\(accepted.stdout)")
         #expect(accepted.stdout.contains("ACCEPTED capitals/france turn 1"), "\(accepted.stdout)")
@@ -220,7 +252,7 @@ import Testing
 
         try await fixture.git(
             "commit", "-q", "--amend", "-m", "longer system prompt; a check that fails\n\nChatEval-Expect: capitals checks worse")
-        let unexpected = try await fixture.chateval(["run", "--baseline", "HEAD~1", "--repeat", "2"])
+        let unexpected = try await fixture.gate(["run", "--baseline", "HEAD~1", "--repeat", "2"])
         #expect(unexpected.status == 1, "\(unexpected.stdout)\n\(unexpected.stderr)")
         #expect(unexpected.stdout.contains("REGRESSION: 1 exact ledger change"), "\(unexpected.stdout)")
         #expect(unexpected.stdout.contains("evaluated tokens grew"))

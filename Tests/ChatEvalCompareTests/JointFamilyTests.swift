@@ -64,4 +64,31 @@ import Testing
         #expect(judged.runSpread == spread)
         #expect(compare(twins(factor: 1.25), spread: spread).hasRegression)
     }
+
+    /// Issue 41, item 5: the run term and the replays' own error add in quadrature. The spread is
+    /// set so that the 25% twin's TTFT shift passes the run term alone (z·σ·√2 is 98% of it) but
+    /// not the two together (z·√(2σ² + se²), se read from the shift's own interval): underpowered
+    /// now; a regression before, when the guard left the within-run error out. Its floor is the
+    /// bound it did not pass, and lies past its change.
+    @Test func theRunTermAndTheReplaysOwnErrorAddInQuadrature() throws {
+        let sides = twins(factor: 1.25)
+        let alone = try #require(compare(sides).suites.first?.metrics.first { $0.metric == .timeToFirstToken })
+        #expect(alone.verdict == .regression)
+        let estimate = log1p(try #require(alone.change))
+        let width = log1p(try #require(alone.changeUpper)) - log1p(try #require(alone.changeLower))
+        let se = width / (2 * RankShift.normalQuantile(0.975))
+        // One metric with a run-level term in two suites: the family's 1% over two tests.
+        let z = RankShift.normalQuantile(1 - 0.01 / 2)
+        let sigma = 0.98 * estimate / (z * 2.0.squareRoot())
+        try #require(z * (2 * sigma * sigma + se * se).squareRoot() > estimate, "the fixture's replays must carry error")
+        let spread = RunToRunSpread(spreads: [.timeToFirstToken: sigma], source: .stated, runs: 0)
+        let judged = try #require(compare(sides, spread: spread).suites.first?.metrics.first { $0.metric == .timeToFirstToken })
+        #expect(judged.verdict == .underpowered)
+        #expect(judged.reason.contains("separately recorded runs differ this much by themselves"), "\(judged.reason)")
+        let floor = try #require(judged.runFloor)
+        #expect(abs(log1p(floor) - z * (2 * sigma * sigma + se * se).squareRoot()) < 1e-9)
+        #expect(floor > (alone.change ?? 0))
+        // A paired comparison has no run term, and no floor.
+        #expect(alone.runFloor == nil)
+    }
 }

@@ -475,6 +475,78 @@ struct RecordBuilder {
         #expect(warned.load.head.leftOut == 5)
     }
 
+    /// Eight one-turn questions, ten repetitions, TTFT around 0.1 s; a replay of repetition
+    /// `busy(repetition)` ran beside a compile (`load` cores) and `slower` times slower for it.
+    private func questions(
+        runId: String, pairedWith: String?, seed: UInt64, busy: (Int) -> Bool = { _ in false }, load: Double = 1.0, slower: Double = 1
+    ) -> RecordBuilder {
+        var random = SeededRandom(seed: seed)
+        var builder = RecordBuilder(runId: runId)
+        builder.record.pairedRunId = pairedWith
+        builder.record.role = pairedWith == nil ? nil : .head
+        for repetition in 1...10 {
+            for question in 1...8 {
+                let disturbed = busy(repetition)
+                builder.replay(
+                    conversation: "q\(question)", repetition: repetition,
+                    ttft: [0.1 * (disturbed ? slower : 1) * exp(0.03 * random.normal())],
+                    load: disturbed ? load : 0.02)
+            }
+        }
+        return builder
+    }
+
+    /// Issue 48, item 1: `compare HEAD~3 HEAD~2` took its sides from two different `run --baseline`
+    /// jobs (each run names its own job's other run, not this one). Head's job ran beside a
+    /// compile from its third repetition on (a steady load both of its arms saw, kept there), and
+    /// those replays are 60% slower. Before, a run recorded by a paired job was never screened
+    /// when read again — `--busy-threshold` changed nothing — and TTFT was a regression. Runs of
+    /// different jobs are separately recorded runs: every replay screened by its own load, the
+    /// left-out ones counted, the run-to-run term applied; no timing regression is claimed.
+    @Test func runsOfTwoPairedJobsAreScreenedReplayByReplay() throws {
+        let base = questions(runId: "job1-head", pairedWith: "job1-base", seed: 41)
+        let head = questions(runId: "job2-head", pairedWith: "job2-base", seed: 42, busy: { $0 > 2 }, slower: 1.6)
+        func compare(_ settings: ComparisonSettings = .default) -> Comparison {
+            RunComparator.compare(
+                base: ComparedRuns(runs: [base.record], sources: ["base.json"]),
+                head: ComparedRuns(runs: [head.record], sources: ["head.json"]),
+                settings: settings, runSpread: .stated)
+        }
+        let screened = compare()
+        #expect(!screened.hasRegression)
+        #expect(screened.metricRegressions.isEmpty)
+        #expect(screened.load.head.leftOut == 64 && screened.load.base.leftOut == 0)
+        #expect(screened.load.screenedAt == ComparisonSettings.defaultBusyThreshold)
+        #expect(try change(screened, .timeToFirstToken).headCount == 16)
+        // The busy threshold is the reader's to set: off, the disturbed replays count, and their
+        // 60% slowdown is past even the separately recorded runs' floor.
+        var off = ComparisonSettings.default
+        off.busyThreshold = nil
+        let unscreened = compare(off)
+        #expect(unscreened.load.head.leftOut == 0 && unscreened.load.screenedAt == nil)
+        #expect(try change(unscreened, .timeToFirstToken).verdict == .regression)
+    }
+
+    /// The two runs of ONE paired job keep the pairing's screen: a steady load both arms saw is
+    /// noise the pairing cancels, kept and compared; only their own left-out marks count.
+    @Test func theTwoRunsOfOnePairedJobKeepThePairsScreen() throws {
+        let base = questions(runId: "b", pairedWith: "h", seed: 43, busy: { _ in true })
+        var head = questions(runId: "h", pairedWith: "b", seed: 44, busy: { _ in true })
+        head.record.suites[0].conversations[0].leftOut = "other processes held the cores; measured again"
+        let comparison = RunComparator.compare(
+            base: ComparedRuns(runs: [base.record], sources: ["base.json"]),
+            head: ComparedRuns(runs: [head.record], sources: ["head.json"]),
+            settings: .default)
+        #expect(comparison.load.base.leftOut == 0 && comparison.load.screenedAt == nil)
+        #expect(comparison.load.head.leftOut == 1)
+        #expect(try change(comparison, .timeToFirstToken).baseCount == 80)
+        #expect(ComparedRuns.onePairedJob(base: [base.record], head: [head.record]))
+        // One side's run of that job against a run of another: not one paired job.
+        let other = questions(runId: "x", pairedWith: "y", seed: 45)
+        #expect(!ComparedRuns.onePairedJob(base: [base.record], head: [other.record]))
+        #expect(!ComparedRuns.onePairedJob(base: [base.record], head: [base.record]))
+    }
+
     // MARK: Unchanged
 
     @Test func anotherMachineIsAMismatch() {

@@ -126,6 +126,49 @@ import Testing
         #expect(RunToRunSpread.fromHistory(Array(repeating: ["s": [.timeToFirstToken: 1.0]], count: 3)) == nil)
     }
 
+    /// Issue 41, item 5: the shift separately recorded runs can call. With a normal tail only, it
+    /// is z·√(2σ² + se²); with the measured heavy tail, the simulated chance that identical code
+    /// passes it — 8% of runs 13–18% slower, each run's normal offset and the within-run error —
+    /// stays within the rate, and the bound lies past the largest disturbed offset.
+    @Test func theCallableShiftHoldsItsRateUnderTheHeavyTail() throws {
+        let normal = RunToRunSpread(spreads: [.timeToFirstToken: 0.03], source: .stated, runs: 0)
+        let plain = try #require(normal.callableShift(.timeToFirstToken, baseRuns: 1, headRuns: 1, withinRun: 0.02, rate: 0.001))
+        #expect(abs(plain - RankShift.normalQuantile(0.999) * (2 * 0.03 * 0.03 + 0.02 * 0.02).squareRoot()) < 1e-9)
+        #expect(normal.callableShift(.reuseRatio, baseRuns: 1, headRuns: 1, withinRun: 0.02, rate: 0.001) == nil)
+        #expect(normal.callableShift(.timeToFirstToken, baseRuns: 1, headRuns: 1, withinRun: .infinity, rate: 0.001) == .infinity)
+
+        let stated = RunToRunSpread.stated
+        let rate = 0.01 / 7
+        let bound = try #require(stated.callableShift(.timeToFirstToken, baseRuns: 1, headRuns: 1, withinRun: 0.02, rate: rate))
+        #expect(bound > log1p(0.18))
+        // Peak memory is not slowed by a busy machine: its bound has no tail.
+        let memory = try #require(stated.callableShift(.peakMemory, baseRuns: 1, headRuns: 1, withinRun: 0.02, rate: rate))
+        #expect(abs(memory - RankShift.normalQuantile(1 - rate) * (2 * 0.01 * 0.01 + 0.02 * 0.02).squareRoot()) < 1e-9)
+        var random = SeededRandom(seed: 5)
+        let draws = 400_000
+        var passed = 0
+        func offset(_ random: inout SeededRandom) -> Double {
+            var value = 0.03 * random.normal()
+            if random.uniform() < 0.08 { value += log1p(0.13 + 0.05 * random.uniform()) }
+            return value
+        }
+        for _ in 0..<draws {
+            let head = offset(&random), base = offset(&random)
+            if head - base + 0.02 * random.normal() > bound { passed += 1 }
+        }
+        #expect(Double(passed) / Double(draws) <= rate, "\(passed) of \(draws) past the bound")
+        // Pooling runs a side shrinks both terms.
+        let pooled = try #require(stated.callableShift(.timeToFirstToken, baseRuns: 3, headRuns: 3, withinRun: 0.02, rate: rate))
+        #expect(pooled < bound)
+    }
+
+    /// A history's spread has no tail of its own; floored by the stated one, it takes the stated tail.
+    @Test func aHistoryFlooredByTheStatedSpreadTakesItsTail() {
+        let history = RunToRunSpread(spreads: [.timeToFirstToken: 0.019], source: .history, runs: 17)
+        #expect(history.heavyTail == nil)
+        #expect(history.atLeast(.stated).heavyTail == RunToRunSpread.HeavyTail.measured)
+    }
+
     @Test func twoRunsAddBothSpreads() throws {
         let error = try #require(RunToRunSpread.stated.standardError(.timeToFirstToken, baseRuns: 1, headRuns: 1))
         #expect(abs(error - 0.03 * 2.0.squareRoot()) < 1e-12)

@@ -55,6 +55,7 @@ import Testing
         #expect(BaselineGate.turnsAtMost(unequal) == (2 * 1 + 3 * 2) * 10)
         let outcome = try await gate.run(paired, stop: StopRequest(), observer: nil)
         let finals = [outcome.base, outcome.head]
+        try expectTheFilesReproduceTheGate(outcome.comparison, writers: gate.writers)
         #expect(outcome.base.pairedRunId == outcome.head.runId)
         #expect(BaselineGate.finishedComparison(outcome, records: finals, cancelled: false) != nil)
         #expect(BaselineGate.finishedComparison(outcome, records: finals, cancelled: true) == nil)

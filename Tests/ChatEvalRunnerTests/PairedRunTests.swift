@@ -83,6 +83,7 @@ import Testing
             base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
             design: .rounds(maximum: 30), settings: settingsTTFTOnly(), loadProbe: quiet)
         let outcome = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest())
+        try expectTheFilesReproduceTheGate(outcome.comparison, writers: fixture.writers)
         let comparison = try #require(outcome.comparison)
         #expect(!comparison.hasRegression)
         #expect(outcome.sequential.stop == .decided)
@@ -105,6 +106,7 @@ import Testing
             base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
             design: .rounds(maximum: 30), settings: settingsTTFTOnly(), loadProbe: quiet)
         let outcome = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest())
+        try expectTheFilesReproduceTheGate(outcome.comparison, writers: fixture.writers)
         let comparison = try #require(outcome.comparison)
         #expect(comparison.hasRegression)
         #expect(outcome.sequential.stop == .regression)
@@ -132,7 +134,9 @@ import Testing
             let paired = PairedRun(
                 base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
                 design: .rounds(maximum: 30), settings: settings, loadProbe: quiet)
-            return try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest())
+            let outcome = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest())
+            try expectTheFilesReproduceTheGate(outcome.comparison, writers: fixture.writers)
+            return outcome
         }
         let first = try await run(priority: [])
         let firstComparison = try #require(first.comparison)
@@ -150,6 +154,46 @@ import Testing
         #expect(measuredOn.sequential.looks.first?.contains("measuring on while ttft is open") == true)
     }
 
+    /// Issue 48, item 2: the gate decides with the project's settings, the command line's
+    /// overrides (a 50% TTFT threshold, no busy screen) and the head's `ChatEval-Expect` trailers
+    /// (prefill slower on purpose); its two result files, compared again with no command line and
+    /// no repository, decide the same — those are in the records now. Before, `compare` of the
+    /// same files took the preset's settings and read no trailers: 30% slower TTFT and prefill
+    /// were regressions there, where the gate passed.
+    @Test func compareOfTheGatesFilesDecidesWithTheGatesSettings() async throws {
+        let plan = RunPlan(
+            suites: [try suite(conversations: (1...8).map { "q\($0)" })],
+            settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
+        let base = runtime(factor: 1, seed: 31), head = runtime(factor: 1.3, seed: 32)
+        let fixture = try fixture(base, head, settings: plan.settings)
+        defer { try? FileManager.default.removeItem(at: fixture.folder) }
+        var settings = ComparisonSettings.default
+        settings.metrics = [.timeToFirstToken, .prefillTokensPerSecond]
+        var paired = PairedRun(
+            base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
+            design: .fixed(6), settings: settings,
+            overrides: ComparisonOverrides(thresholds: [.timeToFirstToken: ThresholdOverride(relative: 0.5)], busyThreshold: .infinity),
+            loadProbe: quiet)
+        paired.expectations = [Expectation(commit: "abc1234", suite: "s", subject: "prefill-tps", direction: .worse)]
+        let outcome = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest())
+        try expectTheFilesReproduceTheGate(outcome.comparison, writers: fixture.writers)
+        let gate = try #require(outcome.comparison)
+        #expect(!gate.hasRegression)
+        #expect(gate.acceptedMetrics.map(\.change.metric) == [.prefillTokensPerSecond])
+        #expect(gate.settings.busyThreshold == nil && gate.settings.thresholds[.timeToFirstToken]?.relative == 0.5)
+        let again = try #require(
+            RunComparator.comparePairedAgain(
+                base: try ResultFolder.read(fixture.writers[0].resultURL), head: try ResultFolder.read(fixture.writers[1].resultURL)))
+        #expect(!again.hasRegression && again.acceptedMetrics.count == 1)
+        #expect(again.suites[0].metrics.map(\.metric) == [.timeToFirstToken, .prefillTokensPerSecond])
+        // A reader may still ask for other settings: its command line goes over the gate's.
+        let stricter = try #require(
+            RunComparator.comparePairedAgain(
+                base: try ResultFolder.read(fixture.writers[0].resultURL), head: try ResultFolder.read(fixture.writers[1].resultURL),
+                commandLine: ComparisonOverrides(thresholds: [.timeToFirstToken: ThresholdOverride(relative: 0.05)])))
+        #expect(stricter.metricRegressions.map(\.change.metric) == [.timeToFirstToken])
+    }
+
     @Test func theArmsAlternateWhichGoesFirst() async throws {
         let plan = RunPlan(
             suites: [try suite(conversations: ["a", "b"])],
@@ -161,7 +205,9 @@ import Testing
         let paired = PairedRun(
             base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
             design: .fixed(2), settings: settingsTTFTOnly(), loadProbe: quiet)
-        _ = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest(), observer: order)
+        let outcome = try await paired.run(
+            base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest(), observer: order)
+        try expectTheFilesReproduceTheGate(outcome.comparison, writers: fixture.writers)
         // Repetition 1: a (head first), b (base first); repetition 2: a (base first), b (head first).
         #expect(await order.started == ["head a 1", "base a 1", "base b 1", "head b 1", "base a 2", "head a 2", "head b 2", "base b 2"])
     }
@@ -199,6 +245,7 @@ import Testing
             base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
             design: .fixed(3), settings: settingsTTFTOnly(), loadProbe: probe)
         let outcome = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest())
+        try expectTheFilesReproduceTheGate(outcome.comparison, writers: fixture.writers)
         for record in [outcome.base, outcome.head] {
             let replays = record.suites[0].conversations.filter { $0.id == "b" && $0.repetition == 1 }
             #expect(replays.count == 2)  // the disturbed one, kept and marked, and the new one
@@ -223,6 +270,7 @@ import Testing
             base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
             design: .fixed(2), busyRetries: 1, settings: settingsTTFTOnly(), loadProbe: busy)
         let outcome = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest())
+        try expectTheFilesReproduceTheGate(outcome.comparison, writers: fixture.writers)
         // Each repetition measured twice (one retry), all four replays of each side left out.
         #expect(outcome.head.suites[0].conversations.count == 4)
         #expect(outcome.head.suites[0].conversations.allSatisfy { $0.leftOut != nil })
@@ -248,6 +296,7 @@ import Testing
             base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
             design: .fixed(3), busyRetries: 2, settings: settingsTTFTOnly(), loadProbe: steady)
         let outcome = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest())
+        try expectTheFilesReproduceTheGate(outcome.comparison, writers: fixture.writers)
         #expect(outcome.head.suites[0].conversations.count == 6)
         #expect(outcome.head.suites[0].conversations.allSatisfy { $0.leftOut == nil })
         let comparison = try #require(outcome.comparison)
@@ -277,6 +326,7 @@ import Testing
             design: design, timeBudget: 25, settings: settingsTTFTOnly(), loadProbe: quiet)
         let outcome = try await paired.run(
             base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest(), clock: clock)
+        try expectTheFilesReproduceTheGate(outcome.comparison, writers: fixture.writers)
         #expect(outcome.sequential.stop == .timeBudget || outcome.sequential.stop == .decided)
         if outcome.sequential.stop == .timeBudget {
             let comparison = try #require(outcome.comparison)
@@ -308,6 +358,7 @@ import Testing
         let outcome = try await paired.run(
             base: fixture.base, head: fixture.head, writers: fixture.writers, stop: StopRequest(),
             clock: { now.withLock { $0 } })
+        try expectTheFilesReproduceTheGate(outcome.comparison, writers: fixture.writers)
         #expect(outcome.sequential.stop == .timeBudget)
         #expect(outcome.sequential.rounds == 1)
         // Slots of two replays: 1 s each, measured again while time was left; none started at or past 7 s.
@@ -334,6 +385,7 @@ import Testing
             base: RunArm(label: "base", runtime: base, plan: plan), head: RunArm(label: "head", runtime: head, plan: plan),
             design: .rounds(maximum: 10), settings: settingsTTFTOnly(), loadProbe: quiet)
         let outcome = try await paired.run(base: fixture.base, head: fixture.head, writers: fixture.writers, stop: stop)
+        try expectTheFilesReproduceTheGate(outcome.comparison, writers: fixture.writers)
         #expect(outcome.comparison == nil)
         #expect(outcome.sequential.stop == .interrupted)
         #expect(outcome.head.status == .incomplete)

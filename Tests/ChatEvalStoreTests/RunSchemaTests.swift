@@ -58,7 +58,20 @@ import Testing
         record.project = ProjectFileRecord(path: "chateval.yaml", sha256: String(repeating: "c", count: 64))
         record.role = .head
         record.pairedRunId = "zyxwvuts"
-        record.decidedLook = DecidedLook(looks: [3, 6], look: 1, share: 0.4, intervalShare: 0.5)
+        var look = DecidedLook(looks: [3, 6], look: 2, share: 0.4, intervalShare: 0.5)
+        var settings = ComparisonSettings.default
+        settings.priority = [.timeToFirstToken]
+        look.settings = settings
+        look.overrides = ComparisonOverrides(
+            preset: "strict", familyErrorRate: 0.05, confidence: 0.95, minimumSamples: 4,
+            thresholds: [.timeToFirstToken: ThresholdOverride(relative: 0.1, absolute: 0.01)], busyThreshold: 0.5,
+            priority: [.timeToFirstToken])
+        var expectation = Expectation(commit: "abc1234", suite: "s", subject: "ttft", direction: .worse)
+        expectation.observed = true
+        look.expectations = [expectation]
+        look.ledgerGates = LedgerGates(generatedTokens: .gate)
+        look.confirmed = [DecidedLook.ConfirmedLook(look: 1, repetitions: 3, share: 0.1, intervalShare: 0.2)]
+        record.decidedLook = look
         record.group = RunGroup(id: "g", index: 1, count: 2, label: "m.gguf")
         var verdict = Verdict(check: "icontains", passed: true, score: 1, detail: "found", error: "none", weight: 2)
         verdict.loose = true
@@ -239,5 +252,16 @@ import Testing
         #expect(decoded.git == record.git)
         #expect(decoded.status == .complete)
         #expect(String(decoding: data, as: UTF8.self).contains("\"time_to_first_token\""))  // snake_case on disk
+    }
+
+    /// The looks a paired run recorded as confirming a regression are indexed and truncated to
+    /// by `compare`: one outside the design, or of no repetitions, is a problem with its field.
+    @Test func aConfirmedLookOutsideTheDesignIsAProblem() throws {
+        var record = Self.fullRecord()
+        #expect(record.validationProblems.filter { $0.hasPrefix("decided_look") }.isEmpty)
+        var look = try #require(record.decidedLook)
+        look.confirmed = [DecidedLook.ConfirmedLook(look: 3, repetitions: 0, share: 0.1, intervalShare: 0.1)]
+        record.decidedLook = look
+        #expect(record.validationProblems.contains { $0.hasPrefix("decided_look.confirmed[0]: look 3 at 0 repetitions") })
     }
 }

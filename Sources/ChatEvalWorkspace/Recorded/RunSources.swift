@@ -66,18 +66,24 @@ package struct RunSources {
             throw Self.missing(baseLocated, folder: folder, pair: (baseLocated, headLocated))
         }
 
+        // The two runs of ONE paired job were interleaved: no run-level offset between them, and
+        // they are compared again as the job decided them (its look, settings, expectations).
+        // Runs of different paired jobs are separately recorded runs like any others: they must
+        // also pass their run-to-run spread. (The same runs on both sides share their machine
+        // state too: no offset between them.)
+        let paired = ComparedRuns.onePairedJob(base: baseRuns.runs, head: headRuns.runs)
+        if paired, var again = RunComparator.comparePairedAgain(base: baseRuns.runs[0], head: headRuns.runs[0], commandLine: overrides) {
+            again.base.sources = baseRuns.sources
+            again.head.sources = headRuns.sources
+            again.calibration = GateAuditStore.load(for: headRuns.runs[0], reports: folder)
+            return (again, baseRuns.runs + headRuns.runs)
+        }
+        let sameRuns = Set(baseRuns.runs.map(\.runId)) == Set(headRuns.runs.map(\.runId))
         let settings = ComparisonSettings.default.applying(projectFile?.compare ?? ComparisonOverrides())
-        // Runs of one paired run were interleaved: no run-level offset between them. Separately
-        // recorded runs must also pass their run-to-run spread.
-        // (The same runs on both sides share their machine state too: no offset between them.)
-        let paired =
-            baseRuns.runs.count == 1 && headRuns.runs.count == 1 && headRuns.runs[0].pairedRunId == baseRuns.runs[0].runId
-            && baseRuns.runs[0].pairedRunId == headRuns.runs[0].runId
-            || Set(baseRuns.runs.map(\.runId)) == Set(headRuns.runs.map(\.runId))
         var result = RunComparator.compare(
             base: baseRuns, head: headRuns, settings: settings, commandLine: overrides,
             look: .recorded(base: baseRuns.runs, head: headRuns.runs),
-            runSpread: paired ? nil : runSpread(of: baseLocated, run: baseRuns.runs.last)?.atLeast(.stated) ?? .stated)
+            runSpread: paired || sameRuns ? nil : runSpread(of: baseLocated, run: baseRuns.runs.last)?.atLeast(.stated) ?? .stated)
         result.attachLedger(LedgerComparator.compare(base: baseRuns.runs, head: headRuns.runs, gates: projectFile?.ledger ?? .default))
         // What the head's commits say they change on purpose: reported as accepted, not failed.
         let declared = DeclaredExpectations(
