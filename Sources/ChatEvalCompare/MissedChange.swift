@@ -36,6 +36,11 @@ public struct MissedChange: Codable, Sendable, Hashable {
                     comparison.runSpread?.standardError(
                         metric, baseRuns: comparison.base.runs.count, headRuns: comparison.head.runs.count) ?? 0
                 let logChange = metric.polarity == .smallerIsBetter ? log1p(change) : -log1p(-change)
+                // Separately recorded runs cannot call a change under their floor at all.
+                if let floor = measured.runFloor, abs(floor) > change {
+                    found.append(MissedChange(suite: suite.name, metric: metric, change: change, missRate: 1, repetitions: repetitions))
+                    continue
+                }
                 guard repetitions > 0,
                     let rate = MissForecast.missRate(
                         spread: spread, strata: strata, repetitions: repetitions, bound: bound, change: logChange, familyLevel: level,

@@ -37,12 +37,16 @@ public enum GateRecheck {
 
     /// Every key path whose value differs between `gate` and `again`, with both values; what only
     /// the reading differs in is left aside: where the sides were read from, how the gate's
-    /// rounds went (`sequential`) and the runner's calibration, which describe the run, not the files.
+    /// rounds went (`sequential`), the runner's calibration and what else ends the job
+    /// (`headGatesFailed`, `undecidedFails`), which describe the run, not the files.
     public static func differences(_ gate: Comparison, _ again: Comparison) throws -> [String] {
         func document(_ comparison: Comparison) throws -> Any {
             var comparison = comparison
             comparison.sequential = nil
             comparison.calibration = nil
+            // What else ends the gate's job (its head's suite gates, --undecided fail): the job's, not the files'.
+            comparison.headGatesFailed = nil
+            comparison.undecidedFails = nil
             comparison.base.sources = []
             comparison.head.sources = []
             return try JSONSerialization.jsonObject(with: ResultWriter.makeEncoder(pretty: false).encode(comparison))

@@ -90,8 +90,14 @@ extension RealModelTests {
             let runtime = try RealModel.runtime()
             await runtime.resetSession()
             let first: [ChatMessage] = [.system("Answer briefly. Today is Monday."), .user("Name a fruit that is yellow.")]
-            let answer = try await respond(runtime, first, options: GenerationOptions(maxTokens: 24)).text
+            // The boundary case needs an answer that ended itself: one cut at max_tokens leaves its
+            // last token out of the cache, so a character dropped from it changes nothing cached.
+            let answered = try await respond(runtime, first, options: GenerationOptions(maxTokens: change == "boundary" ? 160 : 24))
+            let answer = answered.text
             try #require(answer.count > 8, "the answer is long enough to rewrite: \(answer)")
+            if change == "boundary" {
+                try #require(answered.metrics.stopReason == .endOfGeneration, "the answer ended itself: \(answer)")
+            }
             var sent = first + [.assistant(answer), .user("And a red one?")]
             switch change {
             case "system": sent[0] = .system("Answer briefly. Today is Tuesday.")

@@ -66,8 +66,11 @@ import Testing
             preset: "strict", familyErrorRate: 0.05, confidence: 0.95, minimumSamples: 4,
             thresholds: [.timeToFirstToken: ThresholdOverride(relative: 0.1, absolute: 0.01)], busyThreshold: 0.5,
             priority: [.timeToFirstToken])
-        var expectation = Expectation(commit: "abc1234", suite: "s", subject: "ttft", direction: .worse)
+        var expectation = Expectation(
+            commit: "abc1234", suite: "s", subject: "ttft", direction: .worse, check: "*", bound: 0.15,
+            otherCommitsChangingInputs: ["def5678"])
         expectation.observed = true
+        expectation.exceeded = ["ttft +21.0% past +15%"]
         look.expectations = [expectation]
         look.ledgerGates = LedgerGates(generatedTokens: .gate)
         look.confirmed = [DecidedLook.ConfirmedLook(look: 1, repetitions: 3, share: 0.1, intervalShare: 0.2)]
