@@ -6,8 +6,10 @@
 # Leaves the repository in $BISECT_DEMO_DIR (default: a new temporary folder) and prints its path.
 set -euo pipefail
 model=${1:?usage: scripts/bisect-demo.sh MODEL [CHATEVAL] [-- bisect arguments]}
-chateval=${2:-$(cd "$(dirname "$0")/.." && pwd)/.build/release/chateval}
-shift $(( $# >= 2 ? 2 : 1 )); [ "${1:-}" = "--" ] && shift
+shift
+chateval=$(cd "$(dirname "$0")/.." && pwd)/.build/release/chateval
+if [ $# -gt 0 ] && [ "$1" != "--" ]; then chateval=$1; shift; fi
+if [ "${1:-}" = "--" ]; then shift; fi
 repo=${BISECT_DEMO_DIR:-$(mktemp -d /tmp/chateval-bisect-demo.XXXXXX)}
 mkdir -p "$repo/suites" && cd "$repo"
 git init -q -b main
