@@ -16,39 +16,79 @@ struct InstructionImport {
         var tags: [String]
     }
 
-    /// The most bytes of an input file read (a whole public set fits; the suite it makes may not).
-    static let maximumInputBytes = 256 << 20
+    /// The most problems reported: past them the importer stops reading (a file of a million bad
+    /// lines says the first hundred, not a million).
+    static let maximumProblems = 100
 
     let file: String
     let dropUnsupported: Bool
     private(set) var errors: [SuiteError] = []
     private(set) var warnings: [SuiteError] = []
+    /// Warnings past `maximumProblems`, counted and not kept.
+    private var warningsLeftOut = 0
     private var names = PromptfooConfig.UniqueNames()
+    /// The suite's YAML so far: the header, then every conversation added, each checked against
+    /// the suite's limit as it comes — so that memory stays bounded whatever the input holds.
+    private var yaml: String
+    private var conversationCount = 0
 
-    init(file: String, dropUnsupported: Bool) {
+    init(file: String, dropUnsupported: Bool, name: String, source: String) {
         self.file = file
         self.dropUnsupported = dropUnsupported
+        yaml =
+            [
+                "# Imported from \(Self.quoted(file)) by chateval import \(source). The data stays under its own licence;",
+                "# nothing of it ships with ChatEval. Every conversation is tagged multi-turn-if, so reports add the",
+                "# per-turn instruction-following scores.",
+                "name: \(Self.quoted(name))",
+                "description: \(Self.quoted("Imported from \((file as NSString).lastPathComponent) (\(source))."))",
+                "defaults:",
+                "  max_tokens: 1024      # the public sets ask for answers of hundreds of words",
+                "conversations:",
+            ].joined(separator: "\n") + "\n"
     }
 
-    /// The text of `path`, UTF-8, within `maximumInputBytes`.
-    static func readText(_ path: String) throws(SuiteErrors) -> String {
-        let data: Data
-        do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            if let size = attributes[.size] as? Int, size > maximumInputBytes {
-                throw SuiteErrors([SuiteError(.tooComplex, file: path, "the file has \(size) bytes; at most \(maximumInputBytes) are read")]
-                )
+    /// Ends the line or row numbered `line`: past `maximumProblems` problems, throws them with a
+    /// last one saying where reading stopped.
+    func endOfRecord(_ line: Int) throws(SuiteErrors) {
+        guard errors.count >= Self.maximumProblems else { return }
+        throw SuiteErrors(
+            errors + [
+                SuiteError(
+                    .tooComplex, file: file, line: line, "stopped reading here after \(errors.count) problems",
+                    hint: "correct these first, or import the file in parts")
+            ])
+    }
+
+    /// Adds `conversation` (read at `line`) to the suite; throws at `line` once the suite would
+    /// pass `SuiteLoader.maximumFileBytes`, so nothing after it is read.
+    mutating func add(_ conversation: Conversation, line: Int) throws(SuiteErrors) {
+        var lines = [
+            "  - id: \(Self.quoted(conversation.id))", "    tags: [" + conversation.tags.map(Self.quoted).joined(separator: ", ") + "]",
+        ]
+        if let system = conversation.system { lines.append("    system: \(Self.quoted(system))") }
+        lines.append("    turns:")
+        for turn in conversation.turns {
+            lines.append("      - user: \(Self.quoted(turn.user))")
+            guard !turn.checks.isEmpty else { continue }
+            lines.append("        checks:")
+            for check in turn.checks {
+                let fields = [("type", CheckArgument.string(check.type))] + check.arguments.fields.map { ($0.key, $0.value) }
+                lines.append("          - {" + fields.map { "\(Self.quoted($0.0)): \(Self.yaml($0.1))" }.joined(separator: ", ") + "}")
             }
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch let error as SuiteErrors {
-            throw error
-        } catch {
-            throw SuiteErrors([SuiteError(.unreadable, file: path, "cannot read the file: \(error.localizedDescription)")])
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw SuiteErrors([SuiteError(.notText, file: path, "the file is not UTF-8 text", hint: "save it as UTF-8")])
+        let text = lines.joined(separator: "\n") + "\n"
+        guard yaml.utf8.count + text.utf8.count <= SuiteLoader.maximumFileBytes else {
+            throw SuiteErrors([
+                SuiteError(
+                    .tooComplex, file: file, line: line,
+                    "the suite passes its limit here: it holds at most \(SuiteLoader.maximumFileBytes) bytes, "
+                        + "and the \(conversationCount) conversations before this one take \(yaml.utf8.count); nothing after it was read",
+                    hint: "import the file in parts (fewer rows each)")
+            ])
         }
-        return text
+        yaml += text
+        conversationCount += 1
     }
 
     /// A problem that `--drop-unsupported` turns into a warning (the item is then left out).
@@ -56,7 +96,7 @@ struct InstructionImport {
         if dropUnsupported {
             var warning = SuiteError(.suspicious, file: file, line: line, message + "; left out", hint: nil)
             warning.severity = .warning
-            warnings.append(warning)
+            keep(warning)
         } else {
             errors.append(SuiteError(.invalidValue, file: file, line: line, message, hint: hint + " (or --drop-unsupported leaves it out)"))
         }
@@ -69,7 +109,12 @@ struct InstructionImport {
     mutating func warn(line: Int?, _ message: String) {
         var warning = SuiteError(.suspicious, file: file, line: line, message)
         warning.severity = .warning
-        warnings.append(warning)
+        keep(warning)
+    }
+
+    /// Keeps `warning`, or counts it past `maximumProblems`.
+    private mutating func keep(_ warning: SuiteError) {
+        if warnings.count < Self.maximumProblems { warnings.append(warning) } else { warningsLeftOut += 1 }
     }
 
     /// A unique conversation id from the data's key (or `fallback`).
@@ -96,7 +141,7 @@ struct InstructionImport {
                 continue
             }
             var value = index < kwargs.count ? kwargs[index] : .object([:])
-            if case .string(let text) = value { value = (try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))) ?? .null }
+            if case .string(let text) = value { value = (JSONValue(parsing: Data(text.utf8))) ?? .null }
             let arguments: CheckArgument.Map
             switch value {
             case .null: arguments = CheckArgument.Map()
@@ -146,45 +191,16 @@ struct InstructionImport {
     }
 
     /// The suite as YAML, checked to load back; every problem found so far is thrown.
-    func suite(_ conversations: [Conversation], name: String, source: String) throws(SuiteErrors) -> (yaml: String, warnings: [SuiteError])
-    {
+    func suite() throws(SuiteErrors) -> (yaml: String, warnings: [SuiteError]) {
         guard errors.isEmpty else { throw SuiteErrors(errors) }
-        guard !conversations.isEmpty else { throw SuiteErrors([SuiteError(.invalidValue, file: file, "no conversation to import")]) }
-        var lines = [
-            "# Imported from \(Self.quoted(file)) by chateval import \(source). The data stays under its own licence;",
-            "# nothing of it ships with ChatEval. Every conversation is tagged multi-turn-if, so reports add the",
-            "# per-turn instruction-following scores.",
-            "name: \(Self.quoted(name))",
-            "description: \(Self.quoted("Imported from \((file as NSString).lastPathComponent) (\(source))."))",
-            "defaults:",
-            "  max_tokens: 1024      # the public sets ask for answers of hundreds of words",
-            "conversations:",
-        ]
-        for conversation in conversations {
-            lines.append("  - id: \(Self.quoted(conversation.id))")
-            lines.append("    tags: [" + conversation.tags.map(Self.quoted).joined(separator: ", ") + "]")
-            if let system = conversation.system { lines.append("    system: \(Self.quoted(system))") }
-            lines.append("    turns:")
-            for turn in conversation.turns {
-                lines.append("      - user: \(Self.quoted(turn.user))")
-                guard !turn.checks.isEmpty else { continue }
-                lines.append("        checks:")
-                for check in turn.checks {
-                    let fields = [("type", CheckArgument.string(check.type))] + check.arguments.fields.map { ($0.key, $0.value) }
-                    lines.append("          - {" + fields.map { "\(Self.quoted($0.0)): \(Self.yaml($0.1))" }.joined(separator: ", ") + "}")
-                }
-            }
-        }
-        let yaml = lines.joined(separator: "\n") + "\n"
-        guard yaml.utf8.count <= SuiteLoader.maximumFileBytes else {
-            throw SuiteErrors([
-                SuiteError(
-                    .tooComplex, file: file,
-                    "the suite would have \(yaml.utf8.count) bytes; a suite holds at most \(SuiteLoader.maximumFileBytes)",
-                    hint: "import the file in parts (fewer rows each)")
-            ])
-        }
+        guard conversationCount > 0 else { throw SuiteErrors([SuiteError(.invalidValue, file: file, "no conversation to import")]) }
         _ = try SuiteLoader.parse(yaml, file: file)
+        var warnings = warnings
+        if warningsLeftOut > 0 {
+            var more = SuiteError(.suspicious, file: file, "\(warningsLeftOut) more warning(s) like these, not listed")
+            more.severity = .warning
+            warnings.append(more)
+        }
         return (yaml, warnings)
     }
 

@@ -107,8 +107,9 @@ public enum SuiteLoader {
         let data: Data
         do {
             let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            if attributes[.type] as? FileAttributeType == .typeDirectory {
-                throw SuiteError(.unreadable, file: path, "is a directory, not a suite file")
+            // A FIFO or a device reports size 0 and would read as an empty suite, or block.
+            if let kind = ImportInput.notRegularFile(atPath: path) {
+                throw SuiteError(.unreadable, file: path, "is \(kind), not a suite file", hint: "name the suite's YAML file")
             }
             if let size = attributes[.size] as? Int, size > maximumFileBytes {
                 throw SuiteError(.tooComplex, file: path, "the file has \(size) bytes; suites are limited to \(maximumFileBytes)")

@@ -19,4 +19,20 @@ import Testing
                     "c": .null,
                 ]))
     }
+
+    /// The fast path importers read with gives the values the decoder gives, kind for kind: true
+    /// is not 1, 1 is not 1.0, a 19-digit integer stays whole, and what is not JSON is nil.
+    @Test(arguments: [
+        #"{"t": true, "f": false, "one": 1, "fraction": 1.5, "whole": 2.0, "big": 9007199254740993, "s": "x", "n": null, "a": [0, [true]]}"#,
+        #"[1, -2, 3.25e2, "é", {"k": {}}]"#, #""text""#, "17", "false", "null",
+    ])
+    func parsingGivesWhatDecodingGives(_ text: String) throws {
+        let decoded = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        #expect(JSONValue(parsing: Data(text.utf8)) == decoded)
+    }
+
+    @Test func parsingWhatIsNotJSONIsNil() {
+        #expect(JSONValue(parsing: Data("{broken".utf8)) == nil)
+        #expect(JSONValue(parsing: Data()) == nil)
+    }
 }
