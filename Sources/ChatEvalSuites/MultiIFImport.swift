@@ -63,7 +63,8 @@ enum MultiIFImport {
                     SuiteError(
                         .missingKey, file: file, line: header.line, "no turn_1_prompt column: this is not Multi-IF's CSV",
                         hint:
-                            "Multi-IF's columns are turn_K_prompt, turn_K_instruction_id_list and turn_K_kwargs (K = 1, 2, 3), key, language"
+                            "Multi-IF's columns are turn_K_prompt, turn_K_instruction_id_list and turn_K_kwargs (K = 1, 2, 3), "
+                            + "key, language"
                     )
                 ])
             }
