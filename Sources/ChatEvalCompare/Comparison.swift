@@ -47,6 +47,13 @@ public struct Comparison: Codable, Sendable {
     /// have been missed at the repetitions measured, in the suite where it likeliest would
     /// (`MissedChange.weakest`); absent when decided, or when no spread tells.
     public var missed: MissedChange?
+    /// The whole comparison in one line, HPT-style: how likely head is slower over every suite's
+    /// conversations, and by at least what factor at 95% (`HPTVerdict`). A summary, never a gate;
+    /// absent in comparisons written before it.
+    public var hpt: HPTVerdict?
+    /// How each side measured its peak memory, when they differ in it (`MemoryContext`): compared
+    /// with a note, or left out of the comparison. Absent when alike (and in comparisons written before it).
+    public var memoryContext: MemoryContext?
 
     public init(
         base: ComparedSide, head: ComparedSide, settings: ComparisonSettings, design: ComparisonDesign, family: TestFamily,

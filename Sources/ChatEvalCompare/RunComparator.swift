@@ -57,7 +57,11 @@ public enum RunComparator {
         commandLine: ComparisonOverrides = ComparisonOverrides(), turnDetail: Bool = true, look: ComparisonLook = .single,
         runSpread: RunToRunSpread? = nil
     ) -> Comparison {
-        let settings = projectSettings.applying(commandLine)
+        var settings = projectSettings.applying(commandLine)
+        // Peak memory measured in different process contexts, not each above its model's own baseline, is
+        // not the same quantity on both sides: it is left out, and the comparison says why.
+        let memoryContext = MemoryContext.between(base: base.runs, head: head.runs)
+        if memoryContext?.compared == false { settings.metrics.removeAll { $0 == .peakMemory } }
         var suiteSettings: [String: ComparisonSettings] = [:]
         for suite in head.runs.flatMap(\.suites) {
             if let own = suite.comparison { suiteSettings[suite.name] = projectSettings.applying(own).applying(commandLine) }
@@ -121,6 +125,13 @@ public enum RunComparator {
         comparison.load.screenedAt = screened ? settings.busyThreshold : nil
         comparison.inputs = InputDifferences.between(base: base.runs, head: head.runs)
         comparison.runSpread = runSpread
+        comparison.memoryContext = memoryContext
+        // The one-line summary a person reads first (never a gate); calibrations, which ask for no detail, skip it.
+        if turnDetail {
+            let hpt = HPTVerdict.of(base: base.runs, head: head.runs, settings: settings, suites: suiteOrder)
+            comparison.hpt = hpt.whole
+            for index in comparison.suites.indices { comparison.suites[index].hpt = hpt.bySuite[comparison.suites[index].name] }
+        }
         if !comparison.isDecided { comparison.missed = MissedChange.weakest(in: comparison) }
         return comparison
     }

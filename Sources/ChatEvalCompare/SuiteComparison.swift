@@ -9,4 +9,7 @@ public struct SuiteComparison: Codable, Sendable {
     public var metrics: [MetricChange]
     /// Per-turn detail: shown, adjusted over all turns of the comparison, never gating.
     public var turns: [TurnComparison]
+    /// The suite in one line, HPT-style (`HPTVerdict`): a summary, never a gate; absent in
+    /// comparisons written before it.
+    public var hpt: HPTVerdict?
 }

@@ -35,6 +35,12 @@ public struct VariantMatrix: Sendable {
         /// How its time to first token differs from the first column's: regression or improvement
         /// where the test decided it, else nil.
         public var timeToFirstTokenVerdict: ChangeVerdict?
+        /// True when `checks` was decided exactly, as `compare`'s exact ledger decides it: the
+        /// turn is greedy and `exact` on both sides (two or more replays a side, every one
+        /// identical: established, not assumed from one), and a check of the answer alone passes
+        /// on every replay of one side and fails on every replay of the other — a fact, not a
+        /// sample (`LedgerComparator`; a sampled turn, a turn replayed once, a timing check never is).
+        public var checksDecidedExactly = false
     }
 
     public struct Row: Sendable {
@@ -88,6 +94,9 @@ public struct VariantMatrix: Sendable {
                 base: ComparedRuns(runs: [sides[0]], sources: [columns[0].label]),
                 head: ComparedRuns(runs: [side], sources: [columns[index + 1].label]), settings: adjusted)
         }
+        // The exact ledger of each column against the first, as `compare` prints it first: where it
+        // decides a check, the cell agrees with it (five identical greedy replays a side are a fact).
+        let ledgers = sides.dropFirst().map { LedgerComparator.compare(base: [sides[0]], head: [$0]) }
 
         var rows: [Row] = []
         var seen = Set<String>()
@@ -108,27 +117,44 @@ public struct VariantMatrix: Sendable {
             rows[index].cells = sides.enumerated().map { column, side in
                 guard var cell = Self.cell(side, row) else { return nil }
                 guard column > 0 else { return cell }
-                let comparison = comparisons[column - 1]
-                let here: (CheckChange) -> Bool = { $0.suite == row.suite && $0.conversation == row.conversation && $0.turn == row.turn }
-                if comparison.quality.regressions.contains(where: here) {
-                    cell.checks = .regression
-                } else if comparison.quality.improvements.contains(where: here) {
-                    cell.checks = .improvement
-                } else if comparison.quality.undecided.contains(where: here) {
-                    cell.checks = .undecided
-                }
-                let ttft = comparison.suites.first { $0.name == row.suite }?.turns
-                    .first { $0.conversation == row.conversation && $0.turn == row.turn }?.metrics
-                    .first { $0.metric == .timeToFirstToken }
-                // Only what the test decided marks a cell: underpowered, not worse and the rest leave it unmarked.
-                if let verdict = ttft?.verdict, verdict == .regression || verdict == .improvement {
-                    cell.timeToFirstTokenVerdict = verdict
-                }
+                mark(&cell, row, comparisons[column - 1], ledgers[column - 1])
                 return cell
             }
         }
         return VariantMatrix(
             columns: columns, rows: rows, comparisons: comparisons, errorRatePerComparison: perComparison)
+    }
+
+    /// Marks `cell` of `row` from its column's comparison with the first: its checks by the
+    /// counting test, or — where it decided them — by the exact `ledger`, which `compare` prints
+    /// first; its TTFT only where the rank test decided.
+    private static func mark(_ cell: inout Cell, _ row: Row, _ comparison: Comparison, _ ledger: LedgerComparison) {
+        let here: (CheckChange) -> Bool = { $0.suite == row.suite && $0.conversation == row.conversation && $0.turn == row.turn }
+        let exact =
+            ledger.notGated != nil
+            ? []
+            : ledger.checks.filter {
+                $0.turn.suite == row.suite && $0.turn.conversation == row.conversation && $0.turn.turn == row.turn
+                    && $0.baseReplays >= 2 && $0.headReplays >= 2
+            }
+        if comparison.quality.regressions.contains(where: here) {
+            cell.checks = .regression
+        } else if exact.contains(where: { !$0.headPasses }) {
+            (cell.checks, cell.checksDecidedExactly) = (.regression, true)
+        } else if comparison.quality.improvements.contains(where: here) {
+            cell.checks = .improvement
+        } else if !exact.isEmpty {
+            (cell.checks, cell.checksDecidedExactly) = (.improvement, true)
+        } else if comparison.quality.undecided.contains(where: here) {
+            cell.checks = .undecided
+        }
+        let ttft = comparison.suites.first { $0.name == row.suite }?.turns
+            .first { $0.conversation == row.conversation && $0.turn == row.turn }?.metrics
+            .first { $0.metric == .timeToFirstToken }
+        // Only what the test decided marks a cell: underpowered, not worse and the rest leave it unmarked.
+        if let verdict = ttft?.verdict, verdict == .regression || verdict == .improvement {
+            cell.timeToFirstTokenVerdict = verdict
+        }
     }
 
     /// `record` with only `variant`'s replays, under the ids the suite gave them (without "@variant").

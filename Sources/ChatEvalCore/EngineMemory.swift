@@ -14,6 +14,16 @@ public struct EngineMemory: Codable, Sendable, Hashable {
     public var kvCacheBytes: Int?
     public var computeBytes: Int?
     public var outputBytes: Int?
+    /// How the turns' peaks (`TurnMetrics.peakResidentBytes` and its phases) were measured:
+    /// `above_load_baseline` — above `residentBytesBeforeLoad`, the model's own memory whatever
+    /// was loaded in the process before it (a run of several models loads them one after the
+    /// other in one process). Absent in records written before it: the process's whole resident
+    /// memory, which depends on what the process held before the model (`compare` then compares
+    /// peak memory only between sides measured in the same process context).
+    public var peakBasis: String?
+
+    /// `peakBasis` of peaks measured above the resident memory just before the model loaded.
+    public static let aboveLoadBaseline = "above_load_baseline"
 
     public init(
         residentBytesBeforeLoad: Int? = nil, loadPeakResidentBytes: Int? = nil, modelBytes: Int? = nil,

@@ -27,6 +27,10 @@ public struct Verdict: Codable, Sendable, Hashable {
     /// combinators; nil for checks of the answer alone (and in records written before the field,
     /// where `readsMeasurements` falls back on the check's type).
     public var measured: Bool?
+    /// Set on a passing check of the answer that passes only because the answer repeats what the
+    /// model was sent — graded again without those repeats, it fails: what was repeated ("the user
+    /// message", "the system prompt"...). Absent otherwise (and in records written before it).
+    public var echo: String?
 
     public init(check: String, passed: Bool, score: Double? = nil, detail: String, error: String? = nil, weight: Double = 1) {
         self.check = check

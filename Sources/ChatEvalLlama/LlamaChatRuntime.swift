@@ -70,6 +70,10 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
     private let kvCaches: [LlamaMemoryReport.KVCache]
     /// KV cache bytes per cached token (all layers, keys and values).
     private let bytesPerCachedToken: Int?
+    /// The process's resident memory just before this model loaded: each turn's peak is measured
+    /// above it (`EngineMemory.peakBasis`), so that the harness and whatever an earlier model of
+    /// the process left behind are not this model's. nil where /proc cannot be read.
+    private let residentBaseline: Int?
 
     /// Loads the model, creates the context and warms it up, on the llama.cpp thread (the one-time
     /// cost of the first evaluation is paid here, not by the first turn). Load and warm-up times
@@ -95,6 +99,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             slidingWindow: loaded.context.slidingWindow > 0 ? loaded.context.slidingWindow : nil,
             slidingWindowCache: loaded.context.slidingWindow > 0 ? configuration.slidingWindowCache : nil)
         kvCaches = loaded.kvCaches
+        residentBaseline = loaded.memory.residentBytesBeforeLoad
         loaded.context.fault = configuration.cacheFault
         let contextSize = max(loaded.context.contextSize, 1)
         // A windowed cache's bytes in use cannot be estimated per token: unknown unless reported.
@@ -138,6 +143,9 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
     }
 
     private static func load(_ configuration: Configuration) throws(LlamaError) -> Loaded {
+        // What earlier models of this process (or checking their vocabularies) freed goes back to the
+        // system first: the baseline is the harness's, as in a process that loads this model alone.
+        ProcessMemory.releaseFreedMemory()
         let residentBefore = ProcessMemory.residentBytes()
         let window = PeakMemoryWindow()
         defer { window.finish() }
@@ -166,6 +174,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         var memory = LlamaMemoryReport.parse(reports)
         memory.residentBytesBeforeLoad = residentBefore
         memory.loadPeakResidentBytes = window.close()
+        memory.peakBasis = residentBefore == nil ? nil : EngineMemory.aboveLoadBaseline
         return Loaded(
             model: model, template: template, context: context, loadSeconds: loadSeconds, warmupSeconds: warmupSeconds, memory: memory,
             kvCaches: LlamaMemoryReport.kvCaches(reports))
@@ -257,12 +266,13 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         let reuse = reuseCache(for: prompt.tokens, dropped: dropped)
         if context.fault == .dropReusedEntries, reuse.reused > 8 { context.dropEntries(1..<reuse.reused) }
         let prefill = try evaluatePrompt(prompt.tokens, from: reuse.reused, clock: clock, callsBefore: callsBefore)
-        let prefillPeak = memory.close()
+        let processPrefillPeak = memory.close()
         let generation = try generate(options: options, cancelled: cancelled, clock: clock, emit: emit)
 
         let firstTokenTime = generation.tokenTimes.first ?? clock.elapsed
         let totalTime = clock.elapsed
-        let decodePeak = memory.close()
+        let decodePeak = ownPeak(memory.close())
+        let prefillPeak = ownPeak(processPrefillPeak)
         let tokens = prompt.tokens, reused = reuse.reused, tokenTimes = generation.tokenTimes
         var metrics = TurnMetrics(
             promptTokens: tokens.count, reusedTokens: reused, generatedTokens: generation.tokens.count,
@@ -283,6 +293,13 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         metrics.kvCellsInUse = context.cachedPositions()
         metrics.answerDigest = AnswerDigest.of(tokens: generation.tokens)
         return metrics
+    }
+
+    /// A peak of the process's resident memory as this model's own: above the resident memory just
+    /// before it loaded (`residentBaseline`); the process's whole where that is unknown.
+    private func ownPeak(_ processPeak: Int?) -> Int? {
+        guard let processPeak, let residentBaseline else { return processPeak }
+        return max(0, processPeak - residentBaseline)
     }
 
     /// A turn's prompt tokens, and when on its clock the template was rendered and the prompt tokenized.

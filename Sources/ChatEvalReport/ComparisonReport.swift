@@ -6,8 +6,11 @@ import Foundation
 /// detail (per-turn rows only with `verbose`).
 public enum ComparisonReport {
     public static func render(_ comparison: Comparison, verbose: Bool) -> String {
-        // The verdict is the first line: a CI log shows it without scrolling.
-        var lines: [String] = [headline(comparison), ""]
+        // The verdict is the first line: a CI log shows it without scrolling; the whole comparison in one line,
+        // HPT-style (how likely head is slower, and by what at least), is the second.
+        var lines: [String] = [headline(comparison)]
+        if let hpt = comparison.hpt { lines.append(Format.labelled("HPT       ", hpt.sentence, width: RunReport.width)) }
+        lines.append("")
         lines.append("base      \(describe(comparison.base))")
         lines.append("head      \(describe(comparison.head))")
         lines += designLines(comparison)
@@ -116,6 +119,8 @@ public enum ComparisonReport {
         for suite in comparison.suites {
             lines.append("")
             lines.append("suite \(suite.name)")
+            // The suite in one line before its metrics.
+            if let hpt = suite.hpt { lines.append(Format.labelled("  HPT ", hpt.sentence, width: RunReport.width)) }
             lines.append(table(suite.metrics, firstColumn: "metric") { $0.metric.name }.render(indent: "  "))
             guard verbose else { continue }
             for turn in suite.turns {
@@ -203,6 +208,9 @@ public enum ComparisonReport {
                     + "\(side.remeasured) re-measured, \(side.leftOut) left out")
         }
         if let warning = load.warning { lines.append("load      ⚠ " + warning) }
+        if let memory = comparison.memoryContext {
+            lines.append(Format.labelled("memory    ", (memory.compared ? "" : "⚠ ") + memory.sentence, width: RunReport.width))
+        }
         // Kept because a pair's arms saw it alike: only one paired job's runs were screened so.
         if load.warning == nil, load.screenedAt == nil, comparison.runSpread == nil, let b = load.base.meanOtherCores,
             let h = load.head.meanOtherCores, min(b, h) >= ComparisonSettings.defaultBusyThreshold

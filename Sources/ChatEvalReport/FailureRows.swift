@@ -20,6 +20,8 @@ struct FailureRow {
     var user: String
     /// The answer, or what stood in for it; empty for a conversation-level check.
     var answer: String
+    /// A check that passed, but only because the answer repeats the prompt (`Verdict.echo`).
+    var echoed = false
 
     static func rows(_ records: [RunRecord]) -> [FailureRow] {
         let sideBySide = records.count > 1
@@ -40,7 +42,17 @@ struct FailureRow {
                 turn: failed.turn.map { String($0.index &+ 1) } ?? "conversation", check: failed.verdict.check, reason: reason,
                 user: failed.turn?.user ?? "", answer: failed.turn.map(answer) ?? "")
         }
-        return runtime + checks
+        // Passes that prove nothing: the answer repeated the prompt, and without the repeat the check fails.
+        let echoed = summary.echoedChecks.map { passed in
+            let times = passed.repetitions > 1 ? " (in \(passed.failedIn) of \(passed.repetitions) repetitions)" : ""
+            return FailureRow(
+                model: passed.label, suite: passed.suite, conversation: passed.conversation,
+                turn: passed.turn.map { String($0.index &+ 1) } ?? "conversation",
+                check: "\(passed.verdict.check) (passed on an echo)",
+                reason: "passed only because the answer repeats \(passed.verdict.echo ?? "the prompt")\(times): \(passed.verdict.detail)",
+                user: passed.turn?.user ?? "", answer: passed.turn.map(answer) ?? "", echoed: true)
+        }
+        return runtime + checks + echoed
     }
 
     /// The answer a check graded, or why there is none.

@@ -125,6 +125,39 @@ public enum Format {
         return head + "…" + tail
     }
 
+    /// `text` after `label` ("HPT       ", "memory    "), wrapped to `width` columns with its later
+    /// lines under the text's start: the label's own spacing kept (`wrap` would fold it).
+    public static func labelled(_ label: String, _ text: String, width: Int) -> String {
+        let pad = String(repeating: " ", count: DisplayWidth.of(label))
+        return label + wrap(pad + text, width: width, hanging: pad).dropFirst(pad.count)
+    }
+
+    /// A name (a suite, a model, a conversation) in lines of at most `width` columns, never cut:
+    /// broken after a separator (`-`, `_`, `/`, `.`, `·`, a space) where one falls in a line's
+    /// last two thirds, else at the width. Registered secrets redacted first (`Secrets`).
+    public static func wrapName(_ name: String, width: Int) -> String {
+        let name = Secrets.redact(name)
+        guard width >= 4, DisplayWidth.of(name) > width else { return name }
+        var lines: [String] = []
+        var rest = Substring(name)
+        while DisplayWidth.of(String(rest)) > width {
+            let fitting = DisplayWidth.prefix(String(rest), columns: width)
+            var cut = fitting.endIndex
+            if let separator = fitting.lastIndex(where: { "-_/.· ".contains($0) }),
+                DisplayWidth.of(String(fitting[...separator])) >= width / 3
+            {
+                cut = fitting.index(after: separator)
+            }
+            let line = String(fitting[..<cut])
+            guard !line.isEmpty else { break }
+            lines.append(line.trimmingCharacters(in: .whitespaces))
+            rest = rest.dropFirst(line.count)
+            while rest.first == " " { rest = rest.dropFirst() }
+        }
+        if !rest.isEmpty { lines.append(String(rest)) }
+        return lines.joined(separator: "\n")
+    }
+
     /// The first `limit` columns of `text` on one line, with an ellipsis when cut.
     public static func excerpt(_ text: String, limit: Int = 72) -> String {
         clip(text.replacingOccurrences(of: "\n", with: "⏎").trimmingCharacters(in: .whitespaces), limit)

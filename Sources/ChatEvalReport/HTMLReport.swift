@@ -41,7 +41,12 @@ public enum HTMLReport {
             let sides = records.compactMap { record in record.suites.first { $0.name == name }.map { (record, $0) } }
             guard !sides.isEmpty else { continue }
             body += suiteCharts(name, sides)
-            for (record, suite) in sides { body += turnTable(suite, model: record.modelLabel, perText: perText) }
+            // One scale for the suite's TTFT bars, every model's: its longest measured TTFT.
+            let scale = sides.flatMap {
+                $0.1.conversations.filter(\.isMeasured).flatMap { $0.turns.compactMap(\.metrics?.timeToFirstToken) }
+            }
+            .filter { $0.isFinite && $0 > 0 }.max()
+            for (record, suite) in sides { body += turnTable(suite, model: record.modelLabel, perText: perText, scale: scale) }
         }
         if perText != Int.max {
             body +=
@@ -161,11 +166,13 @@ public enum HTMLReport {
     /// One model's turns of a suite, every measured repetition: timings (with the first token's
     /// parts), reuse, checks, the user message and the answer cut to `perText` characters; open
     /// when it has at most 100 turns.
-    private static func turnTable(_ suite: SuiteRecord, model: String, perText: Int) -> String {
+    private static func turnTable(_ suite: SuiteRecord, model: String, perText: Int, scale: Double?) -> String {
         let turnCount = suite.conversations.reduce(0) { $0 + $1.turns.count }
         var body = "<details\(turnCount <= 100 ? " open" : "")><summary>Turns — \(Markup.html(model))</summary>"
+        // The bars' axis: every bar of the suite (each model's table) is drawn to the same scale.
+        let axis = scale.map { "<br><span class=\"note\">bar: 0 to \(Markup.html(Format.duration($0))) at full width</span>" } ?? ""
         body +=
-            "<table class=\"turns\"><tr><th>conversation</th><th>turn</th><th>TTFT</th><th>prefill t/s</th>"
+            "<table class=\"turns\"><tr><th>conversation</th><th>turn</th><th>TTFT\(axis)</th><th>prefill t/s</th>"
             + "<th>decode t/s</th><th>reuse</th><th>checks</th><th>user</th><th>answer</th></tr>"
         for conversation in suite.conversations where conversation.isMeasured {
             for turn in conversation.turns {
@@ -184,7 +191,7 @@ public enum HTMLReport {
                 let repetition = conversation.repetition > 1 ? " (rep. \(conversation.repetition))" : ""
                 body +=
                     "<tr><td>\(Markup.html(conversation.id))\(repetition)</td><td>\(turn.index + 1)</td>"
-                    + "<td>\(Format.duration(metrics?.timeToFirstToken))\(metrics.map(firstTokenBar) ?? "")</td>"
+                    + "<td>\(Format.duration(metrics?.timeToFirstToken))\(metrics.map { firstTokenBar($0, scale: scale) } ?? "")</td>"
                     + "<td>\(Format.rate(metrics?.prefillTokensPerSecond))</td>"
                     + "<td>\(Format.rate(metrics?.decodeTokensPerSecond))</td><td>\(Format.percent(metrics?.reuseRatio))</td>"
                     + "<td>\(checks)</td><td><div class=\"text\">\(Markup.html(Markup.cut(turn.user, perText)))</div></td>"
@@ -207,7 +214,8 @@ public enum HTMLReport {
         for row in rows.prefix(maximumFailureRows) {
             let cells = [row.suite, row.conversation, row.turn].map { "<td>\(Markup.html($0))</td>" }.joined()
             html +=
-                "<tr>\(row.model.map { "<td>\(Markup.html($0))</td>" } ?? "")\(cells)<td class=\"fail\">✗ \(Markup.html(row.check))</td>"
+                "<tr>\(row.model.map { "<td>\(Markup.html($0))</td>" } ?? "")\(cells)"
+                + "<td class=\"fail\">\(row.echoed ? "⚠" : "✗") \(Markup.html(row.check))</td>"
                 + "<td><div class=\"text\">\(Markup.html(Markup.cut(row.reason, 1_000)))</div></td>"
                 + "<td><div class=\"text\">\(Markup.html(Markup.cut(row.user, 2_000)))</div></td>"
                 + "<td><div class=\"text\">\(Markup.html(Markup.cut(row.answer, 2_000)))</div></td></tr>"
@@ -236,6 +244,8 @@ public enum HTMLReport {
             "<h1>ChatEval comparison — "
             + "\(Markup.html(comparison.base.shortCommit ?? "base")) → \(Markup.html(comparison.head.shortCommit ?? "head"))</h1>"
         body += verdict(ComparisonReport.headline(comparison), good: comparison.failingReasons.isEmpty)
+        // The whole comparison in one line, HPT-style, right after the verdict.
+        if let hpt = comparison.hpt { body += "<p class=\"hpt\"><strong>HPT:</strong> \(Markup.html(hpt.sentence))</p>" }
         body +=
             "<p>base: \(Markup.html(comparison.base.subject ?? "")) — \(comparison.base.runs.count) run(s); "
             + "head: \(Markup.html(comparison.head.subject ?? "")) — "
@@ -259,6 +269,7 @@ public enum HTMLReport {
     /// each verdict's reason.
     private static func suiteChanges(_ suite: SuiteComparison, confidence: Double) -> String {
         var body = "<h2>Suite \(Markup.html(suite.name))</h2>"
+        if let hpt = suite.hpt { body += "<p class=\"hpt\"><strong>HPT:</strong> \(Markup.html(hpt.sentence))</p>" }
         let rows = suite.metrics.compactMap { change -> SVGChart.Interval? in
             guard let estimate = change.change, let lower = change.changeLower, let upper = change.changeUpper else { return nil }
             let scale = change.scale == .relative ? 100.0 : 1.0
@@ -390,7 +401,11 @@ public enum HTMLReport {
     /// tokenize, prefill (re-evaluating tokens the cache lost in red) and the first sample, each
     /// segment titled with its time. Empty for a turn whose runtime does not measure the parts.
     /// A served turn's bar has the server's prefill and the rest it does not break down.
-    static func firstTokenBar(_ metrics: TurnMetrics) -> String {
+    ///
+    /// The bar is drawn to `scale` (seconds at full width, the table's longest TTFT, which its
+    /// header names): a turn twice as slow has a bar twice as long, on a grey axis of the full
+    /// width. Without a scale the bar fills its width (the parts' shares alone).
+    static func firstTokenBar(_ metrics: TurnMetrics, scale: Double? = nil) -> String {
         let segments: [(String, Double, String)]
         if let parts = metrics.firstTokenParts {
             segments = [
@@ -410,10 +425,16 @@ public enum HTMLReport {
         }
         let total = segments.reduce(0) { $0 + max($1.1, 0) }
         guard total > 0, let line = FirstTokenLine.render(metrics) else { return "" }
-        let width = 90.0
+        let full = 90.0
+        // The bar's length is the TTFT against the scale; its parts share that length.
+        let ttft = metrics.timeToFirstToken
+        let width = scale.map { $0 > 0 && ttft.isFinite ? full * min(max(ttft, 0) / $0, 1) : full } ?? full
         var x = 0.0
-        var svg = "<br><svg class=\"parts\" width=\"\(Int(width))\" height=\"8\" viewBox=\"0 0 \(Int(width)) 8\" role=\"img\">"
-        svg += "<title>\(Markup.html(line))</title>"
+        let height = scale == nil ? 8 : 10
+        var svg =
+            "<br><svg class=\"parts\" width=\"\(Int(full))\" height=\"\(height)\" viewBox=\"0 0 \(Int(full)) \(height)\" role=\"img\">"
+        svg += "<title>\(Markup.html(line))\(scale.map { " (full width: \(Markup.html(Format.duration($0))))" } ?? "")</title>"
+        if scale != nil { svg += "<line x1=\"0\" x2=\"\(Int(full))\" y1=\"9.5\" y2=\"9.5\" stroke=\"#94a3b8\" stroke-width=\"1\"/>" }
         for (name, seconds, colour) in segments where seconds > 0 {
             let w = width * seconds / total
             svg +=

@@ -5,16 +5,19 @@ import ChatEvalStore
 /// The exact work ledger in words: a run's determinism per turn, and a comparison's exact
 /// changes (printed before the statistical verdicts: they need one repetition per side).
 public enum LedgerReport {
-    /// "ledger    12 turns: 12 exact over 10 repetitions" and the turns that vary, for a run report.
-    public static func determinismLines(_ runs: [RunRecord], verbose: Bool) -> [String] {
+    /// "ledger    12 turns over 10 repetitions: 12 exact" and the turns that vary, for a run report;
+    /// `model` names the model the line is about where a run has several (one line each).
+    public static func determinismLines(_ runs: [RunRecord], verbose: Bool, model: String? = nil) -> [String] {
         let side = TurnLedgers(runs)
         guard !side.entries.isEmpty else { return [] }
         let counts = side.determinismCounts
         let order: [LedgerDeterminism] = [.exact, .greedyOnce, .varies, .sampled, .sampledOnce]
         let parts = order.compactMap { kind in counts[kind].map { "\($0) \(kind.words)" } }
         var lines = [
-            "ledger    \(Format.count(side.entries.count, "turn")) over \(Format.count(side.repetitions, "repetition")): "
-                + parts.joined(separator: ", ")
+            Format.labelled(
+                "ledger    ",
+                "\(model.map { "\(Terminal.safe($0)): " } ?? "")\(Format.count(side.entries.count, "turn")) over "
+                    + "\(Format.count(side.repetitions, "repetition")): " + parts.joined(separator: ", "), width: RunReport.width)
         ]
         let varying = side.turns.filter { side.entries[$0]?.determinism == .varies }
         for turn in varying.prefix(verbose ? varying.count : 5) {
@@ -28,20 +31,25 @@ public enum LedgerReport {
     /// The accounting invariant over `runs` (`AccountingInvariant`): one line when every later
     /// turn extends the previous prompt and answer, else the breaks, the undeclared ones named
     /// with the token where the prompt left the cache and why. Empty when no turn could be checked.
-    public static func accountingLines(_ runs: [RunRecord], verbose: Bool) -> [String] {
+    public static func accountingLines(_ runs: [RunRecord], verbose: Bool, model: String? = nil) -> [String] {
         let invariant = AccountingInvariant(runs)
         guard invariant.checked > 0 else { return [] }
+        let named = model.map { "\(Terminal.safe($0)): " } ?? ""
         guard !invariant.breaks.isEmpty else {
             return [
-                "accounting \(Format.count(invariant.checked, "later turn")): "
-                    + "each prompt extends the previous prompt and answer, token for token"
+                Format.wrap(
+                    "accounting \(named)\(Format.count(invariant.checked, "later turn")): "
+                        + "each prompt extends the previous prompt and answer, token for token", width: RunReport.width,
+                    hanging: "           ")
             ]
         }
         let declared = invariant.breaks.count - invariant.undeclared.count
         var lines = [
-            "accounting \(invariant.breaks.count) of \(Format.count(invariant.checked, "later turn")) do not extend the previous prompt "
-                + "and answer: \(invariant.undeclared.count) unexpected"
-                + (declared > 0 ? ", \(declared) declared by the suite (a history window, max_messages)" : "")
+            Format.wrap(
+                "accounting \(named)\(invariant.breaks.count) of \(Format.count(invariant.checked, "later turn")) do not extend the "
+                    + "previous prompt and answer: \(invariant.undeclared.count) unexpected"
+                    + (declared > 0 ? ", \(declared) declared by the suite (a history window, max_messages)" : ""),
+                width: RunReport.width, hanging: "           ")
         ]
         let shown = verbose ? invariant.undeclared : Array(invariant.undeclared.prefix(5))
         for found in shown {

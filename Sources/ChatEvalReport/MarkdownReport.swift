@@ -88,6 +88,10 @@ public enum MarkdownReport {
             out += ["", InstructionFollowingReport.markdown(instructionFollowing)]
         }
         guard detail != .headline else { return document(out) }
+        // Models and suite variants side by side, as the terminal and HTML reports set them.
+        if let matrix = VariantMatrix.build(records, labels: records.map(\.modelLabel)) {
+            out += ["", MatrixReport.markdown(matrix)]
+        }
         out += failures(records, detail: detail)
         guard detail == .full else { return document(out) }
         for record in records {
@@ -217,7 +221,9 @@ public enum MarkdownReport {
     private static func renderComparison(_ comparison: Comparison, detail: Detail) -> String {
         var out = comparisonHeadline(comparison)
         for suite in comparison.suites {
-            out += section(Markup.markdown(suite.name), metricRows(suite))
+            // The suite in one line first, then its metrics.
+            out += section(
+                Markup.markdown(suite.name), (suite.hpt.map { ["HPT: \(Markup.markdown($0.sentence))", ""] } ?? []) + metricRows(suite))
         }
         let quality = comparison.quality
         let limit = detail == .full ? Int.max : 50
@@ -262,6 +268,10 @@ public enum MarkdownReport {
         var out = [
             "## ChatEval comparison — \(Markup.markdown(base.shortCommit ?? "base")) → \(Markup.markdown(head.shortCommit ?? "head"))", "",
             "\(mark) **\(Markup.markdown(ComparisonReport.headline(comparison)))**", "",
+        ]
+        // The whole comparison in one line, HPT-style, right after the verdict.
+        if let hpt = comparison.hpt { out += ["HPT: \(Markup.markdown(hpt.sentence))", ""] }
+        out += [
             "Base \(base.runs.count) run(s), head \(head.runs.count) run(s); \(Markup.markdown(head.model)); "
                 + "\(Markup.markdown(head.machine)).",
             "", "```",

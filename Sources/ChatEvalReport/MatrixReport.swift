@@ -6,7 +6,9 @@ import ChatEvalCore
 /// marked ▲ (better) or ▼ (worse) only where the test against the first column says so.
 public enum MatrixReport {
     public static let legend =
-        "▲ ▼ significantly better / worse than the first column, ? different but too few replays to tell: "
+        "▲ ▼ significantly better / worse than the first column, or decided exactly (a greedy turn whose answers repeat "
+        + "exactly over two or more replays on both sides, a check of the answer passing on every replay of one and "
+        + "failing on every replay of the other: a fact, as compare's exact ledger decides it), ? different but too few replays to tell: "
         + "Fisher's exact test on each check's pass count, "
         + "the rank test on TTFT per turn; Holm within each column's comparison, "
         + "the error rate split over the columns and, in each, evenly between checks and TTFT"
@@ -37,19 +39,43 @@ public enum MatrixReport {
                 "matrix: \(count) columns, each against column 1 (α \(String(format: "%.3g", matrix.errorRatePerComparison)) per column)",
                 width)
         ]
+        // Names are wrapped, never cut: a column's label under its number, a row's suite/conversation in its cell.
         for (index, column) in matrix.columns.enumerated() {
-            lines.append(Format.clipMiddle("  \(index + 1)  \(column.label)", width))
+            let number = "  \(index + 1)  "
+            let label = Format.wrapName(column.label, width: width - number.count)
+            lines.append(number + label.replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: number.count)))
         }
         let rowWidth = min(36, max(16, width - count * 18))
         let cellWidth = max(12, (width - rowWidth - 2 * count) / count)
         var table = TextTable([.init("turn", .left)] + (1...count).map { .init("\($0)", .left) })
         for row in matrix.rows {
             table.add(
-                [Format.clipMiddle("\(row.suite)/\(row.conversation) · \(row.turn)", rowWidth)]
+                [Format.wrapName("\(row.suite)/\(row.conversation) · \(row.turn)", width: rowWidth)]
                     + row.cells.map { Format.clip(cellText($0), cellWidth) })
         }
         lines.append(table.render())
         lines.append(Format.wrap("(cells: checks passed over the replays, median TTFT; " + legend + ")", width: width, hanging: " "))
+        return lines.joined(separator: "\n")
+    }
+
+    /// A GitHub-flavoured Markdown table under a `###` heading: the columns named in full (a
+    /// pull-request comment has the width), the marks as in the terminal, the legend under it.
+    public static func markdown(_ matrix: VariantMatrix) -> String {
+        var lines = [
+            "### Matrix: each column against \(Markup.markdown(matrix.columns[0].label))", "",
+            "| turn | " + matrix.columns.map { Markup.markdown($0.label) }.joined(separator: " | ") + " |",
+            "|---|" + String(repeating: "---|", count: matrix.columns.count),
+        ]
+        for row in matrix.rows {
+            lines.append(
+                "| \(Markup.markdown("\(row.suite)/\(row.conversation) · turn \(row.turn)")) | "
+                    + row.cells.map { Markup.markdown(cellText($0)) }.joined(separator: " | ") + " |")
+        }
+        lines += [
+            "",
+            "_cells: checks passed over the replays, median TTFT; α \(String(format: "%.3g", matrix.errorRatePerComparison)) per column; "
+                + Markup.markdown(legend) + "_",
+        ]
         return lines.joined(separator: "\n")
     }
 
@@ -65,13 +91,14 @@ public enum MatrixReport {
                     continue
                 }
                 // Each half coloured by its own verdict: fewer checks passed and a faster TTFT are two findings.
-                func part(_ text: String, _ verdict: ChangeVerdict?) -> String {
-                    let kind = verdict.map { " class=\"\($0.rawValue)\" title=\"\($0.words)\"" } ?? ""
+                func part(_ text: String, _ verdict: ChangeVerdict?, exactly: Bool = false) -> String {
+                    let kind = verdict.map { " class=\"\($0.rawValue)\" title=\"\($0.words)\(exactly ? ", decided exactly" : "")\"" } ?? ""
                     return "<span\(kind)>\(Markup.html(text + symbol(verdict)))</span>"
                 }
                 let checks = cell.checksTotal == 0 ? "–" : "\(cell.checksPassed)/\(cell.checksTotal)"
                 body +=
-                    "<td>\(part(checks, cell.checks)) \(part(Format.duration(cell.timeToFirstToken), cell.timeToFirstTokenVerdict))</td>"
+                    "<td>\(part(checks, cell.checks, exactly: cell.checksDecidedExactly)) "
+                    + "\(part(Format.duration(cell.timeToFirstToken), cell.timeToFirstTokenVerdict))</td>"
             }
             body += "</tr>"
         }

@@ -27,13 +27,15 @@ public enum RunReport {
         sections.append(suiteTable(summary, sideBySide: records.count > 1))
         if records.count > 1 || ModelTable.isBenchmark(records) { sections.append(ModelTable(records).terminal()) }
         if let busy = busyReplays(records) { sections.append(busy) }
-        // Whether each turn's work repeated exactly (established over the repetitions, never assumed).
-        let ledger = records.flatMap { LedgerReport.determinismLines([$0], verbose: options.verbose) }
+        // Whether each turn's work repeated exactly (established over the repetitions, never assumed): one line per model, named.
+        let named = { (record: RunRecord) in records.count > 1 ? record.modelLabel : nil }
+        let ledger = records.flatMap { LedgerReport.determinismLines([$0], verbose: options.verbose, model: named($0)) }
         // Whether each later turn's prompt extends the previous prompt and answer (session mode).
-        let accounting = records.flatMap { LedgerReport.accountingLines([$0], verbose: options.verbose) }
+        let accounting = records.flatMap { LedgerReport.accountingLines([$0], verbose: options.verbose, model: named($0)) }
         if !(ledger + accounting).isEmpty { sections.append((ledger + accounting).joined(separator: "\n")) }
         if !summary.runtimeFailures.isEmpty { sections.append(runtimeFailures(summary, options)) }
         if !summary.failedChecks.isEmpty { sections.append(failedChecks(summary, options)) }
+        if !summary.echoedChecks.isEmpty { sections.append(failedChecks(summary, options, echoed: true)) }
         // Models and suite variants side by side, with the differences a test backs marked.
         if let matrix = VariantMatrix.build(records, labels: records.map { $0.group?.label ?? $0.runtime.model.description }) {
             sections.append(MatrixReport.render(matrix))
@@ -70,7 +72,8 @@ public enum RunReport {
                 : "\(summary.failedGateCount) of \(summary.gateCount) gates failed"
         let mark = summary.passed ? "✓ PASS" : (summary.incomplete && summary.failedGateCount == 0 ? "✗ INCOMPLETE" : "✗ FAIL")
         let models = records.count > 1 ? " on \(records.count) models" : ""
-        return "\(mark): \(gates) · \(summary.checksPassed)/\(summary.checksTotal) checks passed · "
+        let echoed = summary.echoedChecks.isEmpty ? "" : " (\(summary.echoedChecks.count) only on an echo of the prompt)"
+        return "\(mark): \(gates) · \(summary.checksPassed)/\(summary.checksTotal) checks passed\(echoed) · "
             + "\(plural(summary.runtimeFailures.count, "runtime failure")) · \(turns) turns\(models), \(plural(repetitions, "rep"))"
     }
 
@@ -100,6 +103,15 @@ public enum RunReport {
             lines.append(Format.clip("  \(place): \(String(format: "%.2f", load.otherCores)) other cores", width))
         }
         if busy.count > 10 { lines.append("  … and \(busy.count - 10) more") }
+        // Which processes held the cores, with their ids, as sampled when each model's run started and ended.
+        for record in records {
+            let model = records.count > 1 ? " (\(record.modelLabel))" : ""
+            for (when, load) in [("start", record.environment?.start), ("end", record.environment?.end)] {
+                guard let load, load.isBusy, !load.busiest.isEmpty else { continue }
+                lines.append(
+                    Format.wrap("  busiest at the \(when)\(model): \(Terminal.safe(load.busiestNamed(5)))", width: width, hanging: "    "))
+            }
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -122,11 +134,15 @@ public enum RunReport {
         ]
         var table = TextTable(columns)
         var previous: String?
+        // Names wrap within their column, never cut: "instruction-phrasing" and "…-Q4_1" beside "…-Q8_0" stay whole.
+        func named(_ mark: String, _ name: String, _ width: Int) -> String {
+            mark + " " + Format.wrapName(name, width: width).replacingOccurrences(of: "\n", with: "\n  ")
+        }
         for line in summary.lines {
             let mark = line.failedGates.isEmpty ? "✓" : "✗"
-            var cells = [previous == line.suite && sideBySide ? "" : "\(mark) \(Format.clip(line.suite, 22))"]
+            var cells = [previous == line.suite && sideBySide ? "" : named(mark, line.suite, 22)]
             if sideBySide {
-                cells = ["\(mark) \(previous == line.suite ? "" : Format.clip(line.suite, 14))", Format.clipMiddle(line.label ?? "", 15)]
+                cells = [previous == line.suite ? mark : named(mark, line.suite, 14), Format.wrapName(line.label ?? "", width: 15)]
             }
             previous = line.suite
             cells += [
@@ -153,10 +169,18 @@ public enum RunReport {
         return lines.joined(separator: "\n")
     }
 
-    private static func failedChecks(_ summary: RunSummary, _ options: RunReportOptions) -> String {
-        var lines = ["failed checks (\(summary.failedChecks.count))"]
+    /// The failed checks, or with `echoed` the checks that passed only on an echo of the prompt,
+    /// under their turns with the user message and the answer.
+    private static func failedChecks(_ summary: RunSummary, _ options: RunReportOptions, echoed: Bool = false) -> String {
+        let checks = echoed ? summary.echoedChecks : summary.failedChecks
+        var lines = [
+            echoed
+                ? "checks that passed only because the answer repeats the prompt (\(checks.count)): "
+                    + "they measure the prompt, not the model"
+                : "failed checks (\(checks.count))"
+        ]
         var lastTurn: String?
-        for failed in summary.failedChecks {
+        for failed in checks {
             let where_ = place(failed.suite, failed.label, failed.conversation, turn: failed.turn?.index, repetition: failed.repetition)
             if where_ != lastTurn {
                 lines.append("  " + where_)
@@ -171,8 +195,11 @@ public enum RunReport {
                 lastTurn = where_
             }
             let times =
-                failed.repetitions > 1
-                ? " (failed in \(failed.failedIn) of \(failed.repetitions) repetitions\(failed.isFlaky ? ": flaky" : ""))" : ""
+                echoed
+                ? " — only because the answer repeats \(failed.verdict.echo ?? "the prompt")"
+                    + (failed.repetitions > 1 ? " (in \(failed.failedIn) of \(failed.repetitions) repetitions)" : "")
+                : failed.repetitions > 1
+                    ? " (failed in \(failed.failedIn) of \(failed.repetitions) repetitions\(failed.isFlaky ? ": flaky" : ""))" : ""
             lines.append(Format.wrap(VerdictLine.render(failed.verdict, indent: "    ") + times, width: width, hanging: "      "))
         }
         return lines.joined(separator: "\n")
@@ -196,12 +223,15 @@ public enum RunReport {
                 // The per-turn table is --verbose's; --show-answers and --print-prompt alone show the texts.
                 if options.verbose { lines.append(TurnTable.render(conversation.turns, indent: "    ")) }
                 for turn in conversation.turns {
-                    lines.append(AnswerLines.render(turn, full: options.showAnswers, indent: "    "))
+                    // Failed checks under each answer; passing ones are --verbose's (--show-answers shows the answers).
+                    lines.append(AnswerLines.render(turn, full: options.showAnswers, indent: "    ", passingChecks: options.verbose))
                     if options.showPrompts, let prompt = turn.replayed.prompt {
                         lines.append("       prompt  " + indented(prompt, by: "               "))
                     }
                 }
-                lines += conversation.checks.map { VerdictLine.render($0, indent: "    conversation ", width: width) }
+                lines += conversation.checks.filter { options.verbose || !$0.passed }.map {
+                    VerdictLine.render($0, indent: "    conversation ", width: width)
+                }
             }
             if options.verbose {
                 lines.append("")

@@ -12,6 +12,8 @@ public struct RunSummary: Sendable {
         public var label: String?
         public var checksPassed: Int
         public var checksTotal: Int
+        /// Of the checks passed, those that passed only because the answer repeated the prompt (`Verdict.echo`).
+        public var checksEchoed: Int
         /// Weighted pass rate (what `min_pass_rate` gates).
         public var passRate: Double?
         public var timeToFirstToken: Distribution?
@@ -40,6 +42,7 @@ public struct RunSummary: Sendable {
             self.label = label
             checksPassed = verdicts.filter(\.passed).count
             checksTotal = verdicts.count
+            checksEchoed = verdicts.filter { $0.passed && $0.echo != nil }.count
             passRate = Verdict.passRate(verdicts)
             timeToFirstToken = Distribution(turns.map(\.timeToFirstToken))
             decodeTokensPerSecond = Distribution(turns.compactMap(\.decodeTokensPerSecond))
@@ -52,7 +55,8 @@ public struct RunSummary: Sendable {
 
         /// One line as a suite finishes: checks, TTFT, decode speed.
         public var progressLine: String {
-            "\(label.map { "[\($0)] " } ?? "")\(suite): \(checksPassed)/\(checksTotal) checks passed, "
+            "\(label.map { "[\($0)] " } ?? "")\(suite): \(checksPassed)/\(checksTotal) checks passed"
+                + (checksEchoed > 0 ? " (\(checksEchoed) only on an echo of the prompt)" : "") + ", "
                 + "TTFT p50 \(Format.duration(timeToFirstToken?.p50)) "
                 + "p95 \(Format.duration(timeToFirstToken?.p95)), decode \(Format.rate(decodeTokensPerSecond?.p50)) t/s"
                 + (unexpectedFailures > 0 ? ", \(unexpectedFailures) runtime failures" : "")
@@ -86,6 +90,9 @@ public struct RunSummary: Sendable {
 
     public var lines: [SuiteLine]
     public var failedChecks: [FailedCheck]
+    /// Checks that passed only because the answer repeated what the model was sent
+    /// (`Verdict.echo`), grouped as `failedChecks` are (`failedIn`: the repetitions where they did).
+    public var echoedChecks: [FailedCheck]
     public var runtimeFailures: [RuntimeFailureLine]
     public var incomplete: Bool
 
@@ -101,16 +108,24 @@ public struct RunSummary: Sendable {
         let failedChecks = checksTotal - checksPassed
         if checksDecide {
             return failedGateCount == 0
-                ? "Every check passed (no gates declared, so every check had to)."
+                ? "Every check passed (no gates declared, so every check had to)." + echoedSentence
                 : "\(failedChecks) of \(checksTotal) checks failed"
                     + "\(runtimeFailures.isEmpty ? "" : ", \(runtimeFailures.count) turns failed unexpectedly"); "
                     + "no gates are declared, so every check had to pass."
         }
         let implied = lines.filter(\.gatesImplied).count
         let without = implied > 0 ? " (\(implied) suite\(implied == 1 ? "" : "s") without gates: every check had to pass)" : ""
-        return failedGateCount == 0
+        return
+            (failedGateCount == 0
             ? "\(gateCount == 1 ? "The gate" : "All \(gateCount) gates") passed\(without)."
-            : "\(failedGateCount) of \(gateCount) gate\(gateCount == 1 ? "" : "s") failed\(without)."
+            : "\(failedGateCount) of \(gateCount) gate\(gateCount == 1 ? "" : "s") failed\(without).") + echoedSentence
+    }
+
+    /// " 2 checks passed only because the answer repeats the prompt.", or nothing.
+    private var echoedSentence: String {
+        echoedChecks.isEmpty
+            ? ""
+            : " \(echoedChecks.count) check\(echoedChecks.count == 1 ? "" : "s") passed only because the answer repeats the prompt."
     }
     public var checksPassed: Int { lines.reduce(0) { $0 + $1.checksPassed } }
     public var checksTotal: Int { lines.reduce(0) { $0 + $1.checksTotal } }
@@ -120,6 +135,7 @@ public struct RunSummary: Sendable {
     public init(_ records: [RunRecord], labels: [String?]) {
         var lines: [SuiteLine] = []
         var failedChecks: [FailedCheck] = []
+        var echoedChecks: [FailedCheck] = []
         var runtimeFailures: [RuntimeFailureLine] = []
         for (record, label) in zip(records, labels) {
             for suite in record.suites {
@@ -132,16 +148,21 @@ public struct RunSummary: Sendable {
                 }
                 lines.append(SuiteLine(suite, label: label))
                 failedChecks += Self.failedChecks(suite.name, label: label, measured)
+                echoedChecks += Self.failedChecks(suite.name, label: label, measured) { $0.passed && $0.echo != nil }
             }
         }
         self.lines = lines
         self.failedChecks = failedChecks
+        self.echoedChecks = echoedChecks
         self.runtimeFailures = runtimeFailures
         self.incomplete = records.contains { $0.status != .complete }
     }
 
-    /// Failed checks grouped by (conversation, turn, check) over the repetitions, in suite order.
-    private static func failedChecks(_ suite: String, label: String?, _ replays: [ConversationRecord]) -> [FailedCheck] {
+    /// Failed checks (or those `counted` picks) grouped by (conversation, turn, check) over the
+    /// repetitions, in suite order.
+    private static func failedChecks(
+        _ suite: String, label: String?, _ replays: [ConversationRecord], counted: (Verdict) -> Bool = { !$0.passed }
+    ) -> [FailedCheck] {
         struct Key: Hashable {
             var conversation: String
             var turn: Int
@@ -157,7 +178,7 @@ public struct RunSummary: Sendable {
             for (turn, index, verdict) in located {
                 let key = Key(conversation: replay.id, turn: turn?.index ?? -1, check: index)
                 totals[key, default: 0] += 1
-                guard !verdict.passed else { continue }
+                guard counted(verdict) else { continue }
                 if var existing = groups[key] {
                     existing.failedIn += 1
                     groups[key] = existing

@@ -1,8 +1,16 @@
 import ChatEvalCompare
+import ChatEvalCore
 import Foundation
 
 /// Inline SVG charts for the HTML report: no script, no external file, every label escaped.
 enum SVGChart {
+    /// A name as a text element's content, escaped: whole when it fits `limit` characters, else
+    /// cut at the end with the whole name in a tooltip (`<title>`), never lost.
+    static func named(_ name: String, _ limit: Int) -> String {
+        let cut = Markup.cut(name, limit)
+        return Markup.html(cut) + (cut == Secrets.redact(name) ? "" : "<title>\(Markup.html(name))</title>")
+    }
+
     struct Line {
         var name: String
         /// One value per x position; nil leaves a gap.
@@ -63,7 +71,7 @@ enum SVGChart {
                 let offset = lines.indices.filter { $0 > index }.reduce(0.0) { $0 + legendWidth(lines[$1].name) }
                 svg +=
                     "<text x=\"\(number(width - right - offset))\" y=\"16\" class=\"legend\" text-anchor=\"end\" "
-                    + "fill=\"\(palette[index % palette.count])\">■ \(Markup.html(Markup.cut(line.name, 28)))</text>"
+                    + "fill=\"\(palette[index % palette.count])\">■ \(named(line.name, 28))</text>"
             }
         }
         return svg + "</svg>"
@@ -132,7 +140,7 @@ enum SVGChart {
             let rightward = plot.x(group.start) < left + plot.plotWidth * 2 / 3
             svg +=
                 "<text x=\"\(number(plot.x(group.start)))\" y=\"\(number(height - 8))\" class=\"label\" "
-                + "text-anchor=\"\(rightward ? "start" : "end")\">\(Markup.html(Markup.cut(group.label, 24)))</text>"
+                + "text-anchor=\"\(rightward ? "start" : "end")\">\(named(group.label, 24))</text>"
         }
         return svg
     }
@@ -240,7 +248,8 @@ enum SVGChart {
                 case .underpowered, .flaky, .undecided: "#ca8a04"
                 case .unchanged, .notWorse, .notMeasured, .notGated, .accepted: "#475569"
                 }
-            svg += "<text x=\"4\" y=\"\(number(centre + 4))\" class=\"label\">\(Markup.html(Markup.cut(row.label, 30)))</text>"
+            svg +=
+                "<text x=\"4\" y=\"\(number(centre + 4))\" class=\"label\">\(named(row.label, 30))</text>"
             if let threshold = row.threshold, threshold.isFinite {
                 svg +=
                     "<rect x=\"\(number(x(-threshold)))\" y=\"\(number(centre - 8))\" "

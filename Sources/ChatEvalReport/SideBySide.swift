@@ -20,7 +20,10 @@ enum SideBySide {
                 for turn in conversation.turns {
                     lines.append("    turn \(turn.index + 1)  " + RunReport.text(turn.user, options, indent: "            "))
                     for (replay, label) in zip(replays, labels) {
-                        let name = Format.clipMiddle(label, width).padding(toLength: width, withPad: " ", startingAt: 0)
+                        // A label longer than the column wraps onto lines of its own, never cut.
+                        let wrapped = Format.wrapName(label, width: width).split(separator: "\n").map(String.init)
+                        lines += wrapped.dropLast().map { "      " + $0 }
+                        let name = (wrapped.last ?? "").padding(toLength: width, withPad: " ", startingAt: 0)
                         guard let answered = replay?.turns.first(where: { $0.index == turn.index }) else {
                             lines.append("      \(name)  (not run)")
                             continue

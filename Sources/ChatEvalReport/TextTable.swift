@@ -21,16 +21,25 @@ public struct TextTable: Sendable {
         rows.append(Array((cells + Array(repeating: "", count: max(0, columns.count - cells.count))).prefix(columns.count)))
     }
 
+    /// The table; a cell holding line breaks (a name wrapped rather than cut) takes as many lines
+    /// as it has, the row's other cells on its first.
     public func render(indent: String = "") -> String {
         let widths = columns.indices.map { index in
-            max(DisplayWidth.of(columns[index].title), rows.map { DisplayWidth.of($0[index]) }.max() ?? 0)
+            max(
+                DisplayWidth.of(columns[index].title),
+                rows.flatMap { $0[index].split(separator: "\n").map { DisplayWidth.of(String($0)) } }.max() ?? 0)
         }
         func line(_ cells: [String]) -> String {
-            let padded = cells.enumerated().map { index, cell in
-                let padding = String(repeating: " ", count: max(0, widths[index] - DisplayWidth.of(cell)))
-                return columns[index].alignment == .right ? padding + cell : cell + padding
-            }
-            return indent + padded.joined(separator: "  ").replacing(/\s+$/, with: "")
+            let parts = cells.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+            let height = parts.map(\.count).max() ?? 1
+            return (0..<height).map { row in
+                let padded = parts.enumerated().map { index, lines in
+                    let cell = row < lines.count ? lines[row] : ""
+                    let padding = String(repeating: " ", count: max(0, widths[index] - DisplayWidth.of(cell)))
+                    return columns[index].alignment == .right ? padding + cell : cell + padding
+                }
+                return indent + padded.joined(separator: "  ").replacing(/\s+$/, with: "")
+            }.joined(separator: "\n")
         }
         let rule = indent + widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ")
         return ([line(columns.map(\.title)), rule] + rows.map(line)).joined(separator: "\n")

@@ -2,6 +2,7 @@ import ChatEvalCore
 import ChatEvalGrading
 import ChatEvalStore
 import ChatEvalSuites
+import Foundation
 
 /// Grades a replayed conversation against its suite definition.
 ///
@@ -29,6 +30,9 @@ public enum ConversationGrader {
             let definitions = index < conversation.turnChecks.count ? conversation.turnChecks[index] : []
             guard !definitions.isEmpty else { continue }
             var verdicts = verdicts(definitions, for: turn, readings: reading, metrics: metricsSoFar, variables: variables)
+            markEchoes(
+                &verdicts, definitions, turn: turn, prompt: echoable(conversation, turns: turns, upTo: index), readings: reading,
+                metrics: metricsSoFar, variables: variables)
             if scored {
                 verdicts = instructionFollowing(
                     verdicts, definitions, turn: index + 1, for: turn, readings: reading, metrics: metricsSoFar, variables: variables)
@@ -46,6 +50,34 @@ public enum ConversationGrader {
             verdicts(
                 conversation.checks, for: turns[lastIndex], readings: turnReadings[lastIndex], metrics: metricsSoFar, variables: variables)
         )
+    }
+
+    /// What the model was sent before answering turn `index`, as an echo would repeat it: the
+    /// turn's user message, the system prompt and the earlier user messages, each named.
+    private static func echoable(_ conversation: SuiteConversation, turns: [ReplayedTurn], upTo index: Int) -> [(String, String)] {
+        [("the user message", turns[index].user)] + (conversation.script.systemPrompt.map { [("the system prompt", $0)] } ?? [])
+            + turns[..<index].map { ("an earlier user message", $0.user) }
+    }
+
+    /// Marks each passing check of the answer (`Verdict.echo`) that passes only because the
+    /// answer repeats what it was sent: graded again on the answer with every repeat of `prompt`
+    /// taken out, it fails. A base model continuing its prompt, or a template replaying the
+    /// transcript, passes `icontains` on the words of the question; the run says so in its
+    /// failures and summaries, as `validate` does of the checks that could pass that way.
+    private static func markEchoes(
+        _ verdicts: inout [Verdict], _ definitions: [CheckDefinition], turn: ReplayedTurn, prompt: [(String, String)],
+        readings: MetricReadings?, metrics: [MetricReadings], variables: ConversationVariables
+    ) {
+        guard turn.status == .answered, let answer = turn.answer,
+            verdicts.contains(where: { $0.passed && !$0.readsMeasurements }),
+            let (echoed, rest) = EchoedPrompt.remove(from: answer, prompt)
+        else { return }
+        var without = turn
+        without.answer = rest
+        let again = Self.verdicts(definitions, for: without, readings: readings, metrics: metrics, variables: variables)
+        for index in verdicts.indices where index < again.count && verdicts[index].passed && !verdicts[index].readsMeasurements {
+            if !again[index].passed { verdicts[index].echo = echoed }
+        }
     }
 
     /// `verdicts` with what the multi-turn instruction-following scores read: each check's
@@ -92,6 +124,28 @@ public enum ConversationGrader {
                     error: String(describing: error), weight: definition.weight)
             }
         }
+    }
+}
+
+/// Repeats of the prompt in an answer.
+enum EchoedPrompt {
+    /// The shortest text that counts as repeated: shorter ones ("Hi", "Why?") are words an answer may share.
+    static let minimumLength = 12
+
+    /// `answer` without every repeat of each of `prompt`'s texts (name, text) at least
+    /// `minimumLength` characters long, and the names of those it repeated ("the user message and
+    /// the system prompt"); nil when it repeats none.
+    static func remove(from answer: String, _ prompt: [(String, String)]) -> (echoed: String, rest: String)? {
+        var rest = answer
+        var names: [String] = []
+        for (name, text) in prompt {
+            let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard text.count >= minimumLength, rest.contains(text) else { continue }
+            rest = rest.replacingOccurrences(of: text, with: " ")
+            if !names.contains(name) { names.append(name) }
+        }
+        guard !names.isEmpty else { return nil }
+        return (names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!, rest)
     }
 }
 

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Peak resident memory of this process (Linux `VmHWM`), with a reset so that each turn, and each
 /// phase of a turn, gets its own peak.
 public enum ProcessMemory {
@@ -11,6 +15,18 @@ public enum ProcessMemory {
     /// Current resident memory in bytes (`VmRSS`), or nil where /proc is not available.
     public static func residentBytes() -> Int? {
         statusField("VmRSS:")
+    }
+
+    /// Returns the heap's free memory to the system (glibc's `malloc_trim`): memory a process
+    /// freed (an earlier model's vocabulary, a checked model's tables) otherwise stays resident
+    /// and counts in what is measured next. No effect where the C library has no such call.
+    public static func releaseFreedMemory() {
+        #if canImport(Glibc)
+            // `malloc.h` is not in Glibc's Swift module: the call is looked up in the process.
+            typealias MallocTrim = @convention(c) (Int) -> Int32
+            guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "malloc_trim") else { return }
+            _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        #endif
     }
 
     /// Resets the high-water mark to the current resident size (writes 5 to /proc/self/clear_refs).

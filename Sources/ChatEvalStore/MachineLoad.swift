@@ -43,12 +43,17 @@ public struct MachineLoad: Codable, Sendable, Hashable {
     /// their noise.
     public var isBusy: Bool { otherProcessesCores >= Self.busyThreshold }
 
-    /// One line: "quiet (other processes 0.02 cores, load 0.31)" or "busy: swift-frontend 0.94 cores, ...".
+    /// One line: "quiet (other processes 0.02 cores, load 0.31)" or "busy: other processes use 1.20 cores
+    /// (swift-frontend pid 4242 0.94 cores, ...)": each busy process with its id, so that it can be found (`ps -p`).
     public var summary: String {
         let load = loadAverage1.map { String(format: ", load %.2f", $0) } ?? ""
         guard isBusy else { return String(format: "quiet (other processes %.2f cores%@)", otherProcessesCores, load) }
-        let top = busiest.prefix(3).map { String(format: "%@ %.2f cores", $0.name, $0.cores) }.joined(separator: ", ")
-        return String(format: "busy: other processes use %.2f cores (%@)%@", otherProcessesCores, top, load)
+        return String(format: "busy: other processes use %.2f cores (%@)%@", otherProcessesCores, busiestNamed(3), load)
+    }
+
+    /// The `count` busiest other processes, "swift-frontend pid 4242 0.94 cores, chateval pid 17 0.30 cores".
+    public func busiestNamed(_ count: Int) -> String {
+        busiest.prefix(count).map { String(format: "%@ pid %d %.2f cores", $0.name, $0.pid, $0.cores) }.joined(separator: ", ")
     }
 
     /// Samples the machine over `interval` seconds (the calling process excluded).

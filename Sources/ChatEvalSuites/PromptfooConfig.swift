@@ -61,7 +61,7 @@ enum PromptfooConfig {
         if asVariants { prompts = prompts.map { Prompt(label: variantIds.claim($0.label), system: $0.system, users: $0.users) } }
         let conversations = self.conversations(
             prompts: prompts, cases: Array(zip(cases, mergedCases)), asVariants: asVariants, reader: reader)
-        var pairs: [(Node, Node)] = [(text("name"), text(suiteName(file)))]
+        var pairs: [(Node, Node)] = [(text("name"), text(suiteName(file, description: config.description?.scalar?.string)))]
         if let description = config.description { pairs.append((text("description"), description)) }
         if asVariants {
             let variants = prompts.map { prompt -> Node in
@@ -217,8 +217,10 @@ enum PromptfooConfig {
         return items.enumerated().compactMap { index, item in prompt(item, label: "p\(index + 1)", reader: reader) }
     }
 
-    private static func prompt(_ node: Node, label: String, reader: YAMLReader) -> Prompt? {
-        var label = label
+    /// A prompt as read: named by its `label` (or `id`), else by its first words ("answer-in-at-most-five"),
+    /// which is what promptfoo's columns show, else `label` ("p2").
+    private static func prompt(_ node: Node, label fallback: String, reader: YAMLReader) -> Prompt? {
+        var label: String?
         var raw = node
         if case .mapping(let mapping) = node {
             guard let value = mapping["raw"] ?? mapping["content"] else {
@@ -228,7 +230,7 @@ enum PromptfooConfig {
                 return nil
             }
             raw = value
-            if let given = (mapping["label"] ?? mapping["id"])?.scalar?.string { label = slug(given, fallback: label) }
+            if let given = (mapping["label"] ?? mapping["id"])?.scalar?.string { label = slug(given, fallback: fallback) }
             for (key, _) in mapping where !["raw", "content", "label", "id"].contains(key.scalar?.string ?? "") {
                 reader.warn(
                     line: key.mark?.line, column: key.mark?.column,
@@ -246,8 +248,12 @@ enum PromptfooConfig {
         }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.hasPrefix("["), let messages = chatMessages(trimmed) else {
-            return template(text, at: raw, reader: reader).map { Prompt(label: label, system: nil, users: [$0]) }
+            let named = label ?? firstWords(text) ?? fallback
+            return template(text, at: raw, reader: reader).map { Prompt(label: named, system: nil, users: [$0]) }
         }
+        // A chat prompt is told apart by its system message where it has one, else by its first user message.
+        let distinctive = (messages.first { $0.role == "system" } ?? messages.first { $0.role == "user" })?.content ?? ""
+        let named = label ?? firstWords(distinctive) ?? fallback
         var system: Node?
         var users: [Node] = []
         for (role, content) in messages {
@@ -267,7 +273,20 @@ enum PromptfooConfig {
             reader.fail(.invalidValue, at: raw, "this chat prompt has no user message", hint: "add {\"role\": \"user\", \"content\": ...}")
             return nil
         }
-        return Prompt(label: label, system: system, users: users)
+        return Prompt(label: named, system: system, users: users)
+    }
+
+    /// The first words of a prompt as an id, cut at a word (at most five words, 32 characters):
+    /// "Answer in at most five words: {{question}}" → "answer-in-at-most-five"; nil when it has none.
+    static func firstWords(_ text: String) -> String? {
+        let words = text.split { !($0.isLetter || $0.isNumber) || !$0.isASCII }.map { $0.lowercased() }
+        var kept: [String] = []
+        for word in words.prefix(5) {
+            guard (kept + [word]).joined(separator: "-").count <= 32 else { break }
+            kept.append(word)
+        }
+        if kept.isEmpty, let first = words.first { kept = [String(first.prefix(32))] }
+        return kept.isEmpty ? nil : kept.joined(separator: "-")
     }
 
     /// `[{"role": ..., "content": ...}, ...]`, or nil when the text is not such a list.
@@ -504,13 +523,27 @@ enum PromptfooConfig {
                 ),
             ]
         case "word-count":
-            guard let count = value?.scalar.flatMap({ Int($0.string) }) else { return [] }
-            let number = Node.scalar(Node.Scalar(String(count), .implicit, .plain, value?.mark))
-            return [
-                (text("type", at: keys["type"]), text("length", at: typeNode)), (text("unit", at: keys["value"]), text("words")),
-                (text("min", at: keys["value"]), number),
-                (text("max", at: keys["value"]), number),
-            ]
+            // promptfoo's value is an exact count, or {min, max} (either bound alone): a length in words within them.
+            let bounds: [(String, Node)]
+            if let count = value?.scalar.flatMap({ Int($0.string) }) {
+                let number = Node.scalar(Node.Scalar(String(count), .implicit, .plain, value?.mark))
+                bounds = [("min", number), ("max", number)]
+            } else if case .mapping(let range)? = value {
+                let keys = Set(range.keys.compactMap { $0.scalar?.string })
+                guard !keys.isEmpty, keys.isSubset(of: ["min", "max"]) else { return [] }
+                bounds = ["min", "max"].compactMap { name in
+                    range[name].flatMap { node in
+                        node.scalar.flatMap { Int($0.string) }.map {
+                            (name, Node.scalar(Node.Scalar(String($0), .implicit, .plain, node.mark)))
+                        }
+                    }
+                }
+                guard bounds.count == keys.count else { return [] }
+            } else {
+                return []
+            }
+            return [(text("type", at: keys["type"]), text("length", at: typeNode)), (text("unit", at: keys["value"]), text("words"))]
+                + bounds.map { (text($0.0, at: keys["value"]), $0.1) }
         case "is-refusal", "not-is-refusal":
             return [(text("type", at: keys["type"]), text(type == "is-refusal" ? "refusal" : "not-refusal", at: typeNode))]
         default:
@@ -576,25 +609,34 @@ enum PromptfooConfig {
             hint: "paste them into the config (chateval import promptfoo writes the suite to edit)")
     }
 
-    /// The suite's name: the config's folder for `promptfooconfig.yaml`, else the file's name.
-    static func suiteName(_ file: String) -> String {
+    /// The suite's name: the config's `description` as an id ("Tweets about topics" →
+    /// "tweets-about-topics"), as promptfoo titles an eval by it; without one, the config's folder
+    /// for `promptfooconfig.yaml`, else the file's name.
+    static func suiteName(_ file: String, description: String? = nil) -> String {
+        if let description, case let name = slug(description, fallback: ""), !name.isEmpty { return name }
         let url = URL(fileURLWithPath: file)
         let stem = url.deletingPathExtension().lastPathComponent
         let name = stem == "promptfooconfig" ? url.deletingLastPathComponent().lastPathComponent : stem
         return slug(name, fallback: "promptfoo")
     }
 
-    /// Lower-case letters, digits and single dashes, at most 48 characters.
+    /// Lower-case letters, digits and single dashes, at most 48 characters, cut after a whole word
+    /// where a longer text has one to cut after (never in the middle of a word it can keep whole).
     static func slug(_ text: String, fallback: String) -> String {
         var slug = ""
+        var cut = false
         for character in text.lowercased() {
             if character.isASCII && (character.isLetter || character.isNumber) {
+                guard slug.count < 48 else {
+                    cut = true
+                    break
+                }
                 slug.append(character)
             } else if !slug.isEmpty && slug.last != "-" {
                 slug.append("-")
             }
-            if slug.count >= 48 { break }
         }
+        if cut, slug.last != "-", let dash = slug.lastIndex(of: "-") { slug = String(slug[..<dash]) }
         while slug.last == "-" { slug.removeLast() }
         return slug.isEmpty ? fallback : slug
     }

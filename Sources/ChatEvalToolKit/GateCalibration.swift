@@ -253,6 +253,29 @@ public struct GateCalibration: Sendable {
         return (asked, decided, Distribution(forecasts)?.median ?? 0)
     }
 
+    /// The HPT line's calibration (`HPTVerdict`): `trials` comparisons of `scenario` at its
+    /// repetitions, drawn as `run` draws them, each summarised over every suite's conversations
+    /// on TTFT as `compare` summarises a comparison. Identical builds (`slowdown` 0) measure how
+    /// often it says "≥ 95% likely slower" by chance; a slowdown, what it prints then.
+    public func hptVerdicts(_ scenario: Scenario, trials: Int, seed: UInt64) -> [HPTVerdict] {
+        var random = SeededRandom(seed: seed)
+        let levels = scenario.suites.map { conversations in
+            conversations.map { turns in (0..<turns).map { _ in settings.metrics.map { Self.typicalValue(of: $0, &random) } } }
+        }
+        guard let ttft = settings.metrics.firstIndex(of: .timeToFirstToken) else { return [] }
+        return (0..<trials).compactMap { _ in
+            var sides = (base: Sample(), head: Sample())
+            for _ in 0..<scenario.repetitions {
+                draw(into: &sides.base, levels: levels, scenario: scenario, head: false, &random)
+                draw(into: &sides.head, levels: levels, scenario: scenario, head: true, &random)
+            }
+            let strata = scenario.suites.indices.flatMap { suite in
+                ReplaySample.strata(base: sides.base.replays[suite][ttft], head: sides.head.replays[suite][ttft], onLogScale: true)
+            }
+            return HPTVerdict.of(strata: strata, suite: nil, metric: .timeToFirstToken)
+        }
+    }
+
     /// The replays drawn so far on one side: per suite and metric, the replay samples; the
     /// checks' pass counts.
     struct Sample {

@@ -26,6 +26,17 @@ extension CommandLineTests {
         #expect(validated.status == 0, "\(validated.stdout)\(validated.stderr)")
     }
 
+    /// Issue 44: `import promptfoo --help` said "Each prompt × test becomes a conversation", which
+    /// the import no longer does: prompts are variants over the tests, named by label or first words.
+    @Test func importPromptfooHelpSaysWhatTheImportDoes() async throws {
+        let help = try await run(["import", "promptfoo", "--help"])
+        #expect(help.status == 0, "\(help.stderr)")
+        let text = help.stdout.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
+        #expect(!text.contains("Each prompt × test becomes a conversation"), "\(help.stdout)")
+        #expect(text.contains("Each test becomes a conversation and each prompt a variant of the suite"), "\(help.stdout)")
+        #expect(text.contains("named by the config's description"))
+    }
+
     @Test func importIFBenchSaysWrittenAnswersAreNotSent() async throws {
         let outcome = try await run(["import", "ifbench", Self.importFixtures.appendingPathComponent("ifbench.jsonl").path])
         #expect(outcome.status == 0, "\(outcome.stderr)")

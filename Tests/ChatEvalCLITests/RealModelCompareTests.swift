@@ -102,6 +102,69 @@ import Testing
         _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
     }
 
+    /// Issue 44: a model's peak memory depended on the model loaded before it. SmolLM2 run first
+    /// of two models measured about 25 MiB above SmolLM2 alone (279.3 against 255 MiB), and
+    /// `compare` of the lone run against that group member said REGRESSION peak-memory +9.7%.
+    /// Each model's peak is now its own, above the process's resident memory just before it
+    /// loaded: the two runs agree, and the comparison, noting the different process contexts, finds
+    /// no regression.
+    @Test func aModelsPeakMemoryIsItsOwnAloneOrBesideAnother() async throws {
+        try requireModel()
+        let gemma = try #require(ProcessInfo.processInfo.environment["CHATEVAL_GEMMA_MODEL"], "CHATEVAL_GEMMA_MODEL is not set")
+        let smol = ProcessInfo.processInfo.environment["CHATEVAL_MODEL"]!
+        let folder = try CommandLineTests.folder(
+            [
+                "s.yaml": """
+                name: memory
+                gates: {min_pass_rate: 0}
+                defaults: {max_tokens: 4}
+                conversations:
+                  - {id: a, turns: [Name a colour.]}
+                  - {id: b, turns: [Name a fruit.]}
+                  - {id: c, turns: [Name a river.]}
+                  - {id: d, turns: [Name a city.]}
+                """,
+                "chateval.yaml": "compare: {busy_threshold: off}\n",
+            ], prefix: "chateval-memory")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let common = ["s.yaml", "--repeat", "3", "--threads", "1", "--ctx-size", "512"]
+        let lone = try await cli.run(["run"] + common + ["--model", smol, "--reports", "lone"], environment: ["CI": "true"], in: folder)
+        #expect(lone.status == 0, "\(lone.stderr)")
+        let group = try await cli.run(
+            ["run"] + common + [
+                "--model", smol, "--model", gemma, "--chat-template", "embedded", "--chat-template", "gemma", "--reports", "group",
+            ],
+            environment: ["CI": "true"], in: folder)
+        #expect(group.status == 0, "\(group.stderr)")
+        func results(_ name: String) throws -> [URL] {
+            try FileManager.default.contentsOfDirectory(at: folder.appendingPathComponent(name), includingPropertiesForKeys: nil)
+                .filter { $0.pathExtension == "json" }.sorted { $0.path < $1.path }
+        }
+        let loneFile = try #require(try results("lone").first)
+        // The group member that ran SmolLM2 (model 1 of 2).
+        let member = try #require(
+            try results("group").first { (try? String(contentsOf: $0, encoding: .utf8))?.contains("\"index\" : 1") == true })
+        func peaks(_ url: URL) throws -> [Double] {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            return text.matches(of: #/"peak_resident_bytes" : (\d+)/#).compactMap { Double($0.output.1) }
+        }
+        let (alone, beside) = (try peaks(loneFile), try peaks(member))
+        let a = try #require(alone.sorted().dropFirst(alone.count / 2).first),
+            b = try #require(beside.sorted().dropFirst(beside.count / 2).first)
+        // Within the default preset's 5% peak-memory threshold, where they differed by 9.7%. What is left
+        // (about 3%, 2026-11-29) is what the process held before either load and each load touches
+        // anyway (library code, the harness's pages): counted in one baseline and in the other's peak.
+        #expect(abs(b - a) / a < 0.05, "median peak alone \(a / 1_048_576) MiB, beside another model \(b / 1_048_576) MiB")
+        #expect(try String(contentsOf: member, encoding: .utf8).contains("\"peak_basis\" : \"above_load_baseline\""))
+
+        // (Timings of two runs on a machine shared with the other tests may differ; memory is what is asked about.)
+        let compared = try await cli.run(["compare", loneFile.path, member.path], environment: ["CI": "true"], in: folder)
+        #expect(compared.status == 0 || compared.status == 1, "\(compared.stdout)\n\(compared.stderr)")
+        let memory = compared.stdout.split(separator: "\n").filter { $0.contains("peak-memory") }
+        #expect(!memory.isEmpty && memory.allSatisfy { !$0.lowercased().contains("regression") }, "\(compared.stdout)")
+        #expect(compared.stdout.contains("memory    peak memory measured in different process contexts"), "\(compared.stdout)")
+    }
+
     @Test func revisionsAreComparedFromRecordedRunsAndFromNotesAlone() async throws {
         try requireModel()
         let fixture = try await Fixture(cli: cli)

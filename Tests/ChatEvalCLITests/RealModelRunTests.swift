@@ -86,7 +86,7 @@ import Testing
         #expect(outcome.status == 0 || outcome.status == 1, "\(outcome.stderr)")  // checks may fail; the run must complete
         #expect(
             outcome.stdout.contains(
-                "plan      1 suite, 1 conversation, 2 turns (1 repetition, 0 warm-up) × 2 models\n"
+                "plan      1 suite: 1 conversation × 1 repetition = 1 replay (2 turns), no warm-up; each of 2 models\n"
                     + "models    1. SmolLM2-135M-Instruct.Q4_1\n"
                     + "          2. gemma-3-270m-q4_k_m\n"), "\(outcome.stdout)")
         #expect(outcome.stdout.contains("on 2 models"))

@@ -77,6 +77,24 @@ import Testing
         }
     }
 
+    /// Issue 44: the plan line said "1 suite, 6 conversations, 12 turns (2 repetitions)" for three
+    /// conversations replayed twice: it counts conversations × repetitions, as a person does.
+    @Test func thePlanCountsConversationsTimesRepetitions() async throws {
+        let (suite, reports, folder) = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await FakeChatServer.run(replies: Array(repeating: Self.answer, count: 12)) { server in
+            let outcome = try await run(
+                [
+                    "run", suite, "--no-project", "--reports", reports, "--runtime", "openai", "--base-url", server.baseURL,
+                    "--model-name", "m", "--repeat", "2",
+                ], environment: ["CI": "true"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(
+                outcome.stdout.contains("plan      1 suite: 3 conversations × 2 repetitions = 6 replays (12 turns), no warm-up\n"),
+                "\(outcome.stdout)")
+        }
+    }
+
     /// The progress line said "2 failed" for turns whose failure the suite expected.
     @Test func theProgressLineTellsExpectedFailuresFromFailures() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("served-expected-\(UUID().uuidString)")

@@ -700,6 +700,13 @@ private func ComparisonReport_headline(_ comparison: Comparison) -> String {
         expectation.observed = true
         expectation.exceeded = ["x"]
         comparison.expectations = [expectation]
+        comparison.memoryContext = MemoryContext(base: "alone", head: "model 1 of 2", compared: false)
+        var hpt = HPTVerdict(
+            suite: "s", metric: .timeToFirstToken, conversations: 2, slower: 1, faster: 0, probabilitySlower: 0.75, slowerAtLeast: 1.1,
+            fasterAtLeast: 1.1)
+        comparison.suites[0].hpt = hpt
+        hpt.suite = nil
+        comparison.hpt = hpt
         #expect(!comparison.quality.flaky.isEmpty && !comparison.quality.undecided.isEmpty && !comparison.quality.added.isEmpty)
         #expect(!comparison.quality.turnsUndecided.isEmpty && !comparison.differences.isEmpty)
         let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.schemaURL)) as? [String: Any])

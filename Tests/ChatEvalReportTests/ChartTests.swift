@@ -1,5 +1,6 @@
 import ChatEvalCore
 import ChatEvalStore
+import ChatEvalTestKit
 import Foundation
 import Testing
 
@@ -30,6 +31,18 @@ import Testing
         #expect(svg.components(separatedBy: "<circle").count - 1 == 6)  // a marker on every value
         #expect(svg.contains(">first</text>") && svg.contains(">second</text>"))
         for label in ["#1", "#2", "#3"] { #expect(svg.components(separatedBy: ">\(label)</text>").count - 1 == 2) }
+    }
+
+    /// Issue 44: a name too long for the chart is cut at its end, never in the middle, and keeps
+    /// its whole text in a tooltip; a name that fits has none.
+    @Test func aCutNameKeepsItsWholeTextInATooltip() {
+        let long = "instruction-phrasing-with-a-rather-long-name"
+        let svg = SVGChart.lines(
+            title: "TTFT", unit: "ms", lines: [SVGChart.Line(name: "m", values: [120, 40, 45, 300])],
+            xLabels: ["#1", "#2", "#1", "#2"], groups: [(long, 0), ("short", 2)], fromZero: true
+        ) { String(format: "%.0f", $0) }
+        #expect(svg.contains(">\(long.prefix(23))…<title>\(long)</title></text>"), "\(svg)")
+        #expect(svg.contains(">short</text>"))
     }
 
     /// The ticks were 104.8, 1618.3, 3131.8 ms and a decode axis began at −1 t/s.
@@ -116,5 +129,43 @@ import Testing
         #expect(bar.contains("<title>not broken down by the server"))
         metrics.server?.prefillTime = nil
         #expect(HTMLReport.firstTokenBar(metrics) == "", "no timings: no bar")
+    }
+}
+
+/// Issue 44: the turn table's TTFT bars were drawn the same length whatever the TTFT. Read from
+/// the page's SVG: each bar's length is its TTFT against the suite's longest, on an axis the
+/// column's header names.
+@Suite struct FirstTokenBarScaleTests {
+    @Test func barLengthsAreProportionalToTheTimeToFirstToken() throws {
+        var synthetic = SyntheticRuns(seed: 3, noise: 0.3)
+        var record = synthetic.record(runId: "bars", commit: SyntheticRuns.commitID(1), suites: ["smoke"], conversations: 2, turns: 3)
+        var ttfts: [Double] = []
+        for conversation in record.suites[0].conversations.indices {
+            for turn in record.suites[0].conversations[conversation].turns.indices {
+                guard var metrics = record.suites[0].conversations[conversation].turns[turn].metrics else { continue }
+                let t = metrics.timeToFirstToken
+                metrics.firstTokenParts = FirstTokenParts(
+                    template: 0.1 * t, tokenize: 0.1 * t, prefill: 0.6 * t, reevaluated: 0.1 * t, firstSample: 0.2 * t, other: 0)
+                record.suites[0].conversations[conversation].turns[turn].metrics = metrics
+                ttfts.append(t)
+            }
+        }
+        let page = HTMLReport.render(runs: [record])
+        let longest = try #require(ttfts.max())
+        #expect(page.contains("TTFT<br><span class=\"note\">bar: 0 to \(Format.duration(longest)) at full width</span>"), "axis named")
+        let bars = page.components(separatedBy: "<svg class=\"parts\"").dropFirst().map { $0.components(separatedBy: "</svg>")[0] }
+        #expect(bars.count == ttfts.count)
+        var lengths: [Double] = []
+        for (bar, ttft) in zip(bars, ttfts) {
+            // Every segment's width, the bar's length their sum; the axis line spans the full 90.
+            let widths = bar.components(separatedBy: "<rect ").dropFirst().compactMap { rect in
+                rect.components(separatedBy: "width=\"").dropFirst().first.flatMap { Double($0.prefix { $0 != "\"" }) }
+            }
+            let length = widths.reduce(0, +)
+            lengths.append(length)
+            #expect(abs(length - 90 * ttft / longest) <= 0.25, "TTFT \(ttft) of \(longest): \(length) px")
+            #expect(bar.contains("x2=\"90\""), "the axis")
+        }
+        #expect(Set(lengths.map { Int($0.rounded()) }).count > 1, "bars of different TTFTs differ: \(lengths)")
     }
 }

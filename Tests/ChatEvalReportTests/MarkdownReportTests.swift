@@ -92,8 +92,8 @@ import Testing
         #expect(markdown.contains("| model | suite | conversation | turn | check | reason | user | answer |"))
         #expect(markdown.contains("| smol.gguf (ctx 4096) | math | conversation-2 | 2 | runtime: context\\_overflow |"))
         let html = try await rendered(markdown)
-        // Summary, models, then the failures.
-        let failures = try #require(html.components(separatedBy: "<table>").dropFirst(3).first)
+        // Summary, models, the matrix, then the failures.
+        let failures = try #require(html.components(separatedBy: "<table>").first { $0.contains("<th>reason</th>") })
         for row in failures.components(separatedBy: "<tr>").dropFirst(2) {
             #expect(
                 row.components(separatedBy: "<td").count - 1 == 8, "model, suite, conversation, turn, check, reason, user, answer: \(row)")

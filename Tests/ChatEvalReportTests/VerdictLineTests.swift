@@ -18,6 +18,26 @@ import Testing
             settings: .default)
     }
 
+    /// Issue 44: the whole comparison in one line, HPT-style, comes right after the verdict in
+    /// every report, and each suite's first among its lines.
+    @Test func theHPTLineFollowsTheVerdictAndLeadsEachSuite() throws {
+        let comparison = ReportFixtures.comparison()  // head 30% slower, ten runs a side
+        let hpt = try #require(comparison.hpt)
+        #expect(hpt.probabilitySlower > 0.95 && hpt.slowerAtLeast != nil, "\(hpt)")
+        let lines = ComparisonReport.render(comparison, verbose: false).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[0] == ComparisonReport.headline(comparison)[...])
+        #expect(
+            lines[1].hasPrefix("HPT       9") && lines[1].contains("% likely slower; 95% likely ≥ 1.") && lines[1].contains("× slower"),
+            "\(lines[1])")
+        let suite = try #require(lines.firstIndex { $0 == "suite smoke" })
+        #expect(lines[suite + 1].hasPrefix("  HPT 9"), "\(lines[suite + 1])")
+        let markdown = MarkdownReport.render(comparison: comparison)
+        #expect(markdown.contains("**\n\nHPT: 9"), "\(markdown)")
+        let html = HTMLReport.render(comparison: comparison)
+        let verdictEnd = try #require(html.range(of: "</p>", range: html.range(of: "class=\"verdict")!.upperBound..<html.endIndex))
+        #expect(html[verdictEnd.upperBound...].hasPrefix("<p class=\"hpt\"><strong>HPT:</strong> 9"))
+    }
+
     @Test func aFailedSuiteGateIsOnTheFirstLineOfEveryReport() throws {
         var comparison = Self.undecided()
         #expect(!comparison.hasRegression && !comparison.isDecided && comparison.failingReasons.isEmpty)

@@ -194,6 +194,137 @@ import Testing
         #expect(HTMLReport.render(runs: run).contains("<span class=\"regression\" title=\"regression\">0/10▼</span>"))
     }
 
+    /// Issue 44: five identical greedy replays a side whose check passes on every one of them and
+    /// fails on every one of the other are a fact, as compare's exact ledger says — the matrix
+    /// marked them "? too few replays" (Fisher's 5/5 against 0/5 cannot reach the matrix's level).
+    @Test func matrixCellsAgreeWithTheExactLedger() async throws {
+        let variants = """
+            name: tone
+            gates: {min_pass_rate: 0}
+            variants: [{id: plain, system: Be plain.}, {id: odd, system: Be odd.}]
+            conversations:
+              - id: sea
+                turns:
+                  - user: Tell me about the sea.
+                    checks: [{type: icontains, value: waves}]
+            """
+        let answers = (1...5).flatMap { _ in ["Waves and tides.", "Mountains."] }
+        let run = try await records([answers], repetitions: 5, yaml: variants)
+        let report = RunReport.render(run)
+        let row = try #require(report.split(separator: "\n").first { $0.hasPrefix("tone/sea · 1") }, "\(report)")
+        #expect(row.contains("0/5▼") && !row.contains("?"), "\(row)")
+        #expect(HTMLReport.render(runs: run).contains("<span class=\"regression\" title=\"regression, decided exactly\">0/5▼</span>"))
+        // A sampled turn is never exact: the same counts stay undecided.
+        let sampled = variants.replacingOccurrences(
+            of: "gates: {min_pass_rate: 0}", with: "gates: {min_pass_rate: 0}\ndefaults: {temperature: 0.7}")
+        #expect(sampled != variants)
+        let sampledRun = try await records([answers], repetitions: 5, yaml: sampled)
+        let sampledRow = try #require(RunReport.render(sampledRun).split(separator: "\n").first { $0.hasPrefix("tone/sea · 1") })
+        #expect(sampledRow.contains("0/5?"), "\(sampledRow)")
+    }
+
+    /// Issue 44: the Markdown report had no matrix, though the terminal and HTML reports do.
+    @Test func theMarkdownReportHasTheMatrix() async throws {
+        let variants = """
+            name: tone
+            gates: {min_pass_rate: 0}
+            variants: [{id: plain, system: Be plain.}, {id: odd, system: Be odd.}]
+            conversations:
+              - {id: sea, turns: [{user: Tell me about the sea., checks: [{type: icontains, value: waves}]}]}
+            """
+        let run = try await records([(1...3).flatMap { _ in ["Waves and tides.", "Mountains."] }], repetitions: 3, yaml: variants)
+        let markdown = MarkdownReport.render(runs: run)
+        #expect(markdown.contains("### Matrix: each column against plain"), "\(markdown)")
+        #expect(markdown.contains("| turn | plain | odd |"))
+        #expect(markdown.contains("| tone/sea · turn 1 | 3/3 "), "\(markdown)")
+    }
+
+    /// Issue 44: a two-model run printed the ledger line twice without saying whose it was.
+    @Test func eachModelHasItsOwnNamedLedgerLine() async throws {
+        let report = RunReport.render(try await records([[longAnswer, "The sea."], [longAnswer, "The moon."]]))
+        let ledger = report.split(separator: "\n").filter { $0.hasPrefix("ledger    ") }
+        #expect(ledger.count == 2, "\(report)")
+        #expect(
+            ledger[0].hasPrefix("ledger    model-1.gguf: 2 turns") && ledger[1].hasPrefix("ledger    model-2.gguf: 2 turns"), "\(ledger)")
+    }
+
+    /// Issue 44: --show-answers printed every passing check too; it shows the answers and the
+    /// failed checks, and passing checks stay with --verbose.
+    @Test func showAnswersListsFailedChecksAndLeavesPassingOnesToVerbose() async throws {
+        let run = try await records([["Waves, waves and waves.", "The moon."]])
+        let whole = RunReport.render(run, options: RunReportOptions(showAnswers: true))
+        #expect(whole.contains("Waves, waves and waves.") && whole.contains("✗ icontains"))
+        #expect(!whole.contains("✓ icontains"), "\(whole)")
+        let verbose = RunReport.render(run, options: RunReportOptions(verbose: true, showAnswers: true))
+        #expect(verbose.contains("✓ icontains"))
+    }
+
+    /// Issue 44: names were cut ("a-suite-with-a-rather…", "SmolL…Q4_1.gguf"); they wrap within
+    /// their column instead, whole.
+    @Test func namesInTheSuiteTableAreWrappedNeverCut() async throws {
+        let report = RunReport.render(try await records([[longAnswer, "The sea."], [longAnswer, "The sea."]]))
+        let table = report.components(separatedBy: "\n\n").first { $0.contains("(spread: range of the repetitions") } ?? ""
+        #expect(!table.contains("…"), "\(table)")
+        // The first column, as wide as its rule.
+        let lines = table.split(separator: "\n").map(String.init)
+        let firstColumn = lines.count > 1 ? lines[1].prefix { $0 == "─" }.count : 0
+        let names = lines.dropFirst(2).map { $0.prefix(firstColumn) }.joined()
+        let squeezed = names.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "✓", with: "").replacingOccurrences(
+            of: "✗", with: "")
+        #expect(squeezed.contains("a-suite-with-a-rather-long-name-for-a-table-cell"), "\(table)")
+        for line in report.split(separator: "\n") { #expect(DisplayWidth.of(String(line)) <= RunReport.width, "\(line)") }
+        #expect(Format.wrapName("SmolLM2-135M-Instruct.Q4_1.gguf", width: 15) == "SmolLM2-135M-\nInstruct.Q4_1.\ngguf")
+    }
+
+    /// Issue 44: a check that passed only because the answer repeats the prompt (a base model
+    /// echoing the question) was said by `validate` only; the run says it in its failures and its
+    /// summary lines too, in every report.
+    @Test func aPassOnAnEchoOfThePromptIsSaid() async throws {
+        let echo = """
+            name: capitals
+            conversations:
+              - id: france
+                turns:
+                  - user: What is the capital city of France?
+                    checks: [{type: icontains, value: capital}, {type: icontains, value: paris}]
+            """
+        let run = try await records([["What is the capital city of France? Paris, I think."]], yaml: echo)
+        let verdicts = try #require(run[0].suites[0].conversations[0].turns[0].checks)
+        #expect(verdicts.map(\.echo) == ["the user message", nil])  // "paris" is in the answer's own words
+        let report = RunReport.render(run)
+        #expect(
+            report.hasPrefix("✓ PASS: no gates declared, so every check had to pass · 2/2 checks passed (1 only on an echo of the prompt)"),
+            "\(report)")
+        #expect(report.contains("checks that passed only because the answer repeats the prompt (1)"), "\(report)")
+        #expect(unwrapped(report).contains("✓ icontains: found \"capital\""), "\(report)")
+        #expect(unwrapped(report).contains("— only because the answer repeats the user message"), "\(report)")
+        for page in [MarkdownReport.render(runs: run), HTMLReport.render(runs: run)] {
+            #expect(page.contains("1 check passed only because the answer repeats the prompt."), "\(page)")
+            #expect(page.contains("icontains (passed on an echo)"), "\(page)")
+        }
+        #expect(RunSummary(run, labels: [nil]).lines[0].progressLine.contains("2/2 checks passed (1 only on an echo of the prompt)"))
+        // An answer of its own passes as before, unmarked.
+        let own = try await records([["Paris is the capital."]], yaml: echo)
+        #expect(own[0].suites[0].conversations[0].turns[0].checks?.allSatisfy { $0.echo == nil } == true)
+        #expect(!RunReport.render(own).contains("echo"))
+    }
+
+    /// Issue 44: the busy-machine warning named processes ("chateval 1.00 cores") but not which.
+    @Test func busyProcessesAreNamedWithTheirIds() async throws {
+        let busy = MachineLoad(
+            loadAverage1: 3.2, loadAverage5: 2.0, otherProcessesCores: 1.3,
+            busiest: [.init(pid: 4242, name: "swift-frontend", cores: 0.94), .init(pid: 17, name: "chateval", cores: 0.36)],
+            frequencyGovernor: nil)
+        #expect(busy.summary.contains("swift-frontend pid 4242 0.94 cores, chateval pid 17 0.36 cores"), "\(busy.summary)")
+        var run = try await records([[longAnswer, "The sea."]])
+        run[0].environment = RunEnvironment(start: busy)
+        for index in run[0].suites[0].conversations.indices {
+            run[0].suites[0].conversations[index].load = ReplayLoad(otherCores: 1.2, seconds: 1)
+        }
+        let report = RunReport.render(run)
+        #expect(report.contains("busiest at the start: swift-frontend pid 4242 0.94 cores"), "\(report)")
+    }
+
     /// The report with wrapped lines joined again (a wrapped line continues on an indented line).
     private func unwrapped(_ report: String) -> String {
         report.replacingOccurrences(of: #"\n +"#, with: " ", options: .regularExpression)

@@ -76,10 +76,12 @@ import Testing
         look.confirmed = [DecidedLook.ConfirmedLook(look: 1, repetitions: 3, share: 0.1, intervalShare: 0.2)]
         record.decidedLook = look
         record.group = RunGroup(id: "g", index: 1, count: 2, label: "m.gguf")
+        record.runtime.memory?.peakBasis = EngineMemory.aboveLoadBaseline
         var verdict = Verdict(check: "icontains", passed: true, score: 1, detail: "found", error: "none", weight: 2)
         verdict.loose = true
         verdict.instruction = "mention {{this.user}}"
         verdict.measured = false
+        verdict.echo = "the user message"
         var answered = ReplayedTurn(index: 0, user: "hi", messagesSent: 2, status: .answered, answer: "hello", metrics: metrics)
         answered.prompt = "<|im_start|>user\nhi<|im_end|>"
         let turns = [

@@ -1,7 +1,9 @@
 import ChatEvalCore
-import ChatEvalSuites
+import ChatEvalGrading
 import Foundation
 import Testing
+
+@testable import ChatEvalSuites
 
 /// A promptfoo config runs as a suite and converts to one: prompts × tests as conversations,
 /// vars as variables, deterministic asserts as checks, the rest refused at their lines.
@@ -34,15 +36,19 @@ import Testing
     /// promptfoo's prompts are columns over its tests: two prompts of one user message each are
     /// the suite's variants, each test a conversation run under both (before: each prompt × test
     /// a separate conversation, so the matrix could not set the prompts side by side).
+    /// (Issue 44: the suite is named by the config's description, as promptfoo titles the eval,
+    /// not by its folder; each prompt's variant by its label, else its first words — "p1" and
+    /// "p2" named nothing a person recognises from the config.)
     @Test func promptsAreVariantsOverTestsWithVariablesAndChecks() throws {
         let suite = try SuiteLoader.parse(Self.config, file: "tweets/promptfooconfig.yaml")
-        #expect(suite.name == "tweets")
+        #expect(suite.name == "tweets-about-topics")
         #expect(suite.description == "Tweets about topics")
-        #expect(suite.variants == ["p1", "p2"])
+        #expect(suite.variants == ["write-a-tweet-about-topic", "you-are-terse"])
         // (1 test + 1 test whose list value expands to 2) × 2 prompts.
+        let (a, b) = ("write-a-tweet-about-topic", "you-are-terse")
         #expect(
             suite.conversations.map(\.id) == [
-                "bananas@p1", "bananas@p2", "test-2-1@p1", "test-2-1@p2", "test-2-2@p1", "test-2-2@p2",
+                "bananas@\(a)", "bananas@\(b)", "test-2-1@\(a)", "test-2-1@\(b)", "test-2-2@\(a)", "test-2-2@\(b)",
             ])
         let bananas = suite.conversations[0]
         #expect(bananas.script.userMessages.map(\.source) == ["Write a tweet about {{vars.topic}}"])
@@ -51,7 +57,7 @@ import Testing
         #expect(bananas.turnChecks[0].map(\.type) == ["not-icontains", "icontains", "total-time"])  // defaultTest's first
         #expect(bananas.turnChecks[0][2].arguments["max"] == .integer(3))  // 3000 ms of latency is 3 s of total-time
         let chat = suite.conversations[1]
-        #expect(chat.variant == "p2" && chat.baseID == "bananas")
+        #expect(chat.variant == "you-are-terse" && chat.baseID == "bananas")
         #expect(chat.script.systemPrompt == "You are terse.")
         #expect(chat.script.userMessages.map(\.source) == ["One word about {{vars.topic}}"])
         #expect(chat.turnChecks == bananas.turnChecks)
@@ -73,9 +79,40 @@ import Testing
             """
         let suite = try SuiteLoader.parse(config, file: "promptfooconfig.yaml")
         #expect(suite.variants.isEmpty)
-        #expect(suite.conversations.map(\.id) == ["p1-test-1", "p2-test-1"])
+        #expect(suite.conversations.map(\.id) == ["name-thing-test-1", "think-of-thing-test-1"])
         #expect(suite.conversations[1].script.userMessages.count == 2)
         #expect(suite.warnings.contains { $0.message.contains("different numbers of user messages") })
+    }
+
+    /// Issue 44: `word-count` with `{min, max}` (either alone) was refused at its line although
+    /// the README's promptfoo table says it converts: it is a length in words within the bounds.
+    @Test(arguments: [
+        ("{min: 5, max: 20}", ["min": CheckArgument.integer(5), "max": .integer(20)]), ("{min: 3}", ["min": .integer(3)]),
+        ("{max: 40}", ["max": .integer(40)]), ("12", ["min": .integer(12), "max": .integer(12)]),
+    ])
+    func wordCountConvertsToALengthInWords(_ value: String, _ bounds: [String: CheckArgument]) throws {
+        let config = "prompts: ['Say {{x}}']\ntests:\n  - vars: {x: hi}\n    assert:\n      - type: word-count\n        value: \(value)\n"
+        let suite = try SuiteLoader.parse(config, file: "promptfooconfig.yaml")
+        let check = try #require(suite.conversations.first?.turnChecks.first?.first)
+        #expect(check.type == "length")
+        #expect(check.arguments["unit"] == .string("words"))
+        for name in ["min", "max"] { #expect(check.arguments[name] == bounds[name], "\(name) of \(value): \(check.arguments)") }
+        // A bound that is not a count is still refused, at its line.
+        #expect(!rejection(config.replacingOccurrences(of: value, with: "{min: few}")).isEmpty)
+    }
+
+    /// Issue 44: prompts without a label are named by their first words, cut at a word; a label wins.
+    @Test func variantsAreNamedByLabelElseFirstWords() throws {
+        let config = """
+            prompts:
+              - 'Answer in at most five words, please, about {{topic}}'
+              - {raw: 'Explain {{topic}} fully', label: Thorough answer}
+              - '[{"role": "system", "content": "You are a pirate captain of great renown."}, {"role": "user", "content": "{{topic}}"}]'
+            tests: [{vars: {topic: tides}}]
+            """
+        let suite = try SuiteLoader.parse(config, file: "promptfooconfig.yaml")
+        #expect(suite.variants == ["answer-in-at-most-five", "thorough-answer", "you-are-a-pirate-captain"])
+        #expect(PromptfooConfig.slug(String(repeating: "word ", count: 20), fallback: "x").hasSuffix("word"), "cut after a word")
     }
 
     /// Model-graded and code assertions are refused one by one, at their line, with what to do.

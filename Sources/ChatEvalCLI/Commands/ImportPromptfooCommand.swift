@@ -7,8 +7,12 @@ struct ImportPromptfooCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "promptfoo", abstract: "Write a promptfoo config (promptfooconfig.yaml) as a ChatEval suite.",
         discussion: """
-            Each prompt × test becomes a conversation, vars its variables ({{topic}} becomes \
-            {{vars.topic}}), each assert a check of its last turn. Assertions ChatEval cannot run \
+            Each test becomes a conversation and each prompt a variant of the suite (named by its \
+            label, else its first words), so that the matrix sets the prompts side by side as \
+            promptfoo's columns; prompts with different numbers of user messages stay one conversation \
+            per prompt × test, with a warning. The suite is named by the config's description. vars \
+            become the conversation's variables ({{topic}} becomes {{vars.topic}}), each assert a check \
+            of its last turn (word-count {min, max} a length in words). Assertions ChatEval cannot run \
             (model-graded, javascript, python) are refused one by one, at their line, with what to \
             write instead; providers are not read (the model comes from --model or chateval.yaml). \
             `chateval run promptfooconfig.yaml` runs a config without writing the suite.

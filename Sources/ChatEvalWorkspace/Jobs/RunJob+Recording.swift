@@ -43,11 +43,7 @@ extension RunJob {
     func printPlan(
         _ configuration: RunConfiguration, variants: [String], git: GitSnapshot?, plan: RunPlan, machineLoad: MachineLoad
     ) {
-        let models = variants.count > 1 ? " × \(variants.count) models" : ""
-        output.info(
-            "plan      \(Format.count(plan.suites.count, "suite")), \(Format.count(plan.conversationCount, "conversation")), "
-                + "\(Format.count(plan.turnCount, "turn")) "
-                + "(\(Format.count(configuration.repetitions, "repetition")), \(configuration.warmup) warm-up)\(models)")
+        output.info(Format.labelled("plan      ", plan.summary(models: variants.count), width: RunReport.width))
         if variants.count > 1 {
             for (index, label) in variants.enumerated() {
                 output.info(Format.clip((index == 0 ? "models    " : "          ") + "\(index + 1). \(label)", RunReport.width))
