@@ -79,7 +79,9 @@ extension RunJob {
             return [outcome.base, outcome.head]
         }
         var result = BaselineGate.finishedComparison(await box.outcome, records: finals, cancelled: cancelled)
-        result?.calibration = GateAuditStore.load(for: finals[1], reports: head.reportsFolder)
+        let (audit, problem) = GateAuditStore.read(for: finals[1], reports: head.reportsFolder)
+        result?.calibration = audit
+        problem.map(warn)
         // What else ends the job, for the verdict line: the head's own gates, and the policy for what is not decided.
         let failedGates = finals[1].failedGates
         result?.headGatesFailed = failedGates.isEmpty ? nil : failedGates
