@@ -113,7 +113,6 @@ struct StreamedTurn {
             usageReported: usage?.completionTokens != nil, contentDeltas: deltaTimes.count)
         if cut { figures.cutAtMaxTokens = true }
         let promptTokens = usage?.promptTokens ?? timings.flatMap { t in t.promptN.map { $0 + (t.cacheN ?? 0) } } ?? 0
-        let reused = Self.reused(figures.cachedTokens, promptTokens: promptTokens, figures: &figures)
         let generated = cut ? deltaTimes.count : usage?.completionTokens ?? timings?.predictedN ?? deltaTimes.count
         let firstToken = deltaTimes.first ?? finishTime ?? totalTime
         let lastToken = max(finishTime ?? deltaTimes.last ?? firstToken, deltaTimes.last ?? firstToken)
@@ -127,27 +126,14 @@ struct StreamedTurn {
             // cuts the string itself): both are recorded as eog.
             stopReason = finishReason == "length" || generated >= options.maxTokens ? .maxTokens : .endOfGeneration
         }
-        return TurnMetrics(
-            promptTokens: promptTokens, reusedTokens: reused,
+        var metrics = TurnMetrics(
+            promptTokens: promptTokens, reusedTokens: figures.cachedTokens,
             generatedTokens: generated, timeToFirstToken: firstToken, prefillTime: figures.prefillTime,
             decodeTime: max(lastToken - firstToken, 0), totalTime: totalTime,
             interTokenLatencies: zip(deltaTimes.dropFirst(), deltaTimes).map { $0 - $1 },
             stopReason: stopReason, server: figures)
-    }
-
-    /// The prompt tokens reused, as the server counted them — but never more than the prompt: a
-    /// server that says it served more tokens from its cache than the prompt holds contradicts
-    /// itself, and a record holding that is refused by every reader (`report`, `compare`,
-    /// `history`). The count is clamped to the prompt and the contradiction recorded on the
-    /// figures (`ServerFigures.contradictions`), the server's own figure kept.
-    static func reused(_ cached: Int?, promptTokens: Int, figures: inout ServerFigures) -> Int? {
-        guard let cached, cached > promptTokens else { return cached }
-        let prompt = promptTokens > 0 ? "the \(promptTokens) tokens of the prompt" : "the prompt, whose size it did not report"
-        figures.contradictions =
-            (figures.contradictions ?? []) + [
-                "the server reported \(cached) prompt tokens served from its cache, more than \(prompt): "
-                    + "counted as \(promptTokens) reused"
-            ]
-        return promptTokens
+        // A server that says it reused more than the prompt holds: clamped, the contradiction recorded.
+        metrics.clampContradictions()
+        return metrics
     }
 }
