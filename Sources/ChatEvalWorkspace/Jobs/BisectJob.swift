@@ -136,6 +136,7 @@ package struct BisectJob: Sendable {
         any RevisionRuntimes, String?
     ) {
         guard let serveCommand else {
+            EngineHold.releaseAll(after: [])  // what an earlier job of this process kept, before this one loads
             let (engine, sha256) = try Workspace.loadRuntime(head, head.primary)
             return (SharedRuntime(engine), sha256)
         }

@@ -27,6 +27,7 @@ extension RunJob {
         let headPlan = RunPlan(suites: headSuites, settings: head.settings(selection: picked))
         let basePlan = RunPlan(suites: side.suites, settings: base.settings(selection: picked))
         printPlan(head, variants: head.variants.map(\.label), git: workspace.snapshot, plan: headPlan, machineLoad: machineLoad)
+        EngineHold.releaseAll(after: [])  // what an earlier job of this process kept, before two more load
         let (headEngine, headSha) = try Workspace.loadRuntime(head, head.primary)
         let sameRuntime =
             head.runtimeConfiguration(head.primary) == base.runtimeConfiguration(base.primary)
