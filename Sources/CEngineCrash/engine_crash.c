@@ -49,6 +49,9 @@ static atomic_int engine_depth;
 static atomic_long engine_thread;
 static atomic_int installed;
 static int chain_to_previous;
+// The exit status the command earned once it is known (-1 before): an engine crash after it
+// (freeing the engine, the libraries' destructors at exit) ends the process with it.
+static atomic_int finished_status = -1;
 
 static int names_match(const char *path) {
     for (int i = 0; i < name_count; i++)
@@ -190,6 +193,14 @@ static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
         put("  likely      an instruction this CPU lacks or refuses: an engine built for another CPU, or a fault\n"
             "              in llama.cpp's kernels for this one; `bash scripts/setup.sh engine-check` runs the\n"
             "              engine alone, and CHATEVAL_LLAMA_NATIVE=OFF make setup builds it without this CPU's extensions\n");
+    int finished = atomic_load(&finished_status);
+    if (finished >= 0 && !chain_to_previous) {
+        // The command had finished: what it measured and decided stands, and so does its exit.
+        put("  exit        the command had finished: the process ends with the exit status it earned (");
+        put_number(finished);
+        put("), not the signal; CHATEVAL_ENGINE_BACKTRACE=1 adds the native backtrace\n");
+        _exit(finished);
+    }
     put("  exit        the process ends by this signal (status ");
     put_number(128 + signal);
     put(chain_to_previous ? "); the native backtrace follows\n"
@@ -233,6 +244,8 @@ void chateval_crash_install(const char *engine, const char *library_list, int ch
 void chateval_crash_set_activity(const char *activity) { set_text(&activity_text, activity); }
 
 void chateval_crash_set_recovery(const char *recovery) { set_text(&recovery_text, recovery); }
+
+void chateval_crash_set_finished(int status) { atomic_store(&finished_status, status); }
 
 void chateval_crash_engine_enter(void) {
     // Called around every llama_decode (once a token): the thread's id is asked of the kernel once.

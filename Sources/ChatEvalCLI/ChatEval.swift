@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChatEvalLlama
 import ChatEvalReport
 import ChatEvalWorkspace
 import Foundation
@@ -52,11 +53,15 @@ struct ChatEval: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            // From here an engine crash (its libraries' destructors at exit) keeps the exit earned.
+            EngineCrashReport.setCommandFinished(status: 0)
         } catch let failure as CommandFailure {
+            EngineCrashReport.setCommandFinished(status: failure.status.rawValue)
             if !failure.isSaid { complain(failure.errorLine) }
             exit(withError: ExitCode(failure.status.rawValue))
         } catch {
             let code = exitCode(for: error)
+            EngineCrashReport.setCommandFinished(status: code == .validationFailure ? ExitStatus.badInput.rawValue : code.rawValue)
             // --help and --version print their own text.
             if error is ExitCode || code == .success { exit(withError: error) }
             // Everything else in ChatEval's voice ("chateval: error: ..."), not ArgumentParser's "Error: ...".

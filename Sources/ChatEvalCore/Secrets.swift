@@ -20,12 +20,63 @@ public enum Secrets {
     /// What stands in for a secret.
     public static let placeholder = "[redacted]"
 
-    /// Remembers `value` as a secret for the rest of the process. Values shorter than 6
-    /// characters are not (they would redact ordinary words), nor empty ones.
+    /// Remembers `value` as a secret for the rest of the process, with the forms it takes once
+    /// encoded (`encodings(of:)`). Values shorter than 6 characters are not (they would redact
+    /// ordinary words), nor empty ones.
     public static func register(_ value: String) {
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.count >= 6 else { return }
-        known.withLock { if !$0.contains(trimmed) { $0.append(trimmed) } }
+        known.withLock { known in
+            for form in [trimmed] + encodings(of: trimmed) where form.count >= 6 && !known.contains(form) { known.append(form) }
+            // Longest first: a form inside a longer one (a base64 fragment in the whole) is replaced with it.
+            known.sort { $0.count > $1.count }
+        }
+    }
+
+    /// The forms a secret takes once encoded, each redacted as the secret is: its base64 (a
+    /// `--base-url` password travels as `Authorization: Basic base64(user:password)`, and a server
+    /// may echo the header), whole and as the part that survives at each of the three byte
+    /// alignments inside longer base64 text; its percent-encoding; its JSON string escaping.
+    /// Redacting the raw text first cannot reach a secret a server or a writer encoded.
+    static func encodings(of value: String) -> [String] {
+        let bytes = Array(value.utf8)
+        var forms = [Data(bytes).base64EncodedString()]
+        for shift in 0..<3 {
+            // Base64 groups of 3 bytes lying wholly inside the secret when it starts `shift` bytes into a group.
+            let encoded = Array(Data(Array(repeating: 0, count: shift) + bytes).base64EncodedString().utf8)
+            let first = shift > 0 ? 4 : 0, end = (shift + bytes.count) / 3 * 4
+            if end - first >= 8 { forms.append(String(decoding: encoded[first..<end], as: UTF8.self)) }
+        }
+        for allowed in [CharacterSet.urlPasswordAllowed, .urlQueryAllowed, .alphanumerics] {
+            if let encoded = value.addingPercentEncoding(withAllowedCharacters: allowed) { forms.append(encoded) }
+        }
+        let escaped = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        forms += [escaped, escaped.replacingOccurrences(of: "/", with: "\\/")]
+        return forms.filter { $0 != value }
+    }
+
+    /// The strings of `value` that are credentials: every string under a field whose name is a
+    /// credential's (`isSecretName`), at any depth — `{"auth": {"api_key": "…"}}`, `{"headers":
+    /// {"Authorization": "Bearer …"}}`, or all of `{"credentials": ["…", "…"]}`. `named`: `value`
+    /// itself is the value of such a field.
+    public static func credentials(in value: JSONValue, named: Bool = false) -> [String] {
+        switch value {
+        case .string(let text): named ? [text] : []
+        case .integer(let number): named ? [String(number)] : []
+        case .array(let items): items.flatMap { credentials(in: $0, named: named) }
+        case .object(let fields): fields.flatMap { credentials(in: $0.value, named: named || isSecretName($0.key)) }
+        case .null, .bool, .number: []
+        }
+    }
+
+    /// `value` with every credential (`credentials(in:)`) replaced by the placeholder.
+    public static func redactingCredentials(in value: JSONValue, named: Bool = false) -> JSONValue {
+        switch value {
+        case .string, .integer, .number, .bool, .null: named ? .string(placeholder) : value
+        case .array(let items): .array(items.map { redactingCredentials(in: $0, named: named) })
+        case .object(let fields):
+            .object(fields.reduce(into: [:]) { $0[$1.key] = redactingCredentials(in: $1.value, named: named || isSecretName($1.key)) })
+        }
     }
 
     /// `text` with every registered secret replaced.
@@ -35,6 +86,40 @@ public enum Secrets {
         var result = text
         for secret in secrets where result.contains(secret) { result = result.replacingOccurrences(of: secret, with: placeholder) }
         return result
+    }
+
+    /// The longest registered secret, in code points (0 when there is none): how far a secret
+    /// cut by an excerpt's end can reach past it.
+    public static var longestSecret: Int { known.withLock { $0.map(\.unicodeScalars.count).max() ?? 0 } }
+
+    /// The code-point range `range` of `scalars` (offsets from its start) widened to hold whole
+    /// every registered secret it overlaps: an excerpt cut there, then redacted, shows the
+    /// placeholder where a secret straddled its ends, never the part of it that fell inside
+    /// (an 80-character excerpt once wrote 28 of a 46-character key). `range` itself when no
+    /// secret reaches it.
+    public static func widenedToWholeSecrets(_ range: Range<Int>, of scalars: ArraySlice<Unicode.Scalar>) -> Range<Int> {
+        let secrets = known.withLock { $0 }.map { Array($0.unicodeScalars) }
+        guard !secrets.isEmpty else { return range }
+        let base = scalars.startIndex
+        var lower = range.lowerBound, upper = range.upperBound
+        var widened = true
+        while widened {
+            widened = false
+            for secret in secrets where !secret.isEmpty {
+                var start = max(0, lower - secret.count + 1)
+                while start < upper, start + secret.count <= scalars.count {
+                    if scalars[(base + start)..<(base + start + secret.count)].elementsEqual(secret),
+                        start < lower || start + secret.count > upper
+                    {
+                        lower = min(lower, start)
+                        upper = max(upper, start + secret.count)
+                        widened = true
+                    }
+                    start += 1
+                }
+            }
+        }
+        return lower..<upper
     }
 
     /// `data` (UTF-8 text) with every registered secret replaced; the same bytes when there is none.
@@ -115,9 +200,22 @@ public enum Secrets {
     /// is a credential option or a credential's field, else redacted in turn (it may be a URL or
     /// another `NAME=VALUE`).
     private static func redactArgument(_ argument: String) -> String {
+        if let json = redactJSON(argument) { return json }
         guard let equals = argument.firstIndex(of: "="), !argument[..<equals].contains("://") else { return redactURL(argument) }
         let name = String(argument[..<equals])
         let hidden = credentialOptions.contains(name.lowercased()) || (!name.hasPrefix("-") && isSecretName(name))
         return redact(name) + "=" + (hidden ? placeholder : redactArgument(String(argument[argument.index(after: equals)...])))
+    }
+
+    /// A JSON object or list (`--request-field 'auth={"api_key": "…"}'`'s value) with the
+    /// credentials inside it replaced, written again as compact JSON; nil when `text` is not one
+    /// or holds none.
+    private static func redactJSON(_ text: String) -> String? {
+        guard text.first == "{" || text.first == "[", let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)),
+            !credentials(in: value).isEmpty
+        else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(redactingCredentials(in: value))).map { redact(String(decoding: $0, as: UTF8.self)) } ?? placeholder
     }
 }

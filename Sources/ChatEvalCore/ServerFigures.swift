@@ -26,6 +26,10 @@ public struct ServerFigures: Codable, Sendable, Hashable {
     /// True when the server went on past the request's `max_tokens` and ChatEval stopped reading
     /// (the answer is what arrived up to the bound; the turn's stop reason is `max_tokens`).
     public var cutAtMaxTokens: Bool?
+    /// Figures the server gave that contradict each other, each saying how it was read: more
+    /// tokens served from the cache than the prompt holds are counted as the whole prompt (the
+    /// server's own figure stays in `cachedTokens`). Absent when the figures agree.
+    public var contradictions: [String]?
 
     public init(
         promptEvaluatedTokens: Int? = nil, cachedTokens: Int? = nil, prefillTime: Double? = nil, prefillTokensPerSecond: Double? = nil,

@@ -90,6 +90,24 @@ extension GitRepository {
         return values
     }
 
+    /// The lines of a commit's message that look like `key` trailers (`Key: value`, the key
+    /// matched without regard to case) but that git does not read as trailers, and why; nil when
+    /// every such line is read. libgit2's `git_message_trailers` (as `git interpret-trailers
+    /// --parse`) reads trailers only from the message's last paragraph, and only when every line
+    /// of it is a trailer (or a continuation): one line of prose there silently drops every
+    /// trailer of the commit.
+    public func unreadTrailers(named key: String, ofCommit id: String) throws -> UnreadTrailers? {
+        try LibGit2.withLock {
+            var oid = git_oid()
+            try check(git_oid_fromstr(&oid, id), "git_oid_fromstr")
+            var commit: OpaquePointer?
+            try check(git_commit_lookup(&commit, pointer, &oid), "git_commit_lookup")
+            defer { git_commit_free(commit) }
+            guard let message = git_commit_message(commit) else { return nil }
+            return UnreadTrailers(message: String(cString: message), key: key, read: try trailerValues(named: key, of: commit).count)
+        }
+    }
+
     /// The best common ancestor of two revisions (`git merge-base`), nil when they share none.
     public func mergeBase(_ one: String, _ other: String) throws -> String? {
         try LibGit2.withLock {
@@ -100,5 +118,52 @@ extension GitRepository {
             try check(result, "git_merge_base")
             return hexString(of: &base)
         }
+    }
+}
+
+/// Lines of a commit message that look like trailers of one key but that git does not read as
+/// trailers, and why (`GitRepository.unreadTrailers(named:ofCommit:)`).
+public struct UnreadTrailers: Sendable, Hashable {
+    /// The lines, as written.
+    public var lines: [String]
+    /// Why git does not read them, in a sentence.
+    public var reason: String
+
+    /// Nil when `message` holds no more `key:` lines than the `read` trailers git found.
+    init?(message: String, key: String, read: Int) {
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map {
+            String($0.hasSuffix("\r") ? $0.dropLast() : $0)
+        }
+        // The first paragraph is the subject: never trailers, whatever it looks like.
+        let subjectEnd = lines.firstIndex { $0.trimmingCharacters(in: .whitespaces).isEmpty } ?? lines.count
+        let looking = lines.indices.filter { $0 >= subjectEnd && Self.trailerKey(of: lines[$0])?.lowercased() == key.lowercased() }
+        guard looking.count > read else { return nil }
+        self.lines = looking.map { lines[$0] }
+        // The last paragraph: the lines after the last blank line that has text after it.
+        let last = lines.lastIndex { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? 0
+        let start = (lines[..<last].lastIndex { $0.trimmingCharacters(in: .whitespaces).isEmpty }).map { $0 + 1 } ?? 0
+        let paragraph = lines[start...last]
+        if looking.contains(where: { $0 >= start }),
+            let prose = paragraph.first(where: { Self.trailerKey(of: $0) == nil && $0.first?.isWhitespace != true })
+        {
+            let shown = prose.count > 60 ? prose.prefix(59) + "…" : Substring(prose)
+            reason =
+                "the message's last paragraph also holds \"\(shown)\", which is not a trailer, and git reads trailers only from "
+                + "a last paragraph of trailers alone (`git interpret-trailers --parse` shows what it reads)"
+        } else if looking.contains(where: { $0 >= start }) {
+            reason = "git does not read that paragraph as trailers (`git interpret-trailers --parse` shows what it reads)"
+        } else {
+            reason = "they are not in the message's last paragraph, the only one git reads trailers from"
+        }
+    }
+
+    /// The key of a `Key: value` line (letters, digits and `-`, then optional spaces and a
+    /// colon, as git's trailer separator), else nil.
+    static func trailerKey(of line: String) -> String? {
+        guard let colon = line.firstIndex(of: ":") else { return nil }
+        let key = line[..<colon].trimmingCharacters(in: .whitespaces)
+        guard !key.isEmpty, line.first?.isWhitespace != true, key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+        else { return nil }
+        return key
     }
 }

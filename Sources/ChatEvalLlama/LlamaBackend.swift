@@ -13,8 +13,11 @@ enum LlamaBackend {
     /// Refuses an engine built for instructions this CPU lacks (set-up's build record against
     /// /proc/cpuinfo), before it can die with SIGILL; an engine without a record is not judged.
     static func checkEngineRunsHere(
-        build: EngineBuild? = EngineBuild.loaded, cpu: CPUDescription? = CPUDescription.current
+        build: EngineBuild? = EngineBuild.loaded, cpu: CPUDescription? = CPUDescription.current,
+        recordProblem: String? = EngineBuild.loadedRecordProblem
     ) throws(LlamaError) {
+        // A record that cannot be trusted cannot say the engine runs here: refused, not passed over.
+        if let recordProblem { throw LlamaError(.engineRecordUnreadable, recordProblem) }
         guard let build, let cpu else { return }
         let missing = build.missingInstructions(on: cpu)
         guard !missing.isEmpty else { return }

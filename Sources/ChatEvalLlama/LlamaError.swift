@@ -17,6 +17,8 @@ public struct LlamaError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let decodeFailed = Code(rawValue: "decode_failed")
         /// The engine's build record names instructions this CPU lacks (it would die with SIGILL).
         public static let engineBuiltForAnotherCPU = Code(rawValue: "engine_built_for_another_cpu")
+        /// The engine's build record is there but cannot be trusted (past its bound, not a file).
+        public static let engineRecordUnreadable = Code(rawValue: "engine_record_unreadable")
     }
 
     public var code: Code

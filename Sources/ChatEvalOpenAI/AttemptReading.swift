@@ -26,14 +26,20 @@ struct AttemptReading {
     /// The server went on past `max_tokens` and reading stopped at the answer bound.
     var cut = false
     let bound: (pieces: Int, bytes: Int)
+    /// The stream's share of the memory its run's streams share, when it bounds the answer's text
+    /// more tightly than `max_tokens` does: nil when it does not.
+    let share: StreamMemory?
 
     /// Most of an error body kept: enough to name the error.
     static let errorBodyLimit = 64 << 10
 
-    init(options: GenerationOptions, emit: @escaping @Sendable (String) -> Void) {
+    init(options: GenerationOptions, memory: StreamMemory = StreamMemory(), emit: @escaping @Sendable (String) -> Void) {
         stops = StopStringMatcher(options.stop)
         coalescer = ChunkCoalescer(send: emit)
-        bound = OpenAIChatRuntime.answerBound(maxTokens: options.maxTokens)
+        parser = ServerSentEventParser(eventBound: memory.eventBytes)
+        let answer = OpenAIChatRuntime.answerBound(maxTokens: options.maxTokens)
+        bound = (answer.pieces, min(answer.bytes, memory.answerBytes))
+        share = memory.answerBytes < answer.bytes ? memory : nil
     }
 
     /// Reads the response head. A non-200 status keeps its reason and Retry-After for the failure
@@ -82,6 +88,8 @@ struct AttemptReading {
                 stoppedAtString = true
             }
             if turn.deltaTimes.count >= bound.pieces || turn.text.utf8.count >= bound.bytes {
+                // The stream's share of memory, not max_tokens, ended the answer: a failure that says so, never a cut answer.
+                if let share, turn.deltaTimes.count < bound.pieces { throw share.answerPastShare(turn.text.utf8.count) }
                 // The server goes on past max_tokens: stop reading, keep what came.
                 cut = true
                 completedAt = arrival

@@ -36,6 +36,8 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
     public let connection: OpenAIConnection
     public let identity: RuntimeIdentity
     public var runsInProcess: Bool { false }
+    /// What each of its streams may hold: its share of the memory the run's streams share.
+    public let memory: StreamMemory
 
     private struct Session {
         /// The next turn must not reuse the server's cache.
@@ -52,8 +54,9 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
     }
     private let session: Mutex<Session>
 
-    init(connection: OpenAIConnection) {
+    init(connection: OpenAIConnection, memory: StreamMemory = StreamMemory()) {
         self.connection = connection
+        self.memory = memory
         identity = connection.identity
         session = Mutex(Session(affinityKey: Self.newAffinityKey(conversation: nil)))
     }
@@ -179,7 +182,8 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
         if let header = configuration.affinity.header { headers.append((header, session.affinityKey)) }
         let request = HTTPRequest(
             url: connection.endpoint.chatCompletions, body: body, headers: headers,
-            connectTimeout: configuration.connectTimeout, maximumBodyBytes: Self.bodyBound(maxTokens: options.maxTokens))
+            connectTimeout: configuration.connectTimeout, maximumBodyBytes: Self.bodyBound(maxTokens: options.maxTokens),
+            maximumUnreadBytes: memory.unreadBytes)
 
         var retries: [RetryAttempt] = []
         var attempt = 1
@@ -238,7 +242,7 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
             .failure(AttemptFailure(failure: failure, retryAfter: retryAfter, answerBegun: begun, elapsed: clock.elapsed))
         }
 
-        var reading = AttemptReading(options: options, emit: emit)
+        var reading = AttemptReading(options: options, memory: memory, emit: emit)
         do {
             exchange: for try await event in HTTPClient.stream(request, pool: connection.pool, shouldStop: bounds.shouldStop(bodyBytes:)) {
                 let arrival = clock.elapsed
@@ -258,7 +262,10 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
         } catch let failure as RuntimeFailure {
             return failed(failure, begun: true)
         } catch let tooLarge as ServerSentEventParser.TooLarge {
-            return failed(RuntimeFailure(.malformedStream, "\(tooLarge)"), begun: true)
+            let share =
+                memory.streams > 1
+                ? " (the bound of one stream of \(memory.share): a lower --concurrency gives each stream more)" : ""
+            return failed(RuntimeFailure(.malformedStream, "\(tooLarge)\(share)"), begun: true)
         } catch let error as HTTPTransportError {
             let ended = reading.failure(
                 of: error, bounds: bounds, url: url, bodyBound: request.maximumBodyBytes, maxTokens: options.maxTokens,

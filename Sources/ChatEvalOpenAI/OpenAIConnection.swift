@@ -37,9 +37,19 @@ public final class OpenAIConnection: Sendable {
             // From here on, the key's value is redacted from everything written or printed.
             Secrets.register(value)
         }
-        // A credential sent as a request field (`--request-field api_key=…`) likewise.
-        for (name, value) in configuration.extraFields where Secrets.isSecretName(name) {
-            if case .string(let text) = value { Secrets.register(text) }
+        // A credential sent as a request field (`--request-field api_key=…`) likewise, at any
+        // depth of its value (`--request-field 'auth={"api_key": "…"}'`).
+        for (name, value) in configuration.extraFields {
+            Secrets.credentials(in: value, named: Secrets.isSecretName(name)).forEach(Secrets.register)
+        }
+        // The base URL's password, which libcurl sends as `Authorization: Basic base64(user:password)`:
+        // the password, and the pair the header encodes (its base64 forms come with it).
+        if let components = URLComponents(string: configuration.baseURL), let password = components.password, !password.isEmpty {
+            for form in [password, components.percentEncodedPassword ?? password] {
+                Secrets.register(form)
+                Secrets.register((components.percentEncodedUser ?? "") + ":" + form)
+                Secrets.register((components.user ?? "") + ":" + form)
+            }
         }
         // A turn is bounded by its request timeout and stall bound (OpenAIChatRuntime), the probe
         // below by its own deadline.
@@ -108,6 +118,12 @@ public final class OpenAIConnection: Sendable {
 
     /// A runtime for one conversation at a time over this connection.
     public func makeRuntime() -> OpenAIChatRuntime { OpenAIChatRuntime(connection: self) }
+
+    /// A runtime for one of `streams` conversations in flight at once: each holds its share of the
+    /// memory they share (`StreamMemory`).
+    public func makeRuntime(streams: Int) -> OpenAIChatRuntime {
+        OpenAIChatRuntime(connection: self, memory: StreamMemory(streams: streams))
+    }
 
     /// Closes the pool's idle connections (a later turn opens a new one).
     public func shutdown() async {

@@ -1,3 +1,5 @@
+import ChatEvalCore
+
 /// An incremental parser of server-sent events, after the WHATWG HTML standard, §9.2.6
 /// "Interpreting an event stream": lines end with CRLF, LF or CR; a blank line dispatches the
 /// event; `data:` lines accumulate; lines starting with `:` are comments; a BOM at the start is
@@ -8,10 +10,18 @@
 /// its parser is an actor fed one byte per `await`, an actor hop per byte inside the timed loop.
 /// This one takes whole buffers as libcurl delivers them and runs synchronously.
 struct ServerSentEventParser: Sendable {
-    /// Longest line accepted; a longer one means the body is not an event stream.
+    /// Longest line accepted alone; a longer one means the body is not an event stream.
     static let maximumLineBytes = 16 << 20
-    /// Most `data:` bytes one event may gather (lines that no blank line ends), as for a line.
+    /// Most `data:` bytes one event may gather alone (lines that no blank line ends), as for a line.
     static let maximumEventBytes = 16 << 20
+
+    /// This stream's bound on a line and on an event's `data:` bytes: `maximumEventBytes`, or
+    /// less when many streams share the memory (`StreamMemory.eventBytes`).
+    let eventBound: Int
+
+    init(eventBound: Int = ServerSentEventParser.maximumEventBytes) {
+        self.eventBound = min(eventBound, Self.maximumEventBytes)
+    }
 
     private var line: [UInt8] = []
     private var afterCarriageReturn = false
@@ -27,13 +37,14 @@ struct ServerSentEventParser: Sendable {
 
     /// A line or an event past its bound: not an event stream a client can hold.
     enum TooLarge: Error, CustomStringConvertible {
-        case line, event
+        case line(Int)
+        case event(Int)
 
         var description: String {
             switch self {
-            case .line: "a line of the event stream is over \(maximumLineBytes >> 20) MiB: not server-sent events"
-            case .event:
-                "an event of the stream is over \(maximumEventBytes >> 20) MiB (data: lines with no blank line to end it): "
+            case .line(let bound): "a line of the event stream is over \(ByteCount.format(bound)): not server-sent events"
+            case .event(let bound):
+                "an event of the stream is over \(ByteCount.format(bound)) (data: lines with no blank line to end it): "
                     + "not server-sent events"
             }
         }
@@ -57,7 +68,7 @@ struct ServerSentEventParser: Sendable {
                 afterCarriageReturn = true
                 if let event = try endLine() { events.append(event) }
             default:
-                guard line.count < Self.maximumLineBytes else { throw .line }
+                guard line.count < eventBound else { throw .line(eventBound) }
                 line.append(byte)
             }
         }
@@ -89,7 +100,7 @@ struct ServerSentEventParser: Sendable {
         }
         switch String(decoding: field, as: UTF8.self) {
         case "data":
-            guard data.count + value.count < Self.maximumEventBytes else { throw .event }
+            guard data.count + value.count < eventBound else { throw .event(eventBound) }
             if hasData { data.append(0x0A) }
             data.append(contentsOf: value)
             hasData = true

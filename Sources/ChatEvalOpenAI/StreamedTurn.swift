@@ -44,7 +44,10 @@ struct StreamedTurn {
     }
 
     private mutating func read(_ event: ServerSentEvent, at time: Double) throws(RuntimeFailure) -> Progress {
-        let data = event.data.trimmingCharacters(in: .whitespaces)
+        // Trimmed only when it needs it: a copy of a large event costs its size again.
+        let data =
+            event.data.first?.isWhitespace == true || event.data.last?.isWhitespace == true
+            ? event.data.trimmingCharacters(in: .whitespaces) : event.data
         if data == "[DONE]" {
             done = true
             return .other
@@ -123,11 +126,14 @@ struct StreamedTurn {
             // cuts the string itself): both are recorded as eog.
             stopReason = finishReason == "length" || generated >= options.maxTokens ? .maxTokens : .endOfGeneration
         }
-        return TurnMetrics(
+        var metrics = TurnMetrics(
             promptTokens: promptTokens, reusedTokens: figures.cachedTokens,
             generatedTokens: generated, timeToFirstToken: firstToken, prefillTime: figures.prefillTime,
             decodeTime: max(lastToken - firstToken, 0), totalTime: totalTime,
             interTokenLatencies: zip(deltaTimes.dropFirst(), deltaTimes).map { $0 - $1 },
             stopReason: stopReason, server: figures)
+        // A server that says it reused more than the prompt holds: clamped, the contradiction recorded.
+        metrics.clampContradictions()
+        return metrics
     }
 }

@@ -1,3 +1,5 @@
+import ChatEvalCore
+
 /// Text from a model, a user or a file made safe to print: control characters and escape
 /// sequences are shown, not obeyed. A model answer holding ESC [2J must not clear the screen,
 /// an OSC 8 sequence must not plant a link, a carriage return must not overwrite a verdict, and
@@ -38,21 +40,7 @@ public enum Terminal {
     }
 
     private static func escape(_ text: String, keepingNewlines: Bool, keepingReturns: Bool = false) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
-        var result = ""
-        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": result += keepingNewlines ? "\n" : "⏎"
-            case "\t": result += keepingNewlines ? "\t" : " "
-            case "\u{1B}": result += "\\e"
-            case "\r": result += keepingReturns ? "\r" : "\\r"
-            case _ where needsEscape(scalar):
-                result += scalar.value < 0x100 ? "\\x" + hex(scalar.value, digits: 2) : "\\u{" + hex(scalar.value, digits: 4) + "}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        ControlCharacters.escaped(text, keepingNewlines: keepingNewlines, keepingReturns: keepingReturns)
     }
 
     /// Text already made safe (`safe`, `safeLines`) with its pass and fail marks coloured:
@@ -62,17 +50,7 @@ public enum Terminal {
         safeText.replacingOccurrences(of: "✓", with: "\u{1B}[32m✓\u{1B}[0m").replacingOccurrences(of: "✗", with: "\u{1B}[31m✗\u{1B}[0m")
     }
 
-    /// C0 and C1 controls, DEL, and the bidirectional formatting characters.
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F: true
-        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
-    }
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool { ControlCharacters.needsEscape(scalar) }
 
-    private static func hex(_ value: UInt32, digits: Int) -> String {
-        let text = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
-    }
+    private static func hex(_ value: UInt32, digits: Int) -> String { ControlCharacters.hex(value, digits: digits) }
 }

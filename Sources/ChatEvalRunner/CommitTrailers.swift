@@ -13,4 +13,14 @@ public protocol CommitTrailers {
     /// Which of `paths` (files or folders, relative to the repository root) `commit` changed
     /// against its first parent. Throws when the commit or its parent cannot be read.
     func changedPaths(_ paths: [String], in commit: String) throws -> [String]
+
+    /// The lines of `commit`'s message that look like `key` trailers but that git does not read as
+    /// trailers (a line of prose in the last paragraph drops them all), and why; nil when there
+    /// are none. Throws when the commit cannot be read.
+    func unreadTrailers(_ key: String, in commit: String) throws -> (lines: [String], reason: String)?
+}
+
+extension CommitTrailers {
+    /// A repository that cannot tell: none.
+    public func unreadTrailers(_ key: String, in commit: String) throws -> (lines: [String], reason: String)? { nil }
 }

@@ -27,6 +27,7 @@ public struct DeclaredExpectations {
             warnings.append("\(Expectation.trailerKey) trailers were not read (\(error)); every regression fails the comparison")
             return
         }
+        warnUnread(commits, repository: repository)
         guard commits.contains(where: { !$0.values.isEmpty }) else { return }
         let changing = changingInputs(commits, repository: repository, inputs: inputs)
         for (commit, _, values) in commits {
@@ -43,6 +44,23 @@ public struct DeclaredExpectations {
                     warnings.append("commit \(commit.shortId): \(Expectation.trailerKey): \(problem.message); this trailer is ignored")
                 }
             }
+        }
+    }
+
+    /// Names the `ChatEval-Expect` lines git does not read as trailers: a commit whose trailer
+    /// paragraph holds one line of prose has every trailer dropped by git, silently.
+    private mutating func warnUnread(_ commits: [(commit: CommitSummary, isMerge: Bool, values: [String])], repository: some CommitTrailers)
+    {
+        for (commit, _, _) in commits {
+            guard let unread = try? repository.unreadTrailers(Expectation.trailerKey, in: commit.id) else { continue }
+            let first = unread.lines.first.map { "\"\($0.count > 80 ? $0.prefix(79) + "…" : Substring($0))\"" } ?? ""
+            let what =
+                unread.lines.count > 1
+                ? "\(first) and \(unread.lines.count - 1) more are not read as \(Expectation.trailerKey) trailers"
+                : "\(first) is not read as a \(Expectation.trailerKey) trailer"
+            warnings.append(
+                "commit \(commit.shortId): \(what): \(unread.reason); "
+                    + "end the message with a paragraph of trailers alone (amend the commit, or declare the change on a new one)")
         }
     }
 

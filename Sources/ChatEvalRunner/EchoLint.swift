@@ -12,14 +12,18 @@ public enum EchoLint {
         case userMessage = "the user message"
         /// The system prompt, then the user message (a base model continuing its prompt).
         case systemAndUser = "the system prompt and the user message"
-        /// The whole transcript so far: system prompt, every earlier message, the user message.
+        /// The whole transcript so far: the system prompt, every user message before, the user
+        /// message. An earlier answer adds nothing of its own: under this echo it repeated the
+        /// transcript before it, so quoting it again would double the echo every turn (a 28-turn
+        /// conversation took 12 GB); the echo grows with the transcript, linearly.
         case transcript = "the transcript so far"
 
         public func answer(system: String?, earlier: [ChatMessage], user: String) -> String {
             switch self {
             case .userMessage: user
             case .systemAndUser: [system, user].compactMap { $0 }.joined(separator: "\n")
-            case .transcript: ([system].compactMap { $0 } + earlier.map(\.content) + [user]).joined(separator: "\n")
+            case .transcript:
+                ([system].compactMap { $0 } + earlier.lazy.filter { $0.role == .user }.map(\.content) + [user]).joined(separator: "\n")
             }
         }
     }

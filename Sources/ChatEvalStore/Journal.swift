@@ -35,20 +35,22 @@ public struct Journal: Sendable {
         }
         let decoder = ResultWriter.makeDecoder()
         let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
-        guard let first = lines.first, let header = try? decoder.decode(JournalHeader.self, from: Data(first)) else {
+        guard let first = lines.first, var header = try? decoder.decode(JournalHeader.self, from: Data(first)) else {
             throw ResultReadError(
                 path: url.path,
                 message: "has no journal header (a journal of an older ChatEval, or not a journal); nothing can be recovered from it")
         }
+        header.record.clampContradictions()
         if let problem = header.record.validationProblems.first {
             throw ResultReadError(path: url.path, message: "its header is not a run this ChatEval can trust: \(problem)")
         }
         var journal = Journal(header: header, entries: [])
         for (index, line) in lines.enumerated().dropFirst() where !line.isEmpty {
-            guard let entry = try? decoder.decode(JournalEntry.self, from: Data(line)) else {
+            guard var entry = try? decoder.decode(JournalEntry.self, from: Data(line)) else {
                 journal.unreadableLines.append(index + 1)
                 continue
             }
+            entry.clampContradictions()
             // A turn that cannot exist is left out as a cut line is, and named.
             if let problem = entry.validationProblems.first {
                 journal.refusedLines.append("line \(index + 1): \(problem)")

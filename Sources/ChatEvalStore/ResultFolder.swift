@@ -22,12 +22,13 @@ public enum ResultFolder {
         } catch {
             throw ResultReadError(path: url.path, message: "cannot be read (\(error.localizedDescription))")
         }
-        let record: RunRecord
+        var record: RunRecord
         do {
             record = try ResultWriter.makeDecoder().decode(RunRecord.self, from: data)
         } catch {
             throw ResultReadError(path: url.path, message: "is not a ChatEval result file (\(Self.describe(error)))")
         }
+        record.clampContradictions()
         let problems = record.validationProblems
         guard problems.isEmpty else {
             throw ResultReadError(

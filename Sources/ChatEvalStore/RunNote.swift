@@ -25,7 +25,8 @@ public enum RunNote {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty else { continue }
             do {
-                let record = try decoder.decode(RunRecord.self, from: Data(trimmed.utf8))
+                var record = try decoder.decode(RunRecord.self, from: Data(trimmed.utf8))
+                record.clampContradictions()
                 if let problem = record.validationProblems.first {
                     unreadable.append("line \(index + 1): not a run this ChatEval can trust: \(problem)")
                 } else {

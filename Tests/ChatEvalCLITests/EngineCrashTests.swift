@@ -100,6 +100,58 @@ import Testing
         #expect(turns.filter { $0["status"] as? String == "answered" }.count == journaled)
     }
 
+    private static let crashingAtExit = """
+        #include <stdlib.h>
+        struct llama_context;
+        void llama_free(struct llama_context *context);
+        // Runs as the process exits, after the command: a fault inside libllama, as a crash freeing
+        // the engine or in its libraries' destructors would be.
+        __attribute__((destructor)) static void crash_at_exit(void) {
+            if (getenv("CHATEVAL_TEST_CRASH_AT_EXIT")) llama_free((struct llama_context *)16);
+        }
+        """
+
+    /// An engine crash at exit, after a complete run: it ended with 139 and blamed "turn 3" of a
+    /// 2-turn conversation (issue 47). The run's result and exit stand; the message says when.
+    @Test func aCrashAtExitAfterACompleteRunKeepsItsExitAndBlamesNoTurn() async throws {
+        let model = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let library = try await preloadedLibrary(Self.crashingAtExit, named: "exit", in: directory)
+        let suiteFile = try suite(in: directory), reports = directory.appendingPathComponent("out")
+        let crashed = try await cli.run(
+            ["run", suiteFile.path, "--model", model, "--reports", reports.path, "--filter", "c1"],
+            environment: ["CI": "true", "LD_PRELOAD": library.path, "CHATEVAL_TEST_CRASH_AT_EXIT": "1"], in: directory)
+        #expect(crashed.stderr.contains("chateval: the inference engine crashed: SIGSEGV"), "the crash happened: \(crashed.stderr)")
+        #expect(crashed.status == 0, "the run's own exit: \(crashed.stderr)")
+        #expect(crashed.stderr.contains("  during      closing down after the run"), "\(crashed.stderr)")
+        #expect(!crashed.stderr.contains("turn 3"), "\(crashed.stderr)")
+        #expect(crashed.stderr.contains("ends with the exit status it earned (0)"), "\(crashed.stderr)")
+        let result = try #require(try FileManager.default.contentsOfDirectory(atPath: reports.path).first { $0.hasSuffix(".json") })
+        #expect(crashed.stderr.contains("nothing is lost: every finished turn is in \(reports.path)/\(result)"), "\(crashed.stderr)")
+        let record = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: reports.appendingPathComponent(result))) as? [String: Any])
+        #expect(record["status"] as? String == "complete")
+    }
+
+    /// The crash message wrote suite ids as they are: an escape sequence in a suite's name
+    /// reached the terminal (issue 47).
+    @Test func theCrashMessageEscapesWhatItQuotes() async throws {
+        _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let library = try await crashingLibrary(in: directory)
+        let suiteFile = directory.appendingPathComponent("s.yaml")
+        try "name: \"crashy\\e[2J\\e]52;c;aGk=\\a\"\ndefaults: {max_tokens: 4}\nconversations:\n  - {id: c1, turns: [Hi, Again]}\n"
+            .write(to: suiteFile, atomically: true, encoding: .utf8)
+        let crashed = try await cli.run(
+            ["run", suiteFile.path, "--reports", directory.appendingPathComponent("out").path],
+            environment: ["CI": "true", "LD_PRELOAD": library.path, "CHATEVAL_TEST_CRASH_DECODE": "6:SEGV"], in: directory)
+        #expect(crashed.status == 128 + SIGSEGV, "\(crashed.stderr)")
+        #expect(crashed.stderr.contains("  during      suite crashy\\e[2J\\e]52;c;aGk=\\x07, conversation c1"), "\(crashed.stderr)")
+        #expect(!crashed.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "a raw escape reached the terminal")
+    }
+
     private static let crashingBackendInit = """
         #define _GNU_SOURCE
         #include <dlfcn.h>

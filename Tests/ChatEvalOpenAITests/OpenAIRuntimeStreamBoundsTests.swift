@@ -77,7 +77,8 @@ extension OpenAIRuntimeTests {
 
     /// A server flooding the stream filled memory at 250–400 MB/s until the request timeout:
     /// empty deltas or comments, or one `data:` event that no blank line ends. A response body is
-    /// bounded where libcurl delivers it (16 MiB at max_tokens 16), one event by the parser.
+    /// bounded where libcurl delivers it (16 MiB at max_tokens 16), one event by the parser, and
+    /// what libcurl holds that was not read yet by `HTTPRequest.maximumUnreadBytes`.
     /// One at a time, and alone among the suites that keep the cores busy (some load a model in
     /// this process): the peak memory is the process's, and a flood keeps both cores busy.
     @Suite(.serialized, .usesAllCores) struct Floods {
@@ -103,9 +104,15 @@ extension OpenAIRuntimeTests {
                 let started = ContinuousClock.now
                 let failure = try #require(
                     try await OpenAIRuntimeTests.turn(server, stallTimeout: 1, requestTimeout: 60, maxTokens: maxTokens).failure)
-                #expect(failure.code == .malformedStream, "\(failure.code): \(failure.message)")
-                #expect(failure.message.contains("16 MiB"), "\(failure.message)")
-                #expect(failure.message.contains(flood == .endlessEvent ? "no blank line" : "bound of 16 MiB"), "\(failure.message)")
+                if flood == .emptyDeltas, failure.code == .timeout {
+                    // The body libcurl holds unread is bounded (issue 47): empty deltas arrive as fast as
+                    // they are parsed, so on a busy machine a second without progress comes before 16 MiB.
+                    #expect(failure.message.contains("(the stall bound)"), "\(failure.message)")
+                } else {
+                    #expect(failure.code == .malformedStream, "\(failure.code): \(failure.message)")
+                    #expect(failure.message.contains("16 MiB"), "\(failure.message)")
+                    #expect(failure.message.contains(flood == .endlessEvent ? "no blank line" : "bound of 16 MiB"), "\(failure.message)")
+                }
                 #expect(ContinuousClock.now - started < .seconds(30))  // the byte bound, not the request timeout
             }
             let growth = (window.close() ?? 0) - before

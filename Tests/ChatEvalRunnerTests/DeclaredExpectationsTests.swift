@@ -31,6 +31,13 @@ import Testing
             return commits
         }
 
+        /// Commit (short id) → lines git did not read as trailers, and why.
+        var unread: [String: (lines: [String], reason: String)] = [:]
+
+        func unreadTrailers(_ key: String, in commit: String) throws -> (lines: [String], reason: String)? {
+            unread[String(commit.prefix(7))]
+        }
+
         func changedPaths(_ paths: [String], in commit: String) throws -> [String] {
             asked.append("changed \(paths.joined(separator: ",")) \(commit.prefix(7))")
             guard let files = changed[String(commit.prefix(7))] else { throw Unreadable() }
@@ -59,6 +66,23 @@ import Testing
         #expect(declared.warnings.count == 1)
         #expect(declared.warnings.first?.hasPrefix("commit bbbbbbb: ChatEval-Expect: ") == true)
         #expect(declared.warnings.first?.hasSuffix("; this trailer is ignored") == true)
+    }
+
+    /// A commit whose trailer paragraph holds a line of prose: git reads none of its trailers,
+    /// and without a warning the expected change would fail the comparison unexplained (issue 47).
+    @Test func trailersGitDoesNotReadAreNamed() {
+        let repository = ScriptedTrailers([(commit("bbbbbbb"), false, []), (commit("aaaaaaa"), false, [])])
+        repository.unread = [
+            "bbbbbbb": (["ChatEval-Expect: qa ttft worse", "ChatEval-Expect: qa checks:contains worse"], "the paragraph holds prose")
+        ]
+        let declared = DeclaredExpectations(repository: repository, base: "base", head: "head", inputs: nil)
+        #expect(declared.expectations.isEmpty)
+        #expect(
+            declared.warnings == [
+                "commit bbbbbbb: \"ChatEval-Expect: qa ttft worse\" and 1 more are not read as ChatEval-Expect trailers: "
+                    + "the paragraph holds prose; end the message with a paragraph of trailers alone "
+                    + "(amend the commit, or declare the change on a new one)"
+            ])
     }
 
     /// Which commits change the inputs: those whose diff touches the project file or a suite,

@@ -25,6 +25,7 @@ import Testing
             firstTokenParts: FirstTokenParts(
                 template: 0.001, tokenize: 0.001, prefill: 0.08, reevaluated: 0.02, firstSample: 0.01, other: 0.008))
         metrics.server?.cutAtMaxTokens = true
+        metrics.server?.contradictions = ["the server reported 95 prompt tokens served from its cache, more than the 90 of the prompt"]
         metrics.decodeCalls = 6
         metrics.prefillBatches = 1
         metrics.kvCellsInUse = 94

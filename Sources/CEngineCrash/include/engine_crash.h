@@ -27,6 +27,11 @@ void chateval_crash_set_activity(const char *activity);
 /// Where the finished turns are kept and how to get them back; empty when nothing is recorded.
 void chateval_crash_set_recovery(const char *recovery);
 
+/// The command has finished and earned exit `status` (its results written, its verdict known):
+/// an engine crash from now on (freeing the engine, destructors at exit) still prints its message,
+/// then ends the process with `status` instead of the signal. -1 undoes it.
+void chateval_crash_set_finished(int status);
+
 /// Marks an engine call in progress on this thread (calls nest). A fatal signal on this thread
 /// meanwhile, or SIGABRT on any thread (ggml aborts from its workers), is the engine's, wherever
 /// the faulting instruction lies; otherwise only an instruction inside the engine's libraries is.

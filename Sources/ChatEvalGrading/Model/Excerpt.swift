@@ -1,3 +1,5 @@
+import ChatEvalCore
+
 /// Short quotations of an answer for verdict details: at most ~80 code points, elisions marked
 /// with `…`, line breaks shown as `⏎` so a detail stays on one line. Only the quoted part of a
 /// text is ever converted, so quoting a megabyte answer costs the same as quoting a short one.
@@ -6,20 +8,12 @@ enum Excerpt {
 
     /// `text` cut to `limit` code points, with `…` at the end when cut.
     static func clip(_ text: String, to limit: Int = width) -> String {
-        let view = text.unicodeScalars
-        var end = view.startIndex
-        var count = 0
-        var lineBreak = false
-        while end != view.endIndex && count < limit {
-            if isLineBreak(view[end]) { lineBreak = true }
-            view.formIndex(after: &end)
-            count += 1
-        }
-        let cut = end != view.endIndex
-        var kept = view[..<end]
-        if cut { kept = kept.dropLast() }
-        let shown = lineBreak ? render(Array(kept)[...]) : String(Substring(kept))
-        return cut ? shown + "…" : shown
+        // Only what is shown is converted, and as far past it as a secret cut at its end reaches.
+        let reach = Secrets.longestSecret
+        let scalars = Array(text.unicodeScalars.prefix(limit + 1 + 2 * reach))[...]
+        guard scalars.count > limit else { return Secrets.redact(render(scalars)) }
+        let shown = Secrets.widenedToWholeSecrets(0..<max(limit - 1, 0), of: scalars)
+        return Secrets.redact(render(scalars[shown])) + "…"
     }
 
     static func isLineBreak(_ c: Unicode.Scalar) -> Bool {
@@ -43,7 +37,7 @@ enum Excerpt {
             start = max(0, lower - context)
             end = min(scalars.count, upper + context)
         }
-        return "\"" + (start > 0 ? "…" : "") + render(scalars[start..<end]) + (end < scalars.count ? "…" : "") + "\""
+        return quote(scalars[...], start..<end)
     }
 
     /// The start of a text, quoted: `"The answer is…"`, or `(empty answer)`.
@@ -54,16 +48,16 @@ enum Excerpt {
     /// The start of a code-point text, quoted.
     static func head(_ scalars: ArraySlice<Unicode.Scalar>, width: Int = width) -> String {
         if scalars.isEmpty { return "(empty answer)" }
-        guard scalars.count > width else { return "\"" + render(scalars) + "\"" }
-        return "\"" + render(scalars.prefix(width - 1)) + "…\""
+        return quote(scalars, 0..<(scalars.count > width ? width - 1 : scalars.count))
     }
 
     /// The end of a text, quoted.
     static func tail(_ text: String, width: Int = width) -> String {
         let scalars = text.unicodeScalars
+        let wanted = width + 1 + 2 * Secrets.longestSecret
         var shown: [Unicode.Scalar] = []
         var index = scalars.endIndex
-        while index != scalars.startIndex && shown.count <= width {
+        while index != scalars.startIndex && shown.count < wanted {
             index = scalars.index(before: index)
             shown.append(scalars[index])
         }
@@ -73,8 +67,18 @@ enum Excerpt {
     /// The end of a code-point text, quoted.
     static func tail(_ scalars: ArraySlice<Unicode.Scalar>, width: Int = width) -> String {
         if scalars.isEmpty { return "(empty answer)" }
-        guard scalars.count > width else { return "\"" + render(scalars) + "\"" }
-        return "\"…" + render(scalars.suffix(width - 1)) + "\""
+        return quote(scalars, (scalars.count > width ? scalars.count - width + 1 : 0)..<scalars.count)
+    }
+
+    /// The code points `range` (offsets from the start) of `scalars`, quoted, `…` where cut.
+    /// Redacted before it is cut: a registered secret the cut straddles is widened into the
+    /// excerpt whole and shows as the placeholder, never in part (`Secrets`).
+    static func quote(_ scalars: ArraySlice<Unicode.Scalar>, _ range: Range<Int>) -> String {
+        let shown = Secrets.widenedToWholeSecrets(range, of: scalars)
+        let base = scalars.startIndex
+        return "\"" + (shown.lowerBound > 0 ? "…" : "")
+            + Secrets.redact(render(scalars[(base + shown.lowerBound)..<(base + shown.upperBound)]))
+            + (shown.upperBound < scalars.count ? "…" : "") + "\""
     }
 
     /// Code points as text, line breaks as ⏎.

@@ -31,16 +31,46 @@ public struct EngineBuild: Sendable, Equatable {
         self.init(library: library, fields: fields)
     }
 
-    /// The record of the engine this process loaded; nil when it has none (not built by set-up).
-    public static let loaded: EngineBuild? = {
+    /// The record of the engine this process loaded; nil when it has none (not built by set-up),
+    /// or when it cannot be trusted (`loadedRecordProblem` says why).
+    public static var loaded: EngineBuild? { loadedRecord.build }
+
+    /// Why the loaded engine's record was not read (past `maximumRecordBytes`, not a regular
+    /// file, not UTF-8); nil when it was, or when there is none.
+    public static var loadedRecordProblem: String? { loadedRecord.problem }
+
+    private static let loadedRecord: (build: EngineBuild?, problem: String?) = {
         var buffer = [CChar](repeating: 0, count: 4096)
-        guard chateval_crash_loaded_library("libllama.so", &buffer, buffer.count) == 0 else { return nil }
+        guard chateval_crash_loaded_library("libllama.so", &buffer, buffer.count) == 0 else { return (nil, nil) }
         let library = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let record = URL(fileURLWithPath: library).deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("share/chateval/engine.txt")
-        guard let text = try? String(contentsOf: record, encoding: .utf8) else { return nil }
-        return EngineBuild(library: library, recordText: text)
+        return read(record, library: library)
     }()
+
+    /// Largest engine record read: set-up writes about a kilobyte.
+    public static let maximumRecordBytes = 64 << 10
+
+    /// The record at `url` of the engine at `library`, bounded before it is read (it sits in a
+    /// cache folder, and a FIFO there would block the read for ever): (nil, nil) when there is
+    /// none; (nil, why) when it is not a regular file, is past `maximumRecordBytes`, or is not text.
+    public static func read(_ url: URL, library: String) -> (build: EngineBuild?, problem: String?) {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else { return (nil, nil) }
+        let refused = { (why: String) in
+            "the engine's build record \(url.path) \(why); set-up writes it: make setup (or bash scripts/setup.sh llama)"
+        }
+        guard attributes[.type] as? FileAttributeType == .typeRegular else { return (nil, refused("is not a regular file")) }
+        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= maximumRecordBytes else {
+            return (nil, refused("is \(size) bytes; at most \(maximumRecordBytes) are read (set-up writes about 1,000)"))
+        }
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { return (nil, refused("cannot be read")) }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: maximumRecordBytes + 1), data.count <= maximumRecordBytes,
+            let text = String(data: data, encoding: .utf8)
+        else { return (nil, refused("is not a text of at most \(maximumRecordBytes) bytes")) }
+        return (EngineBuild(library: library, recordText: text), nil)
+    }
 
     /// The instruction-set extensions of the CPU the build was made for, as /proc/cpuinfo names them.
     public var instructionSets: Set<String> {

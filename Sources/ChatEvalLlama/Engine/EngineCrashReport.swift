@@ -1,4 +1,5 @@
 internal import CEngineCrash
+import ChatEvalCore
 import Foundation
 
 /// What a fatal signal inside llama.cpp prints instead of a backtrace: the engine, the signal,
@@ -18,18 +19,18 @@ public enum EngineCrashReport {
     static func engineDescription(build: EngineBuild? = EngineBuild.loaded, cpu: CPUDescription? = CPUDescription.current) -> String {
         var lines: [String] = []
         if let build {
-            lines.append("  engine      \(build.summary)")
-            lines.append("  built for   \(build.builtOn) (engine \(build.fields["engine_key"] ?? "?"), \(build.library))")
+            lines.append("  engine      \(safe(build.summary))")
+            lines.append("  built for   \(safe(build.builtOn)) (engine \(safe(build.fields["engine_key"] ?? "?")), \(safe(build.library)))")
         } else {
             lines.append("  engine      llama.cpp \(llamaLibraryVersion), not built by ChatEval's set-up (no build record)")
         }
-        lines.append("  this CPU    \(cpu?.model ?? "unknown")")
+        lines.append("  this CPU    \(safe(cpu?.model ?? "unknown"))")
         return lines.map { $0 + "\n" }.joined()
     }
 
     /// What the run is doing, named in the message: "suite smoke, conversation greet, turn 2 (repetition 1)".
     public static func setActivity(_ activity: String) {
-        chateval_crash_set_activity(activity)
+        chateval_crash_set_activity(safe(activity))
     }
 
     /// Where the finished turns are kept: the journals, and the command that turns them into results.
@@ -40,9 +41,31 @@ public enum EngineCrashReport {
         }
         let next = reportsFolder.map { " (the next run into \($0) does it too)" } ?? ""
         chateval_crash_set_recovery(
-            "every finished turn is in \(journals.joined(separator: " and ")): "
-                + "`chateval recover \(journals.joined(separator: " "))` writes the result\(next)")
+            safe(
+                "every finished turn is in \(journals.joined(separator: " and ")): "
+                    + "`chateval recover \(journals.joined(separator: " "))` writes the result\(next)"))
     }
+
+    /// The run is over and its results are written: a crash from here on (freeing the engine,
+    /// closing down) is named as such, not as the turn after the last one, and points at the
+    /// results rather than the journals.
+    public static func setRunFinished(results: [String]) {
+        chateval_crash_set_activity("closing down after the run: every turn had finished, none was in progress")
+        chateval_crash_set_recovery(
+            safe("nothing is lost: every finished turn is in \(results.joined(separator: " and ")) (`chateval report` shows it)"))
+    }
+
+    /// The command has finished and earned `status`: an engine crash from now on ends the process
+    /// with that status, after its message, instead of the signal's (the command's results and
+    /// verdict stand).
+    public static func setCommandFinished(status: Int32) {
+        chateval_crash_set_finished(status)
+    }
+
+    /// `text` with every control character (C0, DEL, C1) and bidirectional override shown as an
+    /// escape rather than obeyed, as `Terminal.safe` shows them: suite and conversation ids and the
+    /// engine record's fields come from files, and the handler writes them to the terminal as they are.
+    static func safe(_ text: String) -> String { ControlCharacters.escaped(text) }
 
     /// Runs `body` (llama.cpp calls) marked as an engine call: a fatal signal on this thread is the engine's.
     @inline(__always)

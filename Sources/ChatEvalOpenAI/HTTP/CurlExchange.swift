@@ -13,6 +13,10 @@ final class CurlExchange: @unchecked Sendable {
     var headerBytes = 0
     let maximumBodyBytes: Int
     var bodyBytes = 0
+    /// Body bytes passed on that the consumer has not taken yet, and their bound (`HTTPRequest.maximumUnreadBytes`).
+    private var unread = 0
+    private let maximumUnreadBytes: Int
+    private let taken = NSCondition()
     var block: [String] = []
     var headSent = false
     /// Set by a callback that ended the exchange on purpose, with why.
@@ -25,6 +29,7 @@ final class CurlExchange: @unchecked Sendable {
         self.continuation = continuation
         maximumHeaderBytes = request.maximumHeaderBytes
         maximumBodyBytes = request.maximumBodyBytes ?? .max
+        maximumUnreadBytes = max(request.maximumUnreadBytes, 1)
         self.shouldStop = shouldStop
     }
 
@@ -66,7 +71,9 @@ final class CurlExchange: @unchecked Sendable {
         return true
     }
 
-    /// A buffer of the body arrived: passed on, unless it takes the body past its bound.
+    /// A buffer of the body arrived: passed on, unless it takes the body past its bound; waits
+    /// first while the consumer has `maximumUnreadBytes` not yet taken (asking the time bounds and
+    /// a stop every 0.1 s meanwhile, as libcurl's progress callback would).
     func body(_ data: Data) -> Bool {
         guard !stopped.load(ordering: .relaxed) else { return false }
         bodyBytes += data.count
@@ -76,8 +83,26 @@ final class CurlExchange: @unchecked Sendable {
                 message: "the server sent more than \(maximumBodyBytes) bytes of response body")
             return false
         }
+        taken.lock()
+        while unread > 0, unread + data.count > maximumUnreadBytes {
+            if shouldAbort() {
+                taken.unlock()
+                return false
+            }
+            _ = taken.wait(until: Date(timeIntervalSinceNow: 0.1))
+        }
+        unread += data.count
+        taken.unlock()
         continuation.yield(.body(data))
         return true
+    }
+
+    /// The consumer took `bytes` of the body.
+    func took(_ bytes: Int) {
+        taken.lock()
+        unread -= bytes
+        taken.signal()
+        taken.unlock()
     }
 
     /// Called by libcurl at least once a second: true ends the exchange.

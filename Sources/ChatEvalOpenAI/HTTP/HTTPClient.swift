@@ -23,10 +23,12 @@ public enum HTTPClient {
     public static func stream(
         _ request: HTTPRequest, pool: CurlHandlePool, shouldStop: @escaping @Sendable (_ bodyBytes: Int) -> Bool = { _ in false }
     )
-        -> AsyncThrowingStream<HTTPEvent, any Error>
+        -> HTTPEventStream
     {
-        AsyncThrowingStream { continuation in
+        var started: CurlExchange?
+        let events = AsyncThrowingStream<HTTPEvent, any Error> { continuation in
             let exchange = CurlExchange(continuation: continuation, bounds: request, shouldStop: shouldStop)
+            started = exchange
             continuation.onTermination = { _ in exchange.stopped.store(true, ordering: .relaxed) }
             let thread = Thread {
                 do {
@@ -39,6 +41,8 @@ public enum HTTPClient {
             thread.name = "chateval-http"
             thread.start()
         }
+        // AsyncThrowingStream runs its closure at once: the exchange is there.
+        return HTTPEventStream(events: events, exchange: started)
     }
 
     /// GETs (or POSTs) `request` whole: status, headers and at most `maximumBytes` of body;
@@ -116,4 +120,25 @@ public enum HTTPClient {
         }
         pool.give(handle)
     }
+}
+
+/// The events of one exchange; taking a piece of the body tells the exchange, which holds at most
+/// `HTTPRequest.maximumUnreadBytes` that were not taken.
+public struct HTTPEventStream: AsyncSequence, Sendable {
+    public typealias Element = HTTPEvent
+    let events: AsyncThrowingStream<HTTPEvent, any Error>
+    let exchange: CurlExchange?
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: AsyncThrowingStream<HTTPEvent, any Error>.AsyncIterator
+        let exchange: CurlExchange?
+
+        public mutating func next() async throws -> HTTPEvent? {
+            let event = try await base.next()
+            if case .body(let data) = event { exchange?.took(data.count) }
+            return event
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: events.makeAsyncIterator(), exchange: exchange) }
 }

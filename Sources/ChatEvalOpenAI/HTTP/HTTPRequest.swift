@@ -14,11 +14,16 @@ public struct HTTPRequest: Sendable {
     /// hands over each buffer and before it is passed on: what waits for a slow consumer is
     /// bounded too. Nil: no bound.
     public var maximumBodyBytes: Int?
+    /// Most body bytes held that the consumer has not taken yet: past them the exchange waits for
+    /// it (and TCP slows the server down), so that a server sending faster than it is read costs
+    /// this much memory, not the whole body bound.
+    public var maximumUnreadBytes: Int
 
     public init(
         url: String, body: Data? = nil, headers: [(name: String, value: String)] = [], connectTimeout: Double = 10,
-        maximumHeaderBytes: Int = 256 << 10, maximumBodyBytes: Int? = nil
+        maximumHeaderBytes: Int = 256 << 10, maximumBodyBytes: Int? = nil, maximumUnreadBytes: Int = 1 << 20
     ) {
+        self.maximumUnreadBytes = maximumUnreadBytes
         self.url = url
         self.body = body
         self.headers = headers

@@ -46,13 +46,50 @@ public struct BisectJournal: Codable, Sendable {
     /// The journal at `url` when it answers the same question, else a new one (a journal that
     /// cannot be read is replaced: it only saves time).
     public static func open(_ url: URL, fingerprint: String) -> BisectJournal {
+        read(url, fingerprint: fingerprint).journal
+    }
+
+    /// As `open`, with why a journal that answers the same question was not used: one that cannot
+    /// be trusted (`problems`) is replaced, and the caller says so.
+    public static func read(_ url: URL, fingerprint: String) -> (journal: BisectJournal, refused: String?) {
         // Bounded like a result file: the journal is read from a folder others may write to.
         guard FileContents.size(atPath: url.path, over: ResultFolder.maximumFileBytes) == nil,
             let data = FileContents.read(atPath: url.path),
             let journal = try? ResultWriter.makeDecoder().decode(BisectJournal.self, from: data),
             journal.version == currentVersion, journal.fingerprint == fingerprint
-        else { return BisectJournal(fingerprint: fingerprint) }
-        return journal
+        else { return (BisectJournal(fingerprint: fingerprint), nil) }
+        if let problem = journal.problems.first {
+            return (
+                BisectJournal(fingerprint: fingerprint),
+                "the bisection's journal \(url.path) is not one this ChatEval can trust (\(problem)); "
+                    + "its probes are measured again and the journal replaced"
+            )
+        }
+        return (journal, nil)
+    }
+
+    /// Most repetitions per side a probe can have taken (`bisect --max-repeat`'s bound).
+    public static let maximumRepetitions = 10_000
+
+    /// What a journal read from disk holds that no bisection writes, each "field: why": a probe's
+    /// repetitions outside 0 to `maximumRepetitions` (a count near `Int.max` overflowed the sum of
+    /// a bisection's repetitions and trapped), a time or a change that is not a finite number.
+    public var problems: [String] {
+        var problems: [String] = []
+        for (index, entry) in probes.enumerated() {
+            let result = entry.result
+            if !(0...Self.maximumRepetitions).contains(result.repetitions) {
+                problems.append(
+                    "probes[\(index)].result.repetitions: \(result.repetitions) is not 0 to \(Self.maximumRepetitions) repetitions")
+            }
+            if !result.seconds.isFinite || result.seconds < 0 {
+                problems.append("probes[\(index)].result.seconds: \(result.seconds) is not a time (0 or more seconds)")
+            }
+            for reading in result.readings where [reading.change, reading.lower, reading.upper].contains(where: { $0?.isNaN == true }) {
+                problems.append("probes[\(index)].result.readings: \(reading.signal) holds a change that is not a number")
+            }
+        }
+        return problems
     }
 
     public func save(to url: URL) throws(ResultWriteError) {

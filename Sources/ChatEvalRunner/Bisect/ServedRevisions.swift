@@ -10,8 +10,9 @@ import Foundation
 /// exported into a scratch folder, `build` run there (`/bin/sh -c`; a failure skips the commit,
 /// as `git bisect skip` does), then `serve` started there with `PORT` set to a free port, and the
 /// runtime connected once the server answers. Logs go beside the scratch folder
-/// (`<commit>.build.log`, `<commit>.serve.log`). A server is stopped (its whole process group)
-/// when its state is released.
+/// (`<commit>.build.log`, `<commit>.serve.log`), each bounded (`BoundedLog`). A server is
+/// stopped (its whole process group) when its state is released; the commits' trees are removed
+/// by `removeTrees()` once the bisection is over (`BisectScratch` removes those of one killed).
 public actor ServedRevisions: RevisionRuntimes {
     /// A connected runtime and how to close it.
     public struct Endpoint: Sendable {
@@ -31,6 +32,8 @@ public actor ServedRevisions: RevisionRuntimes {
     private let scratch: URL
     private let connect: @Sendable (_ baseURL: String) async throws -> Endpoint
     private let readyTimeout: Double
+    /// The scratch folder's claim, held as long as these revisions are.
+    private let holding: BisectScratch?
     private var built: Set<Int> = []
     private var failed: [Int: BisectSkip] = [:]
     private var running: [Int: (process: pid_t, endpoint: Endpoint)] = [:]
@@ -40,8 +43,10 @@ public actor ServedRevisions: RevisionRuntimes {
     /// - `connect`: the runtime at a base URL ("http://127.0.0.1:PORT/v1"); throws until the server answers.
     public init(
         commits: [(id: String, shortId: String)], export: @escaping @Sendable (String, URL) throws -> Void, build: String?, serve: String,
-        scratch: URL, readyTimeout: Double = 180, connect: @escaping @Sendable (String) async throws -> Endpoint
+        scratch: URL, holding: BisectScratch? = nil, readyTimeout: Double = 180,
+        connect: @escaping @Sendable (String) async throws -> Endpoint
     ) {
+        self.holding = holding
         self.commits = commits
         self.export = export
         self.build = build
@@ -63,15 +68,16 @@ public actor ServedRevisions: RevisionRuntimes {
             }
             if let build {
                 let log = scratch.appendingPathComponent("\(commits[index].shortId).build.log")
-                let status = try Self.spawn(build, in: folder, log: log, environment: [:])
+                let (status, output) = try Self.spawn(build, in: folder, log: log, environment: [:])
                 let exit = await Self.wait(status)
+                output.waitUntilComplete(timeout: 2)
                 guard exit == 0 else { throw skip(index, "the build failed (exit \(exit); \(log.path))", lasting: true) }
             }
             built.insert(index)
         }
         let port = Self.freePort()
         let log = scratch.appendingPathComponent("\(commits[index].shortId).serve.log")
-        let process = try Self.spawn(serve, in: folder, log: log, environment: ["PORT": String(port)])
+        let (process, _) = try Self.spawn(serve, in: folder, log: log, environment: ["PORT": String(port)])
         let started = Date()
         while true {
             if let endpoint = try? await connect("http://127.0.0.1:\(port)/v1") {
@@ -101,21 +107,32 @@ public actor ServedRevisions: RevisionRuntimes {
         for index in running.keys { await release(index) }
     }
 
+    /// Removes the commits' trees (their logs stay): once the bisection is over, with every
+    /// server stopped. A commit needed again is exported and built again.
+    public func removeTrees() async {
+        await releaseAll()
+        // Every commit's: a tree whose build failed was written too.
+        for commit in commits { try? FileManager.default.removeItem(at: scratch.appendingPathComponent(commit.shortId)) }
+        built = []
+    }
+
     private func skip(_ index: Int, _ reason: String, lasting: Bool = false) -> BisectSkip {
         let skip = BisectSkip(state: index, reason: reason, isLasting: lasting)
         failed[index] = skip
         return skip
     }
 
-    /// `/bin/sh -c command` in `folder`, in a process group of its own, both streams to `log`.
-    static func spawn(_ command: String, in folder: URL, log: URL, environment: [String: String]) throws -> pid_t {
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+    /// `/bin/sh -c command` in `folder`, in a process group of its own, both streams to `log`
+    /// (bounded: `BoundedLog`).
+    static func spawn(_ command: String, in folder: URL, log: URL, environment: [String: String]) throws -> (pid_t, BoundedLog) {
+        let output = try BoundedLog(log)
+        defer { output.closeChildEnd() }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log.path, O_WRONLY | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        posix_spawn_file_actions_adddup2(&actions, output.childEnd, 1)
+        posix_spawn_file_actions_adddup2(&actions, output.childEnd, 2)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -136,7 +153,7 @@ public actor ServedRevisions: RevisionRuntimes {
         guard result == 0 else {
             throw ServedRevisionError(message: "cannot start /bin/sh -c \(command): \(String(cString: strerror(result)))")
         }
-        return pid
+        return (pid, output)
     }
 
     /// The exit status of `pid` once it ends (polled: the actor stays free meanwhile).

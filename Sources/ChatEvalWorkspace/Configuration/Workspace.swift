@@ -54,7 +54,9 @@ package struct Workspace {
                     + "requires \(expected); fetch the right file (make run does for the default model) or update model.sha256", .badInput)
         }
         do {
-            return (try LlamaChatRuntime(configuration.runtimeConfiguration(variant)), sha256)
+            let engine = try LlamaChatRuntime(configuration.runtimeConfiguration(variant))
+            EngineHold.keep(engine)
+            return (engine, sha256)
         } catch {
             throw failure(error.description, exitStatus(of: error))
         }

@@ -54,6 +54,9 @@ package actor RunProgress: RunObserver {
         draw()
     }
 
+    /// True once a turn whose server figures contradict each other was named.
+    private var contradictionSaid = false
+
     /// The replay in progress, for the message an engine crash prints.
     private var replay: ScheduledReplay?
 
@@ -73,6 +76,13 @@ package actor RunProgress: RunObserver {
     package func turnFinished(_ turn: ReplayedTurn, conversation: String) {
         finishedTurns += 1
         conversationTurns.append(turn)
+        if !contradictionSaid, let contradiction = turn.metrics?.server?.contradictions?.first {
+            contradictionSaid = true
+            if interactive { write("\r\u{1B}[2K") }
+            warn(
+                "\(Terminal.safe(conversation)) turn \(turn.index + 1): \(contradiction); every turn whose figures contradict "
+                    + "each other is recorded so, saying how (server.contradictions in the result), and not named here again")
+        }
         nameTurnForEngineCrash()
         draw()
     }

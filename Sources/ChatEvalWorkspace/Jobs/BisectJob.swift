@@ -92,7 +92,9 @@ package struct BisectJob: Sendable {
             confidence: confidence)
         let budget = timeBudget ?? (head.sources["time_budget"] == .projectFile ? head.timeBudget : nil) ?? Self.defaultTimeBudget
         let deadline = PairedRun.now() + budget
-        let journal = fresh ? BisectJournal(fingerprint: fingerprint) : BisectJournal.open(journalURL, fingerprint: fingerprint)
+        let (journal, refused) =
+            fresh ? (BisectJournal(fingerprint: fingerprint), nil) : BisectJournal.read(journalURL, fingerprint: fingerprint)
+        if let refused { warn(refused) }
         if !journal.probes.isEmpty { output.info("resuming  \(Format.count(journal.probes.count, "probe")) kept in \(journalURL.path)") }
         try? FileManager.default.createDirectory(at: journalURL.deletingLastPathComponent(), withIntermediateDirectories: true)
 
@@ -113,13 +115,13 @@ package struct BisectJob: Sendable {
         do {
             outcome = try await InterruptTrap.run(stop: stop) { try await bisector.run(prober) { info.info($0) } }.value
             outcome.bad = range.bad
-            await (runtimes as? ServedRevisions)?.releaseAll()
+            await (runtimes as? ServedRevisions)?.removeTrees()
         } catch let error as ResultWriteError {
-            await (runtimes as? ServedRevisions)?.releaseAll()
+            await (runtimes as? ServedRevisions)?.removeTrees()
             throw failure("could not write \(error.description); the probes finished are kept in \(journalURL.path)", .runIncomplete)
         } catch let skip as BisectSkip {
             // Only an end reaches here: a commit between them is passed over (`Bisector`).
-            await (runtimes as? ServedRevisions)?.releaseAll()
+            await (runtimes as? ServedRevisions)?.removeTrees()
             let end = skip.state == 0 ? "\(good) (the good end)" : "\(bad) (the bad end)"
             throw failure("\(end) cannot be measured: \(skip.reason); bisect from commits that build and serve", .badInput)
         }
@@ -175,13 +177,25 @@ package struct BisectJob: Sendable {
     }
 
     /// Each commit's runtime: in process, an engine per distinct configuration of the commits'
-    /// own settings (`ConfiguredRuntimes`), or with --serve a server built and started from each commit.
+    /// own settings (`ConfiguredRuntimes`), or with --serve a server built and started from each
+    /// commit in a bounded scratch folder.
     private func runtimes(_ range: BisectRange, root: URL, folder: URL) throws -> any RevisionRuntimes {
-        guard let serveCommand else { return ConfiguredRuntimes(range.configurations) }
+        guard let serveCommand else {
+            EngineHold.releaseAll(after: [])  // what an earlier job of this process kept, before this one loads
+            return ConfiguredRuntimes(range.configurations)
+        }
+        let scratch: BisectScratch
+        do {
+            scratch = try BisectScratch(
+                root: folder.appendingPathComponent(".chateval/bisect-trees"),
+                range: "\(range.states.first?.shortId ?? good)..\(range.states.last?.shortId ?? bad)")
+        } catch {
+            throw failure(error.message, .badInput)
+        }
         let served = ServedRevisions(
             commits: range.states.map { ($0.commit, $0.shortId) },
             export: { commit, folder in try GitRepository.discover(startingAt: root).export(commit, to: folder) },
-            build: buildCommand, serve: serveCommand, scratch: folder.appendingPathComponent(".chateval/bisect-trees"),
+            build: buildCommand, serve: serveCommand, scratch: scratch.folder, holding: scratch,
             connect: { baseURL in
                 let connection = try await OpenAIConnection.open(OpenAIConfiguration(baseURL: baseURL, modelName: ""))
                 return ServedRevisions.Endpoint(runtime: connection.makeRuntime(), close: { await connection.shutdown() })

@@ -41,6 +41,7 @@ package struct CalibrationJob: Sendable {
         let plan = RunPlan(suites: loaded, settings: configuration.settings(selection: selection))
         let design = fixedRepetitions.map { SequentialDesign.fixed($0) } ?? SequentialDesign.rounds(maximum: configuration.maxRepetitions)
         let gateSettings = configuration.comparison.applying(comparisonOverrides)
+        EngineHold.releaseAll(after: [])  // what an earlier job of this process kept, before this one loads
         let (engine, sha256) = try Workspace.loadRuntime(configuration, configuration.primary)
         let load = MachineLoad.sample()
         say(

@@ -27,6 +27,7 @@ extension RunJob {
         let headPlan = RunPlan(suites: headSuites, settings: head.settings(selection: picked))
         let basePlan = RunPlan(suites: side.suites, settings: base.settings(selection: picked))
         printPlan(head, variants: head.variants.map(\.label), git: workspace.snapshot, plan: headPlan, machineLoad: machineLoad)
+        EngineHold.releaseAll(after: [])  // what an earlier job of this process kept, before two more load
         let (headEngine, headSha) = try Workspace.loadRuntime(head, head.primary)
         let sameRuntime =
             head.runtimeConfiguration(head.primary) == base.runtimeConfiguration(base.primary)
@@ -79,7 +80,9 @@ extension RunJob {
             return [outcome.base, outcome.head]
         }
         var result = BaselineGate.finishedComparison(await box.outcome, records: finals, cancelled: cancelled)
-        result?.calibration = GateAuditStore.load(for: finals[1], reports: head.reportsFolder)
+        let (audit, problem) = GateAuditStore.read(for: finals[1], reports: head.reportsFolder)
+        result?.calibration = audit
+        problem.map(warn)
         // What else ends the job, for the verdict line: the head's own gates, and the policy for what is not decided.
         let failedGates = finals[1].failedGates
         result?.headGatesFailed = failedGates.isEmpty ? nil : failedGates

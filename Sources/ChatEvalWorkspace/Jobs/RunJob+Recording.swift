@@ -70,7 +70,6 @@ extension RunJob {
         let stop = StopRequest()
         EngineCrashReport.setRecovery(
             journals: writers.map(\.journalURL.path), reportsFolder: writers.first?.journalURL.deletingLastPathComponent().path)
-        defer { EngineCrashReport.setRecovery(journals: [], reportsFolder: nil) }
         // A first look after repetition 1 for a plain run; a paired run (two records) has its own looks.
         let progress = RunProgress(
             totalTurns: turns, repetitions: atMost ? 2 : records.first?.settings.repetitions ?? 1,
@@ -87,6 +86,8 @@ extension RunJob {
                 finals[index].environment?.end = end
                 try? writers[index].write(finals[index])
             }
+            // Whatever the engine does from here (freed, closing down), nothing measured is at stake.
+            EngineCrashReport.setRunFinished(results: writers.map(\.resultURL.path))
             return (finals, trapped.stoppedAtOnce)
         } catch {
             await progress.finish()

@@ -114,7 +114,7 @@ extension RunJob {
             // One runtime per conversation in flight: new ones over the connection, or the one
             // in-process runtime at concurrency 1 (checkLoadAndShard refused more).
             let runtimes: [any ChatRuntime] =
-                opened.connection.map { connection in (0..<level).map { _ in connection.makeRuntime() } } ?? [opened.runtime]
+                opened.connection.map { connection in (0..<level).map { _ in connection.makeRuntime(streams: level) } } ?? [opened.runtime]
             let (record, writer) = try startRecord(
                 runtimes[0], sha256: opened.sha256, configuration: configuration, served: served, plan: plan, group: group,
                 workspace: workspace, machineLoad: machineLoad)

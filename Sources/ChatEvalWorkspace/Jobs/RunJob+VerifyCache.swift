@@ -23,6 +23,7 @@ extension RunJob {
         let conversations = suites.reduce(0) { $0 + $1.conversations.count }
         var faults: [String] = []
         for variant in runVariants(head, served) {
+            EngineHold.releaseAll(after: [])  // the previous model, before the next loads
             let opened = try await openRuntime(variant, head, served)
             output.info(RunHeader.render(opened.runtime.identity, cacheMode: .session))
             output.info(

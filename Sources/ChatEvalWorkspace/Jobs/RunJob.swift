@@ -103,6 +103,7 @@ package struct RunJob: Sendable {
         for (index, variant) in variants.enumerated() {
             if variants.count > 1 { output.info("\nmodel \(index + 1) of \(variants.count): \(variant.label)") }
             // Loaded (or connected) one at a time: the previous model is freed before the next is loaded.
+            EngineHold.releaseAll(after: results.map(\.path))
             let opened = try await openRuntime(variant, head, servedConfiguration)
             let runGroup = group.map { RunGroup(id: $0, index: index + 1, count: variants.count, label: variant.label) }
             output.info(RunHeader.render(opened.runtime.identity, cacheMode: head.cacheMode) + "\n")

@@ -10,6 +10,10 @@ extension GitRepository: CommitTrailers {
     {
         try trailers(named: key, from: head, after: base, maxCount: maxCount).map { ($0.commit, $0.isMerge, $0.values) }
     }
+
+    public func unreadTrailers(_ key: String, in commit: String) throws -> (lines: [String], reason: String)? {
+        try unreadTrailers(named: key, ofCommit: commit).map { ($0.lines, $0.reason) }
+    }
 }
 
 /// Step suspects are named from libgit2 tree diffs against the first parent.

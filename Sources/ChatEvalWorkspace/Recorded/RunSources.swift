@@ -93,7 +93,9 @@ package struct RunSources {
         declared.warnings.forEach(warn)
         // `calibrate` measures the paired design: its rates say nothing of separately recorded runs.
         if paired, let latest = headRuns.runs.max(by: { $0.startedAt < $1.startedAt }) {
-            result.calibration = GateAuditStore.load(for: latest, reports: folder)
+            let (audit, problem) = GateAuditStore.read(for: latest, reports: folder)
+            result.calibration = audit
+            problem.map(warn)
         }
         return (result, baseRuns.runs + headRuns.runs)
     }
