@@ -81,7 +81,7 @@ public struct HPTVerdict: Codable, Sendable, Hashable {
     /// (the tied conversations) take the smallest ranks and count half to each side, so they only
     /// dilute; under "no change" every non-zero shift is as likely positive as negative.
     static func probabilitySlower(_ shifts: [Double]) -> Double {
-        let ranks = midranks(shifts.map(abs))
+        let ranks = JointPermutation.midranks(shifts.map(abs))
         // Doubled ranks are whole numbers; the statistic is the sum of the positive shifts' ranks.
         let doubled = zip(shifts, ranks).filter { $0.0 != 0 }.map { Int(($0.1 * 2).rounded()) }
         let observed = zip(shifts, ranks).filter { $0.0 > 0 }.reduce(0) { $0 + Int(($1.1 * 2).rounded()) }
@@ -104,21 +104,6 @@ public struct HPTVerdict: Codable, Sendable, Hashable {
         }
         let below = counts[..<observed].reduce(0, +)
         return min(1, max(0, below + counts[observed] / 2))
-    }
-
-    /// Mean ranks (1-based) of `values`, ties sharing the mean of their ranks.
-    static func midranks(_ values: [Double]) -> [Double] {
-        let order = values.indices.sorted { values[$0] < values[$1] }
-        var ranks = [Double](repeating: 0, count: values.count)
-        var start = 0
-        while start < order.count {
-            var end = start + 1
-            while end < order.count && values[order[end]] == values[order[start]] { end += 1 }
-            let mean = Double(start + 1 + end) / 2
-            for position in start..<end { ranks[order[position]] = mean }
-            start = end
-        }
-        return ranks
     }
 
     /// The largest factor r (to 0.1%, at most 10) at which head divided by r (`slower`) or
@@ -164,13 +149,14 @@ public struct HPTVerdict: Codable, Sendable, Hashable {
 extension HPTVerdict {
     /// The verdicts of a comparison: the whole of it (every suite's conversations together) and
     /// each suite, on the settings' first priority time metric (TTFT by default), from the replays
-    /// `RunComparator` compares (those left out for a busy machine stay out).
-    static func of(base: [RunRecord], head: [RunRecord], settings: ComparisonSettings, suites: [String]) -> (
+    /// `RunComparator` compares (those left out for a busy machine stay out, screened as it
+    /// screens them: `paired` for the two arms of one paired job).
+    static func of(base: [RunRecord], head: [RunRecord], settings: ComparisonSettings, suites: [String], paired: Bool) -> (
         whole: HPTVerdict?, bySuite: [String: HPTVerdict]
     ) {
         let metric = settings.priorityMetrics.first { $0.unit == .seconds } ?? .timeToFirstToken
-        let (baseReplays, _, _) = RunComparator.measuredReplaysCounting(base, busyThreshold: settings.busyThreshold)
-        let (headReplays, _, _) = RunComparator.measuredReplaysCounting(head, busyThreshold: settings.busyThreshold)
+        let (baseReplays, _, _) = RunComparator.measuredReplaysCounting(base, busyThreshold: settings.busyThreshold, paired: paired)
+        let (headReplays, _, _) = RunComparator.measuredReplaysCounting(head, busyThreshold: settings.busyThreshold, paired: paired)
         var all: [(base: [Double], head: [Double])] = []
         var bySuite: [String: HPTVerdict] = [:]
         for suite in suites {

@@ -128,7 +128,7 @@ public enum RunComparator {
         comparison.memoryContext = memoryContext
         // The one-line summary a person reads first (never a gate); calibrations, which ask for no detail, skip it.
         if turnDetail {
-            let hpt = HPTVerdict.of(base: base.runs, head: head.runs, settings: settings, suites: suiteOrder)
+            let hpt = HPTVerdict.of(base: base.runs, head: head.runs, settings: settings, suites: suiteOrder, paired: paired)
             comparison.hpt = hpt.whole
             for index in comparison.suites.indices { comparison.suites[index].hpt = hpt.bySuite[comparison.suites[index].name] }
         }

@@ -63,13 +63,18 @@ extension GitRepository {
 
     /// The `key` trailers of one commit's message.
     public func trailerValues(named key: String, ofCommit id: String) throws -> [String] {
+        try withCommit(id) { try trailerValues(named: key, of: $0) }
+    }
+
+    /// `body` with the commit whose full id is `id`, inside the lock; the commit freed after.
+    private func withCommit<T>(_ id: String, _ body: (OpaquePointer?) throws -> T) throws -> T {
         try LibGit2.withLock {
             var oid = git_oid()
             try check(git_oid_fromstr(&oid, id), "git_oid_fromstr")
             var commit: OpaquePointer?
             try check(git_commit_lookup(&commit, pointer, &oid), "git_commit_lookup")
             defer { git_commit_free(commit) }
-            return try trailerValues(named: key, of: commit)
+            return try body(commit)
         }
     }
 
@@ -97,12 +102,7 @@ extension GitRepository {
     /// of it is a trailer (or a continuation): one line of prose there silently drops every
     /// trailer of the commit.
     public func unreadTrailers(named key: String, ofCommit id: String) throws -> UnreadTrailers? {
-        try LibGit2.withLock {
-            var oid = git_oid()
-            try check(git_oid_fromstr(&oid, id), "git_oid_fromstr")
-            var commit: OpaquePointer?
-            try check(git_commit_lookup(&commit, pointer, &oid), "git_commit_lookup")
-            defer { git_commit_free(commit) }
+        try withCommit(id) { commit in
             guard let message = git_commit_message(commit) else { return nil }
             return UnreadTrailers(message: String(cString: message), key: key, read: try trailerValues(named: key, of: commit).count)
         }

@@ -23,7 +23,7 @@ import Testing
         #expect(abs(HPTVerdict.probabilitySlower(shifts) + HPTVerdict.probabilitySlower(shifts.map { -$0 }) - 1) < 1e-12)
         // Ties (zeros) only dilute: three slower among five ties is less sure than three alone.
         #expect(HPTVerdict.probabilitySlower([0.1, 0.2, 0.3, 0, 0, 0, 0, 0]) == HPTVerdict.probabilitySlower([0.1, 0.2, 0.3]))
-        #expect(HPTVerdict.midranks([3, 1, 3, 0]) == [3.5, 2, 3.5, 1])
+        #expect(JointPermutation.midranks([3, 1, 3, 0]) == [3.5, 2, 3.5, 1])
     }
 
     /// A conversation whose replays do not differ significantly is a tie, whatever its medians.

@@ -320,7 +320,7 @@ public enum JointPermutation {
     static func binomial(_ n: Int, _ k: Int) -> Double { exp(logBinomial(n, k)).rounded() }
 
     /// Ranks 1…n, ties sharing their mean rank.
-    static func midranks(_ values: [Double]) -> [Double] {
+    public static func midranks(_ values: [Double]) -> [Double] {
         let order = values.indices.sorted { values[$0] < values[$1] }
         var ranks = [Double](repeating: 0, count: values.count)
         var start = 0
