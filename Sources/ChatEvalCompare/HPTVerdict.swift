@@ -169,3 +169,11 @@ extension HPTVerdict {
         return (of(strata: all, suite: nil, metric: metric), bySuite)
     }
 }
+
+extension Comparison {
+    /// Sets the HPT lines: the whole comparison's and each suite's (`HPTVerdict.of`).
+    mutating func attachHPT(_ hpt: (whole: HPTVerdict?, bySuite: [String: HPTVerdict])) {
+        self.hpt = hpt.whole
+        for index in suites.indices { suites[index].hpt = hpt.bySuite[suites[index].name] }
+    }
+}

@@ -62,10 +62,7 @@ public enum RunComparator {
         // not the same quantity on both sides: it is left out, and the comparison says why.
         let memoryContext = MemoryContext.between(base: base.runs, head: head.runs)
         if memoryContext?.compared == false { settings.metrics.removeAll { $0 == .peakMemory } }
-        var suiteSettings: [String: ComparisonSettings] = [:]
-        for suite in head.runs.flatMap(\.suites) {
-            if let own = suite.comparison { suiteSettings[suite.name] = projectSettings.applying(own).applying(commandLine) }
-        }
+        let suiteSettings = Self.suiteSettings(head.runs, project: projectSettings, commandLine: commandLine)
         // Only the two runs of one paired job keep the pairing's screen; any others are screened
         // replay by replay, whatever recorded them.
         let paired = ComparedRuns.onePairedJob(base: base.runs, head: head.runs)
@@ -128,12 +125,22 @@ public enum RunComparator {
         comparison.memoryContext = memoryContext
         // The one-line summary a person reads first (never a gate); calibrations, which ask for no detail, skip it.
         if turnDetail {
-            let hpt = HPTVerdict.of(base: base.runs, head: head.runs, settings: settings, suites: suiteOrder, paired: paired)
-            comparison.hpt = hpt.whole
-            for index in comparison.suites.indices { comparison.suites[index].hpt = hpt.bySuite[comparison.suites[index].name] }
+            comparison.attachHPT(HPTVerdict.of(base: base.runs, head: head.runs, settings: settings, suites: suiteOrder, paired: paired))
         }
         if !comparison.isDecided { comparison.missed = MissedChange.weakest(in: comparison) }
         return comparison
+    }
+
+    /// Each suite's own settings (its `compare:` section over the project's, the command line
+    /// over both), for the suites that have one.
+    static func suiteSettings(_ runs: [RunRecord], project: ComparisonSettings, commandLine: ComparisonOverrides) -> [String:
+        ComparisonSettings]
+    {
+        var found: [String: ComparisonSettings] = [:]
+        for suite in runs.flatMap(\.suites) {
+            if let own = suite.comparison { found[suite.name] = project.applying(own).applying(commandLine) }
+        }
+        return found
     }
 
     /// The error rates a look decides at.

@@ -191,6 +191,14 @@ public enum ComparisonReport {
             lines.append(Format.clip("runner    " + auditSentence(audit), 160))
             for warning in audit.thresholdWarnings(settings) { lines.append("          ⚠ " + warning) }
         }
+        lines += loadLines(comparison)
+        return lines
+    }
+
+    /// How busy the machine was and what that left out or measured again, and in what process
+    /// contexts peak memory was measured.
+    static func loadLines(_ comparison: Comparison) -> [String] {
+        var lines: [String] = []
         let load = comparison.load
         if let screen = load.screenedAt {
             // Runs recorded apart: every replay screened by its own load, whatever recorded it.
