@@ -321,7 +321,8 @@ import Testing
             defer { Task { await connection.shutdown() } }
             let started = ContinuousClock.now
             let result = await Self.turn(connection.makeRuntime(), [.user("Sing.")], options: GenerationOptions(maxTokens: 16))
-            #expect(ContinuousClock.now - started < .seconds(5))
+            // Ended by the bound, not by the 10 s request timeout (5.2 s beside a full test run on 2 cores).
+            #expect(ContinuousClock.now - started < .seconds(9))
             #expect(result.failure == nil)
             let metrics = try #require(result.metrics)
             #expect(metrics.stopReason == .maxTokens)
