@@ -9,7 +9,7 @@ struct RuntimeOptions: ParsableArguments {
     @Option(
         name: .customLong("model"),
         help: ArgumentHelp(
-            "GGUF model file (default: the project file's, else $CHATEVAL_MODEL, else the default chat model). "
+            "GGUF model file (default: $CHATEVAL_MODEL, else the project file's, else the default chat model). "
                 + "Repeat it to run the suites against several models side by side.",
             valueName: "path"))
     var models: [String] = []

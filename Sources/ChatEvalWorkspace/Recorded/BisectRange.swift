@@ -13,7 +13,8 @@ import Foundation
 /// then the command line's overrides: model, template, context, threads, batch, cache mode — the
 /// others folded into the state before them and named as skipped. A commit in the middle whose
 /// suites or project file do not load is a state that cannot be measured (`BisectRevision.unmeasurable`),
-/// skipped by the search as `git bisect skip` does; an end that does not load is refused.
+/// skipped by the search as `git bisect skip` does; an end that does not load, or whose model
+/// file is missing, is refused before the range is walked.
 package struct BisectRange {
     package var states: [BisectState]
     package var skipped: [SkippedCommit]
@@ -33,6 +34,22 @@ package struct BisectRange {
     ) throws -> BisectRange {
         let (goodId, badId) = (try commit(good, repository), try commit(bad, repository))
         guard goodId != badId else { throw failure("\(good) and \(bad) are the same commit: there is nothing between them", .badInput) }
+        // Both ends first, from their own trees, before the walk whose diffs cost time on a long
+        // range: an end that cannot be measured is refused at once. (The bad end replays what
+        // the last commit changing an input replays: the commits after it change none.)
+        for (id, end) in [(goodId, "\(good) (the good end)"), (badId, "\(bad) (the bad end)")] {
+            do {
+                let state = BisectState(commit: id, shortId: String(id.prefix(7)), subject: "")
+                let (_, configuration) = try revision(
+                    state, repository: repository, root: root, projectPath: projectPath, selection: selection, configure: configure)
+                let model = configuration.primary.modelPath
+                if inputs != nil, !FileManager.default.fileExists(atPath: model) {
+                    throw failure("its model \(model) does not exist", .badInput)
+                }
+            } catch {
+                throw failure("\(end) cannot be measured: \(Self.firstLine(error)); bisect from commits whose suites load", .badInput)
+            }
+        }
         let walk: FirstParentWalk
         do {
             walk = try repository.firstParentWalk(from: badId, since: goodId)
