@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A whole file's bytes, for the files ChatEval reads whole (journals, answers files, audits).
 ///
 /// Why not `FileManager.contents(atPath:)` alone: on Linux, swift-corelibs-foundation reads a file
@@ -13,6 +17,13 @@ public enum FileContents {
             return FileManager.default.isReadableFile(atPath: path) ? Data() : nil
         }
         return FileManager.default.contents(atPath: path)
+    }
+
+    /// True when `path` names a regular file (links followed), told without opening it: a FIFO
+    /// in a file's place would block a read for ever, and a device never ends.
+    public static func isRegularFile(atPath path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
     /// The size of the file at `path` when it is over `limit` bytes, told before anything is read;

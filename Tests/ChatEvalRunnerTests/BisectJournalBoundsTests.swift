@@ -52,4 +52,16 @@ import Testing
         #expect(refused == nil)
         #expect(journal.probes.map(\.result.repetitions) == [10_000, 3])
     }
+
+    /// A FIFO in the journal's place (nobody writing) is passed over at once, a fresh journal
+    /// started: before, reading it hung bisect until it was killed (issue 43, item 3).
+    @Test func aFIFOInTheJournalsPlaceIsNotRead() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bisect-fifo-\(UUID().uuidString).json").path
+        try #require(mkfifo(path, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let started = Date()
+        let (journal, refused) = BisectJournal.read(URL(fileURLWithPath: path), fingerprint: "question")
+        #expect(journal.probes.isEmpty && refused == nil)
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
 }

@@ -52,8 +52,9 @@ public struct BisectJournal: Codable, Sendable {
     /// As `open`, with why a journal that answers the same question was not used: one that cannot
     /// be trusted (`problems`) is replaced, and the caller says so.
     public static func read(_ url: URL, fingerprint: String) -> (journal: BisectJournal, refused: String?) {
-        // Bounded like a result file: the journal is read from a folder others may write to.
-        guard FileContents.size(atPath: url.path, over: ResultFolder.maximumFileBytes) == nil,
+        // Bounded like a result file, and a regular file only (a FIFO in its place hung bisect):
+        // the journal is read from a folder others may write to.
+        guard FileContents.isRegularFile(atPath: url.path), FileContents.size(atPath: url.path, over: ResultFolder.maximumFileBytes) == nil,
             let data = FileContents.read(atPath: url.path),
             let journal = try? ResultWriter.makeDecoder().decode(BisectJournal.self, from: data),
             journal.version == currentVersion, journal.fingerprint == fingerprint
