@@ -16,6 +16,12 @@ package enum EngineHold {
         held.withLock { $0.append(engine) }
     }
 
+    /// Stops keeping `engine`: freed once its last other owner lets go (a bisection's least
+    /// recently used configuration, whose memory the next one needs).
+    static func release(_ engine: LlamaChatRuntime) {
+        held.withLock { $0.removeAll { $0 === engine } }
+    }
+
     /// Frees the engines kept so far (before the next model of a run loads); `finished` names
     /// what the crash handler says was finished, should freeing one crash.
     static func releaseAll(after finished: [String]) {

@@ -6,8 +6,8 @@ import ChatEvalRuntime
 
 /// Each bisected commit's in-process runtime, from the commit's own settings: one engine per
 /// distinct configuration (model and its sha256, template, context, threads, batch, sliding
-/// window), loaded when first asked — the default model loads in about 0.2 s — and kept while
-/// the search goes on, the `capacity` most recently used at most. A configuration that cannot be
+/// window), loaded when first asked and kept while the search goes on, the `capacity` most
+/// recently used at most (an engine evicted is freed: `EngineHold` no longer keeps it). A configuration that cannot be
 /// loaded (a model missing or of another sha256, a template llama.cpp does not know) makes every
 /// commit that asks for it unmeasurable: a lasting `BisectSkip` with the error's first line.
 package actor ConfiguredRuntimes: RevisionRuntimes {
@@ -44,6 +44,7 @@ package actor ConfiguredRuntimes: RevisionRuntimes {
             loaded[key] = engine
             // Fewer engines held than commits: the least recently used one goes (its context freed).
             while loaded.count > capacity, let oldest = recent.first(where: { loaded[$0] != nil && $0 != key }) {
+                if let evicted = loaded[oldest]?.runtime { EngineHold.release(evicted) }
                 loaded[oldest] = nil
                 recent.removeAll { $0 == oldest }
             }
