@@ -93,13 +93,25 @@ public actor RevisionProber: BisectProber {
         return result
     }
 
+    /// Whether a run a journal names may stand for `revision`'s single greedy run: complete, of
+    /// its commit, of the same suites (names, files, conversations) and, once its engine is
+    /// loaded, of the same model. A journal can be edited: a run that does not match is measured again.
+    private func keptRun(_ record: RunRecord, matches revision: BisectRevision, state index: Int) async -> Bool {
+        guard record.status == .complete, record.git?.commit == revision.commit || revision.git == nil else { return false }
+        let kept = record.suites.map { [$0.name, $0.path] + $0.conversations.map(\.id) }
+        let planned = revision.plan.suites.map { [$0.name, $0.path] + $0.conversations.map(\.id) }
+        guard kept == planned else { return false }
+        if let model = await runtimes.modelSha256(for: index), let recorded = record.modelSha256, model != recorded { return false }
+        return true
+    }
+
     /// State `index`'s single greedy run: from memory, from the journal's result file, or measured.
     private func singleRun(_ index: Int) async throws -> (RunRecord, String) {
         let revision = revisions[index]
         if let record = singleRuns[index], let file = journal.singleRuns[revision.commit] { return (record, file) }
-        // A kept run is this commit's, complete, or measured again.
+        // A kept run is this commit's, complete, of its suites and model, or measured again.
         if let file = journal.singleRuns[revision.commit], let record = try? ResultFolder.read(URL(fileURLWithPath: file)),
-            record.status == .complete, record.git?.commit == revision.commit || revision.git == nil
+            await keptRun(record, matches: revision, state: index)
         {
             singleRuns[index] = record
             return (record, file)
