@@ -57,17 +57,23 @@ import Testing
         }
     }
 
+    /// `suite` replayed twice against `server`, its results in `reports`.
+    private func runTwice(_ suite: String, reports: String, server: FakeChatServer) async throws -> ProcessRunner.Outcome {
+        try await run(
+            [
+                "run", suite, "--no-project", "--reports", reports, "--runtime", "openai", "--base-url", server.baseURL, "--model-name",
+                "m",
+                "--repeat", "2",
+            ], environment: ["CI": "true"])
+    }
+
     /// A plain run of several repetitions showed no figure before its end (320 turns with the
     /// project's 10): the suites' figures come after the first repetition.
     @Test func aRunOfSeveralRepetitionsShowsAFirstLook() async throws {
         let (suite, reports, folder) = try Self.workspace()
         defer { try? FileManager.default.removeItem(at: folder) }
         try await FakeChatServer.run(replies: Array(repeating: Self.answer, count: 12)) { server in
-            let outcome = try await run(
-                [
-                    "run", suite, "--no-project", "--reports", reports, "--runtime", "openai", "--base-url", server.baseURL,
-                    "--model-name", "m", "--repeat", "2",
-                ], environment: ["CI": "true"])
+            let outcome = try await runTwice(suite, reports: reports, server: server)
             #expect(outcome.status == 0, "\(outcome.stderr)")
             let lines = outcome.stdout.split(separator: "\n").map(String.init)
             let look = try #require(lines.firstIndex { $0.hasPrefix("first look, after repetition 1 of 2") }, "\(outcome.stdout)")
@@ -83,11 +89,7 @@ import Testing
         let (suite, reports, folder) = try Self.workspace()
         defer { try? FileManager.default.removeItem(at: folder) }
         try await FakeChatServer.run(replies: Array(repeating: Self.answer, count: 12)) { server in
-            let outcome = try await run(
-                [
-                    "run", suite, "--no-project", "--reports", reports, "--runtime", "openai", "--base-url", server.baseURL,
-                    "--model-name", "m", "--repeat", "2",
-                ], environment: ["CI": "true"])
+            let outcome = try await runTwice(suite, reports: reports, server: server)
             #expect(outcome.status == 0, "\(outcome.stderr)")
             #expect(
                 outcome.stdout.contains("plan      1 suite: 3 conversations × 2 repetitions = 6 replays (12 turns), no warm-up\n"),
