@@ -149,14 +149,12 @@ public struct HPTVerdict: Codable, Sendable, Hashable {
 extension HPTVerdict {
     /// The verdicts of a comparison: the whole of it (every suite's conversations together) and
     /// each suite, on the settings' first priority time metric (TTFT by default), from the replays
-    /// `RunComparator` compares (those left out for a busy machine stay out, screened as it
-    /// screens them: `paired` for the two arms of one paired job).
-    static func of(base: [RunRecord], head: [RunRecord], settings: ComparisonSettings, suites: [String], paired: Bool) -> (
-        whole: HPTVerdict?, bySuite: [String: HPTVerdict]
-    ) {
+    /// `RunComparator` compares (screened as it screened them: those left out stay out).
+    static func of(
+        baseReplays: [String: [RunComparator.Replay]], headReplays: [String: [RunComparator.Replay]], settings: ComparisonSettings,
+        suites: [String]
+    ) -> (whole: HPTVerdict?, bySuite: [String: HPTVerdict]) {
         let metric = settings.priorityMetrics.first { $0.unit == .seconds } ?? .timeToFirstToken
-        let (baseReplays, _, _) = RunComparator.measuredReplaysCounting(base, busyThreshold: settings.busyThreshold, paired: paired)
-        let (headReplays, _, _) = RunComparator.measuredReplaysCounting(head, busyThreshold: settings.busyThreshold, paired: paired)
         var all: [(base: [Double], head: [Double])] = []
         var bySuite: [String: HPTVerdict] = [:]
         for suite in suites {

@@ -125,7 +125,7 @@ public enum RunComparator {
         comparison.memoryContext = memoryContext
         // The one-line summary a person reads first (never a gate); calibrations, which ask for no detail, skip it.
         if turnDetail {
-            comparison.attachHPT(HPTVerdict.of(base: base.runs, head: head.runs, settings: settings, suites: suiteOrder, paired: paired))
+            comparison.attachHPT(HPTVerdict.of(baseReplays: baseReplays, headReplays: headReplays, settings: settings, suites: suiteOrder))
         }
         if !comparison.isDecided { comparison.missed = MissedChange.weakest(in: comparison) }
         return comparison

@@ -37,15 +37,17 @@ package struct BisectRange {
         // Both ends first, from their own trees, before the walk whose diffs cost time on a long
         // range: an end that cannot be measured is refused at once. (The bad end replays what
         // the last commit changing an input replays: the commits after it change none.)
+        var ends: [String: (BisectRevision, RunConfiguration)] = [:]  // by commit: the walk below reuses them
         for (id, end) in [(goodId, "\(good) (the good end)"), (badId, "\(bad) (the bad end)")] {
             do {
                 let state = BisectState(commit: id, shortId: String(id.prefix(7)), subject: "")
-                let (_, configuration) = try revision(
+                let loaded = try revision(
                     state, repository: repository, root: root, projectPath: projectPath, selection: selection, configure: configure)
-                let model = configuration.primary.modelPath
+                let model = loaded.1.primary.modelPath
                 if inputs != nil, !FileManager.default.fileExists(atPath: model) {
                     throw failure("its model \(model) does not exist", .badInput)
                 }
+                ends[id] = loaded
             } catch {
                 throw failure("\(end) cannot be measured: \(Self.firstLine(error)); bisect from commits whose suites load", .badInput)
             }
@@ -80,8 +82,10 @@ package struct BisectRange {
         }
         for (index, state) in range.states.enumerated() {
             do {
-                let (revision, configuration) = try self.revision(
-                    state, repository: repository, root: root, projectPath: projectPath, selection: selection, configure: configure)
+                let (revision, configuration) =
+                    try ends[state.commit]
+                    ?? self.revision(
+                        state, repository: repository, root: root, projectPath: projectPath, selection: selection, configure: configure)
                 range.revisions.append(revision)
                 range.configurations.append(configuration)
             } catch {
