@@ -86,14 +86,18 @@ struct ServedBench: AsyncParsableCommand {
                     "a \(conversation.userMessages.count)-turn greedy conversation, \(turnTokens) tokens per answer, "
                         + "\(repetitions) alternating pairs; server: \(connection.server.engine) \(connection.server.build ?? "")"
                 )
+                // Like for like: the in-process greedy answers, once, become the transcript both
+                // sides' histories carry, so every turn sends both the same prompt whatever each
+                // answers (they part when the server's arithmetic picks another token).
+                let transcript = try await Self.replayed(conversation, inProcess, transcript: nil).answers
                 var pairs: [(local: [TurnMetrics], served: [TurnMetrics])] = []
                 for pair in 1...repetitions {
                     var local: [TurnMetrics] = [], remote: [TurnMetrics] = []
                     for side in pair % 2 == 1 ? [0, 1] : [1, 0] {
                         if side == 0 {
-                            local = try await Self.replayed(conversation, inProcess)
+                            local = try await Self.replayed(conversation, inProcess, transcript: transcript).metrics
                         } else {
-                            remote = try await Self.replayed(conversation, served)
+                            remote = try await Self.replayed(conversation, served, transcript: transcript).metrics
                         }
                     }
                     pairs.append((local, remote))
@@ -108,6 +112,7 @@ struct ServedBench: AsyncParsableCommand {
             .init("turn"), .init("prompt in/srv"), .init("reused in/srv"), .init("reuse eff. in/srv"), .init("TTFT in process"),
             .init("TTFT server"), .init("overhead (median)"), .init("TTFT srv spread"), .init("decode t/s in"), .init("decode t/s srv"),
         ])
+        let comparable = LikeForLike.comparableTurns(pairs)
         for turn in pairs[0].local.indices {
             let local = pairs.map { $0.local[turn] }, served = pairs.map { $0.served[turn] }
             let overheads = zip(served, local).map { $0.timeToFirstToken - $1.timeToFirstToken }
@@ -116,13 +121,24 @@ struct ServedBench: AsyncParsableCommand {
                 "\(local[0].reusedTokens.map(String.init) ?? "?")/\(served[0].reusedTokens.map(String.init) ?? "?")",
                 "\(Format.percent(local[0].reuseEfficiency))/\(Format.percent(served[0].reuseEfficiency))",
                 Format.duration(median(local.map(\.timeToFirstToken))), Format.duration(median(served.map(\.timeToFirstToken))),
-                Format.duration(median(overheads)), spread(served.map(\.timeToFirstToken)),
+                comparable.contains(turn) ? Format.duration(median(overheads)) : "not comparable", spread(served.map(\.timeToFirstToken)),
                 Format.rate(median(local.compactMap(\.decodeTokensPerSecond))),
                 Format.rate(median(served.compactMap(\.decodeTokensPerSecond))),
             ])
         }
         print("\n" + table.render(indent: "   "))
-        let all = pairs.flatMap { zip($0.served, $0.local).map { $0.timeToFirstToken - $1.timeToFirstToken } }
+        let turnCount = pairs[0].local.count
+        if comparable.count < turnCount {
+            let parted = (0..<turnCount).filter { !comparable.contains($0) }.map { String($0 + 1) }.joined(separator: ", ")
+            print(
+                "   not comparable: turns \(parted) "
+                    + "(the two sides were sent different prompt token counts in some pair); left out of the overhead")
+        }
+        let all = pairs.flatMap {
+            zip($0.served, $0.local).enumerated().filter { comparable.contains($0.offset) }.map {
+                $0.element.0.timeToFirstToken - $0.element.1.timeToFirstToken
+            }
+        }
         let ratios = pairs.flatMap {
             zip($0.served, $0.local).compactMap { pair -> Double? in
                 guard let served = pair.0.decodeTokensPerSecond, let local = pair.1.decodeTokensPerSecond, local > 0 else { return nil }
@@ -132,7 +148,7 @@ struct ServedBench: AsyncParsableCommand {
         print(
             String(
                 format:
-                    "   transport overhead, every turn of every pair: median %@ (min %@, max %@); "
+                    "   transport overhead, every comparable turn of every pair: median %@ (min %@, max %@); "
                     + "decode t/s server / in process: median %.3f×",
                 Format.duration(median(all)), Format.duration(all.min()), Format.duration(all.max()), median(ratios)))
         // What the caches could serve and did, side by side: reusable and missed tokens, and the
@@ -209,12 +225,29 @@ struct ServedBench: AsyncParsableCommand {
         }
     }
 
-    private static func replayed(_ script: ConversationScript, _ runtime: any ChatRuntime) async throws -> [TurnMetrics] {
-        let results = await ConversationReplayer(runtime: runtime, cacheMode: .session).replay(script)
+    private static func replayed(
+        _ script: ConversationScript, _ runtime: any ChatRuntime, transcript: [String]?
+    ) async throws -> (metrics: [TurnMetrics], answers: [String]) {
+        let results = await ConversationReplayer(runtime: runtime, cacheMode: .session, transcript: transcript).replay(script)
         let metrics = results.compactMap(\.metrics)
         guard metrics.count == script.userMessages.count else {
             throw BenchError("a turn failed: \(results.compactMap(\.failure).first?.description ?? "unknown")")
         }
-        return metrics
+        return (metrics, results.map { $0.answer ?? "" })
+    }
+}
+
+/// Which turns of a side-by-side replay compare like for like: those where, in every pair, both
+/// sides were sent the same number of prompt tokens. Another count means another prompt (a
+/// history that parted, another template), and its TTFT difference is not the transport's.
+enum LikeForLike {
+    static func comparableTurns(_ pairs: [(local: [TurnMetrics], served: [TurnMetrics])]) -> Set<Int> {
+        guard let first = pairs.first else { return [] }
+        return Set(
+            first.local.indices.filter { turn in
+                pairs.allSatisfy {
+                    turn < $0.local.count && turn < $0.served.count && $0.local[turn].promptTokens == $0.served[turn].promptTokens
+                }
+            })
     }
 }

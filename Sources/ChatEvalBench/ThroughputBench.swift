@@ -3,6 +3,7 @@ import ChatEvalCore
 import ChatEvalLlama
 import ChatEvalReport
 import ChatEvalRuntime
+import ChatEvalStore
 import ChatEvalToolKit
 import Foundation
 
@@ -79,6 +80,7 @@ struct ThroughputBench: AsyncParsableCommand {
             ])
         }
         print("\n" + table.render(indent: "   "))
+        roofline(runtime, depth: depth, chatEval: median(decode.map(\.1)), llamaBench: median(decode.map(\.0)))
 
         let split = MemoryAttribution.split(modelPath: options.model, engineRegions: engineRegions)
         let memory = runtime.identity.memory
@@ -98,6 +100,29 @@ struct ThroughputBench: AsyncParsableCommand {
             mib(pairs.compactMap(\.turn.peakResidentBytes).max().flatMap { peak in memory?.engineBytes.map { peak - $0 } }),
         ])
         print(memoryTable.render(indent: "   "))
+    }
+
+    /// Decode as a share of the memory-bandwidth bound (`DecodeRoofline`), both sides, at the
+    /// turn's mean decode depth, against this machine's probed bandwidth (cached per CPU).
+    private func roofline(_ runtime: LlamaChatRuntime, depth: Int, chatEval: Double, llamaBench: Double) {
+        guard let roofline = runtime.identity.memory?.roofline else {
+            print("\n   roofline: not known (the engine did not report its model buffer, or the model its attention geometry)")
+            return
+        }
+        let bandwidth = MemoryBandwidth.cached(threads: options.threads)
+        let meanDepth = DecodeRoofline.meanDepth(promptTokens: depth, generatedTokens: generatedTokens)
+        let bytes = Double(roofline.bytesPerToken(depth: meanDepth))
+        let bound = roofline.boundTokensPerSecond(depth: meanDepth, bandwidth: bandwidth.bytesPerSecond) ?? 0
+        let share = { (rate: Double) in roofline.share(decodeTokensPerSecond: rate, depth: meanDepth, bandwidth: bandwidth.bytesPerSecond) }
+        print(
+            String(
+                format: "\n   roofline: memory read bandwidth %.1f GB/s (%d threads, probed %@ on %@, load %@); "
+                    + "a token at mean depth %d reads %.1f MB (weights %.1f MB + KV %.1f MB), so decode is bound at %.0f tokens/s:\n"
+                    + "   ChatEval decode %.1f tokens/s = %@ of the bound; llama-bench tg %.1f tokens/s = %@",
+                bandwidth.bytesPerSecond / 1e9, bandwidth.threads, ISO8601DateFormatter().string(from: bandwidth.measuredAt), bandwidth.cpu,
+                bandwidth.load.map { String(format: "%.1f", $0) } ?? "?", meanDepth, bytes / 1e6, Double(roofline.weightBytes) / 1e6,
+                Double(roofline.kvBytesPerPosition * meanDepth) / 1e6, bound, chatEval, Format.percent(share(chatEval)), llamaBench,
+                Format.percent(share(llamaBench))))
     }
 
     /// One llama-bench run of each matching test: pp at depth 0, tg at the prompt's depth.

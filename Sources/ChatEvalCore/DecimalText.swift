@@ -10,8 +10,16 @@ public enum DecimalText {
         guard value.isFinite else { return String(value) }
         if value == 0 { return "0" }
         let text = "\(value)"
-        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }), let exponent = Int(text[text.index(after: e)...]) else {
-            return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+        // Bytes, not Characters: this runs for every number of every check's detail.
+        let bytes = text.utf8
+        guard let e = bytes.firstIndex(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
+            let exponent = Int(Substring(text.utf8[bytes.index(after: e)...]))
+        else {
+            let count = bytes.count
+            guard count > 2, bytes.last == UInt8(ascii: "0"), bytes[bytes.index(bytes.endIndex, offsetBy: -2)] == UInt8(ascii: ".") else {
+                return text
+            }
+            return String(Substring(text.utf8.dropLast(2)))
         }
         var mantissa = Substring(text[..<e])
         let sign = mantissa.hasPrefix("-") ? "-" : ""

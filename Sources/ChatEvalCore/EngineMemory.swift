@@ -21,6 +21,9 @@ public struct EngineMemory: Codable, Sendable, Hashable {
     /// memory, which depends on what the process held before the model (`compare` then compares
     /// peak memory only between sides measured in the same process context).
     public var peakBasis: String?
+    /// KV-cache bytes per cached position (all layers, keys and values), from the model's
+    /// attention geometry: with `modelBytes`, what decoding one token reads (`roofline`).
+    public var kvBytesPerPosition: Int?
 
     /// `peakBasis` of peaks measured above the resident memory just before the model loaded.
     public static let aboveLoadBaseline = "above_load_baseline"
@@ -35,6 +38,12 @@ public struct EngineMemory: Codable, Sendable, Hashable {
         self.kvCacheBytes = kvCacheBytes
         self.computeBytes = computeBytes
         self.outputBytes = outputBytes
+    }
+
+    /// What decoding one token reads, when both figures are known.
+    public var roofline: DecodeRoofline? {
+        guard let modelBytes, let kvBytesPerPosition else { return nil }
+        return DecodeRoofline(weightBytes: modelBytes, kvBytesPerPosition: kvBytesPerPosition)
     }
 
     /// The engine's buffers together, when it reported them all.

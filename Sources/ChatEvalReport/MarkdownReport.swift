@@ -95,7 +95,8 @@ public enum MarkdownReport {
         out += failures(records, detail: detail)
         guard detail == .full else { return document(out) }
         for record in records {
-            for suite in record.suites { out += perTurnDetail(suite, model: record.modelLabel) }
+            let bound = record.runtime.memory?.roofline.flatMap { roofline in record.machine.memoryBandwidth.map { (roofline, $0) } }
+            for suite in record.suites { out += perTurnDetail(suite, model: record.modelLabel, bound: bound) }
         }
         return document(out)
     }
@@ -186,11 +187,21 @@ public enum MarkdownReport {
             header + capped(failures, detail == .full ? Int.max : 50) { "_… and \($0) more in the result file._" })
     }
 
-    /// A suite's turns of the first repetition: timings, reuse, checks, the user message and the answer.
-    private static func perTurnDetail(_ suite: SuiteRecord, model: String) -> [String] {
+    /// A turn's decode rate over the bound at its mean decode depth.
+    static func share(_ metrics: TurnMetrics?, _ bound: (roofline: DecodeRoofline, bandwidth: Double)) -> Double? {
+        guard let metrics else { return nil }
+        let depth = DecodeRoofline.meanDepth(promptTokens: metrics.promptTokens, generatedTokens: metrics.generatedTokens)
+        return bound.roofline.share(decodeTokensPerSecond: metrics.decodeTokensPerSecond, depth: depth, bandwidth: bound.bandwidth)
+    }
+
+    /// A suite's turns of the first repetition: timings, reuse, checks, the user message and the
+    /// answer; with `bound` (the run's decode roofline and the machine's probed bandwidth), each
+    /// turn's decode as a share of the memory-bandwidth bound at its mean decode depth.
+    private static func perTurnDetail(_ suite: SuiteRecord, model: String, bound: (DecodeRoofline, Double)?) -> [String] {
         var rows = [
-            "| conversation | turn | TTFT | prefill t/s | decode t/s | reuse | checks | user | answer |",
-            "|---|---:|---:|---:|---:|---:|---|---|---|",
+            "| conversation | turn | TTFT | prefill t/s | decode t/s | \(bound == nil ? "" : "decode, share of bound | ")"
+                + "reuse | checks | user | answer |",
+            "|---|---:|---:|---:|---:|\(bound == nil ? "" : "---:|")---:|---|---|---|",
         ]
         for conversation in suite.conversations where conversation.isMeasured && conversation.repetition == 1 {
             for turn in conversation.turns {
@@ -205,6 +216,7 @@ public enum MarkdownReport {
                 rows.append(
                     "| \(Markup.markdown(conversation.id)) | \(turn.index &+ 1) | \(Format.duration(metrics?.timeToFirstToken)) | "
                         + "\(Format.rate(metrics?.prefillTokensPerSecond)) | \(Format.rate(metrics?.decodeTokensPerSecond)) | "
+                        + (bound.map { "\(Format.percent(share(metrics, $0))) | " } ?? "")
                         + "\(Format.percent(metrics?.reuseRatio)) | \(checks) | "
                         + "\(Markup.markdown(Markup.cut(turn.user, 80))) | \(answer) |"
                 )

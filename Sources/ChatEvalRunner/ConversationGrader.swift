@@ -139,13 +139,25 @@ enum EchoedPrompt {
         var rest = answer
         var names: [String] = []
         for (name, text) in prompt {
-            let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard text.count >= minimumLength, rest.contains(text) else { continue }
-            rest = rest.replacingOccurrences(of: text, with: " ")
+            let text = trimmed(text)
+            // Byte-exact (`LiteralSearch`): an echo repeats the bytes it was sent.
+            guard text.prefix(minimumLength).count == minimumLength, LiteralSearch.contains(rest, text) else { continue }
+            rest = LiteralSearch.replacingOccurrences(in: rest, of: text, with: " ")
             if !names.contains(name) { names.append(name) }
         }
         guard !names.isEmpty else { return nil }
         return (names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!, rest)
+    }
+
+    /// `text` without leading and trailing white space; `text` itself, without Foundation's
+    /// conversion, when it has none (the Unicode White_Space property is the same set as
+    /// `.whitespacesAndNewlines`).
+    private static func trimmed(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.first, let last = scalars.last, first.properties.isWhitespace || last.properties.isWhitespace else {
+            return text
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 

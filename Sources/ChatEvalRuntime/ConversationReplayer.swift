@@ -11,10 +11,16 @@ public struct ConversationReplayer: Sendable {
     /// Keep each turn's rendered prompt in its result (`ReplayedTurn.prompt`).
     public let keepsPrompts: Bool
 
-    public init(runtime: any ChatRuntime, cacheMode: CacheMode = .session, keepsPrompts: Bool = false) {
+    /// The assistant messages the history carries instead of the model's own answers (turn by
+    /// turn; a turn past the end keeps its answer): two runtimes replaying the same transcript
+    /// are sent the same prompts however their answers differ. Nil: the model's answers.
+    public let transcript: [String]?
+
+    public init(runtime: any ChatRuntime, cacheMode: CacheMode = .session, keepsPrompts: Bool = false, transcript: [String]? = nil) {
         self.runtime = runtime
         self.cacheMode = cacheMode
         self.keepsPrompts = keepsPrompts
+        self.transcript = transcript
     }
 
     /// Replays `script`, calling `onTurn` as soon as each turn is finished (to record it
@@ -49,7 +55,10 @@ public struct ConversationReplayer: Sendable {
                 var answered = await answer(index: index, user: user, messages: messages, options: script.options)
                 if keepsPrompts { answered.prompt = runtime.renderedPrompt(for: messages) }
                 result = answered
-                if let answer = result.answer { history += [.user(user), .assistant(answer)] }
+                if let answer = result.answer {
+                    let kept = transcript.flatMap { index < $0.count ? $0[index] : nil } ?? answer
+                    history += [.user(user), .assistant(kept)]
+                }
                 variables.record(result)
             } catch {
                 // An unknown name (the loader prevents it) or an expansion past the limit: answers

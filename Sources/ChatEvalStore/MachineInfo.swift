@@ -9,6 +9,10 @@ public struct MachineInfo: Codable, Sendable, Hashable {
     public var operatingSystem: String
     public var kernel: String
     public var architecture: String
+    /// Memory read bandwidth in bytes per second, as `make bench` probed it on this CPU at the
+    /// run's thread count (`MemoryBandwidth`); nil when it never did. With the runtime's
+    /// `EngineMemory.roofline`, each turn's decode is shown as a share of the bound it sets.
+    public var memoryBandwidth: Double?
 
     public init(
         hostname: String, cpuModel: String, logicalCores: Int, memoryBytes: Int, operatingSystem: String, kernel: String,

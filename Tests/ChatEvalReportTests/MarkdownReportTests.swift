@@ -36,6 +36,29 @@ import Testing
         }
     }
 
+    /// With the run's roofline and the machine's probed bandwidth, each turn's decode shows as a
+    /// share of the bound at its mean depth; without either figure, no column is shown at all.
+    @Test func eachTurnsDecodeIsAShareOfTheBandwidthBoundWhenBothFiguresAreRecorded() async throws {
+        var run = ReportFixtures.run()
+        #expect(!MarkdownReport.render(runs: [run]).contains("share of bound"))
+        run.runtime.memory = EngineMemory(modelBytes: 90_000_000)
+        run.runtime.memory?.kvBytesPerPosition = 20_000
+        #expect(!MarkdownReport.render(runs: [run]).contains("share of bound"), "no bandwidth probed: no column")
+        run.machine.memoryBandwidth = 10e9
+        let markdown = MarkdownReport.render(runs: [run])
+        #expect(markdown.contains("| decode t/s | decode, share of bound | reuse |"))
+        let turn = try #require(run.suites.first?.conversations.first?.turns.first?.metrics)
+        let depth = DecodeRoofline.meanDepth(promptTokens: turn.promptTokens, generatedTokens: turn.generatedTokens)
+        let rate = try #require(turn.decodeTokensPerSecond)
+        let expected = rate * Double(90_000_000 + 20_000 * depth) / 10e9
+        #expect(markdown.contains(Format.percent(expected)), "\(Format.percent(expected)) in \(markdown)")
+        let html = try await rendered(markdown)
+        let detail = try #require(html.components(separatedBy: "<table>").dropFirst(3).first)
+        for row in detail.components(separatedBy: "<tr>").dropFirst() {
+            #expect(row.components(separatedBy: "<td").count - 1 == 10 || row.contains("<th"), "\(row)")
+        }
+    }
+
     /// Why a check failed, the user message and the answer — conversation-level checks too, which
     /// the report left out (issue 31).
     @Test func failedChecksShowTheirReasonTheUserMessageAndTheAnswer() async throws {

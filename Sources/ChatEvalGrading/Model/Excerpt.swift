@@ -10,10 +10,47 @@ enum Excerpt {
     static func clip(_ text: String, to limit: Int = width) -> String {
         // Only what is shown is converted, and as far past it as a secret cut at its end reaches.
         let reach = Secrets.longestSecret
+        if reach == 0, limit > 0, let clipped = clipWithoutLineBreaks(text, to: limit) { return clipped }
+        return clipConverting(text, to: limit, reach: reach)
+    }
+
+    /// `clip` by way of code points: every case, and the reference `clipWithoutLineBreaks` must equal.
+    static func clipConverting(_ text: String, to limit: Int, reach: Int = Secrets.longestSecret) -> String {
         let scalars = Array(text.unicodeScalars.prefix(limit + 1 + 2 * reach))[...]
         guard scalars.count > limit else { return Secrets.redact(render(scalars)) }
         let shown = Secrets.widenedToWholeSecrets(0..<max(limit - 1, 0), of: scalars)
         return Secrets.redact(render(scalars[shown])) + "…"
+    }
+
+    /// `clip` when no secret is registered and the shown part holds no line break: a slice of
+    /// the text as it is, without converting it to code points and back (every failing check
+    /// quotes the answer's head, so this runs for most verdicts). Nil when a line break is shown.
+    private static func clipWithoutLineBreaks(_ text: String, to limit: Int) -> String? {
+        let scalars = text.unicodeScalars
+        guard let last = scalars.index(scalars.startIndex, offsetBy: limit, limitedBy: scalars.endIndex) else {
+            return holdsLineBreak(text.utf8[...]) ? nil : text
+        }
+        if last == scalars.endIndex { return holdsLineBreak(text.utf8[...]) ? nil : text }
+        let cut = scalars.index(before: last)
+        let shown = text.utf8[..<cut]
+        return holdsLineBreak(shown) ? nil : String(Substring(shown)) + "…"
+    }
+
+    /// True when UTF-8 `bytes` hold a line break `isLineBreak` names: a byte below 0x0E among
+    /// \n \r VT FF, U+0085 (C2 85), U+2028 or U+2029 (E2 80 A8/A9).
+    private static func holdsLineBreak(_ bytes: Substring.UTF8View) -> Bool {
+        var previous: UInt8 = 0, beforePrevious: UInt8 = 0
+        for byte in bytes {
+            switch byte {
+            case 0x0A...0x0D: return true
+            case 0x85 where previous == 0xC2: return true
+            case 0xA8, 0xA9: if previous == 0x80 && beforePrevious == 0xE2 { return true }
+            default: break
+            }
+            beforePrevious = previous
+            previous = byte
+        }
+        return false
     }
 
     static func isLineBreak(_ c: Unicode.Scalar) -> Bool {

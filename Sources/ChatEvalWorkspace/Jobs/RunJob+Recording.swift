@@ -17,8 +17,12 @@ extension RunJob {
         _ engine: any ChatRuntime, sha256: String?, configuration: RunConfiguration, plan: RunPlan, git: GitSnapshot?,
         machineLoad: MachineLoad
     ) -> RunRecord {
-        RunRecordMaker(runtime: engine.identity, modelSha256: sha256, machineLoad: machineLoad).record(
+        var record = RunRecordMaker(runtime: engine.identity, modelSha256: sha256, machineLoad: machineLoad).record(
             plan: plan, git: git, project: Workspace.record(of: configuration.project))
+        if engine.runsInProcess {
+            record.machine.memoryBandwidth = MemoryBandwidth.cachedIfPresent(threads: engine.identity.threads)?.bytesPerSecond
+        }
+        return record
     }
 
     /// A report that could not be written (exit 3), said at once where the report would have been:
