@@ -107,23 +107,26 @@ public enum ConversationGrader {
         case .failed: subject = turn.failure.map { GradingSubject.failed($0, conversationReadings: metrics) }
         case .skipped: subject = nil
         }
-        return definitions.map { definition in
-            guard let subject else {
-                return Verdict(
-                    check: definition.type, passed: false, detail: "the turn was not run: \(turn.skipReason ?? "skipped")",
-                    weight: definition.weight)
-            }
-            do {
-                let check = try definition.resolved { variables.value(of: $0) }
-                var verdict = check.evaluate(subject)
-                verdict.weight = check.weight
-                return verdict
-            } catch {
-                return Verdict(
-                    check: definition.type, passed: false, detail: "the check could not be built after filling in placeholders",
-                    error: String(describing: error), weight: definition.weight)
+        let verdicts = {
+            definitions.map { definition in
+                guard let subject else {
+                    return Verdict(
+                        check: definition.type, passed: false, detail: "the turn was not run: \(turn.skipReason ?? "skipped")",
+                        weight: definition.weight)
+                }
+                do {
+                    let check = try definition.resolved { variables.value(of: $0) }
+                    var verdict = check.evaluate(subject)
+                    verdict.weight = check.weight
+                    return verdict
+                } catch {
+                    return Verdict(
+                        check: definition.type, passed: false, detail: "the check could not be built after filling in placeholders",
+                        error: String(describing: error), weight: definition.weight)
+                }
             }
         }
+        return subject?.sharingOneBudget(verdicts) ?? verdicts()
     }
 }
 

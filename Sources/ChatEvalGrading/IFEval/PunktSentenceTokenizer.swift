@@ -192,7 +192,9 @@ struct PunktSentenceTokenizer: Sendable {
     private func secondPass(_ first: inout Token, _ next: Token) {
         guard first.periodFinal else { return }
         let type = first.typeWithoutPeriod
-        let nextType = next.typeWithoutSentencePeriod
+        // The next token's type only where a rule reads it: most periods end a plain word, and
+        // lowercasing the next token for nothing was a tenth of sentence counting.
+        var nextType: String { next.typeWithoutSentencePeriod }
         let isInitial = first.isInitial
         if parameters.collocationStarts.contains(type), parameters.collocations.contains([type, nextType]) {
             first.sentenceBreak = false

@@ -6,6 +6,7 @@ final class AnswerAnalysis: @unchecked Sendable {
     let text: String
     private let lock = NSLock()
     private var cachedSimpleLowered: Scalars?
+    private var cachedQuotedHead: String?
 
     /// Code points, as Python indexes them (computed up front: nearly every check reads them).
     let scalars: Scalars
@@ -16,6 +17,20 @@ final class AnswerAnalysis: @unchecked Sendable {
     init(_ text: String) {
         self.text = text
         scalars = Array(text.unicodeScalars)
+    }
+
+    /// The answer's start as details quote it (`Excerpt.head`): most failing checks of an answer
+    /// quote it, so it is written once per answer.
+    var quotedHead: String {
+        lock.lock()
+        let existing = cachedQuotedHead
+        lock.unlock()
+        if let existing { return existing }
+        let value = Excerpt.head(text)
+        lock.lock()
+        defer { lock.unlock() }
+        if cachedQuotedHead == nil { cachedQuotedHead = value }
+        return cachedQuotedHead ?? value
     }
 
     /// Code points mapped by simple lowercase (offsets aligned with `scalars`), for `icontains`.

@@ -27,8 +27,12 @@ public struct Check: Sendable {
     /// Grades `subject`. Never throws: a check that cannot be evaluated gives a failed verdict
     /// with `error` set (and negation does not turn such an error into a pass).
     public func evaluate(_ subject: GradingSubject) -> Verdict {
-        // Every regex operation of this check draws on the answer's pool (shared by all its checks).
-        var outcome = RegexStepPool.$current.withValue(subject.analysis.regexSteps) { evaluator.evaluate(subject) }
+        // Every regex operation of this check draws on the answer's pool (shared by all its checks);
+        // bound once per answer by `GradingSubject.sharingOneBudget`, so a turn's checks do not each push a task-local.
+        let pool = subject.analysis.regexSteps
+        var outcome =
+            RegexStepPool.current === pool
+            ? evaluator.evaluate(subject) : RegexStepPool.$current.withValue(pool) { evaluator.evaluate(subject) }
         if outcome.error == nil, let threshold, let score = outcome.score {
             outcome.passed = score >= threshold
             outcome.detail +=
@@ -50,7 +54,7 @@ public struct Check: Sendable {
 extension Check {
     /// Grades a turn: each check's verdict, and the weighted pass rate of the checks.
     public static func grade(_ checks: [Check], _ subject: GradingSubject) -> TurnGrade {
-        let verdicts = checks.map { $0.evaluate(subject) }
+        let verdicts = subject.sharingOneBudget { checks.map { $0.evaluate(subject) } }
         return TurnGrade(verdicts: verdicts, score: Verdict.passRate(verdicts))
     }
 }

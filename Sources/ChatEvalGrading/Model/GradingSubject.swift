@@ -36,6 +36,12 @@ public struct GradingSubject: Sendable {
             conversationReadings: conversationMetrics?.map(MetricReadings.init))
     }
 
+    /// `body`'s result, with this answer's regex step budget bound for every check evaluated in
+    /// it: `Check.evaluate` binds it itself otherwise, once per check.
+    public func sharingOneBudget<T>(_ body: () throws -> T) rethrows -> T {
+        try RegexStepPool.$current.withValue(analysis.regexSteps) { try body() }
+    }
+
     /// A subject for a turn that failed.
     public static func failed(_ failure: RuntimeFailure, conversationReadings: [MetricReadings] = []) -> GradingSubject {
         GradingSubject(answer: "", readings: nil, failure: failure, conversationReadings: conversationReadings)

@@ -7,7 +7,7 @@ struct FailureCheck: CheckEvaluator {
     func evaluate(_ subject: GradingSubject) -> Outcome {
         let wanted = code.map { "failure \($0.rawValue)" } ?? "a failure"
         guard let failure = subject.failure else {
-            return .fail("expected \(wanted); the turn answered: \(Excerpt.head(subject.answer))")
+            return .fail("expected \(wanted); the turn answered: \(subject.analysis.quotedHead)")
         }
         if let code, failure.code != code {
             return .fail("expected \(wanted); the turn failed with \(failure)")

@@ -36,7 +36,7 @@ struct ContainsCheck: CheckEvaluator {
         default:
             let list = (mode == .all ? missing : needles).map(quoted).joined(separator: ", ")
             let what = mode == .all ? "expected \(list) in the answer; not found" : "expected one of \(list) in the answer; none found"
-            return .fail("\(what)\(caseInsensitive ? " (ignoring case)" : ""). Answer: \(Excerpt.head(subject.answer))")
+            return .fail("\(what)\(caseInsensitive ? " (ignoring case)" : ""). Answer: \(subject.analysis.quotedHead)")
         }
     }
 }

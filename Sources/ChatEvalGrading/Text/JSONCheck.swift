@@ -16,7 +16,7 @@ struct JSONCheck: CheckEvaluator {
         case .success(let v): value = v
         }
         if let rootType, !rootType.accepts(value) {
-            return .fail("expected a JSON \(rootType.rawValue) at the top level, found \(value.typeName): \(Excerpt.head(subject.answer))")
+            return .fail("expected a JSON \(rootType.rawValue) at the top level, found \(value.typeName): \(subject.analysis.quotedHead)")
         }
         for requirement in requirements {
             switch requirement.path.resolve(value) {

@@ -45,6 +45,6 @@ struct LengthCheck: CheckEvaluator {
         case (nil, let hi?): bounds = "at most \(hi)"
         case (nil, nil): bounds = "any number of"
         }
-        return .judge(ok, "expected \(bounds) \(unit.rawValue), found \(n): \(Excerpt.head(subject.answer))")
+        return .judge(ok, "expected \(bounds) \(unit.rawValue), found \(n): \(subject.analysis.quotedHead)")
     }
 }

@@ -49,6 +49,6 @@ struct RefusalCheck: CheckEvaluator {
         } catch {
             return .failure(error: error.verdictError, "refusal phrases gave up on a \(scalars.count)-character answer: \(error)")
         }
-        return .fail("expected a refusal; no refusal phrase in \(Excerpt.head(subject.answer))")
+        return .fail("expected a refusal; no refusal phrase in \(subject.analysis.quotedHead)")
     }
 }

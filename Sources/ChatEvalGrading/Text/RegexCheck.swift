@@ -12,7 +12,7 @@ struct RegexCheck: CheckEvaluator {
             if let match = try regex.search(subject.analysis.scalars, limits: limits) {
                 return .pass("/\(Excerpt.clip(pattern, to: 40))/ matches: \(Excerpt.around(subject.analysis.scalars, match.range))")
             }
-            return .fail("expected a match of /\(Excerpt.clip(pattern, to: 40))/; none in \(Excerpt.head(subject.answer))")
+            return .fail("expected a match of /\(Excerpt.clip(pattern, to: 40))/; none in \(subject.analysis.quotedHead)")
         } catch {
             let shared =
                 subject.analysis.regexSteps.left == 0
