@@ -20,11 +20,11 @@ not start; 4 a template or tokenizer mismatch (the comparison would not be of th
 import argparse
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 import urllib.request
+
+from local_servers import free_port, wait_ready
 
 import mlx.core as mx
 from mlx_lm import load
@@ -46,10 +46,6 @@ PROMPTS = [
 ]
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def post(base, path, body):
@@ -58,18 +54,6 @@ def post(base, path, body):
         return json.loads(response.read())
 
 
-def wait_ready(base, process, seconds=120):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        if process.poll() is not None:
-            return False
-        try:
-            with urllib.request.urlopen(base + "/health", timeout=2) as response:
-                if response.status == 200:
-                    return True
-        except OSError:
-            time.sleep(0.3)
-    return False
 
 
 def top_two_margin(logits):
@@ -161,7 +145,7 @@ def main():
         [args.llama_server, "-m", args.gguf, "--port", str(port), "-c", "4096", "-np", "1", "-t", "2", "--jinja"],
         stdout=log, stderr=subprocess.STDOUT)
     try:
-        if not wait_ready(base, server):
+        if not wait_ready(base + "/health", server, seconds=120):
             print(f"mlx-agreement.py: llama-server did not start (log: {log.name})", file=sys.stderr)
             return 3
         results = []
