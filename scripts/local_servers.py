@@ -2,6 +2,7 @@
 three-runtimes.py): a free port on 127.0.0.1, and waiting until the server answers."""
 
 import socket
+import subprocess
 import time
 import urllib.request
 
@@ -26,3 +27,12 @@ def wait_ready(url, process, seconds=180):
         except OSError:
             time.sleep(0.3)
     return False
+
+
+def stop(process):
+    """Ends `process`: SIGTERM, then SIGKILL after 10 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()

@@ -24,7 +24,7 @@ import subprocess
 import sys
 import urllib.request
 
-from local_servers import free_port, wait_ready
+from local_servers import free_port, stop, wait_ready
 
 import mlx.core as mx
 from mlx_lm import load
@@ -168,11 +168,7 @@ def main():
             results.append(result)
             print(json.dumps(result, ensure_ascii=False), flush=True)
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
     first = sum(r["first_token_agrees"] for r in results)
     same = sum(r["same_answer"] for r in results)
     summary = {

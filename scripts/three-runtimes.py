@@ -24,7 +24,7 @@ import tempfile
 import time
 import urllib.request
 
-from local_servers import free_port, wait_ready
+from local_servers import free_port, stop, wait_ready
 
 
 
@@ -60,11 +60,7 @@ def served(command, url, log, body):
             response.read()
         return body()
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process)
 
 
 def turns(record):
