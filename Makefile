@@ -15,8 +15,10 @@ LINK := $(if $(LLAMA_LIBDIR),-Xlinker -rpath -Xlinker $(LLAMA_LIBDIR))
 # Symbols stay, so Swift's backtracer still names every function of a crash; `make build
 # DEBUG_INFO=1` keeps file and line numbers too.
 LINK += $(if $(DEBUG_INFO),,-Xlinker --strip-debug)
-# The tests find the two shipped models and llama-server here (make run takes its model from chateval.yaml).
-TEST_ENV := CHATEVAL_MODEL=$(MODEL) CHATEVAL_GEMMA_MODEL=$(GEMMA_MODEL) CHATEVAL_LLAMA_SERVER=$(LLAMA_TOOLS)/llama-server
+# The tests find the two shipped models, llama-server and MLX (mlx_lm.server's Python and the chat model
+# converted for it) here (make run takes its model from chateval.yaml).
+TEST_ENV := CHATEVAL_MODEL=$(MODEL) CHATEVAL_GEMMA_MODEL=$(GEMMA_MODEL) CHATEVAL_LLAMA_SERVER=$(LLAMA_TOOLS)/llama-server \
+	CHATEVAL_MLX_PYTHON=$(MLX_PYTHON) CHATEVAL_MLX_MODEL=$(MLX_MODEL)
 RUN_ARGS ?= --repeat 1
 # One build for run, test and bench: release, with testability. The tests' @testable imports need
 # -enable-testing, and with the same flags everywhere `make test` reuses every module `make run`
@@ -52,12 +54,12 @@ mtif: setup
 _mtif: _build
 	.build/release/chateval run suites/multi-turn-if $(MTIF_ARGS) --output reports/mtif.html
 
-# The second model, llama-server, the report checkers and the Punkt model's source are set up while
+# The second model, llama-server, the report checkers, the Punkt model's source and MLX are set up while
 # the tests compile (downloads and one C++ build beside one Swift build); their log is shown if they fail.
 test: setup
 	@$(MAKE) --no-print-directory _test
 _test: format-check
-	@echo "[setup] the second model, llama-server, the report checkers and the Punkt model's source, beside the build (log: $(CHATEVAL_CACHE)/test-extras.log)"
+	@echo "[setup] the second model, llama-server, the report checkers, the Punkt model's source and MLX, beside the build (log: $(CHATEVAL_CACHE)/test-extras.log)"
 	@mkdir -p $(CHATEVAL_CACHE); bash scripts/setup.sh test-extras > $(CHATEVAL_CACHE)/test-extras.log 2>&1 & extras=$$!; \
 	$(BUILD_FOR_TESTS); built=$$?; \
 	wait $$extras || { echo "set-up for the tests failed:"; tail -n 40 $(CHATEVAL_CACHE)/test-extras.log; exit 1; }; \

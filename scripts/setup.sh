@@ -4,11 +4,13 @@
 # Idempotent and cached outside the clone (keyed by version), so a second run is a few checks.
 # Prints, as its last line, nothing; it writes `$CHATEVAL_CACHE/env.mk` which the Makefile includes:
 #   LLAMA_PKG_CONFIG_PATH, LLAMA_LIBDIR, LLAMA_BUILD (what we built against), LLAMA_TOOLS,
-#   MODEL (the default chat model), GEMMA_MODEL (the second, benchmark model).
+#   MODEL (the default chat model), GEMMA_MODEL (the second, benchmark model), MLX_PYTHON (the MLX
+#   environment's Python, with mlx_lm.server) and MLX_MODEL (the chat model converted for MLX).
 #
-# Steps can be run alone: setup.sh packages | llama | llama-tools | llama-server | chat-model | gemma-model | report-tools | punkt-source | test-extras | chromium | engine-check | engine-key | all
+# Steps can be run alone: setup.sh packages | llama | llama-tools | llama-server | chat-model | gemma-model | report-tools | punkt-source | mlx | test-extras | chromium | engine-check | engine-key | all
 # (`all` is everything `make run` needs; `make test` adds `test-extras` — the second model,
-# llama-server, the report checkers and the Punkt model's source — while its Swift build runs;
+# llama-server, the report checkers, the Punkt model's source and MLX (mlx-lm's server and the
+# chat model converted for it) — while its Swift build runs;
 # `make bench` the second model, llama-bench and llama-server, `make test-html` Chromium.)
 set -euo pipefail
 
@@ -345,6 +347,54 @@ chromium_browser() {
   apt_install chromium
 }
 
+# MLX (issue 45): mlx-lm's OpenAI-compatible server on MLX's CPU backend, for the served-runtime
+# tests and the three-runtime table, and the default chat model converted for it from the GGUF
+# above (no model hub). The environment's folder is keyed by the pinned requirements and the
+# Python version; the model's by the GGUF, the converter and the environment.
+MLX_REQUIREMENTS="$SCRIPTS/mlx-requirements.txt"
+mlx_python_version() { python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || echo none; }
+MLX_DIR="$CACHE/mlx/venv-$( { cat "$MLX_REQUIREMENTS"; mlx_python_version; } | sha256sum | cut -c1-12)"
+MLX_PYTHON="$MLX_DIR/bin/python"
+# The converted model, pinned: sha256 of its digests.txt (one line per file) as mlx-model.py
+# writes it from SmolLM2-135M-Instruct.Q4_1.gguf with the environment above.
+MLX_MODEL_DIGEST="820df65cb499d883401098f41fb18adbce43464d5286aa6424755d19a29a416c"
+MLX_MODEL_DIR="$MODEL_DIR/mlx-$( { echo "$CHAT_MODEL_SHA256"; sha256sum "$SCRIPTS/mlx-model.py" | cut -d' ' -f1; echo "${MLX_DIR##*/}"; } | sha256sum | cut -c1-12)/SmolLM2-135M-Instruct-Q4_1-mlx"
+
+mlx_venv() {
+  [ -f "$MLX_DIR/.installed" ] && return 0
+  say "installing MLX and mlx-lm (pinned in scripts/mlx-requirements.txt) in $MLX_DIR"
+  rm -rf "$MLX_DIR"
+  quietly "$MLX_DIR.venv.log" python3 -m venv "$MLX_DIR"
+  quietly "$MLX_DIR.pip.log" "$MLX_PYTHON" -m pip install --quiet --disable-pip-version-check --no-deps -r "$MLX_REQUIREMENTS"
+  quietly "$MLX_DIR.pip.log" "$MLX_PYTHON" -m pip check --disable-pip-version-check
+  touch "$MLX_DIR/.installed"
+}
+
+# The model folder, built once from the verified GGUF and checked against MLX_MODEL_DIGEST.
+mlx_model() {
+  local marker="$MLX_MODEL_DIR/.verified"
+  [ -f "$marker" ] && return 0
+  say "converting $CHAT_MODEL_NAME for MLX (scripts/mlx-model.py; cached in $MLX_MODEL_DIR)"
+  rm -rf "$MLX_MODEL_DIR" "$MLX_MODEL_DIR.partial"
+  mkdir -p "$(dirname "$MLX_MODEL_DIR")"
+  quietly "$MLX_MODEL_DIR.log" "$MLX_PYTHON" "$SCRIPTS/mlx-model.py" "$MODEL_DIR/$CHAT_MODEL_NAME" "$MLX_MODEL_DIR.partial"
+  local sum; sum="$(sha256sum "$MLX_MODEL_DIR.partial/digests.txt" | cut -d' ' -f1)"
+  [ "$sum" = "$MLX_MODEL_DIGEST" ] || die "the converted MLX model's digests.txt has sha256 $sum, expected $MLX_MODEL_DIGEST (its files: $MLX_MODEL_DIR.partial/digests.txt); a change to scripts/mlx-model.py or to the pinned packages changes it: check the model, then pin the new digest in setup.sh"
+  (cd "$MLX_MODEL_DIR.partial" && sha256sum --quiet -c digests.txt) || die "the converted MLX model's files do not match its digests.txt"
+  mv "$MLX_MODEL_DIR.partial" "$MLX_MODEL_DIR"
+  touch "$marker"
+}
+
+# The whole MLX step; its first run's time is logged and kept in $CACHE/mlx/setup-seconds.
+mlx() {
+  [ -f "$MLX_DIR/.installed" ] && [ -f "$MLX_MODEL_DIR/.verified" ] && return 0
+  local started=$SECONDS
+  mlx_venv
+  mlx_model
+  say "MLX set up in $((SECONDS - started)) s"
+  printf '%s %s s\n' "${MLX_DIR##*/}" "$((SECONDS - started))" >> "$CACHE/mlx/setup-seconds"
+}
+
 write_env() {
   local env="$CACHE/env.mk" pcpath libdir build
   if [ "$LLAMA_MODE" = system ]; then
@@ -361,6 +411,8 @@ LLAMA_BUILD := $build
 LLAMA_TOOLS := $ENGINE_DIR/build/bin
 MODEL := $MODEL_DIR/$CHAT_MODEL_NAME
 GEMMA_MODEL := $MODEL_DIR/$GEMMA_MODEL_NAME
+MLX_PYTHON := $MLX_PYTHON
+MLX_MODEL := $MLX_MODEL_DIR
 MK
   mv "$env.tmp" "$env"
 }
@@ -381,8 +433,9 @@ case "${1:-all}" in
   # The key of the engine this machine builds: for a CI cache shared by runners of several kinds.
   engine-key) printf '%s\n' "$(engine_key)" ;;
   # What make test adds, run while the tests compile: the second model, llama-server, the report checkers,
-  # the Punkt model's source.
-  test-extras) packages; gemma_model & gemma=$!; report_tools & tools=$!; punkt_source & punkt=$!; llama_tools llama-server
-    wait "$gemma"; wait "$tools"; wait "$punkt" ;;
-  *) die "usage: setup.sh [packages|llama|llama-tools|llama-server|chat-model|gemma-model|report-tools|punkt-source|test-extras|chromium|engine-check|engine-key|all]" ;;
+  # the Punkt model's source, MLX with the converted chat model.
+  test-extras) packages; chat_model; gemma_model & gemma=$!; report_tools & tools=$!; punkt_source & punkt=$!; mlx & mlx=$!
+    llama_tools llama-server; wait "$gemma"; wait "$tools"; wait "$punkt"; wait "$mlx" ;;
+  mlx) packages; chat_model; mlx ;;
+  *) die "usage: setup.sh [packages|llama|llama-tools|llama-server|chat-model|gemma-model|report-tools|punkt-source|mlx|test-extras|chromium|engine-check|engine-key|all]" ;;
 esac

@@ -36,6 +36,12 @@ public struct RuntimeFailure: Error, Codable, Sendable, Hashable, CustomStringCo
         public static let unauthorized = Code(rawValue: "unauthorized")
         /// The server rejected the request with another HTTP error.
         public static let httpError = Code(rawValue: "http_error")
+        /// A safety guardrail outside the model stopped the prompt or the answer (Foundation
+        /// Models' `guardrailViolation`, as a server bridging it reports it).
+        public static let guardrailViolation = Code(rawValue: "guardrail_violation")
+        /// The model does not take the prompt's language or locale (Foundation Models'
+        /// `unsupportedLanguageOrLocale`).
+        public static let unsupportedLanguage = Code(rawValue: "unsupported_language")
     }
 
     public var code: Code

@@ -66,7 +66,8 @@ struct AttemptReading {
     /// Reads a chunk of body that arrived at `arrival`: an error body's bytes are kept (up to
     /// `errorBodyLimit`), a stream's events are parsed, their text passed on up to a stop string,
     /// and progress told to `bounds`. True when reading should stop: the error body is full, or
-    /// the answer reached its bound (the server goes on past `max_tokens`). Throws the stream's
+    /// the answer reached its bound (the server goes on past `max_tokens`) or a stop string the
+    /// server did not stop at. Throws the stream's
     /// own failures (`RuntimeFailure`, `ServerSentEventParser.TooLarge`).
     mutating func readBody(_ data: Data, at arrival: Double, bounds: AttemptBounds) throws -> Bool {
         guard status == 200 else {
@@ -86,6 +87,13 @@ struct AttemptReading {
             case .stopped(let before):
                 coalescer.add(before)
                 stoppedAtString = true
+                // A server that matches stop strings token by token (mlx_lm.server) goes on past
+                // one its text holds: the answer ends here, and so does reading (closing the
+                // stream ends its generation). Its closing `usage` is not waited for.
+                if !turn.isFinished {
+                    completedAt = arrival
+                    return true
+                }
             }
             if turn.deltaTimes.count >= bound.pieces || turn.text.utf8.count >= bound.bytes {
                 // The stream's share of memory, not max_tokens, ended the answer: a failure that says so, never a cut answer.

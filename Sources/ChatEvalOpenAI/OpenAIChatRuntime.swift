@@ -18,13 +18,19 @@ import Synchronization
 /// llama-server not to reuse it (`cache_prompt: false`). Other servers have no such switch: their
 /// reuse is whatever they report.
 ///
+/// `mlx_lm.server` (`ServerInfo.isMLXLMServer`) is sent no `seed` at temperature 0 (a seed makes
+/// it serve the request alone instead of batching it) and no stop strings (it matches them by
+/// tokens and, when the tokens differ, deletes the string and generates on): ChatEval applies
+/// them and ends the answer at one; its cache is counted with the last sampled token in it.
+///
 /// Failures are typed (`RuntimeFailure`): context overflow in llama-server's, OpenAI's and vLLM's
 /// shapes, `rate_limited` (429), `unavailable` (502/503/504, no connection), `timeout` (the
 /// configured request timeout, from request to last byte, or the stall bound: `stallTimeout`
 /// seconds without progress, as `AttemptBounds` defines it), `malformed_stream` (not an event
 /// stream, an oversized head, a body past `bodyBound(maxTokens:)`, an event past 16 MiB),
 /// `stream_interrupted`, `refused` (the API's `refusal`, `content_filter`),
-/// `unauthorized`, `http_error`. Transient ones are retried per `RetryPolicy` when no answer had
+/// `unauthorized`, `http_error`, and Foundation Models' errors from a bridge
+/// (`ServerFailures.foundationModels`). Transient ones are retried per `RetryPolicy` when no answer had
 /// begun; each retry is recorded on the turn (`TurnMetrics.retries`, or `RuntimeFailure.retries`
 /// when it failed in the end). Cancelling the consumer ends the turn with `cancelled` within about
 /// a second, whatever the server is doing.
@@ -126,7 +132,10 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
     /// Records this turn's tokens for the next (`cachedTokens(prompt:generated:)`).
     private func accountReuse(_ metrics: inout TurnMetrics, previousTokens: Int?, cold: Bool) {
         let served = metrics.server?.generatedTokens ?? metrics.generatedTokens
-        let left = metrics.reusedTokens == nil ? nil : Self.cachedTokens(prompt: metrics.promptTokens, generated: served)
+        let left =
+            metrics.reusedTokens == nil
+            ? nil
+            : Self.cachedTokens(prompt: metrics.promptTokens, generated: served, lastTokenCached: connection.server.isMLXLMServer)
         session.withLock { $0.previousTokens = left }
         metrics.kvCellsInUse = left
         guard let previousTokens, let reused = metrics.reusedTokens else { return }
@@ -142,8 +151,11 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
     /// token but the last. A token enters the cache when it is decoded to sample the next one;
     /// the last sampled token ended the answer (an end-of-generation token, `max_tokens`, a stop
     /// string alike) and is never decoded, though llama-server counts it in `predicted_n`.
-    static func cachedTokens(prompt: Int, generated: Int) -> Int {
-        prompt + max(generated - 1, 0)
+    /// `mlx_lm.server` keys its prompt cache by the whole sequence, the last token included, and
+    /// reports reuse so (`lastTokenCached`): a 33-token prompt answered in 8 tokens gave the next
+    /// turn 41 cached tokens.
+    static func cachedTokens(prompt: Int, generated: Int, lastTokenCached: Bool = false) -> Int {
+        prompt + (lastTokenCached ? generated : max(generated - 1, 0))
     }
 
     // MARK: The turn
@@ -177,6 +189,7 @@ public final class OpenAIChatRuntime: ChatRuntime, Sendable {
             ChatRequestBody.Turn(
                 model: configuration.modelName, messages: messages, options: options,
                 disableCache: session.fresh, llamaServerFields: connection.sendsCacheControl,
+                seedWhenGreedy: !connection.server.isMLXLMServer, sendsStop: !connection.server.isMLXLMServer,
                 user: configuration.affinity.userField ? session.affinityKey : nil, extraFields: configuration.extraFields))
         var headers = connection.headers()
         if let header = configuration.affinity.header { headers.append((header, session.affinityKey)) }

@@ -63,7 +63,11 @@ public final class OpenAIConnection: Sendable {
         var configuration = configuration
         do throws(OpenAIConnectionError) {
             server = try await probe.identify(modelName: configuration.modelName, retry: configuration.retry)
-            if configuration.modelName.isEmpty {
+            if configuration.modelName.isEmpty, server.isMLXLMServer, server.models.isEmpty {
+                // mlx_lm.server's name for the model it was started with (`--model`), which its
+                // /v1/models may fail to list.
+                configuration.modelName = "default_model"
+            } else if configuration.modelName.isEmpty {
                 guard server.models.count == 1, let only = server.models.first else {
                     let listed =
                         server.models.isEmpty ? "lists none at /v1/models" : "lists \(server.models.prefix(10).joined(separator: ", "))"

@@ -9,6 +9,7 @@ enum ServerFailures {
             detail?.message.map { ": \(excerpt($0))" }
             ?? (body.isEmpty ? "" : ": \(excerpt(String(decoding: body, as: UTF8.self)))")
         if let detail, let overflow = contextOverflow(detail) { return overflow }
+        if let detail, let failure = foundationModels(detail) { return failure }
         let wait = retryAfter.map { " (Retry-After \(format($0)) s)" } ?? ""
         switch status {
         case 429: return RuntimeFailure(.rateLimited, "the server is rate limiting (HTTP 429\(wait))\(said)")
@@ -23,6 +24,7 @@ enum ServerFailures {
     /// An error the server reported inside the stream, after the answer had begun.
     static func inStream(_ detail: ServerErrorBody.Detail) -> RuntimeFailure {
         if let overflow = contextOverflow(detail) { return overflow }
+        if let failure = foundationModels(detail) { return failure }
         let code = detail.code.map { " \($0)" } ?? ""
         return RuntimeFailure(
             .httpError, "the server reported an error mid-stream\(code): \(excerpt(detail.message ?? detail.type ?? "no message"))")
@@ -36,6 +38,7 @@ enum ServerFailures {
         let lowered = message.lowercased()
         let matches =
             detail.type == "exceed_context_size_error" || detail.code == "context_length_exceeded"
+            || FoundationModelsError(detail) == .exceededContextWindowSize
             || lowered.contains("maximum context length") || lowered.contains("exceeds the available context size")
             || lowered.contains("context length exceeded") || lowered.contains("context window")
         guard matches else { return nil }
@@ -43,6 +46,33 @@ enum ServerFailures {
             return RuntimeFailure(.contextOverflow, "the prompt has \(prompt) tokens and the server's context holds \(context)")
         }
         return RuntimeFailure(.contextOverflow, "the server's context window is too small: \(excerpt(message))")
+    }
+
+    /// An error in Foundation Models' taxonomy (`LanguageModelSession.GenerationError`), as a
+    /// server bridging Apple's on-device model reports it, as the failure ChatEval records:
+    /// a guardrail violation and an unsupported language as their own codes, a refusal as
+    /// `refused`, rate limiting and a session already answering (`concurrentRequests`) as
+    /// `rate_limited` and missing model assets as `unavailable` (both retried), an undecodable
+    /// generation as `invalid_response`. The context window is `contextOverflow`'s. Nil for any
+    /// other error.
+    static func foundationModels(_ detail: ServerErrorBody.Detail) -> RuntimeFailure? {
+        guard let error = FoundationModelsError(detail) else { return nil }
+        let said = detail.message.map { ": \(excerpt($0))" } ?? ""
+        let name = "Foundation Models' \(error.rawValue)"
+        switch error {
+        case .exceededContextWindowSize: return nil
+        case .guardrailViolation:
+            return RuntimeFailure(.guardrailViolation, "a safety guardrail stopped the turn (\(name))\(said)")
+        case .refusal: return RuntimeFailure(.refused, "the model refused (\(name))\(said)")
+        case .rateLimited: return RuntimeFailure(.rateLimited, "the on-device model is rate limiting (\(name))\(said)")
+        case .concurrentRequests:
+            return RuntimeFailure(.rateLimited, "the session was already answering another request (\(name))\(said)")
+        case .assetsUnavailable:
+            return RuntimeFailure(.unavailable, "the on-device model's assets are not available (\(name))\(said)")
+        case .unsupportedLanguageOrLocale:
+            return RuntimeFailure(.unsupportedLanguage, "the model does not take the prompt's language or locale (\(name))\(said)")
+        case .decodingFailure: return RuntimeFailure(.invalidResponse, "the generation could not be decoded (\(name))\(said)")
+        }
     }
 
     /// Server text on one line, at most `limit` characters: redacted whole before it is cut, so a

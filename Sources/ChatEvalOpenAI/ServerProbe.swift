@@ -5,6 +5,8 @@ import Foundation
 /// Asks a server what it is: llama-server's `/props` (build, context, slots, chat template) and
 /// the OpenAI `/v1/models` list (llama-server adds `meta`: parameters, size, n_ctx; vLLM
 /// `max_model_len` and `owned_by: vllm`; Ollama `owned_by: library`). Either may be missing.
+/// `mlx_lm.server` says nothing of itself: it is told apart by serving no `/props`, listing models
+/// without `owned_by` (or none), and answering from Python's `http.server` (`Server: BaseHTTP/…`).
 struct ServerProbe {
     let pool: CurlHandlePool
     let endpoint: Endpoint
@@ -56,21 +58,26 @@ struct ServerProbe {
     }
 
     func identify(modelName: String) async throws(OpenAIConnectionError) -> ServerInfo {
-        let props: Props? = try await fetch(endpoint.props)
-        let models: Models? = try await fetch(endpoint.models)
+        let (props, propsServer): (Props?, String?) = try await fetch(endpoint.props)
+        let (models, modelsServer): (Models?, String?) = try await fetch(endpoint.models)
         let listed = models?.data ?? []
         let model = listed.first { $0.id == modelName } ?? (listed.count == 1 ? listed.first : nil)
         let isLlamaServer = props?.buildInfo != nil || model?.ownedBy == "llamacpp"
+        // (Its /v1/models answers 200 with an empty body when the model hub's cache folder does
+        // not exist: a local model, served offline, is listed nowhere.)
+        let isMLXLMServer =
+            !isLlamaServer && props == nil && listed.allSatisfy { $0.ownedBy == nil }
+            && [propsServer, modelsServer].contains { $0?.hasPrefix("BaseHTTP/") == true }
         let engine: String
         switch (isLlamaServer, model?.ownedBy) {
         case (true, _): engine = "llama-server"
         case (_, "vllm"): engine = "vLLM"
         case (_, "library"), (_, "ollama"): engine = "Ollama"
-        default: engine = "openai-compatible"
+        default: engine = isMLXLMServer ? "mlx_lm.server" : "openai-compatible"
         }
         let description = [model?.id ?? modelName, model?.meta?.ftype].compactMap { $0 }.joined(separator: ", ")
         return ServerInfo(
-            engine: engine, build: props?.buildInfo, isLlamaServer: isLlamaServer,
+            engine: engine, build: props?.buildInfo, isLlamaServer: isLlamaServer, isMLXLMServer: isMLXLMServer,
             contextSize: props?.defaultGenerationSettings?.nCtx ?? model?.meta?.nCtx ?? model?.maxModelLen,
             slots: props?.totalSlots, modelBytes: model?.meta?.size, parameters: model?.meta?.nParams,
             modelDescription: "served by \(engine): \(description)",
@@ -78,9 +85,10 @@ struct ServerProbe {
             models: listed.map(\.id))
     }
 
-    /// GETs `url` and decodes it; nil when the server has no such endpoint or answers something
-    /// else. Throws only when the server cannot be reached or refuses the key.
-    private func fetch<T: Decodable>(_ url: String) async throws(OpenAIConnectionError) -> T? {
+    /// GETs `url` and decodes it, with the response's `Server` header; nil when the server has no
+    /// such endpoint or answers something else. Throws only when the server cannot be reached or
+    /// refuses the key.
+    private func fetch<T: Decodable>(_ url: String) async throws(OpenAIConnectionError) -> (value: T?, server: String?) {
         let headers = apiKey.map { [(name: "Authorization", value: "Bearer \($0)")] } ?? []
         let response: (status: Int, headers: HTTPHeaders, body: Data)
         do {
@@ -102,8 +110,9 @@ struct ServerProbe {
             throw OpenAIConnectionError(
                 .unreachable, "\(Endpoint.redacted(url)) answered 503: the server is not ready (a model still loading?)")
         }
-        guard response.status == 200 else { return nil }
-        return try? ChatCompletionChunk.decoder.decode(T.self, from: response.body)
+        let server = response.headers.first("Server")
+        guard response.status == 200 else { return (nil, server) }
+        return (try? ChatCompletionChunk.decoder.decode(T.self, from: response.body), server)
     }
 
 }

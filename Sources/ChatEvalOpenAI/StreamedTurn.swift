@@ -90,7 +90,9 @@ struct StreamedTurn {
     /// The turn's metrics, or its failure: a refusal the API marked, a stream that ended before
     /// the answer was complete.
     /// `cut`: ChatEval stopped reading at its answer bound (the server ignored `max_tokens`):
-    /// the answer counts as finished at `max_tokens`.
+    /// the answer counts as finished at `max_tokens`. `stoppedAtString`: ChatEval found a stop
+    /// string in the text (and stopped reading if the server had not finished): the answer is
+    /// complete there, its token count the pieces read when no `usage` came.
     func metrics(totalTime: Double, options: GenerationOptions, stoppedAtString: Bool, backend: String?, cut: Bool = false)
         throws(RuntimeFailure) -> TurnMetrics
     {
@@ -100,7 +102,7 @@ struct StreamedTurn {
         if finishReason == "content_filter" {
             throw RuntimeFailure(.refused, "the server's content filter stopped the answer after \(text.count) characters")
         }
-        guard isFinished || cut else {
+        guard isFinished || cut || stoppedAtString else {
             throw RuntimeFailure(
                 .streamInterrupted,
                 "the stream ended after \(deltaTimes.count) pieces (\(text.count) characters) without finishing the answer")

@@ -41,13 +41,22 @@ public enum LocalLlamaServer {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw Unavailable(description: "CHATEVAL_LLAMA_SERVER=\(executable) is not an executable file")
         }
+        return try await serve(executable: executable, name: "llama-server", body: body) { port in
+            ["-m", model, "--host", "127.0.0.1", "--port", String(port)] + arguments
+        }
+    }
+
+    /// Runs `executable` with the arguments made for a free port, its output in a log named
+    /// after `name`, for the length of `body`; the log is removed when `body` returns.
+    static func serve<T: Sendable>(
+        executable: String, name: String, body: (Running) async throws -> T, arguments: (Int) -> [String]
+    ) async throws -> T {
         let port = try await freePort()
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("llama-server-\(port)-\(UUID().uuidString).log")
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(port)-\(UUID().uuidString).log")
         guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
             throw Unavailable(description: "cannot create the server's log file \(log.path)")
         }
-        let arguments = ["-m", model, "--host", "127.0.0.1", "--port", String(port)] + arguments
-        let result = try await ProcessRunner.during(URL(fileURLWithPath: executable), arguments, log: log) { process in
+        let result = try await ProcessRunner.during(URL(fileURLWithPath: executable), arguments(port), log: log) { process in
             try await body(Running(processIdentifier: process.processIdentifier, port: port, log: log))
         }
         try? FileManager.default.removeItem(at: log)
