@@ -24,14 +24,9 @@ struct RealLlamaServerTests {
     @Test func aConversationStreamsIsMeasuredAndReusesTheServersCacheOnlyInSessionMode() async throws {
         let model = try #require(Self.model, "CHATEVAL_MODEL is not set: run the tests with `make test`")
         try await LocalLlamaServer.run(model: model, arguments: ["-c", "2048", "-np", "1", "-t", "2"]) { server in
-            do {
-                try await OpenAIConnection.waitUntilReady(baseURL: server.baseURL, timeout: 120)
-            } catch {
-                Issue.record("llama-server did not start: \(error)\n\(LocalLlamaServer.tail(of: server))")
-                return
-            }
-            let connection = try await OpenAIConnection.open(
-                OpenAIConfiguration(baseURL: server.baseURL, modelName: "smollm2", requestTimeout: 120))
+            guard
+                let connection = try await connectionWhenReady(to: server, named: "llama-server", modelName: "smollm2", requestTimeout: 120)
+            else { return }
             let runtime = connection.makeRuntime()
             #expect(connection.server.engine == "llama-server")
             #expect(connection.server.contextSize == 2048)

@@ -24,14 +24,8 @@ struct RealMLXServerTests {
         try #require(LocalMLXServer.python != nil, "CHATEVAL_MLX_PYTHON is not set: run the tests with `make test`")
         // Room in its prompt cache for five conversations at once (10 entries by default).
         try await LocalMLXServer.run(arguments: ["--prompt-cache-size", "32"]) { server in
-            do {
-                try await OpenAIConnection.waitUntilReady(baseURL: server.baseURL, timeout: 120)
-            } catch {
-                Issue.record("mlx_lm.server did not start: \(error)\n\(LocalLlamaServer.tail(of: server))")
-                return
-            }
-            let connection = try await OpenAIConnection.open(
-                OpenAIConfiguration(baseURL: server.baseURL, modelName: "", requestTimeout: 300))
+            guard let connection = try await connectionWhenReady(to: server, named: "mlx_lm.server", modelName: "", requestTimeout: 300)
+            else { return }
             #expect(connection.server.engine == "mlx_lm.server")
             #expect(connection.configuration.modelName == "default_model")
             // mlx_lm.server batches requests that carry no seed (ChatEval sends none at
