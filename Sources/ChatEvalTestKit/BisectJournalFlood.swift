@@ -2,7 +2,7 @@ import Foundation
 
 /// A bisection's journal of the right shape (version 2, fingerprint "question") whose kept single
 /// runs list `paths` result paths, about 270 bytes each: the issue-43 case of a journal listing
-/// 200 MB of paths (750,000 of them), and one just under the 16 MiB bound (60,000).
+/// 200 MB of paths (750,000 of them), and one just under the 8 MiB bound (30,000).
 public enum BisectJournalFlood {
     /// Writes it to `url` (replaced), 10,000 lines at a time.
     public static func write(paths: Int, to url: URL) throws {

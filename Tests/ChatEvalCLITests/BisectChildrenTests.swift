@@ -49,27 +49,11 @@ import Testing
     static let hanging =
         #"exec >/dev/null 2>&1; trap 'echo TERM >> "$PIDS.term"' TERM; echo $$ >> "$PIDS"; sleep 1000 & echo $! >> "$PIDS"; sleep 1000"#
 
-    /// The processes alive in process group `group`, and `child` if alive outside it (zombies,
-    /// already dead but not yet reaped, are not counted).
-    static func survivors(group: pid_t, child: pid_t) -> [pid_t] {
-        var alive: [pid_t] = []
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = pid_t(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { continue }
-            // After "pid (comm) ": state, ppid, pgrp.
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 2, fields[0] != "Z", fields[0] != "X" else { continue }
-            if pid_t(fields[2]) == group || pid == child { alive.append(pid) }
-        }
-        return alive
-    }
-
     /// Waits up to `seconds` for the survivors to reach zero; returns those left and how long it took.
     static func survivorsAfterWaiting(_ recorded: (group: pid_t, child: pid_t), seconds: Double) async -> ([pid_t], Double) {
         let started = Date()
         while true {
-            let left = survivors(group: recorded.group, child: recorded.child)
+            let left = ProcessTable.alive(inGroup: recorded.group, orAmong: [recorded.child])
             let took = Date().timeIntervalSince(started)
             if left.isEmpty || took > seconds { return (left, took) }
             try? await Task.sleep(nanoseconds: 100_000_000)

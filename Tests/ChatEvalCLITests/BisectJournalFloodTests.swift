@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The real `chateval bisect` reading a journal planted in its place (issue 43, item 3): 100 MB
-/// of garbage, 200 MB of result paths, and 16 MiB of them (just under the bound, read whole). Its
+/// of garbage, 200 MB of result paths, and 8 MiB of them (just under the bound, read whole). Its
 /// peak memory stays within 100 MB and it answers within seconds. With `--serve` and a server
 /// that never answers, nothing is measured and no model is needed: the journal is read, then the
 /// good end is refused after the 1 s readiness bound.
@@ -29,7 +29,7 @@ import Testing
             for _ in 0..<100 { handle.write(block) }
             try handle.close()
         case .pathsOver: try BisectJournalFlood.write(paths: 750_000, to: journal)
-        case .pathsUnder: try BisectJournalFlood.write(paths: 60_000, to: journal)
+        case .pathsUnder: try BisectJournalFlood.write(paths: 30_000, to: journal)
         }
         let watch = try await ChildWatch.run(
             CommandLineTests.binary,
@@ -39,7 +39,7 @@ import Testing
         #expect(watch.outcome.status == 2, "\(watch.outcome.stderr)")
         #expect(watch.outcome.stderr.contains("the server did not become ready in 1s"), "\(watch.outcome.stderr)")
         if kind != .pathsUnder {
-            #expect(watch.outcome.stderr.contains("it is read up to 16 MiB"), "\(watch.outcome.stderr)")
+            #expect(watch.outcome.stderr.contains("it is read up to 8.0 MiB"), "\(watch.outcome.stderr)")
         }
         #expect(watch.peakBytes <= 100 << 20, "\(watch.peakBytes >> 20) MB")
         print(

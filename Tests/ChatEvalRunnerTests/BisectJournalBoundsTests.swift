@@ -91,13 +91,13 @@ import Testing
         let (journal, refused) = BisectJournal.read(url, fingerprint: "question")
         let took = Date().timeIntervalSince(started)
         #expect(journal.probes.isEmpty)
-        #expect(refused?.contains("it is read up to 16 MiB") == true, "\(refused ?? "")")
+        #expect(refused?.contains("it is read up to 8.0 MiB") == true, "\(refused ?? "")")
         #expect(took < 2, "\(took) s")
     }
 
     /// A journal listing 200 MB of result paths took 638 MB to read: now refused by its size,
-    /// unread. One just under the bound (16 MiB) is read whole, and used.
-    @Test(arguments: [750_000, 60_000])
+    /// unread. One just under the bound (8 MiB) is read whole, and used.
+    @Test(arguments: [750_000, 30_000])
     func aJournalListingResultPathsIsReadWithinItsBound(_ paths: Int) throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("bisect-paths-\(UUID().uuidString).json")
         try BisectJournalFlood.write(paths: paths, to: url)
@@ -107,9 +107,9 @@ import Testing
         if size > BisectJournal.maximumFileBytes {
             #expect(size > 200_000_000, "\(size) bytes")
             #expect(journal.singleRuns.isEmpty)
-            #expect(refused?.contains("it is read up to 16 MiB") == true, "\(refused ?? "")")
+            #expect(refused?.contains("it is read up to 8.0 MiB") == true, "\(refused ?? "")")
         } else {
-            #expect(size > 15 << 20, "\(size) bytes: just under the bound")
+            #expect(size > BisectJournal.maximumFileBytes - (1 << 20), "\(size) bytes: just under the bound")
             #expect(refused == nil, "\(refused ?? "")")
             #expect(journal.singleRuns.count == paths)
         }

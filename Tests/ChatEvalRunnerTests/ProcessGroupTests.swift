@@ -1,3 +1,4 @@
+import ChatEvalTestKit
 import Foundation
 import Testing
 
@@ -12,26 +13,15 @@ import Testing
         return url
     }
 
-    /// Processes alive (not zombies) in process group `group`.
-    static func members(of group: pid_t) -> [pid_t] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { name in
-            guard let pid = pid_t(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { return nil }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return fields.count > 2 && fields[0] != "Z" && pid_t(fields[2]) == group ? pid : nil
-        }
-    }
-
     /// The members of `group` once they number `count` or 2 s passed (a process killed takes a
     /// moment to become a zombie).
     static func members(of group: pid_t, settlingAt count: Int) async -> [pid_t] {
         for _ in 0..<20 {
-            let members = members(of: group)
+            let members = ProcessTable.alive(inGroup: group)
             if members.count == count { return members }
             try? await Task.sleep(nanoseconds: 100_000_000)
         }
-        return members(of: group)
+        return ProcessTable.alive(inGroup: group)
     }
 
     @Test func aCommandThatExitsSaysItsStatusAndRunsInItsFolder() async throws {
@@ -53,7 +43,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let group = try ProcessGroup.start(command, in: folder, log: folder.appendingPathComponent("log"), environment: [:])
         let ending = await group.wait(timeout: 2)
-        #expect(!Self.members(of: group.leader).isEmpty, "the watcher and the background sleep run")
+        #expect(!ProcessTable.alive(inGroup: group.leader).isEmpty, "the watcher and the background sleep run")
         group.end()
         let left = await Self.members(of: group.leader, settlingAt: 0)
         #expect(left.isEmpty, "\(left)")

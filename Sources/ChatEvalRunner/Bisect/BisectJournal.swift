@@ -74,7 +74,7 @@ public struct BisectJournal: Codable, Sendable {
         } catch {
             return (
                 fresh,
-                "the bisection's journal \(error.description): it is not read; its probes are measured again and the journal replaced"
+                "the bisection's journal \(error.description); its probes are measured again and the journal replaced"
             )
         }
         // What does not decode, or answers another question, is replaced as it is: a journal only saves time.
@@ -92,9 +92,9 @@ public struct BisectJournal: Codable, Sendable {
     }
 
     /// Largest journal read. A probe's entry takes a few KiB (its readings, two result paths), a
-    /// commit's single run one path: 16 MiB is thousands of probes, more than any bisection
+    /// commit's single run one path: 8 MiB is thousands of probes, more than any bisection
     /// takes (each signal's search is logarithmic in the range), and decodes in bounded memory.
-    public static let maximumFileBytes = 16 << 20
+    public static let maximumFileBytes = 8 << 20
 
     /// Most repetitions per side a probe can have taken (`bisect --max-repeat`'s bound).
     public static let maximumRepetitions = 10_000
