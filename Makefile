@@ -79,8 +79,8 @@ _test-html:
 	@echo "screenshots: $$(pwd)/.build/report-screenshots/"
 
 # Coverage-guided fuzzing (libFuzzer + AddressSanitizer) of every format ChatEval reads — suites,
-# answers files, project files, result files, journals, the index, promptfoo configs and git
-# notes — FUZZ_SECONDS per target; any crash or input over 5 s stops it with the input saved.
+# answers files, project files, result files, journals, the index, promptfoo configs, git notes,
+# Multi-IF CSV, IFBench JSONL and bisection journals — FUZZ_SECONDS per target; any crash or input over 5 s stops it with the input saved.
 fuzz: setup
 	@$(MAKE) --no-print-directory _fuzz
 _fuzz:
@@ -90,7 +90,7 @@ _fuzz:
 		-Xswiftc -DCHATEVAL_LIBFUZZER $(LINK) --product chateval-fuzz
 	swift build $(SWIFT_FLAGS) --product chateval-fuzz
 	.build/release/chateval-fuzz --seeds .build-fuzz/corpus
-	for target in suite answers project result journal index promptfoo notes; do \
+	for target in suite answers project result journal index promptfoo notes multi-if ifbench bisect-journal; do \
 		CHATEVAL_FUZZ_TARGET=$$target .build-fuzz/release/chateval-fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=5 \
 			-rss_limit_mb=4096 -artifact_prefix=.build-fuzz/$$target- .build-fuzz/corpus/$$target || exit 1; \
 	done

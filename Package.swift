@@ -136,12 +136,14 @@ let package = Package(
             ]
         ),
         // Fuzzing what users, models and disks control: suites (chained placeholders), answers files, project
-        // files, result files, journals and the results index. A bounded
+        // files, result files, journals, the results index, the importers' formats (promptfoo, Multi-IF CSV,
+        // IFBench JSONL) and bisection journals. A bounded
         // mutational fuzzer by default (make test); libFuzzer with -DCHATEVAL_LIBFUZZER (make fuzz).
         .executableTarget(
             name: "ChatEvalFuzz",
             dependencies: [
                 "ChatEvalSuites", "ChatEvalRunner", "ChatEvalGrading", "ChatEvalCompare", "ChatEvalIndex", "ChatEvalStore", "ChatEvalCore",
+                "ChatEvalReport",
             ]),
         // Grading throughput: 10,000 answers against a 20-check turn, graded through the runner's own path.
         .executableTarget(

@@ -2,6 +2,7 @@ import ChatEvalCompare
 import ChatEvalCore
 import ChatEvalGrading
 import ChatEvalIndex
+import ChatEvalReport
 import ChatEvalRunner
 import ChatEvalStore
 import ChatEvalSuites
@@ -27,6 +28,14 @@ enum FuzzTarget: String, CaseIterable {
     /// A git note of `refs/notes/chateval`: its lines read as runs (each validated), and the
     /// runs it holds compared with each other as `compare` and `history` would.
     case notes
+    /// Multi-IF's CSV (`import multi-if`) and IFBench's JSON Lines (`import ifbench`): imported
+    /// (streamed under the suite's limits), the suite written parsed back, and its conversations
+    /// replayed and graded as a suite's are (the imported IFEval checks with the file's kwargs).
+    case multiIF = "multi-if"
+    case ifbench
+    /// A bisection's journal: read as `bisect` reads it (bounded, checked), then the bisection
+    /// resumed from it alone — every probe it holds read back, the rest left undone — and reported.
+    case bisectJournal = "bisect-journal"
 
     /// Feeds `data` to the target. Any outcome but a crash or a hang is fine: errors are the
     /// expected answer to most inputs.
@@ -35,23 +44,7 @@ enum FuzzTarget: String, CaseIterable {
         switch self {
         case .suite:
             guard let suite = try? SuiteLoader.parse(text, file: "fuzz.yaml") else { return }
-            // The suite is valid: replay it as the replayer renders it — each user message
-            // expanded from the variables and the turns before (answers from the input, so that
-            // chained quotes grow) within the expansion limit — and grade the replay.
-            for conversation in suite.conversations {
-                var variables = ConversationVariables(variables: conversation.script.variables)
-                var turns: [ReplayedTurn] = []
-                for (index, template) in conversation.script.userMessages.enumerated() {
-                    guard let user = try? template.render({ variables.value(of: $0) }) else { break }
-                    let answer = String(text.suffix(300)) + (turns.last?.answer ?? "")
-                    let turn = ReplayedTurn(
-                        index: index, user: user, messagesSent: 2 * index + 1, status: .answered,
-                        answer: String(answer.prefix(4_096)), metrics: FuzzInputs.metrics)
-                    variables.record(turn)
-                    turns.append(turn)
-                }
-                _ = ConversationGrader.grade(conversation, turns: turns)
-            }
+            Self.replayAndGrade(suite, answersFrom: text)
         case .answers:
             for suite in FuzzInputs.shippedSuites {
                 guard let lines = try? AnswerGrader.parse(text, file: "fuzz.jsonl", for: suite) else { continue }
@@ -70,6 +63,25 @@ enum FuzzTarget: String, CaseIterable {
             let url = FuzzInputs.scratch.appendingPathComponent("promptfooconfig.yaml")
             guard (try? data.write(to: url)) != nil else { return }
             _ = try? SuiteLoader.importPromptfoo(path: url.path)
+        case .multiIF, .ifbench:
+            let url = FuzzInputs.scratch.appendingPathComponent(self == .multiIF ? "fuzz.csv" : "fuzz.jsonl")
+            guard (try? data.write(to: url)) != nil else { return }
+            let dropUnsupported = data.count % 2 == 0
+            let imported =
+                self == .multiIF
+                ? try? SuiteLoader.importMultiIF(path: url.path, dropUnsupported: dropUnsupported)
+                : try? SuiteLoader.importIFBench(path: url.path, dropUnsupported: dropUnsupported)
+            guard let yaml = imported?.yaml, let suite = try? SuiteLoader.parse(yaml, file: "imported.yaml") else { return }
+            Self.replayAndGrade(suite, answersFrom: text)
+        case .bisectJournal:
+            let url = FuzzInputs.scratch.appendingPathComponent("bisect-journal.json")
+            guard (try? data.write(to: url)) != nil else { return }
+            let journal = BisectJournal.read(url, fingerprint: FuzzInputs.bisectFingerprint).journal
+            _ = journal.problems
+            let outcome = FuzzInputs.blocking {
+                try? await Bisector(states: FuzzInputs.bisectStates).run(JournalProber(journal: journal, states: FuzzInputs.bisectStates))
+            }
+            if let outcome { _ = BisectReport.render(outcome) }
         case .result:
             guard let record = try? ResultWriter.makeDecoder().decode(RunRecord.self, from: data), record.validationProblems.isEmpty else {
                 return
@@ -94,5 +106,39 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? index.update(folder: reports)
             _ = try? index.runs(commits: [FuzzInputs.commit], metrics: Set(Metric.allCases))
         }
+    }
+
+    /// Replays `suite` as the replayer renders it — each user message expanded from the
+    /// variables and the turns before (answers from the input, so that chained quotes grow)
+    /// within the expansion limit — and grades the replay.
+    private static func replayAndGrade(_ suite: Suite, answersFrom text: String) {
+        for conversation in suite.conversations {
+            var variables = ConversationVariables(variables: conversation.script.variables)
+            var turns: [ReplayedTurn] = []
+            for (index, template) in conversation.script.userMessages.enumerated() {
+                guard let user = try? template.render({ variables.value(of: $0) }) else { break }
+                let answer = String(text.suffix(300)) + (turns.last?.answer ?? "")
+                let turn = ReplayedTurn(
+                    index: index, user: user, messagesSent: 2 * index + 1, status: .answered,
+                    answer: String(answer.prefix(4_096)), metrics: FuzzInputs.metrics)
+                variables.record(turn)
+                turns.append(turn)
+            }
+            _ = ConversationGrader.grade(conversation, turns: turns)
+        }
+    }
+}
+
+/// A bisection resumed from a journal alone: each probe it holds is read back (as `RevisionProber`
+/// does), any other ends the bisection as interrupted.
+struct JournalProber: BisectProber {
+    let journal: BisectJournal
+    let states: [BisectState]
+
+    func probe(_ probe: BisectProbe) async throws -> BisectProbeResult {
+        let key = BisectJournal.Key(base: states[probe.base].commit, head: states[probe.head].commit, kind: probe.kind)
+        guard var result = journal.result(for: key) else { throw BisectInterruption() }
+        result.resumed = true
+        return result
     }
 }

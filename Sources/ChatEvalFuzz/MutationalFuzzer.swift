@@ -39,10 +39,15 @@ struct MutationalFuzzer {
         print("fuzzing for \(Int(seconds)) s from seed \(seed); the input in progress is kept in \(folder.path)/<target>.last")
         for target in FuzzTarget.allCases {
             let seeds = Self.seeds(for: target)
+            guard !seeds.isEmpty else {
+                print("  \(target.rawValue): no seed inputs found (run from the package root); not fuzzed")
+                continue
+            }
             let budget = seconds / Double(FuzzTarget.allCases.count)
             let last = folder.appendingPathComponent("\(target.rawValue).last")
             let start = ContinuousClock.now
             var runs = 0, longest = 0.0, largest = 0
+            var slowest = Data()
             while (ContinuousClock.now - start).seconds < budget {
                 let input = mutate(seeds[Int(random.next() % UInt64(seeds.count))], seeds: seeds, &random)
                 try? input.write(to: last)
@@ -50,6 +55,7 @@ struct MutationalFuzzer {
                 target.exercise(input)
                 let took = (ContinuousClock.now - began).seconds
                 runs += 1
+                if took > longest { slowest = input }
                 longest = max(longest, took)
                 largest = max(largest, input.count)
                 if took > limitPerInput {
@@ -60,11 +66,14 @@ struct MutationalFuzzer {
                 }
             }
             try? FileManager.default.removeItem(at: last)
+            // The slowest input, to look at (kept until the next run).
+            try? slowest.write(to: folder.appendingPathComponent("\(target.rawValue).slowest"))
             print(
                 String(
-                    format: "  %-8@ %6d inputs, 0 crashes, slowest %.3f s, largest %d bytes", target.rawValue as NSString, runs, longest,
+                    format: "  %-14@ %6d inputs, 0 crashes, slowest %.3f s, largest %d bytes", target.rawValue as NSString, runs, longest,
                     largest))
         }
+        print("the slowest input of each target: \(folder.path)/<target>.slowest")
         print(slow == 0 ? "fuzz: 0 crashes, 0 inputs over \(limitPerInput) s" : "fuzz: \(slow) input(s) over \(limitPerInput) s")
         return slow == 0
     }
@@ -170,6 +179,12 @@ struct MutationalFuzzer {
             return [FuzzInputs.indexFile]
         case .notes:
             return [FuzzInputs.noteText]
+        case .multiIF:
+            return FuzzInputs.importFixtures("multi-if")
+        case .ifbench:
+            return FuzzInputs.importFixtures("ifbench")
+        case .bisectJournal:
+            return [FuzzInputs.bisectJournalFile]
         case .promptfoo:
             return [
                 Data(

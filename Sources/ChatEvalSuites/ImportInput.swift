@@ -1,3 +1,5 @@
+import ChatEvalCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -57,17 +59,7 @@ struct ImportInput: ~Copyable {
     }
 
     /// "a FIFO (named pipe)", "a character device", ...; nil for a regular file.
-    static func notRegular(_ mode: mode_t) -> String? {
-        switch mode & S_IFMT {
-        case S_IFREG: nil
-        case S_IFDIR: "a directory"
-        case S_IFIFO: "a FIFO (named pipe)"
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        case S_IFSOCK: "a socket"
-        default: "not a file"
-        }
-    }
+    static func notRegular(_ mode: mode_t) -> String? { FileKind.notRegular(mode) }
 
     /// Hands each chunk of the file to `body`, in order, until the end or until `body` throws.
     func forEachChunk(_ body: (UnsafeRawBufferPointer) throws(SuiteErrors) -> Void) throws(SuiteErrors) {

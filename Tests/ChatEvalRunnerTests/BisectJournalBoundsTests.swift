@@ -1,4 +1,6 @@
 import ChatEvalCompare
+import ChatEvalStore
+import ChatEvalTestKit
 import Foundation
 import Testing
 
@@ -61,7 +63,55 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let started = Date()
         let (journal, refused) = BisectJournal.read(URL(fileURLWithPath: path), fingerprint: "question")
-        #expect(journal.probes.isEmpty && refused == nil)
+        #expect(journal.probes.isEmpty)
+        #expect(refused?.contains("is a FIFO (named pipe), not a regular file") == true, "\(refused ?? "")")
         #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    /// `megabytes` MB at a new temporary path: `block` repeated.
+    private func file(megabytes: Int, block: Data) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bisect-flood-\(UUID().uuidString).json")
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        var written = 0
+        while written < megabytes * 1_000_000 {
+            handle.write(block)
+            written += block.count
+        }
+        return url
+    }
+
+    /// 100 MB of garbage cost 38 s to refuse (issue 43, item 3): refused now by its size, unread.
+    @Test func aHundredMegabytesOfGarbageAreRefusedAtOnce() throws {
+        var generator = SystemRandomNumberGenerator()
+        let url = try file(megabytes: 100, block: Data((0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+        defer { try? FileManager.default.removeItem(at: url) }
+        let started = Date()
+        let (journal, refused) = BisectJournal.read(url, fingerprint: "question")
+        let took = Date().timeIntervalSince(started)
+        #expect(journal.probes.isEmpty)
+        #expect(refused?.contains("it is read up to 8.0 MiB") == true, "\(refused ?? "")")
+        #expect(took < 2, "\(took) s")
+    }
+
+    /// A journal listing 200 MB of result paths took 638 MB to read: now refused by its size,
+    /// unread. One just under the bound (8 MiB) is read whole, and used.
+    @Test(arguments: [750_000, 30_000])
+    func aJournalListingResultPathsIsReadWithinItsBound(_ paths: Int) throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bisect-paths-\(UUID().uuidString).json")
+        try BisectJournalFlood.write(paths: paths, to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let size = try #require(FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
+        let (journal, refused) = BisectJournal.read(url, fingerprint: "question")
+        if size > BisectJournal.maximumFileBytes {
+            #expect(size > 200_000_000, "\(size) bytes")
+            #expect(journal.singleRuns.isEmpty)
+            #expect(refused?.contains("it is read up to 8.0 MiB") == true, "\(refused ?? "")")
+        } else {
+            #expect(size > BisectJournal.maximumFileBytes - (1 << 20), "\(size) bytes: just under the bound")
+            #expect(refused == nil, "\(refused ?? "")")
+            #expect(journal.singleRuns.count == paths)
+        }
     }
 }

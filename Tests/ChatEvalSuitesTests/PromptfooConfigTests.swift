@@ -155,6 +155,19 @@ import Testing
         #expect(warning.hint?.contains("did you mean 'nam'?") == true)
     }
 
+    /// A prompt of thousands of placeholders, not all ASCII, converts in linear time: the fuzzer
+    /// found one of 6,600 taking 11 s (Foundation's `range(of:)` transcoded the whole rest of the
+    /// prompt at each one); this one, 13,000 over three tests, took 200 s. The bound is generous.
+    @Test func aPromptOfThousandsOfPlaceholdersConvertsAtOnce() throws {
+        let prompt = String(repeating: "Tell me about {{topic}} in café, ", count: 13_000)
+        let started = Date()
+        let tests = "tests: [{vars: {topic: bees}}, {vars: {topic: ants}}, {vars: {topic: cats}}]\n"
+        let suite = try SuiteLoader.parse("prompts: ['\(prompt)']\n" + tests, file: "promptfooconfig.yaml")
+        let took = Date().timeIntervalSince(started)
+        #expect(suite.conversations.count == 3)
+        #expect(took < 10, "\(took) s")
+    }
+
     /// A file with `conversations` is a suite, whatever else it says; `prompts` alone is not promptfoo.
     @Test func onlyAPromptfooShapeIsConverted() {
         let errors = rejection("prompts: [hi]\nname: s\n")

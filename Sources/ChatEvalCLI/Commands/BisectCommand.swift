@@ -26,6 +26,11 @@ struct BisectCommand: AsyncParsableCommand {
             run the same command again after Ctrl-C and finished probes are read back, not measured again, and a commit whose \
             build failed is skipped again, not built again (--fresh starts over).
 
+            With --build and --serve, each command runs in a process group of its own, bounded by --build-timeout and \
+            --serve-ready-timeout (a commit past either is skipped, its group killed); Ctrl-C or SIGTERM ends every group \
+            ChatEval started (TERM, then KILL 5 s later) and exits 130 or 143, and if ChatEval itself is killed its groups \
+            notice and end themselves.
+
             Examples:
               chateval bisect v1.2 HEAD
                   every suite of the project file
@@ -35,7 +40,8 @@ struct BisectCommand: AsyncParsableCommand {
                   the runtime built and served from each commit; a failed build is skipped
 
             Exit codes: 0 every difference has its culprit, 2 bad input, 3 interrupted (run it again to resume) or a \
-            report could not be written, 4 the ends do not differ or a difference stayed undecided.
+            report could not be written, 4 the ends do not differ or a difference stayed undecided, 130 or 143 stopped by \
+            SIGINT or SIGTERM with --serve (run it again to resume).
             """)
 
     @Argument(help: ArgumentHelp("A commit without the change (older).", valueName: "good")) var good: String
@@ -79,6 +85,20 @@ struct BisectCommand: AsyncParsableCommand {
             valueName: "command"))
     var serveCommand: String?
 
+    @Option(
+        name: .customLong("build-timeout"),
+        help: ArgumentHelp(
+            "How long one commit's --build may take (30m, 2h, 90s; default 30m); past it the build's process group is "
+                + "killed and the commit skipped.", valueName: "duration"))
+    var buildTimeout: String?
+
+    @Option(
+        name: .customLong("serve-ready-timeout"),
+        help: ArgumentHelp(
+            "How long one commit's --serve server may take to answer (default 120s); past it the server's process group "
+                + "is killed and the commit skipped.", valueName: "duration"))
+    var serveReadyTimeout: String?
+
     /// --format / --output: terminal, json (the bisection's record) or markdown.
     @OptionGroup var output: OutputOptions
 
@@ -92,6 +112,12 @@ struct BisectCommand: AsyncParsableCommand {
         if let timeBudget, DurationText.seconds(timeBudget).map({ $0 > 0 }) != true {
             throw ValidationError("--time-budget \(timeBudget): not a duration; write e.g. 30m or 90s")
         }
+        for (name, value) in [("--build-timeout", buildTimeout), ("--serve-ready-timeout", serveReadyTimeout)] {
+            if let value, DurationText.seconds(value).map({ $0 > 0 }) != true {
+                throw ValidationError("\(name) \(value): not a duration; write e.g. 30m or 90s")
+            }
+            if value != nil, serveCommand == nil { throw ValidationError("\(name) needs --serve: it bounds a served commit's commands") }
+        }
         if buildCommand != nil, serveCommand == nil {
             throw ValidationError("--build needs --serve: the server started from what was built is what the probes measure")
         }
@@ -102,12 +128,14 @@ struct BisectCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await BisectJob(
+        var job = BisectJob(
             good: good, bad: bad,
             settings: recording.workspace(project, runtime.overrides(suitePaths: suites.given, reportsFolder: recording.reportsFolder)),
             selection: selection.selection(suites), maxRepetitions: maxRepetitions, confidence: confidence, fresh: fresh,
             buildCommand: buildCommand, serveCommand: serveCommand, timeBudget: timeBudget.flatMap(DurationText.seconds),
-            output: output.resolved
-        ).run()
+            output: output.resolved)
+        if let seconds = buildTimeout.flatMap(DurationText.seconds) { job.buildTimeout = seconds }
+        if let seconds = serveReadyTimeout.flatMap(DurationText.seconds) { job.readyTimeout = seconds }
+        try await job.run()
     }
 }

@@ -17,11 +17,22 @@ public struct BisectJournal: Codable, Sendable {
         public var base: String
         public var head: String
         public var kind: BisectProbe.Kind
+
+        public init(base: String, head: String, kind: BisectProbe.Kind) {
+            self.base = base
+            self.head = head
+            self.kind = kind
+        }
     }
 
     public struct Entry: Codable, Sendable {
         public var key: Key
         public var result: BisectProbeResult
+
+        public init(key: Key, result: BisectProbeResult) {
+            self.key = key
+            self.result = result
+        }
     }
 
     public var version: Int
@@ -52,22 +63,38 @@ public struct BisectJournal: Codable, Sendable {
     /// As `open`, with why a journal that answers the same question was not used: one that cannot
     /// be trusted (`problems`) is replaced, and the caller says so.
     public static func read(_ url: URL, fingerprint: String) -> (journal: BisectJournal, refused: String?) {
-        // Bounded like a result file, and a regular file only (a FIFO in its place hung bisect):
-        // the journal is read from a folder others may write to.
-        guard FileContents.isRegularFile(atPath: url.path), FileContents.size(atPath: url.path, over: ResultFolder.maximumFileBytes) == nil,
-            let data = FileContents.read(atPath: url.path),
-            let journal = try? ResultWriter.makeDecoder().decode(BisectJournal.self, from: data),
-            journal.version == currentVersion, journal.fingerprint == fingerprint
-        else { return (BisectJournal(fingerprint: fingerprint), nil) }
+        let fresh = BisectJournal(fingerprint: fingerprint)
+        // Bounded and a regular file only (a FIFO in its place hung bisect, 100 MB of garbage
+        // took 38 s and a list of 200 MB of paths 638 MB): it is read from a folder others may
+        // write to. Nothing at all there is a bisection's first run, said nothing about.
+        guard FileManager.default.fileExists(atPath: url.path) else { return (fresh, nil) }
+        let data: Data
+        do {
+            data = try FileContents.read(atPath: url.path, atMost: maximumFileBytes)
+        } catch {
+            return (
+                fresh,
+                "the bisection's journal \(error.description); its probes are measured again and the journal replaced"
+            )
+        }
+        // What does not decode, or answers another question, is replaced as it is: a journal only saves time.
+        guard let journal = try? ResultWriter.makeDecoder().decode(BisectJournal.self, from: data), journal.version == currentVersion,
+            journal.fingerprint == fingerprint
+        else { return (fresh, nil) }
         if let problem = journal.problems.first {
             return (
-                BisectJournal(fingerprint: fingerprint),
+                fresh,
                 "the bisection's journal \(url.path) is not one this ChatEval can trust (\(problem)); "
                     + "its probes are measured again and the journal replaced"
             )
         }
         return (journal, nil)
     }
+
+    /// Largest journal read. A probe's entry takes a few KiB (its readings, two result paths), a
+    /// commit's single run one path: 8 MiB is thousands of probes, more than any bisection
+    /// takes (each signal's search is logarithmic in the range), and decodes in bounded memory.
+    public static let maximumFileBytes = 8 << 20
 
     /// Most repetitions per side a probe can have taken (`bisect --max-repeat`'s bound).
     public static let maximumRepetitions = 10_000

@@ -48,8 +48,13 @@ final class BoundedLog: @unchecked Sendable {
 
     /// Waits (up to `timeout` seconds) until every process holding the pipe closed it and the log
     /// is complete; false when it is not yet.
+    /// Safe to call again (and from any thread): once complete, it answers true at once.
     @discardableResult
-    func waitUntilComplete(timeout: Double) -> Bool { done.wait(timeout: .now() + timeout) == .success }
+    func waitUntilComplete(timeout: Double) -> Bool {
+        guard done.wait(timeout: .now() + timeout) == .success else { return false }
+        done.signal()  // for the next caller
+        return true
+    }
 
     private static func copy(from pipe: Int32, to file: Int32, bound: Int) {
         let head = bound / 2

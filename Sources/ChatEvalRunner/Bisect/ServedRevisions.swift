@@ -1,6 +1,8 @@
 import ChatEvalCompare
+import ChatEvalCore
 import ChatEvalRuntime
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -9,7 +11,9 @@ import Foundation
 /// Each bisected commit's own runtime, built and served from the repository: the commit is
 /// exported into a scratch folder, `build` run there (`/bin/sh -c`; a failure skips the commit,
 /// as `git bisect skip` does), then `serve` started there with `PORT` set to a free port, and the
-/// runtime connected once the server answers. Logs go beside the scratch folder
+/// runtime connected once the server answers. Each command runs in a process group of its own
+/// (`ProcessGroup`), bounded in time (`buildTimeout`, `readyTimeout`: a commit that passes
+/// either is skipped, its group killed), and never outlives ChatEval. Logs go beside the scratch folder
 /// (`<commit>.build.log`, `<commit>.serve.log`), each bounded (`BoundedLog`). A server is
 /// stopped (its whole process group) when its state is released; the commits' trees are removed
 /// by `removeTrees()` once the bisection is over (`BisectScratch` removes those of one killed).
@@ -25,6 +29,10 @@ public actor ServedRevisions: RevisionRuntimes {
         }
     }
 
+    /// How long a build may take (`--build-timeout`), and a server to answer (`--serve-ready-timeout`).
+    public static let defaultBuildTimeout = 30.0 * 60
+    public static let defaultReadyTimeout = 120.0
+
     private let commits: [(id: String, shortId: String)]
     private let export: @Sendable (_ commit: String, _ folder: URL) throws -> Void
     private let build: String?
@@ -32,19 +40,20 @@ public actor ServedRevisions: RevisionRuntimes {
     private let scratch: URL
     private let connect: @Sendable (_ baseURL: String) async throws -> Endpoint
     private let readyTimeout: Double
+    private let buildTimeout: Double
     /// The scratch folder's claim, held as long as these revisions are.
     private let holding: BisectScratch?
     private var built: Set<Int> = []
     private var failed: [Int: BisectSkip] = [:]
-    private var running: [Int: (process: pid_t, endpoint: Endpoint)] = [:]
+    private var running: [Int: (server: ProcessGroup, endpoint: Endpoint)] = [:]
 
     /// - `commits`: by state index.
     /// - `export`: writes a commit's tree into a folder (libgit2, the working tree untouched).
     /// - `connect`: the runtime at a base URL ("http://127.0.0.1:PORT/v1"); throws until the server answers.
     public init(
         commits: [(id: String, shortId: String)], export: @escaping @Sendable (String, URL) throws -> Void, build: String?, serve: String,
-        scratch: URL, holding: BisectScratch? = nil, readyTimeout: Double = 180,
-        connect: @escaping @Sendable (String) async throws -> Endpoint
+        scratch: URL, holding: BisectScratch? = nil, buildTimeout: Double = ServedRevisions.defaultBuildTimeout,
+        readyTimeout: Double = ServedRevisions.defaultReadyTimeout, connect: @escaping @Sendable (String) async throws -> Endpoint
     ) {
         self.holding = holding
         self.commits = commits
@@ -53,6 +62,7 @@ public actor ServedRevisions: RevisionRuntimes {
         self.serve = serve
         self.scratch = scratch
         self.readyTimeout = readyTimeout
+        self.buildTimeout = buildTimeout
         self.connect = connect
     }
 
@@ -66,40 +76,86 @@ public actor ServedRevisions: RevisionRuntimes {
             } catch {
                 throw skip(index, "its tree could not be written to \(folder.path): \(error)")
             }
-            if let build {
-                let log = scratch.appendingPathComponent("\(commits[index].shortId).build.log")
-                let (status, output) = try Self.spawn(build, in: folder, log: log, environment: [:])
-                let exit = await Self.wait(status)
-                output.waitUntilComplete(timeout: 2)
-                guard exit == 0 else { throw skip(index, "the build failed (exit \(exit); \(log.path))", lasting: true) }
-            }
+            if let build { try await runBuild(build, index: index, in: folder) }
             built.insert(index)
         }
         let port = Self.freePort()
         let log = scratch.appendingPathComponent("\(commits[index].shortId).serve.log")
-        let (process, _) = try Self.spawn(serve, in: folder, log: log, environment: ["PORT": String(port)])
+        let server = try ProcessGroup.start(serve, in: folder, log: log, environment: ["PORT": String(port)])
         let started = Date()
         while true {
-            if let endpoint = try? await connect("http://127.0.0.1:\(port)/v1") {
-                running[index] = (process, endpoint)
+            let left = max(readyTimeout - Date().timeIntervalSince(started), 0.1)
+            let connect = self.connect
+            if let endpoint = await Self.within(left, { try await connect("http://127.0.0.1:\(port)/v1") }) {
+                running[index] = (server, endpoint)
                 return endpoint.runtime
             }
-            var status: Int32 = 0
-            if waitpid(process, &status, WNOHANG) == process {
-                throw skip(index, "the server exited before it answered (\(log.path))")
+            switch server.ending() {
+            case .ended?: throw BisectInterruption()
+            case .exited(let status)?:
+                await server.endInBackground()
+                throw skip(index, "the server exited (status \(status)) before it answered (\(log.path))")
+            case nil: break
             }
-            if Date().timeIntervalSince(started) > readyTimeout {
-                Self.stop(process)
-                throw skip(index, "the server did not answer within \(Int(readyTimeout)) s (\(log.path))")
+            if Task.isCancelled {
+                await server.endInBackground()
+                throw BisectInterruption()
             }
-            try await Task.sleep(nanoseconds: 500_000_000)
+            if Date().timeIntervalSince(started) >= readyTimeout {
+                await server.endInBackground()
+                throw skip(
+                    index,
+                    "the server did not become ready in \(DurationText.format(readyTimeout)) (--serve-ready-timeout); "
+                        + "its process group was killed (\(log.path))")
+            }
+            try? await Task.sleep(nanoseconds: 500_000_000)
         }
     }
 
+    /// Runs `command` in `folder` to its end, within `buildTimeout`; what it left running in
+    /// its process group is ended either way. A failure skips the commit for good (its journal
+    /// says so), a timeout for this bisection (a quieter machine may build it in time).
+    private func runBuild(_ command: String, index: Int, in folder: URL) async throws {
+        let log = scratch.appendingPathComponent("\(commits[index].shortId).build.log")
+        let group = try ProcessGroup.start(command, in: folder, log: log, environment: [:])
+        let ending = await group.wait(timeout: buildTimeout)
+        await group.endInBackground()
+        switch ending {
+        case nil:
+            throw skip(
+                index,
+                "the build did not finish in \(DurationText.format(buildTimeout)) (--build-timeout); its process group was killed "
+                    + "(\(log.path))")
+        case .ended?: throw BisectInterruption()
+        case .exited(let status)?:
+            guard status == 0 else { throw skip(index, "the build failed (exit \(status); \(log.path))", lasting: true) }
+        }
+    }
+
+    /// What `body` returns, or nil when it throws or has not returned within `seconds` (it is
+    /// then cancelled and left to end on its own: a server that accepts but never answers does
+    /// not hold the readiness wait past its bound).
+    static func within<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () async throws -> T) async -> T? {
+        let finished = Finished()
+        let task = Task<T?, Never> {
+            defer { finished.flag.store(true, ordering: .releasing) }
+            return try? await body()
+        }
+        let deadline = Date().addingTimeInterval(seconds)
+        while !finished.flag.load(ordering: .acquiring), Date() < deadline { try? await Task.sleep(nanoseconds: 50_000_000) }
+        guard finished.flag.load(ordering: .acquiring) else {
+            task.cancel()
+            return nil
+        }
+        return await task.value
+    }
+
+    private final class Finished: Sendable { let flag = Atomic<Bool>(false) }
+
     public func release(_ index: Int) async {
-        guard let (process, endpoint) = running.removeValue(forKey: index) else { return }
+        guard let (server, endpoint) = running.removeValue(forKey: index) else { return }
         await endpoint.close()
-        Self.stop(process)
+        await server.endInBackground()
     }
 
     /// Stops every server still running.
@@ -120,60 +176,6 @@ public actor ServedRevisions: RevisionRuntimes {
         let skip = BisectSkip(state: index, reason: reason, isLasting: lasting)
         failed[index] = skip
         return skip
-    }
-
-    /// `/bin/sh -c command` in `folder`, in a process group of its own, both streams to `log`
-    /// (bounded: `BoundedLog`).
-    static func spawn(_ command: String, in folder: URL, log: URL, environment: [String: String]) throws -> (pid_t, BoundedLog) {
-        let output = try BoundedLog(log)
-        defer { output.closeChildEnd() }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, output.childEnd, 1)
-        posix_spawn_file_actions_adddup2(&actions, output.childEnd, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        let variables = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }.map { "\($0.key)=\($0.value)" }
-        // Into the folder first (posix_spawn_file_actions_addchdir_np is not visible to Swift here).
-        let quoted = "'" + folder.path.replacingOccurrences(of: "'", with: "'\\''") + "'"
-        let arguments = ["/bin/sh", "-c", "cd \(quoted) && \(command)"]
-        var cArguments = arguments.map { strdup($0) } + [nil]
-        var cEnvironment = variables.map { strdup($0) } + [nil]
-        defer {
-            cArguments.forEach { free($0) }
-            cEnvironment.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &cArguments, &cEnvironment)
-        guard result == 0 else {
-            throw ServedRevisionError(message: "cannot start /bin/sh -c \(command): \(String(cString: strerror(result)))")
-        }
-        return (pid, output)
-    }
-
-    /// The exit status of `pid` once it ends (polled: the actor stays free meanwhile).
-    static func wait(_ pid: pid_t) async -> Int32 {
-        var status: Int32 = 0
-        while waitpid(pid, &status, WNOHANG) == 0 { try? await Task.sleep(nanoseconds: 100_000_000) }
-        // WIFEXITED / WEXITSTATUS, which Swift does not import as functions.
-        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    }
-
-    /// SIGTERM to the whole process group, SIGKILL if it is still there after 5 s, then reaped.
-    static func stop(_ pid: pid_t) {
-        kill(-pid, SIGTERM)
-        var status: Int32 = 0
-        for _ in 0..<50 {
-            if waitpid(pid, &status, WNOHANG) == pid { return }
-            usleep(100_000)
-        }
-        kill(-pid, SIGKILL)
-        waitpid(pid, &status, 0)
     }
 
     /// A TCP port nobody listens on now (bound once to port 0, then released).

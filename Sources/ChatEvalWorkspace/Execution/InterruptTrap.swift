@@ -67,7 +67,8 @@ package final class InterruptTrap {
     }
 }
 
-private final class SignalCount: Sendable {
+/// Signals counted across dispatch sources (`InterruptTrap`, `ProcessGroupTrap`).
+final class SignalCount: Sendable {
     private let value = Atomic<Int>(0)
     /// Adds `count` signals; returns the totals before and after.
     func add(_ count: Int) -> (before: Int, after: Int) {

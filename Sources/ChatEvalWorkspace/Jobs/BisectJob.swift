@@ -28,6 +28,9 @@ package struct BisectJob: Sendable {
     /// `--time-budget`: seconds after which no new probe starts (nil: the project file's
     /// `time_budget`, else `defaultTimeBudget`).
     package var timeBudget: Double?
+    /// `--build-timeout` and `--serve-ready-timeout`, in seconds.
+    package var buildTimeout = ServedRevisions.defaultBuildTimeout
+    package var readyTimeout = ServedRevisions.defaultReadyTimeout
     package var output: ReportOutput
 
     /// A bisection's time budget when neither the command line nor the project file sets one.
@@ -110,23 +113,51 @@ package struct BisectJob: Sendable {
         let bisector = Bisector(
             states: range.states, skipped: range.skipped, unmeasurable: unloadable, errorRate: 1 - confidence, deadline: deadline,
             clock: { PairedRun.now() })
-        let info = output
-        var outcome: BisectOutcome
-        do {
-            outcome = try await InterruptTrap.run(stop: stop) { try await bisector.run(prober) { info.info($0) } }.value
-            outcome.bad = range.bad
-            await (runtimes as? ServedRevisions)?.removeTrees()
-        } catch let error as ResultWriteError {
-            await (runtimes as? ServedRevisions)?.removeTrees()
-            throw failure("could not write \(error.description); the probes finished are kept in \(journalURL.path)", .runIncomplete)
-        } catch let skip as BisectSkip {
-            // Only an end reaches here: a commit between them is passed over (`Bisector`).
-            await (runtimes as? ServedRevisions)?.removeTrees()
-            let end = skip.state == 0 ? "\(good) (the good end)" : "\(bad) (the bad end)"
-            throw failure("\(end) cannot be measured: \(skip.reason); bisect from commits that build and serve", .badInput)
-        }
+        var outcome = try await measure(bisector, prober, runtimes: runtimes, stop: stop, journalURL: journalURL)
+        outcome.bad = range.bad
         try output.write(.bisect(outcome)) { BisectReport.render(outcome) }
         try Self.exit(for: outcome, good: good, bad: bad, budget: budget, journal: journalURL)
+    }
+
+    /// Runs the bisection with SIGINT and SIGTERM handled — with `--serve`, by ending the build
+    /// and servers at once and exiting 130 or 143 (`ProcessGroupTrap`: a hanging build cannot
+    /// finish its turn); in process, as a run is (`InterruptTrap`) — and the served commits'
+    /// trees removed (their groups ended) however it ends.
+    private func measure(
+        _ bisector: Bisector, _ prober: RevisionProber, runtimes: any RevisionRuntimes, stop: StopRequest, journalURL: URL
+    ) async throws -> BisectOutcome {
+        let info = output
+        let served = runtimes as? ServedRevisions
+        let trap = served.map { _ in
+            ProcessGroupTrap(note: "the finished probes are kept in \(journalURL.path): run the same command to resume")
+        }
+        defer { withExtendedLifetime(trap) {} }
+        let outcome: BisectOutcome
+        do {
+            if trap != nil {
+                outcome = try await bisector.run(prober) { info.info($0) }
+            } else {
+                outcome = try await InterruptTrap.run(stop: stop) { try await bisector.run(prober) { info.info($0) } }.value
+            }
+        } catch {
+            await trap?.awaitExitIfFired()
+            await served?.removeTrees()
+            switch error {
+            case let error as ResultWriteError:
+                throw failure("could not write \(error.description); the probes finished are kept in \(journalURL.path)", .runIncomplete)
+            case let skip as BisectSkip:
+                // Only an end reaches here: a commit between them is passed over (`Bisector`).
+                let end = skip.state == 0 ? "\(good) (the good end)" : "\(bad) (the bad end)"
+                throw failure("\(end) cannot be measured: \(skip.reason); bisect from commits that build and serve", .badInput)
+            case is CancellationError:
+                throw failure(
+                    "interrupted; the finished probes are kept in \(journalURL.path): run the same command to resume", .runIncomplete)
+            default: throw error
+            }
+        }
+        await trap?.awaitExitIfFired()
+        await served?.removeTrees()
+        return outcome
     }
 
     /// The exit `outcome` earned: interrupted (3), the time budget spent or a difference left
@@ -195,7 +226,8 @@ package struct BisectJob: Sendable {
         let served = ServedRevisions(
             commits: range.states.map { ($0.commit, $0.shortId) },
             export: { commit, folder in try GitRepository.discover(startingAt: root).export(commit, to: folder) },
-            build: buildCommand, serve: serveCommand, scratch: scratch.folder, holding: scratch,
+            build: buildCommand, serve: serveCommand, scratch: scratch.folder, holding: scratch, buildTimeout: buildTimeout,
+            readyTimeout: readyTimeout,
             connect: { baseURL in
                 let connection = try await OpenAIConnection.open(OpenAIConfiguration(baseURL: baseURL, modelName: ""))
                 return ServedRevisions.Endpoint(runtime: connection.makeRuntime(), close: { await connection.shutdown() })
