@@ -80,7 +80,6 @@ struct ThroughputBench: AsyncParsableCommand {
             ])
         }
         print("\n" + table.render(indent: "   "))
-        roofline(runtime, depth: depth, chatEval: median(decode.map(\.1)), llamaBench: median(decode.map(\.0)))
 
         let split = MemoryAttribution.split(modelPath: options.model, engineRegions: engineRegions)
         let memory = runtime.identity.memory
@@ -100,6 +99,8 @@ struct ThroughputBench: AsyncParsableCommand {
             mib(pairs.compactMap(\.turn.peakResidentBytes).max().flatMap { peak in memory?.engineBytes.map { peak - $0 } }),
         ])
         print(memoryTable.render(indent: "   "))
+        // After the memory is read: the probe's formatting and threads would count as the harness's.
+        roofline(runtime, depth: depth, chatEval: median(decode.map(\.1)), llamaBench: median(decode.map(\.0)))
     }
 
     /// Decode as a share of the memory-bandwidth bound (`DecodeRoofline`), both sides, at the
