@@ -20,13 +20,6 @@ public enum FileContents {
         return FileManager.default.contents(atPath: path)
     }
 
-    /// True when `path` names a regular file (links followed), told without opening it: a FIFO
-    /// in a file's place would block a read for ever, and a device never ends.
-    public static func isRegularFile(atPath path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
-    }
-
     /// The size of the file at `path` when it is over `limit` bytes, told before anything is read;
     /// nil when it is not (or its size cannot be told: the read that follows will say why).
     public static func size(atPath path: String, over limit: Int) -> Int? {

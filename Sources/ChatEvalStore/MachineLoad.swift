@@ -71,13 +71,17 @@ public struct MachineLoad: Codable, Sendable, Hashable {
             total += cores
             if cores >= 0.01 { shares.append(ProcessShare(pid: pid, name: now.name, cores: cores)) }
         }
-        let averages =
-            (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").compactMap { Double($0) } ?? []
+        let averages = loadAverages()
         let governor = (try? String(contentsOfFile: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines)
         return MachineLoad(
             loadAverage1: averages.first, loadAverage5: averages.dropFirst().first, otherProcessesCores: total,
             busiest: Array(shares.sorted { $0.cores > $1.cores }.prefix(5)), frequencyGovernor: governor)
+    }
+
+    /// The 1-, 5- and 15-minute load averages (/proc/loadavg); empty where there is none.
+    public static func loadAverages() -> [Double] {
+        (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).compactMap { Double($0) } ?? []
     }
 
     /// CPU ticks (user + system) and name of every process.

@@ -88,8 +88,8 @@ public enum MemoryBandwidth {
         if let cached = cachedIfPresent(threads: threads, folder: folder) { return cached }
         let cpu = cpuKey()
         let target = file(threads: threads, folder: folder)
-        let measurement = Measurement(
-            bytesPerSecond: probe(threads: threads), threads: threads, cpu: cpu, measuredAt: Date(), load: loadAverage())
+        let load = MachineLoad.loadAverages().first  // before the probe, which adds its own threads
+        let measurement = Measurement(bytesPerSecond: probe(threads: threads), threads: threads, cpu: cpu, measuredAt: Date(), load: load)
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         if let data = try? encoder.encode(measurement) {
@@ -99,17 +99,9 @@ public enum MemoryBandwidth {
         return measurement
     }
 
-    /// The CPU's model name, core count and memory size: what tells two machines apart here.
+    /// The CPU's model name, core count and memory size (`MachineInfo`): what tells two machines apart here.
     static func cpuKey() -> String {
-        let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        let model =
-            cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }.flatMap { $0.split(separator: ":", maxSplits: 1).last }
-            .map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"
-        let memory = ProcessInfo.processInfo.physicalMemory >> 30
-        return "\(model.replacingOccurrences(of: " ", with: "-"))-\(ProcessInfo.processInfo.activeProcessorCount)cpu-\(memory)GiB"
-    }
-
-    static func loadAverage() -> Double? {
-        (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first.flatMap { Double($0) }
+        let machine = MachineInfo.current()
+        return "\(machine.cpuModel.replacingOccurrences(of: " ", with: "-"))-\(machine.logicalCores)cpu-\(machine.memoryBytes >> 30)GiB"
     }
 }

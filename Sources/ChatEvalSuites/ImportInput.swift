@@ -37,7 +37,7 @@ struct ImportInput: ~Copyable {
             close(descriptor)
             throw SuiteErrors([SuiteError(.unreadable, file: path, "cannot read the file: fstat failed")])
         }
-        if let kind = Self.notRegular(status.st_mode) {
+        if let kind = FileKind.notRegular(status.st_mode) {
             close(descriptor)
             throw SuiteErrors([
                 SuiteError(
@@ -55,11 +55,8 @@ struct ImportInput: ~Copyable {
     static func notRegularFile(atPath path: String) -> String? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
-        return notRegular(status.st_mode)
+        return FileKind.notRegular(status.st_mode)
     }
-
-    /// "a FIFO (named pipe)", "a character device", ...; nil for a regular file.
-    static func notRegular(_ mode: mode_t) -> String? { FileKind.notRegular(mode) }
 
     /// Hands each chunk of the file to `body`, in order, until the end or until `body` throws.
     func forEachChunk(_ body: (UnsafeRawBufferPointer) throws(SuiteErrors) -> Void) throws(SuiteErrors) {
