@@ -23,6 +23,13 @@ public struct CheckDefinition: Sendable, Hashable {
         self.column = column
     }
 
+    /// The same check without where it is written.
+    public var unlocated: CheckDefinition {
+        var check = self
+        (check.line, check.column) = (nil, nil)
+        return check
+    }
+
     /// The `weight` argument (default 1), as the built check would have it.
     public var weight: Double {
         switch arguments["weight"] {

@@ -42,4 +42,19 @@ public struct Suite: Sendable, Hashable {
     }
 
     public var turnCount: Int { conversations.reduce(0) { $0 + $1.script.userMessages.count } }
+
+    /// The suite as it replays and grades, without what only its source holds: the text it was
+    /// parsed from, its warnings and where each check is written. Two suites equal here replay
+    /// the same prompts and grade with the same checks, so an edit of comments, quoting or layout
+    /// leaves this unchanged (bisect folds such a commit instead of measuring it).
+    public var replayed: Suite {
+        var suite = self
+        suite.text = ""
+        suite.warnings = []
+        for index in suite.conversations.indices {
+            suite.conversations[index].checks = suite.conversations[index].checks.map(\.unlocated)
+            suite.conversations[index].turnChecks = suite.conversations[index].turnChecks.map { $0.map(\.unlocated) }
+        }
+        return suite
+    }
 }

@@ -123,8 +123,11 @@ import Testing
 
     /// A commit that sets `threads: 1` (a pure timing change) is replayed with its own settings
     /// and named as the timing culprit, the report saying "threads 2 → 1". Before, bisect refused
-    /// it (exit 2: "runs another model or engine setting"). Timings need a machine quiet enough to
-    /// tell one thread from two; the culprit is never another commit.
+    /// it (exit 2: "runs another model or engine setting"). The comment edits around it replay
+    /// what the commit before them replays, so they are folded, not probed: before, a busy CI
+    /// runner spent eight repetitions a signal failing to tell commit 2 from commit 1 (two equal
+    /// things) and the bisection ended undecided. Timings need a machine quiet enough to tell one
+    /// thread from two at the ends; the culprit is never another commit.
     @Test func aCommitThatSetsThreadsToOneIsNamedWithTheSettingsChange() async throws {
         _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
         let two = "threads: 2\ncompare: {busy_threshold: off}\n", one = "threads: 1\ncompare: {busy_threshold: off}\n"
@@ -142,5 +145,36 @@ import Testing
         #expect(!named.isEmpty, "no timing culprit named: \(outcome.stderr)")
         #expect(named.allSatisfy { $0 == repository.commits[2] }, "\(named) \(outcome.stderr)")
         #expect(outcome.stderr.contains("threads 2 → 1"), "\(outcome.stderr)")
+        let skipped = (outcome.json["skipped"] as? [[String: Any]] ?? []).compactMap { $0["subject"] as? String }
+        #expect(skipped == ["2: a comment", "4: a comment"], "\(outcome.stderr)")
+        #expect(outcome.stderr.contains(": 1 commit to measure, 2 skipped (no replayed work changed)"), "\(outcome.stderr)")
+    }
+}
+
+/// Commits whose suites differ only in comments, quoting or layout replay the same work: bisect
+/// folds them into the commit before and measures nothing it need not.
+@Suite struct BisectFoldTests {
+    let cli = CommandLineTests()
+
+    /// Every commit after the good one only reformats the suite: nothing is left to measure, and
+    /// bisect says so (exit 4) before it loads a model. Before, it measured all three.
+    @Test func aRangeOfFormattingEditsHasNothingToMeasure() async throws {
+        _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let project = "threads: 2\n"
+        let suite = RealModelBisectHistoriesTests.suite(comment: "one")
+        let blockStyle = suite.replacingOccurrences(
+            of: "  - {id: bees, turns: [\"What do bees make?\"]}", with: "  - id: bees\n\n    turns:\n      - 'What do bees make?'")
+        #expect(blockStyle != suite)
+        let repository = try await RealModelBisectHistoriesTests.repository(
+            "chateval-bisect-fold",
+            [
+                (project, suite, "1: the suite"), (project, RealModelBisectHistoriesTests.suite(comment: "two"), "2: a comment"),
+                (project, blockStyle, "3: block style"), ("# threads as before\n" + project, blockStyle, "4: a comment in the project"),
+            ])
+        let outcome = try await cli.run(["bisect", "HEAD~3", "HEAD", "--format", "json"], environment: ["CI": "true"], in: repository.root)
+        #expect(outcome.status == 4, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains(": 0 commits to measure, 3 skipped (no replayed work changed)"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("changes what is replayed"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("start "), "nothing is replayed: \(outcome.stderr)")
     }
 }

@@ -51,8 +51,10 @@ import Testing
     }
 
     /// At temperature 0.01 (sampled, however near greedy), commit 2 adds five words to the system
-    /// prompt and commits 3–5 only edit a YAML comment. The bisection names commit 2 or says
-    /// undecided; it never names a commit that changed nothing the model sees. Before, a probe of
+    /// prompt and commits 3–5 only edit the suite's description (nothing the model sees, but a
+    /// parsed field, so bisect measures them: a comment edit would be folded unmeasured). The
+    /// bisection names commit 2 or says undecided; it never names a commit that changed nothing
+    /// the model sees. Before, a probe of
     /// single sampled runs compared nothing, read "same", and commit 5 was named "as a fact".
     @Test func aBisectionOfASampledSuiteNeverNamesACommitThatChangedNothing() async throws {
         _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
@@ -68,12 +70,13 @@ import Testing
         for (number, comment) in [(3, "second"), (4, "third"), (5, "another")] {
             try repository.write(
                 "suites/facts.yaml", Self.sampledSuite(system: system + " Always answer in plain words.", comment: comment))
-            try await repository.commit("\(number): \(comment) comment")
+            try await repository.commit("\(number): \(comment) description")
         }
         let commits = repository.commits
         let outcome = try await cli.run(
             ["bisect", "HEAD~4", "HEAD", "--max-repeat", "3", "--format", "json"], environment: ["CI": "true"], in: repository.root)
         #expect(outcome.status == 0 || outcome.status == 4, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains(": 4 commits to measure, 0 skipped"), "the description edits are measured: \(outcome.stderr)")
         let json = try #require((try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))) as? [String: Any], "\(outcome.stderr)")
         let named = RealModelBisectTests.culprits(json).values.flatMap { $0 }
         #expect(named.allSatisfy { $0 == commits[1] }, "named \(named), commit 2 is \(commits[1]): \(outcome.stderr)")
@@ -103,8 +106,8 @@ import Testing
 
     static func sampledSuite(system: String, comment: String) -> String {
         """
-        # \(comment)
         name: facts
+        description: \(comment)
         defaults: {max_tokens: 8, temperature: 0.01, system: "\(system)"}
         conversations:
           - {id: capital, turns: ["What is the capital of France?"]}

@@ -72,7 +72,7 @@ package struct BisectJob: Sendable {
         let unloadableCount = range.revisions.filter { $0.unmeasurable != nil }.count
         output.info(
             "bisect    \(range.states.first?.shortId ?? good)..\(range.states.last?.shortId ?? bad): "
-                + "\(Format.count(range.states.count - 1, "commit")) to measure, \(range.skipped.count) skipped (no input changed)"
+                + "\(Format.count(range.states.count - 1, "commit")) to measure, \(range.skipped.count) skipped (no replayed work changed)"
                 + (unloadableCount > 0 ? ", \(unloadableCount) that do not load (skipped)" : ""))
         for (state, revision) in zip(range.states, range.revisions) {
             if let reason = revision.unmeasurable {
@@ -82,7 +82,8 @@ package struct BisectJob: Sendable {
 
         guard range.states.count > 1 else {
             throw failure(
-                "no commit after \(good) up to \(bad) changes an input (the project file or a suite): every one replays the same, "
+                "no commit after \(good) up to \(bad) changes what is replayed (the project file or a suite as parsed): every one replays "
+                    + "the same, "
                     + "so what changed lies outside the repository (the engine build, the model file, the machine)", .noVerdict)
         }
         let folder = URL(fileURLWithPath: head.reportsFolder)

@@ -1,6 +1,7 @@
 import ChatEvalCompare
 import ChatEvalCore
 import ChatEvalGit
+import ChatEvalLlama
 import ChatEvalReport
 import ChatEvalRunner
 import ChatEvalStore
@@ -66,20 +67,7 @@ package struct BisectRange {
         var range = BisectRange(
             states: [], skipped: [], revisions: [], configurations: [],
             bad: BisectState(commit: badId, shortId: newest?.shortId ?? bad, subject: newest?.subject ?? ""))
-        for summary in walk.commits.reversed() {
-            let changed = try inputs.map { try repository.changedPaths($0, in: summary.id) } ?? repository.changedFiles(in: summary.id)
-            if !range.states.isEmpty, changed.isEmpty {
-                let files = (try? repository.changedFiles(in: summary.id)) ?? []
-                let skipped = SkippedCommit(
-                    shortId: summary.shortId, subject: summary.subject,
-                    reason: "changes no input"
-                        + (files.isEmpty ? "" : " (only \(files.prefix(3).joined(separator: ", "))\(files.count > 3 ? ", …" : ""))"))
-                range.skipped.append(skipped)
-                range.states[range.states.count - 1].folded.append(skipped)
-                continue
-            }
-            range.states.append(BisectState(commit: summary.id, shortId: summary.shortId, subject: summary.subject))
-        }
+        let changedInputs = try range.appendStates(walk, repository: repository, inputs: inputs)
         for (index, state) in range.states.enumerated() {
             do {
                 let (revision, configuration) =
@@ -106,7 +94,81 @@ package struct BisectRange {
                 range.configurations.append(nil)
             }
         }
+        if inputs != nil { range.foldUnchangedWork(changedInputs) }
         return range
+    }
+
+    /// Appends the walk's commits, oldest first: each that changes an input a state, the others
+    /// folded into the state before it. Returns each state's changed inputs.
+    private mutating func appendStates(_ walk: FirstParentWalk, repository: GitRepository, inputs: [String]?) throws -> [[String]] {
+        var changedInputs: [[String]] = []
+        for summary in walk.commits.reversed() {
+            let changed = try inputs.map { try repository.changedPaths($0, in: summary.id) } ?? repository.changedFiles(in: summary.id)
+            if !states.isEmpty, changed.isEmpty {
+                let files = (try? repository.changedFiles(in: summary.id)) ?? []
+                let passed = SkippedCommit(
+                    shortId: summary.shortId, subject: summary.subject,
+                    reason: "changes no input"
+                        + (files.isEmpty ? "" : " (only \(files.prefix(3).joined(separator: ", "))\(files.count > 3 ? ", …" : ""))"))
+                skipped.append(passed)
+                states[states.count - 1].folded.append(passed)
+                continue
+            }
+            states.append(BisectState(commit: summary.id, shortId: summary.shortId, subject: summary.subject))
+            changedInputs.append(changed)
+        }
+        return changedInputs
+    }
+
+    /// Folds each state whose inputs changed but whose replayed work did not — the same runtime
+    /// settings, run settings and suites as parsed (`Suite.replayed`: a comment, quoting or layout
+    /// edit) — into the state before it, named as skipped: it replays what that state replays,
+    /// so a probe of it could only measure the machine's noise (and, on a busy runner, spend
+    /// every repetition failing to tell two equal things apart). Only with the inputs known:
+    /// with `--serve` the runtime itself is built from the commit.
+    mutating func foldUnchangedWork(_ changedInputs: [[String]]) {
+        func work(_ index: Int) -> ReplayedWork? {
+            configurations[index].map { ReplayedWork(revisions[index], $0, label: states[index].shortId) }
+        }
+        var index = 1
+        var previous = states.isEmpty ? nil : work(0)
+        while index < states.count {
+            let current = work(index)
+            guard let current, current == previous else {
+                previous = current
+                index += 1
+                continue
+            }
+            let files = changedInputs[index]
+            let folded = SkippedCommit(
+                shortId: states[index].shortId, subject: states[index].subject,
+                reason: "changes no replayed work (its edit of \(files.prefix(3).joined(separator: ", "))\(files.count > 3 ? ", …" : "") "
+                    + "leaves the suites and settings as parsed unchanged)")
+            states[index - 1].folded += [folded] + states[index].folded
+            states.remove(at: index)
+            revisions.remove(at: index)
+            configurations.remove(at: index)
+        }
+        skipped = states.flatMap(\.folded)  // in commit order, as the walk listed them
+    }
+
+    /// What a state replays, as far as a measurement can tell: the runtime's settings, the run's
+    /// and the suites as parsed. Equal work replays the same prompts the same way.
+    struct ReplayedWork: Equatable {
+        var runtime: LlamaChatRuntime.Configuration
+        var settings: RunSettings
+        var suites: [Suite]
+
+        /// - `label`: the commit's label, which `CommitTree` puts before each suite's path.
+        init(_ revision: BisectRevision, _ configuration: RunConfiguration, label: String) {
+            runtime = configuration.runtimeConfiguration(configuration.primary)
+            settings = revision.plan.settings
+            suites = revision.plan.suites.map { suite in
+                var replayed = suite.replayed
+                if replayed.path.hasPrefix(label + ":") { replayed.path.removeFirst(label.count + 1) }
+                return replayed
+            }
+        }
     }
 
     /// An error's first line, without the "chateval: error:" framing a failure may carry.
