@@ -12,6 +12,13 @@ public struct CacheVerification: Sendable {
         public var unanswered: String?
         /// Where the replays ended alike before the end: a turn that failed the same way both ways.
         public var endedAlike: String?
+        /// How the cold side was evaluated: in this many passes over the session's own engine
+        /// calls, each checking several turns at once (`CacheVerifier`); nil when it was replayed
+        /// turn by turn.
+        public var coldPasses: Int?
+        /// Seconds the session replay and the cold side took.
+        public var sessionSeconds: Double?
+        public var coldSeconds: Double?
 
         public init(suite: String, conversation: String, turnsIdentical: Int, divergence: CacheDivergence? = nil, unanswered: String? = nil)
         {

@@ -62,6 +62,12 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
     private var cachedTokens: [llama_token] = []  // llama thread only: tokens whose KV entries are in the cache
     private var previousPromptTokens = 0  // llama thread only: the last turn's prompt length (the rest of the cache is its answer)
     private var lastGeneratedTokens: [llama_token] = []  // llama thread only
+    /// llama thread only: the engine calls that put `cachedTokens` in the cache (as many
+    /// positions), what the last turn's prompt was evaluated in, and the calls the next cold
+    /// turn is to evaluate its prompt in (`evaluateNextTurnCold(following:)`).
+    private var heldCalls = PromptEvaluation()
+    private var lastPromptCalls: PromptEvaluation?
+    private var plannedCalls: PromptEvaluation?
     /// llama thread only: the tokens the cache held when the cache mode dropped it before the
     /// next turn (what that turn could have reused); nil when it was not dropped.
     private var droppedTokens: [llama_token]?
@@ -202,21 +208,37 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
     }
 
     public func resetSession() async {
-        await LlamaThread.shared.run {
-            self.context.clearMemory()
-            self.cachedTokens = []
-            self.previousPromptTokens = 0
-            self.droppedTokens = nil
-        }
+        await LlamaThread.shared.run { self.forgetSession() }
+    }
+
+    /// Empties the cache and forgets everything the session kept (llama thread only).
+    private func forgetSession() {
+        context.clearMemory()
+        cachedTokens = []
+        heldCalls = PromptEvaluation()
+        previousPromptTokens = 0
+        droppedTokens = nil
+        plannedCalls = nil
     }
 
     /// Drops the cache before the turn begins (its clock does not pay for it, as it did not when
     /// cold mode reset the session) and keeps what it held for the turn's accounting.
     public func evaluateNextTurnCold() async {
+        await dropCacheBeforeTurn(plan: nil)
+    }
+
+    /// `ChatRuntime`'s: as `evaluateNextTurnCold`, the next prompt evaluated in `evaluation`'s calls.
+    public func evaluateNextTurnCold(following evaluation: PromptEvaluation) async {
+        await dropCacheBeforeTurn(plan: evaluation)
+    }
+
+    private func dropCacheBeforeTurn(plan: PromptEvaluation?) async {
         await LlamaThread.shared.run {
             self.context.clearMemory()
             self.droppedTokens = self.cachedTokens
             self.cachedTokens = []
+            self.heldCalls = PromptEvaluation()
+            self.plannedCalls = plan
         }
     }
 
@@ -242,6 +264,41 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
     /// `ChatRuntime`'s: what `CacheVerifier` compares across cache modes.
     public func lastAnswerTokens() async -> [Int32]? { await lastTurnTokens() }
 
+    /// `ChatRuntime`'s: the calls the last turn's prompt was evaluated in (nil before a turn
+    /// evaluated one).
+    public func lastPromptEvaluation() async -> PromptEvaluation? {
+        await LlamaThread.shared.run { self.lastPromptCalls }
+    }
+
+    /// `ChatRuntime`'s: the calls that put the cached tokens in the cache.
+    public func sessionEvaluation() async -> PromptEvaluation? {
+        await LlamaThread.shared.run { self.heldCalls }
+    }
+
+    /// `ChatRuntime`'s: `tokens` evaluated from an empty cache in `evaluation`'s calls, and the
+    /// greedy token after each (`TokenSampler.argmax`, as a greedy turn samples).
+    public func greedyPredictions(of tokens: [Int32], in evaluation: PromptEvaluation) async -> [Int32?]? {
+        await LlamaThread.shared.run { () -> [Int32?]? in
+            defer { self.forgetSession() }
+            self.forgetSession()
+            var predictions: [Int32?] = []
+            var position = 0
+            for call in evaluation.calls {
+                guard call.start == position, call.held > 0, call.end <= tokens.count else { return nil }
+                var batch = Array(tokens[position..<call.end]) + call.tokens[call.held...]
+                guard self.context.decode(&batch) == 0, let logits = self.context.lastLogits() else { return nil }
+                if call.held < call.tokens.count {
+                    predictions.append(nil)
+                    guard self.context.removeMemory(from: call.end) else { return nil }
+                } else {
+                    predictions.append(llama_token(TokenSampler.argmax(logits, count: self.model.vocabularySize)))
+                }
+                position = call.end
+            }
+            return predictions
+        }
+    }
+
     /// Text of `tokens` as llama.cpp detokenizes them at once.
     func detokenize(_ tokens: [Int32]) -> String { model.detokenize(tokens) }
 
@@ -258,7 +315,10 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         let memory = PeakMemoryWindow()
         defer { memory.finish() }
         let dropped = droppedTokens  // what the cache held before cold mode dropped it (this turn only)
+        let planned = plannedCalls  // the calls to evaluate the prompt in (this turn only)
         droppedTokens = nil
+        plannedCalls = nil
+        lastPromptCalls = nil
         let prompt = try preparePrompt(messages, clock: clock)
 
         context.abort(when: cancelled)
@@ -266,7 +326,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         let callsBefore = context.decodeCalls
         let reuse = reuseCache(for: prompt.tokens, dropped: dropped)
         if context.fault == .dropReusedEntries, reuse.reused > 8 { context.dropEntries(1..<reuse.reused) }
-        let prefill = try evaluatePrompt(prompt.tokens, from: reuse.reused, clock: clock, callsBefore: callsBefore)
+        let prefill = try evaluatePrompt(prompt.tokens, from: reuse.reused, following: planned, clock: clock, callsBefore: callsBefore)
         let processPrefillPeak = memory.close()
         let generation = try generate(options: options, cancelled: cancelled, clock: clock, emit: emit)
 
@@ -373,21 +433,59 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         var batches: Int
     }
 
-    /// Evaluates `prompt` from token `reused` on (the cache then holds the whole prompt); throws
-    /// a typed failure when llama_decode fails.
-    private func evaluatePrompt(_ prompt: [llama_token], from reused: Int, clock: Stopwatch, callsBefore: Int) throws(RuntimeFailure)
-        -> Prefill
-    {
+    /// Evaluates `prompt` from token `reused` on (the cache then holds the whole prompt) — in
+    /// `planned`'s calls first, where given — and throws a typed failure when llama_decode fails.
+    private func evaluatePrompt(
+        _ prompt: [llama_token], from reused: Int, following planned: PromptEvaluation?, clock: Stopwatch, callsBefore: Int
+    ) throws(RuntimeFailure) -> Prefill {
         let start = clock.elapsed
         let prefillClock = Stopwatch()
-        var promptTokens = prompt
-        let status = context.decode(&promptTokens, from: reused)
+        var position = reused
+        var status: Int32 = 0
+        if let planned {
+            (position, status) = evaluate(prompt, from: position, in: planned)
+        }
+        if status == 0 {
+            var promptTokens = prompt
+            status = context.decode(&promptTokens, from: position) { range in
+                self.heldCalls.append(Array(prompt[range]))
+            }
+        }
         let batches = context.decodeCalls - callsBefore
         context.synchronize()
         guard status == 0 else { throw evaluationFailure(status, during: "evaluating the \(prompt.count - reused) new prompt tokens") }
         cachedTokens = prompt
         previousPromptTokens = prompt.count
+        // Said only when the calls hold exactly the prompt as rendered for this turn: a cold pass
+        // over them is then a cold evaluation of this prompt (`CacheVerifier`).
+        lastPromptCalls = heldCalls.heldTokens == prompt ? heldCalls : nil
         return Prefill(start: start, time: prefillClock.elapsed, batches: batches)
+    }
+
+    /// Evaluates `prompt` from `position` in `planned`'s calls, one llama_decode each, while they
+    /// follow on from the position reached and it is inside the prompt: the prompt's tokens at
+    /// the call's held positions, then the call's own tokens after them (a call a later turn cut
+    /// is evaluated whole, as it was, and cut again). Returns the position reached and the status
+    /// (position 0 after a cut the engine refused: the cache is then empty).
+    private func evaluate(_ prompt: [llama_token], from position: Int, in planned: PromptEvaluation) -> (Int, Int32) {
+        var position = position
+        for call in planned.calls {
+            guard call.start == position, position < prompt.count, call.held > 0 else { break }
+            let end = min(call.end, prompt.count)
+            var batch = Array(prompt[position..<end]) + call.tokens[(end - call.start)...]
+            let status = context.decode(&batch)
+            guard status == 0 else { return (position, status) }
+            guard end - position == batch.count || context.removeMemory(from: end) else {
+                // The engine cannot cut the call again (a windowed sliding-window cache): the
+                // plan cannot be followed, so the prompt is evaluated from empty as cold mode does.
+                context.clearMemory()
+                heldCalls = PromptEvaluation()
+                return (0, 0)
+            }
+            heldCalls.calls.append(PromptEvaluation.Call(start: position, tokens: batch, held: end - position))
+            position = end
+        }
+        return (position, 0)
     }
 
     /// The answer's tokens, the time on the turn's clock each was sampled, and why it ended.
@@ -444,6 +542,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             let status = context.decode(token: token)
             guard status == 0 else { throw evaluationFailure(status, during: "evaluating generated token \(generated.count)") }
             cachedTokens.append(token)
+            heldCalls.append([token])
         }
         if stopReason != .stopString {
             // Cut at max_tokens inside a character: end at the boundary before it, not on U+FFFD.
@@ -498,9 +597,11 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         guard context.removeMemory(from: keep) else {
             context.clearMemory()
             cachedTokens = []
+            heldCalls = PromptEvaluation()
             return (0, true)
         }
         cachedTokens.removeSubrange(keep...)
+        heldCalls.keep(before: keep)
         return (keep, false)
     }
 
@@ -508,6 +609,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
     private func evaluationFailure(_ status: Int32, during what: String) -> RuntimeFailure {
         context.clearMemory()
         cachedTokens = []
+        heldCalls = PromptEvaluation()
         previousPromptTokens = 0
         if status == 1 {
             return RuntimeFailure(.contextOverflow, "no room in the KV cache while \(what) (llama_decode returned 1)")

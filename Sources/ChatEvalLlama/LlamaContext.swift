@@ -89,9 +89,10 @@ final class LlamaContext: @unchecked Sendable {
         _ = llama_memory_seq_rm(memory, 0, llama_pos(range.lowerBound), llama_pos(range.upperBound))
     }
 
-    /// Evaluates `tokens` after what is cached, in batches of at most `batchSize`.
+    /// Evaluates `tokens` from index `start` after what is cached, in batches of at most
+    /// `batchSize`; `evaluated` sees each batch's range of `tokens` once it is in the cache.
     /// Returns the llama_decode status of the first failing batch, or 0.
-    func decode(_ tokens: inout [llama_token], from start: Int = 0) -> Int32 {
+    func decode(_ tokens: inout [llama_token], from start: Int = 0, evaluated: (Range<Int>) -> Void = { _ in }) -> Int32 {
         var offset = start
         while offset < tokens.count {
             let count = min(batchSize, tokens.count - offset)
@@ -100,6 +101,7 @@ final class LlamaContext: @unchecked Sendable {
                 EngineCrashReport.engineCall { llama_decode(pointer, llama_batch_get_one(buffer.baseAddress! + offset, Int32(count))) }
             }
             if status != 0 { return status }
+            evaluated(offset..<offset + count)
             offset += count
         }
         return 0

@@ -17,8 +17,16 @@ public enum CacheVerificationReport {
         }
         return [
             "✓ \(name): \(Format.count(conversation.turnsIdentical, "turn")) identical with the session cache and cold"
-                + (conversation.endedAlike.map { ", then \(Terminal.safe($0))" } ?? "")
+                + (conversation.endedAlike.map { ", then \(Terminal.safe($0))" } ?? "") + cost(conversation)
         ]
+    }
+
+    /// " (session 1.21 s; cold in 1 pass over the session's engine calls, 0.84 s)", or "cold turn by turn".
+    static func cost(_ conversation: CacheVerification.Conversation) -> String {
+        guard let session = conversation.sessionSeconds, let cold = conversation.coldSeconds else { return "" }
+        let how =
+            conversation.coldPasses.map { "in \($0 == 1 ? "1 pass" : "\($0) passes") over the session's engine calls" } ?? "turn by turn"
+        return " (session \(Format.duration(session)); cold \(how), \(Format.duration(cold)))"
     }
 
     /// "memory/pet-name turn 2: the session cache's answer differs from cold at token 14 (id 2 vs 28): «…» session «…» cold «…»".

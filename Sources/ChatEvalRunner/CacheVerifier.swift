@@ -7,6 +7,12 @@ import ChatEvalSuites
 /// requires token-identical answers (text-identical where the runtime has no token ids: a
 /// server). A divergence is a cache fault: the cache changed what the model answered. Each
 /// conversation is compared up to its first divergence (later turns send different histories).
+///
+/// The cold replay evaluates each turn's prompt in the engine calls the session replay's cache
+/// held it in (`PromptEvaluation`), where the runtime can say which: the two replays then share
+/// one arithmetic at the engine's own batch size, so a near-tie cannot flip with no cache at
+/// fault — as it could when a batch of 81 tokens is summed against one of 19 — and neither
+/// replay needs one token per call.
 public struct CacheVerifier: Sendable {
     public let runtime: any ChatRuntime
 
@@ -25,9 +31,19 @@ public struct CacheVerifier: Sendable {
                 if stop?.isRequested == true || Task.isCancelled { return CacheVerification(conversations: results, complete: false) }
                 var script = conversation.script
                 script.options.temperature = 0  // greedy: the one decoding whose answer the cache may not change
+                let clock = ContinuousClock()
+                let started = clock.now
                 let session = await replay(script, mode: .session, stop: stop)
-                let cold = await replay(script, mode: .cold, stop: stop)
-                let result = Self.compare(suite: suite.name, conversation: conversation.id, session: session, cold: cold)
+                let sessionEnd = clock.now
+                var result: CacheVerification.Conversation
+                if let passed = await verifyInPasses(session, suite: suite.name, conversation: conversation.id) {
+                    result = passed
+                } else {
+                    let cold = await replay(script, mode: .cold, following: session.evaluations, stop: stop)
+                    result = Self.compare(suite: suite.name, conversation: conversation.id, session: session, cold: cold)
+                }
+                result.sessionSeconds = Self.seconds(sessionEnd - started)
+                result.coldSeconds = Self.seconds(clock.now - sessionEnd)
                 results.append(result)
                 await onConversation(result)
             }
@@ -35,19 +51,74 @@ public struct CacheVerifier: Sendable {
         return CacheVerification(conversations: results, complete: true)
     }
 
-    /// One replay's turns with the answer token ids the runtime had for each (nil without them).
+    /// One replay's turns with the answer token ids the runtime had for each, the calls each
+    /// turn's prompt was evaluated in, and the calls the cache held after each turn (nil where
+    /// the runtime does not say).
     struct Replay {
         var turns: [ReplayedTurn]
         var tokens: [[Int32]?]
+        var evaluations: [PromptEvaluation?] = []
+        var held: [PromptEvaluation?] = []
     }
 
-    private func replay(_ script: ConversationScript, mode: CacheMode, stop: StopRequest?) async -> Replay {
+    /// The session replay checked against cold evaluations of its prompts in as few passes as
+    /// its cache allows: while each turn's cache went on into the next turn's prompt unchanged,
+    /// one evaluation from an empty cache, in the session's own calls, of the last such turn's
+    /// prompt and answer holds every earlier prompt of the run as a prefix, and the greedy token
+    /// after each call is what a cold turn would have answered token by token. So a cold replay
+    /// costs about what the session did, not a whole prompt again per turn. Returns nil — and a
+    /// turn-by-turn cold replay decides, and says what cold answered — when a turn was not
+    /// answered, the runtime cannot say how it evaluated, or a greedy token differs anywhere.
+    private func verifyInPasses(_ session: Replay, suite: String, conversation: String) async -> CacheVerification.Conversation? {
+        let count = session.turns.count
+        guard count > 0, session.turns.allSatisfy({ $0.status == .answered }),
+            session.tokens.count == count, session.evaluations.count == count, session.held.count == count
+        else { return nil }
+        var prompts: [PromptEvaluation] = [], held: [PromptEvaluation] = [], answers: [[Int32]] = []
+        for turn in 0..<count {
+            guard let prompt = session.evaluations[turn], let after = session.held[turn], let answer = session.tokens[turn], !answer.isEmpty
+            else { return nil }
+            prompts.append(prompt)
+            held.append(after)
+            answers.append(answer)
+        }
+        var first = 0, passes = 0
+        for last in 0..<count where last == count - 1 || !held[last].isPrefix(of: prompts[last + 1]) {
+            let pass = held[last]
+            guard let predictions = await runtime.greedyPredictions(of: pass.heldTokens, in: pass) else { return nil }
+            var next: [Int: Int32] = [:]  // the greedy token at each position a call's logits predict
+            for (call, prediction) in zip(pass.calls, predictions) {
+                if let prediction { next[call.end] = prediction }
+            }
+            for turn in first...last {
+                let start = prompts[turn].heldCount  // the answer's first position
+                for (offset, token) in answers[turn].enumerated() where next[start + offset] != token { return nil }
+            }
+            first = last + 1
+            passes += 1
+        }
+        var result = CacheVerification.Conversation(suite: suite, conversation: conversation, turnsIdentical: count)
+        result.coldPasses = passes
+        return result
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    private func replay(
+        _ script: ConversationScript, mode: CacheMode, following evaluations: [PromptEvaluation?] = [], stop: StopRequest?
+    ) async -> Replay {
         let log = TokenLog()
         let runtime = self.runtime
-        let turns = await ConversationReplayer(runtime: runtime, cacheMode: mode).replay(script, stop: stop) { turn in
-            await log.add(turn.status == .answered ? await runtime.lastAnswerTokens() : nil)
+        let replayer = ConversationReplayer(runtime: runtime, cacheMode: mode, coldEvaluations: evaluations)
+        let turns = await replayer.replay(script, stop: stop) { turn in
+            let answered = turn.status == .answered
+            await log.add(
+                answered ? await runtime.lastAnswerTokens() : nil, answered ? await runtime.lastPromptEvaluation() : nil,
+                answered && mode == .session ? await runtime.sessionEvaluation() : nil)
         }
-        return Replay(turns: turns, tokens: await log.tokens)
+        return Replay(turns: turns, tokens: await log.tokens, evaluations: await log.evaluations, held: await log.held)
     }
 
     /// The two replays compared turn by turn, up to the first divergence.
@@ -83,8 +154,14 @@ public struct CacheVerifier: Sendable {
     }
 }
 
-/// Collects each turn's token ids as the replayer reports them.
+/// Collects each turn's token ids and prompt evaluation as the replayer reports them.
 private actor TokenLog {
     private(set) var tokens: [[Int32]?] = []
-    func add(_ ids: [Int32]?) { tokens.append(ids) }
+    private(set) var evaluations: [PromptEvaluation?] = []
+    private(set) var held: [PromptEvaluation?] = []
+    func add(_ ids: [Int32]?, _ evaluation: PromptEvaluation?, _ after: PromptEvaluation?) {
+        tokens.append(ids)
+        evaluations.append(evaluation)
+        held.append(after)
+    }
 }

@@ -41,6 +41,28 @@ public protocol ChatRuntime: AnyObject, Sendable {
     /// The token ids of the last answered turn's answer (an end-of-generation token included),
     /// for verifying the cache token by token; nil when the runtime does not have them (a server).
     func lastAnswerTokens() async -> [Int32]?
+
+    /// The engine calls that evaluated the last turn's prompt into the cache (`PromptEvaluation`);
+    /// nil when the runtime cannot say (a server decides its own batches).
+    func lastPromptEvaluation() async -> PromptEvaluation?
+
+    /// As `evaluateNextTurnCold`, and the next turn evaluates its prompt in `evaluation`'s calls:
+    /// each with the prompt's tokens at its positions, a call cut by a later trim evaluated
+    /// whole (its own tokens after the cut) and cut again, then the prompt's remaining tokens in
+    /// the runtime's own batches. The default ignores `evaluation`.
+    func evaluateNextTurnCold(following evaluation: PromptEvaluation) async
+
+    /// The engine calls whose entries the cache holds after the last turn, its answer included;
+    /// nil when the runtime cannot say.
+    func sessionEvaluation() async -> PromptEvaluation?
+
+    /// From an empty cache, evaluates `tokens` in `evaluation`'s calls (as
+    /// `evaluateNextTurnCold(following:)` does, every call's positions within `tokens`) and
+    /// returns, call by call, the token greedy decoding picks after it — nil for a call
+    /// evaluated whole and cut again, whose last logits are not those of its held positions.
+    /// The session is forgotten. Nil when the runtime cannot (a server) or the calls do not
+    /// follow on from position 0.
+    func greedyPredictions(of tokens: [Int32], in evaluation: PromptEvaluation) async -> [Int32?]?
 }
 
 extension ChatRuntime {
@@ -48,4 +70,8 @@ extension ChatRuntime {
     public func evaluateNextTurnCold() async { await resetSession() }
     public func renderedPrompt(for messages: [ChatMessage]) -> String? { nil }
     public func lastAnswerTokens() async -> [Int32]? { nil }
+    public func lastPromptEvaluation() async -> PromptEvaluation? { nil }
+    public func evaluateNextTurnCold(following evaluation: PromptEvaluation) async { await evaluateNextTurnCold() }
+    public func sessionEvaluation() async -> PromptEvaluation? { nil }
+    public func greedyPredictions(of tokens: [Int32], in evaluation: PromptEvaluation) async -> [Int32?]? { nil }
 }

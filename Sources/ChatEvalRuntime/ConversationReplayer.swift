@@ -16,7 +16,16 @@ public struct ConversationReplayer: Sendable {
     /// are sent the same prompts however their answers differ. Nil: the model's answers.
     public let transcript: [String]?
 
-    public init(runtime: any ChatRuntime, cacheMode: CacheMode = .session, keepsPrompts: Bool = false, transcript: [String]? = nil) {
+    /// In cold mode, the engine calls each turn's prompt is evaluated in (turn by turn; a turn
+    /// past the end, or nil, in the runtime's own batches): `CacheVerifier` passes the session
+    /// replay's, so that both replays share one arithmetic.
+    public let coldEvaluations: [PromptEvaluation?]
+
+    public init(
+        runtime: any ChatRuntime, cacheMode: CacheMode = .session, keepsPrompts: Bool = false, transcript: [String]? = nil,
+        coldEvaluations: [PromptEvaluation?] = []
+    ) {
+        self.coldEvaluations = coldEvaluations
         self.runtime = runtime
         self.cacheMode = cacheMode
         self.keepsPrompts = keepsPrompts
@@ -51,7 +60,13 @@ public struct ConversationReplayer: Sendable {
             do {
                 let user = try template.render { variables.value(of: $0) }
                 let messages = script.messagesToSend(history: history + [.user(user)])
-                if cacheMode == .cold { await runtime.evaluateNextTurnCold() }
+                if cacheMode == .cold {
+                    if index < coldEvaluations.count, let evaluation = coldEvaluations[index] {
+                        await runtime.evaluateNextTurnCold(following: evaluation)
+                    } else {
+                        await runtime.evaluateNextTurnCold()
+                    }
+                }
                 var answered = await answer(index: index, user: user, messages: messages, options: script.options)
                 if keepsPrompts { answered.prompt = runtime.renderedPrompt(for: messages) }
                 result = answered

@@ -29,6 +29,7 @@ import Testing
         let passed = try await cli.run(arguments, environment: ["CI": "true"])
         #expect(passed.status == 0, "\(passed.stderr)")
         #expect(passed.stdout.contains("✓ PASS cache verified: 1 conversation, 2 turns identical"))
+        #expect(passed.stdout.contains("cold in 1 pass over the session's engine calls"), "\(passed.stdout)")
         #expect(!FileManager.default.fileExists(atPath: reports.path), "verification records nothing")
 
         let broken = try await cli.run(arguments, environment: ["CI": "true", "CHATEVAL_TEST_CACHE_FAULT": "drop-reused-entries"])
@@ -38,5 +39,20 @@ import Testing
 
         let unknown = try await cli.run(arguments, environment: ["CI": "true", "CHATEVAL_TEST_CACHE_FAULT": "melt"])
         #expect(unknown.status == 2 && unknown.stderr.contains("not a cache fault (known: skip-window-check, drop-reused-entries)"))
+    }
+
+    /// At the engine's own batch size (512), a plain cold replay sums each prompt in other
+    /// batches than the session did: on the 2-core AMD EPYC, 2026-11-29, memory/pet-name turn 2
+    /// and memory/name-and-city turns 2–3 then answered otherwise with no cache at fault (a
+    /// near-tie). Evaluated in the session's own calls, the cold side cannot flip: the shipped
+    /// memory suite passes at batch size 512, each conversation checked in one pass.
+    @Test func theMemorySuitePassesAtTheEnginesBatchSizeInOnePassAConversation() async throws {
+        _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let suite = CommandLineTests.packageRoot.appendingPathComponent("suites/memory.yaml")
+        let outcome = try await cli.run(["run", suite.path, "--verify-cache", "--no-project"], environment: ["CI": "true"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("batch size 512") || outcome.stdout.contains("batch size 512"), "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("✓ PASS cache verified: 4 conversations, 12 turns identical"), "\(outcome.stdout)")
+        #expect(outcome.stdout.components(separatedBy: "cold in 1 pass over the session's engine calls").count == 5, "\(outcome.stdout)")
     }
 }

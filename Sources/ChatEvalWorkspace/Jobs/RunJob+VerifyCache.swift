@@ -11,14 +11,15 @@ extension RunJob {
     /// and cold, on each model in turn; nothing is recorded. Exit 1 naming the first turn whose
     /// answers differ; 3 when stopped before every conversation was verified.
     ///
-    /// In process both replays evaluate one token per engine call (batch size 1) unless
-    /// `--batch-size` says otherwise: llama.cpp's kernels sum in another order for a batch of 81
-    /// tokens than for 19, and a near-tie between two tokens can then flip with no cache at fault.
-    /// A server decides its own batches: the same holds unless it evaluates one token per call
-    /// (llama-server `-ub 1`), which the header says and a failure's hint repeats.
+    /// In process the cold replay evaluates each prompt in the engine calls the session replay's
+    /// cache held it in (`PromptEvaluation`): llama.cpp's kernels sum in another order for a
+    /// batch of 81 tokens than for 19, and a near-tie between two tokens could otherwise flip
+    /// with no cache at fault. (Before, both replays evaluated one token per call for that, at
+    /// several times the cost.) A server decides its own batches: the same holds unless it
+    /// evaluates one token per call (llama-server `-ub 1`), which the header says and a failure's
+    /// hint repeats.
     func verifyCaches(_ configuration: RunConfiguration, selection picked: SuiteSelection, served: ServedConfiguration) async throws {
-        var head = configuration
-        if settings.overrides.batchSize == nil { head.batchSize = 1 }
+        let head = configuration
         let suites = try shardOf(SuiteFiles.select(SuiteFiles.load(head.suitePaths), picked))
         let conversations = suites.reduce(0) { $0 + $1.conversations.count }
         var faults: [String] = []
@@ -30,7 +31,7 @@ extension RunJob {
                 "verify    \(Format.count(conversations, "conversation")), each replayed greedily with the session cache and cold: "
                     + "the answers must be \(opened.connection == nil ? "token" : "text")-identical"
                     + (opened.connection == nil
-                        ? " (batch size \(head.batchSize): the same arithmetic both ways)"
+                        ? " (cold in the session's engine calls, batch size \(head.batchSize): the same arithmetic both ways)"
                         : " (the server's batches decide its arithmetic: start llama-server with -ub 1 for the same arithmetic both ways)")
                     + "\n")
             let stop = StopRequest()

@@ -1,0 +1,98 @@
+import ChatEvalCore
+import ChatEvalRuntime
+import Testing
+
+@testable import ChatEvalLlama
+
+/// On the real model: the record of the engine calls a session's cache holds
+/// (`PromptEvaluation`), and a cold pass over those calls — what `run --verify-cache` compares
+/// the session with.
+extension RealModelTests {
+    @Suite struct ColdPassTests {
+        static let questions = ["What is the capital of France?", "And of Italy?", "Which of the two cities is larger?"]
+
+        /// What the session reports after each turn, as the replayer finishes it.
+        actor Record {
+            var prompts: [PromptEvaluation?] = []
+            var held: [PromptEvaluation?] = []
+            var cached: [[Int32]] = []
+            var answers: [[Int32]] = []
+            func add(_ prompt: PromptEvaluation?, _ after: PromptEvaluation?, _ tokens: [Int32], _ answer: [Int32]) {
+                prompts.append(prompt)
+                held.append(after)
+                cached.append(tokens)
+                answers.append(answer)
+            }
+        }
+
+        static func replay(_ runtime: LlamaChatRuntime, maxMessages: Int? = nil, maxTokens: Int = 24) async -> Record {
+            let script = ConversationScript(
+                id: "calls", systemPrompt: "You are a concise assistant. Answer in one short sentence.",
+                options: GenerationOptions(maxTokens: maxTokens), maxMessages: maxMessages,
+                userMessages: questions.map { TemplateText(literal: $0) })
+            let record = Record()
+            _ = await ConversationReplayer(runtime: runtime, cacheMode: .session).replay(script) { _ in
+                await record.add(
+                    await runtime.lastPromptEvaluation(), await runtime.sessionEvaluation(), await runtime.sessionTokens(),
+                    await runtime.lastAnswerTokens() ?? [])
+            }
+            return record
+        }
+
+        /// After every turn the calls hold exactly the cached tokens, and the prompt's calls held
+        /// the prompt as rendered. A history window makes turn 3 cut inside turn 1's prompt call:
+        /// the cut call keeps its tokens and holds fewer.
+        @Test func theCallsHoldExactlyWhatTheCacheHolds() async throws {
+            let runtime = try RealModel.runtime()
+            let record = await Self.replay(runtime, maxMessages: 3)
+            let held = await record.held, cached = await record.cached, prompts = await record.prompts
+            try #require(held.count == 3)
+            for turn in 0..<3 {
+                let calls = try #require(held[turn], "turn \(turn + 1)")
+                #expect(calls.heldTokens == cached[turn], "turn \(turn + 1)")
+                #expect(prompts[turn] != nil, "turn \(turn + 1): the prompt's calls hold the prompt")
+            }
+            let cut = try #require(prompts[2]?.calls.first)
+            #expect(cut.held < cut.tokens.count, "the window cut inside turn 1's prompt call: \(cut.held) of \(cut.tokens.count)")
+            #expect(!(try #require(held[1])).isPrefix(of: try #require(prompts[2])), "turn 3 re-evaluated part of turn 2's cache")
+        }
+
+        /// Without a window each turn's cache goes on into the next prompt unchanged, so one cold
+        /// pass over the last turn's calls predicts every answer token of every turn — at the
+        /// engine's batch size (512), where a plain cold replay sums a whole prompt in one batch.
+        @Test func oneColdPassOverTheSessionsCallsPredictsEveryAnswerToken() async throws {
+            let runtime = try RealModel.runtime()
+            #expect(runtime.identity.batchSize == 512)
+            let record = await Self.replay(runtime)
+            let held = await record.held, prompts = await record.prompts, answers = await record.answers
+            try #require(held.count == 3 && answers.allSatisfy { !$0.isEmpty })
+            for turn in 0..<2 {
+                #expect(try #require(held[turn]).isPrefix(of: try #require(prompts[turn + 1])), "turn \(turn + 1)")
+            }
+            let last = try #require(held[2])
+            let predictions = try #require(await runtime.greedyPredictions(of: last.heldTokens, in: last))
+            #expect(predictions.count == last.calls.count && !predictions.contains(nil))
+            var next: [Int: Int32] = [:]
+            for (call, prediction) in zip(last.calls, predictions) { next[call.end] = prediction }
+            for turn in 0..<3 {
+                let start = try #require(prompts[turn]).heldCount
+                for (offset, token) in answers[turn].enumerated() {
+                    #expect(next[start + offset] == token, "turn \(turn + 1) token \(offset)")
+                }
+            }
+            // The pass forgot the session: the next turn starts from an empty cache.
+            #expect(await runtime.sessionTokens().isEmpty)
+        }
+
+        /// Calls that do not follow on from position 0, or reach past the tokens, are refused.
+        @Test func callsThatDoNotFollowOnAreRefused() async throws {
+            let runtime = try RealModel.runtime()
+            var gap = PromptEvaluation()
+            gap.calls = [PromptEvaluation.Call(start: 1, tokens: [1, 2])]
+            #expect(await runtime.greedyPredictions(of: [1, 2, 3], in: gap) == nil)
+            var past = PromptEvaluation()
+            past.append([1, 2, 3, 4])
+            #expect(await runtime.greedyPredictions(of: [1, 2], in: past) == nil)
+        }
+    }
+}
