@@ -29,7 +29,9 @@ import Testing
         let passed = try await cli.run(arguments, environment: ["CI": "true"])
         #expect(passed.status == 0, "\(passed.stderr)")
         #expect(passed.stdout.contains("✓ PASS cache verified: 1 conversation, 2 turns identical"))
-        #expect(passed.stdout.contains("cold in 1 pass over the session's engine calls"), "\(passed.stdout)")
+        // One pass, or two where an answer's tokens are not how its text re-tokenizes (the cache
+        // is cut there): never a turn-by-turn cold replay, which only a differing token asks for.
+        #expect(passed.stdout.contains(" over the session's engine calls") && !passed.stdout.contains("turn by turn"), "\(passed.stdout)")
         #expect(!FileManager.default.fileExists(atPath: reports.path), "verification records nothing")
 
         let broken = try await cli.run(arguments, environment: ["CI": "true", "CHATEVAL_TEST_CACHE_FAULT": "drop-reused-entries"])
@@ -45,7 +47,8 @@ import Testing
     /// batches than the session did: on the 2-core AMD EPYC, 2026-11-29, memory/pet-name turn 2
     /// and memory/name-and-city turns 2–3 then answered otherwise with no cache at fault (a
     /// near-tie). Evaluated in the session's own calls, the cold side cannot flip: the shipped
-    /// memory suite passes at batch size 512, each conversation checked in one pass.
+    /// memory suite passes at batch size 512, each conversation checked in passes over the
+    /// session's calls (one each on that machine), none replayed cold turn by turn.
     @Test func theMemorySuitePassesAtTheEnginesBatchSizeInOnePassAConversation() async throws {
         _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
         let suite = CommandLineTests.packageRoot.appendingPathComponent("suites/memory.yaml")
@@ -53,6 +56,7 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("batch size 512") || outcome.stdout.contains("batch size 512"), "\(outcome.stderr)")
         #expect(outcome.stdout.contains("✓ PASS cache verified: 4 conversations, 12 turns identical"), "\(outcome.stdout)")
-        #expect(outcome.stdout.components(separatedBy: "cold in 1 pass over the session's engine calls").count == 5, "\(outcome.stdout)")
+        #expect(outcome.stdout.components(separatedBy: " over the session's engine calls").count == 5, "\(outcome.stdout)")
+        #expect(!outcome.stdout.contains("turn by turn"), "\(outcome.stdout)")
     }
 }
