@@ -16,6 +16,10 @@ public struct CacheVerification: Sendable {
         /// calls, each checking several turns at once (`CacheVerifier`); nil when it was replayed
         /// turn by turn.
         public var coldPasses: Int?
+        /// Both sides were replayed one token per engine call: a trim in the session cut inside
+        /// an engine call (a history window), which no cold evaluation can make alike without
+        /// trimming too.
+        public var oneTokenPerCall = false
         /// Seconds the session replay and the cold side took.
         public var sessionSeconds: Double?
         public var coldSeconds: Double?

@@ -66,8 +66,13 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
     /// positions), what the last turn's prompt was evaluated in, and the calls the next cold
     /// turn is to evaluate its prompt in (`evaluateNextTurnCold(following:)`).
     private var heldCalls = PromptEvaluation()
-    private var lastPromptCalls: PromptEvaluation?
+    /// How many of `heldCalls`' first calls hold the last turn's prompt (nil when they do not
+    /// hold it exactly as rendered, or the cache was emptied since): counted, not copied, so
+    /// that no copy is made on a turn's clock.
+    private var lastPromptCallCount: Int?
     private var plannedCalls: PromptEvaluation?
+    /// Evaluate every prompt one token per engine call (`evaluateOneTokenPerCall`).
+    private var oneTokenPerCall = false
     /// llama thread only: the tokens the cache held when the cache mode dropped it before the
     /// next turn (what that turn could have reused); nil when it was not dropped.
     private var droppedTokens: [llama_token]?
@@ -216,6 +221,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         context.clearMemory()
         cachedTokens = []
         heldCalls = PromptEvaluation()
+        lastPromptCallCount = nil
         previousPromptTokens = 0
         droppedTokens = nil
         plannedCalls = nil
@@ -238,6 +244,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             self.droppedTokens = self.cachedTokens
             self.cachedTokens = []
             self.heldCalls = PromptEvaluation()
+            self.lastPromptCallCount = nil
             self.plannedCalls = plan
         }
     }
@@ -267,7 +274,10 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
     /// `ChatRuntime`'s: the calls the last turn's prompt was evaluated in (nil before a turn
     /// evaluated one).
     public func lastPromptEvaluation() async -> PromptEvaluation? {
-        await LlamaThread.shared.run { self.lastPromptCalls }
+        await LlamaThread.shared.run { () -> PromptEvaluation? in
+            guard let count = self.lastPromptCallCount, count <= self.heldCalls.calls.count else { return nil }
+            return PromptEvaluation(calls: Array(self.heldCalls.calls.prefix(count)))
+        }
     }
 
     /// `ChatRuntime`'s: the calls that put the cached tokens in the cache.
@@ -276,7 +286,10 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
     }
 
     /// `ChatRuntime`'s: `tokens` evaluated from an empty cache in `evaluation`'s calls, and the
-    /// greedy token after each (`TokenSampler.argmax`, as a greedy turn samples).
+    /// greedy token after each (`TokenSampler.argmax`, as a greedy turn samples). Nil for a call
+    /// cut inside: evaluating it alike would mean cutting the cache again — the very trimming a
+    /// cold evaluation is there to check — so none is (the verifier replays such a conversation
+    /// one token per call instead).
     public func greedyPredictions(of tokens: [Int32], in evaluation: PromptEvaluation) async -> [Int32?]? {
         await LlamaThread.shared.run { () -> [Int32?]? in
             defer { self.forgetSession() }
@@ -284,19 +297,20 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             var predictions: [Int32?] = []
             var position = 0
             for call in evaluation.calls {
-                guard call.start == position, call.held > 0, call.end <= tokens.count else { return nil }
-                var batch = Array(tokens[position..<call.end]) + call.tokens[call.held...]
+                guard call.start == position, call.held == call.tokens.count, call.end <= tokens.count else { return nil }
+                var batch = Array(tokens[position..<call.end])
                 guard self.context.decode(&batch) == 0, let logits = self.context.lastLogits() else { return nil }
-                if call.held < call.tokens.count {
-                    predictions.append(nil)
-                    guard self.context.removeMemory(from: call.end) else { return nil }
-                } else {
-                    predictions.append(llama_token(TokenSampler.argmax(logits, count: self.model.vocabularySize)))
-                }
+                predictions.append(llama_token(TokenSampler.argmax(logits, count: self.model.vocabularySize)))
                 position = call.end
             }
             return predictions
         }
+    }
+
+    /// `ChatRuntime`'s: from now on every prompt is evaluated one token per engine call (a
+    /// generated token always is), so that no later trim can cut inside a call.
+    public func evaluateOneTokenPerCall(_ enabled: Bool) async {
+        await LlamaThread.shared.run { self.oneTokenPerCall = enabled }
     }
 
     /// Text of `tokens` as llama.cpp detokenizes them at once.
@@ -318,7 +332,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         let planned = plannedCalls  // the calls to evaluate the prompt in (this turn only)
         droppedTokens = nil
         plannedCalls = nil
-        lastPromptCalls = nil
+        lastPromptCallCount = nil
         let prompt = try preparePrompt(messages, clock: clock)
 
         context.abort(when: cancelled)
@@ -447,43 +461,37 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         }
         if status == 0 {
             var promptTokens = prompt
-            status = context.decode(&promptTokens, from: position) { range in
+            status = context.decode(&promptTokens, from: position, callSize: oneTokenPerCall ? 1 : nil) { range in
                 self.heldCalls.append(Array(prompt[range]))
             }
         }
         let batches = context.decodeCalls - callsBefore
         context.synchronize()
+        let time = prefillClock.elapsed
         guard status == 0 else { throw evaluationFailure(status, during: "evaluating the \(prompt.count - reused) new prompt tokens") }
         cachedTokens = prompt
         previousPromptTokens = prompt.count
         // Said only when the calls hold exactly the prompt as rendered for this turn: a cold pass
-        // over them is then a cold evaluation of this prompt (`CacheVerifier`).
-        lastPromptCalls = heldCalls.heldTokens == prompt ? heldCalls : nil
-        return Prefill(start: start, time: prefillClock.elapsed, batches: batches)
+        // over them is then a cold evaluation of this prompt (`CacheVerifier`). Checked after
+        // the prefill's clock stopped; its cost grows with the history, not with the answer.
+        lastPromptCallCount = heldCalls.heldTokens == prompt ? heldCalls.calls.count : nil
+        return Prefill(start: start, time: time, batches: batches)
     }
 
-    /// Evaluates `prompt` from `position` in `planned`'s calls, one llama_decode each, while they
-    /// follow on from the position reached and it is inside the prompt: the prompt's tokens at
-    /// the call's held positions, then the call's own tokens after them (a call a later turn cut
-    /// is evaluated whole, as it was, and cut again). Returns the position reached and the status
-    /// (position 0 after a cut the engine refused: the cache is then empty).
+    /// Evaluates `prompt` from `position` in `planned`'s calls, one llama_decode each, with the
+    /// prompt's tokens at the call's positions, while they follow on from the position reached,
+    /// lie inside the prompt and were not cut inside (a cut call is never evaluated whole and cut
+    /// again: the cold side must not trim). The rest goes in the runtime's own calls. Returns
+    /// the position reached and the status.
     private func evaluate(_ prompt: [llama_token], from position: Int, in planned: PromptEvaluation) -> (Int, Int32) {
         var position = position
         for call in planned.calls {
-            guard call.start == position, position < prompt.count, call.held > 0 else { break }
-            let end = min(call.end, prompt.count)
-            var batch = Array(prompt[position..<end]) + call.tokens[(end - call.start)...]
+            guard call.start == position, call.held == call.tokens.count, call.end <= prompt.count else { break }
+            var batch = Array(prompt[position..<call.end])
             let status = context.decode(&batch)
             guard status == 0 else { return (position, status) }
-            guard end - position == batch.count || context.removeMemory(from: end) else {
-                // The engine cannot cut the call again (a windowed sliding-window cache): the
-                // plan cannot be followed, so the prompt is evaluated from empty as cold mode does.
-                context.clearMemory()
-                heldCalls = PromptEvaluation()
-                return (0, 0)
-            }
-            heldCalls.calls.append(PromptEvaluation.Call(start: position, tokens: batch, held: end - position))
-            position = end
+            heldCalls.append(batch)
+            position = call.end
         }
         return (position, 0)
     }
@@ -598,6 +606,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             context.clearMemory()
             cachedTokens = []
             heldCalls = PromptEvaluation()
+            lastPromptCallCount = nil
             return (0, true)
         }
         cachedTokens.removeSubrange(keep...)
@@ -610,6 +619,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         context.clearMemory()
         cachedTokens = []
         heldCalls = PromptEvaluation()
+        lastPromptCallCount = nil
         previousPromptTokens = 0
         if status == 1 {
             return RuntimeFailure(.contextOverflow, "no room in the KV cache while \(what) (llama_decode returned 1)")

@@ -90,12 +90,15 @@ final class LlamaContext: @unchecked Sendable {
     }
 
     /// Evaluates `tokens` from index `start` after what is cached, in batches of at most
-    /// `batchSize`; `evaluated` sees each batch's range of `tokens` once it is in the cache.
-    /// Returns the llama_decode status of the first failing batch, or 0.
-    func decode(_ tokens: inout [llama_token], from start: Int = 0, evaluated: (Range<Int>) -> Void = { _ in }) -> Int32 {
+    /// `callSize` (default `batchSize`); `evaluated` sees each batch's range of `tokens` once it
+    /// is in the cache. Returns the llama_decode status of the first failing batch, or 0.
+    func decode(
+        _ tokens: inout [llama_token], from start: Int = 0, callSize: Int? = nil, evaluated: (Range<Int>) -> Void = { _ in }
+    ) -> Int32 {
         var offset = start
+        let size = min(max(callSize ?? batchSize, 1), batchSize)
         while offset < tokens.count {
-            let count = min(batchSize, tokens.count - offset)
+            let count = min(size, tokens.count - offset)
             decodeCalls += 1
             let status = tokens.withUnsafeMutableBufferPointer { buffer in
                 EngineCrashReport.engineCall { llama_decode(pointer, llama_batch_get_one(buffer.baseAddress! + offset, Int32(count))) }

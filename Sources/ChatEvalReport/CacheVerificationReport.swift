@@ -25,7 +25,8 @@ public enum CacheVerificationReport {
     static func cost(_ conversation: CacheVerification.Conversation) -> String {
         guard let session = conversation.sessionSeconds, let cold = conversation.coldSeconds else { return "" }
         let how =
-            conversation.coldPasses.map { "in \($0 == 1 ? "1 pass" : "\($0) passes") over the session's engine calls" } ?? "turn by turn"
+            conversation.coldPasses.map { "in \($0 == 1 ? "1 pass" : "\($0) passes") over the session's engine calls" }
+            ?? (conversation.oneTokenPerCall ? "turn by turn, both sides one token per call (a trim cut inside a call)" : "turn by turn")
         return " (session \(Format.duration(session)); cold \(how), \(Format.duration(cold)))"
     }
 

@@ -12,7 +12,9 @@ import ChatEvalSuites
 /// held it in (`PromptEvaluation`), where the runtime can say which: the two replays then share
 /// one arithmetic at the engine's own batch size, so a near-tie cannot flip with no cache at
 /// fault — as it could when a batch of 81 tokens is summed against one of 19 — and neither
-/// replay needs one token per call.
+/// replay needs one token per call. Where a trim cut inside a call (a history window), no cold
+/// evaluation could make that call alike without trimming too, and the cold side must never
+/// trim: that conversation is replayed again one token per call both ways.
 public struct CacheVerifier: Sendable {
     public let runtime: any ChatRuntime
 
@@ -33,10 +35,20 @@ public struct CacheVerifier: Sendable {
                 script.options.temperature = 0  // greedy: the one decoding whose answer the cache may not change
                 let clock = ContinuousClock()
                 let started = clock.now
-                let session = await replay(script, mode: .session, stop: stop)
-                let sessionEnd = clock.now
+                var session = await replay(script, mode: .session, stop: stop)
+                var sessionEnd = clock.now
                 var result: CacheVerification.Conversation
-                if let passed = await verifyInPasses(session, suite: suite.name, conversation: conversation.id) {
+                if session.cutsACall {
+                    // A trim cut inside an engine call: replayed again one token per call both ways,
+                    // so that every cut falls between calls and the cold side never trims.
+                    await runtime.evaluateOneTokenPerCall(true)
+                    session = await replay(script, mode: .session, stop: stop)
+                    sessionEnd = clock.now
+                    let cold = await replay(script, mode: .cold, following: session.evaluations, stop: stop)
+                    await runtime.evaluateOneTokenPerCall(false)
+                    result = Self.compare(suite: suite.name, conversation: conversation.id, session: session, cold: cold)
+                    result.oneTokenPerCall = true
+                } else if let passed = await verifyInPasses(session, suite: suite.name, conversation: conversation.id) {
                     result = passed
                 } else {
                     let cold = await replay(script, mode: .cold, following: session.evaluations, stop: stop)
@@ -59,6 +71,9 @@ public struct CacheVerifier: Sendable {
         var tokens: [[Int32]?]
         var evaluations: [PromptEvaluation?] = []
         var held: [PromptEvaluation?] = []
+
+        /// Whether a trim cut inside one of the engine calls the session's cache held.
+        var cutsACall: Bool { (evaluations + held).contains { $0?.cutsACall == true } }
     }
 
     /// The session replay checked against cold evaluations of its prompts in as few passes as

@@ -46,22 +46,24 @@ public protocol ChatRuntime: AnyObject, Sendable {
     /// nil when the runtime cannot say (a server decides its own batches).
     func lastPromptEvaluation() async -> PromptEvaluation?
 
-    /// As `evaluateNextTurnCold`, and the next turn evaluates its prompt in `evaluation`'s calls:
-    /// each with the prompt's tokens at its positions, a call cut by a later trim evaluated
-    /// whole (its own tokens after the cut) and cut again, then the prompt's remaining tokens in
+    /// As `evaluateNextTurnCold`, and the next turn evaluates its prompt in `evaluation`'s calls,
+    /// each with the prompt's tokens at its positions, up to the first call a later trim cut
+    /// inside (never evaluated whole and cut again: a cold turn does not trim), then the rest in
     /// the runtime's own batches. The default ignores `evaluation`.
     func evaluateNextTurnCold(following evaluation: PromptEvaluation) async
+
+    /// From now on (until called with false) every prompt is evaluated one token per engine
+    /// call, so that no trim can cut inside a call. The default does nothing.
+    func evaluateOneTokenPerCall(_ enabled: Bool) async
 
     /// The engine calls whose entries the cache holds after the last turn, its answer included;
     /// nil when the runtime cannot say.
     func sessionEvaluation() async -> PromptEvaluation?
 
-    /// From an empty cache, evaluates `tokens` in `evaluation`'s calls (as
-    /// `evaluateNextTurnCold(following:)` does, every call's positions within `tokens`) and
-    /// returns, call by call, the token greedy decoding picks after it — nil for a call
-    /// evaluated whole and cut again, whose last logits are not those of its held positions.
-    /// The session is forgotten. Nil when the runtime cannot (a server) or the calls do not
-    /// follow on from position 0.
+    /// From an empty cache, evaluates `tokens` in `evaluation`'s calls (each with `tokens` at
+    /// its positions) and returns, call by call, the token greedy decoding picks after it. The
+    /// session is forgotten. Nil when the runtime cannot (a server), or the calls do not follow
+    /// on from position 0 within `tokens`, or one was cut inside.
     func greedyPredictions(of tokens: [Int32], in evaluation: PromptEvaluation) async -> [Int32?]?
 }
 
@@ -73,5 +75,6 @@ extension ChatRuntime {
     public func lastPromptEvaluation() async -> PromptEvaluation? { nil }
     public func evaluateNextTurnCold(following evaluation: PromptEvaluation) async { await evaluateNextTurnCold() }
     public func sessionEvaluation() async -> PromptEvaluation? { nil }
+    public func evaluateOneTokenPerCall(_ enabled: Bool) async {}
     public func greedyPredictions(of tokens: [Int32], in evaluation: PromptEvaluation) async -> [Int32?]? { nil }
 }

@@ -15,7 +15,9 @@ public struct PromptEvaluation: Sendable, Hashable {
         /// The tokens it evaluated, in order.
         public var tokens: [Int32]
         /// How many of its first tokens the cache still held (fewer than `tokens` when a later
-        /// turn trimmed the cache inside the call).
+        /// turn trimmed the cache inside the call: no cold evaluation can then make the same
+        /// call without trimming too, and `CacheVerifier` replays that conversation one token
+        /// per call instead).
         public var held: Int
 
         public init(start: Int, tokens: [Int32], held: Int? = nil) {
@@ -50,8 +52,11 @@ public struct PromptEvaluation: Sendable, Hashable {
         other.calls.count >= calls.count && zip(calls, other.calls).allSatisfy { $0 == $1 }
     }
 
+    /// Whether a trim cut inside one of the calls.
+    public var cutsACall: Bool { calls.contains { $0.held < $0.tokens.count } }
+
     /// Keeps positions before `position` only: calls from it on are dropped and a call holding
-    /// it is cut there (its tokens kept, for a replay to evaluate the call whole and cut it too).
+    /// it is cut there (its tokens kept: it is not the call it was).
     public mutating func keep(before position: Int) {
         while let last = calls.last, last.start >= position { calls.removeLast() }
         if let last = calls.indices.last, calls[last].end > position { calls[last].held = position - calls[last].start }

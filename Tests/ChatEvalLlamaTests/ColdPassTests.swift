@@ -69,7 +69,7 @@ extension RealModelTests {
             let answers = await record.answers
             try #require(held.count == 3 && answers.allSatisfy { !$0.isEmpty })
             #expect(held[0].isPrefix(of: prompts[1]), "turn 1's prompt and answer are turn 2's prompt's start")
-            var first = 0, passes = 0
+            var first = 0
             for last in 0..<3 where last == 2 || !held[last].isPrefix(of: prompts[last + 1]) {
                 let pass = held[last]
                 let predictions = try #require(await runtime.greedyPredictions(of: pass.heldTokens, in: pass))
@@ -82,11 +82,28 @@ extension RealModelTests {
                     }
                 }
                 first = last + 1
-                passes += 1
             }
-            #expect(passes < 3, "turn 2 went on from turn 1's cache, so at most two passes")
             // A pass forgets the session: the next turn starts from an empty cache.
             #expect(await runtime.sessionTokens().isEmpty)
+        }
+
+        /// One token per call, the same history window cuts only between calls: nothing a cold
+        /// side would have to trim. A cut call is refused by a cold pass.
+        @Test func oneTokenPerCallNoTrimCutsInsideACall() async throws {
+            let runtime = try RealModel.runtime()
+            let cut = await Self.replay(runtime, maxMessages: 3)
+            let cutCalls = try #require(await cut.held.last ?? nil)
+            #expect(cutCalls.cutsACall)
+            #expect(await runtime.greedyPredictions(of: cutCalls.heldTokens, in: cutCalls) == nil)
+            await runtime.evaluateOneTokenPerCall(true)
+            let record = await Self.replay(runtime, maxMessages: 3)
+            await runtime.evaluateOneTokenPerCall(false)
+            let held = await record.held, prompts = await record.prompts
+            #expect(held.count == 3 && prompts.allSatisfy { $0 != nil })
+            for calls in held + prompts {
+                let calls = try #require(calls)
+                #expect(!calls.cutsACall && calls.calls.allSatisfy { $0.tokens.count == 1 })
+            }
         }
 
         /// Calls that do not follow on from position 0, or reach past the tokens, are refused.

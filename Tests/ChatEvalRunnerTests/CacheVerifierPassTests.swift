@@ -21,7 +21,10 @@ private final class CallKeepingRuntime: ChatRuntime, Sendable {
         var lastAnswer: [Int32]?
         var cold = false
         var coldTurns = 0
+        var coldTurnsFollowingCalls = 0
         var passes = 0
+        var oneTokenPerCall = false
+        var modes: [Bool] = []
     }
     let state = Mutex(State())
 
@@ -48,7 +51,11 @@ private final class CallKeepingRuntime: ChatRuntime, Sendable {
             state.cold = false
             state.cached = Array(prompt.prefix(common))
             state.held.keep(before: common)
-            state.held.append(Array(prompt[common...]))
+            if state.oneTokenPerCall {
+                for token in prompt[common...] { state.held.append([token]) }
+            } else {
+                state.held.append(Array(prompt[common...]))
+            }
             state.cached = prompt
             state.lastPrompt = state.held
             let faulty = faultyFrom.map { common > 0 && turn >= $0 } ?? false
@@ -87,6 +94,16 @@ private final class CallKeepingRuntime: ChatRuntime, Sendable {
             $0.held = PromptEvaluation()
         }
     }
+    func evaluateNextTurnCold(following evaluation: PromptEvaluation) async {
+        await evaluateNextTurnCold()
+        state.withLock { $0.coldTurnsFollowingCalls += 1 }
+    }
+    func evaluateOneTokenPerCall(_ enabled: Bool) async {
+        state.withLock {
+            $0.oneTokenPerCall = enabled
+            $0.modes.append(enabled)
+        }
+    }
     func lastAnswerTokens() async -> [Int32]? { state.withLock { $0.lastAnswer } }
     func lastPromptEvaluation() async -> PromptEvaluation? { state.withLock { $0.lastPrompt } }
     func sessionEvaluation() async -> PromptEvaluation? { state.withLock { $0.held } }
@@ -99,8 +116,8 @@ private final class CallKeepingRuntime: ChatRuntime, Sendable {
         var position = 0
         var predictions: [Int32?] = []
         for call in evaluation.calls {
-            guard call.start == position, call.end <= tokens.count else { return nil }
-            predictions.append(call.held < call.tokens.count ? nil : Self.next(tokens[..<call.end]))
+            guard call.start == position, call.end <= tokens.count, call.held == call.tokens.count else { return nil }
+            predictions.append(Self.next(tokens[..<call.end]))
             position = call.end
         }
         return predictions
@@ -111,9 +128,9 @@ private final class CallKeepingRuntime: ChatRuntime, Sendable {
 /// calls as its cache allows, and replays cold turn by turn only to say where and what a
 /// divergence is.
 @Suite struct CacheVerifierPassTests {
-    static func suite(window: Bool = false) throws -> Suite {
+    static func suite(window: Bool = false, maxTokens: Int = 4) throws -> Suite {
         try SuiteLoader.parse(
-            "name: s\ndefaults: {max_tokens: 4\(window ? ", max_messages: 3" : "")}\nconversations:\n"
+            "name: s\ndefaults: {max_tokens: \(maxTokens)\(window ? ", max_messages: 3" : "")}\nconversations:\n"
                 + "  - id: chat\n    turns: [one, two, three, four]\n  - id: other\n    turns: [only]\n",
             file: "s.yaml")
     }
@@ -128,15 +145,27 @@ private final class CallKeepingRuntime: ChatRuntime, Sendable {
         #expect(result.conversations.allSatisfy { $0.sessionSeconds != nil && $0.coldSeconds != nil })
     }
 
-    /// A history window makes each turn from the third cut into the cache: a pass ends there.
-    @Test func aCacheCutByAHistoryWindowTakesAPassPerUnbrokenRun() async throws {
+    /// One-token answers: the prompt's last call predicts each whole answer.
+    @Test func oneTokenAnswersAreCheckedInThePassToo() async throws {
+        let runtime = CallKeepingRuntime()
+        let result = await CacheVerifier(runtime: runtime).verify([try Self.suite(maxTokens: 1)])
+        #expect(result.passed && result.conversations.map(\.coldPasses) == [1, 1])
+        let faulty = await CacheVerifier(runtime: CallKeepingRuntime(faultyFrom: 2)).verify([try Self.suite(maxTokens: 2)])
+        #expect(faulty.faults.first?.divergence?.turn == 2, "a two-token answer whose second token differs")
+    }
+
+    /// A history window makes turn 3 cut inside turn 1's prompt call: no cold evaluation can make
+    /// that call alike without trimming, so the conversation is replayed again one token per call
+    /// both ways (then every cut falls between calls) and compared turn by turn; the mode is
+    /// switched off again for the next conversation, which passes in one pass.
+    @Test func aCacheCutInsideACallIsReplayedOneTokenPerCallBothWays() async throws {
         let runtime = CallKeepingRuntime()
         let result = await CacheVerifier(runtime: runtime).verify([try Self.suite(window: true)])
         #expect(result.passed)
-        #expect(result.conversations.first?.turnsIdentical == 4)
-        let passes = try #require(result.conversations.first?.coldPasses)
-        #expect(passes > 1 && passes <= 4, "\(passes)")
-        #expect(runtime.state.withLock { $0.coldTurns } == 0)
+        let chat = try #require(result.conversations.first)
+        #expect(chat.turnsIdentical == 4 && chat.oneTokenPerCall && chat.coldPasses == nil)
+        #expect(result.conversations.last?.coldPasses == 1 && result.conversations.last?.oneTokenPerCall == false)
+        #expect(runtime.state.withLock { ($0.modes, $0.coldTurns, $0.coldTurnsFollowingCalls) } == ([true, false], 4, 4))
     }
 
     /// A turn answered otherwise from a warm cache: the pass sees a greedy token differ, and the
@@ -149,6 +178,8 @@ private final class CallKeepingRuntime: ChatRuntime, Sendable {
         #expect(fault.conversation == "chat" && fault.turnsIdentical == 2 && fault.coldPasses == nil)
         let divergence = try #require(fault.divergence)
         #expect(divergence.turn == 3 && divergence.token == 1 && divergence.sessionTokenID == 90)
-        #expect(runtime.state.withLock { $0.coldTurns } == 4, "the faulty conversation was replayed cold, turn by turn")
+        #expect(
+            runtime.state.withLock { ($0.coldTurns, $0.coldTurnsFollowingCalls) } == (4, 4),
+            "the faulty conversation was replayed cold, turn by turn, in the session's calls")
     }
 }

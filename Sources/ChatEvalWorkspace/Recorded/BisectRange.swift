@@ -127,8 +127,12 @@ package struct BisectRange {
     /// every repetition failing to tell two equal things apart). Only with the inputs known:
     /// with `--serve` the runtime itself is built from the commit.
     mutating func foldUnchangedWork(_ changedInputs: [[String]]) {
+        var changedInputs = changedInputs  // kept in step with `states` as they fold
         func work(_ index: Int) -> ReplayedWork? {
-            configurations[index].map { ReplayedWork(revisions[index], $0, label: states[index].shortId) }
+            configurations[index].map {
+                // An end was read under its first seven hex digits; the others under git's short id.
+                ReplayedWork(revisions[index], $0, labels: [states[index].shortId, String(states[index].commit.prefix(7))])
+            }
         }
         var index = 1
         var previous = states.isEmpty ? nil : work(0)
@@ -148,6 +152,7 @@ package struct BisectRange {
             states.remove(at: index)
             revisions.remove(at: index)
             configurations.remove(at: index)
+            changedInputs.remove(at: index)
         }
         skipped = states.flatMap(\.folded)  // in commit order, as the walk listed them
     }
@@ -155,17 +160,20 @@ package struct BisectRange {
     /// What a state replays, as far as a measurement can tell: the runtime's settings, the run's
     /// and the suites as parsed. Equal work replays the same prompts the same way.
     struct ReplayedWork: Equatable {
+        /// The model with its expected digest, which the runtime's configuration leaves out.
+        var model: RunConfiguration.ModelVariant
         var runtime: LlamaChatRuntime.Configuration
         var settings: RunSettings
         var suites: [Suite]
 
-        /// - `label`: the commit's label, which `CommitTree` puts before each suite's path.
-        init(_ revision: BisectRevision, _ configuration: RunConfiguration, label: String) {
+        /// - `labels`: what `CommitTree` may have put before each suite's path for the commit.
+        init(_ revision: BisectRevision, _ configuration: RunConfiguration, labels: [String]) {
+            model = configuration.primary
             runtime = configuration.runtimeConfiguration(configuration.primary)
             settings = revision.plan.settings
             suites = revision.plan.suites.map { suite in
                 var replayed = suite.replayed
-                if replayed.path.hasPrefix(label + ":") { replayed.path.removeFirst(label.count + 1) }
+                if let label = labels.first(where: { replayed.path.hasPrefix($0 + ":") }) { replayed.path.removeFirst(label.count + 1) }
                 return replayed
             }
         }
