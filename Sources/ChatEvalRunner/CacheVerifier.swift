@@ -33,17 +33,17 @@ public struct CacheVerifier: Sendable {
                 if stop?.isRequested == true || Task.isCancelled { return CacheVerification(conversations: results, complete: false) }
                 var script = conversation.script
                 script.options.temperature = 0  // greedy: the one decoding whose answer the cache may not change
-                let clock = ContinuousClock()
-                let started = clock.now
+                var clock = Stopwatch()
                 var session = await replay(script, mode: .session, stop: stop)
-                var sessionEnd = clock.now
+                var sessionSeconds = clock.elapsed
                 var result: CacheVerification.Conversation
                 if session.cutsACall {
                     // A trim cut inside an engine call: replayed again one token per call both ways,
                     // so that every cut falls between calls and the cold side never trims.
                     await runtime.evaluateOneTokenPerCall(true)
+                    clock = Stopwatch()
                     session = await replay(script, mode: .session, stop: stop)
-                    sessionEnd = clock.now
+                    sessionSeconds = clock.elapsed
                     let cold = await replay(script, mode: .cold, following: session.evaluations, stop: stop)
                     await runtime.evaluateOneTokenPerCall(false)
                     result = Self.compare(suite: suite.name, conversation: conversation.id, session: session, cold: cold)
@@ -54,8 +54,8 @@ public struct CacheVerifier: Sendable {
                     let cold = await replay(script, mode: .cold, following: session.evaluations, stop: stop)
                     result = Self.compare(suite: suite.name, conversation: conversation.id, session: session, cold: cold)
                 }
-                result.sessionSeconds = Self.seconds(sessionEnd - started)
-                result.coldSeconds = Self.seconds(clock.now - sessionEnd)
+                result.sessionSeconds = sessionSeconds
+                result.coldSeconds = clock.elapsed - sessionSeconds
                 results.append(result)
                 await onConversation(result)
             }
@@ -115,10 +115,6 @@ public struct CacheVerifier: Sendable {
         var result = CacheVerification.Conversation(suite: suite, conversation: conversation, turnsIdentical: count)
         result.coldPasses = passes
         return result
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     private func replay(

@@ -108,8 +108,7 @@ package struct BisectRange {
                 let files = (try? repository.changedFiles(in: summary.id)) ?? []
                 let passed = SkippedCommit(
                     shortId: summary.shortId, subject: summary.subject,
-                    reason: "changes no input"
-                        + (files.isEmpty ? "" : " (only \(files.prefix(3).joined(separator: ", "))\(files.count > 3 ? ", …" : ""))"))
+                    reason: "changes no input" + (files.isEmpty ? "" : " (only \(Self.listed(files)))"))
                 skipped.append(passed)
                 states[states.count - 1].folded.append(passed)
                 continue
@@ -146,8 +145,7 @@ package struct BisectRange {
             let files = changedInputs[index]
             let folded = SkippedCommit(
                 shortId: states[index].shortId, subject: states[index].subject,
-                reason: "changes no replayed work (its edit of \(files.prefix(3).joined(separator: ", "))\(files.count > 3 ? ", …" : "") "
-                    + "leaves the suites and settings as parsed unchanged)")
+                reason: "changes no replayed work (its edit of \(Self.listed(files)) leaves the suites and settings as parsed unchanged)")
             states[index - 1].folded += [folded] + states[index].folded
             states.remove(at: index)
             revisions.remove(at: index)
@@ -155,6 +153,11 @@ package struct BisectRange {
             changedInputs.remove(at: index)
         }
         skipped = states.flatMap(\.folded)  // in commit order, as the walk listed them
+    }
+
+    /// Up to three of a commit's changed files: "a.yaml, b.yaml, c.yaml, …".
+    private static func listed(_ files: [String]) -> String {
+        files.prefix(3).joined(separator: ", ") + (files.count > 3 ? ", …" : "")
     }
 
     /// What a state replays, as far as a measurement can tell: the runtime's settings, the run's
