@@ -120,7 +120,7 @@ struct ThroughputBench: AsyncParsableCommand {
                 format: "\n   roofline: memory read bandwidth %.1f GB/s (%d threads, probed %@ on %@, load %@); "
                     + "a token at mean depth %d reads %.1f MB (weights %.1f MB + KV %.1f MB), so decode is bound at %.0f tokens/s:\n"
                     + "   ChatEval decode %.1f tokens/s = %@ of the bound; llama-bench tg %.1f tokens/s = %@",
-                bandwidth.bytesPerSecond / 1e9, bandwidth.threads, ISO8601DateFormatter().string(from: bandwidth.measuredAt), bandwidth.cpu,
+                bandwidth.bytesPerSecond / 1e9, bandwidth.threads, UTCTimestamp.iso8601(bandwidth.measuredAt), bandwidth.cpu,
                 bandwidth.load.map { String(format: "%.1f", $0) } ?? "?", meanDepth, bytes / 1e6, Double(roofline.weightBytes) / 1e6,
                 Double(roofline.kvBytesPerPosition * meanDepth) / 1e6, bound, chatEval, Format.percent(share(chatEval)), llamaBench,
                 Format.percent(share(llamaBench))))

@@ -6,20 +6,34 @@ public enum ControlCharacters {
     /// (`\e`, `\r`, `\x07`, `\u{202E}`). Line feeds become ⏎ and tabs a space, unless
     /// `keepingNewlines` (then both are kept); carriage returns are kept only with `keepingReturns`.
     public static func escaped(_ text: String, keepingNewlines: Bool = false, keepingReturns: Bool = false) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
-        var result = ""
-        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": result += keepingNewlines ? "\n" : "⏎"
-            case "\t": result += keepingNewlines ? "\t" : " "
-            case "\u{1B}": result += "\\e"
-            case "\r": result += keepingReturns ? "\r" : "\\r"
-            case _ where needsEscape(scalar):
-                result += scalar.value < 0x100 ? "\\x" + hex(scalar.value, digits: 2) : "\\u{" + hex(scalar.value, digits: 4) + "}"
-            default: result.unicodeScalars.append(scalar)
-            }
+        let scalars = text.unicodeScalars
+        func kept(_ scalar: Unicode.Scalar) -> Bool {
+            !needsEscape(scalar) || (keepingNewlines && (scalar == "\n" || scalar == "\t")) || (keepingReturns && scalar == "\r")
         }
+        guard let first = scalars.firstIndex(where: { !kept($0) }) else { return text }
+        // Runs of kept text are copied whole: a report of thousands of lines escaped scalar by
+        // scalar cost a twentieth of a large `grade`.
+        var result = String(Substring(scalars[..<first]))
+        result.reserveCapacity(text.utf8.count + 16)
+        var runStart = first
+        var index = first
+        while index != scalars.endIndex {
+            let scalar = scalars[index]
+            if !kept(scalar) {
+                result += Substring(scalars[runStart..<index])
+                switch scalar {
+                case "\n": result += "⏎"
+                case "\t": result += " "
+                case "\u{1B}": result += "\\e"
+                case "\r": result += "\\r"
+                default:
+                    result += scalar.value < 0x100 ? "\\x" + hex(scalar.value, digits: 2) : "\\u{" + hex(scalar.value, digits: 4) + "}"
+                }
+                runStart = scalars.index(after: index)
+            }
+            index = scalars.index(after: index)
+        }
+        result += Substring(scalars[runStart...])
         return result
     }
 

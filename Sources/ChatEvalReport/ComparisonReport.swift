@@ -251,8 +251,7 @@ public enum ComparisonReport {
 
     /// "0/20 A/A false alarms on this runner (calibrated 2026-11-25); detects ≥ 6.1% ttft at 10 repetitions"
     public static func auditSentence(_ audit: GateAudit) -> String {
-        let date = ISO8601DateFormatter.string(
-            from: audit.measuredAt, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
+        let date = UTCTimestamp.day(audit.measuredAt)
         var text = "this runner: \(audit.falseAlarms)/\(audit.comparisons) A/A false alarms"
         if let rate = audit.falseAlarmRate { text += ", \(rate.percentText()) (95% interval)" }
         text += " (calibrated \(date))"

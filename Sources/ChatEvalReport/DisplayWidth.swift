@@ -20,25 +20,59 @@ public enum DisplayWidth {
         return withUTF8Locale { width(character) }
     }
 
+    /// The width of a text that grows at its end, kept without measuring the text again: the
+    /// width of its Characters but the last, and the last one, which appended text may extend (a
+    /// combining mark, a variation selector). Equal to `of` for a text `of` sums by Characters:
+    /// any text but a pure-ASCII one holding "\r\n" (two columns there, one Character).
+    public struct Growing: Sendable {
+        private var settled: Int
+        private var last: String
+
+        public init(_ text: String) {
+            last = text.last.map(String.init) ?? ""
+            settled = DisplayWidth.characterSum(text) - DisplayWidth.characterSum(last)
+        }
+
+        public var width: Int { settled + DisplayWidth.characterSum(last) }
+
+        /// The width of the text with `suffix` appended.
+        public func appending(_ suffix: String) -> Growing {
+            var grown = self
+            let joint = last + suffix
+            grown.last = joint.last.map(String.init) ?? ""
+            grown.settled = settled + DisplayWidth.characterSum(joint) - DisplayWidth.characterSum(grown.last)
+            return grown
+        }
+    }
+
+    /// The width of `text` as the sum of its Characters' widths.
+    private static func characterSum(_ text: String) -> Int {
+        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") }) { return text.utf8.count }
+        return withUTF8Locale { text.reduce(0) { $0 + width($1) } }
+    }
+
     /// `text` cut to at most `columns` columns, whole characters only.
     public static func prefix(_ text: String, columns: Int) -> String {
         withUTF8Locale {
+            // Each Character found once: walking `indices` and subscripting found each one three times.
             var used = 0
-            var end = text.startIndex
-            for index in text.indices {
-                let next = used + width(text[index])
+            var end = 0  // UTF-8 offset
+            for character in text {
+                let next = used + width(character)
                 if next > columns { break }
                 used = next
-                end = text.index(after: index)
+                end += character.utf8.count
             }
-            return String(text[..<end])
+            return String(Substring(text.utf8.prefix(end)))
         }
     }
 
     private static func width(_ character: Character) -> Int {
         var total = 0
         for (position, scalar) in character.unicodeScalars.enumerated() {
-            let columns = Int(c_wcwidth(wchar_t(bitPattern: scalar.value)))
+            // ASCII but NUL is one column here without asking: printable ones are one cell and
+            // `wcwidth` calls the controls unprintable (-1), which count one.
+            let columns = (0x01...0x7F).contains(scalar.value) ? 1 : Int(c_wcwidth(wchar_t(bitPattern: scalar.value)))
             // The first scalar sets the cell; later ones (combining marks, joiners) add none,
             // except a variation selector asking for emoji presentation.
             if position == 0 { total = columns < 0 ? 1 : columns } else if scalar.value == 0xFE0F { total = 2 }

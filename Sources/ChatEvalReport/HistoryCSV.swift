@@ -15,7 +15,6 @@ public enum HistoryCSV {
     ]
 
     public static func render(_ history: History) -> String {
-        let time = ISO8601DateFormatter()
         var text = CSV.record(columns)
         for series in history.series.sorted(by: { ($0.key, $0.metric.name) < ($1.key, $1.metric.name) }) {
             let key = series.key
@@ -26,7 +25,7 @@ public enum HistoryCSV {
                     [key.suite, key.model, key.modelSha256 ?? "", key.engine, key.cacheMode.rawValue, key.machine, series.metric.name]
                         .map(CSV.text) + [
                             series.metric.unit.rawValue, point.commit, commit?.shortId ?? String(point.commit.prefix(7)),
-                            commit.map { time.string(from: $0.time) } ?? "", CSV.text(commit?.subject ?? ""), String(point.runs),
+                            commit.map { UTCTimestamp.iso8601($0.time) } ?? "", CSV.text(commit?.subject ?? ""), String(point.runs),
                             String(point.samples), CSV.decimal(point.median), CSV.decimal(point.lower), CSV.decimal(point.upper),
                             CSV.decimal(point.minimum), CSV.decimal(point.maximum), steps[point.position] ?? "",
                         ])

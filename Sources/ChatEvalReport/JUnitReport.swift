@@ -204,10 +204,6 @@ public enum JUnitReport {
 
         func render() -> String {
             var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
             for (id, suite) in suites.enumerated() {
                 let failures = suite.cases.filter { if case .failure = $0.outcome { true } else { false } }.count
                 let errors = suite.cases.filter { if case .error = $0.outcome { true } else { false } }.count
@@ -216,7 +212,7 @@ public enum JUnitReport {
                 let name = nonEmpty(suite.name, "chateval")
                 xml +=
                     "  <testsuite package=\"chateval\" id=\"\(id)\" name=\"\(attr(name))\" "
-                    + "timestamp=\"\(formatter.string(from: suite.timestamp))\" "
+                    + "timestamp=\"\(UTCTimestamp.local(suite.timestamp))\" "
                     + "hostname=\"\(attr(nonEmpty(suite.hostname, "localhost")))\" tests=\"\(suite.cases.count)\" failures=\"\(failures)\" "
                     + "errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(seconds(time))\">\n"
                 xml += "    <properties>\n"

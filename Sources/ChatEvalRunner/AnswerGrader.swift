@@ -77,9 +77,10 @@ public enum AnswerGrader {
     /// The suite's conversations that have answers, graded, with the suite's gates.
     public static func grade(_ suite: Suite, answers: [AnswerLine]) -> SuiteRecord {
         var record = SuiteRecord(of: suite)
+        // Grouped once: filtering the whole file for every conversation was quadratic in its size.
+        let answersByConversation = Dictionary(grouping: answers, by: \.conversation)
         for conversation in suite.conversations {
-            let given = answers.filter { $0.conversation == conversation.id }
-            guard !given.isEmpty else { continue }
+            guard let given = answersByConversation[conversation.id], !given.isEmpty else { continue }
             var variables = ConversationVariables(variables: conversation.script.variables)
             var turns: [ReplayedTurn] = []
             var readings: [MetricReadings?] = []

@@ -67,13 +67,9 @@ public enum ResultFolder {
     /// one after the other.
     public static func groupMates(of record: RunRecord, in folder: URL) -> [LocatedRun] {
         guard let group = record.group, group.count > 1 else { return [] }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
         return files(in: folder).compactMap { url -> LocatedRun? in
             let stamp = url.lastPathComponent.prefix { $0 != "-" }
-            if let started = formatter.date(from: String(stamp)), abs(started.timeIntervalSince(record.startedAt)) > 86_400 { return nil }
+            if let started = UTCTimestamp.date(compact: stamp), abs(started.timeIntervalSince(record.startedAt)) > 86_400 { return nil }
             guard let other = try? read(url), other.runId != record.runId, other.group?.id == group.id, other.status == .complete
             else { return nil }
             return LocatedRun(record: other, source: url.path)

@@ -119,13 +119,9 @@ public final class ResultWriter: @unchecked Sendable {
     /// the commit and letters, digits, `-` and `_` of the run id are used, whatever the record
     /// holds: a name built from a short commit `x/../../..` stays in its folder.
     public static func fileName(for record: RunRecord) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
         let commit = String((record.git?.shortCommit ?? "").filter { $0.isASCII && $0.isHexDigit }.prefix(64))
         let runId = String(record.runId.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }.prefix(64))
-        return "\(formatter.string(from: record.startedAt))-\(commit.isEmpty ? "nogit" : commit)-\(runId)"
+        return "\(UTCTimestamp.compact(record.startedAt))-\(commit.isEmpty ? "nogit" : commit)-\(runId)"
     }
 
     /// A short random run id (lowercase letters and digits).

@@ -107,6 +107,24 @@ import Testing
         #expect(error.message.contains("'name'"))
     }
 
+    /// Keys are compared by their text (the YAML is composed without Yams' tag rules): a plain
+    /// `1` and a quoted "1" are one key, as the readers, which look keys up by text, take them.
+    /// With the tag rules they were an int and a string, and the second silently won.
+    @Test func keysThatReadAsOtherTypesAreStillDuplicatesByTheirText() throws {
+        let suite = "name: s\nconversations:\n  - id: a\n    vars: {1: one, \"1\": uno}\n    turns: [x]\n"
+        let error = try #require(rejection(suite).first)
+        #expect(error.code == .duplicate)
+        #expect(error.message.contains("'1'"))
+        // Numbers, booleans and nulls written plain still read as such where a value is read.
+        let typed = try SuiteLoader.parse(
+            "name: s\nconversations:\n  - id: a\n    turns:\n      - user: x\n"
+                + "        checks: [{type: length, unit: words, min: 2, max: 400}, {type: starts-with, value: x, trim: yes}]\n",
+            file: "s.yaml")
+        let checks = try #require(typed.conversations.first?.turnChecks.first)
+        #expect(checks.first?.arguments["min"] == .integer(2))
+        #expect(checks.last?.arguments["trim"] == .bool(true))
+    }
+
     @Test func missingRequiredKeysAreNamed() {
         let found = rejection("description: nothing else\n")
         #expect(found.map(\.message).contains("the suite has no 'name'"))
