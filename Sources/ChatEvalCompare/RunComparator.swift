@@ -84,13 +84,7 @@ public enum RunComparator {
                     PendingChange(
                         suite: suite, turn: nil, metric: metric, base: base, head: head,
                         leftOut: (baseLeftOut[suite] ?? 0) + (headLeftOut[suite] ?? 0)))
-                guard turnDetail else { continue }
-                for key in turnKeys(base, head) {
-                    turnTests.append(
-                        PendingChange(
-                            suite: suite, turn: key, metric: metric,
-                            base: base.compactMap { $0.only(key) }, head: head.compactMap { $0.only(key) }))
-                }
+                if turnDetail { turnTests += Self.turnTests(suite: suite, metric: metric, base: base, head: head) }
             }
         }
         let counts = QualityComparator.tally(base: base.runs, head: head.runs)
@@ -101,11 +95,13 @@ public enum RunComparator {
             suiteTests, counts: counts, outcomes: outcomes, level: level, settings: settings, suiteSettings: suiteSettings)
         let turnChanges = decideDetail(turnTests, level: level, settings: settings, suiteSettings: suiteSettings)
 
+        let turnRows = Dictionary(grouping: zip(turnTests, turnChanges), by: { $0.0.suite })
+        let suiteRows = Dictionary(grouping: zip(suiteTests, suiteChanges), by: { $0.0.suite })
         let suites = suiteOrder.map { suite in
-            let rows = Dictionary(grouping: zip(turnTests, turnChanges).filter { $0.0.suite == suite }, by: { $0.0.turn! })
+            let rows = Dictionary(grouping: turnRows[suite] ?? [], by: { $0.0.turn! })
             return SuiteComparison(
                 name: suite, leftOut: (baseLeftOut[suite] ?? 0) + (headLeftOut[suite] ?? 0),
-                metrics: zip(suiteTests, suiteChanges).filter { $0.0.suite == suite }.map(\.1),
+                metrics: (suiteRows[suite] ?? []).map(\.1),
                 turns: rows.keys.sorted().map { key in
                     TurnComparison(conversation: key.conversation, turn: key.turn &+ 1, metrics: rows[key]!.map(\.1))
                 })
@@ -264,6 +260,20 @@ public enum RunComparator {
         return runs.flatMap { $0.suites.map(\.name) }.filter { seen.insert($0).inserted }
     }
 
+    /// One test per turn measured on both sides, each with that turn's samples from its own
+    /// conversation's replays, in replay order. (Scanning every replay of the suite for every turn
+    /// was quadratic in the conversations.)
+    private static func turnTests(suite: String, metric: Metric, base: [ReplaySample], head: [ReplaySample]) -> [PendingChange] {
+        let baseByConversation = Dictionary(grouping: base, by: \.conversation)
+        let headByConversation = Dictionary(grouping: head, by: \.conversation)
+        return turnKeys(base, head).map { key in
+            PendingChange(
+                suite: suite, turn: key, metric: metric,
+                base: (baseByConversation[key.conversation] ?? []).compactMap { $0.only(key) },
+                head: (headByConversation[key.conversation] ?? []).compactMap { $0.only(key) })
+        }
+    }
+
     private static func turnKeys(_ base: [ReplaySample], _ head: [ReplaySample]) -> [TurnKey] {
         let keys = { (samples: [ReplaySample]) in
             Set(samples.flatMap { sample in sample.values.keys.map { TurnKey(conversation: sample.conversation, turn: $0) } })
@@ -380,6 +390,9 @@ public enum RunComparator {
         let slots = tested.map { $0.shift.map { ($0.pValue, $0.minimumPValue) } }
         let decisions = MultipleTesting.decide(slots.compactMap { $0 }, alpha: level.alpha)
         var next = 0
+        // Counted once: counted for every test it made the detail quadratic in its tests (about
+        // 9 per turn: 20,000 turns, 3×10^10 steps).
+        let familySize = decisions.filter { $0.adjustedPValue != nil }.count
         return zip(family, tested).map { pending, test in
             var decision: MultipleTesting.Decision?
             if test.shift != nil {
@@ -387,8 +400,7 @@ public enum RunComparator {
                 next += 1
             }
             return verdict(
-                for: test, decision: decision, familySize: decisions.filter { $0.adjustedPValue != nil }.count,
-                level: level, settings: suiteSettings[pending.suite] ?? settings)
+                for: test, decision: decision, familySize: familySize, level: level, settings: suiteSettings[pending.suite] ?? settings)
         }
     }
 

@@ -66,10 +66,15 @@ public enum UTCTimestamp {
         return compact(date) == String(text) ? date : nil
     }
 
+    /// The first and last second written as they are: a date outside years 1–9999 (a commit time
+    /// of `Int64.max`, which would trap in `time_t`, or none at all) is written as the nearest of them.
+    static let writable: ClosedRange<Double> = -62_135_596_800...253_402_300_799
+
     private static func fields(_ date: Date) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
-        var seconds = time_t(((date.timeIntervalSince1970 * 1000).rounded() / 1000).rounded(.down))
+        let rounded = ((date.timeIntervalSince1970 * 1000).rounded() / 1000).rounded(.down)
+        var seconds = time_t(rounded.isNaN ? 0 : min(max(rounded, writable.lowerBound), writable.upperBound))
         var parts = tm()
-        gmtime_r(&seconds, &parts)
+        guard gmtime_r(&seconds, &parts) != nil else { return (1970, 1, 1, 0, 0, 0) }
         return (
             Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min),
             Int(parts.tm_sec)

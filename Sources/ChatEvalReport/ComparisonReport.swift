@@ -56,10 +56,12 @@ public enum ComparisonReport {
     /// Checks and turns that changed undecided, flaky checks, and checks on one side only.
     private static func undecidedLines(_ comparison: Comparison) -> [String] {
         let quality = comparison.quality
+        let exact = exactlyDecided(comparison.ledger)
         var lines = titled(
             "Changed, but too few replays to tell a change from chance (not regressions; more repetitions decide):",
             quality.undecided.map {
-                "  \(place($0)) \($0.check): \(counts($0))" + (decidedExactly($0, comparison.ledger) ? " — decided exactly above" : "")
+                "  \(place($0)) \($0.check): \(counts($0))"
+                    + (exact.contains(CheckPlace($0.suite, $0.conversation, $0.turn, $0.position)) ? " — decided exactly above" : "")
             } + quality.turnsUndecided.map(turnLine))
         lines += titled(
             "Flaky checks, mixed verdicts on a side and no significant change (not regressions) (\(quality.flaky.count)):",
@@ -469,13 +471,20 @@ public enum ComparisonReport {
         return lines
     }
 
-    /// True when the ledger comparison decided `change` as a certain change (exact answers on both sides).
-    private static func decidedExactly(_ change: CheckChange, _ ledger: LedgerComparison?) -> Bool {
-        guard let ledger, ledger.notGated == nil else { return false }
-        return ledger.checks.contains {
-            $0.turn.suite == change.suite && $0.turn.conversation == change.conversation && $0.turn.turn == change.turn
-                && $0.position + 1 == change.position
+    /// Where a check sits: suite, conversation, turn (nil: the conversation's own checks) and its
+    /// 1-based position among the turn's checks.
+    private struct CheckPlace: Hashable {
+        let suite: String, conversation: String, turn: Int?, position: Int
+        init(_ suite: String, _ conversation: String, _ turn: Int?, _ position: Int) {
+            (self.suite, self.conversation, self.turn, self.position) = (suite, conversation, turn, position)
         }
+    }
+
+    /// The checks the ledger comparison decided as certain changes (exact answers on both sides),
+    /// as a set: searched for every undecided check, they were quadratic in the changed checks.
+    private static func exactlyDecided(_ ledger: LedgerComparison?) -> Set<CheckPlace> {
+        guard let ledger, ledger.notGated == nil else { return [] }
+        return Set(ledger.checks.map { CheckPlace($0.turn.suite, $0.turn.conversation, $0.turn.turn, $0.position + 1) })
     }
 
     private static func place(_ change: CheckChange) -> String {

@@ -23,7 +23,8 @@ public enum DisplayWidth {
     /// The width of a text that grows at its end, kept without measuring the text again: the
     /// width of its Characters but the last, and the last one, which appended text may extend (a
     /// combining mark, a variation selector). Equal to `of` for a text `of` sums by Characters:
-    /// any text but a pure-ASCII one holding "\r\n" (two columns there, one Character).
+    /// any text but a pure-ASCII one holding "\r\n" (two columns there, one Character) or NUL
+    /// (one column there, none as a Character).
     public struct Growing: Sendable {
         private var settled: Int
         private var last: String
@@ -47,7 +48,7 @@ public enum DisplayWidth {
 
     /// The width of `text` as the sum of its Characters' widths.
     private static func characterSum(_ text: String) -> Int {
-        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") }) { return text.utf8.count }
+        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") && $0 != 0 }) { return text.utf8.count }
         return withUTF8Locale { text.reduce(0) { $0 + width($1) } }
     }
 
@@ -67,7 +68,9 @@ public enum DisplayWidth {
         }
     }
 
-    private static func width(_ character: Character) -> Int {
+    /// The columns of one Character: its first scalar's cell, widened to two by an emoji
+    /// variation selector (internal for the tests' reference versions).
+    static func width(_ character: Character) -> Int {
         var total = 0
         for (position, scalar) in character.unicodeScalars.enumerated() {
             // ASCII but NUL is one column here without asking: printable ones are one cell and
@@ -79,6 +82,9 @@ public enum DisplayWidth {
         }
         return total
     }
+
+    /// `body` under the UTF-8 locale `width` needs (for the tests' reference versions).
+    static func withUTF8LocaleForTests<T>(_ body: () -> T) -> T { withUTF8Locale(body) }
 
     private static func withUTF8Locale<T>(_ body: () -> T) -> T {
         guard let utf8Locale else { return body() }

@@ -77,9 +77,10 @@ public enum Format {
         let indentation = String(line.prefix { $0 == " " })
         // Each candidate's width is its line's so far plus what the word adds (`DisplayWidth.Growing`):
         // measuring the whole candidate again for every word made a long line quadratic (a 3,000-answer
-        // `grade` spent half its time here). A carriage return takes the measuring path: a pure-ASCII
-        // line counts "\r\n" as two columns there and a Character sum as one.
-        let measuresAgain = line.utf8.contains(UInt8(ascii: "\r"))
+        // `grade` spent half its time here). A carriage return or a NUL takes the measuring path: on a
+        // pure-ASCII line `DisplayWidth.of` counts "\r\n" as two columns and NUL as one, where a sum of
+        // Characters counts one and none.
+        let measuresAgain = line.utf8.contains { $0 == UInt8(ascii: "\r") || $0 == 0 }
         var lines: [(text: String, width: Int)] = []
         var current = indentation
         var currentWidth = DisplayWidth.Growing(indentation)

@@ -13,9 +13,9 @@ enum YAMLDocument {
         let outcome = LargeStack.run { () -> DocumentBox in
             do {
                 // Without Yams' tag rules (`Resolver.basic`: every untagged scalar is text): its default rules
-                // run up to seven NSRegularExpressions on every plain scalar, again on every key compared while
-                // a mapping is looked up or checked for duplicates — a fifth of loading a large suite, for tags
-                // no reader here looks at (they read a scalar's text and style and parse numbers themselves).
+                // run up to seven NSRegularExpressions on every plain scalar, and again on the key made for each
+                // `mapping["x"]` lookup — a fifth of loading a large suite, for tags no reader here looks at
+                // (they read a scalar's text and style and parse numbers themselves).
                 // Keys are then equal when their text is: a plain `1` and a quoted "1" in one mapping are
                 // duplicates, as the readers, which look keys up by text, would take them to be.
                 guard let root = try Yams.compose(yaml: text, Resolver.basic) else { return DocumentBox(.success(nil)) }

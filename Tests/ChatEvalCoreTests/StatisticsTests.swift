@@ -201,6 +201,35 @@ import Testing
         #expect(MultipleTesting.testableSet([], alpha: 0.01).isEmpty)
     }
 
+    /// Tarone's set found in one pass down the sorted p-values equals the rule applied literally
+    /// (the prefix counted again for every K), on seeded families with ties and values at the
+    /// level: sizes 1–300, minimum p-values from 1e-9 to 1.
+    @Test func taroneInOnePassEqualsTheRuleAppliedLiterally() {
+        func literal(_ minimumPValues: [Double], alpha: Double) -> [Int] {
+            guard !minimumPValues.isEmpty, alpha > 0 else { return [] }
+            for k in 1...minimumPValues.count {
+                let level = alpha / Double(k)
+                if minimumPValues.filter({ $0 <= level }).count <= k {
+                    return minimumPValues.indices.filter { minimumPValues[$0] <= level }
+                }
+            }
+            return Array(minimumPValues.indices)
+        }
+        var seed: UInt64 = 46
+        var differing = 0
+        for family in 0..<400 {
+            var values: [Double] = []
+            for _ in 0..<(1 + family % 300) {
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let choice = Int(seed >> 60)
+                // Exact levels (0.05 / k) and repeated values make ties at the boundary.
+                values.append(choice < 4 ? 0.05 / Double(1 + Int(seed >> 40) % 20) : pow(10, -9 * Double(seed >> 11) / Double(1 << 53)))
+            }
+            if MultipleTesting.testableSet(values, alpha: 0.05) != literal(values, alpha: 0.05) { differing += 1 }
+        }
+        #expect(differing == 0)
+    }
+
     // MARK: Sequential design
 
     @Test func theLooksSpendTheRateExactlyOnce() {

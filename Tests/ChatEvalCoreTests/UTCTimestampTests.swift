@@ -18,7 +18,11 @@ import Testing
 
     static let dates: [Date] = {
         var seed: UInt64 = 42
-        var dates = [0, 951_782_400, 951_868_799.999, 1_709_164_800.5, 1_798_761_599.75, 4_102_444_799, 1_764_430_132.999_999].map {
+        var dates = [
+            0, 951_782_400, 951_868_799.999, 1_709_164_800.5, 1_798_761_599.75, 4_102_444_799, 1_764_430_132.999_999,
+            // Before 1970, and half-millisecond ties there and after.
+            -1, -0.5, -0.000_5, -1.000_5, -86_400.25, -1_000_000_000, -2_208_988_800, 1.000_5, 1_764_430_132.000_5,
+        ].map {
             Date(timeIntervalSince1970: $0)
         }
         for _ in 0..<500 {
@@ -41,6 +45,15 @@ import Testing
             if UTCTimestamp.day(date) != day { differing.append("day \(date.timeIntervalSince1970)") }
         }
         #expect(differing.isEmpty, "\(differing.prefix(5))")
+    }
+
+    /// A commit time can be anything git holds (`Int64.max` seconds): no date traps; one outside
+    /// years 1–9999, or none (NaN), is written as the nearest second that is.
+    @Test func anExtremeDateIsWrittenWithoutATrap() {
+        #expect(UTCTimestamp.iso8601(Date(timeIntervalSince1970: Double(Int64.max))) == "9999-12-31T23:59:59Z")
+        #expect(UTCTimestamp.iso8601(Date(timeIntervalSince1970: -Double(Int64.max))) == "0001-01-01T00:00:00Z")
+        #expect(UTCTimestamp.compact(Date(timeIntervalSince1970: .infinity)) == "99991231T235959Z")
+        #expect(UTCTimestamp.day(Date(timeIntervalSince1970: .nan)) == "1970-01-01")
     }
 
     @Test func aCompactStampReadsBackAsTheFormatterReadsIt() {

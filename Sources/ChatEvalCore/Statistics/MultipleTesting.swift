@@ -38,11 +38,12 @@ public enum MultipleTesting {
     public static func testableSet(_ minimumPValues: [Double], alpha: Double) -> [Int] {
         guard !minimumPValues.isEmpty, alpha > 0 else { return [] }
         let sorted = minimumPValues.sorted()
+        // Tests reaching the level: the prefix of the sorted list at most `alpha / k`. The level
+        // falls as k grows, so the prefix only shrinks: one pass down the list, not one per k.
+        var reaching = sorted.count
         for k in 1...minimumPValues.count {
             let level = alpha / Double(k)
-            // Tests reaching this level: the prefix of the sorted list at most `level`.
-            var reaching = 0
-            while reaching < sorted.count && sorted[reaching] <= level { reaching += 1 }
+            while reaching > 0 && !(sorted[reaching - 1] <= level) { reaching -= 1 }
             if reaching <= k {
                 return minimumPValues.indices.filter { minimumPValues[$0] <= level }
             }
