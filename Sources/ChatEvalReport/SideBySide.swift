@@ -9,14 +9,23 @@ enum SideBySide {
         let width = min(labels.map(\.count).max() ?? 0, 28)
         var lines = ["side by side (repetition 1 of each model)"]
         guard let first = records.first else { return lines[0] }
+        // Each model's first measured repetition-1 replay by suite and id, found once: searched
+        // for every conversation, 4,000 conversations cost 10^7 compares a model.
+        let firstReplays = records.map { record in
+            var found: [String: [String: ConversationRecord]] = [:]
+            for suite in record.suites where found[suite.name] == nil {
+                var byId: [String: ConversationRecord] = [:]
+                for replay in suite.conversations where replay.isMeasured && replay.repetition == 1 && byId[replay.id] == nil {
+                    byId[replay.id] = replay
+                }
+                found[suite.name] = byId
+            }
+            return found
+        }
         for suite in first.suites {
             for conversation in suite.conversations where conversation.isMeasured && conversation.repetition == 1 {
                 lines.append(Format.clip("  \(suite.name)/\(conversation.id)", RunReport.width))
-                let replays = records.map { record in
-                    record.suites.first { $0.name == suite.name }?.conversations.first {
-                        $0.id == conversation.id && $0.isMeasured && $0.repetition == 1
-                    }
-                }
+                let replays = firstReplays.map { $0[suite.name]?[conversation.id] }
                 for turn in conversation.turns {
                     lines.append("    turn \(turn.index + 1)  " + RunReport.text(turn.user, options, indent: "            "))
                     for (replay, label) in zip(replays, labels) {

@@ -50,9 +50,14 @@ public enum JournalRecovery {
                         warmup: $0.warmup, attempt: 0), $0.attempt
                 )
             }, uniquingKeysWith: max)
+        // Each suite's conversations by id (the first of an id), built once: searched for every
+        // replay of the journal, they were quadratic in the conversations.
+        let conversationsById = suites.map { suite in
+            Dictionary(suite.conversations.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        }
         for key in order {
             guard let suiteIndex = suites.firstIndex(where: { $0.name == key.suite }),
-                let conversation = suites[suiteIndex].conversations.first(where: { $0.id == key.conversation }),
+                let conversation = conversationsById[suiteIndex][key.conversation],
                 var replayed = turns[key]
             else {
                 throw Problem(description: "the journal has turns of \(key.suite)/\(key.conversation), which its suites do not define")
