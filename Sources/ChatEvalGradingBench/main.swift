@@ -4,6 +4,8 @@ import Foundation
 //
 //   chateval-grading-bench [ANSWERS] [--only TYPE] [--per-check]
 //       grades ANSWERS (default 10,000) synthetic answers against a 20-check turn and prints the time;
+//       --only TYPE times that check alone, 20 times over the answers (nothing else: for a profile),
+//       --per-check each check of the turn in turn;
 //   chateval-grading-bench --agreement DIR [--show-disagreements]
 //       grades the reference files scripts/grading-reference.py wrote to DIR and prints how often
 //       ChatEval agrees with lm-evaluation-harness (IFEval) and with langdetect;
