@@ -112,12 +112,17 @@ public struct VariantMatrix: Sendable {
                 }
             }
         }
+        // Each side's turns and each comparison's marks by place, found once: searched for every
+        // row, they made the matrix quadratic in its rows.
+        let turnsBySide = sides.map(Self.turnsByPlace)
+        let marks = zip(comparisons, ledgers).map { Marks($0, $1) }
         for index in rows.indices {
             let row = rows[index]
-            rows[index].cells = sides.enumerated().map { column, side in
-                guard var cell = Self.cell(side, row) else { return nil }
+            let place = Place(suite: row.suite, conversation: row.conversation, turn: row.turn)
+            rows[index].cells = turnsBySide.enumerated().map { column, turns in
+                guard var cell = Self.cell(turns[place] ?? []) else { return nil }
                 guard column > 0 else { return cell }
-                mark(&cell, row, comparisons[column - 1], ledgers[column - 1])
+                marks[column - 1].mark(&cell, at: place)
                 return cell
             }
         }
@@ -125,35 +130,66 @@ public struct VariantMatrix: Sendable {
             columns: columns, rows: rows, comparisons: comparisons, errorRatePerComparison: perComparison)
     }
 
-    /// Marks `cell` of `row` from its column's comparison with the first: its checks by the
-    /// counting test, or — where it decided them — by the exact `ledger`, which `compare` prints
-    /// first; its TTFT only where the rank test decided.
-    private static func mark(_ cell: inout Cell, _ row: Row, _ comparison: Comparison, _ ledger: LedgerComparison) {
-        let here: (CheckChange) -> Bool = { $0.suite == row.suite && $0.conversation == row.conversation && $0.turn == row.turn }
-        let exact =
-            ledger.notGated != nil
-            ? []
-            : ledger.checks.filter {
-                $0.turn.suite == row.suite && $0.turn.conversation == row.conversation && $0.turn.turn == row.turn
-                    && $0.baseReplays >= 2 && $0.headReplays >= 2
+    /// A row's place: suite, conversation and 1-based turn.
+    private struct Place: Hashable {
+        var suite: String
+        var conversation: String
+        var turn: Int?
+    }
+
+    /// What one column's comparison with the first says of each place.
+    private struct Marks {
+        var regressions: Set<Place> = []
+        var improvements: Set<Place> = []
+        var undecided: Set<Place> = []
+        /// Whether the exact ledger decided a check of the place with the head failing it (true)
+        /// or only passing ones (false); absent where it decided none.
+        var exactHeadFails: [Place: Bool] = [:]
+        var timeToFirstToken: [Place: ChangeVerdict] = [:]
+
+        init(_ comparison: Comparison, _ ledger: LedgerComparison) {
+            let place = { (change: CheckChange) in Place(suite: change.suite, conversation: change.conversation, turn: change.turn) }
+            regressions = Set(comparison.quality.regressions.map(place))
+            improvements = Set(comparison.quality.improvements.map(place))
+            undecided = Set(comparison.quality.undecided.map(place))
+            if ledger.notGated == nil {
+                for check in ledger.checks where check.baseReplays >= 2 && check.headReplays >= 2 {
+                    let key = Place(suite: check.turn.suite, conversation: check.turn.conversation, turn: check.turn.turn)
+                    exactHeadFails[key] = (exactHeadFails[key] ?? false) || !check.headPasses
+                }
             }
-        if comparison.quality.regressions.contains(where: here) {
-            cell.checks = .regression
-        } else if exact.contains(where: { !$0.headPasses }) {
-            (cell.checks, cell.checksDecidedExactly) = (.regression, true)
-        } else if comparison.quality.improvements.contains(where: here) {
-            cell.checks = .improvement
-        } else if !exact.isEmpty {
-            (cell.checks, cell.checksDecidedExactly) = (.improvement, true)
-        } else if comparison.quality.undecided.contains(where: here) {
-            cell.checks = .undecided
+            // The first suite of a name and the first row of a turn, as searching found them.
+            var seenSuites = Set<String>()
+            var seenTurns = Set<Place>()
+            for suite in comparison.suites where seenSuites.insert(suite.name).inserted {
+                for turn in suite.turns {
+                    let key = Place(suite: suite.name, conversation: turn.conversation, turn: turn.turn)
+                    guard seenTurns.insert(key).inserted else { continue }
+                    if let verdict = turn.metrics.first(where: { $0.metric == .timeToFirstToken })?.verdict {
+                        timeToFirstToken[key] = verdict
+                    }
+                }
+            }
         }
-        let ttft = comparison.suites.first { $0.name == row.suite }?.turns
-            .first { $0.conversation == row.conversation && $0.turn == row.turn }?.metrics
-            .first { $0.metric == .timeToFirstToken }
-        // Only what the test decided marks a cell: underpowered, not worse and the rest leave it unmarked.
-        if let verdict = ttft?.verdict, verdict == .regression || verdict == .improvement {
-            cell.timeToFirstTokenVerdict = verdict
+
+        /// Marks `cell` at `place`: its checks by the counting test, or — where it decided them —
+        /// by the exact ledger, which `compare` prints first; its TTFT only where the rank test decided.
+        func mark(_ cell: inout Cell, at place: Place) {
+            if regressions.contains(place) {
+                cell.checks = .regression
+            } else if exactHeadFails[place] == true {
+                (cell.checks, cell.checksDecidedExactly) = (.regression, true)
+            } else if improvements.contains(place) {
+                cell.checks = .improvement
+            } else if exactHeadFails[place] == false {
+                (cell.checks, cell.checksDecidedExactly) = (.improvement, true)
+            } else if undecided.contains(place) {
+                cell.checks = .undecided
+            }
+            // Only what the test decided marks a cell: underpowered, not worse and the rest leave it unmarked.
+            if let verdict = timeToFirstToken[place], verdict == .regression || verdict == .improvement {
+                cell.timeToFirstTokenVerdict = verdict
+            }
         }
     }
 
@@ -172,11 +208,23 @@ public struct VariantMatrix: Sendable {
         return column
     }
 
-    private static func cell(_ side: RunRecord, _ row: Row) -> Cell? {
-        let turns =
-            side.suites.first { $0.name == row.suite }?.conversations
-            .filter { $0.isMeasured && $0.id == row.conversation }
-            .compactMap { replay in replay.turns.first { $0.index == row.turn - 1 } } ?? []
+    /// Each place's turns in `side`, in replay order: of the first suite of each name, its measured
+    /// replays' first turn of each index.
+    private static func turnsByPlace(_ side: RunRecord) -> [Place: [TurnRecord]] {
+        var found: [Place: [TurnRecord]] = [:]
+        var seenSuites = Set<String>()
+        for suite in side.suites where seenSuites.insert(suite.name).inserted {
+            for replay in suite.conversations where replay.isMeasured {
+                var seenTurns = Set<Int>()
+                for turn in replay.turns where seenTurns.insert(turn.index).inserted {
+                    found[Place(suite: suite.name, conversation: replay.id, turn: turn.index + 1), default: []].append(turn)
+                }
+            }
+        }
+        return found
+    }
+
+    private static func cell(_ turns: [TurnRecord]) -> Cell? {
         guard !turns.isEmpty else { return nil }
         let verdicts = turns.flatMap { $0.checks ?? [] }
         return Cell(
