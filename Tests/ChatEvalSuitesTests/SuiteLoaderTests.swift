@@ -109,7 +109,7 @@ import Testing
 
     /// Keys are compared by their text (the YAML is composed without Yams' tag rules): a plain
     /// `1` and a quoted "1" are one key, as the readers, which look keys up by text, take them.
-    /// With the tag rules they were an int and a string, and the second silently won.
+    /// With the tag rules they were an int and a string: two keys, of which a lookup by text found one.
     @Test func keysThatReadAsOtherTypesAreStillDuplicatesByTheirText() throws {
         let suite = "name: s\nconversations:\n  - id: a\n    vars: {1: one, \"1\": uno}\n    turns: [x]\n"
         let error = try #require(rejection(suite).first)
