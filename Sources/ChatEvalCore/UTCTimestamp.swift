@@ -22,14 +22,14 @@ public enum UTCTimestamp {
     }
 
     /// `2026-11-29T15:45:32`, without a zone (JUnit's `timestamp`).
-    public static func local(_ date: Date) -> String {
+    public static func dateTime(_ date: Date) -> String {
         let t = fields(date)
         return digits(t.year, 4) + "-" + digits(t.month, 2) + "-" + digits(t.day, 2) + "T" + digits(t.hour, 2) + ":"
             + digits(t.minute, 2) + ":" + digits(t.second, 2)
     }
 
     /// `2026-11-29T15:45:32Z`, ISO 8601 in UTC.
-    public static func iso8601(_ date: Date) -> String { local(date) + "Z" }
+    public static func iso8601(_ date: Date) -> String { dateTime(date) + "Z" }
 
     /// `2026-11-29`.
     public static func day(_ date: Date) -> String {

@@ -73,6 +73,8 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
     private var plannedCalls: PromptEvaluation?
     /// Evaluate every prompt one token per engine call (`evaluateOneTokenPerCall`).
     private var oneTokenPerCall = false
+    /// Keep `heldCalls` (`recordEngineCalls`): only `run --verify-cache` reads them.
+    private var recordsCalls = false
     /// llama thread only: the tokens the cache held when the cache mode dropped it before the
     /// next turn (what that turn could have reused); nil when it was not dropped.
     private var droppedTokens: [llama_token]?
@@ -280,9 +282,9 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         }
     }
 
-    /// `ChatRuntime`'s: the calls that put the cached tokens in the cache.
+    /// `ChatRuntime`'s: the calls that put the cached tokens in the cache (nil unless recorded).
     public func sessionEvaluation() async -> PromptEvaluation? {
-        await LlamaThread.shared.run { self.heldCalls }
+        await LlamaThread.shared.run { self.recordsCalls ? self.heldCalls : nil }
     }
 
     /// `ChatRuntime`'s: `tokens` evaluated from an empty cache in `evaluation`'s calls, and the
@@ -304,6 +306,14 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
                 position = call.end
             }
             return predictions
+        }
+    }
+
+    /// `ChatRuntime`'s: keeps (or stops keeping) `heldCalls`, from an empty cache.
+    public func recordEngineCalls(_ enabled: Bool) async {
+        await LlamaThread.shared.run {
+            self.forgetSession()
+            self.recordsCalls = enabled
         }
     }
 
@@ -462,7 +472,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         if status == 0 {
             var promptTokens = prompt
             status = context.decode(&promptTokens, from: position, callSize: oneTokenPerCall ? 1 : nil) { range in
-                self.heldCalls.append(Array(prompt[range]))
+                if self.recordsCalls { self.heldCalls.append(Array(prompt[range])) }
             }
         }
         let batches = context.decodeCalls - callsBefore
@@ -474,7 +484,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         // Said only when the calls hold exactly the prompt as rendered for this turn: a cold pass
         // over them is then a cold evaluation of this prompt (`CacheVerifier`). Checked after
         // the prefill's clock stopped; its cost grows with the history, not with the answer.
-        lastPromptCallCount = heldCalls.heldTokens == prompt ? heldCalls.calls.count : nil
+        lastPromptCallCount = recordsCalls && heldCalls.heldTokens == prompt ? heldCalls.calls.count : nil
         return Prefill(start: start, time: time, batches: batches)
     }
 
@@ -490,7 +500,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             var batch = Array(prompt[position..<call.end])
             let status = context.decode(&batch)
             guard status == 0 else { return (position, status) }
-            heldCalls.append(batch)
+            if recordsCalls { heldCalls.append(batch) }
             position = call.end
         }
         return (position, 0)
@@ -550,7 +560,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             let status = context.decode(token: token)
             guard status == 0 else { throw evaluationFailure(status, during: "evaluating generated token \(generated.count)") }
             cachedTokens.append(token)
-            heldCalls.append([token])
+            if recordsCalls { heldCalls.append([token]) }
         }
         if stopReason != .stopString {
             // Cut at max_tokens inside a character: end at the boundary before it, not on U+FFFD.

@@ -212,7 +212,7 @@ public enum JUnitReport {
                 let name = nonEmpty(suite.name, "chateval")
                 xml +=
                     "  <testsuite package=\"chateval\" id=\"\(id)\" name=\"\(attr(name))\" "
-                    + "timestamp=\"\(UTCTimestamp.local(suite.timestamp))\" "
+                    + "timestamp=\"\(UTCTimestamp.dateTime(suite.timestamp))\" "
                     + "hostname=\"\(attr(nonEmpty(suite.hostname, "localhost")))\" tests=\"\(suite.cases.count)\" failures=\"\(failures)\" "
                     + "errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(seconds(time))\">\n"
                 xml += "    <properties>\n"

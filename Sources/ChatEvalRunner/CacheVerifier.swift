@@ -27,6 +27,16 @@ public struct CacheVerifier: Sendable {
     public func verify(
         _ suites: [Suite], stop: StopRequest? = nil, onConversation: @Sendable (CacheVerification.Conversation) async -> Void = { _ in }
     ) async -> CacheVerification {
+        // The runtime keeps its engine calls for this only: an ordinary run's token loop does not.
+        await runtime.recordEngineCalls(true)
+        let verification = await verifyEach(suites, stop: stop, onConversation: onConversation)
+        await runtime.recordEngineCalls(false)
+        return verification
+    }
+
+    private func verifyEach(
+        _ suites: [Suite], stop: StopRequest?, onConversation: @Sendable (CacheVerification.Conversation) async -> Void
+    ) async -> CacheVerification {
         var results: [CacheVerification.Conversation] = []
         for suite in suites {
             for conversation in suite.conversations {

@@ -56,6 +56,13 @@ public protocol ChatRuntime: AnyObject, Sendable {
     /// call, so that no trim can cut inside a call. The default does nothing.
     func evaluateOneTokenPerCall(_ enabled: Bool) async
 
+    /// From now on (until called with false) the runtime keeps the engine calls that put each
+    /// cached token in the cache, for `lastPromptEvaluation` and `sessionEvaluation`, which say
+    /// nil otherwise: off by default, so that an ordinary run's token loop keeps no such record.
+    /// Either way the session is forgotten (a record must start from an empty cache). The
+    /// default does nothing.
+    func recordEngineCalls(_ enabled: Bool) async
+
     /// The engine calls whose entries the cache holds after the last turn, its answer included;
     /// nil when the runtime cannot say.
     func sessionEvaluation() async -> PromptEvaluation?
@@ -76,5 +83,6 @@ extension ChatRuntime {
     public func evaluateNextTurnCold(following evaluation: PromptEvaluation) async { await evaluateNextTurnCold() }
     public func sessionEvaluation() async -> PromptEvaluation? { nil }
     public func evaluateOneTokenPerCall(_ enabled: Bool) async {}
+    public func recordEngineCalls(_ enabled: Bool) async {}
     public func greedyPredictions(of tokens: [Int32], in evaluation: PromptEvaluation) async -> [Int32?]? { nil }
 }

@@ -40,7 +40,7 @@ import Testing
         for date in Self.dates {
             let day = ISO8601DateFormatter.string(from: date, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
             if UTCTimestamp.compact(date) != compact.string(from: date) { differing.append("compact \(date.timeIntervalSince1970)") }
-            if UTCTimestamp.local(date) != local.string(from: date) { differing.append("local \(date.timeIntervalSince1970)") }
+            if UTCTimestamp.dateTime(date) != local.string(from: date) { differing.append("local \(date.timeIntervalSince1970)") }
             if UTCTimestamp.iso8601(date) != iso.string(from: date) { differing.append("iso \(date.timeIntervalSince1970)") }
             if UTCTimestamp.day(date) != day { differing.append("day \(date.timeIntervalSince1970)") }
         }

@@ -31,6 +31,7 @@ extension RealModelTests {
                 options: GenerationOptions(maxTokens: maxTokens), maxMessages: maxMessages,
                 userMessages: questions.map { TemplateText(literal: $0) })
             let record = Record()
+            await runtime.recordEngineCalls(true)
             _ = await ConversationReplayer(runtime: runtime, cacheMode: .session).replay(script) { _ in
                 await record.add(
                     await runtime.lastPromptEvaluation(), await runtime.sessionEvaluation(), await runtime.sessionTokens(),
@@ -85,6 +86,26 @@ extension RealModelTests {
             }
             // A pass forgets the session: the next turn starts from an empty cache.
             #expect(await runtime.sessionTokens().isEmpty)
+        }
+
+        /// An ordinary run keeps no record of its engine calls (its token loop appends none): only
+        /// `run --verify-cache` asks the runtime to keep one.
+        @Test func withoutRecordingNoCallIsKept() async throws {
+            let runtime = try RealModel.runtime()
+            await runtime.recordEngineCalls(false)
+            let script = ConversationScript(
+                id: "plain", options: GenerationOptions(maxTokens: 8), userMessages: [TemplateText(literal: Self.questions[0])])
+            let record = Record()
+            _ = await ConversationReplayer(runtime: runtime, cacheMode: .session).replay(script) { _ in
+                await record.add(
+                    await runtime.lastPromptEvaluation(), await runtime.sessionEvaluation(), await runtime.sessionTokens(),
+                    await runtime.lastAnswerTokens() ?? [])
+            }
+            #expect(await record.cached.first?.isEmpty == false, "the turn was answered and cached")
+            let prompts = await record.prompts, held = await record.held
+            #expect(prompts == [nil] && held == [nil])
+            let recorded = await Self.replay(runtime)
+            #expect(await recorded.prompts.allSatisfy { $0 != nil }, "recorded once asked")
         }
 
         /// One token per call, the same history window cuts only between calls: nothing a cold
