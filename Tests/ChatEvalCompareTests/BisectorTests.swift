@@ -344,6 +344,35 @@ import Testing
         #expect(await prober.asked.count == 2, "the ends exactly, then in rounds")
     }
 
+    /// "Nothing to chase" is not "alike": the ends' notes name the settings the commits differ
+    /// in, what got better at the bad end, and the machine's load — the three reasons a bisection
+    /// on a busy runner once printed "do not differ in anything" for threads 2 → 1 (one thread
+    /// ran faster there). Ends alike on a quiet machine add no note.
+    @Test func theEndsSayWhatNothingToChaseLeavesOut() {
+        func side(threads: Int, level: Double, load: Double, seed: UInt64) -> RunRecord {
+            var random = SeededRandom(seed: seed)
+            var builder = RecordBuilder(threads: threads, sources: ["threads": .projectFile])
+            for repetition in 1...10 {
+                builder.replay(repetition: repetition, ttft: [level * (1 + 0.02 * random.normal())], load: load)
+            }
+            return builder.record
+        }
+        func notes(_ base: RunRecord, _ head: RunRecord) -> [String] {
+            var settings = ComparisonSettings.default
+            settings.busyThreshold = .infinity  // `busy_threshold: off`, as the real-model test's project sets
+            return BisectReadings.endpointNotes(
+                RunComparator.compare(
+                    base: ComparedRuns(runs: [base], sources: []), head: ComparedRuns(runs: [head], sources: []), settings: settings))
+        }
+        let busy = notes(side(threads: 2, level: 0.3, load: 1.9, seed: 1), side(threads: 1, level: 0.2, load: 1.9, seed: 2))
+        #expect(busy.count == 3, "\(busy)")
+        #expect(busy.first == "the commits' settings differ: threads 2 → 1")
+        #expect(busy.contains { $0.hasPrefix("better at the bad end: s: ") && $0.contains("ttft") }, "\(busy)")
+        #expect(busy.last == "other processes used 1.90 cores on average during 20 replays", "\(busy)")
+        let quiet = notes(side(threads: 2, level: 0.3, load: 0.02, seed: 1), side(threads: 2, level: 0.3, load: 0.02, seed: 3))
+        #expect(quiet.isEmpty, "\(quiet)")
+    }
+
     @Test func oneCommitBetweenTheEndsIsItsOwnCulprit() async throws {
         let prober = ScriptedProber(steps: [ttft: [1]])
         let outcome = try await Bisector(states: states(2)).run(prober)

@@ -12,6 +12,10 @@ public struct BisectProbeResult: Codable, Sendable {
     /// For an exact probe: what its comparison could speak to, so that an exact signal it saw no
     /// change of reads `same` only where it compared the turns exactly.
     public var exactScope: ExactScope?
+    /// For the ends compared in rounds: what their comparison says beside the readings, for a
+    /// bisection that finds nothing to chase — the settings the commits differ in, what is
+    /// better at the bad end, how busy the machine was (`BisectReadings.endpointNotes`).
+    public var notes: [String]?
 
     public init(readings: [SignalReading], repetitions: Int, seconds: Double, results: [String] = [], resumed: Bool = false) {
         self.readings = readings

@@ -41,6 +41,22 @@ public enum BisectReadings {
         return reading
     }
 
+    /// What the ends' `comparison` says beside its readings, so that "nothing to chase" is never
+    /// read as "the commits are alike": the settings they differ in ("threads 2 → 1"), each metric
+    /// better at the bad end (a bisection chases only what got worse), and how busy the machine
+    /// was (`busyNote`). Empty when there is nothing to add.
+    public static func endpointNotes(_ comparison: Comparison) -> [String] {
+        var notes: [String] = []
+        let settings = comparison.differences.filter { $0.isCommitDetermined }.map { "\($0.field) \($0.base) → \($0.head)" }
+        if !settings.isEmpty { notes.append("the commits' settings differ: " + settings.joined(separator: ", ")) }
+        let better = comparison.suites.flatMap { suite in
+            suite.metrics.filter { $0.verdict == .improvement }.map { "\(suite.name): \($0.metric.name)" }
+        }
+        if !better.isEmpty { notes.append("better at the bad end: " + better.joined(separator: ", ")) }
+        if let busy = busyNote(comparison.load) { notes.append(busy) }
+        return notes
+    }
+
     /// "other processes used 1.90 cores on average during 220 replays, 212 left out or measured
     /// again": why timings could not decide, when the machine was busy; nil when it was not.
     static func busyNote(_ load: LoadComparison) -> String? {

@@ -150,7 +150,8 @@ public struct Bisector: Sendable {
                 "endpoints: \(bisector.states[last].shortId) against \(bisector.states[0].shortId): "
                     + "\(chased.count) timed signal(s) differ, \(outcome.undecidedAtEndpoints.count) undecided; "
                     + "\(result.repetitions) repetition(s)"
-                    + (result.resumed ? ", from the earlier bisection" : ""))
+                    + (result.resumed ? ", from the earlier bisection" : "")
+                    + (result.notes.map { " (" + $0.joined(separator: "; ") + ")" } ?? ""))
             budget.testedSignals = chased.count
             outcome.budget = budget
             probesLeft = chased.count * searchLength(last)

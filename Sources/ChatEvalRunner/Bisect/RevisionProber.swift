@@ -202,9 +202,14 @@ public actor RevisionProber: BisectProber {
             signal.map {
                 [BisectReadings.paired($0, threshold: threshold, in: comparison, base: [outcome.base], head: [outcome.head])]
             } ?? BisectReadings.endpoints(comparison)
-        return BisectProbeResult(
+        var result = BisectProbeResult(
             readings: readings, repetitions: outcome.sequential.repetitions, seconds: outcome.sequential.seconds,
             results: pair.writers.map(\.resultURL.path))
+        if signal == nil {
+            let notes = BisectReadings.endpointNotes(comparison)
+            result.notes = notes.isEmpty ? nil : notes
+        }
+        return result
     }
 
     /// How records of state `state`'s runs on `runtime` start: its identity, its model's digest

@@ -174,10 +174,14 @@ package struct BisectJob: Sendable {
                     + "what was not decided is named; raise --time-budget or measure on a quieter machine", .noVerdict)
         }
         if outcome.findings.isEmpty {
+            // What the ends' comparison saw beside it: "nothing worse" is not "alike" when the
+            // settings differ, something got better, or the machine was busy.
+            let notes = outcome.endpoints?.result.notes.map { " (" + $0.joined(separator: "; ") + ")" } ?? ""
             throw failure(
                 outcome.undecidedAtEndpoints.isEmpty
-                    ? "\(bad) and \(good) do not differ in anything the suites measure: nothing to bisect"
-                    : "the ends differ in nothing decided; more repetitions (--max-repeat) may tell", .noVerdict)
+                    ? "nothing the suites measure is worse at \(bad) than at \(good)\(notes): nothing to bisect"
+                    : "the ends differ in nothing decided\(notes); more repetitions (--max-repeat) or a quieter machine may tell",
+                .noVerdict)
         }
         if outcome.findings.contains(where: { !$0.undecided.isEmpty || $0.culprits.isEmpty }) || !outcome.undecidedAtEndpoints.isEmpty {
             throw failure(
