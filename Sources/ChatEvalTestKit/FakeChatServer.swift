@@ -59,6 +59,10 @@ public actor FakeChatServer {
         /// `text` every `gap` (`.zero`: as fast as the client reads) until the client goes, for
         /// up to `maximumStall`; then the connection closes.
         case forever(String, gap: Duration)
+        /// Nothing sent until `condition` holds (asked every 20 ms), for up to `maximumStall`;
+        /// then the body goes on either way. Holds an answer open until the client has shown
+        /// something — the order a test asserts, whatever the machine's load.
+        case until(@Sendable () -> Bool)
     }
 
     /// Longest the server holds a connection without sending, or sends without end (`.stall`,
@@ -267,6 +271,11 @@ public actor FakeChatServer {
                         guard send(bytes, on: connection), gap == .zero || pause(gap) else { return false }
                     }
                     return false
+                case .until(let condition):
+                    let start = ContinuousClock.now
+                    while !condition(), ContinuousClock.now - start < Self.maximumStall {
+                        guard pause(.milliseconds(20)) else { return false }
+                    }
                 }
             }
             return send("0\r\n\r\n", on: connection)

@@ -1,6 +1,7 @@
 import ChatEvalOpenAI
 import ChatEvalTestKit
 import Foundation
+import Synchronization
 import Testing
 
 /// `chateval run --runtime openai`, `--shard`, `--concurrency` and `chateval merge` as a user
@@ -325,8 +326,11 @@ import Testing
     }
 
     /// Piped, as in every CI log (`| cat`): the header is there at once, before any answer, and a
-    /// suite's line as soon as that suite is done — while the next suite's slow answer is still
-    /// streaming, long before the run ends.
+    /// suite's line as soon as that suite is done — while the next suite's answer is still
+    /// streaming, long before the run ends. The server holds each answer open until the log
+    /// shows the line that must come first (up to 30 s), noting what the log held then: the order
+    /// is asserted without any timing, so a loaded runner cannot fail it, and a binary that
+    /// buffers its output until exit leaves the answers held and nothing noted.
     @Test func aPipedRunShowsItsHeaderAtOnceAndEachSuiteAsItEnds() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("piped-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -336,48 +340,46 @@ import Testing
                 .write(to: folder.appendingPathComponent("\(name).yaml"), atomically: true, encoding: .utf8)
         }
         let log = folder.appendingPathComponent("log.txt")
-        let slow = FakeChatServer.Reply.events(FakeChatServer.llamaServerEvents(["one", " two", " three"]), gap: .milliseconds(800))
-        try await FakeChatServer.run(replies: [slow, slow]) { server in
-            let start = ContinuousClock.now
-            let seen = SeenLines()
+        let seen = SeenLines()
+        /// An answer whose first piece is sent, then held until the log holds `line` (noting the
+        /// log's text at that moment under `line`), then finished.
+        func held(until line: String) -> FakeChatServer.Reply {
+            let events = FakeChatServer.llamaServerEvents(["one", " two", " three"]).map { "data: \($0)\n\n" }
+            return .script(
+                [.text(events[0] + events[1])]
+                    + [
+                        .until {
+                            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+                            guard text.contains(line) else { return false }
+                            seen.note(line, text)
+                            return true
+                        }
+                    ] + events.dropFirst(2).map { .text($0) })
+        }
+        try await FakeChatServer.run(replies: [held(until: "plan      "), held(until: "done      first")]) { server in
             let arguments = [
                 CommandLineTests.binary.path, "run", "first.yaml", "second.yaml", "--no-project", "--reports", "reports",
                 "--runtime", "openai", "--base-url", server.baseURL, "--model-name", "m",
             ]
             let outcome = try await ProcessRunner.run(
-                URL(fileURLWithPath: "/bin/sh"), ["-c", #""$@" | cat > log.txt"#, "sh"] + arguments,
-                in: folder
-            ) { _ in
-                // Bounded: a binary that fails before its first suite ends must fail the test, not hang it.
-                let deadline = ContinuousClock.now + .seconds(120)
-                while ContinuousClock.now < deadline {
-                    let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-                    if text.contains("plan      "), await seen.header == nil {
-                        await seen.header(at: ContinuousClock.now - start, requests: await server.chatRequests.count, text: text)
-                    }
-                    if text.contains("done      first") {
-                        await seen.firstSuite(text: text)
-                        return
-                    }
-                    try await Task.sleep(for: .milliseconds(20))
-                }
-            }
+                URL(fileURLWithPath: "/bin/sh"), ["-c", #""$@" | cat > log.txt"#, "sh"] + arguments, in: folder)
             #expect(outcome.status == 0, "\(outcome.stderr)")
-            let header = try #require(await seen.header)
-            // No wall-clock bound (a loaded CI runner may start the binary late); the order is the
-            // behaviour: the header is there while the first answer, 2.4 s long, is still streaming.
-            #expect(header.requests <= 1 && !header.text.contains("done      "), "header after \(header.after): \(header.text)")
-            let atFirstSuite = try #require(await seen.firstSuiteText)
-            #expect(!atFirstSuite.contains("done      second") && !atFirstSuite.contains("result    "))
-            #expect(try String(contentsOf: log, encoding: .utf8).contains("result    "))
+            #expect(await server.chatRequests.count == 2)
         }
+        // The header, while the first answer was held open: no suite done yet.
+        let header = try #require(seen.text("plan      "), "the header did not reach the log while the first answer streamed")
+        #expect(!header.contains("done      "), "\(header)")
+        // The first suite's line, while the second's answer was held open.
+        let atFirstSuite = try #require(
+            seen.text("done      first"), "the first suite's line did not reach the log while the second answer streamed")
+        #expect(!atFirstSuite.contains("done      second") && !atFirstSuite.contains("result    "), "\(atFirstSuite)")
+        #expect(try String(contentsOf: log, encoding: .utf8).contains("result    "))
     }
 }
 
-/// What a piped run's log held at two moments.
-private actor SeenLines {
-    private(set) var header: (after: Duration, requests: Int, text: String)?
-    private(set) var firstSuiteText: String?
-    func header(at after: Duration, requests: Int, text: String) { header = (after, requests, text) }
-    func firstSuite(text: String) { firstSuiteText = text }
+/// What a piped run's log held when each awaited line first appeared in it.
+private final class SeenLines: Sendable {
+    private let seen = Mutex<[String: String]>([:])
+    func note(_ line: String, _ text: String) { seen.withLock { $0[line] = $0[line] ?? text } }
+    func text(_ line: String) -> String? { seen.withLock { $0[line] } }
 }
