@@ -24,6 +24,8 @@ struct ThroughputBench: AsyncParsableCommand {
     @Option(help: "Generated tokens.") var generatedTokens: Int = 128
     @Option(help: "Alternating pairs.") var repetitions: Int = 7
     @Option(help: "The ratio a figure must reach.") var goal: Double = 0.97
+    @Option(help: "ChatEval's context size (a run's default is 4096; llama-bench sizes its context to the test).")
+    var ctxSize: Int = 4096
 
     func validate() throws {
         guard FileManager.default.isExecutableFile(atPath: llamaBench) else {
@@ -37,16 +39,20 @@ struct ThroughputBench: AsyncParsableCommand {
     func run() async throws {
         options.announce("Throughput against llama-bench")
         let before = MemoryAttribution.mappings()
-        let runtime = try options.runtime()
+        let runtime = try options.runtime(contextSize: ctxSize)
         let engineRegions = MemoryAttribution.newLargeAnonymousRegions(since: before, now: MemoryAttribution.mappings())
         let messages = try promptOfAbout(promptTokens, runtime)
         let depth = runtime.promptTokens(for: messages)?.count ?? promptTokens
         let turnOptions = GenerationOptions(maxTokens: generatedTokens, ignoreEndOfGeneration: true)
         print(
-            "a \(depth)-token chat prompt, then \(generatedTokens) tokens; "
-                + "llama-bench pp\(depth) and tg\(generatedTokens) @ d\(depth); \(repetitions) alternating pairs"
+            "a \(depth)-token chat prompt, then \(generatedTokens) tokens, in a \(runtime.identity.contextSize)-token context; "
+                + "llama-bench pp\(depth) and tg\(generatedTokens) @ d\(depth); \(repetitions) alternating pairs, each side warmed up first"
         )
 
+        // One turn unmeasured first, as llama-bench warms up before each of its runs: the first
+        // evaluation after loading also pays for touching the context's buffers.
+        await runtime.resetSession()
+        _ = try await measuredTurn(runtime, messages, turnOptions)
         var pairs: [(reference: (prompt: Double, decode: Double), turn: TurnMetrics)] = []
         for pair in 1...repetitions {
             var reference: (Double, Double)?

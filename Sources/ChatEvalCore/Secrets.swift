@@ -27,7 +27,11 @@ public enum Secrets {
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.count >= 6 else { return }
         known.withLock { known in
-            for form in [trimmed] + encodings(of: trimmed) where form.count >= 6 && !known.contains(form) { known.append(form) }
+            // Compared by bytes: String's == holds canonically equivalent spellings equal.
+            for form in [trimmed] + encodings(of: trimmed)
+            where form.count >= 6 && !known.contains(where: { $0.utf8.elementsEqual(form.utf8) }) {
+                known.append(form)
+            }
             // Longest first: a form inside a longer one (a base64 fragment in the whole) is replaced with it.
             known.sort { $0.count > $1.count }
         }
@@ -52,7 +56,10 @@ public enum Secrets {
         }
         let escaped = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
         forms += [escaped, escaped.replacingOccurrences(of: "/", with: "\\/")]
-        return forms.filter { $0 != value }
+        // Its composed and decomposed spellings: `redact` compares bytes, and an echo may be
+        // normalised ("é" as one code point or as "e" and a combining accent).
+        forms += [value.precomposedStringWithCanonicalMapping, value.decomposedStringWithCanonicalMapping]
+        return forms.filter { !$0.utf8.elementsEqual(value.utf8) }
     }
 
     /// The strings of `value` that are credentials: every string under a field whose name is a
@@ -79,12 +86,15 @@ public enum Secrets {
         }
     }
 
-    /// `text` with every registered secret replaced.
+    /// `text` with every registered secret replaced, longest first, wherever its bytes occur
+    /// (`LiteralSearch`; the secret's other normal forms are registered with it). Foundation's
+    /// `contains` and `replacingOccurrences` converted every text to UTF-16 on each call: with a
+    /// key registered, the Markdown report of a 20,000-turn run spent most of its time here.
     public static func redact(_ text: String) -> String {
         let secrets = known.withLock { $0 }
         guard !secrets.isEmpty else { return text }
         var result = text
-        for secret in secrets where result.contains(secret) { result = result.replacingOccurrences(of: secret, with: placeholder) }
+        for secret in secrets { result = LiteralSearch.replacingOccurrences(in: result, of: secret, with: placeholder) }
         return result
     }
 

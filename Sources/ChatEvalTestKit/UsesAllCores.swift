@@ -1,17 +1,31 @@
+import Foundation
 import Testing
 
 /// For a suite that keeps every core busy (it loads a model, or starts chateval or llama-server):
-/// it runs alone among such suites. Two llama.cpp thread teams on the same two cores do not each
-/// run at half speed: their spinning workers wait on each other, and a suite that takes 10 s alone
-/// took 100 s beside another (a fresh `make test`, 2026-11-26). Suites without the trait still
-/// run beside them.
-public struct UsesAllCores: SuiteTrait, TestScoping {
-    public var isRecursive: Bool { false }
+/// each of its tests runs alone among such tests. Two llama.cpp thread teams on the same two cores
+/// do not each run at half speed: their spinning workers wait on each other, and a suite that
+/// takes 10 s alone took 100 s beside another (a fresh `make test`, 2026-11-26). Tests without the
+/// trait still run beside them.
+///
+/// The lock is taken by each test function, not by the suite: a suite holding it waits for the
+/// test runner to start its tests, and while hundreds of quick tests filled both cores one suite
+/// held it 195 s for a test of 2–6 s, every other such suite waiting behind it (`make test`,
+/// 2026-11-29, `CHATEVAL_CORE_LOCK_LOG`).
+public struct UsesAllCores: SuiteTrait, TestTrait, TestScoping {
+    public var isRecursive: Bool { true }
+
+    /// Each test function (all its cases), never a suite.
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        !test.isSuite && testCase == nil ? self : nil
+    }
 
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
+        let asked = ContinuousClock.now
         await CoreLock.shared.acquire()
+        let granted = ContinuousClock.now
+        defer { Self.log(test.name, waited: granted - asked, held: ContinuousClock.now - granted) }
         do {
             try await function()
         } catch {
@@ -19,6 +33,22 @@ public struct UsesAllCores: SuiteTrait, TestScoping {
             throw error
         }
         await CoreLock.shared.release()
+    }
+
+    /// With `CHATEVAL_CORE_LOCK_LOG` set to a file, one line a test — its name, seconds it waited
+    /// for the cores and seconds it held them — appended: where a `make test` spends its serial
+    /// time (the tests holding the lock run one at a time, so their held times add up).
+    private static func log(_ name: String, waited: Duration, held: Duration) {
+        guard let path = ProcessInfo.processInfo.environment["CHATEVAL_CORE_LOCK_LOG"], !path.isEmpty else { return }
+        func seconds(_ duration: Duration) -> String {
+            String(format: "%.1f", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+        }
+        let line = "\(name)\twaited \(seconds(waited)) s\theld \(seconds(held)) s\n"
+        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        guard let handle = FileHandle(forWritingAtPath: path) else { return }
+        handle.seekToEndOfFile()
+        handle.write(Data(line.utf8))
+        try? handle.close()
     }
 }
 

@@ -334,4 +334,17 @@ import Testing
         Secrets.register("abc")  // too short to be a key: ordinary words stay
         #expect(Secrets.redact("abc") == "abc")
     }
+
+    /// `redact` compares bytes: a secret is redacted in either normal form it is echoed in (one
+    /// code point "é", or "e" and a combining accent), beside any text, and every occurrence.
+    @Test func aSecretIsRedactedInEitherNormalFormAndEveryOccurrence() {
+        let tag = UUID().uuidString.prefix(8)
+        let composed = "pässwörd-\(tag)", decomposed = composed.decomposedStringWithCanonicalMapping
+        #expect(Array(composed.utf8) != Array(decomposed.utf8))
+        Secrets.register(composed)
+        #expect(Secrets.redact("a \(composed) b") == "a [redacted] b")
+        #expect(Secrets.redact("a \(decomposed) b") == "a [redacted] b")
+        #expect(Secrets.redact("日本\(composed)\(composed)é") == "日本[redacted][redacted]é")
+        #expect(Secrets.redact("pässwörd-") == "pässwörd-")
+    }
 }
