@@ -2,22 +2,20 @@ import Foundation
 import Testing
 
 /// For a suite that keeps every core busy (it loads a model, or starts chateval or llama-server):
-/// each of its tests runs alone among such tests. Two llama.cpp thread teams on the same two cores
-/// do not each run at half speed: their spinning workers wait on each other, and a suite that
-/// takes 10 s alone took 100 s beside another (a fresh `make test`, 2026-11-26). Tests without the
-/// trait still run beside them.
+/// it runs alone among such suites. Two llama.cpp thread teams on the same two cores do not each
+/// run at half speed: their spinning workers wait on each other, and a suite that takes 10 s alone
+/// took 100 s beside another (a fresh `make test`, 2026-11-26). Suites without the trait still
+/// run beside them.
 ///
-/// The lock is taken by each test function, not by the suite: a suite holding it waits for the
-/// test runner to start its tests, and while hundreds of quick tests filled both cores one suite
-/// held it 195 s for a test of 2–6 s, every other such suite waiting behind it (`make test`,
-/// 2026-11-29, `CHATEVAL_CORE_LOCK_LOG`).
-public struct UsesAllCores: SuiteTrait, TestTrait, TestScoping {
-    public var isRecursive: Bool { true }
-
-    /// Each test function (all its cases), never a suite.
-    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
-        !test.isSuite && testCase == nil ? self : nil
-    }
+/// The lock is the suite's, not each test's, and measured so (`CHATEVAL_CORE_LOCK_LOG`, 2-core
+/// AMD EPYC, 2026-11-29): the suites' held times add up to the whole run, so they are its
+/// critical path. Held by the suite, the first one waits for the runner to start its test while
+/// the quick tests fill both cores (the llama-server suite held it 195 s for a test of 2–6 s), and
+/// the model suites then run on a quieter machine: 645 s of tests. Taken per test, the first test
+/// to take it ran through that burst (the MLX server test, 71 s alone, took 263 and 278 s): 657
+/// and 699 s.
+public struct UsesAllCores: SuiteTrait, TestScoping {
+    public var isRecursive: Bool { false }
 
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
@@ -35,9 +33,9 @@ public struct UsesAllCores: SuiteTrait, TestTrait, TestScoping {
         await CoreLock.shared.release()
     }
 
-    /// With `CHATEVAL_CORE_LOCK_LOG` set to a file, one line a test — its name, seconds it waited
+    /// With `CHATEVAL_CORE_LOCK_LOG` set to a file, one line a suite — its name, seconds it waited
     /// for the cores and seconds it held them — appended: where a `make test` spends its serial
-    /// time (the tests holding the lock run one at a time, so their held times add up).
+    /// time (the suites holding the lock run one at a time, so their held times add up).
     private static func log(_ name: String, waited: Duration, held: Duration) {
         guard let path = ProcessInfo.processInfo.environment["CHATEVAL_CORE_LOCK_LOG"], !path.isEmpty else { return }
         func seconds(_ duration: Duration) -> String {
