@@ -9,10 +9,12 @@ import Testing
 ///
 /// The lock is the suite's, not each test's, and measured so (`CHATEVAL_CORE_LOCK_LOG`, 2-core
 /// AMD EPYC, 2026-11-29): the suites' held times add up to the whole run, so they are its
-/// critical path. Held by the suite, the first one waits for the runner to start its test while
-/// the quick tests fill both cores (the llama-server suite held it 195 s for a test of 2–6 s), and
-/// the model suites then run on a quieter machine: 645 s of tests. Taken per test, the first test
-/// to take it ran through that burst (the MLX server test, 71 s alone, took 263 and 278 s): 657
+/// critical path. The first to take it runs beside the burst of quick tests and is slowed far
+/// more than a busy machine explains: the llama-server suite's test, 2–6 s alone and 10.7 s beside
+/// two busy processes, took 195 and 225 s (likely its async work waiting for the test process's
+/// two cooperative threads, which the quick tests' synchronous work holds — not yet shown). Per
+/// suite, the model suites after it then run on a quieter machine: 645 and 670 s of tests. Taken
+/// per test, the first test to take it was the MLX server test (71 s alone; 263 and 278 s): 657
 /// and 699 s.
 public struct UsesAllCores: SuiteTrait, TestScoping {
     public var isRecursive: Bool { false }
