@@ -17,6 +17,9 @@ public struct BisectProbeResult: Codable, Sendable {
     /// better at the bad end, how busy the machine was (`BisectReadings.endpointNotes`).
     public var notes: [String]?
 
+    /// `notes` as a line's tail, " (a; b)", or "" when there are none.
+    public var notesInParentheses: String { notes.map { " (" + $0.joined(separator: "; ") + ")" } ?? "" }
+
     public init(readings: [SignalReading], repetitions: Int, seconds: Double, results: [String] = [], resumed: Bool = false) {
         self.readings = readings
         self.repetitions = repetitions

@@ -33,7 +33,7 @@ public enum BisectReadings {
     /// undecided, how busy the machine was.
     static func annotated(_ reading: SignalReading, by comparison: Comparison) -> SignalReading {
         var reading = reading
-        let settings = comparison.differences.filter { $0.isCommitDetermined }.map { "\($0.field) \($0.base) → \($0.head)" }
+        let settings = settingChanges(comparison)
         if !settings.isEmpty, !reading.detail.contains(settings[0]) {
             reading.detail += "; the commits' settings differ: " + settings.joined(separator: ", ")
         }
@@ -47,7 +47,7 @@ public enum BisectReadings {
     /// was (`busyNote`). Empty when there is nothing to add.
     public static func endpointNotes(_ comparison: Comparison) -> [String] {
         var notes: [String] = []
-        let settings = comparison.differences.filter { $0.isCommitDetermined }.map { "\($0.field) \($0.base) → \($0.head)" }
+        let settings = settingChanges(comparison)
         if !settings.isEmpty { notes.append("the commits' settings differ: " + settings.joined(separator: ", ")) }
         let better = comparison.suites.flatMap { suite in
             suite.metrics.filter { $0.verdict == .improvement }.map { "\(suite.name): \($0.metric.name)" }
@@ -55,6 +55,11 @@ public enum BisectReadings {
         if !better.isEmpty { notes.append("better at the bad end: " + better.joined(separator: ", ")) }
         if let busy = busyNote(comparison.load) { notes.append(busy) }
         return notes
+    }
+
+    /// The settings the commits changed on purpose (from their project files), as "threads 2 → 1".
+    private static func settingChanges(_ comparison: Comparison) -> [String] {
+        comparison.differences.filter { $0.isCommitDetermined }.map { "\($0.field) \($0.base) → \($0.head)" }
     }
 
     /// "other processes used 1.90 cores on average during 220 replays, 212 left out or measured

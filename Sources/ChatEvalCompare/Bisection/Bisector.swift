@@ -151,7 +151,7 @@ public struct Bisector: Sendable {
                     + "\(chased.count) timed signal(s) differ, \(outcome.undecidedAtEndpoints.count) undecided; "
                     + "\(result.repetitions) repetition(s)"
                     + (result.resumed ? ", from the earlier bisection" : "")
-                    + (result.notes.map { " (" + $0.joined(separator: "; ") + ")" } ?? ""))
+                    + result.notesInParentheses)
             budget.testedSignals = chased.count
             outcome.budget = budget
             probesLeft = chased.count * searchLength(last)

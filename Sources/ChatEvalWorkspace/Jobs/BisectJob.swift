@@ -176,7 +176,7 @@ package struct BisectJob: Sendable {
         if outcome.findings.isEmpty {
             // What the ends' comparison saw beside it: "nothing worse" is not "alike" when the
             // settings differ, something got better, or the machine was busy.
-            let notes = outcome.endpoints?.result.notes.map { " (" + $0.joined(separator: "; ") + ")" } ?? ""
+            let notes = outcome.endpoints?.result.notesInParentheses ?? ""
             throw failure(
                 outcome.undecidedAtEndpoints.isEmpty
                     ? "nothing the suites measure is worse at \(bad) than at \(good)\(notes): nothing to bisect"
