@@ -9,13 +9,15 @@ import Testing
 ///
 /// The lock is the suite's, not each test's, and measured so (`CHATEVAL_CORE_LOCK_LOG`, 2-core
 /// AMD EPYC, 2026-11-29): the suites' held times add up to the whole run, so they are its
-/// critical path. The first to take it runs beside the burst of quick tests and is slowed far
-/// more than a busy machine explains: the llama-server suite's test, 2–6 s alone and 10.7 s beside
-/// two busy processes, took 195 and 225 s (likely its async work waiting for the test process's
-/// two cooperative threads, which the quick tests' synchronous work holds — not yet shown). Per
-/// suite, the model suites after it then run on a quieter machine: 645 and 670 s of tests. Taken
-/// per test, the first test to take it was the MLX server test (71 s alone; 263 and 278 s): 657
-/// and 699 s.
+/// critical path. The first suite takes the lock at once, but its test waits to start: Swift
+/// Testing runs at most twice as many test cases as there are cores at once, in the order they
+/// ask, behind the quick tests (the llama-server suite held it 210 s, its test starting after
+/// 179 s and running 31 s). The quick tests keep both cores busy meanwhile, so the wait costs
+/// nothing, and the model suites after them run on a quiet machine. Taken per test, the first
+/// test to take it (the MLX server test, 71 s alone) ran through the quick tests in 263 and
+/// 278 s: 657 and 699 s of tests against 645 and 670 s. Run side by side in two processes, the
+/// two sets took 700 s, against 608 s for each alone added (the run tests' suite 297 s, 91 s alone):
+/// llama.cpp's spinning threads lose far more than their share beside busy cores.
 public struct UsesAllCores: SuiteTrait, TestScoping {
     public var isRecursive: Bool { false }
 
