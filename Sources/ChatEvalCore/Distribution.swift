@@ -16,7 +16,7 @@ public struct Distribution: Codable, Sendable, Hashable {
     ///
     /// Inlinable so that callers in other modules get it specialised for their sequence: left
     /// generic, its `filter` ran unspecialised through the standard library (metadata lookups,
-    /// a call per element), 11% of the comparator's time in the gate's calibration (perf, 2026-11-29).
+    /// a call per element): 11% of the samples of a gate calibration test (perf, 2026-11-29).
     @inlinable
     public init?<S: Sequence>(_ values: S) where S.Element == Double {
         let sorted = values.filter(\.isFinite).sorted()

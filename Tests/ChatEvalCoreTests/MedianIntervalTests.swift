@@ -28,6 +28,16 @@ import Testing
         #expect(twentyFive.coverage >= 0.95)
     }
 
+    /// Past 1,074 values ½ⁿ underflows: the interval must still be the sign test's, near
+    /// n/2 ± 0.98·√n (normal approximation: 956 at 2,000), symmetric, and cover at least 95%.
+    @Test func aLargeSampleKeepsItsOrderStatistics() throws {
+        let n = 2_000
+        let large = try #require(MedianInterval((1...n).map(Double.init)))
+        #expect((950...960).contains(large.lower), "\(large.lower)")
+        #expect(large.upper == Double(n + 1) - large.lower)
+        #expect(large.coverage >= 0.95 && large.coverage < 0.96, "\(large.coverage)")
+    }
+
     @Test func tiesAndEqualValuesGiveAnIntervalOfThoseValues() throws {
         let equal = try #require(MedianInterval(Array(repeating: 0.97, count: 9)))
         #expect(equal.lower == 0.97 && equal.upper == 0.97)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A distribution-free confidence interval for a median, from order statistics (the sign
 /// test's interval): with n values sorted, [x₍ₖ₎, x₍ₙ₊₁₋ₖ₎] for the largest k with
 /// P(B < k) ≤ (1 − confidence) / 2, B ~ Binomial(n, ½). It assumes only independent values from
@@ -18,12 +20,15 @@ public struct MedianInterval: Sendable, Equatable {
         guard !values.isEmpty, values.allSatisfy(\.isFinite), confidence > 0, confidence < 1 else { return nil }
         let n = values.count
         let tail = (1 - confidence) / 2
-        // P(B = j) for j = 0, 1, …, summed while the lower tail stays within `tail`.
-        var probability = Self.halfToThe(n), cumulative = 0.0, k = 0
-        while k < n, cumulative + probability <= tail * (1 + 1e-12) {
+        // P(B = j) = C(n, j)·½ⁿ for j = 0, 1, …, summed while the lower tail stays within
+        // `tail`. Each term from its logarithm: ½ⁿ alone underflows to 0 past 1,074 values, and
+        // a product started from it summed nothing, inverting the interval.
+        var cumulative = 0.0, k = 0
+        while k < n {
+            let probability = exp(JointPermutation.logBinomial(n, k) - Double(n) * M_LN2)
+            guard cumulative + probability <= tail * (1 + 1e-12) else { break }
             cumulative += probability
             k += 1
-            probability *= Double(n - k + 1) / Double(k)
         }
         guard k >= 1 else { return nil }
         let sorted = values.sorted()
@@ -31,9 +36,6 @@ public struct MedianInterval: Sendable, Equatable {
         upper = sorted[n - k]
         coverage = 1 - 2 * cumulative
     }
-
-    /// ½ⁿ, without underflow for any count a benchmark takes.
-    private static func halfToThe(_ n: Int) -> Double { (0..<n).reduce(1.0) { value, _ in value / 2 } }
 
     /// Where `goal` lies against the interval: `met` when the whole interval reaches it, `missed`
     /// when the whole interval falls short, `undecided` when the interval holds it (or there is
