@@ -103,13 +103,15 @@ public enum RunReport {
             lines.append(Format.clip("  \(place): \(String(format: "%.2f", load.otherCores)) other cores", width))
         }
         if busy.count > 10 { lines.append("  … and \(busy.count - 10) more") }
-        // Which processes held the cores, with their ids, as sampled when each model's run started and ended.
+        // Which processes held the cores, with their ids, as sampled when each model's run started and
+        // over the whole run (the half second after it in records written before the end sample had a length).
         for record in records {
             let model = records.count > 1 ? " (\(record.modelLabel))" : ""
-            for (when, load) in [("start", record.environment?.start), ("end", record.environment?.end)] {
+            let end = record.environment?.end
+            for (when, load) in [("at the start", record.environment?.start), (end?.seconds == nil ? "at the end" : "over the run", end)] {
                 guard let load, load.isBusy, !load.busiest.isEmpty else { continue }
                 lines.append(
-                    Format.wrap("  busiest at the \(when)\(model): \(Terminal.safe(load.busiestNamed(5)))", width: width, hanging: "    "))
+                    Format.wrap("  busiest \(when)\(model): \(Terminal.safe(load.busiestNamed(5)))", width: width, hanging: "    "))
             }
         }
         return lines.joined(separator: "\n")

@@ -8,10 +8,13 @@ public struct MachineLoad: Codable, Sendable, Hashable {
     public var loadAverage5: Double?
     /// CPU used by every other process over the sampling interval, in cores (1.0 = one core busy).
     public var otherProcessesCores: Double
-    /// The busiest other processes, most first (at most five, each above 1% of a core).
+    /// The busiest other processes, most first (at most five as a run samples them, each above 1% of a core).
     public var busiest: [ProcessShare]
     /// The CPU frequency governor (`performance`, `powersave`, `schedutil`...), where readable.
     public var frequencyGovernor: String?
+    /// How long the sample lasted, in seconds: half a second before a run, the whole run at its
+    /// end. Nil in records written before 2026-11-30, whose samples were all half a second.
+    public var seconds: Double?
 
     public struct ProcessShare: Codable, Sendable, Hashable {
         public var pid: Int
@@ -27,13 +30,15 @@ public struct MachineLoad: Codable, Sendable, Hashable {
     }
 
     public init(
-        loadAverage1: Double?, loadAverage5: Double?, otherProcessesCores: Double, busiest: [ProcessShare], frequencyGovernor: String?
+        loadAverage1: Double?, loadAverage5: Double?, otherProcessesCores: Double, busiest: [ProcessShare], frequencyGovernor: String?,
+        seconds: Double? = nil
     ) {
         self.loadAverage1 = loadAverage1
         self.loadAverage5 = loadAverage5
         self.otherProcessesCores = otherProcessesCores
         self.busiest = busiest
         self.frequencyGovernor = frequencyGovernor
+        self.seconds = seconds
     }
 
     /// Other processes using more than this share of a core make the machine busy.
@@ -58,25 +63,60 @@ public struct MachineLoad: Codable, Sendable, Hashable {
 
     /// Samples the machine over `interval` seconds (the calling process excluded).
     public static func sample(over interval: Double = 0.5) -> MachineLoad {
-        let before = processTimes()
-        Thread.sleep(forTimeInterval: interval)
-        let after = processTimes()
-        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
-        let own = Int(getpid())
-        var shares: [ProcessShare] = []
-        var total = 0.0
-        for (pid, now) in after where pid != own {
-            guard let then = before[pid], now.ticks >= then.ticks else { continue }
-            let cores = Double(now.ticks - then.ticks) / ticksPerSecond / interval
-            total += cores
-            if cores >= 0.01 { shares.append(ProcessShare(pid: pid, name: now.name, cores: cores)) }
+        Sample.begin().load(atLeast: interval)
+    }
+
+    /// A sample begun: the processors' busy time and every process's CPU time at one moment. Its
+    /// `load` is what the other processes used from then on, so that a run can be its own
+    /// sampling interval instead of sleeping for one (the calling process is excluded, whatever it
+    /// did meanwhile).
+    ///
+    /// Over a long interval processes come and go (a compile's many short jobs): the cores used
+    /// come from the processors' busy time (/proc/stat, as `LoadMeter` reads it for each
+    /// replay), which counts them all; `busiest` names the processes alive at the end, a process
+    /// born during the interval with all of its time.
+    public struct Sample: Sendable {
+        let began: ContinuousClock.Instant
+        let times: [Int: ProcessTime]
+        let meter: LoadMeter
+
+        /// Every process's CPU time now.
+        public static func begin() -> Sample { Sample(began: .now, times: processTimes(), meter: LoadMeter()) }
+
+        /// The load since `begin()`, waiting first until `atLeast` seconds have passed since it
+        /// (no wait when they have): cores as the average over the whole interval, and the
+        /// `naming` busiest other processes (each above 1% of a core).
+        public func load(atLeast minimum: Double = 0, naming: Int = 5) -> MachineLoad {
+            let elapsed = Self.seconds(began.duration(to: .now))
+            if elapsed < minimum { Thread.sleep(forTimeInterval: minimum - elapsed) }
+            let after = processTimes()
+            let interval = Self.seconds(began.duration(to: .now))
+            let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+            let own = Int(getpid())
+            var shares: [ProcessShare] = []
+            var total = 0.0
+            for (pid, now) in after where pid != own {
+                // Absent before: born during the interval (all its time is in it).
+                let then = times[pid]?.ticks ?? 0
+                guard now.ticks >= then else { continue }
+                let cores = Double(now.ticks - then) / ticksPerSecond / interval
+                total += cores
+                if cores >= 0.01 { shares.append(ProcessShare(pid: pid, name: now.name, cores: cores)) }
+            }
+            // The processors' own count where /proc/stat is read: it holds the processes that ended too.
+            if let replay = meter.stop() { total = replay.otherCores }
+            let averages = loadAverages()
+            let governor = (try? String(contentsOfFile: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            return MachineLoad(
+                loadAverage1: averages.first, loadAverage5: averages.dropFirst().first, otherProcessesCores: total,
+                busiest: Array(shares.sorted { $0.cores > $1.cores }.prefix(naming)), frequencyGovernor: governor,
+                seconds: (interval * 1000).rounded() / 1000)
         }
-        let averages = loadAverages()
-        let governor = (try? String(contentsOfFile: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", encoding: .utf8))?
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        return MachineLoad(
-            loadAverage1: averages.first, loadAverage5: averages.dropFirst().first, otherProcessesCores: total,
-            busiest: Array(shares.sorted { $0.cores > $1.cores }.prefix(5)), frequencyGovernor: governor)
+
+        private static func seconds(_ duration: Duration) -> Double {
+            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        }
     }
 
     /// The 1-, 5- and 15-minute load averages (/proc/loadavg); empty where there is none.
@@ -84,9 +124,14 @@ public struct MachineLoad: Codable, Sendable, Hashable {
         (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).compactMap { Double($0) } ?? []
     }
 
+    struct ProcessTime: Sendable {
+        var name: String
+        var ticks: Int
+    }
+
     /// CPU ticks (user + system) and name of every process.
-    private static func processTimes() -> [Int: (name: String, ticks: Int)] {
-        var result: [Int: (String, Int)] = [:]
+    private static func processTimes() -> [Int: ProcessTime] {
+        var result: [Int: ProcessTime] = [:]
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
             guard let pid = Int(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
                 let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
@@ -94,7 +139,7 @@ public struct MachineLoad: Codable, Sendable, Hashable {
             // Fields after the name: state is field 3; utime and stime are fields 14 and 15.
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { continue }
-            result[pid] = (String(stat[stat.index(after: open)..<close]), user + system)
+            result[pid] = ProcessTime(name: String(stat[stat.index(after: open)..<close]), ticks: user + system)
         }
         return result
     }

@@ -54,8 +54,8 @@ import Testing
     @Test func aCommitThatChangesTheModelIsNamedWithTheModelChange() async throws {
         let smol = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
         let gemma = try #require(ProcessInfo.processInfo.environment["CHATEVAL_GEMMA_MODEL"], "CHATEVAL_GEMMA_MODEL is not set")
-        let base = "threads: 1\ncompare: {busy_threshold: off}\nmodel:\n  path: \(smol)\n"
-        let switched = "threads: 1\ncompare: {busy_threshold: off}\nchat_template: gemma\nmodel:\n  path: \(gemma)\n"
+        let base = "threads: 2\ncompare: {busy_threshold: off}\nmodel:\n  path: \(smol)\n"
+        let switched = "threads: 2\ncompare: {busy_threshold: off}\nchat_template: gemma\nmodel:\n  path: \(gemma)\n"
         let repository = try await Self.repository(
             "chateval-bisect-model",
             [
@@ -78,7 +78,7 @@ import Testing
     /// found. Before, the whole bisection ended with exit 2 ("problem(s) in the suites").
     @Test func aCommitThatDoesNotParseIsSkippedAndTheCulpritStillFound() async throws {
         _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
-        let project = "threads: 1\ncompare: {busy_threshold: off}\n"
+        let project = "threads: 2\ncompare: {busy_threshold: off}\n"
         let broken = Self.suite(comment: "half-edited").replacingOccurrences(of: "\"What do bees make?\"", with: "\"What do bees make?")
         let repository = try await Self.repository(
             "chateval-bisect-broken",
@@ -102,7 +102,7 @@ import Testing
     /// and the exit is 4 while a timed signal stays undecided — or 0 if the timings decided too.
     @Test func anExactCulpritIsSaidFirstWhateverTheTimingsDo() async throws {
         _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
-        let project = "threads: 1\ncompare: {busy_threshold: off}\n"
+        let project = "threads: 2\ncompare: {busy_threshold: off}\n"
         let repository = try await Self.repository(
             "chateval-bisect-exact-first",
             [

@@ -19,7 +19,7 @@ import Testing
             try super.init(prefix: "chateval-bisect")
             try await git("init", "-q", "-b", "main")
             try write(".gitignore", "reports/\n")
-            try write("chateval.yaml", "threads: 1\ncompare: {busy_threshold: off}\n")
+            try write("chateval.yaml", "threads: 2\ncompare: {busy_threshold: off}\n")
             let system = "You are a concise assistant."
             try write("suites/facts.yaml", suite(system: system, expected: "Paris"))
             try await commit("1: the facts suite")

@@ -21,7 +21,7 @@ import Testing
             try super.init(prefix: "chateval-trailers")
             try await git("init", "-q", "-b", "main")
             try write(".gitignore", "reports/\n")
-            try write("chateval.yaml", "threads: 1\ncompare: {busy_threshold: off}\n")
+            try write("chateval.yaml", "threads: 2\ncompare: {busy_threshold: off}\n")
             try write("suites/capitals.yaml", Self.suite(system: Self.system))
             try await commit("capitals suite")
         }

@@ -323,6 +323,14 @@ import Testing
         }
         let report = RunReport.render(run)
         #expect(report.contains("busiest at the start: swift-frontend pid 4242 0.94 cores"), "\(report)")
+        #expect(!report.contains("busiest at the end") && !report.contains("busiest over the run"), "no end sample: \(report)")
+        // The end sample spans the run since it has a length; older records sampled the half second after it.
+        var overTheRun = busy
+        overTheRun.seconds = 42
+        run[0].environment = RunEnvironment(start: busy, end: overTheRun)
+        #expect(RunReport.render(run).contains("busiest over the run: swift-frontend pid 4242"), "\(RunReport.render(run))")
+        run[0].environment = RunEnvironment(start: busy, end: busy)
+        #expect(RunReport.render(run).contains("busiest at the end: swift-frontend pid 4242"), "\(RunReport.render(run))")
     }
 
     /// The report with wrapped lines joined again (a wrapped line continues on an indented line).

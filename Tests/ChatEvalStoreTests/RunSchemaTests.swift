@@ -52,10 +52,10 @@ import Testing
         record.environment = RunEnvironment(
             start: MachineLoad(
                 loadAverage1: 0.1, loadAverage5: 0.2, otherProcessesCores: 0.3,
-                busiest: [.init(pid: 7, name: "swift-frontend", cores: 0.3)], frequencyGovernor: "performance"),
+                busiest: [.init(pid: 7, name: "swift-frontend", cores: 0.3)], frequencyGovernor: "performance", seconds: 0.62),
             end: MachineLoad(
                 loadAverage1: 0.1, loadAverage5: 0.2, otherProcessesCores: 0, busiest: [.init(pid: 8, name: "clang", cores: 0.1)],
-                frequencyGovernor: "schedutil"))
+                frequencyGovernor: "schedutil", seconds: 41.5))
         record.project = ProjectFileRecord(path: "chateval.yaml", sha256: String(repeating: "c", count: 64))
         record.role = .head
         record.pairedRunId = "zyxwvuts"

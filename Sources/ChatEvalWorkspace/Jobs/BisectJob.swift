@@ -57,6 +57,8 @@ package struct BisectJob: Sendable {
     /// Reads the range, bisects it (resuming from the journal unless `fresh`), writes the report
     /// and throws the exit the outcome earned.
     package func run() async throws {
+        // Sampled from now until the first probe (at least half a second): the wait overlaps reading the range.
+        let start = StartLoad()
         let workspace = try settings.open()
         guard let repository = workspace.repository else {
             throw failure("bisect needs a git repository; run inside one or pass --repo", .badInput)
@@ -105,7 +107,7 @@ package struct BisectJob: Sendable {
         let stop = StopRequest()
         let prober = RevisionProber(
             revisions: range.revisions, runtimes: runtimes, gate: head.comparison, design: .rounds(maximum: maxRepetitions),
-            timeBudget: head.timeBudget, deadline: deadline, machineLoad: MachineLoad.sample(),
+            timeBudget: head.timeBudget, deadline: deadline, machineLoad: start.load().load,
             folder: folder, journal: journal, journalURL: journalURL, stop: stop)
         output.info("budget    no probe starts after \(DurationText.format(budget)) (--time-budget)")
         let unloadable = range.revisions.enumerated().reduce(into: [Int: String]()) { found, item in

@@ -42,8 +42,9 @@ package struct CalibrationJob: Sendable {
         let design = fixedRepetitions.map { SequentialDesign.fixed($0) } ?? SequentialDesign.rounds(maximum: configuration.maxRepetitions)
         let gateSettings = configuration.comparison.applying(comparisonOverrides)
         EngineHold.releaseAll(after: [])  // what an earlier job of this process kept, before this one loads
+        let start = StartLoad()  // sampled while the model loads (at least half a second)
         let (engine, sha256) = try Workspace.loadRuntime(configuration, configuration.primary)
-        let load = MachineLoad.sample()
+        let load = start.load().load
         say(
             "calibrate \(comparisons) A/A comparisons of \(Format.count(loaded.count, "suite")) "
                 + "(\(Format.count(plan.turnCount, "turn")) a repetition), "

@@ -16,7 +16,7 @@ extension RunJob {
 
     func runAgainstBaseline(
         _ revision: String, head: RunConfiguration, selection picked: SuiteSelection, workspace: Workspace,
-        machineLoad: MachineLoad
+        start: StartLoad
     ) async throws {
         let headSuites = try SuiteFiles.select(SuiteFiles.load(head.suitePaths), picked)
         let side = try baselineSide(
@@ -26,13 +26,14 @@ extension RunJob {
         let design = fixedRepetitions.map { SequentialDesign.fixed($0) } ?? SequentialDesign.rounds(maximum: head.maxRepetitions)
         let headPlan = RunPlan(suites: headSuites, settings: head.settings(selection: picked))
         let basePlan = RunPlan(suites: side.suites, settings: base.settings(selection: picked))
-        printPlan(head, variants: head.variants.map(\.label), git: workspace.snapshot, plan: headPlan, machineLoad: machineLoad)
+        printPlan(head, variants: head.variants.map(\.label), git: workspace.snapshot, plan: headPlan)
         EngineHold.releaseAll(after: [])  // what an earlier job of this process kept, before two more load
         let (headEngine, headSha) = try Workspace.loadRuntime(head, head.primary)
         let sameRuntime =
             head.runtimeConfiguration(head.primary) == base.runtimeConfiguration(base.primary)
             && base.primary.expectedSha256 == head.primary.expectedSha256
         let (baseEngine, baseSha) = sameRuntime ? (headEngine, headSha) : try Workspace.loadRuntime(base, base.primary)
+        let machineLoad = try machineLoad(start)
 
         let headRecord = makeRecord(
             headEngine, sha256: headSha, configuration: head, plan: headPlan, git: workspace.snapshot, machineLoad: machineLoad)

@@ -43,10 +43,9 @@ extension RunJob {
     }
 
     /// What will run, printed before any model loads (a CI log shows it at once); `variants`
-    /// are the labels of the models run side by side.
-    func printPlan(
-        _ configuration: RunConfiguration, variants: [String], git: GitSnapshot?, plan: RunPlan, machineLoad: MachineLoad
-    ) {
+    /// are the labels of the models run side by side. The machine's line follows once the model
+    /// has loaded (`machineLoad`).
+    func printPlan(_ configuration: RunConfiguration, variants: [String], git: GitSnapshot?, plan: RunPlan) {
         output.info(Format.labelled("plan      ", plan.summary(models: variants.count), width: RunReport.width))
         if variants.count > 1 {
             for (index, label) in variants.enumerated() {
@@ -61,7 +60,22 @@ extension RunJob {
         }
         output.info(Format.clip("commit    \(RunHeader.describe(git))", RunReport.width))
         if let project = configuration.project { output.info("project   \(project.source)") }
-        output.info(Format.clip("machine   \(machineLoad.summary)", RunReport.width))
+    }
+
+    /// The machine's load as the run starts (see `StartLoad`). The first call says it (its line
+    /// when `line`, and a warning when it is busy) or, with --require-quiet on a busy machine,
+    /// throws before any turn; later calls return the same load.
+    func machineLoad(_ start: StartLoad, line: Bool = true) throws -> MachineLoad {
+        let (load, first) = start.load()
+        guard first else { return load }
+        if line { output.info(Format.clip("machine   \(load.summary)", RunReport.width)) }
+        if load.isBusy {
+            if requireQuiet {
+                throw failure("the machine is \(load.summary); timings taken now would carry their noise (--require-quiet)", .runIncomplete)
+            }
+            warn("the machine is \(load.summary): timings taken now carry their noise (--require-quiet refuses to run)")
+        }
+        return load
     }
 
     /// Runs with Ctrl-C and SIGTERM handled (see `InterruptTrap`); returns the records and whether
@@ -72,6 +86,7 @@ extension RunJob {
         _ run: @escaping @Sendable (StopRequest, RunProgress) async throws -> [RunRecord]
     ) async throws -> ([RunRecord], Bool) {
         let stop = StopRequest()
+        let sample = MachineLoad.Sample.begin()
         EngineCrashReport.setRecovery(
             journals: writers.map(\.journalURL.path), reportsFolder: writers.first?.journalURL.deletingLastPathComponent().path)
         // A first look after repetition 1 for a plain run; a paired run (two records) has its own looks.
@@ -84,8 +99,8 @@ extension RunJob {
             let trapped = try await InterruptTrap.run(stop: stop) { try await run(stop, progress) }
             var finals = trapped.value
             await progress.finish()
-            // How busy the machine was at the end, added once the run is over.
-            let end = MachineLoad.sample()
+            // How busy the machine was, over the whole run: no half second slept after it.
+            let end = sample.load()
             for index in finals.indices {
                 finals[index].environment?.end = end
                 try? writers[index].write(finals[index])

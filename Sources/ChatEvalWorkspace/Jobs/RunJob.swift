@@ -60,14 +60,8 @@ package struct RunJob: Sendable {
     /// Runs what was asked: a cache verification, a gate against a baseline, or a plain run
     /// (one model or several side by side, under load, or a shard); throws the exit it earned.
     package func run() async throws {
-        let machineLoad = MachineLoad.sample()
-        if machineLoad.isBusy {
-            if requireQuiet {
-                throw failure(
-                    "the machine is \(machineLoad.summary); timings taken now would carry their noise (--require-quiet)", .runIncomplete)
-            }
-            warn("the machine is \(machineLoad.summary): timings taken now carry their noise (--require-quiet refuses to run)")
-        }
+        // Sampled from now until the model has loaded (at least half a second): the wait overlaps the load.
+        let start = StartLoad()
         let workspace = try settings.open()
         let cacheFault = try Self.cacheFaultFromEnvironment()
         var head = try settings.configuration(workspace.project, root: workspace.root)
@@ -77,6 +71,7 @@ package struct RunJob: Sendable {
             servedConfiguration, models: servedConfiguration.kind == .openai ? servedConfiguration.modelNames.count : head.variants.count)
 
         if verifyCache {
+            _ = try machineLoad(start, line: false)
             try await verifyCaches(head, selection: selection, served: servedConfiguration)
             return
         }
@@ -85,7 +80,7 @@ package struct RunJob: Sendable {
                 throw failure("--baseline compares one model; \(head.variants.count) are given (run the gate once per model)", .badInput)
             }
             try await runAgainstBaseline(
-                baseline, head: head, selection: selection, workspace: workspace, machineLoad: machineLoad)
+                baseline, head: head, selection: selection, workspace: workspace, start: start)
             return
         }
         Recovery.recoverAbandonedJournals(in: head.reportsFolder)
@@ -93,7 +88,7 @@ package struct RunJob: Sendable {
         let plan = RunPlan(suites: loaded, settings: head.settings(selection: selection))
         let variants = runVariants(head, servedConfiguration)
         if servedConfiguration.kind != .openai, head.variants.count > 1 { try Workspace.checkModels(head) }
-        printPlan(head, variants: variants.map(\.label), git: workspace.snapshot, plan: plan, machineLoad: machineLoad)
+        printPlan(head, variants: variants.map(\.label), git: workspace.snapshot, plan: plan)
 
         let group = variants.count > 1 ? String(ResultWriter.newRunId().suffix(8)) : nil
         var finals: [RunRecord] = []
@@ -105,6 +100,7 @@ package struct RunJob: Sendable {
             // Loaded (or connected) one at a time: the previous model is freed before the next is loaded.
             EngineHold.releaseAll(after: results.map(\.path))
             let opened = try await openRuntime(variant, head, servedConfiguration)
+            let machineLoad = try machineLoad(start)
             let runGroup = group.map { RunGroup(id: $0, index: index + 1, count: variants.count, label: variant.label) }
             output.info(RunHeader.render(opened.runtime.identity, cacheMode: head.cacheMode) + "\n")
             let outcome: RunOutcome
