@@ -383,3 +383,55 @@ private final class SeenLines: Sendable {
     func note(_ line: String, _ text: String) { seen.withLock { $0[line] = $0[line] ?? text } }
     func text(_ line: String) -> String? { seen.withLock { $0[line] } }
 }
+
+/// `run` on a machine other processes keep busy, against a scripted loopback server.
+@Suite(.timeLimit(.minutes(2))) struct BusyMachineCommandTests {
+    func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessRunner.Outcome {
+        try await ProcessRunner.run(CommandLineTests.binary, arguments, environment: environment, in: CommandLineTests.packageRoot)
+    }
+
+    /// The start's sample of the machine now ends once the model is loaded (or the server
+    /// connected), no longer before: on a busy machine `--require-quiet` still refuses before any
+    /// turn (exit 3, nothing recorded), and without it the run warns, names the load, and records
+    /// the start's sample and the run's own. Two spinning shells keep the machine busy whatever
+    /// else runs.
+    @Test func aBusyMachineIsRefusedBeforeAnyTurnOrWarnedAndRecorded() async throws {
+        let (suite, reports, folder) = try ServedCommandTests.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let spinners = try (0..<2).map { _ in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "while :; do :; done"]
+            try process.run()
+            return process
+        }
+        // SIGKILL: after SIGTERM (`terminate()`) such a shell went on spinning, long after its test.
+        defer {
+            for spinner in spinners {
+                kill(spinner.processIdentifier, SIGKILL)
+                spinner.waitUntilExit()
+            }
+        }
+        try await FakeChatServer.run(replies: Array(repeating: ServedCommandTests.answer, count: 6)) { server in
+            let served = ["--no-project", "--runtime", "openai", "--base-url", server.baseURL, "--model-name", "m"]
+            let refused = try await run(["run", suite, "--reports", reports, "--require-quiet"] + served, environment: ["CI": "true"])
+            #expect(refused.status == 3, "\(refused.stdout)\(refused.stderr)")
+            #expect(refused.stderr.contains("timings taken now would carry their noise (--require-quiet)"), "\(refused.stderr)")
+            #expect(!refused.stdout.contains("[1/"), "no turn ran: \(refused.stdout)")
+            #expect((try? ServedCommandTests.results(in: reports))?.isEmpty ?? true, "nothing recorded")
+
+            let warned = try await run(["run", suite, "--reports", reports] + served, environment: ["CI": "true"])
+            #expect(warned.status == 0, "\(warned.stderr)")
+            #expect(warned.stdout.contains("machine   busy: other processes use"), "\(warned.stdout)")
+            #expect(warned.stderr.contains("--require-quiet refuses to run"), "\(warned.stderr)")
+            let result = try #require(try ServedCommandTests.results(in: reports).first)
+            let record = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: result))) as? [String: Any])
+            let environment = try #require(record["environment"] as? [String: Any])
+            let start = try #require(environment["start"] as? [String: Any]), end = try #require(environment["end"] as? [String: Any])
+            #expect(((start["seconds"] as? Double) ?? 0) >= 0.5, "the start's sample lasts its minimum: \(start)")
+            #expect(((start["other_processes_cores"] as? Double) ?? 0) >= 0.25, "\(start)")
+            #expect(((end["seconds"] as? Double) ?? 0) > 0, "the run's own sample: \(end)")
+        }
+    }
+}
