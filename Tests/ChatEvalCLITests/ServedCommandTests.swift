@@ -398,20 +398,8 @@ private final class SeenLines: Sendable {
     @Test func aBusyMachineIsRefusedBeforeAnyTurnOrWarnedAndRecorded() async throws {
         let (suite, reports, folder) = try ServedCommandTests.workspace()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let spinners = try (0..<2).map { _ in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "while :; do :; done"]
-            try process.run()
-            return process
-        }
-        // SIGKILL: after SIGTERM (`terminate()`) such a shell went on spinning, long after its test.
-        defer {
-            for spinner in spinners {
-                kill(spinner.processIdentifier, SIGKILL)
-                spinner.waitUntilExit()
-            }
-        }
+        let spinners = try (0..<2).map { _ in try SpinningProcess() }
+        defer { spinners.forEach { $0.stop() } }
         try await FakeChatServer.run(replies: Array(repeating: ServedCommandTests.answer, count: 6)) { server in
             let served = ["--no-project", "--runtime", "openai", "--base-url", server.baseURL, "--model-name", "m"]
             let refused = try await run(["run", suite, "--reports", reports, "--require-quiet"] + served, environment: ["CI": "true"])

@@ -1,31 +1,18 @@
 import ChatEvalStore
+import ChatEvalTestKit
 import Foundation
 import Testing
 
 /// A run is its own sample of the machine's load (2026-11-30: `run` slept half a second after every
 /// run to sample the end, and half a second before it, the model loading only after).
 @Suite struct MachineLoadTests {
-    /// A process spinning until killed, started now: the shell's own loop, no command run
-    /// (a `date` per round spent its time in short-lived children, which the shell's ticks never hold).
-    private func spinner() throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "while :; do :; done"]
-        try process.run()
-        return process
-    }
-
     /// Over an interval the caller spent working, the sample waits for nothing, counts a process
     /// born during it (before, a process absent at the start was skipped: a compile started
     /// during a long run was never named), and says how long it lasted.
     @Test func aSampleOverTheCallersOwnWorkCountsAProcessBornDuringIt() throws {
         let sample = MachineLoad.Sample.begin()
-        let child = try spinner()
-        // SIGKILL: after SIGTERM (`terminate()`) the shell went on spinning, long after its test.
-        defer {
-            kill(child.processIdentifier, SIGKILL)
-            child.waitUntilExit()
-        }
+        let child = try SpinningProcess()
+        defer { child.stop() }
         // The caller's own work meanwhile (as a run's turns): never counted as another process's.
         let clock = ContinuousClock()
         let busyUntil = clock.now.advanced(by: .milliseconds(1200))
@@ -38,7 +25,7 @@ import Testing
         #expect(waited < .milliseconds(400), "no sleep once the interval has passed: \(waited)")
         let seconds = try #require(load.seconds)
         #expect(seconds >= 1.2 && seconds < 2.5, "\(seconds)")
-        let share = try #require(load.busiest.first { $0.pid == Int(child.processIdentifier) }, "the spinner is named: \(load.busiest)")
+        let share = try #require(load.busiest.first { $0.pid == child.pid }, "the spinner is named: \(load.busiest)")
         #expect(share.cores > 0.05, "\(share)")
         // The total holds at least the named spinner (ticks are 1/100 s).
         #expect(load.otherProcessesCores + 0.05 >= share.cores, "\(load.otherProcessesCores) against \(share.cores)")
