@@ -20,6 +20,14 @@ import PackageDescription
 // (see Sources/ChatEvalOpenAI/HTTP/HTTPClient.swift for the measured trade-off).
 /// -O for a target in debug builds (tests), where its loops would otherwise dominate `make test`.
 let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+/// Test targets unoptimised in the release build the tests share with `make run` (SwiftPM's
+/// release configuration is one for the whole graph). The optimiser was most of their compile:
+/// the 15 test targets rebuilt in 205 and 252 s at -O, 130–132 s at -Onone (3 builds), 2-core
+/// Intel Xeon, 2026-11-30, quiet. The tests' own bodies are assertions around calls into the
+/// libraries, which stay optimised: the quick tests ran in 191.5 and 193.7 s against 213.1 and
+/// 234.9 s at -O. -no-whole-module-optimization as well was slower (151 s): one job per target
+/// already keeps both cores busy.
+let testSettings: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration: .release))]
 
 let package = Package(
     name: "ChatEval",
@@ -149,42 +157,56 @@ let package = Package(
         .executableTarget(
             name: "ChatEvalGradingBench", dependencies: ["ChatEvalRunner", "ChatEvalSuites", "ChatEvalGrading", "ChatEvalCore"]),
 
-        .testTarget(name: "ChatEvalCoreTests", dependencies: ["ChatEvalCore"]),
-        .testTarget(name: "ChatEvalRuntimeTests", dependencies: ["ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit"]),
+        .testTarget(name: "ChatEvalCoreTests", dependencies: ["ChatEvalCore"], swiftSettings: testSettings),
         .testTarget(
-            name: "ChatEvalSuitesTests", dependencies: ["ChatEvalSuites", "ChatEvalGrading", "ChatEvalCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "ChatEvalLlamaTests", dependencies: ["ChatEvalLlama", "ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit"]),
-        .testTarget(name: "ChatEvalGitTests", dependencies: ["ChatEvalGit", "ChatEvalCore", "ChatEvalTestKit"]),
+            name: "ChatEvalRuntimeTests", dependencies: ["ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit"], swiftSettings: testSettings),
+        .testTarget(
+            name: "ChatEvalSuitesTests", dependencies: ["ChatEvalSuites", "ChatEvalGrading", "ChatEvalCore"], exclude: ["Fixtures"],
+            swiftSettings: testSettings),
+        .testTarget(
+            name: "ChatEvalLlamaTests", dependencies: ["ChatEvalLlama", "ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit"],
+            swiftSettings: testSettings),
+        .testTarget(
+            name: "ChatEvalGitTests", dependencies: ["ChatEvalGit", "ChatEvalCore", "ChatEvalTestKit"], swiftSettings: testSettings),
         .testTarget(
             name: "ChatEvalRunnerTests",
             dependencies: [
                 "ChatEvalRunner", "ChatEvalReport", "ChatEvalCompare", "ChatEvalGrading", "ChatEvalSuites", "ChatEvalStore",
                 "ChatEvalRuntime",
                 "ChatEvalCore", "ChatEvalTestKit",
-            ]),
+            ], swiftSettings: testSettings),
         .testTarget(
             name: "ChatEvalOpenAITests",
             dependencies: [
                 "ChatEvalOpenAI", "ChatEvalRunner", "ChatEvalSuites", "ChatEvalStore", "ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit",
-            ]),
-        .testTarget(name: "ChatEvalStoreTests", dependencies: ["ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),
-        .testTarget(name: "ChatEvalIndexTests", dependencies: ["ChatEvalIndex", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),
-        .testTarget(name: "ChatEvalHistoryTests", dependencies: ["ChatEvalHistory", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),
+            ], swiftSettings: testSettings),
+        .testTarget(
+            name: "ChatEvalStoreTests", dependencies: ["ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"], swiftSettings: testSettings),
+        .testTarget(
+            name: "ChatEvalIndexTests", dependencies: ["ChatEvalIndex", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"],
+            swiftSettings: testSettings),
+        .testTarget(
+            name: "ChatEvalHistoryTests", dependencies: ["ChatEvalHistory", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"],
+            swiftSettings: testSettings),
         .testTarget(
             name: "ChatEvalReportTests",
             dependencies: [
                 "ChatEvalReport", "ChatEvalHistory", "ChatEvalCompare", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit",
-            ]),
-        .testTarget(name: "ChatEvalCompareTests", dependencies: ["ChatEvalCompare", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),
+            ], swiftSettings: testSettings),
+        .testTarget(
+            name: "ChatEvalCompareTests", dependencies: ["ChatEvalCompare", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"],
+            swiftSettings: testSettings),
         .testTarget(
             name: "ChatEvalGradingTests",
             dependencies: [
                 "ChatEvalGrading", "ChatEvalPunktModel", "ChatEvalCore", "ChatEvalDigest", "ChatEvalToolKit",
-            ], exclude: ["Fixtures"]),
+            ], exclude: ["Fixtures"], swiftSettings: testSettings),
         .testTarget(
             name: "ChatEvalWorkspaceTests",
-            dependencies: ["ChatEvalWorkspace", "ChatEvalCompare", "ChatEvalSuites", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),
-        .testTarget(name: "ChatEvalCLITests", dependencies: ["ChatEvalCLI", "ChatEvalOpenAI", "ChatEvalTestKit"]),
+            dependencies: ["ChatEvalWorkspace", "ChatEvalCompare", "ChatEvalSuites", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"],
+            swiftSettings: testSettings),
+        .testTarget(
+            name: "ChatEvalCLITests", dependencies: ["ChatEvalCLI", "ChatEvalOpenAI", "ChatEvalTestKit"], swiftSettings: testSettings),
     ],
     swiftLanguageModes: [.v6]
 )

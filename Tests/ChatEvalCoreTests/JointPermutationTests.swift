@@ -94,6 +94,46 @@ import Testing
         #expect(result.labelings < 10_000)
         #expect(result.adjusted[0].worse > 0.2)
     }
+
+    /// A seed decides as it always has: a mixed family on the sampled path (strata of 12, 10 and
+    /// 6 replays, a rank test over all three with a missing value, one over a single stratum, two
+    /// checks, one with an ungraded replay), pinned to what the implementation before the flat
+    /// layout (`9d0cee1`) gave, draws and counts alike. A change in the order of a sum, a draw or a
+    /// shuffle moves these counts.
+    @Test func aSeededFamilyGivesTheFiguresItAlwaysGave() {
+        let strata = [
+            JointPermutation.Stratum(isHead: (0..<12).map { $0 % 2 == 1 }),
+            JointPermutation.Stratum(isHead: (0..<10).map { $0 >= 5 }),
+            JointPermutation.Stratum(isHead: (0..<6).map { $0 >= 3 }),
+        ]
+        func values(_ count: Int, shift: Double, salt: Int) -> [Double?] {
+            (0..<count).map { Double(($0 * 7 + salt) % count) + ($0 >= count / 2 ? shift : 0) }
+        }
+        var second = values(10, shift: 2, salt: 1)
+        second[4] = nil
+        let tests: [JointPermutation.Test] = [
+            .rank(
+                parts: [
+                    .init(stratum: 0, values: values(12, shift: 0, salt: 3)), .init(stratum: 1, values: second),
+                    .init(stratum: 2, values: values(6, shift: 1.5, salt: 2)),
+                ], worse: .larger),
+            .rank(parts: [.init(stratum: 1, values: values(10, shift: -3, salt: 5))], worse: .smaller),
+            .count(stratum: 0, passed: (0..<12).map { $0 % 2 == 0 || $0 == 3 }),
+            .count(stratum: 2, passed: [true, true, nil, false, false, true]),
+        ]
+        let result = JointPermutation.adjust(strata: strata, tests: tests, samples: 3_000, seed: 11)
+        #expect(!result.exact && result.labelings == 896)
+        // Sampled adjusted p-values are (reached + 1) / (draws + 1): compared as those counts.
+        #expect(result.adjusted.map { ($0.worse * 897).rounded() } == [409, 92, 21, 409])
+        #expect(result.adjusted.map { ($0.better * 897).rounded() } == [801, 897, 897, 897])
+        let observed: [(worse: Double, better: Double)] = [
+            (0.422663107110338, 0.57733689288966206), (0.046846309746624119, 0.95315369025337593),
+            (0.0075757575757575508, 0.99999999999999711), (0.30000000000000004, 1),
+        ]
+        for (given, expected) in zip(result.observed, observed) {
+            #expect(abs(given.worse - expected.worse) < 1e-12 && abs(given.better - expected.better) < 1e-12)
+        }
+    }
 }
 
 /// The run-to-run spread from a base's history: robust to a real step, nil when too short.

