@@ -22,8 +22,15 @@ public struct EngineMemory: Codable, Sendable, Hashable {
     /// peak memory only between sides measured in the same process context).
     public var peakBasis: String?
     /// KV-cache bytes per cached position (all layers, keys and values), from the model's
-    /// attention geometry: with `modelBytes`, what decoding one token reads (`roofline`).
+    /// attention geometry: with `weightBytes`, what decoding one token reads (`roofline`).
     public var kvBytesPerPosition: Int?
+    /// The model's tensors, each counted once (llama.cpp's `llama_model_size`): the weights one
+    /// decoded token reads. Not `modelBytes`: where the CPU has a faster layout, llama.cpp keeps a
+    /// repacked copy of most weights (an "AMX" or "CPU_REPACK" model buffer) beside the mapped
+    /// file and reads only that copy, so the buffers together hold the weights about twice
+    /// (SmolLM2 on an AMX Xeon: 95.34 MiB repacked beside 92.10 MiB mapped). Absent in records
+    /// written before it, which then show no roofline.
+    public var weightBytes: Int?
 
     /// `peakBasis` of peaks measured above the resident memory just before the model loaded.
     public static let aboveLoadBaseline = "above_load_baseline"
@@ -42,8 +49,8 @@ public struct EngineMemory: Codable, Sendable, Hashable {
 
     /// What decoding one token reads, when both figures are known.
     public var roofline: DecodeRoofline? {
-        guard let modelBytes, let kvBytesPerPosition else { return nil }
-        return DecodeRoofline(weightBytes: modelBytes, kvBytesPerPosition: kvBytesPerPosition)
+        guard let weightBytes, let kvBytesPerPosition else { return nil }
+        return DecodeRoofline(weightBytes: weightBytes, kvBytesPerPosition: kvBytesPerPosition)
     }
 
     /// The engine's buffers together, when it reported them all.

@@ -189,6 +189,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         memory.loadPeakResidentBytes = window.close()
         memory.peakBasis = residentBefore == nil ? nil : EngineMemory.aboveLoadBaseline
         memory.kvBytesPerPosition = model.kvCacheBytes(contextSize: 1)
+        memory.weightBytes = model.tensorBytes
         return Loaded(
             model: model, template: template, context: context, loadSeconds: loadSeconds, warmupSeconds: warmupSeconds, memory: memory,
             kvCaches: LlamaMemoryReport.kvCaches(reports))

@@ -67,6 +67,9 @@ final class LlamaModel: @unchecked Sendable {
 
     /// Bytes of an f16 KV cache holding `contextSize` tokens in every layer, from the model's
     /// attention geometry (`block_count`, `head_count_kv`, `key_length`, `value_length`).
+    /// The bytes of all the model's tensors, each counted once (`llama_model_size`).
+    var tensorBytes: Int { Int(clamping: llama_model_size(pointer)) }
+
     func kvCacheBytes(contextSize: Int) -> Int? {
         guard let architecture = metadata("general.architecture"),
             let layers = metadata("\(architecture).block_count").flatMap(Int.init),

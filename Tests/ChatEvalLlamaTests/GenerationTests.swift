@@ -96,6 +96,12 @@ extension RealModelTests {
             let memory = try #require(identity.memory)
             #expect((memory.modelBytes ?? 0) > 0 && (memory.computeBytes ?? 0) > 0)
             #expect(memory.kvCacheBytes == identity.kvCacheBytes)
+            // What a decoded token reads of the weights: the tensors once, never the repacked
+            // copy beside the mapped file as well (an AMX Xeon's buffers hold them twice, and
+            // decode read as 157% of the bandwidth bound). Quantised weights are most of the file.
+            let fileBytes = identity.model.fileBytes, weights = try #require(memory.weightBytes)
+            #expect(weights <= fileBytes && weights > fileBytes * 3 / 4, "weights \(weights) of a \(fileBytes)-byte file")
+            #expect(memory.roofline?.weightBytes == weights)
             #expect((memory.loadPeakResidentBytes ?? 0) > (memory.residentBytesBeforeLoad ?? .max))
             // The cache holds every layer's keys and values for every position: twice the context, twice the bytes.
             let half = try LlamaChatRuntime(.init(modelPath: path, contextSize: 2048, threads: 1)).identity

@@ -41,8 +41,14 @@ import Testing
     @Test func eachTurnsDecodeIsAShareOfTheBandwidthBoundWhenBothFiguresAreRecorded() async throws {
         var run = ReportFixtures.run()
         #expect(!MarkdownReport.render(runs: [run]).contains("share of bound"))
-        run.runtime.memory = EngineMemory(modelBytes: 90_000_000)
+        // The buffers' sum alone (a record from before the weights were counted once, when a
+        // repacked copy could double it): no roofline, so no column.
+        run.runtime.memory = EngineMemory(modelBytes: 180_000_000)
         run.runtime.memory?.kvBytesPerPosition = 20_000
+        run.machine.memoryBandwidth = 10e9
+        #expect(!MarkdownReport.render(runs: [run]).contains("share of bound"), "no weights counted once: no column")
+        run.machine.memoryBandwidth = nil
+        run.runtime.memory?.weightBytes = 90_000_000
         #expect(!MarkdownReport.render(runs: [run]).contains("share of bound"), "no bandwidth probed: no column")
         run.machine.memoryBandwidth = 10e9
         let markdown = MarkdownReport.render(runs: [run])

@@ -79,6 +79,7 @@ import Testing
         record.group = RunGroup(id: "g", index: 1, count: 2, label: "m.gguf")
         record.runtime.memory?.peakBasis = EngineMemory.aboveLoadBaseline
         record.runtime.memory?.kvBytesPerPosition = 23_040
+        record.runtime.memory?.weightBytes = 92_100_000
         record.machine.memoryBandwidth = 11.5e9
         var verdict = Verdict(check: "icontains", passed: true, score: 1, detail: "found", error: "none", weight: 2)
         verdict.loose = true
