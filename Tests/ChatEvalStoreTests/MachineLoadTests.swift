@@ -16,8 +16,7 @@ import Testing
         // The caller's own work meanwhile (as a run's turns): never counted as another process's.
         let clock = ContinuousClock()
         let busyUntil = clock.now.advanced(by: .milliseconds(1200))
-        var spins = 0
-        while clock.now < busyUntil { spins &+= 1 }
+        while clock.now < busyUntil {}  // reads the clock each round: cannot be optimised away
         let asked = clock.now
         // Every other process named: on a busy machine the spinner need not be among the five busiest.
         let load = sample.load(naming: .max)
@@ -30,7 +29,6 @@ import Testing
         // The total holds at least the named spinner (ticks are 1/100 s).
         #expect(load.otherProcessesCores + 0.05 >= share.cores, "\(load.otherProcessesCores) against \(share.cores)")
         #expect(!load.busiest.contains { $0.pid == Int(getpid()) }, "the caller is never another process")
-        #expect(spins != 0)
     }
 
     /// Asked for at once, the sample still lasts its minimum: a quarter of a core must stand out
