@@ -203,7 +203,10 @@ let package = Package(
             ], exclude: ["Fixtures"], swiftSettings: testSettings),
         .testTarget(
             name: "ChatEvalWorkspaceTests",
-            dependencies: ["ChatEvalWorkspace", "ChatEvalCompare", "ChatEvalSuites", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"],
+            dependencies: [
+                "ChatEvalWorkspace", "ChatEvalCompare", "ChatEvalReport", "ChatEvalSuites", "ChatEvalStore", "ChatEvalCore",
+                "ChatEvalTestKit",
+            ],
             swiftSettings: testSettings),
         .testTarget(
             name: "ChatEvalCLITests", dependencies: ["ChatEvalCLI", "ChatEvalOpenAI", "ChatEvalTestKit"], swiftSettings: testSettings),

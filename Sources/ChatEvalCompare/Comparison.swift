@@ -71,6 +71,12 @@ public struct Comparison: Codable, Sendable {
         self.load = load
     }
 
+    /// True when base and head are the same recorded runs (`compare HEAD HEAD`): one set of replays
+    /// read twice, so no change and no run-to-run offset between the sides.
+    public var comparesARunWithItself: Bool {
+        !base.runs.isEmpty && Set(base.runs) == Set(head.runs)
+    }
+
     /// Metric changes that gate: suite-level metrics with a threshold.
     public var metricRegressions: [(suite: String, change: MetricChange)] {
         suites.flatMap { suite in suite.metrics.filter { $0.verdict == .regression }.map { (suite.name, $0) } }

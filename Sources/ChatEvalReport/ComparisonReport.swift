@@ -181,6 +181,10 @@ public enum ComparisonReport {
             lines.append(
                 "runs      recorded separately: changes must also pass the run-to-run spread (\(shown.joined(separator: ", ")); "
                     + "\(origin)); run --baseline pairs them instead")
+        } else if comparison.comparesARunWithItself {
+            lines.append(
+                "runs      the same recorded run on both sides: every change is 0 by construction, and an interval shows only "
+                    + "what its replays could resolve, not how far another run would be")
         }
         lines += floorLines(comparison)
         if let run = comparison.sequential {

@@ -197,10 +197,19 @@ import Testing
 
         // The same commit against itself: nothing changed.
         let same = try await fixture.chateval(["compare", "HEAD", "HEAD"])
-        // Two readings of one recorded run: no regression, and not "unchanged" either — separately
-        // recorded runs cannot call a change under their run-to-run floor.
+        // Two readings of one recorded run: no run-to-run offset between them, so no run floor; every
+        // change is exactly 0 and nothing is worse. Whether an interval is narrow enough to call a
+        // metric unchanged depends on how much its replays spread on this machine (on a quiet CI
+        // runner they called all nine unchanged, on a busy one some stay undecided): that is
+        // asserted on built samples in ComparisonReportTests, not here. What holds on any machine:
         #expect(same.status == 0, "\(same.stdout)\n\(same.stderr)")
-        #expect(!same.stdout.contains("REGRESSION") && same.stdout.contains("no regression shown"), "\(same.stdout)")
+        #expect(!same.stdout.contains("REGRESSION"), "\(same.stdout)")
+        #expect(same.stdout.contains("runs      the same recorded run on both sides"), "\(same.stdout)")
+        let timed = ["ttft ", "prefill-tps ", "decode-tps ", "total-time "]
+        let rows = same.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { row in timed.contains { row.hasPrefix($0) } }
+        #expect(rows.count == timed.count && rows.allSatisfy { $0.contains("+0.0%") }, "\(same.stdout)")
+        #expect(!same.stdout.contains("run-to-run spread"), "\(same.stdout)")
     }
 
     @Test func aRevisionWithoutARecordedRunIsAMissingBaseline() async throws {

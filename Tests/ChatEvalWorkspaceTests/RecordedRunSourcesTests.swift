@@ -1,5 +1,6 @@
 import ChatEvalCompare
 import ChatEvalCore
+import ChatEvalReport
 import ChatEvalStore
 import ChatEvalTestKit
 import ChatEvalWorkspace
@@ -56,5 +57,48 @@ import Testing
         #expect(oneJob.runSpread == nil && oneJob.load.screenedAt == nil)
         #expect(oneJob.design.share == 0.25 && oneJob.design.looks == [1, 2])
         #expect(oneJob.head.sources == [paths["job1-head"]!])
+    }
+
+    /// One run of `repetitions` replays of one one-turn conversation, its timings spread by `noise`.
+    static func repeatedRun(_ runId: String, noise: Double, repetitions: Int, seed: UInt64) -> RunRecord {
+        var synthetic = SyntheticRuns(seed: seed, noise: noise)
+        var record = synthetic.record(runId: runId, commit: SyntheticRuns.commitID(1), conversations: 1, turns: 1)
+        record.suites[0].conversations = (1...repetitions).map { repetition in
+            var replay = synthetic.record(runId: runId, commit: nil, conversations: 1, turns: 1).suites[0].conversations[0]
+            replay.repetition = repetition
+            return replay
+        }
+        record.settings.repetitions = repetitions
+        return record
+    }
+
+    /// `compare HEAD HEAD` reads one recorded run on both sides. No run-to-run offset lies between
+    /// them, so no run floor; every change is exactly 0 and the report says why. Whether a metric
+    /// is called unchanged is its replays' doing, as for any comparison: tight replays (0.2%) call
+    /// it, widely spread ones (40%) leave it undecided. CI once saw the first where a test
+    /// expected the second (2026-11-30): the verdict is the spread's, never fixed by the sameness.
+    @Test func aRunComparedWithItselfChangesNothingAndDecidesOnlyWhatItsReplaysResolve() throws {
+        let tight = Self.repeatedRun("tight", noise: 0.002, repetitions: 10, seed: 11)
+        let wide = Self.repeatedRun("wide", noise: 0.4, repetitions: 10, seed: 12)
+        let (folder, paths) = try Self.files([tight, wide])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sources = try RunSources(repo: nil, reportsFolder: folder.path, project: ProjectSelection(path: nil, ignore: true))
+
+        for (id, expected) in [("tight", ChangeVerdict.unchanged), ("wide", .underpowered)] {
+            let comparison = try sources.compare(base: paths[id]!, head: paths[id]!, overrides: ComparisonOverrides()).0
+            #expect(comparison.comparesARunWithItself && comparison.runSpread == nil, "\(id)")
+            let timed = comparison.suites.flatMap(\.metrics).filter { [.timeToFirstToken, .decodeTokensPerSecond].contains($0.metric) }
+            #expect(timed.count == 2, "\(id)")
+            for change in timed {
+                #expect(change.change == 0 && change.verdict == expected, "\(id) \(change.metric.name): \(change.verdict) \(change.reason)")
+                #expect(change.changeLower.map { $0 < 0 } == true && change.changeUpper.map { $0 > 0 } == true, "\(id)")
+            }
+            #expect(comparison.metricRegressions.isEmpty, "\(id)")
+            #expect(ComparisonReport.designLines(comparison).contains { $0.hasPrefix("runs      the same recorded run on both sides") })
+        }
+
+        let separate = try sources.compare(base: paths["tight"]!, head: paths["wide"]!, overrides: ComparisonOverrides()).0
+        #expect(!separate.comparesARunWithItself && separate.runSpread != nil)
+        #expect(!ComparisonReport.designLines(separate).contains { $0.contains("the same recorded run") })
     }
 }
