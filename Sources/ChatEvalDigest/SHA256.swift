@@ -6,33 +6,33 @@ import Foundation
 ///
 /// libcrypto rather than swift-crypto: OpenSSL is on every machine that has libgit2 already, and
 /// swift-crypto compiled its own copy of BoringSSL — 359 C objects — into every fresh build for
-/// four hex digests. One Swift owner per `EVP_MD_CTX`, freed when it goes.
+/// four hex digests. Its low-level SHA-256 functions rather than EVP: see `COpenSSL/shim.h` (the
+/// EVP path initialised OpenSSL's providers, 1.9 MiB resident, for the same digest).
+/// One Swift owner per `SHA256_CTX`, freed when it goes.
 public final class SHA256Digest {
-    private let context: OpaquePointer
+    private let context: UnsafeMutablePointer<SHA256_CTX>
 
-    /// A digest of nothing yet. libcrypto refuses only when it cannot allocate: then a trap, as
-    /// Swift's own allocations do.
+    /// A digest of nothing yet. `SHA256_Init` only fills the context in (it cannot fail in
+    /// OpenSSL 3.0); a failure it reported anyway would trap, naming the call.
     public init() {
-        guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
-            fatalError("libcrypto could not start a SHA-256 digest (EVP_MD_CTX_new / EVP_DigestInit_ex)")
-        }
-        self.context = context
+        context = .allocate(capacity: 1)
+        guard SHA256_Init(context) == 1 else { fatalError("libcrypto could not start a SHA-256 digest (SHA256_Init)") }
     }
 
-    deinit { EVP_MD_CTX_free(context) }
+    deinit { context.deallocate() }
 
     public func update(_ data: Data) {
         data.withUnsafeBytes { bytes in
-            _ = EVP_DigestUpdate(context, bytes.baseAddress, bytes.count)
+            _ = SHA256_Update(context, bytes.baseAddress, bytes.count)
         }
     }
 
     /// The digest as 64 lowercase hexadecimal digits. Ends the digest: update it no more.
     public func hex() -> String {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        _ = EVP_DigestFinal_ex(context, &digest, &length)
-        return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        _ = SHA256_Final(&digest, context)
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: digest.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] }, as: UTF8.self)
     }
 
     /// The hex SHA-256 of `data`.
