@@ -29,6 +29,11 @@ let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration
 /// already keeps both cores busy.
 let testSettings: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration: .release))]
 
+/// A test target, built with `testSettings` (every test target is: one place to say so).
+func testTarget(_ name: String, _ dependencies: [Target.Dependency], exclude: [String] = []) -> Target {
+    .testTarget(name: name, dependencies: dependencies, exclude: exclude, swiftSettings: testSettings)
+}
+
 let package = Package(
     name: "ChatEval",
     platforms: [.macOS(.v15)],
@@ -157,59 +162,38 @@ let package = Package(
         .executableTarget(
             name: "ChatEvalGradingBench", dependencies: ["ChatEvalRunner", "ChatEvalSuites", "ChatEvalGrading", "ChatEvalCore"]),
 
-        .testTarget(name: "ChatEvalCoreTests", dependencies: ["ChatEvalCore"], swiftSettings: testSettings),
-        .testTarget(
-            name: "ChatEvalRuntimeTests", dependencies: ["ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit"], swiftSettings: testSettings),
-        .testTarget(
-            name: "ChatEvalSuitesTests", dependencies: ["ChatEvalSuites", "ChatEvalGrading", "ChatEvalCore"], exclude: ["Fixtures"],
-            swiftSettings: testSettings),
-        .testTarget(
-            name: "ChatEvalLlamaTests", dependencies: ["ChatEvalLlama", "ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit"],
-            swiftSettings: testSettings),
-        .testTarget(
-            name: "ChatEvalGitTests", dependencies: ["ChatEvalGit", "ChatEvalCore", "ChatEvalTestKit"], swiftSettings: testSettings),
-        .testTarget(
-            name: "ChatEvalRunnerTests",
-            dependencies: [
+        testTarget("ChatEvalCoreTests", ["ChatEvalCore"]),
+        testTarget("ChatEvalRuntimeTests", ["ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit"]),
+        testTarget("ChatEvalSuitesTests", ["ChatEvalSuites", "ChatEvalGrading", "ChatEvalCore"], exclude: ["Fixtures"]),
+        testTarget("ChatEvalLlamaTests", ["ChatEvalLlama", "ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit"]),
+        testTarget("ChatEvalGitTests", ["ChatEvalGit", "ChatEvalCore", "ChatEvalTestKit"]),
+        testTarget(
+            "ChatEvalRunnerTests",
+            [
                 "ChatEvalRunner", "ChatEvalReport", "ChatEvalCompare", "ChatEvalGrading", "ChatEvalSuites", "ChatEvalStore",
                 "ChatEvalRuntime",
                 "ChatEvalCore", "ChatEvalTestKit",
-            ], swiftSettings: testSettings),
-        .testTarget(
-            name: "ChatEvalOpenAITests",
-            dependencies: [
-                "ChatEvalOpenAI", "ChatEvalRunner", "ChatEvalSuites", "ChatEvalStore", "ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit",
-            ], swiftSettings: testSettings),
-        .testTarget(
-            name: "ChatEvalStoreTests", dependencies: ["ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"], swiftSettings: testSettings),
-        .testTarget(
-            name: "ChatEvalIndexTests", dependencies: ["ChatEvalIndex", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"],
-            swiftSettings: testSettings),
-        .testTarget(
-            name: "ChatEvalHistoryTests", dependencies: ["ChatEvalHistory", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"],
-            swiftSettings: testSettings),
-        .testTarget(
-            name: "ChatEvalReportTests",
-            dependencies: [
-                "ChatEvalReport", "ChatEvalHistory", "ChatEvalCompare", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit",
-            ], swiftSettings: testSettings),
-        .testTarget(
-            name: "ChatEvalCompareTests", dependencies: ["ChatEvalCompare", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"],
-            swiftSettings: testSettings),
-        .testTarget(
-            name: "ChatEvalGradingTests",
-            dependencies: [
-                "ChatEvalGrading", "ChatEvalPunktModel", "ChatEvalCore", "ChatEvalDigest", "ChatEvalToolKit",
-            ], exclude: ["Fixtures"], swiftSettings: testSettings),
-        .testTarget(
-            name: "ChatEvalWorkspaceTests",
-            dependencies: [
+            ]),
+        testTarget(
+            "ChatEvalOpenAITests",
+            ["ChatEvalOpenAI", "ChatEvalRunner", "ChatEvalSuites", "ChatEvalStore", "ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit"]),
+        testTarget("ChatEvalStoreTests", ["ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),
+        testTarget("ChatEvalIndexTests", ["ChatEvalIndex", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),
+        testTarget("ChatEvalHistoryTests", ["ChatEvalHistory", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),
+        testTarget(
+            "ChatEvalReportTests",
+            ["ChatEvalReport", "ChatEvalHistory", "ChatEvalCompare", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),
+        testTarget("ChatEvalCompareTests", ["ChatEvalCompare", "ChatEvalStore", "ChatEvalCore", "ChatEvalTestKit"]),
+        testTarget(
+            "ChatEvalGradingTests", ["ChatEvalGrading", "ChatEvalPunktModel", "ChatEvalCore", "ChatEvalDigest", "ChatEvalToolKit"],
+            exclude: ["Fixtures"]),
+        testTarget(
+            "ChatEvalWorkspaceTests",
+            [
                 "ChatEvalWorkspace", "ChatEvalCompare", "ChatEvalReport", "ChatEvalSuites", "ChatEvalStore", "ChatEvalCore",
                 "ChatEvalTestKit",
-            ],
-            swiftSettings: testSettings),
-        .testTarget(
-            name: "ChatEvalCLITests", dependencies: ["ChatEvalCLI", "ChatEvalOpenAI", "ChatEvalTestKit"], swiftSettings: testSettings),
+            ]),
+        testTarget("ChatEvalCLITests", ["ChatEvalCLI", "ChatEvalOpenAI", "ChatEvalTestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

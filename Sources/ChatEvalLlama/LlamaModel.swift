@@ -65,11 +65,11 @@ final class LlamaModel: @unchecked Sendable {
         return String(decoding: buffer.prefix(min(Int(count), buffer.count - 1)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// Bytes of an f16 KV cache holding `contextSize` tokens in every layer, from the model's
-    /// attention geometry (`block_count`, `head_count_kv`, `key_length`, `value_length`).
     /// The bytes of all the model's tensors, each counted once (`llama_model_size`).
     var tensorBytes: Int { Int(clamping: llama_model_size(pointer)) }
 
+    /// Bytes of an f16 KV cache holding `contextSize` tokens in every layer, from the model's
+    /// attention geometry (`block_count`, `head_count_kv`, `key_length`, `value_length`).
     func kvCacheBytes(contextSize: Int) -> Int? {
         guard let architecture = metadata("general.architecture"),
             let layers = metadata("\(architecture).block_count").flatMap(Int.init),

@@ -201,7 +201,7 @@ import Testing
         // change is exactly 0 and nothing is worse. Whether an interval is narrow enough to call a
         // metric unchanged depends on how much its replays spread on this machine (on a quiet CI
         // runner they called all nine unchanged, on a busy one some stay undecided): that is
-        // asserted on built samples in ComparisonReportTests, not here. What holds on any machine:
+        // asserted on built runs in RecordedRunSourcesTests, not here. What holds on any machine:
         #expect(same.status == 0, "\(same.stdout)\n\(same.stderr)")
         #expect(!same.stdout.contains("REGRESSION"), "\(same.stdout)")
         #expect(same.stdout.contains("runs      the same recorded run on both sides"), "\(same.stdout)")
