@@ -18,11 +18,11 @@ struct ModelOptions: ParsableArguments {
         }
     }
 
-    func runtime(contextSize: Int = 4096) throws -> LlamaChatRuntime {
+    func runtime(contextSize: Int = 4096, slidingWindowCache: SlidingWindowCache = .full) throws -> LlamaChatRuntime {
         try LlamaChatRuntime(
             .init(
                 modelPath: model, chatTemplate: chatTemplate, contextSize: contextSize, batchSize: 512, threads: threads,
-                build: EngineBuild.currentName))
+                slidingWindowCache: slidingWindowCache, build: EngineBuild.currentName))
     }
 
     /// Says how busy the machine is; a busy machine makes every figure below doubtful.
@@ -32,3 +32,5 @@ struct ModelOptions: ParsableArguments {
         print("machine: \(load.summary)\(load.isBusy ? " — FIGURES BELOW CARRY THAT NOISE" : "")")
     }
 }
+
+extension SlidingWindowCache: ExpressibleByArgument {}

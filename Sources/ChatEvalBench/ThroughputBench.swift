@@ -27,6 +27,18 @@ struct ThroughputBench: AsyncParsableCommand {
     @Option(help: "The ratio a figure must reach.") var goal: Double = 0.97
     @Option(help: "ChatEval's context size (a run's default is 4096; llama-bench sizes its context to the test).")
     var ctxSize: Int = 4096
+    @Option(
+        help: ArgumentHelp(
+            "A second ChatEval side with this context size, in the same alternation: ChatEval against itself at two "
+                + "context sizes, to tell the engine's cost of a larger context from the harness's.",
+            valueName: "tokens"))
+    var alsoCtxSize: Int?
+    @Option(
+        help: ArgumentHelp(
+            "What the second ChatEval side caches for a sliding-window model's windowed layers: full (a run's default, "
+                + "for reuse) or window (as llama-bench and llama-server keep).",
+            valueName: "full|window"))
+    var alsoSlidingWindowCache: SlidingWindowCache = .full
 
     func validate() throws {
         guard FileManager.default.isExecutableFile(atPath: llamaBench) else {
@@ -35,12 +47,19 @@ struct ThroughputBench: AsyncParsableCommand {
         guard repetitions >= 1, promptTokens >= 16, generatedTokens >= 2 else {
             throw ValidationError("repetitions ≥ 1, prompt ≥ 16, generated ≥ 2")
         }
+        if let alsoCtxSize, alsoCtxSize == ctxSize || alsoCtxSize < promptTokens + generatedTokens {
+            throw ValidationError(
+                "--also-ctx-size \(alsoCtxSize): give a context size other than --ctx-size (\(ctxSize)) that holds the prompt "
+                    + "and the generated tokens (at least \(promptTokens + generatedTokens))")
+        }
     }
 
     func run() async throws {
         options.announce("Throughput against llama-bench")
         let before = MemoryAttribution.mappings()
         let runtime = try options.runtime(contextSize: ctxSize)
+        // Created before the engine's regions are told apart, so that its buffers count as llama.cpp's too.
+        let other = try alsoCtxSize.map { try options.runtime(contextSize: $0, slidingWindowCache: alsoSlidingWindowCache) }
         let engineRegions = MemoryAttribution.newLargeAnonymousRegions(since: before, now: MemoryAttribution.mappings())
         let messages = try promptOfAbout(promptTokens, runtime)
         let depth = runtime.promptTokens(for: messages)?.count ?? promptTokens
@@ -49,30 +68,21 @@ struct ThroughputBench: AsyncParsableCommand {
             "a \(depth)-token chat prompt, then \(generatedTokens) tokens, in a \(runtime.identity.contextSize)-token context; "
                 + "llama-bench pp\(depth) and tg\(generatedTokens) @ d\(depth); \(repetitions) alternating pairs, each side warmed up first"
         )
+        if let other {
+            print(
+                "and ChatEval in a \(other.identity.contextSize)-token context (windowed layers: \(alsoSlidingWindowCache.rawValue) "
+                    + "cache) as a third side: each round runs the three in one of their six orders, in turn")
+        }
 
         // One turn unmeasured first, as llama-bench warms up before each of its runs: the first
         // evaluation after loading also pays for touching the context's buffers.
         await runtime.resetSession()
         _ = try await measuredTurn(runtime, messages, turnOptions)
-        var pairs: [(reference: (prompt: Double, decode: Double), turn: TurnMetrics)] = []
-        for pair in 1...repetitions {
-            var reference: (Double, Double)?
-            var turn: TurnMetrics?
-            for side in pair % 2 == 0 ? [0, 1] : [1, 0] {
-                if side == 0 {
-                    reference = try await referenceRun(depth: depth)
-                } else {
-                    await runtime.resetSession()
-                    turn = try await measuredTurn(runtime, messages, turnOptions)
-                }
-            }
-            guard let reference, let turn else { continue }
-            pairs.append((reference, turn))
-            print(
-                String(
-                    format: "   pair %d: llama-bench pp %.1f, tg@d %.1f | ChatEval prefill %.1f, decode %.1f tokens/s",
-                    pair, reference.0, reference.1, turn.prefillTokensPerSecond ?? 0, turn.decodeTokensPerSecond ?? 0))
+        if let other {
+            await other.resetSession()
+            _ = try await measuredTurn(other, messages, turnOptions)
         }
+        let (pairs, otherTurns) = try await rounds(runtime, other, messages: messages, depth: depth, turnOptions)
         let prefill = pairs.map { ($0.reference.prompt, $0.turn.prefillTokensPerSecond ?? 0) }
         let decode = pairs.map { ($0.reference.decode, $0.turn.decodeTokensPerSecond ?? 0) }
         var table = TextTable([
@@ -92,6 +102,11 @@ struct ThroughputBench: AsyncParsableCommand {
             ])
         }
         print("\n" + table.render(indent: "   "))
+        if let other, otherTurns.count == pairs.count {
+            printContextEffect(
+                pairs.map(\.turn), otherTurns, contexts: (ctxSize, other.identity.contextSize), references: pairs.map(\.reference),
+                depth: depth)
+        }
 
         let split = MemoryAttribution.split(modelPath: options.model, engineRegions: engineRegions)
         let memory = runtime.identity.memory
@@ -113,6 +128,92 @@ struct ThroughputBench: AsyncParsableCommand {
         print(memoryTable.render(indent: "   "))
         // After the memory is read: the probe's formatting and threads would count as the harness's.
         roofline(runtime, depth: depth, chatEval: median(decode.map(\.1)), llamaBench: median(decode.map(\.0)))
+    }
+
+    /// The measured rounds: llama-bench and ChatEval (and the second ChatEval side when there is
+    /// one), in an order that changes every round; the second side's turns when it ran in every round.
+    private func rounds(
+        _ runtime: LlamaChatRuntime, _ other: LlamaChatRuntime?, messages: [ChatMessage], depth: Int, _ turnOptions: GenerationOptions
+    ) async throws -> (pairs: [(reference: (prompt: Double, decode: Double), turn: TurnMetrics)], otherTurns: [TurnMetrics]) {
+        var pairs: [(reference: (prompt: Double, decode: Double), turn: TurnMetrics)] = []
+        var otherTurns: [TurnMetrics] = []
+        let orders = other == nil ? [[1, 0], [0, 1]] : [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 2, 1], [2, 1, 0], [1, 0, 2]]
+        for pair in 1...repetitions {
+            var reference: (Double, Double)?
+            var turn: TurnMetrics?
+            var otherTurn: TurnMetrics?
+            for side in orders[(pair - 1) % orders.count] {
+                switch side {
+                case 0: reference = try await referenceRun(depth: depth)
+                case 1:
+                    await runtime.resetSession()
+                    turn = try await measuredTurn(runtime, messages, turnOptions)
+                default:
+                    guard let other else { continue }
+                    await other.resetSession()
+                    otherTurn = try await measuredTurn(other, messages, turnOptions)
+                }
+            }
+            guard let reference, let turn else { continue }
+            pairs.append((reference, turn))
+            otherTurns += otherTurn.map { [$0] } ?? []
+            print(
+                String(
+                    format: "   pair %d: llama-bench pp %.1f, tg@d %.1f | ChatEval prefill %.1f, decode %.1f tokens/s",
+                    pair, reference.0, reference.1, turn.prefillTokensPerSecond ?? 0, turn.decodeTokensPerSecond ?? 0)
+                    + (otherTurn.map {
+                        String(
+                            format: " | at %d: prefill %.1f, decode %.1f", other?.identity.contextSize ?? 0, $0.prefillTokensPerSecond ?? 0,
+                            $0.decodeTokensPerSecond ?? 0)
+                    } ?? ""))
+        }
+        return (pairs, otherTurns)
+    }
+
+    /// ChatEval against itself at two context sizes, round by round, and the second side against
+    /// llama-bench: when the first ratio's interval lies wholly below 1, the larger context itself
+    /// costs that much (the same harness runs both sides), so it is the engine's share of a gap to
+    /// llama-bench, whose context is sized to its test.
+    private func printContextEffect(
+        _ turns: [TurnMetrics], _ otherTurns: [TurnMetrics], contexts: (Int, Int), references: [(prompt: Double, decode: Double)],
+        depth: Int
+    ) {
+        var table = TextTable([
+            .init("ratio of rounds", .left), .init("prefill"), .init("95% interval"), .init("decode"), .init("95% interval"),
+            .init("", .left),
+        ])
+        func row(_ name: String, _ prefill: [Double], _ decode: [Double], reading: (MedianInterval.GoalVerdict) -> String) {
+            let interval = { (ratios: [Double]) in
+                MedianInterval(ratios).map { String(format: "%.3f–%.3f", $0.lower, $0.upper) } ?? "– (6 rounds or more)"
+            }
+            table.add([
+                name, String(format: "%.3f×", median(prefill)), interval(prefill), String(format: "%.3f×", median(decode)),
+                interval(decode), "decode: " + reading(MedianInterval.verdict(decode, atLeast: 1)),
+            ])
+        }
+        let prefillRate = { (turn: TurnMetrics) in turn.prefillTokensPerSecond ?? .nan }
+        let decodeRate = { (turn: TurnMetrics) in turn.decodeTokensPerSecond ?? .nan }
+        row(
+            "ChatEval at \(contexts.0) ÷ ChatEval at \(contexts.1)", zip(turns, otherTurns).map { prefillRate($0) / prefillRate($1) },
+            zip(turns, otherTurns).map { decodeRate($0) / decodeRate($1) }
+        ) {
+            switch $0 {
+            case .missed: "slower in the larger context (the whole interval below 1)"
+            case .met: "not slower in the larger context (the whole interval at or above 1)"
+            case .undecided: "no difference shown"
+            }
+        }
+        row(
+            "ChatEval at \(contexts.1) ÷ llama-bench", zip(otherTurns, references).map { prefillRate($0) / $1.prompt },
+            zip(otherTurns, references).map { decodeRate($0) / $1.decode }
+        ) {
+            switch $0 {
+            case .missed: "below llama-bench (the whole interval below 1)"
+            case .met: "at or above llama-bench (the whole interval at or above 1)"
+            case .undecided: "no difference shown"
+            }
+        }
+        print("\n" + table.render(indent: "   "))
     }
 
     /// Decode as a share of the memory-bandwidth bound (`DecodeRoofline`), both sides, at the

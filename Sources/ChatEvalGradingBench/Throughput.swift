@@ -2,6 +2,7 @@ import ChatEvalCore
 import ChatEvalGrading
 import ChatEvalRunner
 import ChatEvalSuites
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -144,6 +145,12 @@ enum Throughput {
         let runner = timed {
             turns.reduce(0) { $0 + (ConversationGrader.grade(conversation, turns: $1).turns[0].checks?.filter(\.passed).count ?? 0) }
         }
+        // As `chateval grade` grades an answers file or a recorded run: conversations on every core.
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let onEveryCore = timed {
+            OrderedConcurrentMap.map(turns, threads: cores) { ConversationGrader.grade(conversation, turns: $0).turns[0] }
+                .reduce(0) { $0 + ($1.checks?.filter(\.passed).count ?? 0) }
+        }
         // The evaluation alone, for the share the rest takes.
         let subjects = turns.map { GradingSubject(answer: $0[0].answer ?? "", metrics: metrics) }
         let evaluation = timed { subjects.reduce(0) { $0 + Check.grade(checks, $1).verdicts.filter(\.passed).count } }
@@ -151,6 +158,9 @@ enum Throughput {
             "graded \(turns.count) answers (\(characters / turns.count) characters on average) × \(checks.count) checks "
                 + "as a run does in \(runner.wall) s wall, \(runner.cpu) s CPU (\(runner.passed) verdicts passed); "
                 + "the checks' evaluation alone \(evaluation.wall) s wall")
+        print(
+            "as `chateval grade` grades them (conversations on \(cores) threads): \(onEveryCore.wall) s wall, "
+                + "\(onEveryCore.cpu) s CPU (\(onEveryCore.passed) verdicts passed)")
 
         timeLargeAnswer(clock)
         if perCheck {

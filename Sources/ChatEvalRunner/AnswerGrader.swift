@@ -74,13 +74,14 @@ public enum AnswerGrader {
         return lines
     }
 
-    /// The suite's conversations that have answers, graded, with the suite's gates.
-    public static func grade(_ suite: Suite, answers: [AnswerLine]) -> SuiteRecord {
+    /// The suite's conversations that have answers, graded, with the suite's gates. Conversations
+    /// are graded on up to `threads` threads at once; the record is the same on any number.
+    public static func grade(_ suite: Suite, answers: [AnswerLine], threads: Int = 1) -> SuiteRecord {
         var record = SuiteRecord(of: suite)
         // Grouped once: filtering the whole file for every conversation was quadratic in its size.
         let answersByConversation = Dictionary(grouping: answers, by: \.conversation)
-        for conversation in suite.conversations {
-            guard let given = answersByConversation[conversation.id], !given.isEmpty else { continue }
+        let answered: [(SuiteConversation, [ReplayedTurn], [MetricReadings?])] = suite.conversations.compactMap { conversation in
+            guard let given = answersByConversation[conversation.id], !given.isEmpty else { return nil }
             var variables = ConversationVariables(variables: conversation.script.variables)
             var turns: [ReplayedTurn] = []
             var readings: [MetricReadings?] = []
@@ -101,7 +102,10 @@ public enum AnswerGrader {
                 readings.append(line?.readings)
                 variables.record(turn)
             }
-            record.conversations.append(.graded(conversation, turns: turns, repetition: 1, warmup: false, readings: readings))
+            return (conversation, turns, readings)
+        }
+        record.conversations = OrderedConcurrentMap.map(answered, threads: threads) { conversation, turns, readings in
+            .graded(conversation, turns: turns, repetition: 1, warmup: false, readings: readings)
         }
         record.gates = GateEvaluator.evaluate(suite.gates, conversations: record.conversations)
         return record

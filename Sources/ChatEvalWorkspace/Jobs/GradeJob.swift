@@ -28,7 +28,7 @@ package struct GradeJob: Sendable {
             complain(error.description)
             throw failure("\(error.errors.count) problem(s) in \(answers); nothing was graded", .badInput)
         }
-        let record = AnswerGrader.grade(suite, answers: lines)
+        let record = AnswerGrader.grade(suite, answers: lines, threads: LocalSetup.availableCores)
         say("suite \(suite.name) — \(suite.path), \(lines.count) answers from \(answers)")
         for conversation in record.conversations {
             say("\n  \(conversation.id)")
@@ -58,7 +58,7 @@ package struct GradeJob: Sendable {
                 "\(missing): the run's suite file is not there; name the suite files to grade with: chateval grade \(path) SUITE...",
                 .badInput)
         }
-        let (regraded, notes) = ResultRegrading.regrade(recorded, with: try SuiteFiles.load(paths))
+        let (regraded, notes) = ResultRegrading.regrade(recorded, with: try SuiteFiles.load(paths), threads: LocalSetup.availableCores)
         notes.forEach { warn($0) }
         say("graded again: \(path) (\(regraded.suites.count) suites, answers and measurements as recorded)")
         say(RunReport.render([regraded], options: reportOptions), styled: true)
