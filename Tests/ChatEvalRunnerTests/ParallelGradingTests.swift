@@ -31,7 +31,7 @@ import Testing
     /// Conversations that differ in what makes grading order-sensitive if state leaked between
     /// threads: a pattern that exhausts its answer's regex budget (so the answer's later regex
     /// checks fail with an error), placeholders quoting the previous turn, failed and skipped turns.
-    private static let suite: Suite = {
+    private static func makeSuite() throws -> Suite {
         var text = "name: parallel\nconversations:\n"
         for index in 0..<120 {
             text += """
@@ -51,8 +51,8 @@ import Testing
 
                 """
         }
-        return try! SuiteLoader.parse(text, file: "parallel.yaml")
-    }()
+        return try SuiteLoader.parse(text, file: "parallel.yaml")
+    }
 
     private static func answersFile() -> String {
         var lines: [String] = []
@@ -82,8 +82,9 @@ import Testing
     }
 
     @Test func anAnswersFileGradesTheSameOnOneThreadAndOnMany() throws {
-        let lines = try AnswerGrader.parse(Self.answersFile(), file: "answers.jsonl", for: Self.suite)
-        let serial = AnswerGrader.grade(Self.suite, answers: lines, threads: 1)
+        let suite = try Self.makeSuite()
+        let lines = try AnswerGrader.parse(Self.answersFile(), file: "answers.jsonl", for: suite)
+        let serial = AnswerGrader.grade(suite, answers: lines, threads: 1)
         // The case is built to fail if grading were order-sensitive: budget errors, skipped and failed turns are all there.
         let verdicts = serial.conversations.flatMap { $0.turns.flatMap { $0.checks ?? [] } }
         #expect(verdicts.contains { $0.error != nil }, "no check ran out of its regex budget")
@@ -92,22 +93,23 @@ import Testing
         #expect(serial.conversations.contains { $0.turns.contains { $0.status == .failed } })
         let expected = try Self.json(serial)
         for threads in [2, 3, 8] {
-            #expect(try Self.json(AnswerGrader.grade(Self.suite, answers: lines, threads: threads)) == expected, "\(threads) threads")
+            #expect(try Self.json(AnswerGrader.grade(suite, answers: lines, threads: threads)) == expected, "\(threads) threads")
         }
     }
 
     @Test func aRecordedRunRegradesTheSameOnOneThreadAndOnMany() throws {
-        let lines = try AnswerGrader.parse(Self.answersFile(), file: "answers.jsonl", for: Self.suite)
+        let suite = try Self.makeSuite()
+        let lines = try AnswerGrader.parse(Self.answersFile(), file: "answers.jsonl", for: suite)
         var record = RunRecord(
             runId: "r1", startedAt: Date(timeIntervalSince1970: 0), command: ["test"], git: nil,
             machine: MachineInfo.current(), runtime: ScriptedRuntime(replies: []).identity, modelSha256: nil,
             settings: RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0))
-        record.suites = [AnswerGrader.grade(Self.suite, answers: lines)]
-        let serial = ResultRegrading.regrade(record, with: [Self.suite], threads: 1)
+        record.suites = [AnswerGrader.grade(suite, answers: lines)]
+        let serial = ResultRegrading.regrade(record, with: [suite], threads: 1)
         #expect(serial.record.suites.first?.conversations.count == 120)
         let expected = try Self.json(serial.record)
         for threads in [2, 5] {
-            let parallel = ResultRegrading.regrade(record, with: [Self.suite], threads: threads)
+            let parallel = ResultRegrading.regrade(record, with: [suite], threads: threads)
             #expect(try Self.json(parallel.record) == expected, "\(threads) threads")
             #expect(parallel.notes == serial.notes)
         }
