@@ -76,13 +76,8 @@ struct ThroughputBench: AsyncParsableCommand {
 
         // One turn unmeasured first, as llama-bench warms up before each of its runs: the first
         // evaluation after loading also pays for touching the context's buffers.
-        await runtime.resetSession()
-        _ = try await measuredTurn(runtime, messages, turnOptions)
-        if let other {
-            await other.resetSession()
-            _ = try await measuredTurn(other, messages, turnOptions)
-        }
-        let (pairs, otherTurns) = try await rounds(runtime, other, messages: messages, depth: depth, turnOptions)
+        for side in [runtime] + (other.map { [$0] } ?? []) { _ = try await freshTurn(side, messages, turnOptions) }
+        let pairs = try await rounds(runtime, other, messages: messages, depth: depth, turnOptions)
         let prefill = pairs.map { ($0.reference.prompt, $0.turn.prefillTokensPerSecond ?? 0) }
         let decode = pairs.map { ($0.reference.decode, $0.turn.decodeTokensPerSecond ?? 0) }
         var table = TextTable([
@@ -93,7 +88,7 @@ struct ThroughputBench: AsyncParsableCommand {
             let ratios = values.map { $0.1 / $0.0 }
             // Met or missed only where the median's whole interval says so: a median of a few
             // noisy pairs on the wrong side of the goal is not a miss.
-            let interval = MedianInterval(ratios).map { String(format: "%.3f–%.3f", $0.lower, $0.upper) } ?? "– (6 pairs or more)"
+            let interval = Self.intervalText(ratios, of: "pairs")
             let verdict = MedianInterval.verdict(ratios, atLeast: goal)
             table.add([
                 name, Format.rate(median(values.map(\.0))), spread(values.map(\.0)), Format.rate(median(values.map(\.1))),
@@ -102,11 +97,7 @@ struct ThroughputBench: AsyncParsableCommand {
             ])
         }
         print("\n" + table.render(indent: "   "))
-        if let other, otherTurns.count == pairs.count {
-            printContextEffect(
-                pairs.map(\.turn), otherTurns, contexts: (ctxSize, other.identity.contextSize), references: pairs.map(\.reference),
-                depth: depth)
-        }
+        if let other { printContextEffect(pairs, contexts: (ctxSize, other.identity.contextSize)) }
 
         let split = MemoryAttribution.split(modelPath: options.model, engineRegions: engineRegions)
         let memory = runtime.identity.memory
@@ -130,89 +121,92 @@ struct ThroughputBench: AsyncParsableCommand {
         roofline(runtime, depth: depth, chatEval: median(decode.map(\.1)), llamaBench: median(decode.map(\.0)))
     }
 
+    /// One measured round: llama-bench's rates, ChatEval's turn, and the second ChatEval side's
+    /// turn when there is one.
+    private struct Round {
+        var reference: (prompt: Double, decode: Double)
+        var turn: TurnMetrics
+        var other: TurnMetrics?
+    }
+
+    /// A turn on `runtime` from an empty session.
+    private func freshTurn(_ runtime: LlamaChatRuntime, _ messages: [ChatMessage], _ options: GenerationOptions) async throws -> TurnMetrics
+    {
+        await runtime.resetSession()
+        return try await measuredTurn(runtime, messages, options)
+    }
+
     /// The measured rounds: llama-bench and ChatEval (and the second ChatEval side when there is
-    /// one), in an order that changes every round; the second side's turns when it ran in every round.
+    /// one), in an order that changes every round.
     private func rounds(
         _ runtime: LlamaChatRuntime, _ other: LlamaChatRuntime?, messages: [ChatMessage], depth: Int, _ turnOptions: GenerationOptions
-    ) async throws -> (pairs: [(reference: (prompt: Double, decode: Double), turn: TurnMetrics)], otherTurns: [TurnMetrics]) {
-        var pairs: [(reference: (prompt: Double, decode: Double), turn: TurnMetrics)] = []
-        var otherTurns: [TurnMetrics] = []
+    ) async throws -> [Round] {
+        var rounds: [Round] = []
         let orders = other == nil ? [[1, 0], [0, 1]] : [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 2, 1], [2, 1, 0], [1, 0, 2]]
-        for pair in 1...repetitions {
-            var reference: (Double, Double)?
+        for number in 1...repetitions {
+            var reference: (prompt: Double, decode: Double)?
             var turn: TurnMetrics?
             var otherTurn: TurnMetrics?
-            for side in orders[(pair - 1) % orders.count] {
+            for side in orders[(number - 1) % orders.count] {
                 switch side {
                 case 0: reference = try await referenceRun(depth: depth)
-                case 1:
-                    await runtime.resetSession()
-                    turn = try await measuredTurn(runtime, messages, turnOptions)
+                case 1: turn = try await freshTurn(runtime, messages, turnOptions)
                 default:
-                    guard let other else { continue }
-                    await other.resetSession()
-                    otherTurn = try await measuredTurn(other, messages, turnOptions)
+                    if let other { otherTurn = try await freshTurn(other, messages, turnOptions) }
                 }
             }
             guard let reference, let turn else { continue }
-            pairs.append((reference, turn))
-            otherTurns += otherTurn.map { [$0] } ?? []
+            rounds.append(Round(reference: reference, turn: turn, other: otherTurn))
             print(
                 String(
                     format: "   pair %d: llama-bench pp %.1f, tg@d %.1f | ChatEval prefill %.1f, decode %.1f tokens/s",
-                    pair, reference.0, reference.1, turn.prefillTokensPerSecond ?? 0, turn.decodeTokensPerSecond ?? 0)
+                    number, reference.prompt, reference.decode, turn.prefillTokensPerSecond ?? 0, turn.decodeTokensPerSecond ?? 0)
                     + (otherTurn.map {
                         String(
                             format: " | at %d: prefill %.1f, decode %.1f", other?.identity.contextSize ?? 0, $0.prefillTokensPerSecond ?? 0,
                             $0.decodeTokensPerSecond ?? 0)
                     } ?? ""))
         }
-        return (pairs, otherTurns)
+        return rounds
+    }
+
+    /// "lower–upper" of the 95% interval of the median of `ratios`, or why there is none.
+    private static func intervalText(_ ratios: [Double], of what: String) -> String {
+        MedianInterval(ratios).map { String(format: "%.3f–%.3f", $0.lower, $0.upper) } ?? "– (6 \(what) or more)"
     }
 
     /// ChatEval against itself at two context sizes, round by round, and the second side against
     /// llama-bench: when the first ratio's interval lies wholly below 1, the larger context itself
     /// costs that much (the same harness runs both sides), so it is the engine's share of a gap to
     /// llama-bench, whose context is sized to its test.
-    private func printContextEffect(
-        _ turns: [TurnMetrics], _ otherTurns: [TurnMetrics], contexts: (Int, Int), references: [(prompt: Double, decode: Double)],
-        depth: Int
-    ) {
+    private func printContextEffect(_ rounds: [Round], contexts: (Int, Int)) {
         var table = TextTable([
             .init("ratio of rounds", .left), .init("prefill"), .init("95% interval"), .init("decode"), .init("95% interval"),
             .init("", .left),
         ])
-        func row(_ name: String, _ prefill: [Double], _ decode: [Double], reading: (MedianInterval.GoalVerdict) -> String) {
-            let interval = { (ratios: [Double]) in
-                MedianInterval(ratios).map { String(format: "%.3f–%.3f", $0.lower, $0.upper) } ?? "– (6 rounds or more)"
-            }
-            table.add([
-                name, String(format: "%.3f×", median(prefill)), interval(prefill), String(format: "%.3f×", median(decode)),
-                interval(decode), "decode: " + reading(MedianInterval.verdict(decode, atLeast: 1)),
-            ])
-        }
         let prefillRate = { (turn: TurnMetrics) in turn.prefillTokensPerSecond ?? .nan }
         let decodeRate = { (turn: TurnMetrics) in turn.decodeTokensPerSecond ?? .nan }
-        row(
-            "ChatEval at \(contexts.0) ÷ ChatEval at \(contexts.1)", zip(turns, otherTurns).map { prefillRate($0) / prefillRate($1) },
-            zip(turns, otherTurns).map { decodeRate($0) / decodeRate($1) }
-        ) {
-            switch $0 {
-            case .missed: "slower in the larger context (the whole interval below 1)"
-            case .met: "not slower in the larger context (the whole interval at or above 1)"
-            case .undecided: "no difference shown"
-            }
+        /// A row of per-round ratios; `below` and `above` say what an interval wholly on one side of 1 means.
+        func row(_ name: String, _ prefill: [Double], _ decode: [Double], below: String, above: String) {
+            let reading =
+                switch MedianInterval.verdict(decode, atLeast: 1) {
+                case .missed: "\(below) (the whole interval below 1)"
+                case .met: "\(above) (the whole interval at or above 1)"
+                case .undecided: "no difference shown"
+                }
+            table.add([
+                name, String(format: "%.3f×", median(prefill)), Self.intervalText(prefill, of: "rounds"),
+                String(format: "%.3f×", median(decode)), Self.intervalText(decode, of: "rounds"), "decode: " + reading,
+            ])
         }
+        let paired = rounds.compactMap { round in round.other.map { (round, $0) } }
         row(
-            "ChatEval at \(contexts.1) ÷ llama-bench", zip(otherTurns, references).map { prefillRate($0) / $1.prompt },
-            zip(otherTurns, references).map { decodeRate($0) / $1.decode }
-        ) {
-            switch $0 {
-            case .missed: "below llama-bench (the whole interval below 1)"
-            case .met: "at or above llama-bench (the whole interval at or above 1)"
-            case .undecided: "no difference shown"
-            }
-        }
+            "ChatEval at \(contexts.0) ÷ ChatEval at \(contexts.1)", paired.map { prefillRate($0.turn) / prefillRate($1) },
+            paired.map { decodeRate($0.turn) / decodeRate($1) }, below: "slower in the larger context",
+            above: "not slower in the larger context")
+        row(
+            "ChatEval at \(contexts.1) ÷ llama-bench", paired.map { prefillRate($1) / $0.reference.prompt },
+            paired.map { decodeRate($1) / $0.reference.decode }, below: "below llama-bench", above: "at or above llama-bench")
         print("\n" + table.render(indent: "   "))
     }
 

@@ -32,15 +32,16 @@ final class TokenSampler {
         return llama_token(Self.argmax(logits, count: vocabularySize))
     }
 
-    /// Index of the first maximum of `count` floats (NaN never wins; a NaN first value gives 0),
-    /// the same index as `argmaxReference` for every input.
+    /// Index of the first maximum of `count` floats (NaN never wins; a NaN first value gives 0):
+    /// the index the plain loop `for i in 1..<count where v[i] > best` picks, for every input
+    /// (`TokenSamplerTests` holds it to that loop).
     ///
     /// Two passes of 16 lanes: the maximum (each lane keeps the larger of itself and the next
     /// value, `v .> best`, so a NaN never replaces a number, as `>` never holds for it), then the
-    /// first index holding it. 0.05 ms for Gemma 3's 262,144 logits against 0.38 ms for the plain
-    /// loop of `argmaxReference`, whose data-dependent branch does not vectorise (measured
-    /// 2026-11-30 on the 2-core Intel Xeon): a greedy token waits for it, so it was about 2% of a
-    /// Gemma token's 18 ms. (Written with concrete `SIMD16<Float>`; generic SIMD code was measured
+    /// first index holding it. 0.04 ms for Gemma 3's 262,144 logits against 0.38 ms for the plain
+    /// loop, whose data-dependent branch does not vectorise (2,000 calls on seeded logits, 3 runs,
+    /// 2026-11-30, the 2-core Intel Xeon): a greedy token waits for it, so the loop was about 2% of
+    /// a Gemma token's 18 ms. (Written with concrete `SIMD16<Float>`; generic SIMD code was measured
     /// at 2.3 ms when the plain loop was chosen, as it is not specialised into vector code.)
     static func argmax(_ values: UnsafePointer<Float>, count: Int) -> Int {
         let first = values[0]
@@ -69,17 +70,5 @@ final class TokenSampler {
         }
         while values[index] != maximum { index += 1 }
         return index
-    }
-
-    /// The plain loop `argmax` must agree with: the first index whose value is greater than every
-    /// value before it and not less than any after.
-    static func argmaxReference(_ values: UnsafePointer<Float>, count: Int) -> Int {
-        var best = values[0]
-        var bestIndex = 0
-        for index in 1..<max(count, 1) where values[index] > best {
-            best = values[index]
-            bestIndex = index
-        }
-        return bestIndex
     }
 }

@@ -6,11 +6,23 @@ import Testing
 /// them apart: the maximum in the vector part and in the tail, ties (the first must win), NaN
 /// anywhere (never the winner; first: index 0), signed zeros, infinities, every length up to 70.
 @Suite struct TokenSamplerTests {
+    /// The plain loop greedy decoding used before: the first index whose value is greater than
+    /// every value before it.
+    private static func reference(_ values: UnsafePointer<Float>, count: Int) -> Int {
+        var best = values[0]
+        var bestIndex = 0
+        for index in 1..<count where values[index] > best {
+            best = values[index]
+            bestIndex = index
+        }
+        return bestIndex
+    }
+
     private func both(_ values: [Float]) -> (Int, Int) {
         values.withUnsafeBufferPointer { buffer in
             (
                 TokenSampler.argmax(buffer.baseAddress!, count: buffer.count),
-                TokenSampler.argmaxReference(buffer.baseAddress!, count: buffer.count)
+                Self.reference(buffer.baseAddress!, count: buffer.count)
             )
         }
     }
