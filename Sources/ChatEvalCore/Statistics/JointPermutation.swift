@@ -266,32 +266,67 @@ public enum JointPermutation {
 
     /// The family laid out for the relabelling loop, which runs once per relabelling: up to
     /// `samples` times for each comparison, thousands of comparisons in the gate's calibration.
-    /// Every unit's label sits in one buffer at its stratum's offset, every rank part's units and
-    /// ranks in shared arrays, and the p-values go into two buffers kept across relabellings.
-    /// Before, each part held its own arrays and each relabelling made three new ones; their
-    /// retains, releases and allocations were 14.5% of the calibration tests' profile, and the
-    /// branch on each random label mispredicted half the time. Flattened and branch-free, the
-    /// family's decision took 0.83× the time (median of 9 alternating pairs, 0.71–0.97; 400
-    /// families of 8 conversations × 20 replays, 12 metrics and 4 checks; 2-core Intel Xeon,
-    /// 2026-11-30). The sums run over the same units in the same order, so every p-value is the
-    /// same to the bit and a seed decides as it did: those families' results, and every figure
-    /// the calibration tests print, are unchanged.
+    /// Every unit's label sits in one buffer at its stratum's offset, and the p-values go into two
+    /// buffers kept across relabellings.
+    ///
+    /// The rank parts are laid out by stratum: each stratum that any rank test covers holds one
+    /// row per unit, with a lane per rank part in that stratum — the unit's midrank in that part,
+    /// and 1 where the part has the unit (0, with rank 0, where its value is missing). A
+    /// relabelling adds each row times its label into every lane at once, four lanes to a SIMD
+    /// operation, where the parts used to be summed one after another, each a chain of dependent
+    /// additions over gathered labels (20% of the calibration tests' profile, the most of any
+    /// function). Each lane still adds its units in the same order, and a missing unit adds +0
+    /// to a sum that is +0 or positive, so every sum, and so every p-value, is the same to the
+    /// bit: a seed decides as it did (`aSeededFamilyGivesTheFiguresItAlwaysGave`).
     struct Family {
+        typealias Lanes = SIMD4<Double>
+
         private enum Kind {
+            /// Its parts in `rankParts` (the test's own part order, which its sums keep).
             case rank(parts: Range<Int>, worse: Worse)
             /// Its units in `countUnits`, and its tails from `tailStart`, `width` per count of heads.
             case count(units: Range<Int>, tailStart: Int, width: Int)
             case none
         }
+        /// A stratum's rows: `chunks` SIMD chunks per unit, from `start` in `rowRanks` and
+        /// `rowPresent`; its lanes' sums from `firstChunk` in the sums buffers.
+        private struct Block {
+            var labelOffset: Int
+            var units: Int
+            var chunks: Int
+            var start: Int
+            var firstChunk: Int
+            /// Its count of heads when every lane's part has every unit: relabelling keeps a
+            /// stratum's count of heads, so such a block's counts need no sum.
+            var fixedHeads: Double?
+        }
+        /// A rank part: its lane among all blocks' lanes, its weight, and from `terms` in
+        /// `centres` and `spreads`, per count of heads (0 to its units), the terms of van
+        /// Elteren's statistic that depend on that count alone, computed once here with the same
+        /// operations in the same order as the relabelling loop computed them each time.
+        private struct RankPart {
+            var lane: Int
+            var units: Int
+            var weight: Double
+            var terms: Int
+        }
         private let kinds: [Kind]
         /// Per stratum, the offset of its first unit in `labels`.
         private let offsets: [Int]
-        /// Every unit's side, 1 for head and 0 for base, stratum after stratum: a number, so
-        /// that a unit's rank is added times its label, without a branch on a random label.
+        /// Every unit's side, 1 for head and 0 for base, stratum after stratum.
         private var labels: [UInt8]
-        private let partUnits: [Range<Int>], partWeights: [Double], partSquares: [Double]
-        /// Per unit of every rank part: its place in `labels`, and its midrank.
-        private let unitLabels: [Int], unitRanks: [Double]
+        private let blocks: [Block]
+        /// Per unit row of every block, its chunks: the unit's midrank in each lane's part (0
+        /// where missing), and 1 where the lane's part has the unit.
+        private let rowRanks: [Lanes], rowPresent: [Lanes]
+        private let rankParts: [RankPart]
+        /// Per rank part and count of heads m of its n units: m(n + 1)/2, the rank sum's mean;
+        /// and w²·m·(n − m)/(n(n − 1))·Σ(rank − mean)², its weighted variance (0 where m is 0 or
+        /// n, where the part adds nothing).
+        private let centres: [Double], spreads: [Double]
+        /// Per chunk of lanes, the relabelling's head rank sums and counts of heads (scratch,
+        /// kept across relabellings so that a relabelling allocates nothing).
+        private var laneSums: [Lanes], laneHeads: [Lanes]
         /// Per unit of every count test: its place in `labels`, and whether it passed.
         private let countUnits: [Int], countPassed: [Bool]
         private let tails: [Sides]
@@ -304,22 +339,21 @@ public enum JointPermutation {
             }
             self.offsets = offsets
             labels = strata.flatMap { $0.isHead.map { $0 ? 1 : 0 } }
-            var kinds: [Kind] = [], partUnits: [Range<Int>] = [], partWeights: [Double] = [], partSquares: [Double] = []
-            var unitLabels: [Int] = [], unitRanks: [Double] = [], countUnits: [Int] = [], countPassed: [Bool] = []
-            var tails: [Sides] = []
+
+            // Each stratum's parts, in the order the tests give them: its lanes.
+            var lanes = [[Compiled.RankPart]](repeating: [], count: strata.count)
+            var kinds: [Kind] = [], partPlaces: [(stratum: Int, lane: Int)] = [], parts: [Compiled.RankPart] = []
+            var countUnits: [Int] = [], countPassed: [Bool] = [], tails: [Sides] = []
             for test in compiled {
                 switch test {
-                case .rank(let parts, let worse):
-                    let first = partUnits.count
-                    for part in parts {
-                        let start = unitLabels.count
-                        unitLabels += part.units.map { offsets[part.stratum] + $0 }
-                        unitRanks += part.ranks
-                        partUnits.append(start..<unitLabels.count)
-                        partWeights.append(part.weight)
-                        partSquares.append(part.squares)
+                case .rank(let testParts, let worse):
+                    let first = parts.count
+                    for part in testParts {
+                        partPlaces.append((part.stratum, lanes[part.stratum].count))
+                        lanes[part.stratum].append(part)
+                        parts.append(part)
                     }
-                    kinds.append(.rank(parts: first..<partUnits.count, worse: worse))
+                    kinds.append(.rank(parts: first..<parts.count, worse: worse))
                 case .count(let test):
                     guard !test.tails.isEmpty else {
                         kinds.append(.none)
@@ -332,9 +366,44 @@ public enum JointPermutation {
                     for row in test.tails { tails += row + Array(repeating: Sides(worse: 1, better: 1), count: width - row.count) }
                 }
             }
-            (self.kinds, self.partUnits, self.partWeights, self.partSquares) = (kinds, partUnits, partWeights, partSquares)
-            (self.unitLabels, self.unitRanks, self.countUnits, self.countPassed) = (unitLabels, unitRanks, countUnits, countPassed)
-            self.tails = tails
+            var blocks: [Block] = [], firstLane = [Int](repeating: 0, count: strata.count)
+            var rowRanks: [Lanes] = [], rowPresent: [Lanes] = [], chunks = 0
+            for (stratum, stratumParts) in lanes.enumerated() where !stratumParts.isEmpty {
+                let units = strata[stratum].isHead.count, width = (stratumParts.count + Lanes.scalarCount - 1) / Lanes.scalarCount
+                var ranks = [Lanes](repeating: .zero, count: units * width), present = ranks
+                for (lane, part) in stratumParts.enumerated() {
+                    for (unit, rank) in zip(part.units, part.ranks) {
+                        ranks[unit * width + lane / Lanes.scalarCount][lane % Lanes.scalarCount] = rank
+                        present[unit * width + lane / Lanes.scalarCount][lane % Lanes.scalarCount] = 1
+                    }
+                }
+                firstLane[stratum] = chunks * Lanes.scalarCount
+                let complete = stratumParts.allSatisfy { $0.units.count == units }
+                blocks.append(
+                    Block(
+                        labelOffset: offsets[stratum], units: units, chunks: width, start: rowRanks.count, firstChunk: chunks,
+                        fixedHeads: complete ? Double(strata[stratum].isHead.filter { $0 }.count) : nil))
+                rowRanks += ranks
+                rowPresent += present
+                chunks += width
+            }
+            var rankParts: [RankPart] = [], centres: [Double] = [], spreads: [Double] = []
+            for (place, part) in zip(partPlaces, parts) {
+                let total = part.units.count, n = Double(total)
+                rankParts.append(
+                    RankPart(lane: firstLane[place.stratum] + place.lane, units: total, weight: part.weight, terms: centres.count))
+                for heads in 0...total {
+                    let m = Double(heads), bases = total - heads
+                    centres.append(m * (n + 1) / 2)
+                    spreads.append(
+                        heads > 0 && bases > 0 ? part.weight * part.weight * m * Double(bases) / (n * (n - 1)) * part.squares : 0)
+                }
+            }
+            (self.rankParts, self.centres, self.spreads) = (rankParts, centres, spreads)
+            (self.kinds, self.blocks, self.rowRanks, self.rowPresent) = (kinds, blocks, rowRanks, rowPresent)
+            (self.countUnits, self.countPassed, self.tails) = (countUnits, countPassed, tails)
+            laneSums = [Lanes](repeating: .zero, count: chunks)
+            laneHeads = laneSums
         }
 
         /// Gives `stratum` the labels `isHead`.
@@ -350,7 +419,7 @@ public enum JointPermutation {
         }
 
         /// Each test's one-sided p-values under the current labels.
-        func pValues() -> [Sides] {
+        mutating func pValues() -> [Sides] {
             var worse = [Double](repeating: 1, count: kinds.count), better = worse
             evaluate(worse: &worse, better: &better)
             return zip(worse, better).map { Sides(worse: $0, better: $1) }
@@ -358,28 +427,68 @@ public enum JointPermutation {
 
         /// Writes each test's one-sided p-values under the current labels into `worse` and
         /// `better` (one entry per test: the caller's buffers, kept across relabellings).
-        func evaluate(worse: inout [Double], better: inout [Double]) {
-            // Unchecked reads in the innermost loop: every index was made in `init` from the
-            // strata and parts it points into.
-            labels.withUnsafeBufferPointer { labels in
-                unitLabels.withUnsafeBufferPointer { unitLabels in
-                    unitRanks.withUnsafeBufferPointer { unitRanks in
-                        for (test, kind) in kinds.enumerated() {
-                            let sides: Sides
-                            switch kind {
-                            case .rank(let parts, let direction):
-                                sides = rankPValues(parts, worse: direction, labels: labels, units: unitLabels, ranks: unitRanks)
-                            case .count(let units, let tailStart, let width):
-                                var heads = 0, headPasses = 0
-                                for unit in units where labels[countUnits[unit]] == 1 {
-                                    heads += 1
-                                    if countPassed[unit] { headPasses += 1 }
-                                }
-                                sides = tails[tailStart + heads * width + headPasses]
-                            case .none: sides = Sides(worse: 1, better: 1)
+        mutating func evaluate(worse: inout [Double], better: inout [Double]) {
+            sumLanes()
+            // Unchecked reads: every index was made in `init` from the strata and parts it points into.
+            laneSums.withUnsafeBufferPointer { sums in
+                laneHeads.withUnsafeBufferPointer { heads in
+                    let sums = UnsafeRawPointer(sums.baseAddress!).assumingMemoryBound(to: Double.self)
+                    let heads = UnsafeRawPointer(heads.baseAddress!).assumingMemoryBound(to: Double.self)
+                    for (test, kind) in kinds.enumerated() {
+                        let sides: Sides
+                        switch kind {
+                        case .rank(let parts, let direction): sides = rankPValues(parts, worse: direction, sums: sums, heads: heads)
+                        case .count(let units, let tailStart, let width):
+                            var heads = 0, headPasses = 0
+                            for unit in units where labels[countUnits[unit]] == 1 {
+                                heads += 1
+                                if countPassed[unit] { headPasses += 1 }
                             }
-                            worse[test] = sides.worse
-                            better[test] = sides.better
+                            sides = tails[tailStart + heads * width + headPasses]
+                        case .none: sides = Sides(worse: 1, better: 1)
+                        }
+                        worse[test] = sides.worse
+                        better[test] = sides.better
+                    }
+                }
+            }
+        }
+
+        /// Every lane's head rank sum and count of heads under the current labels: a block's rows
+        /// in unit order, each added into all its lanes at once. Unchecked reads, as above.
+        private mutating func sumLanes() {
+            labels.withUnsafeBufferPointer { labels in
+                rowRanks.withUnsafeBufferPointer { ranks in
+                    rowPresent.withUnsafeBufferPointer { present in
+                        laneSums.withUnsafeMutableBufferPointer { sums in
+                            laneHeads.withUnsafeMutableBufferPointer { heads in
+                                for block in blocks {
+                                    let sum = sums.baseAddress! + block.firstChunk, count = heads.baseAddress! + block.firstChunk
+                                    let chunks = block.chunks
+                                    sum.update(repeating: .zero, count: chunks)
+                                    var row = ranks.baseAddress! + block.start
+                                    if let fixedHeads = block.fixedHeads {
+                                        count.update(repeating: Lanes(repeating: fixedHeads), count: chunks)
+                                        for unit in 0..<block.units {
+                                            let label = Lanes(repeating: Double(labels[block.labelOffset &+ unit]))
+                                            for chunk in 0..<chunks { sum[chunk] += row[chunk] * label }
+                                            row += chunks
+                                        }
+                                        continue
+                                    }
+                                    count.update(repeating: .zero, count: chunks)
+                                    var rowPresent = present.baseAddress! + block.start
+                                    for unit in 0..<block.units {
+                                        let label = Lanes(repeating: Double(labels[block.labelOffset &+ unit]))
+                                        for chunk in 0..<chunks {
+                                            sum[chunk] += row[chunk] * label
+                                            count[chunk] += rowPresent[chunk] * label
+                                        }
+                                        row += chunks
+                                        rowPresent += chunks
+                                    }
+                                }
+                            }
                         }
                     }
                 }
@@ -388,24 +497,18 @@ public enum JointPermutation {
 
         /// Van Elteren's statistic over `parts` as a normal tail, each direction.
         private func rankPValues(
-            _ parts: Range<Int>, worse: Worse, labels: UnsafeBufferPointer<UInt8>, units: UnsafeBufferPointer<Int>,
-            ranks: UnsafeBufferPointer<Double>
+            _ parts: Range<Int>, worse: Worse, sums: UnsafePointer<Double>, heads headCounts: UnsafePointer<Double>
         ) -> Sides {
             var numerator = 0.0, variance = 0.0
-            for part in parts {
-                var heads = 0, sum = 0.0
-                for unit in partUnits[part] {
-                    // A base unit adds +0: the same sum, to the bit, as adding head units only
-                    // (ranks are positive).
-                    let label = labels[units[unit]]
-                    heads &+= Int(label)
-                    sum += ranks[unit] * Double(label)
+            centres.withUnsafeBufferPointer { centres in
+                spreads.withUnsafeBufferPointer { spreads in
+                    for part in rankParts[parts] {
+                        let heads = Int(headCounts[part.lane])
+                        guard heads > 0, heads < part.units else { continue }
+                        numerator += part.weight * (sums[part.lane] - centres[part.terms &+ heads])
+                        variance += spreads[part.terms &+ heads]
+                    }
                 }
-                let total = partUnits[part].count, bases = total - heads
-                guard heads > 0, bases > 0 else { continue }
-                let n = Double(total), m = Double(heads)
-                numerator += partWeights[part] * (sum - m * (n + 1) / 2)
-                variance += partWeights[part] * partWeights[part] * m * Double(bases) / (n * (n - 1)) * partSquares[part]
             }
             guard variance > 0 else { return Sides(worse: 1, better: 1) }
             let z = numerator / variance.squareRoot()
