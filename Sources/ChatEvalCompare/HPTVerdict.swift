@@ -83,8 +83,13 @@ public struct HPTVerdict: Codable, Sendable, Hashable {
     static func probabilitySlower(_ shifts: [Double]) -> Double {
         let ranks = JointPermutation.midranks(shifts.map(abs))
         // Doubled ranks are whole numbers; the statistic is the sum of the positive shifts' ranks.
-        let doubled = zip(shifts, ranks).filter { $0.0 != 0 }.map { Int(($0.1 * 2).rounded()) }
-        let observed = zip(shifts, ranks).filter { $0.0 > 0 }.reduce(0) { $0 + Int(($1.1 * 2).rounded()) }
+        // A loop, not two chains of closures over tuples (1.6 s of type checking).
+        var doubled: [Int] = [], observed = 0
+        for (shift, rank) in zip(shifts, ranks) where shift != 0 {
+            let twice = Int((rank * 2).rounded())
+            doubled.append(twice)
+            if shift > 0 { observed += twice }
+        }
         guard !doubled.isEmpty else { return 0.5 }
         let total = doubled.reduce(0, +)
         if doubled.count > 400 {

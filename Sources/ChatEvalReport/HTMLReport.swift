@@ -42,10 +42,10 @@ public enum HTMLReport {
             guard !sides.isEmpty else { continue }
             body += suiteCharts(name, sides)
             // One scale for the suite's TTFT bars, every model's: its longest measured TTFT.
-            let scale = sides.flatMap {
-                $0.1.conversations.filter(\.isMeasured).flatMap { $0.turns.compactMap(\.metrics?.timeToFirstToken) }
+            let ttfts: [Double] = sides.flatMap { side -> [Double] in
+                side.1.conversations.filter(\.isMeasured).flatMap { $0.turns.compactMap(\.metrics?.timeToFirstToken) }
             }
-            .filter { $0.isFinite && $0 > 0 }.max()
+            let scale = ttfts.filter { $0.isFinite && $0 > 0 }.max()
             for (record, suite) in sides { body += turnTable(suite, model: record.modelLabel, perText: perText, scale: scale) }
         }
         if perText != Int.max {

@@ -113,10 +113,13 @@ public enum MarkdownReport {
         } else {
             verdict = "\(summary.passed ? "✅" : "❌") **\(summary.headline)**"
         }
-        let commit =
-            records.first?.git.map {
-                ($0.shortCommit ?? "?") + ($0.isDirty ? " (dirty)" : "") + ($0.subject.map { " " + Markup.markdown($0) } ?? "")
-            } ?? "no commit"
+        // Spelled out: as one expression of optionals and +, it took the type checker 2 s.
+        var commit = "no commit"
+        if let git = records.first?.git {
+            let dirty = git.isDirty ? " (dirty)" : ""
+            let subject = git.subject.map { " " + Markup.markdown($0) } ?? ""
+            commit = (git.shortCommit ?? "?") + dirty + subject
+        }
         return ["## ChatEval run — \(Markup.markdown(commit))", "", verdict, ""]
     }
 

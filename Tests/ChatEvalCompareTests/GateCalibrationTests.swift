@@ -25,9 +25,9 @@ import Testing
         guard rate < 1 else { return trials }
         var cumulative = 0.0
         for k in 0...trials {
-            cumulative += exp(
-                lgamma(Double(trials + 1)) - lgamma(Double(k + 1)) - lgamma(Double(trials - k + 1)) + Double(k) * log(rate)
-                    + Double(trials - k) * log1p(-rate))
+            let logChoose: Double = lgamma(Double(trials + 1)) - lgamma(Double(k + 1)) - lgamma(Double(trials - k + 1))
+            let logProbability: Double = logChoose + Double(k) * log(rate) + Double(trials - k) * log1p(-rate)
+            cumulative += exp(logProbability)
             if cumulative >= quantile { return k }
         }
         return trials

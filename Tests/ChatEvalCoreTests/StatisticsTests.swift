@@ -223,7 +223,9 @@ import Testing
                 seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 let choice = Int(seed >> 60)
                 // Exact levels (0.05 / k) and repeated values make ties at the boundary.
-                values.append(choice < 4 ? 0.05 / Double(1 + Int(seed >> 40) % 20) : pow(10, -9 * Double(seed >> 11) / Double(1 << 53)))
+                let level: Double = 0.05 / Double(1 + Int(seed >> 40) % 20)
+                let spread: Double = pow(10, -9 * Double(seed >> 11) / Double(1 << 53))
+                values.append(choice < 4 ? level : spread)
             }
             if MultipleTesting.testableSet(values, alpha: 0.05) != literal(values, alpha: 0.05) { differing += 1 }
         }
@@ -238,7 +240,8 @@ import Testing
         #expect(design.looks == design.looks.sorted() && Set(design.looks).count == design.looks.count)
         let shares = design.looks.indices.map { design.share(atLook: $0) }
         #expect(shares.allSatisfy { $0 > 0 })
-        #expect(abs(shares.reduce(0, +) - 1) < 1e-12)
+        let spent: Double = shares.reduce(0, +)
+        #expect(abs(spent - 1) < 1e-12)
         // Power family ρ = 2: by look k, (n_k/N)² is spent.
         #expect(abs(design.spent(through: 2) - pow(Double(design.looks[2]) / 30, 2)) < 1e-12)
         // Ending early at look 3 with the rest: everything before plus that is still 1.

@@ -47,7 +47,8 @@ import Testing
         }
         #expect(written.count == 40)
         let note = try #require(try GitRepository.discover(startingAt: path).note(for: commit))
-        #expect(Set(note.split(separator: "\n").map(String.init)) == Set(written))
+        let lines: Set<String> = Set(note.split(separator: "\n").map(String.init))
+        #expect(lines == Set(written))
         #expect(try await directory.git("rev-list", "--count", "refs/notes/chateval") == "40")
     }
 

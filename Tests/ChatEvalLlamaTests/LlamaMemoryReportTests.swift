@@ -31,8 +31,9 @@ import Testing
         ])
         #expect(caches == [.init(bytes: 12 << 20, cells: 4096), .init(bytes: 15 << 20, cells: 1024)])
         #expect(LlamaMemoryReport.bytesInUse(caches, tokens: 0) == 0)
-        #expect(LlamaMemoryReport.bytesInUse(caches, tokens: 1024) == 3 << 20 + 15 << 20)
-        #expect(LlamaMemoryReport.bytesInUse(caches, tokens: 2048) == 6 << 20 + 15 << 20, "the windowed cache is full at 1024")
+        let mebibyte = 1 << 20
+        #expect(LlamaMemoryReport.bytesInUse(caches, tokens: 1024) == 3 * mebibyte + 15 * mebibyte)
+        #expect(LlamaMemoryReport.bytesInUse(caches, tokens: 2048) == 6 * mebibyte + 15 * mebibyte, "the windowed cache is full at 1024")
         #expect(LlamaMemoryReport.bytesInUse(caches, tokens: 9999) == 27 << 20)
     }
 

@@ -31,7 +31,10 @@ private final class CallKeepingRuntime: ChatRuntime, Sendable {
     init(faultyFrom: Int? = nil) { self.faultyFrom = faultyFrom }
 
     /// The greedy token after `prefix`: a letter.
-    static func next(_ prefix: ArraySlice<Int32>) -> Int32 { 97 + Int32(prefix.reduce(0) { ($0 &* 31 &+ Int($1)) % 9973 } % 26) }
+    static func next(_ prefix: ArraySlice<Int32>) -> Int32 {
+        let hash: Int = prefix.reduce(0) { ($0 &* 31 &+ Int($1)) % 9973 }
+        return 97 + Int32(hash % 26)
+    }
 
     /// A template that ends each prompt with the assistant's header, so a turn's prompt and
     /// answer are a prefix of the next prompt.

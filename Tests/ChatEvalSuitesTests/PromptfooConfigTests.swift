@@ -186,9 +186,8 @@ import Testing
         let reloaded = try SuiteLoader.parse(yaml, file: "imported.yaml")
         #expect(reloaded.conversations.map(\.id) == direct.conversations.map(\.id))
         #expect(reloaded.conversations.map(\.script) == direct.conversations.map(\.script))
-        #expect(
-            reloaded.conversations.map { $0.turnChecks.map { $0.map(\.type) } }
-                == direct.conversations.map { $0.turnChecks.map { $0.map(\.type) } })
+        let checkTypes: (SuiteConversation) -> [[String]] = { $0.turnChecks.map { $0.map(\.type) } }
+        #expect(reloaded.conversations.map(checkTypes) == direct.conversations.map(checkTypes))
         #expect(!yaml.contains("providers"))
     }
 }
