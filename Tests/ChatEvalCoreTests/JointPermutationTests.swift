@@ -95,6 +95,40 @@ import Testing
         #expect(result.adjusted[0].worse > 0.2)
     }
 
+    /// The family's layout puts every rank part of a conversation in one row of lanes, four to a
+    /// chunk: six parts in one stratum take two chunks, and a stratum holding only a check sits
+    /// between two such blocks. Each test's own p-values must not depend on which lane it got:
+    /// in the family they equal, to the bit, what the test gives alone (one lane of one chunk).
+    @Test func aTestsPValuesDoNotDependOnItsLane() {
+        let strata = [
+            JointPermutation.Stratum(isHead: (0..<10).map { $0 % 2 == 0 }),
+            JointPermutation.Stratum(isHead: [true, false, true, false, false, true]),
+            JointPermutation.Stratum(isHead: (0..<8).map { $0 >= 4 }),
+        ]
+        func values(_ count: Int, salt: Int, shift: Double) -> [Double?] {
+            (0..<count).map { Double(($0 * 5 + salt) % 7) + ($0.isMultiple(of: 2) ? shift : 0) }
+        }
+        var withMissing = values(8, salt: 3, shift: 1)
+        withMissing[2] = nil
+        var tests: [JointPermutation.Test] = (0..<6).map { index in
+            .rank(
+                parts: [.init(stratum: 0, values: values(10, salt: index, shift: Double(index) / 2))], worse: index < 3 ? .larger : .smaller
+            )
+        }
+        tests.append(.count(stratum: 1, passed: [true, false, true, true, false, nil]))
+        tests.append(
+            .rank(
+                parts: [.init(stratum: 2, values: withMissing), .init(stratum: 0, values: values(10, salt: 9, shift: 2))], worse: .larger))
+        tests.append(.rank(parts: [.init(stratum: 2, values: values(8, salt: 1, shift: -1))], worse: .smaller))
+        let family = JointPermutation.adjust(strata: strata, tests: tests, samples: 200, seed: 3)
+        for (index, test) in tests.enumerated() {
+            let alone = JointPermutation.adjust(strata: strata, tests: [test], samples: 200, seed: 3)
+            #expect(family.observed[index] == alone.observed[0], "test \(index)")
+        }
+        // The tests differ, so equal figures are not all the same figure.
+        #expect(Set(family.observed.map(\.worse)).count > 4)
+    }
+
     /// A seed decides as it always has: a mixed family on the sampled path (strata of 12, 10 and
     /// 6 replays, a rank test over all three with a missing value, one over a single stratum, two
     /// checks, one with an ungraded replay), pinned to what the implementation before the flat

@@ -321,8 +321,8 @@ public enum JointPermutation {
         private let rowRanks: [Lanes], rowPresent: [Lanes]
         private let rankParts: [RankPart]
         /// Per rank part and count of heads m of its n units: m(n + 1)/2, the rank sum's mean;
-        /// and w²·m·(n − m)/(n(n − 1))·Σ(rank − mean)², its weighted variance (0 where m is 0 or
-        /// n, where the part adds nothing).
+        /// and w²·m·(n − m)/(n(n − 1))·Σ(rank − mean)², its weighted variance (a spread of 0
+        /// where m is 0 or n: the part then adds nothing).
         private let centres: [Double], spreads: [Double]
         /// Per chunk of lanes, the relabelling's head rank sums and counts of heads (scratch,
         /// kept across relabellings so that a relabelling allocates nothing).
@@ -406,8 +406,12 @@ public enum JointPermutation {
             laneHeads = laneSums
         }
 
-        /// Gives `stratum` the labels `isHead`.
+        /// Gives `stratum` the labels `isHead`, which must hold as many heads as the stratum's own
+        /// (every arrangement `combinations(of:)` gives does): a block's `fixedHeads` rests on it.
         mutating func relabel(_ stratum: Int, _ isHead: [Bool]) {
+            assert(
+                isHead.filter { $0 }.count == labels[offsets[stratum]..<(offsets[stratum] + isHead.count)].filter { $0 == 1 }.count,
+                "a relabelling keeps the stratum's count of heads")
             labels.replaceSubrange(offsets[stratum]..<(offsets[stratum] + isHead.count), with: isHead.map { $0 ? 1 : 0 })
         }
 
@@ -429,33 +433,36 @@ public enum JointPermutation {
         /// `better` (one entry per test: the caller's buffers, kept across relabellings).
         mutating func evaluate(worse: inout [Double], better: inout [Double]) {
             sumLanes()
-            // Unchecked reads: every index was made in `init` from the strata and parts it points into.
-            laneSums.withUnsafeBufferPointer { sums in
-                laneHeads.withUnsafeBufferPointer { heads in
-                    let sums = UnsafeRawPointer(sums.baseAddress!).assumingMemoryBound(to: Double.self)
-                    let heads = UnsafeRawPointer(heads.baseAddress!).assumingMemoryBound(to: Double.self)
-                    for (test, kind) in kinds.enumerated() {
-                        let sides: Sides
-                        switch kind {
-                        case .rank(let parts, let direction): sides = rankPValues(parts, worse: direction, sums: sums, heads: heads)
-                        case .count(let units, let tailStart, let width):
-                            var heads = 0, headPasses = 0
-                            for unit in units where labels[countUnits[unit]] == 1 {
-                                heads += 1
-                                if countPassed[unit] { headPasses += 1 }
+            // The lanes read one by one: the chunks of four seen as Doubles.
+            laneSums.withUnsafeBufferPointer { sumChunks in
+                laneHeads.withUnsafeBufferPointer { headChunks in
+                    sumChunks.withMemoryRebound(to: Double.self) { sums in
+                        headChunks.withMemoryRebound(to: Double.self) { heads in
+                            for (test, kind) in kinds.enumerated() {
+                                let sides: Sides
+                                switch kind {
+                                case .rank(let parts, let direction): sides = rankPValues(parts, worse: direction, sums: sums, heads: heads)
+                                case .count(let units, let tailStart, let width):
+                                    var heads = 0, headPasses = 0
+                                    for unit in units where labels[countUnits[unit]] == 1 {
+                                        heads += 1
+                                        if countPassed[unit] { headPasses += 1 }
+                                    }
+                                    sides = tails[tailStart + heads * width + headPasses]
+                                case .none: sides = Sides(worse: 1, better: 1)
+                                }
+                                worse[test] = sides.worse
+                                better[test] = sides.better
                             }
-                            sides = tails[tailStart + heads * width + headPasses]
-                        case .none: sides = Sides(worse: 1, better: 1)
                         }
-                        worse[test] = sides.worse
-                        better[test] = sides.better
                     }
                 }
             }
         }
 
         /// Every lane's head rank sum and count of heads under the current labels: a block's rows
-        /// in unit order, each added into all its lanes at once. Unchecked reads, as above.
+        /// in unit order, each added into all its lanes at once. Unchecked reads: every index was
+        /// made in `init` from the strata and parts it points into.
         private mutating func sumLanes() {
             labels.withUnsafeBufferPointer { labels in
                 rowRanks.withUnsafeBufferPointer { ranks in
@@ -497,7 +504,7 @@ public enum JointPermutation {
 
         /// Van Elteren's statistic over `parts` as a normal tail, each direction.
         private func rankPValues(
-            _ parts: Range<Int>, worse: Worse, sums: UnsafePointer<Double>, heads headCounts: UnsafePointer<Double>
+            _ parts: Range<Int>, worse: Worse, sums: UnsafeBufferPointer<Double>, heads headCounts: UnsafeBufferPointer<Double>
         ) -> Sides {
             var numerator = 0.0, variance = 0.0
             centres.withUnsafeBufferPointer { centres in
