@@ -176,9 +176,10 @@ struct ThroughputBench: AsyncParsableCommand {
     }
 
     /// ChatEval against itself at two context sizes, round by round, and the second side against
-    /// llama-bench: when the first ratio's interval lies wholly below 1, the larger context itself
-    /// costs that much (the same harness runs both sides), so it is the engine's share of a gap to
-    /// llama-bench, whose context is sized to its test.
+    /// llama-bench: when the first ratio's interval lies wholly on one side of 1, the context size
+    /// itself costs that much (the same harness runs both sides), so it is the engine's share of a
+    /// gap to llama-bench, whose context is sized to its test. `--also-ctx-size` may be larger or
+    /// smaller than `--ctx-size`: the reading names the first side's size, not "the larger".
     private func printContextEffect(_ rounds: [Round], contexts: (Int, Int)) {
         var table = TextTable([
             .init("ratio of rounds", .left), .init("prefill"), .init("95% interval"), .init("decode"), .init("95% interval"),
@@ -202,8 +203,8 @@ struct ThroughputBench: AsyncParsableCommand {
         let paired = rounds.compactMap { round in round.other.map { (round, $0) } }
         row(
             "ChatEval at \(contexts.0) ÷ ChatEval at \(contexts.1)", paired.map { prefillRate($0.turn) / prefillRate($1) },
-            paired.map { decodeRate($0.turn) / decodeRate($1) }, below: "slower in the larger context",
-            above: "not slower in the larger context")
+            paired.map { decodeRate($0.turn) / decodeRate($1) }, below: "slower at \(contexts.0) tokens",
+            above: "not slower at \(contexts.0) tokens")
         row(
             "ChatEval at \(contexts.1) ÷ llama-bench", paired.map { prefillRate($1) / $0.reference.prompt },
             paired.map { decodeRate($1) / $0.reference.decode }, below: "below llama-bench", above: "at or above llama-bench")
