@@ -194,26 +194,100 @@ struct RegexEngineTests {
     /// 3.11's `re.finditer` gives: look-around, back-references, conditionals, verbose mode,
     /// possessive and atomic forms, Unicode classes and case folding.
     @Test func agreesWithPythonOnGeneratedPatterns() throws {
-        struct Case: Decodable {
-            let pattern: String
-            let flags: Int
-            let text: String
-            let spans: [[Int]]
-        }
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/python-re.jsonl")
-        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
-        #expect(lines.count == 3_000)
-        let decoder = JSONDecoder()
-        for line in lines {
-            let c = try decoder.decode(Case.self, from: Data(line.utf8))
-            var flags: RegexFlags = []
-            if c.flags & 2 != 0 { flags.insert(.ignoreCase) }  // re.I, re.M, re.S
-            if c.flags & 8 != 0 { flags.insert(.multiline) }
-            if c.flags & 16 != 0 { flags.insert(.dotAll) }
+        let cases = try Self.generatedCases()
+        #expect(cases.count == 3_000)
+        for c in cases {
             #expect(
-                try spans(c.pattern, c.text, flags) == c.spans,
+                try spans(c.pattern, c.text, c.regexFlags) == c.spans,
                 "\(c.pattern.debugDescription) flags \(c.flags) on \(c.text.debugDescription)")
         }
+    }
+
+    struct GeneratedCase: Decodable {
+        let pattern: String
+        let flags: Int
+        let text: String
+        let spans: [[Int]]
+
+        var regexFlags: RegexFlags {
+            var flags: RegexFlags = []
+            if self.flags & 2 != 0 { flags.insert(.ignoreCase) }  // re.I, re.M, re.S
+            if self.flags & 8 != 0 { flags.insert(.multiline) }
+            if self.flags & 16 != 0 { flags.insert(.dotAll) }
+            return flags
+        }
+    }
+
+    static func generatedCases() throws -> [GeneratedCase] {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/python-re.jsonl")
+        let decoder = JSONDecoder()
+        return try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map {
+            try decoder.decode(GeneratedCase.self, from: Data($0.utf8))
+        }
+    }
+
+    /// A `finditer` through `matcher`: the spans, or the error that stopped it, and the steps charged.
+    func finditer(_ regex: PythonRegex, _ text: Scalars, _ matcher: RegexMatcher) -> (Result<[[Int]], PCRE2Error>, steps: Int) {
+        var spans: [[Int]] = []
+        let outcome = Result { () throws(PCRE2Error) -> [[Int]] in
+            try regex.forEachMatch(in: text, with: matcher) { matcher in
+                if let range = matcher.group(0) { spans.append([range.lowerBound, range.upperBound]) }
+                return true
+            }
+            return spans
+        }
+        return (outcome, matcher.stepsUsed)
+    }
+
+    /// Step-counted patterns run first as JIT code (`RegexMatcher`), which must give what the
+    /// interpreter alone gives: the same matches, the same steps charged, the same errors at the
+    /// limits. The generated cases, the bench's patterns, and cases built to reach each limit.
+    @Test func theJITGivesTheInterpretersMatchesStepsAndErrors() throws {
+        var cases = try Self.generatedCases().map { ($0.pattern, $0.regexFlags, $0.text, RegexLimits.standard) }
+        let sentences = "The U.S. economy grew by 2.5% last year. Café au lait costs €3.50. P.S. lorem  IPSUM, 日本語の文。"
+        for pattern in [#"\b\d+(\.\d+)?%"#, #"(?i)lorem\s+ipsum"#, #"\bfox\b"#, #"(\w+)\s+\1"#] {
+            cases.append((pattern, [], String(repeating: sentences, count: 3), .standard))
+        }
+        let backtracking = String(repeating: String(repeating: "a", count: 14) + "c", count: 300) + "b"
+        cases += [
+            ("(a+)+b", [], backtracking, RegexLimits(stepBudget: 1_000_000)),  // the step budget, past the allowance
+            ("(a+)+b", [], backtracking, RegexLimits(stepBudget: 50_000)),  // the step budget, inside the allowance
+            ("(a+)+$", [], String(repeating: "a", count: 30) + "b", .standard),  // the match limit
+            ("(?:ab)*$", [], String(repeating: "ab", count: 5_000), RegexLimits(depthLimit: 100)),
+            ("(?:(a)|b)*$", [], String(repeating: "ab", count: 5_000), RegexLimits(heapLimitKiB: 1)),
+            (#"(\w+)zzz\b"#, [], String(repeating: "a b ", count: 40_000) + "zzz", .standard),  // matches past the allowance
+        ]
+        var answered = 0, handedOver = 0
+        for (pattern, flags, text, limits) in cases {
+            let regex = try PythonRegex(pattern, flags: flags)
+            regex.code.makeJITCopy()
+            let jit = try RegexMatcher(limits: limits)
+            let interpreter = try RegexMatcher(limits: limits, triesJIT: false)
+            let (withJIT, jitSteps) = finditer(regex, text.scalars, jit)
+            let (alone, steps) = finditer(regex, text.scalars, interpreter)
+            #expect(withJIT == alone, "\(pattern.debugDescription) on \(text.prefix(60).debugDescription)")
+            #expect(jitSteps == steps, "\(pattern.debugDescription) on \(text.prefix(60).debugDescription)")
+            #expect(interpreter.jitAnswered == 0 && interpreter.jitHandedOver == 0)
+            answered += jit.jitAnswered
+            handedOver += jit.jitHandedOver
+        }
+        // Both paths ran: the JIT answered nearly every call, and handed the limits' cases over.
+        #expect(answered > 3_000)
+        #expect((6..<20).contains(handedOver), "\(handedOver)")
+    }
+
+    /// A step-counted pattern is JIT-compiled once it is in use, not for a single answer, and
+    /// never when it is long; the library's linear-time patterns from the start.
+    @Test func aPatternIsJITCompiledOnlyOnceItIsInUse() throws {
+        let matcher = try RegexMatcher()
+        let fresh = try PythonRegex("jit-on-use [a-z]+ \\d")
+        for call in 1...4 {
+            #expect(try fresh.search("a jit-on-use word 7".scalars, with: matcher)?.range == 2..<19)
+            #expect(matcher.jitAnswered == max(0, call - PCRE2Code.jitAfterCalls), "call \(call)")
+        }
+        let long = try PythonRegex("(?:x|" + String(repeating: "a", count: PCRE2Code.jitUnitLimit) + ")")
+        for _ in 1...4 { #expect(try long.search("yx".scalars, with: matcher)?.range == 1..<2) }
+        #expect(matcher.jitAnswered == 2 && long.code.jitPointer() == nil)
     }
 
     @Test func placeholdersAreDetected() {

@@ -12,9 +12,14 @@ struct PunktSentenceTokenizer: Sendable {
 
     static let english = PunktSentenceTokenizer(parameters: .english)
 
+    /// The text as the tokenizer reads it: slices of one buffer, which copy without reference
+    /// counting (tokens of `ArraySlice`s spent a quarter of sentence counting retaining and
+    /// releasing the answer's storage).
+    typealias Text = Slice<UnsafeBufferPointer<Unicode.Scalar>>
+
     /// Sentences, as code-point ranges of `text` (NLTK's `span_tokenize` with realignment).
     func sentenceSpans(_ text: Scalars) -> [Range<Int>] {
-        realignBoundaries(text, slicesFromText(text))
+        text.withUnsafeBufferPointer { realignBoundaries($0, slicesFromText($0)) }
     }
 
     /// `len(sent_tokenize(text))`.
@@ -30,13 +35,13 @@ struct PunktSentenceTokenizer: Sendable {
     // MARK: Tokens
 
     struct Token {
-        let text: ArraySlice<Unicode.Scalar>
+        let text: Text
         let periodFinal: Bool
         var sentenceBreak = false
         var abbreviation = false
         var ellipsis = false
 
-        init(_ text: ArraySlice<Unicode.Scalar>) {
+        init(_ text: Text) {
             self.text = text
             periodFinal = text.last == "."
         }
@@ -44,13 +49,13 @@ struct PunktSentenceTokenizer: Sendable {
         /// `tok.lower()`, or `##number##` for numeric tokens (`^-?[.,]?\d[\d,.-]*\.?$`).
         var type: String { Token.type(of: text) }
 
-        static func type(of text: ArraySlice<Unicode.Scalar>) -> String {
+        static func type(of text: Text) -> String {
             isNumeric(text) ? "##number##" : PythonText.lowerString(text)
         }
 
         /// Numeric test on the original token: lowercasing changes neither digits nor `-.,`,
         /// nor turns any character into one of them.
-        private static func isNumeric(_ s: ArraySlice<Unicode.Scalar>) -> Bool {
+        private static func isNumeric(_ s: Text) -> Bool {
             var i = s.startIndex
             if i < s.endIndex && s[i] == "-" { i += 1 }
             if i < s.endIndex && (s[i] == "." || s[i] == ",") { i += 1 }
@@ -103,7 +108,7 @@ struct PunktSentenceTokenizer: Sendable {
     }
 
     /// Length of the multi-character punctuation at `p` (`-{2,}`, `\.{2,}`, `(?:\.\s){2,}\.`), or 0.
-    private static func multiCharLength(_ s: ArraySlice<Unicode.Scalar>, at p: Int) -> Int {
+    private static func multiCharLength(_ s: Text, at p: Int) -> Int {
         let end = s.endIndex
         guard p < end else { return 0 }
         if s[p] == "-" {
@@ -129,7 +134,7 @@ struct PunktSentenceTokenizer: Sendable {
 
     /// The end condition of a word token at `q`: whitespace, end of line, a non-word character,
     /// multi-character punctuation, or a comma followed by any of those.
-    private static func wordEnds(_ s: ArraySlice<Unicode.Scalar>, at q: Int) -> Bool {
+    private static func wordEnds(_ s: Text, at q: Int) -> Bool {
         let end = s.endIndex
         if q >= end { return true }
         let c = s[q]
@@ -142,7 +147,7 @@ struct PunktSentenceTokenizer: Sendable {
     }
 
     /// The next token of `line` at or after `p` (advancing `p` past it), or nil at the end.
-    private static func nextWordToken(_ line: ArraySlice<Unicode.Scalar>, _ p: inout Int) -> ArraySlice<Unicode.Scalar>? {
+    private static func nextWordToken(_ line: Text, _ p: inout Int) -> Text? {
         let end = line.endIndex
         while p < end && PythonText.isModuleSpace(line[p]) { p += 1 }
         guard p < end else { return nil }
@@ -229,7 +234,7 @@ struct PunktSentenceTokenizer: Sendable {
 
     /// True when a token other than the last breaks a sentence (after both passes). Tokens are
     /// produced one at a time; the second pass of a token needs only the next one's first pass.
-    private func containsSentenceBreak(_ context: ArraySlice<Unicode.Scalar>) -> Bool {
+    private func containsSentenceBreak(_ context: Text) -> Bool {
         var previous: Token?
         var found = false
         Self.forEachWordToken(context) { slice in
@@ -249,7 +254,7 @@ struct PunktSentenceTokenizer: Sendable {
     }
 
     /// `_tokenize_words`: the word tokens of each non-blank line, in order, until `body` returns false.
-    private static func forEachWordToken(_ text: ArraySlice<Unicode.Scalar>, _ body: (ArraySlice<Unicode.Scalar>) -> Bool) {
+    private static func forEachWordToken(_ text: Text, _ body: (Text) -> Bool) {
         var lineStart = text.startIndex
         while lineStart <= text.endIndex {
             var lineEnd = lineStart
@@ -278,7 +283,7 @@ struct PunktSentenceTokenizer: Sendable {
 
     /// `period_context_re().finditer`: a sentence-end character followed by a non-word character,
     /// or by whitespace and a token.
-    private func periodContexts(_ s: Scalars) -> [PeriodContext] {
+    private func periodContexts(_ s: UnsafeBufferPointer<Unicode.Scalar>) -> [PeriodContext] {
         var found: [PeriodContext] = []
         let n = s.count
         var p = 0
@@ -304,7 +309,7 @@ struct PunktSentenceTokenizer: Sendable {
     }
 
     /// `_get_last_whitespace_index` (ASCII whitespace; 0 also when there is none).
-    private static func lastWhitespaceIndex(_ s: ArraySlice<Unicode.Scalar>) -> Int {
+    private static func lastWhitespaceIndex(_ s: Text) -> Int {
         var i = s.endIndex - 1
         while i >= s.startIndex {
             if PythonText.isASCIIWhitespace(s[i]) { return i - s.startIndex }
@@ -314,7 +319,7 @@ struct PunktSentenceTokenizer: Sendable {
     }
 
     /// `_slices_from_text`.
-    private func slicesFromText(_ s: Scalars) -> [Range<Int>] {
+    private func slicesFromText(_ s: UnsafeBufferPointer<Unicode.Scalar>) -> [Range<Int>] {
         var slices: [Range<Int>] = []
         var lastBreak = 0
         var previousSlice = 0..<0
@@ -350,7 +355,7 @@ struct PunktSentenceTokenizer: Sendable {
     }
 
     /// `_realign_boundaries`: closing quotes and brackets after a boundary move to the sentence before.
-    private func realignBoundaries(_ s: Scalars, _ slices: [Range<Int>]) -> [Range<Int>] {
+    private func realignBoundaries(_ s: UnsafeBufferPointer<Unicode.Scalar>, _ slices: [Range<Int>]) -> [Range<Int>] {
         var result: [Range<Int>] = []
         var realign = 0
         for (k, slice) in slices.enumerated() {
@@ -384,7 +389,7 @@ struct PunktSentenceTokenizer: Sendable {
 
     /// `re_boundary_realignment.match(text[slice])`: closing characters (lazily) followed by
     /// whitespace, `--`, or a line end; returns (closing characters kept, match end) relative to the slice.
-    private static func realignmentMatch(_ s: Scalars, _ slice: Range<Int>) -> (Int, Int)? {
+    private static func realignmentMatch(_ s: UnsafeBufferPointer<Unicode.Scalar>, _ slice: Range<Int>) -> (Int, Int)? {
         let lo = min(slice.lowerBound, s.count), hi = min(max(slice.upperBound, lo), s.count)
         var k = 0
         while lo + k < hi && isClosing(s[lo + k]) {
@@ -404,7 +409,7 @@ struct PunktSentenceTokenizer: Sendable {
 
 extension PythonText {
     /// `s.rstrip()` when `whereTrailingOnly`; kept as a named variant for the Punkt port.
-    static func strip(_ s: ArraySlice<Unicode.Scalar>, whereTrailingOnly: Bool) -> ArraySlice<Unicode.Scalar> {
+    static func strip(_ s: PunktSentenceTokenizer.Text, whereTrailingOnly: Bool) -> PunktSentenceTokenizer.Text {
         var hi = s.endIndex
         while hi > s.startIndex && isSpace(s[hi - 1]) { hi -= 1 }
         return s[s.startIndex..<hi]

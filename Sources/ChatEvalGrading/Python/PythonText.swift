@@ -154,7 +154,7 @@ enum PythonText {
     }
 
     /// `str.lower()` of a slice, as a `String` (ASCII fast path, no intermediate buffer).
-    static func lowerString(_ s: ArraySlice<Unicode.Scalar>) -> String {
+    static func lowerString<C: Collection>(_ s: C) -> String where C.Element == Unicode.Scalar {
         var ascii = true
         for c in s where c.value >= 0x80 {
             ascii = false

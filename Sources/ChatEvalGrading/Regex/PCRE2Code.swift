@@ -7,6 +7,15 @@ let regexParenthesesNestLimit: UInt32 = 250
 
 /// A compiled pattern. PCRE2 code is read-only once compiled, so one instance serves any number
 /// of threads at once.
+///
+/// A linear-time pattern (`countsSteps` false) is JIT-compiled at once. A step-counted one runs
+/// in the interpreter until it has been matched `jitAfterCalls` times; then a JIT-compiled copy
+/// is made (`jitPointer`), which `RegexMatcher` tries first. JIT compilation costs 15–35 times
+/// the compilation itself with the auto-callouts (PCRE2 10.42, this machine: 34 µs for a
+/// 16-unit pattern, 0.39 ms for 200 units, 12 ms for 4,000), against a few microseconds saved per
+/// match: worth it for a suite's patterns, matched on every answer, not for a pattern quoting an
+/// answer through a placeholder, made anew for one turn; and never for patterns longer than
+/// `jitUnitLimit`, whose machine code grows with them (0.7 MB for 4,000 units).
 final class PCRE2Code: @unchecked Sendable {
     let pointer: OpaquePointer
     /// Capturing groups in the pattern.
@@ -14,10 +23,32 @@ final class PCRE2Code: @unchecked Sendable {
     /// PCRE2's own start analysis: units a match can begin with, and a unit every match contains.
     let firstUnits: CodeUnitSet?
     let requiredUnits: CodeUnitSet?
+    /// True when the pattern charges the step budget (auto-callouts before every item).
+    let countsSteps: Bool
+    /// Bytes of one backtracking frame of the interpreter (PCRE2_INFO_FRAMESIZE): its heap use is
+    /// this times the backtracking depth.
+    let interpreterFrameBytes: Int
+    /// True when every match must start at the text's start (`\A`, `^` without MULTILINE) or at
+    /// a line's start (`^` with it): the interpreter then skips start positions the JIT code
+    /// tries, so the two charge different steps (a few, measured: `RegexEngineTests`).
+    let startsAtLineStarts: Bool
 
-    /// Compiles UTF-32 `units`. `countsSteps` adds the auto-callouts that the step budget needs;
-    /// without it the pattern is JIT-compiled where PCRE2 supports that (for patterns known to
-    /// run in linear time). Throws PCRE2's error code and the offset of the unit it failed at.
+    /// Matches of a step-counted pattern in the interpreter before its JIT copy is made.
+    static let jitAfterCalls = 2
+    /// Patterns longer than this (in UTF-32 units) are never JIT-compiled with step counting.
+    static let jitUnitLimit = 1_000
+
+    /// The JIT-compiled copy of a step-counted pattern, once made (its address; 0 before): its
+    /// owner, freed in deinit. Set once, by compare-and-exchange.
+    private let jitCopy = Atomic<Int>(0)
+    /// `jitPointer` calls so far (step-counted patterns within `jitUnitLimit` only).
+    private let calls = Atomic<Int>(0)
+    private let mayJIT: Bool
+
+    /// Compiles UTF-32 `units`. `countsSteps` adds the auto-callouts that the step budget needs
+    /// (JIT code calls them too: see `RegexMatcher.match` for how the two engines share the
+    /// work); without them the pattern is JIT-compiled at once. Throws PCRE2's error code and the
+    /// offset of the unit it failed at.
     init(_ units: [UInt32], options: UInt32, countsSteps: Bool) throws(PCRE2CompileFailure) {
         guard let context = pcre2_compile_context_create_32(nil) else {
             throw PCRE2CompileFailure(error: PCRE2Error(PCRE2_ERROR_NOMEMORY, in: "pcre2_compile_context_create_32"), offset: 0)
@@ -42,11 +73,42 @@ final class PCRE2Code: @unchecked Sendable {
         captureCount = Int(captures)
         firstUnits = Self.firstUnits(of: compiled)
         requiredUnits = Self.requiredUnits(of: compiled)
+        self.countsSteps = countsSteps
+        var compiledOptions: UInt32 = 0
+        pcre2_pattern_info_32(compiled, UInt32(PCRE2_INFO_ALLOPTIONS), &compiledOptions)
+        var firstType: UInt32 = 0
+        pcre2_pattern_info_32(compiled, UInt32(PCRE2_INFO_FIRSTCODETYPE), &firstType)
+        startsAtLineStarts = compiledOptions & UInt32(PCRE2_ANCHORED) != 0 || firstType == 2
+        var frameBytes = 0
+        pcre2_pattern_info_32(compiled, UInt32(PCRE2_INFO_FRAMESIZE), &frameBytes)
+        interpreterFrameBytes = frameBytes
+        mayJIT = countsSteps && units.count <= Self.jitUnitLimit
         // A failed JIT compilation leaves the interpreter in charge: same results, slower.
         if !countsSteps { _ = pcre2_jit_compile_32(compiled, UInt32(PCRE2_JIT_COMPLETE)) }
     }
 
-    deinit { pcre2_code_free_32(pointer) }
+    deinit {
+        if let copy = OpaquePointer(bitPattern: jitCopy.load(ordering: .acquiring)) { pcre2_code_free_32(copy) }
+        pcre2_code_free_32(pointer)
+    }
+
+    /// The JIT-compiled copy of this step-counted pattern: nil for its first `jitAfterCalls`
+    /// calls (unless `makeJITCopy` made it), for a pattern over `jitUnitLimit` units, and where
+    /// PCRE2 cannot JIT-compile it. Each call before the copy exists counts as one use.
+    func jitPointer() -> OpaquePointer? {
+        guard mayJIT else { return nil }
+        if let copy = OpaquePointer(bitPattern: jitCopy.load(ordering: .acquiring)) { return copy }
+        if calls.add(1, ordering: .relaxed).newValue == Self.jitAfterCalls + 1 { makeJITCopy() }
+        return OpaquePointer(bitPattern: jitCopy.load(ordering: .acquiring))
+    }
+
+    /// Makes the JIT-compiled copy now, whatever the count (tests comparing the two engines).
+    func makeJITCopy() {
+        guard mayJIT, jitCopy.load(ordering: .acquiring) == 0, let copy = pcre2_code_copy_32(pointer) else { return }
+        guard pcre2_jit_compile_32(copy, UInt32(PCRE2_JIT_COMPLETE)) == 0,
+            jitCopy.compareExchange(expected: 0, desired: Int(bitPattern: copy), ordering: .acquiringAndReleasing).exchanged
+        else { return pcre2_code_free_32(copy) }
+    }
 
     /// The units a match can start with (PCRE2_INFO_FIRSTCODEUNIT or FIRSTBITMAP), when known.
     private static func firstUnits(of code: OpaquePointer) -> CodeUnitSet? {
