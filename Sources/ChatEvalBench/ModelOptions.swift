@@ -18,11 +18,14 @@ struct ModelOptions: ParsableArguments {
         }
     }
 
-    func runtime(contextSize: Int = 4096, slidingWindowCache: SlidingWindowCache = .full) throws -> LlamaChatRuntime {
-        try LlamaChatRuntime(
-            .init(
-                modelPath: model, chatTemplate: chatTemplate, contextSize: contextSize, batchSize: 512, threads: threads,
-                slidingWindowCache: slidingWindowCache, build: EngineBuild.currentName))
+    func runtime(
+        contextSize: Int = 4096, slidingWindowCache: SlidingWindowCache = .full, streamInterval: Double = ChunkCoalescer.interval
+    ) throws -> LlamaChatRuntime {
+        var configuration = LlamaChatRuntime.Configuration(
+            modelPath: model, chatTemplate: chatTemplate, contextSize: contextSize, batchSize: 512, threads: threads,
+            slidingWindowCache: slidingWindowCache, build: EngineBuild.currentName)
+        configuration.streamInterval = streamInterval
+        return try LlamaChatRuntime(configuration)
     }
 
     /// Says how busy the machine is; a busy machine makes every figure below doubtful.

@@ -39,6 +39,15 @@ struct ThroughputBench: AsyncParsableCommand {
                 + "for reuse) or window (as llama-bench and llama-server keep).",
             valueName: "full|window"))
     var alsoSlidingWindowCache: SlidingWindowCache = .full
+    @Option(
+        help: ArgumentHelp(
+            "A second ChatEval side (at --also-ctx-size, or else --ctx-size) that streams its text every S seconds "
+                + "instead of every \(ChunkCoalescer.interval) s: each chunk wakes the reader's task beside the decoding threads.",
+            valueName: "seconds"))
+    var alsoStreamInterval: Double?
+
+    /// The second side's context size, when there is a second side.
+    private var otherContextSize: Int? { alsoCtxSize ?? alsoStreamInterval.map { _ in ctxSize } }
 
     func validate() throws {
         guard FileManager.default.isExecutableFile(atPath: llamaBench) else {
@@ -47,11 +56,20 @@ struct ThroughputBench: AsyncParsableCommand {
         guard repetitions >= 1, promptTokens >= 16, generatedTokens >= 2 else {
             throw ValidationError("repetitions ≥ 1, prompt ≥ 16, generated ≥ 2")
         }
-        if let alsoCtxSize, alsoCtxSize == ctxSize || alsoCtxSize < promptTokens + generatedTokens {
+        if let alsoCtxSize, (alsoCtxSize == ctxSize && alsoStreamInterval == nil) || alsoCtxSize < promptTokens + generatedTokens {
             throw ValidationError(
                 "--also-ctx-size \(alsoCtxSize): give a context size other than --ctx-size (\(ctxSize)) that holds the prompt "
                     + "and the generated tokens (at least \(promptTokens + generatedTokens))")
         }
+        if let alsoStreamInterval, !(alsoStreamInterval >= 0) || alsoStreamInterval == ChunkCoalescer.interval {
+            throw ValidationError(
+                "--also-stream-interval \(alsoStreamInterval): give 0 s or more, other than the first side's \(ChunkCoalescer.interval) s")
+        }
+    }
+
+    /// How the report names a ChatEval side: its context size, and its stream interval when the sides differ in it.
+    private func sideName(contextSize: Int, streamInterval: Double) -> String {
+        "ChatEval at \(contextSize) tokens" + (alsoStreamInterval == nil ? "" : ", text every \(streamInterval) s")
     }
 
     func run() async throws {
@@ -59,7 +77,10 @@ struct ThroughputBench: AsyncParsableCommand {
         let before = MemoryAttribution.mappings()
         let runtime = try options.runtime(contextSize: ctxSize)
         // Created before the engine's regions are told apart, so that its buffers count as llama.cpp's too.
-        let other = try alsoCtxSize.map { try options.runtime(contextSize: $0, slidingWindowCache: alsoSlidingWindowCache) }
+        let other = try otherContextSize.map {
+            try options.runtime(
+                contextSize: $0, slidingWindowCache: alsoSlidingWindowCache, streamInterval: alsoStreamInterval ?? ChunkCoalescer.interval)
+        }
         let engineRegions = MemoryAttribution.newLargeAnonymousRegions(since: before, now: MemoryAttribution.mappings())
         let messages = try promptOfAbout(promptTokens, runtime)
         let depth = runtime.promptTokens(for: messages)?.count ?? promptTokens
@@ -71,7 +92,8 @@ struct ThroughputBench: AsyncParsableCommand {
         if let other {
             print(
                 "and ChatEval in a \(other.identity.contextSize)-token context (windowed layers: \(alsoSlidingWindowCache.rawValue) "
-                    + "cache) as a third side: each round runs the three in one of their six orders, in turn")
+                    + "cache\(alsoStreamInterval.map { "; text streamed every \($0) s" } ?? "")) as a third side: each round runs the "
+                    + "three in one of their six orders, in turn")
         }
 
         // One turn unmeasured first, as llama-bench warms up before each of its runs: the first
@@ -97,7 +119,14 @@ struct ThroughputBench: AsyncParsableCommand {
             ])
         }
         print("\n" + table.render(indent: "   "))
-        if let other { printContextEffect(pairs, contexts: (ctxSize, other.identity.contextSize)) }
+        if let other {
+            printSecondSideEffect(
+                pairs,
+                names: (
+                    sideName(contextSize: ctxSize, streamInterval: ChunkCoalescer.interval),
+                    sideName(contextSize: other.identity.contextSize, streamInterval: alsoStreamInterval ?? ChunkCoalescer.interval)
+                ))
+        }
 
         let split = MemoryAttribution.split(modelPath: options.model, engineRegions: engineRegions)
         let memory = runtime.identity.memory
@@ -175,12 +204,13 @@ struct ThroughputBench: AsyncParsableCommand {
         MedianInterval(ratios).map { String(format: "%.3f–%.3f", $0.lower, $0.upper) } ?? "– (6 \(what) or more)"
     }
 
-    /// ChatEval against itself at two context sizes, round by round, and the second side against
-    /// llama-bench: when the first ratio's interval lies wholly on one side of 1, the context size
-    /// itself costs that much (the same harness runs both sides), so it is the engine's share of a
-    /// gap to llama-bench, whose context is sized to its test. `--also-ctx-size` may be larger or
-    /// smaller than `--ctx-size`: the reading names the first side's size, not "the larger".
-    private func printContextEffect(_ rounds: [Round], contexts: (Int, Int)) {
+    /// ChatEval against itself in two settings (two context sizes, or two stream intervals),
+    /// round by round, and the second side against llama-bench: when the first ratio's interval
+    /// lies wholly on one side of 1, the setting itself costs that much (the same harness runs
+    /// both sides). For the context size that is the engine's share of a gap to llama-bench, whose
+    /// context is sized to its test; for the stream interval, the harness's. The reading names the
+    /// first side, not "the larger": `--also-ctx-size` may be either side of `--ctx-size`.
+    private func printSecondSideEffect(_ rounds: [Round], names: (String, String)) {
         var table = TextTable([
             .init("ratio of rounds", .left), .init("prefill"), .init("95% interval"), .init("decode"), .init("95% interval"),
             .init("", .left),
@@ -201,12 +231,12 @@ struct ThroughputBench: AsyncParsableCommand {
             ])
         }
         let paired = rounds.compactMap { round in round.other.map { (round, $0) } }
+        let first = names.0.replacingOccurrences(of: "ChatEval at ", with: "")
         row(
-            "ChatEval at \(contexts.0) ÷ ChatEval at \(contexts.1)", paired.map { prefillRate($0.turn) / prefillRate($1) },
-            paired.map { decodeRate($0.turn) / decodeRate($1) }, below: "slower at \(contexts.0) tokens",
-            above: "not slower at \(contexts.0) tokens")
+            "\(names.0) ÷ \(names.1)", paired.map { prefillRate($0.turn) / prefillRate($1) },
+            paired.map { decodeRate($0.turn) / decodeRate($1) }, below: "slower at \(first)", above: "not slower at \(first)")
         row(
-            "ChatEval at \(contexts.1) ÷ llama-bench", paired.map { prefillRate($1) / $0.reference.prompt },
+            "\(names.1) ÷ llama-bench", paired.map { prefillRate($1) / $0.reference.prompt },
             paired.map { decodeRate($1) / $0.reference.decode }, below: "below llama-bench", above: "at or above llama-bench")
         print("\n" + table.render(indent: "   "))
     }

@@ -28,6 +28,9 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         public var build: String?
         /// A cache fault made on purpose (tests of cache verification only); nil in real runs.
         public var cacheFault: CacheFault?
+        /// Seconds between the chunks of text a turn streams (`ChunkCoalescer`): each chunk wakes
+        /// the reader's task beside the decoding threads.
+        public var streamInterval = ChunkCoalescer.interval
 
         public init(
             modelPath: String, chatTemplate: String? = nil, contextSize: Int = 4096, batchSize: Int = 512,
@@ -49,6 +52,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             if threads < 1 { found.append("threads must be at least 1 (got \(threads))") }
             if contextSize < 16 { found.append("context size must be at least 16 tokens (got \(contextSize))") }
             if batchSize < 1 { found.append("batch size must be at least 1 (got \(batchSize))") }
+            if !(streamInterval >= 0) { found.append("the stream interval must be 0 s or more (got \(streamInterval))") }
             return found
         }
     }
@@ -87,6 +91,8 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
     /// above it (`EngineMemory.peakBasis`), so that the harness and whatever an earlier model of
     /// the process left behind are not this model's. nil where /proc cannot be read.
     private let residentBaseline: Int?
+    /// Seconds between a turn's chunks of text (`Configuration.streamInterval`).
+    private let streamInterval: Double
 
     /// Loads the model, creates the context and warms it up, on the llama.cpp thread (the one-time
     /// cost of the first evaluation is paid here, not by the first turn). Load and warm-up times
@@ -113,6 +119,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             slidingWindowCache: loaded.context.slidingWindow > 0 ? configuration.slidingWindowCache : nil)
         kvCaches = loaded.kvCaches
         residentBaseline = loaded.memory.residentBytesBeforeLoad
+        streamInterval = configuration.streamInterval
         loaded.context.fault = configuration.cacheFault
         let contextSize = max(loaded.context.contextSize, 1)
         // A windowed cache's bytes in use cannot be estimated per token: unknown unless reported.
@@ -203,7 +210,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             }
             LlamaThread.shared.async {
                 do {
-                    var coalescer = ChunkCoalescer { continuation.yield(.chunk($0)) }
+                    var coalescer = ChunkCoalescer(interval: self.streamInterval) { continuation.yield(.chunk($0)) }
                     let metrics = try self.runTurn(messages, options: options, cancelled: flag) { coalescer.add($0) }
                     coalescer.flush()
                     continuation.yield(.info(metrics))

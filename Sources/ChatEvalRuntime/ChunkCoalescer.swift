@@ -5,16 +5,22 @@
 /// competes with decoding (measured in process: 3–5% of decode speed on 2 cores). Runtimes take
 /// their timings where tokens arrive, so coalescing changes none of them.
 public struct ChunkCoalescer {
+    /// The default: 20 chunks a second.
     public static let interval = 0.05
+    /// Seconds between chunks.
+    public let interval: Double
     private let send: (String) -> Void
     private var pending = ""
     private var sinceLastSend = Stopwatch()
 
-    public init(send: @escaping (String) -> Void) { self.send = send }
+    public init(interval: Double = ChunkCoalescer.interval, send: @escaping (String) -> Void) {
+        self.interval = interval
+        self.send = send
+    }
 
     public mutating func add(_ text: String) {
         pending += text
-        if sinceLastSend.elapsed >= Self.interval { flush() }
+        if sinceLastSend.elapsed >= interval { flush() }
     }
 
     public mutating func flush() {

@@ -190,6 +190,17 @@ private func temporaryFile(_ name: String, _ data: Data) throws -> String {
         #expect(error.code == .invalidParameter)
         #expect(error.message.contains("threads"))
     }
+
+    @Test(arguments: [-0.5, Double.nan])
+    func theStreamIntervalMustBeZeroOrMore(_ interval: Double) throws {
+        var configuration = LlamaChatRuntime.Configuration(modelPath: "/unused.gguf")
+        configuration.streamInterval = interval
+        let error = try #require(loadError(configuration))
+        #expect(error.code == .invalidParameter)
+        #expect(error.message.contains("stream interval"))
+        configuration.streamInterval = .infinity  // one chunk at the end of the turn
+        #expect(configuration.problems.isEmpty)
+    }
 }
 
 extension RealModelTests {
