@@ -256,6 +256,9 @@ struct RegexEngineTests {
             ("(?:ab)*$", [], String(repeating: "ab", count: 5_000), RegexLimits(depthLimit: 100)),
             ("(?:(a)|b)*$", [], String(repeating: "ab", count: 5_000), RegexLimits(heapLimitKiB: 1)),
             (#"(\w+)zzz\b"#, [], String(repeating: "a b ", count: 40_000) + "zzz", .standard),  // matches past the allowance
+            // Past 200,000 code points the engines skip a text without '%' differently.
+            (#"q\d+%"#, [], "q1" + String(repeating: " ", count: 250_000), .standard),
+            (#"(?:a|b)*$"#, [], String(repeating: "ab", count: 5_000), .standard),  // past the JIT's stack
         ]
         var answered = 0, handedOver = 0
         for (pattern, flags, text, limits) in cases {
@@ -273,17 +276,35 @@ struct RegexEngineTests {
         }
         // Both paths ran: the JIT answered nearly every call, and handed the limits' cases over.
         #expect(answered > 3_000)
-        #expect((6..<20).contains(handedOver), "\(handedOver)")
+        #expect((7..<20).contains(handedOver), "\(handedOver)")
+    }
+
+    /// A pattern whose JIT code ran out of its stack runs in the interpreter from then on: the
+    /// JIT would run out again on every call before handing it over.
+    @Test func aPatternThatExhaustsTheJITStackStaysInTheInterpreter() throws {
+        let regex = try PythonRegex("jit stack: (?:a|b)*c")
+        regex.code.makeJITCopy()
+        let matcher = try RegexMatcher()
+        let text = ("jit stack: " + String(repeating: "ab", count: 5_000)).scalars
+        #expect(try regex.search(text, with: matcher) == nil)
+        #expect(matcher.jitHandedOver == 1 && regex.code.jitPointer() == nil)
+        #expect(try regex.search(text, with: matcher) == nil)
+        #expect(matcher.jitHandedOver == 1 && matcher.jitAnswered == 0)
     }
 
     /// A step-counted pattern is JIT-compiled once it is in use, not for a single answer, and
     /// never when it is long; the library's linear-time patterns from the start.
     @Test func aPatternIsJITCompiledOnlyOnceItIsInUse() throws {
         let matcher = try RegexMatcher()
+        // One `findall` of many matches is one operation: no JIT copy for it.
+        let once = try PythonRegex("jit once [0-9]")
+        let many = String(repeating: "jit once 7 ", count: 50).scalars
+        #expect(try once.matches(many).count == 50)
+        #expect(once.code.jitPointer() == nil)
         let fresh = try PythonRegex("jit-on-use [a-z]+ \\d")
-        for call in 1...4 {
+        for operation in 1...4 {
             #expect(try fresh.search("a jit-on-use word 7".scalars, with: matcher)?.range == 2..<19)
-            #expect(matcher.jitAnswered == max(0, call - PCRE2Code.jitAfterCalls), "call \(call)")
+            #expect(matcher.jitAnswered == max(0, operation - PCRE2Code.jitAfterOperations), "operation \(operation)")
         }
         let long = try PythonRegex("(?:x|" + String(repeating: "a", count: PCRE2Code.jitUnitLimit) + ")")
         for _ in 1...4 { #expect(try long.search("yx".scalars, with: matcher)?.range == 1..<2) }

@@ -188,3 +188,56 @@ struct TextChecksTests {
         #expect(try verdict("regex", ["value": "b$"], on: "ab").passed)
     }
 }
+
+/// The refusal phrases are found through one alternation factored by common prefixes, and the
+/// phrase reported is then picked in the order listed: the same phrase and place as the plain
+/// alternation with a group per phrase that it replaced.
+@Suite struct RefusalPhraseSearchTests {
+    /// The verdict detail of the replaced search: `(p1)|(p2)|…`, the first group set.
+    func plainAlternationDetail(_ phrases: [String], _ answer: String) throws -> String? {
+        let normalize = { (c: Unicode.Scalar) in c == "\u{2019}" ? "'" : PythonText.simpleLower(c) }
+        let regex = try PythonRegex(phrases.map { "(" + PythonRegex.escape($0.scalars.map(normalize)) + ")" }.joined(separator: "|"))
+        let scalars = answer.scalars
+        guard let match = try regex.search(scalars.map(normalize)),
+            let group = (1..<match.groups.count).first(where: { match.group($0) != nil })
+        else { return nil }
+        return "refusal phrase \"\(phrases[group - 1])\": \(Excerpt.around(scalars, match.range))"
+    }
+
+    @Test(arguments: [[], ["i cannot help you", "je ne peux pas", "sorry", "i", "as an ai", "Désolé"]])
+    func theSamePhraseAndPlaceAsThePlainAlternation(_ extra: [String]) throws {
+        let check = try RefusalCheck(extraPhrases: extra)
+        let fragments = [
+            "i ", "I ", "can't ", "can’t ", "cannot ", "help", "assist ", "sorry, but i ", "I'M SORRY, BUT ", "as an ai", "as a ",
+            "language model", "AGAINST MY GUIDELINES", "won't ", "be able to ", "am not ", "allowed to", "the ", "x", "é", "İ", "ß",
+            "\n", ", ", "désolé ", "je ne peux pas", "i will not ", "decline", "must ",
+        ]
+        var state: UInt64 = 20_261_130
+        var matched = 0
+        for _ in 0..<3_000 {
+            var answer = ""
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            for _ in 0..<(2 + Int(state >> 60)) {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                answer += fragments[Int(state >> 33) % fragments.count]
+            }
+            let outcome = check.evaluate(GradingSubject(answer: answer))
+            let expected = try plainAlternationDetail(RefusalCheck.phrases + extra, answer)
+            if PythonText.isBlank(answer.scalars) { continue }
+            #expect(outcome.passed == (expected != nil), "\(answer.debugDescription)")
+            if let expected {
+                matched += 1
+                #expect(outcome.detail == expected, "\(answer.debugDescription)")
+            }
+        }
+        #expect(matched > 600 && matched < 2_900, "\(matched) of 3,000 answers hold a phrase")
+    }
+
+    @Test func aLongOrLargeListIsAPlainAlternation() {
+        let factored = RefusalCheck.prefixFactored([Array("i can't".unicodeScalars), Array("i cannot".unicodeScalars)])
+        #expect(factored == #"i\ can(?:\'t|not)"#)
+        #expect(RefusalCheck.prefixFactored([Array("ab".unicodeScalars), Array("a".unicodeScalars)]) == "a")
+        let long = Array(repeating: Unicode.Scalar("a"), count: RefusalCheck.factoredLimit + 1)
+        #expect(RefusalCheck.prefixFactored([long, Array("ab".unicodeScalars)]) == String(repeating: "a", count: long.count) + "|ab")
+    }
+}

@@ -9,8 +9,8 @@ let regexParenthesesNestLimit: UInt32 = 250
 /// of threads at once.
 ///
 /// A linear-time pattern (`countsSteps` false) is JIT-compiled at once. A step-counted one runs
-/// in the interpreter until it has been matched `jitAfterCalls` times; then a JIT-compiled copy
-/// is made (`jitPointer`), which `RegexMatcher` tries first. JIT compilation costs 15–35 times
+/// in the interpreter for its first `jitAfterOperations` operations (searches, `findall`s); then
+/// a JIT-compiled copy is made (`jitPointer`), which `RegexMatcher` tries first. JIT compilation costs 15–35 times
 /// the compilation itself with the auto-callouts (PCRE2 10.42, this machine: 34 µs for a
 /// 16-unit pattern, 0.39 ms for 200 units, 12 ms for 4,000), against a few microseconds saved per
 /// match: worth it for a suite's patterns, matched on every answer, not for a pattern quoting an
@@ -33,17 +33,20 @@ final class PCRE2Code: @unchecked Sendable {
     /// tries, so the two charge different steps (a few, measured: `RegexEngineTests`).
     let startsAtLineStarts: Bool
 
-    /// Matches of a step-counted pattern in the interpreter before its JIT copy is made.
-    static let jitAfterCalls = 2
+    /// Operations of a step-counted pattern in the interpreter before its JIT copy is made.
+    static let jitAfterOperations = 2
     /// Patterns longer than this (in UTF-32 units) are never JIT-compiled with step counting.
     static let jitUnitLimit = 1_000
 
     /// The JIT-compiled copy of a step-counted pattern, once made (its address; 0 before): its
     /// owner, freed in deinit. Set once, by compare-and-exchange.
     private let jitCopy = Atomic<Int>(0)
-    /// `jitPointer` calls so far (step-counted patterns within `jitUnitLimit` only).
-    private let calls = Atomic<Int>(0)
+    /// Operations begun so far (`beginOperation`; step-counted patterns within `jitUnitLimit` only).
+    private let operations = Atomic<Int>(0)
     private let mayJIT: Bool
+    /// Set when the JIT code ran out of its stack (`PCRE2_ERROR_JIT_STACKLIMIT`): a pattern that
+    /// backtracks that deep would do so again, so the interpreter takes every later call at once.
+    private let jitStackExhausted = Atomic<Bool>(false)
 
     /// Compiles UTF-32 `units`. `countsSteps` adds the auto-callouts that the step budget needs
     /// (JIT code calls them too: see `RegexMatcher.match` for how the two engines share the
@@ -92,15 +95,25 @@ final class PCRE2Code: @unchecked Sendable {
         pcre2_code_free_32(pointer)
     }
 
-    /// The JIT-compiled copy of this step-counted pattern: nil for its first `jitAfterCalls`
-    /// calls (unless `makeJITCopy` made it), for a pattern over `jitUnitLimit` units, and where
-    /// PCRE2 cannot JIT-compile it. Each call before the copy exists counts as one use.
+    /// Counts one operation (a search, a `findall`, a `sub`) of this pattern: the operation after
+    /// the first `jitAfterOperations` makes the JIT-compiled copy. Counted per operation, not per
+    /// match call, so that a pattern made for one answer is not compiled for a `findall` of many
+    /// matches.
+    func beginOperation() {
+        guard mayJIT, operations.add(1, ordering: .relaxed).newValue == Self.jitAfterOperations + 1 else { return }
+        makeJITCopy()
+    }
+
+    /// The JIT-compiled copy of this step-counted pattern: nil before `beginOperation` (or
+    /// `makeJITCopy`) made it, for a pattern over `jitUnitLimit` units, where PCRE2 cannot
+    /// JIT-compile it, and once the JIT code has run out of its stack.
     func jitPointer() -> OpaquePointer? {
-        guard mayJIT else { return nil }
-        if let copy = OpaquePointer(bitPattern: jitCopy.load(ordering: .acquiring)) { return copy }
-        if calls.add(1, ordering: .relaxed).newValue == Self.jitAfterCalls + 1 { makeJITCopy() }
+        guard mayJIT, !jitStackExhausted.load(ordering: .relaxed) else { return nil }
         return OpaquePointer(bitPattern: jitCopy.load(ordering: .acquiring))
     }
+
+    /// Called when the JIT code ran out of its stack: see `jitStackExhausted`.
+    func jitStackRanOut() { jitStackExhausted.store(true, ordering: .relaxed) }
 
     /// Makes the JIT-compiled copy now, whatever the count (tests comparing the two engines).
     func makeJITCopy() {

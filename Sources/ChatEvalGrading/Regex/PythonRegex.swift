@@ -39,6 +39,7 @@ struct PythonRegex: Sendable {
     }
 
     func search(_ text: Scalars, from start: Int = 0, with matcher: RegexMatcher) throws(PCRE2Error) -> RegexMatch? {
+        code.beginOperation()
         matcher.beginOperation()
         defer { matcher.endOperation() }
         return try text.withUnsafeBufferPointer { buffer throws(PCRE2Error) in
@@ -59,6 +60,7 @@ struct PythonRegex: Sendable {
     /// Calls `body` for each match of `re.finditer` order, as one operation; `body` reads the
     /// match from the matcher and returns false to stop.
     func forEachMatch(in text: Scalars, with matcher: RegexMatcher, _ body: (RegexMatcher) -> Bool) throws(PCRE2Error) {
+        code.beginOperation()
         matcher.beginOperation()
         defer { matcher.endOperation() }
         try text.withUnsafeBufferPointer { buffer throws(PCRE2Error) in

@@ -29,6 +29,8 @@ final class RegexMatcher {
     /// Steps a step-counted call may take as JIT code before the interpreter takes it over: about
     /// 1.5 ms of JIT matching, a thousandth of the standard step budget.
     static let jitAllowance = 100_000
+    /// The longest rest of a text (in code points) a call runs as JIT code.
+    static let jitSearchLimit = 200_000
 
     init(limits: RegexLimits = .standard, triesJIT: Bool = true) throws(PCRE2Error) {
         guard let context = pcre2_match_context_create_32(nil) else {
@@ -88,9 +90,10 @@ final class RegexMatcher {
     private(set) var jitAnswered = 0, jitHandedOver = 0
 
     /// The steps `code` may take as JIT code under these limits, 0 when it must not run there.
-    /// The interpreter's limits grow no faster than its steps: every backtracking frame, and so
-    /// every unit of depth, of match count and of frame heap, is entered at an item, and so after
-    /// a callout. A JIT call within the allowance therefore stays within half of each limit.
+    /// The interpreter's limits grow about as its steps do: its backtracking frames (depth, match
+    /// count, frame heap) are made as it enters pattern items, each of which charges a step first
+    /// (a repeated group of alternatives makes two frames between callouts, which its other
+    /// items' steps make up for). An allowance of half of each limit leaves room for that.
     func jitAllowance(for code: PCRE2Code) -> Int {
         guard triesJIT, code.countsSteps, !code.startsAtLineStarts else { return 0 }
         let heapFrames = Int(limits.heapLimitKiB) * 1024 / max(1, 2 * code.interpreterFrameBytes)
@@ -125,7 +128,10 @@ final class RegexMatcher {
             }
         }
         var result: Int32
-        let allowance = jitAllowance(for: code)
+        // Past `jitSearchLimit` code points the two engines skip a text that lacks a unit every
+        // match needs differently (PCRE2 10.42: the interpreter looks for it up to 2,000,000
+        // code points ahead, JIT code up to 200,000), and so charge different steps.
+        let allowance = text.count - start <= Self.jitSearchLimit ? jitAllowance(for: code) : 0
         if allowance > 0, let jitCode = code.jitPointer() {
             let (used, budget) = (counter.pointee.used, counter.pointee.budget)
             counter.pointee.budget = min(budget, used + allowance)
@@ -136,6 +142,7 @@ final class RegexMatcher {
             if result > 0 || result == PCRE2_ERROR_NOMATCH {
                 jitAnswered += 1
             } else {
+                if result == PCRE2_ERROR_JIT_STACKLIMIT { code.jitStackRanOut() }
                 jitHandedOver += 1
                 counter.pointee.used = used
                 result = run(code.pointer, options)
