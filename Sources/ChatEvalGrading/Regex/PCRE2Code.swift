@@ -100,7 +100,10 @@ final class PCRE2Code: @unchecked Sendable {
     /// match call, so that a pattern made for one answer is not compiled for a `findall` of many
     /// matches.
     func beginOperation() {
-        guard mayJIT, operations.add(1, ordering: .relaxed).newValue == Self.jitAfterOperations + 1 else { return }
+        // Past the count, only read: threads grading at once do not keep writing one counter.
+        guard mayJIT, operations.load(ordering: .relaxed) <= Self.jitAfterOperations,
+            operations.add(1, ordering: .relaxed).newValue == Self.jitAfterOperations + 1
+        else { return }
         makeJITCopy()
     }
 

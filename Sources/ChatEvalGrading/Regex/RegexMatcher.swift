@@ -7,13 +7,13 @@ internal import CPCRE2
 /// A step-counted pattern with a JIT-compiled copy (made once it is in use: `PCRE2Code`) runs
 /// first as JIT code, which calls the same step callout three times as fast as the interpreter
 /// (`\b\d+(\.\d+)?%` on 370 characters: 5.3 against 17.3 µs, 381 steps each), within a small
-/// allowance of steps (`jitAllowance`). A JIT call that matches or
-/// finds no match within it gives the interpreter's answer: the same match (PCRE2 runs one
-/// pattern semantics on both engines; `RegexEngineTests` holds both to Python on 3,000 cases),
-/// the same steps (auto-callouts come before the same items in the same order; the same tests
-/// compare the counts; anchored patterns, whose start positions the engines skip differently,
-/// stay in the interpreter), and none of the interpreter's limits could have been reached in so few
-/// steps (`jitAllowance(for:)`). Any other outcome — the allowance spent, a JIT-only limit (its
+/// allowance of steps (`jitAllowance`). A JIT call that matches or finds no match within it gives
+/// the interpreter's answer: the same match (PCRE2 runs one pattern semantics on both engines;
+/// `RegexEngineTests` holds both to Python on 3,000 cases), the same steps (auto-callouts come
+/// before the same items in the same order; the same tests compare the counts; anchored patterns
+/// and calls with more than `jitSearchLimit` code points left, whose start positions the engines
+/// skip differently, stay in the interpreter), and none of the interpreter's limits could have
+/// been reached in so few steps (`jitAllowance(for:)`). Any other outcome — the allowance spent, a JIT-only limit (its
 /// stack, its own match counting) — is not used: the call runs again in the interpreter, charged
 /// as if the JIT had not run, so every limit and error is exactly the interpreter's.
 final class RegexMatcher {
