@@ -67,9 +67,13 @@ struct ThroughputBench: AsyncParsableCommand {
         }
     }
 
-    /// How the report names a ChatEval side: its context size, and its stream interval when the sides differ in it.
-    private func sideName(contextSize: Int, streamInterval: Double) -> String {
-        "ChatEval at \(contextSize) tokens" + (alsoStreamInterval == nil ? "" : ", text every \(streamInterval) s")
+    /// The second side's stream interval.
+    private var otherStreamInterval: Double { alsoStreamInterval ?? ChunkCoalescer.interval }
+
+    /// What sets a ChatEval side apart in the report: its context size, and its stream interval
+    /// when the sides differ in it.
+    private func sideSetting(contextSize: Int, streamInterval: Double) -> String {
+        "\(contextSize) tokens" + (alsoStreamInterval == nil ? "" : ", text every \(streamInterval) s")
     }
 
     func run() async throws {
@@ -78,8 +82,7 @@ struct ThroughputBench: AsyncParsableCommand {
         let runtime = try options.runtime(contextSize: ctxSize)
         // Created before the engine's regions are told apart, so that its buffers count as llama.cpp's too.
         let other = try otherContextSize.map {
-            try options.runtime(
-                contextSize: $0, slidingWindowCache: alsoSlidingWindowCache, streamInterval: alsoStreamInterval ?? ChunkCoalescer.interval)
+            try options.runtime(contextSize: $0, slidingWindowCache: alsoSlidingWindowCache, streamInterval: otherStreamInterval)
         }
         let engineRegions = MemoryAttribution.newLargeAnonymousRegions(since: before, now: MemoryAttribution.mappings())
         let messages = try promptOfAbout(promptTokens, runtime)
@@ -122,9 +125,9 @@ struct ThroughputBench: AsyncParsableCommand {
         if let other {
             printSecondSideEffect(
                 pairs,
-                names: (
-                    sideName(contextSize: ctxSize, streamInterval: ChunkCoalescer.interval),
-                    sideName(contextSize: other.identity.contextSize, streamInterval: alsoStreamInterval ?? ChunkCoalescer.interval)
+                settings: (
+                    sideSetting(contextSize: ctxSize, streamInterval: ChunkCoalescer.interval),
+                    sideSetting(contextSize: other.identity.contextSize, streamInterval: otherStreamInterval)
                 ))
         }
 
@@ -210,7 +213,7 @@ struct ThroughputBench: AsyncParsableCommand {
     /// both sides). For the context size that is the engine's share of a gap to llama-bench, whose
     /// context is sized to its test; for the stream interval, the harness's. The reading names the
     /// first side, not "the larger": `--also-ctx-size` may be either side of `--ctx-size`.
-    private func printSecondSideEffect(_ rounds: [Round], names: (String, String)) {
+    private func printSecondSideEffect(_ rounds: [Round], settings: (String, String)) {
         var table = TextTable([
             .init("ratio of rounds", .left), .init("prefill"), .init("95% interval"), .init("decode"), .init("95% interval"),
             .init("", .left),
@@ -231,12 +234,11 @@ struct ThroughputBench: AsyncParsableCommand {
             ])
         }
         let paired = rounds.compactMap { round in round.other.map { (round, $0) } }
-        let first = names.0.replacingOccurrences(of: "ChatEval at ", with: "")
         row(
-            "\(names.0) ÷ \(names.1)", paired.map { prefillRate($0.turn) / prefillRate($1) },
-            paired.map { decodeRate($0.turn) / decodeRate($1) }, below: "slower at \(first)", above: "not slower at \(first)")
+            "ChatEval at \(settings.0) ÷ ChatEval at \(settings.1)", paired.map { prefillRate($0.turn) / prefillRate($1) },
+            paired.map { decodeRate($0.turn) / decodeRate($1) }, below: "slower at \(settings.0)", above: "not slower at \(settings.0)")
         row(
-            "\(names.1) ÷ llama-bench", paired.map { prefillRate($1) / $0.reference.prompt },
+            "ChatEval at \(settings.1) ÷ llama-bench", paired.map { prefillRate($1) / $0.reference.prompt },
             paired.map { decodeRate($1) / $0.reference.decode }, below: "below llama-bench", above: "at or above llama-bench")
         print("\n" + table.render(indent: "   "))
     }

@@ -443,12 +443,12 @@ public enum JointPermutation {
                                 switch kind {
                                 case .rank(let parts, let direction): sides = rankPValues(parts, worse: direction, sums: sums, heads: heads)
                                 case .count(let units, let tailStart, let width):
-                                    var heads = 0, headPasses = 0
+                                    var unitHeads = 0, headPasses = 0
                                     for unit in units where labels[countUnits[unit]] == 1 {
-                                        heads += 1
+                                        unitHeads += 1
                                         if countPassed[unit] { headPasses += 1 }
                                     }
-                                    sides = tails[tailStart + heads * width + headPasses]
+                                    sides = tails[tailStart + unitHeads * width + headPasses]
                                 case .none: sides = Sides(worse: 1, better: 1)
                                 }
                                 worse[test] = sides.worse

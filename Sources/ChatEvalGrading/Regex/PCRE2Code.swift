@@ -10,12 +10,13 @@ let regexParenthesesNestLimit: UInt32 = 250
 ///
 /// A linear-time pattern (`countsSteps` false) is JIT-compiled at once. A step-counted one runs
 /// in the interpreter for its first `jitAfterOperations` operations (searches, `findall`s); then
-/// a JIT-compiled copy is made (`jitPointer`), which `RegexMatcher` tries first. JIT compilation costs 15–35 times
-/// the compilation itself with the auto-callouts (PCRE2 10.42, this machine: 34 µs for a
-/// 16-unit pattern, 0.39 ms for 200 units, 12 ms for 4,000), against a few microseconds saved per
-/// match: worth it for a suite's patterns, matched on every answer, not for a pattern quoting an
-/// answer through a placeholder, made anew for one turn; and never for patterns longer than
-/// `jitUnitLimit`, whose machine code grows with them (0.7 MB for 4,000 units).
+/// a JIT-compiled copy is made (`jitPointer`), which `RegexMatcher` tries first. With the
+/// auto-callouts, JIT compilation costs 15–35 times the compilation itself (PCRE2 10.42, measured
+/// on the 2-core Intel Xeon: 34 µs for a 16-unit pattern, 0.39 ms for 200 units, 12 ms for
+/// 4,000), against a few microseconds saved per match. That is worth it for a suite's patterns,
+/// matched on every answer, not for a pattern quoting an answer through a placeholder, made anew
+/// for one turn; and never for patterns longer than `jitUnitLimit`, whose machine code grows with
+/// them (0.7 MB for 4,000 units).
 final class PCRE2Code: @unchecked Sendable {
     let pointer: OpaquePointer
     /// Capturing groups in the pattern.

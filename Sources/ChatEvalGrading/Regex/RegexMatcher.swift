@@ -8,18 +8,21 @@ internal import CPCRE2
 /// first as JIT code, which calls the same step callout three times as fast as the interpreter
 /// (`\b\d+(\.\d+)?%` on 370 characters: 5.3 against 17.3 µs, 381 steps each), within a small
 /// allowance of steps (`jitAllowance`). A JIT call that matches or finds no match within it gives
-/// the interpreter's answer: the same match (PCRE2 runs one pattern semantics on both engines;
-/// `RegexEngineTests` holds both to Python on 3,000 cases), the same steps (auto-callouts come
-/// before the same items in the same order; the same tests compare the counts; anchored patterns
-/// and calls with more than `jitSearchLimit` code points left, whose start positions the engines
-/// skip differently, stay in the interpreter), and none of the interpreter's limits could have
-/// been reached in so few steps (`jitAllowance(for:)`). Any other outcome — the allowance spent, a JIT-only limit (its
-/// stack, its own match counting) — is not used: the call runs again in the interpreter, charged
-/// as if the JIT had not run, so every limit and error is exactly the interpreter's.
+/// the interpreter's answer:
+/// - the same match: PCRE2 runs one pattern semantics on both engines, and `RegexEngineTests`
+///   holds both to Python on 3,000 cases;
+/// - the same steps: auto-callouts come before the same items in the same order, and the same
+///   tests compare the counts. Anchored patterns, and calls with more than `jitSearchLimit` code
+///   points left, whose start positions the engines skip differently, stay in the interpreter;
+/// - none of the interpreter's limits could have been reached in so few steps
+///   (`jitAllowance(for:)`).
+///
+/// Any other outcome — the allowance spent, a JIT-only limit (its stack, its own match
+/// counting) — is not used: the call runs again in the interpreter, charged as if the JIT had not
+/// run, so every limit and error is exactly the interpreter's.
 final class RegexMatcher {
     private let context: OpaquePointer
     private let counter: UnsafeMutablePointer<StepCounter>
-    private let stepBudget: Int
     private let limits: RegexLimits
     /// False to run every step-counted call in the interpreter (tests comparing the two engines).
     private let triesJIT: Bool
@@ -46,7 +49,6 @@ final class RegexMatcher {
         matchDataPairs = pairs
         counter = .allocate(capacity: 1)
         counter.initialize(to: StepCounter(budget: limits.stepBudget))
-        stepBudget = limits.stepBudget
         self.limits = limits
         self.triesJIT = triesJIT
         pcre2_set_match_limit_32(context, limits.matchLimit)
@@ -73,7 +75,7 @@ final class RegexMatcher {
     /// `RegexStepPool` has left. Pair with `endOperation()`.
     func beginOperation() {
         counter.pointee.used = 0
-        granted = RegexStepPool.current?.take(upTo: stepBudget) ?? stepBudget
+        granted = RegexStepPool.current?.take(upTo: limits.stepBudget) ?? limits.stepBudget
         counter.pointee.budget = granted
     }
 
