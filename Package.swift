@@ -51,7 +51,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
     ],
     targets: [
-        // C modules: a module map over a system library, each imported by exactly one Swift target.
+        // C modules: a module map over a system library (or a small C source), each imported by exactly one Swift target.
         .systemLibrary(name: "CLlama", pkgConfig: "llama"),
         .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
         .systemLibrary(name: "CTextCat", pkgConfig: "libexttextcat", providers: [.apt(["libexttextcat-dev", "libexttextcat-data"])]),
@@ -59,8 +59,10 @@ let package = Package(
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-32", providers: [.apt(["libpcre2-dev"])]),
         // SQLite for the results index (system library, not GRDB: see ChatEvalIndex/SQLiteResultIndex.swift).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        // libcurl for the served runtime's HTTP (not AsyncHTTPClient: see ChatEvalOpenAI/HTTP/HTTPClient.swift).
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl for the served runtime's HTTP (not AsyncHTTPClient: see ChatEvalOpenAI/HTTP/HTTPClient.swift),
+        // loaded on its first request (dlopen), so that an in-process run never maps it and its TLS stack.
+        // Its headers come from libcurl4-openssl-dev (scripts/setup.sh).
+        .target(name: "CCurl"),
         // OpenSSL's libcrypto for SHA-256 (not swift-crypto's own BoringSSL: see ChatEvalDigest/SHA256.swift).
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 

@@ -66,12 +66,64 @@ public enum UTCTimestamp {
         return compact(date) == String(text) ? date : nil
     }
 
+    /// The date an ISO 8601 stamp in UTC names (`2026-11-29T15:45:32Z`, exactly that form, a real
+    /// day and time); nil for any other text.
+    public static func date(iso8601 text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z")
+        else { return nil }
+        // The same digits without the separators: a compact stamp.
+        var compact: [UInt8] = []
+        compact.reserveCapacity(16)
+        for range in [0..<4, 5..<7, 8..<10, 10..<11, 11..<13, 14..<16, 17..<20] { compact.append(contentsOf: bytes[range]) }
+        return date(compact: Substring(String(decoding: compact, as: UTF8.self)))
+    }
+
+    /// Dates as `JSONEncoder`'s `.iso8601` writes them (`2026-11-29T15:45:32Z`), written by the C
+    /// library's calendar for years 1971–9998 and by Foundation's `ISO8601FormatStyle` outside
+    /// them. `.iso8601` itself makes a time zone, and on Linux the first one loads ICU's
+    /// time-zone data: 1.8 MiB more resident in every run that writes its record.
+    public static let jsonEncoding: JSONEncoder.DateEncodingStrategy = .custom { date, encoder in
+        var container = encoder.singleValueContainer()
+        // `.iso8601` drops the fraction (132.9999 s is written 132), where the formatters above
+        // rounded it, and it drops it from the time since 2001, which the Date holds: a time just
+        // under a second, counted from 1970, can be that whole second.
+        let seconds = date.timeIntervalSinceReferenceDate.rounded(.down) + Date.timeIntervalBetween1970AndReferenceDate
+        guard fastRange.contains(seconds) else { return try container.encode(date.formatted(Date.ISO8601FormatStyle())) }
+        let t = fields(wholeSeconds: seconds)
+        try container.encode(
+            digits(t.year, 4) + "-" + digits(t.month, 2) + "-" + digits(t.day, 2) + "T" + digits(t.hour, 2) + ":" + digits(t.minute, 2)
+                + ":" + digits(t.second, 2) + "Z")
+    }
+
+    /// Dates as `JSONDecoder`'s `.iso8601` reads them: the one form `jsonEncoding` writes is read
+    /// by the C library's calendar, any other text by Foundation's `ISO8601FormatStyle` (as
+    /// `.iso8601` does). A text that is no date fails with `.iso8601`'s message and, which
+    /// `.iso8601` leaves out, the path of the field that held it.
+    public static let jsonDecoding: JSONDecoder.DateDecodingStrategy = .custom { decoder in
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        if let date = date(iso8601: text), fastRange.contains(date.timeIntervalSince1970) { return date }
+        guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "Expected date string to be ISO8601-formatted.")
+        }
+        return date
+    }
+
+    /// 1971-01-01 to 9998-12-31, where `iso8601` and `date(iso8601:)` are held to Foundation's
+    /// ISO 8601 style (`UTCTimestampTests`).
+    static let fastRange: Range<Double> = 31_536_000..<253_370_764_800
+
     /// The first and last second written as they are: a date outside years 1–9999 (a commit time
     /// of `Int64.max`, which would trap in `time_t`, or none at all) is written as the nearest of them.
     static let writable: ClosedRange<Double> = -62_135_596_800...253_402_300_799
 
     private static func fields(_ date: Date) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
-        let rounded = ((date.timeIntervalSince1970 * 1000).rounded() / 1000).rounded(.down)
+        fields(wholeSeconds: ((date.timeIntervalSince1970 * 1000).rounded() / 1000).rounded(.down))
+    }
+
+    private static func fields(wholeSeconds rounded: Double) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
         var seconds = time_t(rounded.isNaN ? 0 : min(max(rounded, writable.lowerBound), writable.upperBound))
         var parts = tm()
         guard gmtime_r(&seconds, &parts) != nil else { return (1970, 1, 1, 0, 0, 0) }

@@ -141,6 +141,8 @@ struct AttemptReading {
                 : (RuntimeFailure(.unavailable, "\(url) closed the connection before answering: \(error.message)"), false)
         case .setup:
             return (RuntimeFailure(.invalidResponse, error.message), false)
+        case .libraryUnavailable:
+            return (RuntimeFailure(.unavailable, error.message), false)
         }
     }
 

@@ -90,6 +90,17 @@ public final class OpenAIConnection: Sendable {
         self.apiKey = apiKey
     }
 
+    /// Loads libcurl, which every exchange with a server needs (it is loaded on first use, not at
+    /// start-up), or throws `libraryUnavailable` naming why it cannot be: for a command that would
+    /// otherwise retry a connection until its timeout, or build servers before the first request.
+    public static func checkTransport() throws(OpenAIConnectionError) {
+        do {
+            try CurlHandle.loadLibrary()
+        } catch {
+            throw OpenAIConnectionError(.libraryUnavailable, error.message)
+        }
+    }
+
     /// Waits until the server at `baseURL` answers: llama-server's and vLLM's `/health` with 200
     /// (503 while a model loads), else `/v1/models` with 200. Throws `unreachable` after `timeout`
     /// seconds, naming what it last saw.
@@ -109,6 +120,8 @@ public final class OpenAIConnection: Sendable {
                     if response.status == 200 { return }
                     last = "\(Endpoint.redacted(url)) answered \(response.status)"
                     if response.status != 404 { break }
+                } catch  where error.kind == .libraryUnavailable {
+                    throw OpenAIConnectionError(.libraryUnavailable, error.message)
                 } catch {
                     last = "\(Endpoint.redacted(url)): \(error.message)"
                     break

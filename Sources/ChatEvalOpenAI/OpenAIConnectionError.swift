@@ -14,6 +14,8 @@ public struct OpenAIConnectionError: Error, Sendable, CustomStringConvertible {
         public static let unreachable = Code(rawValue: "unreachable")
         /// The server refused the API key.
         public static let unauthorized = Code(rawValue: "unauthorized")
+        /// libcurl, the HTTP client, could not be loaded on this machine (the message says why).
+        public static let libraryUnavailable = Code(rawValue: "library_unavailable")
     }
 
     public var code: Code

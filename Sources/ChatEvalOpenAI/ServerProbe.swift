@@ -95,6 +95,8 @@ struct ServerProbe {
             response = try await HTTPClient.fetch(
                 HTTPRequest(url: url, headers: headers, connectTimeout: connectTimeout), pool: pool,
                 timeout: timeout, maximumBytes: 8 << 20)
+        } catch  where error.kind == .libraryUnavailable {
+            throw OpenAIConnectionError(.libraryUnavailable, error.message)
         } catch {
             throw OpenAIConnectionError(.unreachable, "cannot reach \(Endpoint.redacted(url)): \(error.message)")
         }

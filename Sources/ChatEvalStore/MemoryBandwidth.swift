@@ -1,3 +1,4 @@
+import ChatEvalCore
 import Dispatch
 import Foundation
 
@@ -71,7 +72,7 @@ public enum MemoryBandwidth {
     /// probing (a probe beside a run's other work would measure the work, and be cached).
     public static func cachedIfPresent(threads: Int, folder: URL = defaultFolder) -> Measurement? {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = UTCTimestamp.jsonDecoding
         guard let data = try? Data(contentsOf: file(threads: threads, folder: folder)),
             let cached = try? decoder.decode(Measurement.self, from: data), cached.bytesPerSecond > 0, cached.bytesPerSecond.isFinite
         else { return nil }
@@ -91,7 +92,7 @@ public enum MemoryBandwidth {
         let load = MachineLoad.loadAverages().first  // before the probe, which adds its own threads
         let measurement = Measurement(bytesPerSecond: probe(threads: threads), threads: threads, cpu: cpu, measuredAt: Date(), load: load)
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = UTCTimestamp.jsonEncoding
         if let data = try? encoder.encode(measurement) {
             try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try? data.write(to: target, options: .atomic)

@@ -67,6 +67,29 @@ import Testing
         #expect(try await self.git(["notes", "--ref=chateval", "show", "HEAD"], in: repository).contains("\"run_id\":"))
     }
 
+    /// An in-process run never loads libcurl (the served runtime's HTTP client and its 28
+    /// libraries): glibc's loader log (LD_DEBUG=files) of a whole run names llama.cpp's library
+    /// and nothing of libcurl.
+    @Test func anInProcessRunNeverLoadsLibcurl() async throws {
+        _ = try #require(ProcessInfo.processInfo.environment["CHATEVAL_MODEL"], "CHATEVAL_MODEL is not set")
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try suite(conversations: 1, maxTokens: 2).write(to: directory.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+        let log = directory.appendingPathComponent("loader").path
+        let outcome = try await cli.run(
+            ["run", "s.yaml", "--reports", "out"], environment: ["CI": "true", "LD_DEBUG": "files", "LD_DEBUG_OUTPUT": log],
+            in: directory)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path).contains {
+                $0.hasSuffix(".json")
+            })
+        let logs = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("loader.") }
+        let text = try logs.map { try String(contentsOfFile: directory.appendingPathComponent($0).path, encoding: .utf8) }.joined()
+        #expect(text.contains("file=libllama.so"), "the loader's log: \(text.prefix(300))")
+        #expect(!text.contains("libcurl"))
+    }
+
     /// The two shipped models from one command: one result file each, one group, and a report
     /// that shows them side by side per suite and per turn.
     @Test func twoModelsRunSideBySideFromOneCommand() async throws {

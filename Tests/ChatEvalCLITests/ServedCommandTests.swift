@@ -325,6 +325,62 @@ import Testing
         #expect(outcome.stderr.contains("cannot reach"))
     }
 
+    /// libcurl is loaded when the served runtime makes its first request, not at start-up (see
+    /// CCurl): the loader's own log (glibc's LD_DEBUG=files) shows it loaded for a served run, and
+    /// none of it for `validate`. Where it cannot be loaded (a file that is not a library first in
+    /// the search path), the served run says so and what to install, exit 3; nothing says "cannot
+    /// reach" a server that was never tried.
+    @Test func libcurlIsLoadedOnTheFirstRequestAndItsAbsenceIsNamed() async throws {
+        let (suite, reports, folder) = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func loaderLog(_ arguments: [String]) async throws -> (outcome: ProcessRunner.Outcome, log: String) {
+            let prefix = folder.appendingPathComponent("loader-\(UUID().uuidString)").path
+            let outcome = try await run(arguments, environment: ["LD_DEBUG": "files", "LD_DEBUG_OUTPUT": prefix])
+            let logs = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+                (folder.appendingPathComponent($0).path).hasPrefix(prefix)
+            }
+            let log = try logs.map { try String(contentsOfFile: folder.appendingPathComponent($0).path, encoding: .utf8) }.joined()
+            return (outcome, log)
+        }
+        let validated = try await loaderLog(["validate", suite])
+        #expect(validated.outcome.status == 0, "\(validated.outcome.stderr)")
+        #expect(validated.log.contains("file=libswiftCore.so"), "the loader's log is empty: \(validated.log.prefix(300))")
+        #expect(!validated.log.contains("libcurl"))
+        try await FakeChatServer.run(replies: Array(repeating: Self.answer, count: 6)) { server in
+            let served = try await loaderLog([
+                "run", suite, "--no-project", "--reports", reports, "--runtime", "openai", "--base-url", server.baseURL, "--model-name",
+                "m",
+            ])
+            #expect(served.outcome.status == 0, "\(served.outcome.stderr)")
+            #expect(served.log.contains("file=libcurl.so.4 [0];  dynamically loaded by"))
+        }
+
+        let notALibrary = folder.appendingPathComponent("broken-libraries")
+        try FileManager.default.createDirectory(at: notALibrary, withIntermediateDirectories: true)
+        try Data().write(to: notALibrary.appendingPathComponent("libcurl.so.4"))
+        let port = try await LocalLlamaServer.freePort()
+        let missing = try await run(
+            [
+                "run", suite, "--no-project", "--reports", reports, "--runtime", "openai", "--base-url", "http://127.0.0.1:\(port)/v1",
+                "--model-name", "m", "--retries", "0",
+            ], environment: ["LD_LIBRARY_PATH": notALibrary.path])
+        #expect(missing.status == 3, "\(missing.stderr)")
+        #expect(
+            missing.stderr.contains("libcurl could not be loaded (\(notALibrary.path)/libcurl.so.4: file too short)"), "\(missing.stderr)")
+        #expect(missing.stderr.contains("apt-get install libcurl4"))
+        #expect(!missing.stderr.contains("cannot reach"))
+
+        // A bisection over served commits stops before building or starting anything, rather than
+        // retrying each server's readiness until its bound and skipping every commit.
+        let repository = try await BisectChildrenTests.Repository()
+        let bisect = try await ProcessRunner.run(
+            CommandLineTests.binary, ["bisect", "HEAD~1", "HEAD", "--serve", "exec sleep 1000", "--serve-ready-timeout", "10m"],
+            environment: ["CI": "true", "LD_LIBRARY_PATH": notALibrary.path], in: repository.root)
+        #expect(bisect.status == 3, "\(bisect.stderr)")
+        #expect(bisect.stderr.contains("libcurl could not be loaded"), "\(bisect.stderr)")
+        #expect(!bisect.stderr.contains("did not become ready"))
+    }
+
     /// Piped, as in every CI log (`| cat`): the header is there at once, before any answer, and a
     /// suite's line as soon as that suite is done — while the next suite's answer is still
     /// streaming, long before the run ends. The server holds each answer open until the log

@@ -71,4 +71,71 @@ import Testing
             #expect(UTCTimestamp.date(compact: Substring(text)) == nil, "\(text)")
         }
     }
+
+    /// Result files and the bandwidth cache write and read dates through `jsonEncoding` and
+    /// `jsonDecoding` instead of `.iso8601` (which loads ICU's time-zone data): the JSON written is
+    /// byte for byte `.iso8601`'s, from year 1 to 9999 and past it, fractional seconds and ties
+    /// included; and every text reads as `.iso8601` reads it, or fails with its message (and the
+    /// field's path, which `.iso8601` leaves out).
+    @Test func theJSONDateStrategiesWriteAndReadAsISO8601Does() throws {
+        var dates = Self.dates
+        var seed: UInt64 = 7
+        for _ in 0..<2_000 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            // Years 1 to 9999, to the microsecond.
+            let second = -62_135_596_800 + Double(seed >> 11) / Double(1 << 53) * 315_537_897_600
+            dates.append(Date(timeIntervalSince1970: (second * 1e6).rounded() / 1e6))
+        }
+        for edge in [31_536_000.0, 253_370_764_800, 31_535_999.999_5, 253_370_764_799.999_5, -62_135_596_800, 253_402_300_799] {
+            dates += [-1, -0.000_5, 0, 0.000_5, 0.999_5, 1].map { Date(timeIntervalSince1970: edge + $0) }
+        }
+        // A Date holds its time since 2001: the last representable instants before a second, and
+        // the same counted from 1970, where adding the 978,307,200 s between can reach the second.
+        var reach: UInt64 = 11
+        for _ in 0..<500 {
+            reach = reach &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let second = Double(reach >> 31) / Double(1 << 33) * 3_000_000_000 - 500_000_000
+            dates.append(Date(timeIntervalSinceReferenceDate: second.rounded().nextDown))
+            dates.append(Date(timeIntervalSince1970: second.rounded().nextDown))
+            dates.append(Date(timeIntervalSinceReferenceDate: second.rounded() - 1e-7))
+        }
+        let reference = JSONEncoder(), fast = JSONEncoder()
+        reference.dateEncodingStrategy = .iso8601
+        fast.dateEncodingStrategy = UTCTimestamp.jsonEncoding
+        let written = try reference.encode(dates)
+        #expect(try fast.encode(dates) == written)
+        var differing: [String] = []
+        for date in dates where try fast.encode([date]) != reference.encode([date]) {
+            differing.append("\(date.timeIntervalSince1970): \(String(decoding: try reference.encode([date]), as: UTF8.self))")
+        }
+        #expect(differing.isEmpty, "\(differing.prefix(5))")
+
+        let texts =
+            try (JSONSerialization.jsonObject(with: written) as? [String] ?? []) + [
+                "2026-11-30T17:35:32+01:00", "2026-11-30T17:35:32-0130", "2026-11-30T17:35:32.123Z", "2026-11-30T17:35:32.5Z",
+                "2026-02-30T00:00:00Z", "2026-02-29T00:00:00Z", "2024-02-29T00:00:00Z", "2026-11-30T24:00:00Z", "2026-11-30T23:59:60Z",
+                "2026-11-30 17:35:32Z", "2026-11-30t17:35:32z", "2026-11-30T17:35:32", "20261130T173532Z", "+2026-11-30T17:35:32Z",
+                "0000-01-01T00:00:00Z", "1970-01-01T00:00:00Z", "1971-01-01T00:00:00Z", "9998-12-31T23:59:59Z", "9999-01-01T00:00:00Z",
+                "2026-1-30T17:35:32Z", "2026-11-30T17:35:3Z", "２026-11-30T17:35:32Z", "", "garbage",
+            ]
+        let referenceDecoder = JSONDecoder(), fastDecoder = JSONDecoder()
+        referenceDecoder.dateDecodingStrategy = .iso8601
+        fastDecoder.dateDecodingStrategy = UTCTimestamp.jsonDecoding
+        for text in texts {
+            let json = try JSONSerialization.data(withJSONObject: ["at": text])
+            let expected: Result<[String: Date], any Error> = Result { try referenceDecoder.decode([String: Date].self, from: json) }
+            let actual: Result<[String: Date], any Error> = Result { try fastDecoder.decode([String: Date].self, from: json) }
+            switch (expected, actual) {
+            case (.success(let expected), .success(let actual)): #expect(expected == actual, "\(text)")
+            case (.failure(let expected as DecodingError), .failure(let actual as DecodingError)):
+                guard case .dataCorrupted(let expected) = expected, case .dataCorrupted(let actual) = actual else {
+                    Issue.record("\(text): .iso8601 failed with \(expected), the fast strategy with \(actual)")
+                    continue
+                }
+                #expect(actual.debugDescription == expected.debugDescription, "\(text)")
+                #expect(actual.codingPath.map(\.stringValue) == ["at"], "\(text)")
+            default: Issue.record("\(text): .iso8601 gave \(expected), the fast strategy \(actual)")
+            }
+        }
+    }
 }

@@ -8,27 +8,44 @@ final class CurlHandle: @unchecked Sendable {
     let pointer: UnsafeMutableRawPointer
     private var headerList: UnsafeMutablePointer<curl_slist>?
 
-    private static let global: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+    /// libcurl loaded (on the first handle, not at start-up: see CCurl) and initialised, once per
+    /// process; or why not.
+    private static let global: HTTPTransportError? = {
+        var message = [CChar](repeating: 0, count: 512)
+        guard ccurl_load(&message, message.count) == 0 else {
+            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return HTTPTransportError(
+                kind: .libraryUnavailable, call: "dlopen(\(CCURL_LIBRARY))", code: 0,
+                message: "libcurl could not be loaded (\(reason)); the served runtime needs it: apt-get install libcurl4")
+        }
+        guard ccurl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK else {
+            return HTTPTransportError(kind: .setup, call: "curl_global_init", code: 0, message: "libcurl could not be initialised")
+        }
+        return nil
+    }()
+
+    /// Loads libcurl now (once per process), or throws `libraryUnavailable` saying why.
+    static func loadLibrary() throws(HTTPTransportError) {
+        if let failure = Self.global { throw failure }
+    }
 
     init() throws(HTTPTransportError) {
-        guard Self.global else {
-            throw HTTPTransportError(kind: .setup, call: "curl_global_init", code: 0, message: "libcurl could not be initialised")
-        }
-        guard let pointer = curl_easy_init() else {
+        if let failure = Self.global { throw failure }
+        guard let pointer = ccurl_easy_init() else {
             throw HTTPTransportError(kind: .setup, call: "curl_easy_init", code: 0, message: "libcurl could not create a transfer")
         }
         self.pointer = pointer
     }
 
     deinit {
-        curl_slist_free_all(headerList)
-        curl_easy_cleanup(pointer)
+        ccurl_slist_free_all(headerList)
+        ccurl_easy_cleanup(pointer)
     }
 
     /// Back to defaults for a new request; the connection cache stays.
     func reset() {
-        curl_easy_reset(pointer)
-        curl_slist_free_all(headerList)
+        ccurl_easy_reset(pointer)
+        ccurl_slist_free_all(headerList)
         headerList = nil
     }
 
@@ -59,7 +76,7 @@ final class CurlHandle: @unchecked Sendable {
 
     func setHeaders(_ headers: [(name: String, value: String)]) throws(HTTPTransportError) {
         for header in headers {
-            guard let appended = curl_slist_append(headerList, "\(header.name): \(header.value)") else {
+            guard let appended = ccurl_slist_append(headerList, "\(header.name): \(header.value)") else {
                 throw HTTPTransportError(
                     kind: .setup, call: "curl_slist_append", code: 0, message: "libcurl could not hold the request headers")
             }
@@ -87,7 +104,7 @@ final class CurlHandle: @unchecked Sendable {
     private func check(_ code: CURLcode, _ call: String) throws(HTTPTransportError) {
         guard code != CURLE_OK else { return }
         throw HTTPTransportError(
-            kind: .setup, call: call, code: Int(code.rawValue), message: "\(call) failed: \(String(cString: curl_easy_strerror(code)))")
+            kind: .setup, call: call, code: Int(code.rawValue), message: "\(call) failed: \(String(cString: ccurl_easy_strerror(code)))")
     }
 }
 

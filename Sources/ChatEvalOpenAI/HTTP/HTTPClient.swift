@@ -1,8 +1,9 @@
 internal import CCurl
 import Foundation
 
-/// HTTP for the served runtime: libcurl's easy interface through a module map (`CCurl`, Debian's
-/// libcurl4-openssl-dev), each exchange on its own thread, its events handed to async code.
+/// HTTP for the served runtime: libcurl's easy interface through a small C module (`CCurl`, Debian's
+/// libcurl4-openssl-dev) that loads libcurl on the first exchange, each exchange on its own
+/// thread, its events handed to async code.
 ///
 /// Chosen by measurement over the two alternatives (README, "Served models"):
 /// - AsyncHTTPClient compiled swift-nio, swift-nio-ssl (a second copy of BoringSSL: 406 C
@@ -95,10 +96,10 @@ public enum HTTPClient {
             try handle.setCopyingBody(body)
         }
         try handle.setCallbacks(context: context.toOpaque())
-        let code = curl_easy_perform(handle.pointer)
+        let code = ccurl_easy_perform(handle.pointer)
         if let failure = exchange.failure { throw failure }
         guard code == CURLE_OK else {
-            let message = String(cString: curl_easy_strerror(code))
+            let message = String(cString: ccurl_easy_strerror(code))
             let kind: HTTPTransportError.Kind
             if code == CURLE_ABORTED_BY_CALLBACK
                 || (code == CURLE_WRITE_ERROR && exchange.shouldAbort())

@@ -16,6 +16,9 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
         case broken
         /// libcurl could not set up the exchange (an option it refused, no memory).
         case setup
+        /// libcurl itself could not be loaded (it is loaded on the first exchange): no exchange can
+        /// happen in this process.
+        case libraryUnavailable
     }
 
     public var kind: Kind

@@ -77,15 +77,15 @@ package struct ServedConfiguration {
     }
 
     /// Opens a connection for the served model `modelName` ("" for the server's only model): bad
-    /// settings or a missing API key are bad input (exit 2); a server that cannot be reached
-    /// means the run cannot happen (exit 3).
+    /// settings or a missing API key are bad input (exit 2); a server that cannot be reached, or
+    /// libcurl that cannot be loaded, means the run cannot happen (exit 3).
     package func connect(modelName: String) async throws -> OpenAIConnection {
         guard var openAI else { throw failure("no served runtime is configured (--runtime openai --base-url URL)", .badInput) }
         openAI.modelName = modelName
         do {
             return try await OpenAIConnection.open(openAI)
         } catch {
-            let status: ExitStatus = error.code == .unreachable ? .runIncomplete : .badInput
+            let status: ExitStatus = error.code == .unreachable || error.code == .libraryUnavailable ? .runIncomplete : .badInput
             throw failure("\(error.message)", status)
         }
     }

@@ -222,6 +222,13 @@ package struct BisectJob: Sendable {
             EngineHold.releaseAll(after: [])  // what an earlier job of this process kept, before this one loads
             return ConfiguredRuntimes(range.configurations)
         }
+        // Before any commit is built: each server's readiness is retried until --serve-ready-timeout,
+        // and without libcurl every commit would be skipped as a server that never answered.
+        do {
+            try OpenAIConnection.checkTransport()
+        } catch {
+            throw failure(error.message, .runIncomplete)
+        }
         let scratch: BisectScratch
         do {
             scratch = try BisectScratch(
