@@ -67,9 +67,20 @@ struct RealMLXServerTests {
     }
 
     /// Replays the shipped suites `files` over `connection` into a scratch result folder, one
-    /// repetition, session mode, `concurrency` conversations at once (`run --concurrency`).
-    static func replay(_ files: [String], over connection: OpenAIConnection, concurrency: Int) async throws -> RunRecord {
-        let suites = try files.map { try SuiteLoader.load(path: Self.suites.appendingPathComponent($0).path) }
+    /// repetition, session mode, `concurrency` conversations at once (`run --concurrency`), each
+    /// answer at most `maxTokens` long: what is checked is how turns are streamed, timed and
+    /// reused, and MLX's CPU backend decodes about 5 tokens a second here (2-core Intel Xeon,
+    /// 2026-11-30: 3.0–3.9 s for 8 tokens, 7.6–11.7 s for the suites' 32).
+    static func replay(_ files: [String], over connection: OpenAIConnection, concurrency: Int, maxTokens: Int = 8) async throws
+        -> RunRecord
+    {
+        let suites = try files.map { file in
+            var suite = try SuiteLoader.load(path: Self.suites.appendingPathComponent(file).path)
+            for index in suite.conversations.indices {
+                suite.conversations[index].script.options.maxTokens = min(suite.conversations[index].script.options.maxTokens, maxTokens)
+            }
+            return suite
+        }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mlx-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let settings = RunSettings(cacheMode: .session, repetitions: 1, warmupConversations: 0)

@@ -125,7 +125,8 @@ public enum JointPermutation {
             better.count(betterValues)
         }
         if exact {
-            let choices = moving.map { combinations(of: strata[$0].isHead) }
+            // As labels (1 for head), made once: each relabelling copies them in place.
+            let choices = moving.map { combinations(of: strata[$0].isHead).map { $0.map { UInt8($0 ? 1 : 0) } } }
             var odometer = [Int](repeating: 0, count: moving.count)
             while true {
                 for (position, stratum) in moving.enumerated() { family.relabel(stratum, choices[position][odometer[position]]) }
@@ -406,13 +407,19 @@ public enum JointPermutation {
             laneHeads = laneSums
         }
 
-        /// Gives `stratum` the labels `isHead`, which must hold as many heads as the stratum's own
-        /// (every arrangement `combinations(of:)` gives does): a block's `fixedHeads` rests on it.
-        mutating func relabel(_ stratum: Int, _ isHead: [Bool]) {
+        /// Gives `stratum` the labels `heads` (1 for head, 0 for base), which must hold as many heads
+        /// as the stratum's own (every arrangement `combinations(of:)` gives does): a block's
+        /// `fixedHeads` rests on it.
+        mutating func relabel(_ stratum: Int, _ heads: [UInt8]) {
+            let start = offsets[stratum]
             assert(
-                isHead.filter { $0 }.count == labels[offsets[stratum]..<(offsets[stratum] + isHead.count)].filter { $0 == 1 }.count,
+                heads.filter { $0 == 1 }.count == labels[start..<(start + heads.count)].filter { $0 == 1 }.count,
                 "a relabelling keeps the stratum's count of heads")
-            labels.replaceSubrange(offsets[stratum]..<(offsets[stratum] + isHead.count), with: isHead.map { $0 ? 1 : 0 })
+            labels.withUnsafeMutableBufferPointer { labels in
+                heads.withUnsafeBufferPointer { heads in
+                    for index in heads.indices { labels[start &+ index] = heads[index] }
+                }
+            }
         }
 
         /// Shuffles `stratum`'s labels, drawing from `random` as shuffling its own array of Bool
