@@ -63,12 +63,9 @@ static void load(void) {
     load_status = 0;
 }
 
-int ccurl_load(char *message, size_t size) {
+const char *ccurl_load(void) {
     pthread_once(&load_once, load);
-    if (load_status != 0 && message != NULL && size > 0) {
-        snprintf(message, size, "%s", load_message);
-    }
-    return load_status;
+    return load_status == 0 ? NULL : load_message;
 }
 
 CURLcode ccurl_global_init(long flags) { return api.global_init(flags); }

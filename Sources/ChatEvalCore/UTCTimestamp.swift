@@ -91,10 +91,8 @@ public enum UTCTimestamp {
         // under a second, counted from 1970, can be that whole second.
         let seconds = date.timeIntervalSinceReferenceDate.rounded(.down) + Date.timeIntervalBetween1970AndReferenceDate
         guard fastRange.contains(seconds) else { return try container.encode(date.formatted(Date.ISO8601FormatStyle())) }
-        let t = fields(wholeSeconds: seconds)
-        try container.encode(
-            digits(t.year, 4) + "-" + digits(t.month, 2) + "-" + digits(t.day, 2) + "T" + digits(t.hour, 2) + ":" + digits(t.minute, 2)
-                + ":" + digits(t.second, 2) + "Z")
+        // A whole second: `iso8601`'s rounding to the millisecond leaves it as it is.
+        try container.encode(iso8601(Date(timeIntervalSince1970: seconds)))
     }
 
     /// Dates as `JSONDecoder`'s `.iso8601` reads them: the one form `jsonEncoding` writes is read
@@ -120,10 +118,7 @@ public enum UTCTimestamp {
     static let writable: ClosedRange<Double> = -62_135_596_800...253_402_300_799
 
     private static func fields(_ date: Date) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
-        fields(wholeSeconds: ((date.timeIntervalSince1970 * 1000).rounded() / 1000).rounded(.down))
-    }
-
-    private static func fields(wholeSeconds rounded: Double) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
+        let rounded = ((date.timeIntervalSince1970 * 1000).rounded() / 1000).rounded(.down)
         var seconds = time_t(rounded.isNaN ? 0 : min(max(rounded, writable.lowerBound), writable.upperBound))
         var parts = tm()
         guard gmtime_r(&seconds, &parts) != nil else { return (1970, 1, 1, 0, 0, 0) }

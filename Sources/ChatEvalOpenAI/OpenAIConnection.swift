@@ -108,6 +108,7 @@ public final class OpenAIConnection: Sendable {
         guard let endpoint = Endpoint(baseURL) else {
             throw OpenAIConnectionError(.invalidConfiguration, "the base URL \(Endpoint.redacted(baseURL)) is not usable")
         }
+        try checkTransport()
         let pool = CurlHandlePool()
         defer { pool.close() }
         let clock = ContinuousClock.now
@@ -120,8 +121,6 @@ public final class OpenAIConnection: Sendable {
                     if response.status == 200 { return }
                     last = "\(Endpoint.redacted(url)) answered \(response.status)"
                     if response.status != 404 { break }
-                } catch  where error.kind == .libraryUnavailable {
-                    throw OpenAIConnectionError(.libraryUnavailable, error.message)
                 } catch {
                     last = "\(Endpoint.redacted(url)): \(error.message)"
                     break

@@ -90,13 +90,12 @@ struct ServerProbe {
     /// refuses the key.
     private func fetch<T: Decodable>(_ url: String) async throws(OpenAIConnectionError) -> (value: T?, server: String?) {
         let headers = apiKey.map { [(name: "Authorization", value: "Bearer \($0)")] } ?? []
+        try OpenAIConnection.checkTransport()
         let response: (status: Int, headers: HTTPHeaders, body: Data)
         do {
             response = try await HTTPClient.fetch(
                 HTTPRequest(url: url, headers: headers, connectTimeout: connectTimeout), pool: pool,
                 timeout: timeout, maximumBytes: 8 << 20)
-        } catch  where error.kind == .libraryUnavailable {
-            throw OpenAIConnectionError(.libraryUnavailable, error.message)
         } catch {
             throw OpenAIConnectionError(.unreachable, "cannot reach \(Endpoint.redacted(url)): \(error.message)")
         }

@@ -28,7 +28,6 @@ import Testing
     @Test func theDefaultSendsTheWholeTextInOrder() {
         let sent = Sent()
         var coalescer = ChunkCoalescer { sent.chunks.append($0) }
-        #expect(coalescer.interval == ChunkCoalescer.interval)
         let pieces = (0..<200).map { "piece \($0); " }
         for piece in pieces { coalescer.add(piece) }
         coalescer.flush()

@@ -25,10 +25,10 @@
 #endif
 
 /// Loads libcurl and resolves every function used here, once per process (later calls return
-/// the first call's result; safe from any thread). Returns 0 on success. Otherwise writes why
-/// (dlopen's or dlsym's message, naming the library or symbol) into `message` (at most `size`
-/// bytes, NUL-terminated) and returns -1; no other `ccurl_` function may then be called.
-int ccurl_load(char *message, size_t size);
+/// the first call's result; safe from any thread). Returns NULL on success; otherwise why not
+/// (dlopen's or dlsym's message, naming the library or symbol), and no other `ccurl_` function
+/// may then be called.
+const char *ccurl_load(void);
 
 CURLcode ccurl_global_init(long flags);
 CURL *ccurl_easy_init(void);

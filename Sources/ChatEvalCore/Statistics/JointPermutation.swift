@@ -125,8 +125,8 @@ public enum JointPermutation {
             better.count(betterValues)
         }
         if exact {
-            // As labels (1 for head), made once: each relabelling copies them in place.
-            let choices = moving.map { combinations(of: strata[$0].isHead).map { $0.map { UInt8($0 ? 1 : 0) } } }
+            // Made once: each relabelling copies its arrangement in place.
+            let choices = moving.map { combinations(of: strata[$0].isHead) }
             var odometer = [Int](repeating: 0, count: moving.count)
             while true {
                 for (position, stratum) in moving.enumerated() { family.relabel(stratum, choices[position][odometer[position]]) }
@@ -563,14 +563,15 @@ public enum JointPermutation {
         return ranks
     }
 
-    /// Every arrangement of `labels` (same count of heads), the given one included.
-    static func combinations(of labels: [Bool]) -> [[Bool]] {
+    /// Every arrangement of `labels` (same count of heads), the given one included, as labels
+    /// (1 for head, 0 for base).
+    static func combinations(of labels: [Bool]) -> [[UInt8]] {
         let n = labels.count, k = labels.filter { $0 }.count
-        var result: [[Bool]] = []
+        var result: [[UInt8]] = []
         var chosen = Array(0..<k)
         while true {
-            var arrangement = [Bool](repeating: false, count: n)
-            for index in chosen { arrangement[index] = true }
+            var arrangement = [UInt8](repeating: 0, count: n)
+            for index in chosen { arrangement[index] = 1 }
             result.append(arrangement)
             var position = k - 1
             while position >= 0 && chosen[position] == n - k + position { position -= 1 }

@@ -345,7 +345,7 @@ struct PunktSentenceTokenizer: Sendable {
             previousSlice = wordSlice
         }
         if let previous { consider(previous, previousSlice) }
-        slices.append(clamped(lastBreak, PythonText.strip(s[...], whereTrailingOnly: true).endIndex))
+        slices.append(clamped(lastBreak, PythonText.rstrip(s[...]).endIndex))
         return slices
     }
 
@@ -408,8 +408,8 @@ struct PunktSentenceTokenizer: Sendable {
 }
 
 extension PythonText {
-    /// `s.rstrip()` when `whereTrailingOnly`; kept as a named variant for the Punkt port.
-    static func strip(_ s: PunktSentenceTokenizer.Text, whereTrailingOnly: Bool) -> PunktSentenceTokenizer.Text {
+    /// Python's `s.rstrip()`.
+    static func rstrip(_ s: PunktSentenceTokenizer.Text) -> PunktSentenceTokenizer.Text {
         var hi = s.endIndex
         while hi > s.startIndex && isSpace(s[hi - 1]) { hi -= 1 }
         return s[s.startIndex..<hi]

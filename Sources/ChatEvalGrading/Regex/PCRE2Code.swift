@@ -24,15 +24,9 @@ final class PCRE2Code: @unchecked Sendable {
     /// PCRE2's own start analysis: units a match can begin with, and a unit every match contains.
     let firstUnits: CodeUnitSet?
     let requiredUnits: CodeUnitSet?
-    /// True when the pattern charges the step budget (auto-callouts before every item).
-    let countsSteps: Bool
     /// Bytes of one backtracking frame of the interpreter (PCRE2_INFO_FRAMESIZE): its heap use is
     /// this times the backtracking depth.
     let interpreterFrameBytes: Int
-    /// True when every match must start at the text's start (`\A`, `^` without MULTILINE) or at
-    /// a line's start (`^` with it): the interpreter then skips start positions the JIT code
-    /// tries, so the two charge different steps (a few, measured: `RegexEngineTests`).
-    let startsAtLineStarts: Bool
 
     /// Operations of a step-counted pattern in the interpreter before its JIT copy is made.
     static let jitAfterOperations = 2
@@ -44,6 +38,10 @@ final class PCRE2Code: @unchecked Sendable {
     private let jitCopy = Atomic<Int>(0)
     /// Operations begun so far (`beginOperation`; step-counted patterns within `jitUnitLimit` only).
     private let operations = Atomic<Int>(0)
+    /// A step-counted pattern within `jitUnitLimit` units whose matches may start anywhere: one
+    /// whose every match must start at the text's start (`\A`, `^` without MULTILINE) or at a
+    /// line's start (`^` with it) stays in the interpreter, which skips start positions the JIT
+    /// code tries, so the two would charge different steps (a few, measured: `RegexEngineTests`).
     private let mayJIT: Bool
     /// Set when the JIT code ran out of its stack (`PCRE2_ERROR_JIT_STACKLIMIT`): a pattern that
     /// backtracks that deep would do so again, so the interpreter takes every later call at once.
@@ -75,18 +73,17 @@ final class PCRE2Code: @unchecked Sendable {
         var captures: UInt32 = 0
         pcre2_pattern_info_32(compiled, UInt32(PCRE2_INFO_CAPTURECOUNT), &captures)
         captureCount = Int(captures)
-        firstUnits = Self.firstUnits(of: compiled)
-        requiredUnits = Self.requiredUnits(of: compiled)
-        self.countsSteps = countsSteps
-        var compiledOptions: UInt32 = 0
-        pcre2_pattern_info_32(compiled, UInt32(PCRE2_INFO_ALLOPTIONS), &compiledOptions)
         var firstType: UInt32 = 0
         pcre2_pattern_info_32(compiled, UInt32(PCRE2_INFO_FIRSTCODETYPE), &firstType)
-        startsAtLineStarts = compiledOptions & UInt32(PCRE2_ANCHORED) != 0 || firstType == 2
+        firstUnits = Self.firstUnits(of: compiled, type: firstType)
+        requiredUnits = Self.requiredUnits(of: compiled)
+        var compiledOptions: UInt32 = 0
+        pcre2_pattern_info_32(compiled, UInt32(PCRE2_INFO_ALLOPTIONS), &compiledOptions)
+        let startsAtLineStarts = compiledOptions & UInt32(PCRE2_ANCHORED) != 0 || firstType == 2
         var frameBytes = 0
         pcre2_pattern_info_32(compiled, UInt32(PCRE2_INFO_FRAMESIZE), &frameBytes)
         interpreterFrameBytes = frameBytes
-        mayJIT = countsSteps && units.count <= Self.jitUnitLimit
+        mayJIT = countsSteps && !startsAtLineStarts && units.count <= Self.jitUnitLimit
         // A failed JIT compilation leaves the interpreter in charge: same results, slower.
         if !countsSteps { _ = pcre2_jit_compile_32(compiled, UInt32(PCRE2_JIT_COMPLETE)) }
     }
@@ -127,10 +124,9 @@ final class PCRE2Code: @unchecked Sendable {
         else { return pcre2_code_free_32(copy) }
     }
 
-    /// The units a match can start with (PCRE2_INFO_FIRSTCODEUNIT or FIRSTBITMAP), when known.
-    private static func firstUnits(of code: OpaquePointer) -> CodeUnitSet? {
-        var type: UInt32 = 0
-        pcre2_pattern_info_32(code, UInt32(PCRE2_INFO_FIRSTCODETYPE), &type)
+    /// The units a match can start with (PCRE2_INFO_FIRSTCODEUNIT or FIRSTBITMAP), when known;
+    /// `type` is the pattern's PCRE2_INFO_FIRSTCODETYPE.
+    private static func firstUnits(of code: OpaquePointer, type: UInt32) -> CodeUnitSet? {
         if type == 1 {
             var unit: UInt32 = 0
             pcre2_pattern_info_32(code, UInt32(PCRE2_INFO_FIRSTCODEUNIT), &unit)

@@ -91,16 +91,16 @@ final class RegexMatcher {
     /// Calls that the JIT answered, and calls it handed to the interpreter (for tests).
     private(set) var jitAnswered = 0, jitHandedOver = 0
 
-    /// The steps `code` may take as JIT code under these limits, 0 when it must not run there.
+    /// The steps `code` may take as JIT code under these limits, 0 when it must not run there
+    /// (a pattern that may not run there at all has no JIT copy: `PCRE2Code.jitPointer`).
     /// The interpreter's limits grow about as its steps do: its backtracking frames (depth, match
     /// count, frame heap) are made as it enters pattern items, each of which charges a step first
     /// (a repeated group of alternatives makes two frames between callouts, which its other
     /// items' steps make up for). An allowance of half of each limit leaves room for that.
     func jitAllowance(for code: PCRE2Code) -> Int {
-        guard triesJIT, code.countsSteps, !code.startsAtLineStarts else { return 0 }
+        guard triesJIT else { return 0 }
         let heapFrames = Int(limits.heapLimitKiB) * 1024 / max(1, 2 * code.interpreterFrameBytes)
-        let allowance = min(Self.jitAllowance, Int(limits.matchLimit) / 2, Int(limits.depthLimit) / 2, heapFrames)
-        return allowance > 0 ? allowance : 0
+        return min(Self.jitAllowance, Int(limits.matchLimit) / 2, Int(limits.depthLimit) / 2, heapFrames)
     }
 
     /// One `pcre2_match` from `start`; true when it matched, and then `group(_:)` and `groups`
@@ -133,8 +133,9 @@ final class RegexMatcher {
         // Past `jitSearchLimit` code points the two engines skip a text that lacks a unit every
         // match needs differently (PCRE2 10.42: the interpreter looks for it up to 2,000,000
         // code points ahead, JIT code up to 200,000), and so charge different steps.
-        let allowance = text.count - start <= Self.jitSearchLimit ? jitAllowance(for: code) : 0
-        if allowance > 0, let jitCode = code.jitPointer() {
+        if text.count - start <= Self.jitSearchLimit, let jitCode = code.jitPointer(), case let allowance = jitAllowance(for: code),
+            allowance > 0
+        {
             let (used, budget) = (counter.pointee.used, counter.pointee.budget)
             counter.pointee.budget = min(budget, used + allowance)
             counter.pointee.jit = true

@@ -11,9 +11,7 @@ final class CurlHandle: @unchecked Sendable {
     /// libcurl loaded (on the first handle, not at start-up: see CCurl) and initialised, once per
     /// process; or why not.
     private static let global: HTTPTransportError? = {
-        var message = [CChar](repeating: 0, count: 512)
-        guard ccurl_load(&message, message.count) == 0 else {
-            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if let reason = ccurl_load().map({ String(cString: $0) }) {
             return HTTPTransportError(
                 kind: .libraryUnavailable, call: "dlopen(\(CCURL_LIBRARY))", code: 0,
                 message: "libcurl could not be loaded (\(reason)); the served runtime needs it: apt-get install libcurl4")
@@ -30,7 +28,7 @@ final class CurlHandle: @unchecked Sendable {
     }
 
     init() throws(HTTPTransportError) {
-        if let failure = Self.global { throw failure }
+        try Self.loadLibrary()
         guard let pointer = ccurl_easy_init() else {
             throw HTTPTransportError(kind: .setup, call: "curl_easy_init", code: 0, message: "libcurl could not create a transfer")
         }
