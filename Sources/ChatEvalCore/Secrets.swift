@@ -98,6 +98,9 @@ public enum Secrets {
         return result
     }
 
+    /// True when no secret is registered: nothing is ever redacted.
+    public static var isEmpty: Bool { known.withLock { $0.isEmpty } }
+
     /// The longest registered secret, in code points (0 when there is none): how far a secret
     /// cut by an excerpt's end can reach past it.
     public static var longestSecret: Int { known.withLock { $0.map(\.unicodeScalars.count).max() ?? 0 } }

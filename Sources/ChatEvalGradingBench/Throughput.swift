@@ -108,8 +108,9 @@ enum Throughput {
     }
 
     /// Grades `answerCount` answers and prints the time taken; `only` times one check type 20
-    /// times over, `perCheck` each check separately.
-    static func run(answerCount: Int, only: String?, perCheck: Bool) {
+    /// times over, `perCheck` each check separately, `runnerOnly` only the run's own path (for a
+    /// profile or an instruction count of it); `printVerdicts` prints every verdict instead.
+    static func run(answerCount: Int, only: String?, perCheck: Bool, runnerOnly: Bool = false, printVerdicts: Bool = false) {
         guard let conversation = conversation() else { return }
         let checks = conversation.turnChecks[0].compactMap { try? $0.resolved { _ in nil } }
         let metrics = TurnMetrics(
@@ -145,6 +146,21 @@ enum Throughput {
         // What a run pays per turn: the checks (built once, then reused), every verdict, the turn's record.
         let runner = timed {
             turns.reduce(0) { $0 + (ConversationGrader.grade(conversation, turns: $1).turns[0].checks?.filter(\.passed).count ?? 0) }
+        }
+        if printVerdicts {
+            // Every verdict as a run records it, one JSON line each: to diff against another build.
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            for turn in turns {
+                for verdict in ConversationGrader.grade(conversation, turns: turn).turns[0].checks ?? [] {
+                    print((try? encoder.encode(verdict)).map { String(decoding: $0, as: UTF8.self) } ?? "(not encoded)")
+                }
+            }
+            return
+        }
+        if runnerOnly {
+            return print(
+                "graded \(turns.count) answers × \(checks.count) checks as a run does in \(runner.cpu) s CPU (\(runner.passed) passed)")
         }
         // As `chateval grade` grades an answers file or a recorded run: conversations on every core.
         let cores = ProcessInfo.processInfo.activeProcessorCount

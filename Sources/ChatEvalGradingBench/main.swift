@@ -5,7 +5,8 @@ import Foundation
 //   chateval-grading-bench [ANSWERS] [--only TYPE] [--per-check]
 //       grades ANSWERS (default 10,000) synthetic answers against a 20-check turn and prints the time;
 //       --only TYPE times that check alone, 20 times over the answers (nothing else: for a profile),
-//       --per-check each check of the turn in turn;
+//       --per-check each check of the turn in turn, --runner-only the run's own path alone,
+//       --print-verdicts every verdict as a JSON line (to diff two builds);
 //   chateval-grading-bench --agreement DIR [--show-disagreements]
 //       grades the reference files scripts/grading-reference.py wrote to DIR and prints how often
 //       ChatEval agrees with lm-evaluation-harness (IFEval) and with langdetect;
@@ -27,5 +28,7 @@ if let directory = value(after: "--agreement") {
     FirstUse.run()
 } else {
     let answerCount = arguments.count > 1 ? Int(arguments[1]) ?? 10_000 : 10_000
-    Throughput.run(answerCount: answerCount, only: value(after: "--only"), perCheck: arguments.contains("--per-check"))
+    Throughput.run(
+        answerCount: answerCount, only: value(after: "--only"), perCheck: arguments.contains("--per-check"),
+        runnerOnly: arguments.contains("--runner-only"), printVerdicts: arguments.contains("--print-verdicts"))
 }

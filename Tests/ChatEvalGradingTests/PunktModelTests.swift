@@ -53,7 +53,7 @@ struct PunktModelTests {
         #expect(PunktParameters.english.abbreviations.contains(". . "), "an entry's trailing space is kept")
         #expect(PunktParameters.english.collocations.count == 37)
         #expect(PunktParameters.english.sentenceStarters.count == 39)
-        #expect(PunktParameters.english.orthographicContext.count == 20_366)
+        #expect(PunktParameters.english.types.orthographicContextCount == 20_366)
     }
 
     /// The generator's input is the PyPI wheel `scripts/setup.sh punkt-source` puts in the cache

@@ -58,9 +58,15 @@ enum Combinators {
 
     /// The nested verdicts in one line: "1. contains: pass; 2. regex: fail".
     static func summary(_ verdicts: [Verdict]) -> String {
-        verdicts.enumerated().map {
-            "\($0.offset + 1). \($0.element.check): \($0.element.passed ? "pass" : ($0.element.isError ? "error" : "fail"))"
+        var text = ""
+        text.reserveCapacity(verdicts.count * 24)
+        for index in verdicts.indices {
+            if index > 0 { text += "; " }
+            text += String(index + 1)
+            text += ". "
+            text += verdicts[index].check
+            text += verdicts[index].passed ? ": pass" : (verdicts[index].isError ? ": error" : ": fail")
         }
-        .joined(separator: "; ")
+        return text
     }
 }

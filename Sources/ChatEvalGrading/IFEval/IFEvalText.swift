@@ -20,7 +20,17 @@ extension PythonRegex {
         do { return try search(s) } catch { throw .regex(error) }
     }
 
-    func ifevalMatches(_ s: Scalars) throws(IFEvalEvaluationError) -> [RegexMatch] {
-        do { return try matches(s) } catch { throw .regex(error) }
+    /// `len(re.findall(…))` and the first match's range, without keeping the matches.
+    func ifevalCount(_ s: Scalars) throws(IFEvalEvaluationError) -> (count: Int, first: Range<Int>?) {
+        var count = 0
+        var first: Range<Int>?
+        do {
+            try forEachMatch(in: s, with: try RegexMatcher()) { matcher in
+                if count == 0 { first = matcher.group(0) }
+                count += 1
+                return true
+            }
+        } catch { throw .regex(error) }
+        return (count, first)
     }
 }

@@ -6,10 +6,10 @@ struct KeywordFrequency: IFEvalInstruction {
     let relation: IFEvalRelation
 
     func check(_ value: Scalars) throws(IFEvalEvaluationError) -> IFEvalResult {
-        let found = try regex.ifevalMatches(value)
-        let ok = relation.holds(found.count, frequency)
-        var detail = "expected \"\(keyword)\" \(relation.describe(frequency, "times")), found \(found.count)"
-        if let first = found.first { detail += "; first: \(Excerpt.around(value, first.range))" }
+        let (count, first) = try regex.ifevalCount(value)
+        let ok = relation.holds(count, frequency)
+        var detail = "expected \"\(keyword)\" \(relation.describe(frequency, "times")), found \(count)"
+        if let first { detail += "; first: \(Excerpt.around(value, first))" }
         return IFEvalResult(followed: ok, detail: detail)
     }
 }

@@ -6,7 +6,7 @@ struct MultipleSections: IFEvalInstruction {
     let minimum: Int
 
     func check(_ value: Scalars) throws(IFEvalEvaluationError) -> IFEvalResult {
-        let n = try regex.ifevalMatches(value).count
+        let n = try regex.ifevalCount(value).count
         return IFEvalResult(followed: n >= minimum, detail: "expected at least \(minimum) sections marked \"\(splitter) N\", found \(n)")
     }
 }

@@ -11,37 +11,45 @@ struct NumberOfBullets: IFEvalInstruction {
     /// Matches of `^\s*<marker>…$` where `afterMarker` says whether the character after the
     /// marker allows a match, and whether that character is consumed (so `.*` starts after it).
     static func count(_ t: Scalars, marker: Unicode.Scalar, needsNonStar: Bool) -> Int {
-        let n = t.count
-        func endOfLine(from i: Int) -> Int {
-            var e = i
-            while e < n && t[e] != "\n" { e += 1 }
-            return e
-        }
-        var total = 0
-        var pos = 0
-        while pos <= n {
-            guard pos == 0 || t[pos - 1] == "\n" else {
-                pos += 1
-                continue
+        t.withUnsafeBufferPointer { t in
+            let n = t.count
+            func endOfLine(from i: Int) -> Int {
+                var e = i
+                while e < n && t[e] != "\n" { e += 1 }
+                return e
             }
-            var q = pos
-            while q < n && PythonText.isSpace(t[q]) { q += 1 }
-            guard q < n, t[q] == marker else {
-                pos += 1
-                continue
+            /// The first line start after `i`: a match can only start at one.
+            func nextLineStart(after i: Int) -> Int {
+                var e = i
+                while e < n && t[e] != "\n" { e += 1 }
+                return e + 1
             }
-            if needsNonStar {
-                guard q + 1 < n, t[q + 1] != "*" else {
+            var total = 0
+            var pos = 0
+            while pos <= n {
+                guard pos == 0 || t[pos - 1] == "\n" else {
+                    pos = nextLineStart(after: pos)
+                    continue
+                }
+                var q = pos
+                while q < n && PythonText.isSpace(t[q]) { q += 1 }
+                guard q < n, t[q] == marker else {
                     pos += 1
                     continue
                 }
-                pos = t[q + 1] == "\n" ? endOfLine(from: q + 2) : endOfLine(from: q + 1)
-            } else {
-                pos = endOfLine(from: q + 1)
+                if needsNonStar {
+                    guard q + 1 < n, t[q + 1] != "*" else {
+                        pos += 1
+                        continue
+                    }
+                    pos = t[q + 1] == "\n" ? endOfLine(from: q + 2) : endOfLine(from: q + 1)
+                } else {
+                    pos = endOfLine(from: q + 1)
+                }
+                total += 1
             }
-            total += 1
+            return total
         }
-        return total
     }
 
     func check(_ value: Scalars) throws(IFEvalEvaluationError) -> IFEvalResult {

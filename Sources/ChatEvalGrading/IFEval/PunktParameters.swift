@@ -5,23 +5,27 @@ struct PunktParameters: Sendable {
     let abbreviations: Set<String>
     let collocations: Set<[String]>
     let sentenceStarters: Set<String>
-    let orthographicContext: [String: Int]
-    /// First words of the collocations, to skip most collocation lookups.
-    var collocationStarts: Set<String> { _collocationStarts }
-    private let _collocationStarts: Set<String>
+    /// Every type the model knows — abbreviations, sentence starters, first words of
+    /// collocations and orthographic contexts — in the one table a token looks up
+    /// (`PunktTypeTable`); the pairs of `collocations` are looked up only for a first word.
+    let types: PunktTypeTable
 
-    init(abbreviations: Set<String>, collocations: Set<[String]>, sentenceStarters: Set<String>, orthographicContext: [String: Int]) {
-        self.abbreviations = abbreviations
-        self.collocations = collocations
-        self.sentenceStarters = sentenceStarters
-        self.orthographicContext = orthographicContext
-        _collocationStarts = Set(collocations.compactMap(\.first))
+    /// The model's tables as it lists them (a type listed twice in `orthographicContext` keeps
+    /// its first flags).
+    init(
+        abbreviations: [String], collocations: [(word: String, next: String)], sentenceStarters: [String],
+        orthographicContext: [(type: String, flags: Int)]
+    ) {
+        self.abbreviations = Set(abbreviations)
+        self.collocations = Set(collocations.map { [$0.word, $0.next] })
+        self.sentenceStarters = Set(sentenceStarters)
+        types = PunktTypeTable(
+            abbreviations: abbreviations, sentenceStarters: sentenceStarters, collocationStarts: collocations.map(\.word),
+            orthographicContext: orthographicContext)
     }
 
     /// NLTK's English model, from the entries `ChatEvalPunktModel` parses from its embedded data file, on first use.
     static let english = PunktParameters(
-        abbreviations: Set(PunktEnglishModel.abbreviations),
-        collocations: Set(PunktEnglishModel.collocations.map { [$0.word, $0.next] }),
-        sentenceStarters: Set(PunktEnglishModel.sentenceStarters),
-        orthographicContext: Dictionary(PunktEnglishModel.orthographicContext.map { ($0.type, $0.flags) }, uniquingKeysWith: { a, _ in a }))
+        abbreviations: PunktEnglishModel.abbreviations, collocations: PunktEnglishModel.collocations,
+        sentenceStarters: PunktEnglishModel.sentenceStarters, orthographicContext: PunktEnglishModel.orthographicContext)
 }

@@ -65,6 +65,17 @@ struct PunktSentenceTokenizer: Sendable {
             return i == s.endIndex
         }
 
+        /// True for a numeric token, whose type is `##number##`.
+        var isNumeric: Bool { Token.isNumeric(text) }
+
+        /// The model's entry for `typeWithoutPeriod` (`withoutPeriod`) or `type`, read without
+        /// making either a String.
+        func entry(_ types: PunktTypeTable, withoutPeriod: Bool) -> PunktTypeTable.Entry? {
+            if isNumeric { return types.numberEntry }
+            if withoutPeriod && text.count > 1 && text.last == "." { return types.entry(lowercasing: text.dropLast()) }
+            return types.entry(lowercasing: text)
+        }
+
         /// `type` without a final period (lowercasing neither adds nor removes periods, and never
         /// shortens a token, so this can be computed on the original token).
         var typeWithoutPeriod: String {
@@ -172,11 +183,9 @@ struct PunktSentenceTokenizer: Sendable {
             token.ellipsis = true
         } else if token.periodFinal && !(t.count >= 2 && t[t.endIndex - 2] == ".") {
             let stem = t.dropLast()
-            if parameters.abbreviations.contains(PythonText.lowerString(stem)) {
+            if parameters.types.entry(lowercasing: stem)?.isAbbreviation == true {
                 token.abbreviation = true
-            } else if let dash = stem.lastIndex(of: "-"),
-                parameters.abbreviations.contains(PythonText.lowerString(stem[(dash + 1)...]))
-            {
+            } else if let dash = stem.lastIndex(of: "-"), parameters.types.entry(lowercasing: stem[(dash + 1)...])?.isAbbreviation == true {
                 token.abbreviation = true
             } else {
                 token.sentenceBreak = true
@@ -188,7 +197,7 @@ struct PunktSentenceTokenizer: Sendable {
 
     private func orthoHeuristic(_ token: Token) -> OrthoDecision {
         if token.text.count == 1, let only = token.text.first, [";", ":", ",", ".", "!", "?"].contains(only) { return .notStarter }
-        let context = parameters.orthographicContext[token.typeWithoutSentencePeriod] ?? 0
+        let context = token.entry(parameters.types, withoutPeriod: token.sentenceBreak)?.orthographicContext ?? 0
         if token.firstUpper && (context & Self.orthoLower) != 0 && (context & Self.orthoMidUpper) == 0 { return .starter }
         if token.firstLower && ((context & Self.orthoUpper) != 0 || (context & Self.orthoBeginLower) == 0) { return .notStarter }
         return .unknown
@@ -196,12 +205,13 @@ struct PunktSentenceTokenizer: Sendable {
 
     private func secondPass(_ first: inout Token, _ next: Token) {
         guard first.periodFinal else { return }
-        let type = first.typeWithoutPeriod
-        // The next token's type only where a rule reads it: most periods end a plain word, and
+        let types = parameters.types
+        let entry = first.entry(types, withoutPeriod: true)
+        // The next token's entry only where a rule reads it: most periods end a plain word, and
         // lowercasing the next token for nothing was a tenth of sentence counting.
-        var nextType: String { next.typeWithoutSentencePeriod }
+        var nextEntry: PunktTypeTable.Entry? { next.entry(types, withoutPeriod: next.sentenceBreak) }
         let isInitial = first.isInitial
-        if parameters.collocationStarts.contains(type), parameters.collocations.contains([type, nextType]) {
+        if entry?.startsCollocation == true, parameters.collocations.contains([first.typeWithoutPeriod, next.typeWithoutSentencePeriod]) {
             first.sentenceBreak = false
             first.abbreviation = true
             return
@@ -211,21 +221,21 @@ struct PunktSentenceTokenizer: Sendable {
                 first.sentenceBreak = true
                 return
             }
-            if next.firstUpper && parameters.sentenceStarters.contains(nextType) {
+            if next.firstUpper && nextEntry?.isSentenceStarter == true {
                 first.sentenceBreak = true
                 return
             }
         }
-        if isInitial || type == "##number##" {
+        // `type == "##number##"` in NLTK: only a numeric token has that type, since a word token
+        // never starts with `#` (`cannotStartWord`).
+        if isInitial || first.isNumeric {
             let decision = orthoHeuristic(next)
             if decision == .notStarter {
                 first.sentenceBreak = false
                 first.abbreviation = true
                 return
             }
-            if decision == .unknown && isInitial && next.firstUpper
-                && (parameters.orthographicContext[nextType] ?? 0) & Self.orthoLower == 0
-            {
+            if decision == .unknown && isInitial && next.firstUpper && (nextEntry?.orthographicContext ?? 0) & Self.orthoLower == 0 {
                 first.sentenceBreak = false
                 first.abbreviation = true
             }
@@ -283,29 +293,29 @@ struct PunktSentenceTokenizer: Sendable {
 
     /// `period_context_re().finditer`: a sentence-end character followed by a non-word character,
     /// or by whitespace and a token.
-    private func periodContexts(_ s: UnsafeBufferPointer<Unicode.Scalar>) -> [PeriodContext] {
-        var found: [PeriodContext] = []
+    /// The next one at or after `p`, which it advances past it (an array of them grew by
+    /// reallocation on every answer, and a closure over the caller's state cost dynamic
+    /// exclusivity checks on every context).
+    private func nextPeriodContext(_ s: UnsafeBufferPointer<Unicode.Scalar>, from p: inout Int) -> PeriodContext? {
         let n = s.count
-        var p = 0
         while p < n {
             let c = s[p]
-            if c == "." || c == "?" || c == "!", p + 1 < n {
-                let d = s[p + 1]
-                if Self.isNonWord(d) {
-                    found.append(PeriodContext(position: p, afterEnd: p + 2, nextTokenStart: nil))
-                } else if PythonText.isModuleSpace(d) {
-                    var q = p + 1
-                    while q < n && PythonText.isModuleSpace(s[q]) { q += 1 }
-                    if q < n {
-                        var r = q
-                        while r < n && !PythonText.isModuleSpace(s[r]) { r += 1 }
-                        found.append(PeriodContext(position: p, afterEnd: r, nextTokenStart: q))
-                    }
+            p += 1
+            guard c == "." || c == "?" || c == "!", p < n else { continue }
+            let d = s[p]
+            if Self.isNonWord(d) {
+                return PeriodContext(position: p - 1, afterEnd: p + 1, nextTokenStart: nil)
+            } else if PythonText.isModuleSpace(d) {
+                var q = p
+                while q < n && PythonText.isModuleSpace(s[q]) { q += 1 }
+                if q < n {
+                    var r = q
+                    while r < n && !PythonText.isModuleSpace(s[r]) { r += 1 }
+                    return PeriodContext(position: p - 1, afterEnd: r, nextTokenStart: q)
                 }
             }
-            p += 1
         }
-        return found
+        return nil
     }
 
     /// `_get_last_whitespace_index` (ASCII whitespace; 0 also when there is none).
@@ -321,30 +331,35 @@ struct PunktSentenceTokenizer: Sendable {
     /// `_slices_from_text`.
     private func slicesFromText(_ s: UnsafeBufferPointer<Unicode.Scalar>) -> [Range<Int>] {
         var slices: [Range<Int>] = []
+        slices.reserveCapacity(32)  // most answers' sentences, without growing
         var lastBreak = 0
         var previousSlice = 0..<0
         var previous: PeriodContext?
 
-        func consider(_ context: PeriodContext, _ wordSlice: Range<Int>) {
+        var position = 0
+        while true {
+            let match = nextPeriodContext(s, from: &position)
+            // The previous context is decided once the next one starts past its word (or there is none).
+            let start: Int, wordSlice: Range<Int>
+            if let match {
+                let before = s[min(previousSlice.upperBound, match.position)..<match.position]
+                let whitespace = Self.lastWhitespaceIndex(before)
+                start = whitespace != 0 ? whitespace + previousSlice.upperBound + 1 : previousSlice.lowerBound
+                wordSlice = clamped(start, match.position)
+            } else {
+                (start, wordSlice) = (previousSlice.upperBound, previousSlice)
+            }
             // The previous word ends where the sentence-end character starts: one contiguous slice.
-            if containsSentenceBreak(s[wordSlice.lowerBound..<context.afterEnd]) {
+            if let context = previous, previousSlice.upperBound <= start,
+                containsSentenceBreak(s[previousSlice.lowerBound..<context.afterEnd])
+            {
                 slices.append(clamped(lastBreak, context.position + 1))
                 lastBreak = context.nextTokenStart ?? (context.position + 1)
             }
-        }
-
-        for match in periodContexts(s) {
-            let before = s[min(previousSlice.upperBound, match.position)..<match.position]
-            var start = Self.lastWhitespaceIndex(before)
-            if start != 0 { start += previousSlice.upperBound + 1 } else { start = previousSlice.lowerBound }
-            let wordSlice = clamped(start, match.position)
-            if let previous, previousSlice.upperBound <= start {
-                consider(previous, previousSlice)
-            }
+            guard let match else { break }
             previous = match
             previousSlice = wordSlice
         }
-        if let previous { consider(previous, previousSlice) }
         slices.append(clamped(lastBreak, PythonText.rstrip(s[...]).endIndex))
         return slices
     }
@@ -357,6 +372,7 @@ struct PunktSentenceTokenizer: Sendable {
     /// `_realign_boundaries`: closing quotes and brackets after a boundary move to the sentence before.
     private func realignBoundaries(_ s: UnsafeBufferPointer<Unicode.Scalar>, _ slices: [Range<Int>]) -> [Range<Int>] {
         var result: [Range<Int>] = []
+        result.reserveCapacity(slices.count)
         var realign = 0
         for (k, slice) in slices.enumerated() {
             let first = clamped(slice.lowerBound + realign, slice.upperBound)

@@ -16,7 +16,7 @@ final class AnswerAnalysis: @unchecked Sendable {
 
     init(_ text: String) {
         self.text = text
-        scalars = Array(text.unicodeScalars)
+        scalars = text.scalars
     }
 
     /// The answer's start as details quote it (`Excerpt.head`): most failing checks of an answer
@@ -26,7 +26,8 @@ final class AnswerAnalysis: @unchecked Sendable {
         let existing = cachedQuotedHead
         lock.unlock()
         if let existing { return existing }
-        let value = Excerpt.head(text)
+        // From the code points already decoded: the same quotation `Excerpt.head(text)` writes.
+        let value = Excerpt.head(scalars[...])
         lock.lock()
         defer { lock.unlock() }
         if cachedQuotedHead == nil { cachedQuotedHead = value }

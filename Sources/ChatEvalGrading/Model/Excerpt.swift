@@ -113,13 +113,41 @@ enum Excerpt {
     static func quote(_ scalars: ArraySlice<Unicode.Scalar>, _ range: Range<Int>) -> String {
         let shown = Secrets.widenedToWholeSecrets(range, of: scalars)
         let base = scalars.startIndex
-        return "\"" + (shown.lowerBound > 0 ? "…" : "")
-            + Secrets.redact(render(scalars[(base + shown.lowerBound)..<(base + shown.upperBound)]))
-            + (shown.upperBound < scalars.count ? "…" : "") + "\""
+        let open = shown.lowerBound > 0 ? "\"…" : "\"", close = shown.upperBound < scalars.count ? "…\"" : "\""
+        let part = scalars[(base + shown.lowerBound)..<(base + shown.upperBound)]
+        // One allocation where nothing is to be redacted (nearly every verdict quotes the answer).
+        guard Secrets.isEmpty else { return open + Secrets.redact(render(part)) + close }
+        return render(part, between: open, and: close)
     }
 
-    /// Code points as text, line breaks as ⏎.
-    static func render(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
-        String(scalars: scalars.lazy.map { isLineBreak($0) ? "⏎" : $0 })
+    /// Code points as text, line breaks as ⏎, between `open` and `close`.
+    static func render(_ scalars: ArraySlice<Unicode.Scalar>, between open: String = "", and close: String = "") -> String {
+        scalars.withUnsafeBufferPointer { scalars in
+            var length = open.utf8.count + close.utf8.count
+            for scalar in scalars { length += isLineBreak(scalar) ? 3 : UTF8.width(scalar) }
+            return String(unsafeUninitializedCapacity: length) { buffer in
+                var k = 0
+                for byte in open.utf8 {
+                    buffer[k] = byte
+                    k += 1
+                }
+                for scalar in scalars {
+                    if scalar.value < 0x80 && scalar.value > 0x0D {
+                        buffer[k] = UInt8(truncatingIfNeeded: scalar.value)
+                        k += 1
+                    } else {
+                        UTF8.encode(isLineBreak(scalar) ? "⏎" : scalar) { byte in
+                            buffer[k] = byte
+                            k += 1
+                        }
+                    }
+                }
+                for byte in close.utf8 {
+                    buffer[k] = byte
+                    k += 1
+                }
+                return k
+            }
+        }
     }
 }

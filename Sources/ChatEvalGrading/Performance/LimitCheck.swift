@@ -6,6 +6,16 @@ struct LimitCheck: CheckEvaluator {
     let limit: Double
     let isMaximum: Bool
     let aggregate: Statistic?
+    /// "≤ 500 ms" or "≥ 20 tokens/s": written once, when the check is built, for every detail.
+    private let bound: String
+
+    init(metric: PerformanceChecks.LimitMetric, limit: Double, isMaximum: Bool, aggregate: Statistic?) {
+        self.metric = metric
+        self.limit = limit
+        self.isMaximum = isMaximum
+        self.aggregate = aggregate
+        bound = "\(isMaximum ? "≤" : "≥") \(metric.format(limit))"
+    }
 
     /// A limit on a time, a rate or memory moves with the machine; one on a count of work does not.
     var readsMeasurements: Bool? { metric.metric.movesWithMachine }
@@ -29,11 +39,11 @@ struct LimitCheck: CheckEvaluator {
         } else {
             guard let metrics = subject.metrics else {
                 let why = subject.failure.map { "the turn failed (\($0))" } ?? "the turn has no metrics"
-                return .fail("expected \(metric.name) \(isMaximum ? "≤" : "≥") \(metric.format(limit)); \(why)")
+                return .fail("expected \(metric.name) \(bound); \(why)")
             }
             guard let v = metric.read(metrics) else {
                 let why = metrics.reasons[metric.metric] ?? "not given"
-                let detail = "expected \(metric.name) \(isMaximum ? "≤" : "≥") \(metric.format(limit)); not measured for this turn (\(why))"
+                let detail = "expected \(metric.name) \(bound); not measured for this turn (\(why))"
                 if let unknown = metrics.unknown[metric.metric] { return .failure(error: unknown, detail) }
                 return .fail(detail)
             }
@@ -41,6 +51,6 @@ struct LimitCheck: CheckEvaluator {
             what = metric.name
         }
         let ok = isMaximum ? value <= limit : value >= limit
-        return .judge(ok, "expected \(what) \(isMaximum ? "≤" : "≥") \(metric.format(limit)), measured \(metric.format(value))")
+        return .judge(ok, "expected \(what) \(bound), measured \(metric.format(value))")
     }
 }

@@ -10,6 +10,22 @@ struct LengthCheck: CheckEvaluator {
     let unit: Unit
     let min: Int?
     let max: Int?
+    /// "expected between 20 and 400 words, found ": written once, when the check is built.
+    private let expectation: String
+
+    init(unit: Unit, min: Int?, max: Int?) {
+        self.unit = unit
+        self.min = min
+        self.max = max
+        let bounds: String
+        switch (min, max) {
+        case (let lo?, let hi?): bounds = "between \(lo) and \(hi)"
+        case (let lo?, nil): bounds = "at least \(lo)"
+        case (nil, let hi?): bounds = "at most \(hi)"
+        case (nil, nil): bounds = "any number of"
+        }
+        expectation = "expected \(bounds) \(unit.rawValue), found "
+    }
 
     static func measure(_ unit: Unit, _ subject: GradingSubject) -> Int {
         let scalars = subject.analysis.scalars
@@ -38,13 +54,6 @@ struct LengthCheck: CheckEvaluator {
     func evaluate(_ subject: GradingSubject) -> Outcome {
         let n = Self.measure(unit, subject)
         let ok = (min.map { n >= $0 } ?? true) && (max.map { n <= $0 } ?? true)
-        let bounds: String
-        switch (min, max) {
-        case (let lo?, let hi?): bounds = "between \(lo) and \(hi)"
-        case (let lo?, nil): bounds = "at least \(lo)"
-        case (nil, let hi?): bounds = "at most \(hi)"
-        case (nil, nil): bounds = "any number of"
-        }
-        return .judge(ok, "expected \(bounds) \(unit.rawValue), found \(n): \(subject.analysis.quotedHead)")
+        return .judge(ok, "\(expectation)\(n): \(subject.analysis.quotedHead)")
     }
 }

@@ -2,7 +2,16 @@
 struct RegexCheck: CheckEvaluator {
     let pattern: String
     let regex: PythonRegex?
-    var limits = RegexLimits.standard
+    let limits: RegexLimits
+    /// The pattern as details show it, `/…/`, written once.
+    private let shown: String
+
+    init(pattern: String, regex: PythonRegex?, limits: RegexLimits = .standard) {
+        self.pattern = pattern
+        self.regex = regex
+        self.limits = limits
+        shown = "/\(Excerpt.clip(pattern, to: 40))/"
+    }
 
     func evaluate(_ subject: GradingSubject) -> Outcome {
         guard let regex else {
@@ -10,16 +19,16 @@ struct RegexCheck: CheckEvaluator {
         }
         do {
             if let match = try regex.search(subject.analysis.scalars, limits: limits) {
-                return .pass("/\(Excerpt.clip(pattern, to: 40))/ matches: \(Excerpt.around(subject.analysis.scalars, match.range))")
+                return .pass("\(shown) matches: \(Excerpt.around(subject.analysis.scalars, match.range))")
             }
-            return .fail("expected a match of /\(Excerpt.clip(pattern, to: 40))/; none in \(subject.analysis.quotedHead)")
+            return .fail("expected a match of \(shown); none in \(subject.analysis.quotedHead)")
         } catch {
             let shared =
                 subject.analysis.regexSteps.left == 0
                 ? " (the \(RegexStepPool.perAnswer) steps all checks of an answer share are spent)" : ""
             return .failure(
                 error: error.verdictError,
-                "/\(Excerpt.clip(pattern, to: 40))/ gave up on a \(subject.analysis.scalars.count)-character answer: \(error)\(shared)")
+                "\(shown) gave up on a \(subject.analysis.scalars.count)-character answer: \(error)\(shared)")
         }
     }
 }

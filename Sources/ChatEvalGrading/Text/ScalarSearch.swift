@@ -56,5 +56,19 @@ struct ScalarSearch: Sendable {
 
 extension Scalars {
     /// Each code point mapped by its simple lowercase (one to one, so offsets stay aligned).
-    var simpleLowercased: Scalars { map(PythonText.simpleLower) }
+    var simpleLowercased: Scalars {
+        withUnsafeBufferPointer { source in
+            Scalars(unsafeUninitializedCapacity: source.count) { buffer, count in
+                for index in source.indices {
+                    let c = source[index]
+                    // ASCII inline: the property lookups are for the rest.
+                    buffer[index] =
+                        c.value < 0x80
+                        ? (c.value >= 0x41 && c.value <= 0x5A ? unsafeBitCast(c.value + 32, to: Unicode.Scalar.self) : c)
+                        : PythonText.simpleLower(c)
+                }
+                count = source.count
+            }
+        }
+    }
 }
