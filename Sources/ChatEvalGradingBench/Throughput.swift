@@ -143,10 +143,6 @@ enum Throughput {
             }
             return print(only, "×20", t)
         }
-        // What a run pays per turn: the checks (built once, then reused), every verdict, the turn's record.
-        let runner = timed {
-            turns.reduce(0) { $0 + (ConversationGrader.grade(conversation, turns: $1).turns[0].checks?.filter(\.passed).count ?? 0) }
-        }
         if printVerdicts {
             // Every verdict as a run records it, one JSON line each: to diff against another build.
             let encoder = JSONEncoder()
@@ -157,6 +153,10 @@ enum Throughput {
                 }
             }
             return
+        }
+        // What a run pays per turn: the checks (built once, then reused), every verdict, the turn's record.
+        let runner = timed {
+            turns.reduce(0) { $0 + (ConversationGrader.grade(conversation, turns: $1).turns[0].checks?.filter(\.passed).count ?? 0) }
         }
         if runnerOnly {
             return print(

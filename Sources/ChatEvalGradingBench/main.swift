@@ -2,7 +2,7 @@ import Foundation
 
 // The grading benchmark behind `make bench`. Run in release mode.
 //
-//   chateval-grading-bench [ANSWERS] [--only TYPE] [--per-check]
+//   chateval-grading-bench [ANSWERS] [--only TYPE | --per-check | --runner-only | --print-verdicts]
 //       grades ANSWERS (default 10,000) synthetic answers against a 20-check turn and prints the time;
 //       --only TYPE times that check alone, 20 times over the answers (nothing else: for a profile),
 //       --per-check each check of the turn in turn, --runner-only the run's own path alone,

@@ -1,4 +1,5 @@
 import ChatEvalCore
+import Foundation
 import Testing
 
 @testable import ChatEvalGrading
@@ -8,21 +9,9 @@ import Testing
 /// reach their edges: each must give exactly the old answer.
 @Suite("Grading fast paths")
 struct GradingFastPathTests {
-    /// A seeded generator (SplitMix64), so a failure names an input that can be rebuilt.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// `count` texts of up to `length` code points drawn from `alphabet`.
     static func texts(_ alphabet: [Unicode.Scalar], count: Int, length: Int, seed: UInt64) -> [String] {
-        var random = Seeded(state: seed)
+        var random = SeededRandom(seed: seed)
         return (0..<count).map { _ in
             var scalars = String.UnicodeScalarView()
             for _ in 0..<Int.random(in: 0...length, using: &random) { scalars.append(alphabet.randomElement(using: &random)!) }
@@ -40,8 +29,10 @@ struct GradingFastPathTests {
         for text in Self.texts(Self.mixed, count: 3_000, length: 40, seed: 1) {
             #expect(text.scalars == Array(text.unicodeScalars), "\(text.debugDescription)")
         }
-        let bridged = String(repeating: "x€🎉", count: 300)  // a native string past the small form
-        #expect(bridged.scalars == Array(bridged.unicodeScalars))
+        let native = String(repeating: "x€🎉", count: 300)  // past the small-string form
+        #expect(native.scalars == Array(native.unicodeScalars))
+        let fromFoundation = NSString(string: native).appending("é") as String
+        #expect(fromFoundation.scalars == Array(fromFoundation.unicodeScalars))
     }
 
     @Test func simpleLowercasingInBulkMapsEachCodePointAsOneDoes() {
@@ -84,23 +75,59 @@ struct GradingFastPathTests {
         }
     }
 
+    /// With a secret registered, the head is quoted from the text as before: cut at 80 code points
+    /// of a text whose secret straddles the cut, the two ways widen differently (a review found
+    /// a missing `…`). The secret is this test's own, unlike any other text in the tests.
+    @Test func withASecretRegisteredTheQuotedHeadIsTheTextsOwn() {
+        let secret = "fastpath-secret-9Zq7Wx3-0000000000000000000"
+        Secrets.register(secret)
+        for text in [String(repeating: "x", count: 60) + secret, String(repeating: "y", count: 79) + secret + "tail", secret] {
+            #expect(GradingSubject(answer: text).analysis.quotedHead == Excerpt.head(text), "\(text)")
+            #expect(!GradingSubject(answer: text).analysis.quotedHead.contains(secret))
+        }
+    }
+
+    /// A check is built once per process and may be built before a key is registered (the
+    /// served runtime registers it when it connects): what its details quote of its own needle
+    /// or pattern is redacted as at evaluation time, not as when it was built.
+    @Test func aSecretRegisteredAfterACheckIsBuiltIsRedactedInItsDetails() throws {
+        let secret = "fastpath-later-key-4Rt8Lm2-1111111111111111"
+        let needle = CheckArgument.string("key: " + secret)
+        let contains = try makeCheck("contains", ["value": needle])
+        let regex = try makeCheck("regex", ["value": needle])
+        let containsAny = try makeCheck("contains-any", ["value": .list([needle, "other"])])
+        Secrets.register(secret)
+        let subject = GradingSubject(answer: "an answer without it")
+        for check in [contains, regex, containsAny] {
+            let detail = check.evaluate(subject).detail
+            #expect(!detail.contains(secret), "\(check.type): \(detail)")
+            #expect(detail.contains(Secrets.placeholder), "\(check.type): \(detail)")
+        }
+    }
+
+    /// `contains-any` quotes around the needle it found, by that needle's own length: `é` written
+    /// as `e` + U+0301 is two code points, though it equals the one-code-point `é` as a String
+    /// (before 2026-11-30 the excerpt took the first equal needle's length, one short).
+    @Test func aFoundNeedleIsQuotedByItsOwnLength() throws {
+        let answer = "e\u{301}" + String(repeating: "x", count: 100)
+        #expect(
+            try verdict("contains-any", ["value": ["\u{E9}", "e\u{301}"]], on: answer).detail
+                == "found \"e\u{301}\": \"e\u{301}" + String(repeating: "x", count: 39) + "…\"")
+    }
+
     /// The details `contains` writes from what it built once: each form pinned as written before.
     @Test func containsDetailsAreWrittenAsBefore() throws {
-        let answer = "fox and dog"
-        #expect(
-            try verdict("contains-all", ["value": ["fox", "cat"]], on: answer).detail
-                == #"expected "cat" in the answer; not found. Answer: "fox and dog""#)
-        #expect(
-            try verdict("contains-all", ["value": ["cow", "cat"]], on: answer).detail
-                == #"expected "cow", "cat" in the answer; not found. Answer: "fox and dog""#)
-        #expect(
-            try verdict("icontains-all", ["value": ["COW", "fox"]], on: answer).detail
-                == #"expected "COW" in the answer; not found (ignoring case). Answer: "fox and dog""#)
-        #expect(
-            try verdict("contains-any", ["value": ["cat", "cow"]], on: answer).detail
-                == #"expected one of "cat", "cow" in the answer; none found. Answer: "fox and dog""#)
-        #expect(try verdict("contains-all", ["value": ["fox", "dog"]], on: answer).detail == #"found "fox" (and 1 more): "fox and dog""#)
-        #expect(try verdict("contains-any", ["value": ["cat", "dog", "fox"]], on: answer).detail == #"found "dog": "fox and dog""#)
+        let cases: [(type: String, needles: [CheckArgument], detail: String)] = [
+            ("contains-all", ["fox", "cat"], #"expected "cat" in the answer; not found. Answer: "fox and dog""#),
+            ("contains-all", ["cow", "cat"], #"expected "cow", "cat" in the answer; not found. Answer: "fox and dog""#),
+            ("icontains-all", ["COW", "fox"], #"expected "COW" in the answer; not found (ignoring case). Answer: "fox and dog""#),
+            ("contains-any", ["cat", "cow"], #"expected one of "cat", "cow" in the answer; none found. Answer: "fox and dog""#),
+            ("contains-all", ["fox", "dog"], #"found "fox" (and 1 more): "fox and dog""#),
+            ("contains-any", ["cat", "dog", "fox"], #"found "dog": "fox and dog""#),
+        ]
+        for (type, needles, detail) in cases {
+            #expect(try verdict(type, ["value": .list(needles)], on: "fox and dog").detail == detail, "\(type) \(needles)")
+        }
     }
 
     /// The one table of the model's types answers as the four Swift collections it replaced did,
@@ -129,5 +156,52 @@ struct GradingFastPathTests {
         }
         #expect(checked > 20_000)
         #expect(table.numberEntry == expected("##number##"))
+    }
+
+    /// The sets compared types as Strings do, by canonical equivalence; the table keys a type by
+    /// its ASCII spelling where it has one. A model with types spelled both ways, and tokens
+    /// spelled both ways, get the sets' answers.
+    @Test func thePunktTypeTableComparesSpellingsAsStringsDo() {
+        let abbreviations = ["\u{E9}", "i\u{1FEF}ve", "caf\u{E9}", "e\u{301}t\u{E9}", "plain"]
+        let starters = ["\u{212A}elvin", "kelvin", "x;y"]
+        let context: [(type: String, flags: Int)] = [("i`ve", 4), ("x\u{037E}y", 2), ("x;y", 8), ("e\u{301}", 16)]
+        let table = PunktTypeTable(
+            abbreviations: abbreviations, sentenceStarters: starters, collocationStarts: ["caf\u{E9}"], orthographicContext: context)
+        let contexts = Dictionary(context.map { ($0.type, $0.flags) }, uniquingKeysWith: { first, _ in first })
+        #expect(table.orthographicContextCount == contexts.count)
+        let tokens = [
+            "\u{E9}", "e\u{301}", "\u{C9}", "E\u{301}", "i`ve", "I\u{1FEF}VE", "i\u{1FEF}ve", "caf\u{E9}", "cafe\u{301}", "CAFE\u{301}",
+            "kelvin", "\u{212A}elvin", "KELVIN", "x;y", "X\u{037E}Y", "\u{E9}t\u{E9}", "e\u{301}te\u{301}", "plain", "PLAIN", "other",
+        ]
+        for token in tokens {
+            let type = PythonText.lowerString(token.scalars)
+            let entry = table.entry(lowercasing: token.scalars)
+            #expect((entry?.isAbbreviation ?? false) == Set(abbreviations).contains(type), "\(token.debugDescription)")
+            #expect((entry?.isSentenceStarter ?? false) == Set(starters).contains(type), "\(token.debugDescription)")
+            #expect((entry?.startsCollocation ?? false) == Set(["caf\u{E9}"]).contains(type), "\(token.debugDescription)")
+            #expect((entry?.orthographicContext ?? 0) == (contexts[type] ?? 0), "\(token.debugDescription)")
+        }
+    }
+
+    /// The code points a String outside ASCII may hold and still equal an ASCII String are those
+    /// whose canonical decomposition is all ASCII: every assigned code point is checked against
+    /// the table's list, and Swift's own comparison agrees on the list.
+    @Test func exactlyThreeCodePointsOutsideASCIIAreCanonicallyASCII() {
+        var found: [UInt32] = []
+        for value in UInt32(0x80)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let category = scalar.properties.generalCategory
+            guard category != .unassigned && category != .privateUse && category != .surrogate else { continue }
+            let decomposed = String(scalar).decomposedStringWithCanonicalMapping
+            if decomposed.unicodeScalars.allSatisfy(\.isASCII) { found.append(value) }
+            #expect(
+                PunktTypeTable.isASCIIEquivalent(scalar) == decomposed.unicodeScalars.allSatisfy(\.isASCII), "U+\(String(value, radix: 16))"
+            )
+        }
+        #expect(found == [0x037E, 0x1FEF, 0x212A])
+        for value in found {
+            let scalar = Unicode.Scalar(value)!
+            #expect(String(scalar) == String(PunktTypeTable.asASCII(scalar)))
+        }
     }
 }

@@ -49,10 +49,11 @@ struct PunktModelTests {
     /// loses or changes changes it too.
     @Test func embeddedTablesHaveThePinnedDigest() {
         #expect(Self.digest(Self.tableTexts()) == PunktEnglishModel.tablesSHA256)
-        #expect(PunktParameters.english.abbreviations.count == 156)
-        #expect(PunktParameters.english.abbreviations.contains(". . "), "an entry's trailing space is kept")
+        #expect(Set(PunktEnglishModel.abbreviations).count == 156)
+        #expect(
+            PunktParameters.english.types.entry(lowercasing: ". . ".scalars)?.isAbbreviation == true, "an entry's trailing space is kept")
         #expect(PunktParameters.english.collocations.count == 37)
-        #expect(PunktParameters.english.sentenceStarters.count == 39)
+        #expect(Set(PunktEnglishModel.sentenceStarters).count == 39)
         #expect(PunktParameters.english.types.orthographicContextCount == 20_366)
     }
 

@@ -1,3 +1,4 @@
+import ChatEvalCore
 import Testing
 
 @testable import ChatEvalLlama
@@ -50,7 +51,7 @@ import Testing
     }
 
     @Test func agreesWithThePlainLoopOnSeededValues() {
-        var generator = SplitMix(seed: 42)
+        var generator = SeededRandom(seed: 42)
         for length in Array(1...70) + [262_144] {
             for round in 0..<(length > 1_000 ? 5 : 40) {
                 var values = (0..<length).map { _ in Float(generator.next() % 21) - 10 }
@@ -61,18 +62,5 @@ import Testing
                 #expect(fast == reference, "length \(length), round \(round)")
             }
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), for reproducible values.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -8,8 +8,8 @@
 struct NumberOfBullets: IFEvalInstruction {
     let expected: Int
 
-    /// Matches of `^\s*<marker>…$` where `afterMarker` says whether the character after the
-    /// marker allows a match, and whether that character is consumed (so `.*` starts after it).
+    /// Matches of `^\s*<marker>…$`; with `needsNonStar` (the `*` bullet's `[^\*]`) the character
+    /// after the marker must not be `*`, and it is consumed (so `.*` starts after it).
     static func count(_ t: Scalars, marker: Unicode.Scalar, needsNonStar: Bool) -> Int {
         t.withUnsafeBufferPointer { t in
             let n = t.count
@@ -18,17 +18,11 @@ struct NumberOfBullets: IFEvalInstruction {
                 while e < n && t[e] != "\n" { e += 1 }
                 return e
             }
-            /// The first line start after `i`: a match can only start at one.
-            func nextLineStart(after i: Int) -> Int {
-                var e = i
-                while e < n && t[e] != "\n" { e += 1 }
-                return e + 1
-            }
             var total = 0
             var pos = 0
             while pos <= n {
                 guard pos == 0 || t[pos - 1] == "\n" else {
-                    pos = nextLineStart(after: pos)
+                    pos = endOfLine(from: pos) + 1  // a match starts only at a line start
                     continue
                 }
                 var q = pos

@@ -5,8 +5,8 @@ struct NumberOfHighlights: IFEvalInstruction {
     let minimum: Int
 
     /// Non-overlapping spans opened by `open` stars, then no star or newline, then `open` stars;
-    /// counts those whose inside is not blank. Reads the code points in place and skips straight
-    /// to the next star: this runs twice on every answer a suite checks for highlights.
+    /// counts those whose inside is not blank (`open` ≥ 1). Reads the code points in place and
+    /// skips straight to the next star: this runs twice on every answer a suite checks for highlights.
     static func count(_ t: Scalars, stars open: Int) -> Int {
         t.withUnsafeBufferPointer { t in
             let n = t.count

@@ -2,12 +2,11 @@ internal import ChatEvalPunktModel
 
 /// The Punkt model's learned tables (NLTK's `PunktParameters`).
 struct PunktParameters: Sendable {
-    let abbreviations: Set<String>
+    /// The collocations, as pairs of types; looked up only for a first word the table marks.
     let collocations: Set<[String]>
-    let sentenceStarters: Set<String>
     /// Every type the model knows — abbreviations, sentence starters, first words of
     /// collocations and orthographic contexts — in the one table a token looks up
-    /// (`PunktTypeTable`); the pairs of `collocations` are looked up only for a first word.
+    /// (`PunktTypeTable`).
     let types: PunktTypeTable
 
     /// The model's tables as it lists them (a type listed twice in `orthographicContext` keeps
@@ -16,9 +15,7 @@ struct PunktParameters: Sendable {
         abbreviations: [String], collocations: [(word: String, next: String)], sentenceStarters: [String],
         orthographicContext: [(type: String, flags: Int)]
     ) {
-        self.abbreviations = Set(abbreviations)
         self.collocations = Set(collocations.map { [$0.word, $0.next] })
-        self.sentenceStarters = Set(sentenceStarters)
         types = PunktTypeTable(
             abbreviations: abbreviations, sentenceStarters: sentenceStarters, collocationStarts: collocations.map(\.word),
             orthographicContext: orthographicContext)

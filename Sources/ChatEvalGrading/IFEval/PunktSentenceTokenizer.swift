@@ -293,7 +293,7 @@ struct PunktSentenceTokenizer: Sendable {
 
     /// `period_context_re().finditer`: a sentence-end character followed by a non-word character,
     /// or by whitespace and a token.
-    /// The next one at or after `p`, which it advances past it (an array of them grew by
+    /// The next one at or after `p`, which it advances past that one's sentence-end character (an array of them grew by
     /// reallocation on every answer, and a closure over the caller's state cost dynamic
     /// exclusivity checks on every context).
     private func nextPeriodContext(_ s: UnsafeBufferPointer<Unicode.Scalar>, from p: inout Int) -> PeriodContext? {

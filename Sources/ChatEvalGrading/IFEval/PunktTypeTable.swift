@@ -5,8 +5,13 @@
 /// Written here rather than kept in Swift sets: a set of `String` can only be asked about a
 /// `String`, so sentence counting made one for every type it looked up and hashed it once per
 /// set (over a third of its instructions, measured 2026-11-30). A token is a slice of the answer;
-/// this table hashes and compares that slice where it lies. Entries answer exactly what the sets
-/// answered (`PunktTypeTableTests` compares every model entry and random tokens).
+/// this table hashes and compares that slice where it lies.
+///
+/// It answers exactly what those sets answered, which compared Strings by canonical equivalence
+/// (`GradingFastPathTests`): a type written in ASCII, or in ASCII and the three code points
+/// canonically equivalent to ASCII ones (`asASCII`), is keyed by its ASCII spelling, which is then
+/// the only spelling equivalent to it; any other type (none in the English model) is kept in a
+/// dictionary of Strings, the sets' own comparison.
 struct PunktTypeTable: Sendable {
     /// What the model says of one type; a type it does not hold has none of these.
     struct Entry: Sendable, Equatable {
@@ -22,6 +27,8 @@ struct PunktTypeTable: Sendable {
     private let entries: [Entry]
     /// Entry index + 1 per slot, 0 where empty; a power of two at most half full.
     private let slots: [Int32]
+    /// Types that are not ASCII once `asASCII` is applied, compared as Strings.
+    private let otherTypes: [String: Entry]
     /// The entry of `##number##`, the type of every numeric token.
     let numberEntry: Entry?
 
@@ -42,22 +49,32 @@ struct PunktTypeTable: Sendable {
         // At most a code point per UTF-8 byte: the types' code points without growing.
         table.keys.reserveCapacity(
             [orthographicContext.map(\.type), abbreviations, sentenceStarters, collocationStarts].joined().reduce(0) { $0 + $1.utf8.count })
+        var otherTypes: [String: Entry] = [:]
+        /// Applies `change` to `type`'s entry (in the table, or among the other types), saying
+        /// whether the entry is new.
+        func update(_ type: String, _ change: (inout Entry, _ isNew: Bool) -> Void) {
+            if let (index, isNew) = table.add(type) { return change(&table.entries[index], isNew) }
+            let isNew = otherTypes[type] == nil
+            change(&otherTypes[type, default: Entry()], isNew)
+        }
         var withContext = 0
         for (type, flags) in orthographicContext {
-            let (index, isNew) = table.add(type)
-            if isNew {
-                table.entries[index].orthographicContext = flags
+            update(type) { entry, isNew in
+                // A type listed twice keeps its first flags, as the dictionary the model was read into did.
+                guard isNew else { return }
+                entry.orthographicContext = flags
                 withContext += 1
             }
         }
-        for type in abbreviations { table.entries[table.add(type).index].isAbbreviation = true }
-        for type in sentenceStarters { table.entries[table.add(type).index].isSentenceStarter = true }
-        for type in collocationStarts { table.entries[table.add(type).index].startsCollocation = true }
+        for type in abbreviations { update(type) { entry, _ in entry.isAbbreviation = true } }
+        for type in sentenceStarters { update(type) { entry, _ in entry.isSentenceStarter = true } }
+        for type in collocationStarts { update(type) { entry, _ in entry.startsCollocation = true } }
         numberEntry = table.find("##number##").map { table.entries[$0] }
         keys = table.keys
         spans = table.spans
         entries = table.entries
         slots = table.slots
+        self.otherTypes = otherTypes
         orthographicContextCount = withContext
     }
 
@@ -87,15 +104,30 @@ struct PunktTypeTable: Sendable {
         /// The index of `type`'s entry, if the table holds it.
         mutating func find(_ type: String) -> Int? {
             let start = keys.count
-            for scalar in type.unicodeScalars { keys.append(scalar) }
+            guard appendASCII(type) else { return nil }
             defer { keys.removeSubrange(start...) }
             return slot(of: start..<keys.count).index
         }
 
-        /// The index of `type`'s entry, added empty if the table did not hold it (`isNew`).
-        mutating func add(_ type: String) -> (index: Int, isNew: Bool) {
+        /// Appends `type`'s ASCII spelling to `keys`; false, appending nothing, when it has none.
+        private mutating func appendASCII(_ type: String) -> Bool {
+            // Every type of the English model is ASCII: its bytes are its code points.
+            let appendedBytes = type.utf8.withContiguousStorageIfAvailable { bytes in
+                guard !bytes.contains(where: { $0 >= 0x80 }) else { return false }
+                keys.append(contentsOf: bytes.lazy.map { Unicode.Scalar($0) })
+                return true
+            }
+            if appendedBytes == true { return true }
+            guard type.unicodeScalars.allSatisfy(PunktTypeTable.isASCIIEquivalent) else { return false }
+            for scalar in type.unicodeScalars { keys.append(PunktTypeTable.asASCII(scalar)) }
+            return true
+        }
+
+        /// The index of `type`'s entry, added empty if the table did not hold it (`isNew`); nil
+        /// for a type with no ASCII spelling, which the table does not hold.
+        mutating func add(_ type: String) -> (index: Int, isNew: Bool)? {
             let start = keys.count
-            for scalar in type.unicodeScalars { keys.append(scalar) }
+            guard appendASCII(type) else { return nil }
             let key = start..<keys.count
             let (slot, found) = slot(of: key)
             if let found {
@@ -120,16 +152,45 @@ struct PunktTypeTable: Sendable {
     func entry<C: RandomAccessCollection>(lowercasing text: C) -> Entry? where C.Element == Unicode.Scalar {
         // Code points that lowercase to themselves (CJK, emoji, `é`) need no copy: only a code
         // point that changes, or may depend on its neighbours (Σ), takes Python's `lower`.
+        var hasASCIISpelling = true
         for scalar in text where scalar.value >= 0x80 {
             guard PythonText.isCaselessBlock(scalar.value) || !scalar.properties.changesWhenLowercased else {
-                return entry(of: PythonText.lower(Array(text)))
+                return entry(ofLowercase: PythonText.lower(Array(text)))
             }
+            if !Self.isASCIIEquivalent(scalar) { hasASCIISpelling = false }
         }
-        return entry(of: text.lazy.map(Self.asciiLower))
+        guard hasASCIISpelling else { return otherTypes.isEmpty ? nil : otherTypes[String(scalars: text.lazy.map(Self.asciiLower))] }
+        return entry(of: text.lazy.map { Self.asASCII(Self.asciiLower($0)) })
+    }
+
+    /// The entry of the type `lowercase` (already lowercased).
+    private func entry(ofLowercase lowercase: Scalars) -> Entry? {
+        guard lowercase.allSatisfy(Self.isASCIIEquivalent) else {
+            return otherTypes.isEmpty ? nil : otherTypes[String(scalars: lowercase)]
+        }
+        return entry(of: lowercase.lazy.map(Self.asASCII))
     }
 
     private static func asciiLower(_ c: Unicode.Scalar) -> Unicode.Scalar {
         c.value >= 0x41 && c.value <= 0x5A ? Unicode.Scalar(UInt8(truncatingIfNeeded: c.value + 32)) : c
+    }
+
+    /// True for ASCII and for the only code points outside it whose canonical decomposition is
+    /// ASCII: GREEK QUESTION MARK (`;`), GREEK VARIA (`` ` ``) and KELVIN SIGN (`K`) —
+    /// `GradingFastPathTests` checks every code point. A String holding any other is never
+    /// canonically equivalent to an ASCII one.
+    static func isASCIIEquivalent(_ c: Unicode.Scalar) -> Bool {
+        c.value < 0x80 || c.value == 0x037E || c.value == 0x1FEF || c.value == 0x212A
+    }
+
+    /// `c` as the ASCII character it is canonically equivalent to, or itself.
+    static func asASCII(_ c: Unicode.Scalar) -> Unicode.Scalar {
+        switch c.value {
+        case 0x037E: ";"
+        case 0x1FEF: "`"
+        case 0x212A: "K"
+        default: c
+        }
     }
 
     /// The entry of the type spelled `type`.

@@ -26,8 +26,9 @@ final class AnswerAnalysis: @unchecked Sendable {
         let existing = cachedQuotedHead
         lock.unlock()
         if let existing { return existing }
-        // From the code points already decoded: the same quotation `Excerpt.head(text)` writes.
-        let value = Excerpt.head(scalars[...])
+        // From the code points already decoded, where no secret is registered: the quotation
+        // `Excerpt.head(text)` writes (with a secret, the two may widen a cut differently).
+        let value = Secrets.isEmpty ? Excerpt.head(scalars[...]) : Excerpt.head(text)
         lock.lock()
         defer { lock.unlock() }
         if cachedQuotedHead == nil { cachedQuotedHead = value }

@@ -23,8 +23,9 @@ enum Excerpt {
     }
 
     /// `clip` when no secret is registered and the shown part holds no line break: a slice of
-    /// the text as it is, without converting it to code points and back (every failing check
-    /// quotes the answer's head, so this runs for most verdicts). Nil when a line break is shown.
+    /// the text as it is, without converting it to code points and back (needles, patterns and
+    /// other short texts; an answer's head is quoted from its code points, `AnswerAnalysis`).
+    /// Nil when a line break is shown.
     private static func clipWithoutLineBreaks(_ text: String, to limit: Int) -> String? {
         let scalars = text.unicodeScalars
         guard let last = scalars.index(scalars.startIndex, offsetBy: limit, limitedBy: scalars.endIndex) else {

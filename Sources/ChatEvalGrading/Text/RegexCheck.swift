@@ -1,16 +1,21 @@
+import ChatEvalCore
+
 /// `regex`: a search anywhere in the answer, under `limits`.
 struct RegexCheck: CheckEvaluator {
     let pattern: String
     let regex: PythonRegex?
     let limits: RegexLimits
-    /// The pattern as details show it, `/…/`, written once.
-    private let shown: String
+    /// The pattern as details show it, `/…/`, written once, and used while no secret is registered.
+    private let builtShown: String
+    private var shown: String { Secrets.isEmpty ? builtShown : Self.shown(pattern) }
+
+    private static func shown(_ pattern: String) -> String { "/\(Excerpt.clip(pattern, to: 40))/" }
 
     init(pattern: String, regex: PythonRegex?, limits: RegexLimits = .standard) {
         self.pattern = pattern
         self.regex = regex
         self.limits = limits
-        shown = "/\(Excerpt.clip(pattern, to: 40))/"
+        builtShown = Self.shown(pattern)
     }
 
     func evaluate(_ subject: GradingSubject) -> Outcome {
