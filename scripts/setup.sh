@@ -165,8 +165,15 @@ llama_source() {
 llama_configure() {
   local tools="${1:-OFF}"
   grep -q "LLAMA_BUILD_TOOLS:BOOL=$tools" "$ENGINE_DIR/build/CMakeCache.txt" 2>/dev/null && return 0
+  # The tools' own libraries are built as unity builds (scripts/llama-tools-unity.cmake says why).
+  # The build tree outlives this clone, so it is given a copy in the cache, not this clone's file.
+  local unity=()
+  if [ "$tools" = ON ]; then
+    cp "$SCRIPTS/llama-tools-unity.cmake" "$ENGINE_DIR/tools-unity.cmake"
+    unity=(-DCMAKE_PROJECT_INCLUDE="$ENGINE_DIR/tools-unity.cmake")
+  fi
   # shellcheck disable=SC2046
-  cmake -S "$LLAMA_ROOT/src" -B "$ENGINE_DIR/build" $(llama_cmake_options "$tools") \
+  cmake -S "$LLAMA_ROOT/src" -B "$ENGINE_DIR/build" $(llama_cmake_options "$tools") "${unity[@]}" \
     -DCMAKE_INSTALL_PREFIX="$ENGINE_DIR/prefix" -DCMAKE_INSTALL_RPATH="$ENGINE_DIR/prefix/lib" >"$ENGINE_DIR/configure.log" 2>&1 \
     || { tail -n 40 "$ENGINE_DIR/configure.log" >&2; die "cmake could not configure llama.cpp in $ENGINE_DIR/build (log: $ENGINE_DIR/configure.log)"; }
 }
