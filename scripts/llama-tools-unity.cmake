@@ -1,14 +1,16 @@
-# Unity builds for the targets only the reference tools (llama-server, llama-bench) need: the
-# common library, mtmd, and the server's own libraries. Each of their ~120 source files includes
-# nlohmann/json and instantiates and optimises the same templates again; compiled 8 files to a
-# unit they took 287 CPU-s instead of 447 (llama-server from a built libllama, -O3 as before,
-# 2-core Intel Xeon, 2026-11-30), and `make test` builds them beside the test bundle, so the CPU
-# is what it pays. libggml and libllama (the engine ChatEval measures) are untouched: their
-# objects are not rebuilt when this file is added, and the engine key does not include it.
+# Unity builds for two of the libraries only the reference tools (llama-server, llama-bench) need:
+# `llama-common` (52 files, 33 of them naming JSON: nlohmann/json's templates are instantiated
+# and optimised again in each) and `mtmd` (51 files, most of them small model graphs behind one
+# shared header, models.h); and for the server's context library, 4 files to a unit (below).
+# Built from a built libllama, llama-server took 447 CPU-s file by file and 287 CPU-s with these
+# three and the server's own small library as 8-file units (2-core Intel Xeon, 2026-11-30, -O3
+# as before); `make test` builds it beside the test bundle, so the CPU is what it pays. libggml
+# and libllama (the engine ChatEval measures) are untouched: their objects are not rebuilt when
+# this file is added, and the engine key does not include it.
 #
-# set-up passes this file as CMAKE_PROJECT_INCLUDE when it configures the tools. The targets do
-# not exist yet when it is included (right after `project()`), so the properties are set by a
-# call deferred to the end of the top-level CMakeLists.txt.
+# set-up passes a copy of this file as CMAKE_PROJECT_INCLUDE when it configures the tools. The
+# targets do not exist yet when it is included (right after `project()`), so the properties are
+# set by calls deferred to the end of the top-level CMakeLists.txt.
 include_guard(GLOBAL)
 
 function(_chateval_unity_tools)
@@ -23,7 +25,8 @@ function(_chateval_unity_tools)
     foreach(source IN LISTS sources)
       if(source MATCHES "mtmd-helper")
         # A relative path would name a file in the top-level folder, not the target's.
-        set_source_files_properties("${folder}/${source}" TARGET_DIRECTORY ${target}
+        cmake_path(ABSOLUTE_PATH source BASE_DIRECTORY "${folder}")
+        set_source_files_properties("${source}" TARGET_DIRECTORY ${target}
           PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
       endif()
     endforeach()
@@ -31,7 +34,9 @@ function(_chateval_unity_tools)
 endfunction()
 
 # The server's own code comes last in the build, one library after another, so a unit there is
-# time the other core may wait: 4 files to a unit.
+# time the other core may wait: 4 files to a unit for its context library, and its own small
+# library (3 files) file by file. Its build then ended 29 and 33 s after the tests' build in
+# `make test`'s build phase, against 43–60 s with 8-file units (README, "A fresh start").
 function(_chateval_unity_batches)
   if(TARGET server-context)
     set_target_properties(server-context PROPERTIES UNITY_BUILD_BATCH_SIZE 4)

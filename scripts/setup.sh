@@ -163,14 +163,20 @@ llama_source() {
 
 # configure the one build tree; $1 = ON also configures the reference tools (llama-bench, llama-server).
 llama_configure() {
-  local tools="${1:-OFF}"
-  grep -q "LLAMA_BUILD_TOOLS:BOOL=$tools" "$ENGINE_DIR/build/CMakeCache.txt" 2>/dev/null && return 0
-  # The tools' own libraries are built as unity builds (scripts/llama-tools-unity.cmake says why).
-  # The build tree outlives this clone, so it is given a copy in the cache, not this clone's file.
-  local unity=()
+  local tools="${1:-OFF}" cache="$ENGINE_DIR/build/CMakeCache.txt" unity=()
   if [ "$tools" = ON ]; then
-    cp "$SCRIPTS/llama-tools-unity.cmake" "$ENGINE_DIR/tools-unity.cmake"
-    unity=(-DCMAKE_PROJECT_INCLUDE="$ENGINE_DIR/tools-unity.cmake")
+    # The tools' own libraries are built as unity builds (scripts/llama-tools-unity.cmake says
+    # why). The build tree outlives this clone, so it includes a copy in the cache, kept equal to
+    # this clone's (a changed copy makes the next `cmake --build` configure again by itself).
+    local include="$ENGINE_DIR/tools-unity.cmake"
+    if ! cmp -s "$SCRIPTS/llama-tools-unity.cmake" "$include"; then
+      cp "$SCRIPTS/llama-tools-unity.cmake" "$include.$$" && mv "$include.$$" "$include"
+    fi
+    unity=(-DCMAKE_PROJECT_INCLUDE="$include")
+    # A tree configured with the tools before the file existed is configured again with it.
+    grep -q "LLAMA_BUILD_TOOLS:BOOL=ON" "$cache" 2>/dev/null && grep -qx "CMAKE_PROJECT_INCLUDE:[A-Z]*=$include" "$cache" && return 0
+  else
+    grep -q "LLAMA_BUILD_TOOLS:BOOL=OFF" "$cache" 2>/dev/null && return 0
   fi
   # shellcheck disable=SC2046
   cmake -S "$LLAMA_ROOT/src" -B "$ENGINE_DIR/build" $(llama_cmake_options "$tools") "${unity[@]}" \
