@@ -10,15 +10,15 @@ ENV_MK := $(CHATEVAL_CACHE)/env.mk
 # libllama without LD_LIBRARY_PATH (SwiftPM drops -rpath from .pc files).
 export PKG_CONFIG_PATH := $(LLAMA_PKG_CONFIG_PATH)$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 export CHATEVAL_LLAMA_BUILD := $(LLAMA_BUILD)
-LINK := $(if $(LLAMA_LIBDIR),-Xlinker -rpath -Xlinker $(LLAMA_LIBDIR))
+RPATH := $(if $(LLAMA_LIBDIR),-Xlinker -rpath -Xlinker $(LLAMA_LIBDIR))
 # Binaries without DWARF: 23 of chateval's 39 MB were debug sections no run reads. None is
-# compiled (-debug-info-format none: 2-18% less compiler CPU in six paired fresh builds, README
+# compiled (-debug-info-format none: 4-18% less build CPU in four paired fresh builds, README
 # "A fresh start", 2026-12-01; no object of this package has a .debug section now), and
-# --strip-debug still drops any that something linked in brings. Symbols stay,
-# so Swift's backtracer still names every function of a crash; `make build DEBUG_INFO=1` keeps
-# file and line numbers too.
+# --strip-debug still drops any that something linked in brings. Symbols stay, so Swift's
+# backtracer still names every function of a crash; `make build DEBUG_INFO=1` keeps file and line
+# numbers too (switching it compiles the whole tree again: the compile flags differ).
 DEBUG_FORMAT := $(if $(DEBUG_INFO),,-debug-info-format none)
-LINK += $(if $(DEBUG_INFO),,-Xlinker --strip-debug)
+LINK := $(RPATH) $(if $(DEBUG_INFO),,-Xlinker --strip-debug)
 # The tests find the two shipped models, llama-server and MLX (mlx_lm.server's Python and the chat model
 # converted for it) here (make run takes its model from chateval.yaml).
 TEST_ENV := CHATEVAL_MODEL=$(MODEL) CHATEVAL_GEMMA_MODEL=$(GEMMA_MODEL) CHATEVAL_LLAMA_SERVER=$(LLAMA_TOOLS)/llama-server \
@@ -85,13 +85,14 @@ _test-html:
 # Coverage-guided fuzzing (libFuzzer + AddressSanitizer) of every format ChatEval reads — suites,
 # answers files, project files, result files, journals, the index, promptfoo configs, git notes,
 # Multi-IF CSV, IFBench JSONL and bisection journals — FUZZ_SECONDS per target; any crash or input over 5 s stops it with the input saved.
+# The sanitised build keeps its debug information, so that AddressSanitizer's reports name file and line.
 fuzz: setup
 	@$(MAKE) --no-print-directory _fuzz
 _fuzz:
 	@mkdir -p .build-fuzz
 	@printf '{"schemaVersion": "1.0", "linker": {"path": "%s"}}\n' "$$(dirname "$$(readlink -f "$$(command -v swift)")")/ld.lld" > .build-fuzz/toolset.json
 	swift build -c release --scratch-path .build-fuzz --toolset .build-fuzz/toolset.json -Xswiftc -sanitize=fuzzer,address \
-		-Xswiftc -DCHATEVAL_LIBFUZZER $(LINK) --product chateval-fuzz
+		-Xswiftc -DCHATEVAL_LIBFUZZER $(RPATH) --product chateval-fuzz
 	swift build $(SWIFT_FLAGS) --product chateval-fuzz
 	.build/release/chateval-fuzz --seeds .build-fuzz/corpus
 	for target in suite answers project result journal index promptfoo notes multi-if ifbench bisect-journal; do \

@@ -20,7 +20,7 @@ struct HistoryBench: AsyncParsableCommand {
 
     func run() async throws {
         guard FileManager.default.isExecutableFile(atPath: chateval) else {
-            throw BenchError("no chateval binary at \(chateval); build it first (swift build -c release --product chateval)")
+            throw BenchError("no chateval binary at \(chateval); build it first (make build: the flags every other build shares)")
         }
         let load = MachineLoad.sample(over: 1)
         print("\nhistory — \(commits) commits × \(runsPerCommit) runs = \(commits * runsPerCommit) result files")
