@@ -7,7 +7,8 @@ import PackageDescription
 //   ChatEvalRunner → {Suites, Store, Compare, Grading, Runtime, Core}   ChatEvalReport → {Compare, History, Store, Core}
 //   ChatEvalHistory → {Store, Core}   ChatEvalIndex → {Store, Core, CSQLite}
 //   ChatEvalCompare → {Store, Core}   ChatEvalSuites → {Grading, Core}   ChatEvalStore → Core
-//   ChatEvalLlama → {Runtime, Core, Digest, CLlama, CEngineCrash}   ChatEvalOpenAI → {Runtime, Core, Digest, CCurl}   ChatEvalGit → {Core, CGit2}
+//   ChatEvalLlama → {Runtime, Core, Digest, CLlama, CEngineCrash}   ChatEvalOpenAI → {Runtime, Core, Digest, CCurl}
+//   ChatEvalGit → {Core, CGit2}
 //   ChatEvalGrading → {Core, PunktModel, CTextCat, CPCRE2}   ChatEvalPunktModel → CPunktModel   ChatEvalDigest → COpenSSL
 //   C modules have one importer each; ChatEvalCore imports Foundation only.
 //   ChatEvalToolKit (running programs, a local llama-server, synthetic histories, the gate's calibration) → {Compare, Store, Core}:
@@ -30,9 +31,9 @@ let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration
 let testSettings: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration: .release))]
 /// The command line's own module unoptimised too: its 1,600 lines declare options and check them,
 /// then hand the work to the libraries (every loop a run, a comparison or a report spends its time
-/// in is in the optimised libraries; the only loops here run over option values). It is the last module of the release build's longest chain:
-/// compiled alone, 5.9 and 9.4 s at -O against 3.0 and 2.8 s at -Onone (2-core Intel Xeon,
-/// 2026-12-01).
+/// in is in the optimised libraries; the only loops here run over option values). It is the last
+/// module of the release build's longest chain: compiled alone, 5.9 and 9.4 s at -O against 3.0
+/// and 2.8 s at -Onone (2-core Intel Xeon, 2026-12-01).
 let commandLineSettings: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration: .release))]
 
 /// A test target, built with `testSettings` (every test target is: one place to say so).
