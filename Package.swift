@@ -34,7 +34,7 @@ let testSettings: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration
 /// in is in the optimised libraries; the only loops here run over option values). It is the last
 /// module of the release build's longest chain: compiled alone, 5.9 and 9.4 s at -O against 3.0
 /// and 2.8 s at -Onone (2-core Intel Xeon, 2026-12-01).
-let commandLineSettings: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration: .release))]
+let commandLineSettings = testSettings
 
 /// A test target, built with `testSettings` (every test target is: one place to say so).
 func testTarget(_ name: String, _ dependencies: [Target.Dependency], exclude: [String] = []) -> Target {
