@@ -60,16 +60,18 @@ _mtif: _build
 
 # The second model, llama-server, the report checkers, the Punkt model's source and MLX are set up while
 # the tests compile (downloads and one C++ build beside one Swift build); their log is shown if they fail.
+# The fuzzer's smoke run (30 s of its own CPU time, one thread) comes next, while set-up may still be
+# building llama-server: that build's last steps run one at a time (README, "A fresh start").
 test: setup
 	@$(MAKE) --no-print-directory _test
 _test: format-check
 	@echo "[setup] the second model, llama-server, the report checkers, the Punkt model's source and MLX, beside the build (log: $(CHATEVAL_CACHE)/test-extras.log)"
 	@mkdir -p $(CHATEVAL_CACHE); bash scripts/setup.sh test-extras > $(CHATEVAL_CACHE)/test-extras.log 2>&1 & extras=$$!; \
-	$(BUILD_FOR_TESTS); built=$$?; \
+	$(BUILD_FOR_TESTS); built=$$?; fuzzed=0; \
+	if [ $$built = 0 ]; then .build/release/chateval-fuzz --seconds 30; fuzzed=$$?; fi; \
 	wait $$extras || { echo "set-up for the tests failed:"; tail -n 40 $(CHATEVAL_CACHE)/test-extras.log; exit 1; }; \
-	[ $$built = 0 ] || exit $$built
+	[ $$built = 0 ] || exit $$built; [ $$fuzzed = 0 ] || exit $$fuzzed
 	$(TEST_ENV) swift test $(SWIFT_FLAGS) --skip-build
-	.build/release/chateval-fuzz --seconds 30
 
 # The HTML reports opened in headless Chromium (Debian's package, installed on first use): the
 # DOM checked, screenshots left in .build/report-screenshots/ to look at. (make test runs these

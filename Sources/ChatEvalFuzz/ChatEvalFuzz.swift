@@ -29,7 +29,8 @@ import Foundation
     }
 #else
     /// `chateval-fuzz`: a bounded, reproducible mutational fuzzer over the same targets (`make test`
-    /// runs it); `make fuzz` builds this target with libFuzzer instead.
+    /// runs it); `make fuzz` builds this target with libFuzzer instead. `--seconds` is CPU time,
+    /// `--limit` the wall time one input may take.
     @main
     struct ChatEvalFuzz {
         static func main() {

@@ -108,9 +108,13 @@ enum Throughput {
     }
 
     /// Grades `answerCount` answers and prints the time taken; `only` times one check type 20
-    /// times over, `perCheck` each check separately, `runnerOnly` only the run's own path (for a
-    /// profile or an instruction count of it); `printVerdicts` prints every verdict instead.
-    static func run(answerCount: Int, only: String?, perCheck: Bool, runnerOnly: Bool = false, printVerdicts: Bool = false) {
+    /// times over, `perCheck` each check separately, `runnerOnly` only the run's own path and
+    /// `everyCoreOnly` only `chateval grade`'s (each for a profile or an instruction count of it,
+    /// in a process of its own); `printVerdicts` prints every verdict instead.
+    static func run(
+        answerCount: Int, only: String?, perCheck: Bool, runnerOnly: Bool = false, everyCoreOnly: Bool = false,
+        printVerdicts: Bool = false
+    ) {
         guard let conversation = conversation() else { return }
         let checks = conversation.turnChecks[0].compactMap { try? $0.resolved { _ in nil } }
         let metrics = TurnMetrics(
@@ -131,28 +135,21 @@ enum Throughput {
             let elapsed = clock.measure { passed = work() }
             return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, cpuSeconds() - cpuStart, passed)
         }
-        if let only {
-            // One check type alone, 20 times over answers whose derived forms it reads are already
-            // computed (for a profile of that check, without the rest of the bench: the warm-up
-            // grades that check alone too).
-            guard let check = checks.first(where: { $0.type == only }) else { return print("no check of type \(only)") }
-            let subjects = turns.map { GradingSubject(answer: $0[0].answer ?? "", metrics: metrics) }
-            _ = subjects.map { Check.grade([check], $0) }
-            let t = clock.measure {
-                for _ in 0..<20 { for subject in subjects { _ = subject.sharingOneBudget { check.evaluate(subject) } } }
+        if let only { return timeOne(only, of: checks, over: turns, metrics: metrics) }
+        if printVerdicts { return printEveryVerdict(conversation, turns) }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        // As `chateval grade` grades an answers file or a recorded run: conversations on every core.
+        func onEveryCore() -> (wall: Double, cpu: Double, passed: Int) {
+            timed {
+                OrderedConcurrentMap.map(turns, threads: cores) { ConversationGrader.grade(conversation, turns: $0).turns[0] }
+                    .reduce(0) { $0 + ($1.checks?.filter(\.passed).count ?? 0) }
             }
-            return print(only, "×20", t)
         }
-        if printVerdicts {
-            // Every verdict as a run records it, one JSON line each: to diff against another build.
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
-            for turn in turns {
-                for verdict in ConversationGrader.grade(conversation, turns: turn).turns[0].checks ?? [] {
-                    print((try? encoder.encode(verdict)).map { String(decoding: $0, as: UTF8.self) } ?? "(not encoded)")
-                }
-            }
-            return
+        if everyCoreOnly {
+            let graded = onEveryCore()
+            return print(
+                "graded \(turns.count) answers × \(checks.count) checks as `chateval grade` does (conversations on \(cores) threads) "
+                    + "in \(graded.wall) s wall, \(graded.cpu) s CPU (\(graded.passed) passed)")
         }
         // What a run pays per turn: the checks (built once, then reused), every verdict, the turn's record.
         let runner = timed {
@@ -162,12 +159,7 @@ enum Throughput {
             return print(
                 "graded \(turns.count) answers × \(checks.count) checks as a run does in \(runner.cpu) s CPU (\(runner.passed) passed)")
         }
-        // As `chateval grade` grades an answers file or a recorded run: conversations on every core.
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        let onEveryCore = timed {
-            OrderedConcurrentMap.map(turns, threads: cores) { ConversationGrader.grade(conversation, turns: $0).turns[0] }
-                .reduce(0) { $0 + ($1.checks?.filter(\.passed).count ?? 0) }
-        }
+        let onEveryCore = onEveryCore()
         // The evaluation alone, for the share the rest takes.
         let subjects = turns.map { GradingSubject(answer: $0[0].answer ?? "", metrics: metrics) }
         let evaluation = timed { subjects.reduce(0) { $0 + Check.grade(checks, $1).verdicts.filter(\.passed).count } }
@@ -184,6 +176,30 @@ enum Throughput {
             for check in checks {
                 let t = clock.measure { for subject in subjects { _ = subject.sharingOneBudget { check.evaluate(subject) } } }
                 print(check.type, t)
+            }
+        }
+    }
+
+    /// One check type alone, 20 times over answers whose derived forms it reads are already
+    /// computed (for a profile of that check, without the rest of the bench: the warm-up grades
+    /// that check alone too).
+    static func timeOne(_ type: String, of checks: [Check], over turns: [[ReplayedTurn]], metrics: TurnMetrics) {
+        guard let check = checks.first(where: { $0.type == type }) else { return print("no check of type \(type)") }
+        let subjects = turns.map { GradingSubject(answer: $0[0].answer ?? "", metrics: metrics) }
+        _ = subjects.map { Check.grade([check], $0) }
+        let t = ContinuousClock().measure {
+            for _ in 0..<20 { for subject in subjects { _ = subject.sharingOneBudget { check.evaluate(subject) } } }
+        }
+        print(type, "×20", t)
+    }
+
+    /// Every verdict as a run records it, one JSON line each: to diff against another build.
+    static func printEveryVerdict(_ conversation: SuiteConversation, _ turns: [[ReplayedTurn]]) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        for turn in turns {
+            for verdict in ConversationGrader.grade(conversation, turns: turn).turns[0].checks ?? [] {
+                print((try? encoder.encode(verdict)).map { String(decoding: $0, as: UTF8.self) } ?? "(not encoded)")
             }
         }
     }

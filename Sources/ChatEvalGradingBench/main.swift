@@ -2,10 +2,11 @@ import Foundation
 
 // The grading benchmark behind `make bench`. Run in release mode.
 //
-//   chateval-grading-bench [ANSWERS] [--only TYPE | --per-check | --runner-only | --print-verdicts]
+//   chateval-grading-bench [ANSWERS] [--only TYPE | --per-check | --runner-only | --every-core-only | --print-verdicts]
 //       grades ANSWERS (default 10,000) synthetic answers against a 20-check turn and prints the time;
 //       --only TYPE times that check alone, 20 times over the answers (nothing else: for a profile),
 //       --per-check each check of the turn in turn, --runner-only the run's own path alone,
+//       --every-core-only `chateval grade`'s path alone (conversations on every core),
 //       --print-verdicts every verdict as a JSON line (to diff two builds);
 //   chateval-grading-bench --agreement DIR [--show-disagreements]
 //       grades the reference files scripts/grading-reference.py wrote to DIR and prints how often
@@ -30,5 +31,6 @@ if let directory = value(after: "--agreement") {
     let answerCount = arguments.count > 1 ? Int(arguments[1]) ?? 10_000 : 10_000
     Throughput.run(
         answerCount: answerCount, only: value(after: "--only"), perCheck: arguments.contains("--per-check"),
-        runnerOnly: arguments.contains("--runner-only"), printVerdicts: arguments.contains("--print-verdicts"))
+        runnerOnly: arguments.contains("--runner-only"), everyCoreOnly: arguments.contains("--every-core-only"),
+        printVerdicts: arguments.contains("--print-verdicts"))
 }
