@@ -54,7 +54,8 @@ import Foundation
                     }
                     return
                 default:
-                    FileHandle.standardError.write(Data("usage: chateval-fuzz [--seconds S] [--seed N] [--limit S] | --seeds DIR\n".utf8))
+                    FileHandle.standardError.write(
+                        Data("usage: chateval-fuzz [--seconds CPU-S] [--seed N] [--limit WALL-S] | --seeds DIR\n".utf8))
                     exit(2)
                 }
             }

@@ -10,9 +10,11 @@ import Foundation
 /// `$CHATEVAL_CACHE/fuzz/<target>.last` (written before each run). An input slower than the
 /// limit is saved beside it and fails the run.
 ///
-/// The time is this process's CPU time, so that the work done does not depend on what else runs:
-/// `make test` runs the smoke while set-up's last steps (llama-server's build) still hold part of
-/// the cores. The limit per input stays wall time, so that an input that blocks is still caught.
+/// The time is this process's CPU time, so that how much is fuzzed does not depend on the wall
+/// clock: `make test` runs the smoke while set-up (llama-server's build) may still hold part of
+/// the cores. A target stops at ten times its share in wall time all the same, so that a target
+/// that waits without using the CPU cannot stretch the run. The limit per input is wall time: an
+/// input slower than it is reported (an input that never returns is not: nothing interrupts it).
 struct MutationalFuzzer {
     let seed: UInt64
     /// CPU seconds of fuzzing, shared equally by the targets.
@@ -53,10 +55,10 @@ struct MutationalFuzzer {
             let budget = seconds / Double(FuzzTarget.allCases.count)
             let last = folder.appendingPathComponent("\(target.rawValue).last")
             let inProgress = InputInProgress(last)
-            let start = Self.cpuSeconds()
+            let spent = SpentTime()
             var runs = 0, longest = 0.0, largest = 0
             var slowest = Data()
-            while Self.cpuSeconds() - start < budget {
+            while spent.cpu < budget && spent.wall < 10 * budget {
                 let input = mutate(seeds[Int(random.next() % UInt64(seeds.count))], seeds: seeds, &random)
                 inProgress.keep(input)
                 let began = ContinuousClock.now
@@ -85,13 +87,6 @@ struct MutationalFuzzer {
         print("the slowest input of each target: \(folder.path)/<target>.slowest")
         print(slow == 0 ? "fuzz: 0 crashes, 0 inputs over \(limitPerInput) s" : "fuzz: \(slow) input(s) over \(limitPerInput) s")
         return slow == 0
-    }
-
-    /// CPU time of this process so far (every thread, user and system), in seconds.
-    static func cpuSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     private func mutate(_ seed: Data, seeds: [Data], _ random: inout SeededRandom) -> Data {
@@ -218,6 +213,25 @@ struct MutationalFuzzer {
     }
 }
 
+/// Time spent since this value was made: the process's CPU time (every thread, user and system)
+/// and wall time, in seconds. Where the CPU clock cannot be read, `cpu` is the wall time.
+private struct SpentTime {
+    private let cpuStart = Self.processCPUSeconds()
+    private let wallStart = ContinuousClock.now
+
+    var wall: Double { (ContinuousClock.now - wallStart).seconds }
+    var cpu: Double {
+        guard let cpuStart, let now = Self.processCPUSeconds() else { return wall }
+        return now - cpuStart
+    }
+
+    private static func processCPUSeconds() -> Double? {
+        var now = timespec()
+        guard clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now) == 0 else { return nil }
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
+
 /// The file that holds the input in progress, rewritten before each input through one open
 /// handle. Opening it again for each input (`Data.write(to:)`) made every input wait for the
 /// previous one's data to reach the disk: ext4 starts writing a file truncated and written again
@@ -227,7 +241,7 @@ private final class InputInProgress {
     private let handle: FileHandle?
 
     init(_ file: URL) {
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
         handle = try? FileHandle(forWritingTo: file)
     }
 

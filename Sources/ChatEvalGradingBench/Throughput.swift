@@ -159,7 +159,7 @@ enum Throughput {
             return print(
                 "graded \(turns.count) answers × \(checks.count) checks as a run does in \(runner.cpu) s CPU (\(runner.passed) passed)")
         }
-        let onEveryCore = onEveryCore()
+        let everyCore = onEveryCore()
         // The evaluation alone, for the share the rest takes.
         let subjects = turns.map { GradingSubject(answer: $0[0].answer ?? "", metrics: metrics) }
         let evaluation = timed { subjects.reduce(0) { $0 + Check.grade(checks, $1).verdicts.filter(\.passed).count } }
@@ -168,8 +168,8 @@ enum Throughput {
                 + "as a run does in \(runner.wall) s wall, \(runner.cpu) s CPU (\(runner.passed) verdicts passed); "
                 + "the checks' evaluation alone \(evaluation.wall) s wall")
         print(
-            "as `chateval grade` grades them (conversations on \(cores) threads): \(onEveryCore.wall) s wall, "
-                + "\(onEveryCore.cpu) s CPU (\(onEveryCore.passed) verdicts passed)")
+            "as `chateval grade` grades them (conversations on \(cores) threads): \(everyCore.wall) s wall, "
+                + "\(everyCore.cpu) s CPU (\(everyCore.passed) verdicts passed)")
 
         timeLargeAnswer(clock)
         if perCheck {
