@@ -65,6 +65,7 @@ _mtif: _build
 # fuzzer ran after them (README, "A fresh start", 2026-12-01). The tests run whatever the fuzzer
 # found; `make test` then fails with the fuzzer's status.
 FUZZ_SMOKE := .build/release/chateval-fuzz --seconds 30
+RUN_TESTS := $(TEST_ENV) swift test $(SWIFT_FLAGS) --skip-build
 test: setup
 	@$(MAKE) --no-print-directory _test
 _test: format-check
@@ -74,8 +75,7 @@ _test: format-check
 	if [ $$built = 0 ]; then echo "$(FUZZ_SMOKE)"; $(FUZZ_SMOKE); fuzzed=$$?; fi; \
 	wait $$extras || { echo "set-up for the tests failed:"; tail -n 40 $(CHATEVAL_CACHE)/test-extras.log; exit 1; }; \
 	[ $$built = 0 ] || exit $$built; \
-	echo "$(TEST_ENV) swift test $(SWIFT_FLAGS) --skip-build"; \
-	$(TEST_ENV) swift test $(SWIFT_FLAGS) --skip-build || exit $$?; \
+	echo "$(RUN_TESTS)"; $(RUN_TESTS) || exit $$?; \
 	[ $$fuzzed = 0 ] || { echo "the tests passed, but the fuzzer's smoke run above did not (exit $$fuzzed)"; exit $$fuzzed; }
 
 # The HTML reports opened in headless Chromium (Debian's package, installed on first use): the

@@ -165,12 +165,14 @@ let package = Package(
         .executableTarget(
             name: "ChatEvalFuzz",
             dependencies: [
-                "ChatEvalSuites", "ChatEvalRunner", "ChatEvalGrading", "ChatEvalCompare", "ChatEvalIndex", "ChatEvalStore", "ChatEvalCore",
-                "ChatEvalReport",
+                "ChatEvalSuites", "ChatEvalRunner", "ChatEvalRuntime", "ChatEvalGrading", "ChatEvalCompare", "ChatEvalIndex",
+                "ChatEvalStore",
+                "ChatEvalCore", "ChatEvalReport",
             ]),
         // Grading throughput: 10,000 answers against a 20-check turn, graded through the runner's own path.
         .executableTarget(
-            name: "ChatEvalGradingBench", dependencies: ["ChatEvalRunner", "ChatEvalSuites", "ChatEvalGrading", "ChatEvalCore"]),
+            name: "ChatEvalGradingBench",
+            dependencies: ["ChatEvalRunner", "ChatEvalRuntime", "ChatEvalSuites", "ChatEvalGrading", "ChatEvalCore"]),
 
         testTarget("ChatEvalCoreTests", ["ChatEvalCore"]),
         testTarget("ChatEvalRuntimeTests", ["ChatEvalRuntime", "ChatEvalCore", "ChatEvalTestKit"]),

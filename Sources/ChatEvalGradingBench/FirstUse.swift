@@ -1,5 +1,6 @@
 import ChatEvalCore
 import ChatEvalGrading
+import ChatEvalRuntime
 import Foundation
 
 /// What a process pays the first time it counts sentences: the Punkt model's tables are parsed
@@ -13,9 +14,9 @@ enum FirstUse {
         let subject = GradingSubject(answer: "Dr. Smith arrived at 3.30 p.m. yesterday. He sat down.")
         let clock = ContinuousClock()
         var verdicts: [Verdict] = []
-        let cpuStart = Throughput.cpuSeconds()
+        let cpuUsed = CPUStopwatch()
         let first = clock.measure { verdicts.append(check.evaluate(subject)) }
-        let cpu = Throughput.cpuSeconds() - cpuStart
+        let cpu = cpuUsed.elapsed ?? .nan
         let second = clock.measure { verdicts.append(check.evaluate(subject)) }
         print(
             "first sentence count (parses the Punkt model) \(milliseconds(first)) ms wall, \(String(format: "%.2f", cpu * 1000)) ms CPU; "

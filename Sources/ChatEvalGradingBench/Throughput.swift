@@ -1,29 +1,12 @@
 import ChatEvalCore
 import ChatEvalGrading
 import ChatEvalRunner
+import ChatEvalRuntime
 import ChatEvalSuites
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Grading throughput: synthetic answers against a 20-check turn.
 enum Throughput {
-    /// CPU time of this process (user + system), in seconds: less sensitive than wall time to other
-    /// processes sharing the machine.
-    static func cpuSeconds() -> Double {
-        var usage = rusage()
-        #if os(Linux)
-            getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        #else
-            getrusage(RUSAGE_SELF, &usage)
-        #endif
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-    }
-
     static let sentences = [
         "The quick brown fox jumps over the lazy dog.", "Dr. Smith arrived at 3.30 p.m. yesterday.",
         "Here is a list of things to consider:", "* First, the *important* point.", "- Second, a dash item.",
@@ -99,12 +82,12 @@ enum Throughput {
             return
         }
         var verdict: Verdict?
-        let cpuStart = cpuSeconds()
+        // CPU time: less sensitive than wall time to other processes sharing the machine.
+        let cpu = CPUStopwatch()
         let elapsed = clock.measure { verdict = check.evaluate(answer) }
-        let cpu = cpuSeconds() - cpuStart
         print(
             "change_case:capital_word_frequency on a \(answer.answer.utf8.count / 1_000_000) MB answer in \(elapsed) wall, "
-                + "\(cpu) s CPU (\(verdict?.passed == true ? "passed" : "failed"))")
+                + "\(cpu.elapsed ?? .nan) s CPU (\(verdict?.passed == true ? "passed" : "failed"))")
     }
 
     /// Grades `answerCount` answers and prints the time taken; `only` times one check type 20
@@ -131,9 +114,9 @@ enum Throughput {
         _ = ConversationGrader.grade(conversation, turns: turns[0])
         func timed(_ work: () -> Int) -> (wall: Double, cpu: Double, passed: Int) {
             var passed = 0
-            let cpuStart = cpuSeconds()
+            let cpu = CPUStopwatch()
             let elapsed = clock.measure { passed = work() }
-            return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, cpuSeconds() - cpuStart, passed)
+            return (elapsed.seconds, cpu.elapsed ?? .nan, passed)
         }
         if let only { return timeOne(only, of: checks, over: turns, metrics: metrics) }
         if printVerdicts { return printEveryVerdict(conversation, turns) }
