@@ -118,6 +118,9 @@ _bench:
 	swift build $(SWIFT_FLAGS) --product chateval
 	.build/release/chateval-bench throughput --llama-bench $(LLAMA_TOOLS)/llama-bench --model $(GEMMA_MODEL) --chat-template gemma
 	.build/release/chateval-bench throughput --llama-bench $(LLAMA_TOOLS)/llama-bench --model $(MODEL)
+	@# The harness's memory in `chateval run` itself: the bench's process above links neither
+	@# libgit2 (and the 16 libraries it loads) nor the command line's code.
+	.build/release/chateval run suites/smoke.yaml --model $(MODEL) --memory-attribution --reports .build/bench-reports
 	.build/release/chateval-bench reuse --model $(GEMMA_MODEL) --chat-template gemma
 	.build/release/chateval-bench served --llama-server $(LLAMA_TOOLS)/llama-server --model $(MODEL)
 	.build/release/chateval-bench gate

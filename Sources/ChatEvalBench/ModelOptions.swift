@@ -25,6 +25,7 @@ struct ModelOptions: ParsableArguments {
             modelPath: model, chatTemplate: chatTemplate, contextSize: contextSize, batchSize: 512, threads: threads,
             slidingWindowCache: slidingWindowCache, build: EngineBuild.currentName)
         configuration.streamInterval = streamInterval
+        configuration.attributesMemory = true
         return try LlamaChatRuntime(configuration)
     }
 

@@ -78,13 +78,10 @@ struct ThroughputBench: AsyncParsableCommand {
 
     func run() async throws {
         options.announce("Throughput against llama-bench")
-        let before = MemoryAttribution.mappings()
         let runtime = try options.runtime(contextSize: ctxSize)
-        // Created before the engine's regions are told apart, so that its buffers count as llama.cpp's too.
         let other = try otherContextSize.map {
             try options.runtime(contextSize: $0, slidingWindowCache: alsoSlidingWindowCache, streamInterval: otherStreamInterval)
         }
-        let engineRegions = MemoryAttribution.newLargeAnonymousRegions(since: before, now: MemoryAttribution.mappings())
         let messages = try promptOfAbout(promptTokens, runtime)
         let depth = runtime.promptTokens(for: messages)?.count ?? promptTokens
         let turnOptions = GenerationOptions(maxTokens: generatedTokens, ignoreEndOfGeneration: true)
@@ -131,24 +128,23 @@ struct ThroughputBench: AsyncParsableCommand {
                 ))
         }
 
-        let split = MemoryAttribution.split(modelPath: options.model, engineRegions: engineRegions)
+        let split = runtime.memoryAttribution(alsoEngine: other.map { [$0] } ?? []) ?? MemoryAttribution.Split()
         let memory = runtime.identity.memory
-        print("\n   memory after the last turn (resident, attributed by mapping; llama.cpp reserves more than it touches):")
-        var memoryTable = TextTable([.init("", .left), .init("MiB")])
-        let mib = { (bytes: Int?) in bytes.map { String(format: "%.1f", Double($0) / 1_048_576) } ?? "–" }
-        memoryTable.add(["process (VmRSS)", mib(split.total)])
-        memoryTable.add(["  model file, mapped", mib(split.modelFile)])
-        memoryTable.add(["  llama.cpp buffers (KV cache, compute)", mib(split.engineBuffers)])
-        memoryTable.add(["  llama.cpp and OpenMP libraries", mib(split.engineCode)])
-        memoryTable.add(["  harness: libraries' code (Swift, Foundation, libgit2...)", mib(split.harnessCode)])
-        memoryTable.add(["  harness: data (heap, stacks)", mib(split.harnessData)])
-        memoryTable.add(["harness total (goal ≤ 30 MB = 28.6 MiB)", mib(split.harness)])
-        memoryTable.add(["llama.cpp's report: model + KV + compute + output", mib(memory?.engineBytes)])
-        memoryTable.add([
-            "peak RSS − that report (the issue's formula; reserved ≠ resident)",
-            mib(pairs.compactMap(\.turn.peakResidentBytes).max().flatMap { peak in memory?.engineBytes.map { peak - $0 } }),
-        ])
-        print(memoryTable.render(indent: "   "))
+        // This process is the bench's, not `chateval run`'s: it links neither libgit2 (and the
+        // libraries it loads) nor the command line's code. `make bench` runs
+        // `chateval run --memory-attribution` as well, for the product's own figure.
+        print(
+            "\n   memory of this bench process after the last turn "
+                + "(resident, attributed by mapping; llama.cpp reserves more than it touches):"
+        )
+        let peakAboveReport = pairs.compactMap(\.turn.peakResidentBytes).max().flatMap { peak in memory?.engineBytes.map { peak - $0 } }
+        print(
+            MemoryAttributionTable.render(
+                split,
+                extraRows: [
+                    ("llama.cpp's report: model + KV + compute + output", memory?.engineBytes),
+                    ("peak RSS − that report (the issue's formula; reserved ≠ resident)", peakAboveReport),
+                ], indent: "   "))
         // After the memory is read: the probe's formatting and threads would count as the harness's.
         roofline(runtime, depth: depth, chatEval: median(decode.map(\.1)), llamaBench: median(decode.map(\.0)))
     }

@@ -5,7 +5,25 @@ import Foundation
 enum LibGit2 {
     /// `git_libgit2_init`'s result, evaluated once (lazily, thread-safely) per process.
     /// libgit2 is deliberately never shut down: its state lives as long as the process.
-    private static let initResult: Int32 = git_libgit2_init()
+    private static let initResult: Int32 = {
+        startSSHWithoutCrypto()
+        return git_libgit2_init()
+    }()
+
+    /// Starts libssh2, when libgit2 was built with it, without initialising its crypto library
+    /// (`libssh2_init(LIBSSH2_INIT_NO_CRYPTO)`), before `git_libgit2_init` starts it with: libssh2
+    /// counts its starts and initialises crypto on the first only. On Debian that crypto is
+    /// OpenSSL, whose initialisation made 1.4 MiB of libcrypto resident in every `chateval run`
+    /// (README, "Harness memory"), for an SSH transport ChatEval never uses: it reads local
+    /// repositories and neither fetches nor pushes. OpenSSL 1.1 and later initialise themselves
+    /// on first use anyway. Looked up in the process rather than linked: libssh2 is libgit2's
+    /// dependency, not ChatEval's, and absent where libgit2 was built without it.
+    private static func startSSHWithoutCrypto() {
+        typealias SSHInit = @convention(c) (Int32) -> Int32
+        let noCrypto: Int32 = 0x0001  // LIBSSH2_INIT_NO_CRYPTO, libssh2.h since 1.2.5
+        guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "libssh2_init") else { return }
+        _ = unsafeBitCast(symbol, to: SSHInit.self)(noCrypto)
+    }
 
     /// Serialises all of ChatEvalGit's libgit2 work. libgit2 reads process-wide settings (owner
     /// validation, config search paths) while opening repositories, reading config and computing

@@ -31,6 +31,9 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         /// Seconds between the chunks of text a turn streams (`ChunkCoalescer`): each chunk wakes
         /// the reader's task beside the decoding threads.
         public var streamInterval = ChunkCoalescer.interval
+        /// Tell the engine's buffers apart from the harness's memory as the model loads, for
+        /// `memoryAttribution()` (two reads of /proc/self/smaps; off by default).
+        public var attributesMemory = false
 
         public init(
             modelPath: String, chatTemplate: String? = nil, contextSize: Int = 4096, batchSize: Int = 512,
@@ -93,6 +96,10 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
     private let residentBaseline: Int?
     /// Seconds between a turn's chunks of text (`Configuration.streamInterval`).
     private let streamInterval: Double
+    /// The anonymous regions llama.cpp allocated while this model loaded, and the heap of the
+    /// thread that makes every llama.cpp call (its vocabulary, model tables and scratch vectors are
+    /// allocated there), see `MemoryAttribution`; nil unless `Configuration.attributesMemory`.
+    private let engineRegions: Set<UInt64>?
 
     /// Loads the model, creates the context and warms it up, on the llama.cpp thread (the one-time
     /// cost of the first evaluation is paid here, not by the first turn). Load and warm-up times
@@ -120,11 +127,24 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         kvCaches = loaded.kvCaches
         residentBaseline = loaded.memory.residentBytesBeforeLoad
         streamInterval = configuration.streamInterval
+        engineRegions = loaded.engineRegions
         loaded.context.fault = configuration.cacheFault
         let contextSize = max(loaded.context.contextSize, 1)
         // A windowed cache's bytes in use cannot be estimated per token: unknown unless reported.
         let windowed = identity.slidingWindowCache == .window
         bytesPerCachedToken = windowed ? nil : identity.kvCacheBytes.map { $0 / contextSize }
+    }
+
+    /// The process's resident memory now, split between llama.cpp (this model's file, the
+    /// buffers it allocated while loading, its libraries) and the harness; nil unless it loaded
+    /// with `Configuration.attributesMemory`. Another model loaded in the process meanwhile
+    /// counts as the harness's, unless it is one of `others` (loaded with the setting too).
+    public func memoryAttribution(alsoEngine others: [LlamaChatRuntime] = []) -> MemoryAttribution.Split? {
+        guard let engineRegions else { return nil }
+        let runtimes = [self] + others
+        return MemoryAttribution.split(
+            ProcessMemory.mappings(), modelPaths: runtimes.map(\.identity.model.path),
+            engineRegions: runtimes.reduce(engineRegions) { $0.union($1.engineRegions ?? []) })
     }
 
     /// The chat template's rendering of `messages`: the text that is tokenized and evaluated.
@@ -144,6 +164,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         let warmupSeconds: Double
         let memory: EngineMemory
         let kvCaches: [LlamaMemoryReport.KVCache]
+        let engineRegions: Set<UInt64>?
     }
 
     /// What a runtime owns, handed to the llama.cpp thread to be released there.
@@ -167,6 +188,8 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         // system first: the baseline is the harness's, as in a process that loads this model alone.
         ProcessMemory.releaseFreedMemory()
         let residentBefore = ProcessMemory.residentBytes()
+        // Read after the baseline and before the peak's window opens: the reading is not the model's.
+        let mappingsBefore = configuration.attributesMemory ? ProcessMemory.mappings() : nil
         let window = PeakMemoryWindow()
         defer { window.finish() }
         let mark = LlamaLog.mark()
@@ -199,7 +222,11 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         memory.weightBytes = model.tensorBytes
         return Loaded(
             model: model, template: template, context: context, loadSeconds: loadSeconds, warmupSeconds: warmupSeconds, memory: memory,
-            kvCaches: LlamaMemoryReport.kvCaches(reports))
+            kvCaches: LlamaMemoryReport.kvCaches(reports),
+            engineRegions: mappingsBefore.map {
+                MemoryAttribution.newLargeAnonymousRegions(since: $0, now: ProcessMemory.mappings())
+                    .union(ProcessMemory.heapOfThisThread().map { [$0] } ?? [])
+            })
     }
 
     public func respond(to messages: [ChatMessage], options: GenerationOptions) -> AsyncThrowingStream<ChatEvent, any Error> {

@@ -1,3 +1,4 @@
+import ChatEvalCore
 import Foundation
 
 #if canImport(Glibc)
@@ -41,6 +42,27 @@ public enum ProcessMemory {
         } catch {
             return false
         }
+    }
+
+    /// The mappings of this process with their resident bytes (/proc/self/smaps, see
+    /// `MemoryAttribution`); empty where there is no /proc.
+    public static func mappings() -> [MemoryAttribution.Mapping] {
+        // Read to the end: /proc files report a size of 0, and reading "the file" reads one chunk.
+        guard let data = FileHandle(forReadingAtPath: "/proc/self/smaps")?.readDataToEndOfFile() else { return [] }
+        return MemoryAttribution.parse(smaps: String(decoding: data, as: UTF8.self))
+    }
+
+    /// The start of the anonymous mapping that holds the calling thread's malloc heap: where a
+    /// small block allocated now lands. nil when that is the main heap ("[heap]", which other
+    /// threads share) or the mappings cannot be read. For attributing a thread's allocations
+    /// (`MemoryAttribution`); glibc gives each thread its own heap while there are few threads.
+    public static func heapOfThisThread() -> UInt64? {
+        // Larger than glibc's per-thread cache takes (1,032 bytes): a block from that cache may
+        // come from another thread's heap (it keeps what this thread freed, wherever it came from).
+        guard let block = malloc(4096) else { return nil }
+        defer { free(block) }
+        let address = UInt64(UInt(bitPattern: block))
+        return mappings().first { $0.path.isEmpty && $0.start <= address && address < $0.start + UInt64($0.size) }?.start
     }
 
     private static func statusField(_ name: String) -> Int? {

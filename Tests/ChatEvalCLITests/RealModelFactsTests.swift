@@ -32,15 +32,23 @@ import Testing
         try repository.write("chateval.yaml", "threads: 2\n")
         try repository.write("suites/perf.yaml", Self.perfSuite(limits: Array(repeating: 10, count: Self.questions.count)))
         try await repository.commit("1: the suite")
-        let first = try await cli.run(["run", "--repeat", "3", "--format", "json"], environment: ["CI": "true"], in: repository.root)
-        #expect(first.status == 0, "\(first.stderr)")
-        let limits = try Self.firstTokenTimes(first.stdout)
-        #expect(limits.count == Self.questions.count)
-        try repository.write("suites/perf.yaml", Self.perfSuite(limits: limits))
-        try await repository.commit("2: each limit at its question's own TTFT")
+        // The limits at each question's median TTFT over three replays, committed. Set again when
+        // four attempts after setting them flipped nothing: the machine was busier or quieter when
+        // they were set (this suite's first run can share the cores with the quick tests, and
+        // then every later turn passed: 0 flips in 10 attempts, 2026-12-01).
+        func setLimits(_ message: String) async throws {
+            let run = try await cli.run(["run", "--repeat", "3", "--format", "json"], environment: ["CI": "true"], in: repository.root)
+            #expect(run.status == 0, "\(run.stderr)")
+            let limits = try Self.firstTokenTimes(run.stdout)
+            #expect(limits.count == Self.questions.count)
+            try repository.write("suites/perf.yaml", Self.perfSuite(limits: limits))
+            try await repository.commit(message)
+        }
+        try await setLimits("2: each limit at its question's own TTFT")
 
         var flips = 0
-        for attempt in 1...10 {
+        var sinceLimitsSet = 0
+        for attempt in 1...12 {
             let outcome = try await cli.run(
                 ["run", "--baseline", "HEAD", "--repeat", "1"], environment: ["CI": "true"], in: repository.root)
             let report = outcome.stdout + outcome.stderr
@@ -52,10 +60,15 @@ import Testing
                 flips += report.components(separatedBy: flip).count - 1
             }
             if attempt >= 4, flips >= 8 { break }
+            sinceLimitsSet += 1
+            if flips == 0, sinceLimitsSet == 4, attempt < 12 {
+                try await setLimits("limits again at attempt \(attempt)")
+                sinceLimitsSet = 0
+            }
         }
         // Each flip is a turn the old code called a certain change; with limits at each question's
-        // median TTFT, ten runs of eight turns give some (else the test proved nothing).
-        #expect(flips > 0, "no timing check flipped between the sides in 10 runs")
+        // median TTFT, twelve runs of eight turns give some (else the test proved nothing).
+        #expect(flips > 0, "no timing check flipped between the sides in 12 runs")
     }
 
     /// At temperature 0.01 (sampled, however near greedy), commit 2 adds five words to the system

@@ -18,7 +18,9 @@ enum RealModel {
 
     static let shared: Result<LlamaChatRuntime, any Error> = Result {
         guard let path else { throw MissingModel(variable: "CHATEVAL_MODEL") }
-        return try LlamaChatRuntime(.init(modelPath: path, contextSize: 4096, threads: 2))
+        var configuration = LlamaChatRuntime.Configuration(modelPath: path, contextSize: 4096, threads: 2)
+        configuration.attributesMemory = true  // for MemoryAttributionTests; Gemma's runtime loads without
+        return try LlamaChatRuntime(configuration)
     }
 
     static let sharedGemma: Result<LlamaChatRuntime, any Error> = Result {

@@ -104,6 +104,13 @@ struct RunCommand: AsyncParsableCommand {
         help: "Refuse to run (exit 3) when other processes keep the machine busy; by default a busy machine is a warning.")
     var requireQuiet = false
 
+    @Flag(
+        name: .customLong("memory-attribution"),
+        help: ArgumentHelp(
+            "After each in-process model's run, print the process's resident memory split between llama.cpp (model file, buffers, "
+                + "libraries) and the harness (its code by library, its data)."))
+    var memoryAttribution = false
+
     func validate() throws {
         if let repetitions, !(1...10_000).contains(repetitions) {
             throw ValidationError("--repeat must be at least 1 and at most 10000 (got \(repetitions))")
@@ -145,7 +152,7 @@ struct RunCommand: AsyncParsableCommand {
             baseline: baseline, fixedRepetitions: repetitions, comparisonOverrides: try comparison.overrides(),
             gate: GatePolicy(allowMismatch: mismatch.allowMismatch, undecided: comparison.undecided),
             reportOptions: report.options(showPrompts: printPrompt), output: output.resolved, keepsPrompts: printPrompt,
-            gitNote: recording.gitNote, verifyCache: verifyCache, requireQuiet: requireQuiet
+            gitNote: recording.gitNote, verifyCache: verifyCache, requireQuiet: requireQuiet, attributesMemory: memoryAttribution
         ).run()
     }
 }

@@ -29,6 +29,8 @@ package struct RunConfiguration {
     package var project: ProjectFile?
     /// A cache fault made on purpose (`CHATEVAL_TEST_CACHE_FAULT`, a test hook); nil in real runs.
     package var cacheFault: CacheFault?
+    /// Load in-process models able to split the process's memory (`run --memory-attribution`).
+    package var attributesMemory = false
 
     /// One model file with its template and context size, as a side-by-side run runs it.
     package struct ModelVariant: Equatable {
@@ -231,6 +233,7 @@ package struct RunConfiguration {
             modelPath: variant.modelPath, chatTemplate: variant.chatTemplate, contextSize: variant.contextSize, batchSize: batchSize,
             threads: threads, slidingWindowCache: slidingWindowCache, build: EngineBuild.currentName)
         configuration.cacheFault = cacheFault
+        configuration.attributesMemory = attributesMemory
         return configuration
     }
 

@@ -25,6 +25,19 @@ extension RunJob {
         return record
     }
 
+    /// With --memory-attribution, the process's memory split after `runtime`'s run, while it is
+    /// still loaded: llama.cpp's (its model file, buffers and libraries) against the harness's. A
+    /// served runtime has none in this process, which is said.
+    func printMemoryAttribution(_ runtime: any ChatRuntime) {
+        guard attributesMemory else { return }
+        guard let split = (runtime as? LlamaChatRuntime)?.memoryAttribution() else {
+            output.info("\nmemory    not attributed: the model runs in another process")
+            return
+        }
+        output.info("\nmemory of this process after the run (resident, attributed by mapping):")
+        output.info(MemoryAttributionTable.render(split, indent: "  "))
+    }
+
     /// A report that could not be written (exit 3), said at once where the report would have been:
     /// the run is recorded either way, and a stop or an interruption that ends the run next must
     /// not hide it. nil when the report was written.

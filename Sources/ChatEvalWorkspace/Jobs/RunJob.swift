@@ -34,12 +34,14 @@ package struct RunJob: Sendable {
     package var gitNote: Bool
     package var verifyCache: Bool
     package var requireQuiet: Bool
+    /// Print each in-process model's memory split after its run (`--memory-attribution`).
+    package var attributesMemory: Bool
 
     package init(
         settings: WorkspaceRequest, served: ServedOverrides,
         selection: SuiteSelection, load: LoadRequest, baseline: String?, fixedRepetitions: Int?, comparisonOverrides: ComparisonOverrides,
         gate: GatePolicy, reportOptions: RunReportOptions, output: ReportOutput, keepsPrompts: Bool, gitNote: Bool, verifyCache: Bool,
-        requireQuiet: Bool
+        requireQuiet: Bool, attributesMemory: Bool = false
     ) {
         self.settings = settings
         self.served = served
@@ -55,6 +57,7 @@ package struct RunJob: Sendable {
         self.gitNote = gitNote
         self.verifyCache = verifyCache
         self.requireQuiet = requireQuiet
+        self.attributesMemory = attributesMemory
     }
 
     /// Runs what was asked: a cache verification, a gate against a baseline, or a plain run
@@ -66,6 +69,7 @@ package struct RunJob: Sendable {
         let cacheFault = try Self.cacheFaultFromEnvironment()
         var head = try settings.configuration(workspace.project, root: workspace.root)
         head.cacheFault = cacheFault
+        head.attributesMemory = attributesMemory
         let servedConfiguration = try ServedConfiguration.resolve(served, project: workspace.project)
         try checkLoadAndShard(
             servedConfiguration, models: servedConfiguration.kind == .openai ? servedConfiguration.modelNames.count : head.variants.count)
@@ -114,6 +118,7 @@ package struct RunJob: Sendable {
                     machineLoad: machineLoad)
             }
             await opened.connection?.shutdown()
+            printMemoryAttribution(opened.runtime)
             finals += outcome.records
             results += outcome.results
             stoppedAtOnce = outcome.cancelled

@@ -1,0 +1,36 @@
+import ChatEvalCore
+import ChatEvalLlama
+import ChatEvalRuntime
+import Foundation
+import Testing
+
+/// On the real model: the process's memory split between llama.cpp and the harness
+/// (`LlamaChatRuntime.memoryAttribution`, what `run --memory-attribution` prints).
+extension RealModelTests {
+    @Suite struct MemoryAttributionTests {
+        @Test func afterATurnTheModelItsBuffersAndItsLibrariesAreTheEnginesAndTheRestTheHarnesss() async throws {
+            let runtime = try RealModel.runtime()
+            _ = try await respond(runtime, [ChatMessage(role: .user, content: "Name a colour.")], options: GenerationOptions(maxTokens: 4))
+            let split = try #require(runtime.memoryAttribution())
+            let memory = try #require(runtime.identity.memory)
+            #expect(split.modelFile + split.engineBuffers + split.engineCode + split.harness == split.total)
+            // The turn read the weights. (Not "at most the file's size": other suites of this test
+            // process map the same file for runtimes of their own, and each mapping counts.)
+            #expect(split.modelFile > 0)
+            // The KV cache and compute buffers are allocated, and partly touched, by a turn.
+            #expect(split.engineBuffers > 8 << 20, "\(split)")
+            #expect(split.engineBuffers <= (memory.engineBytes ?? .max) + (64 << 20), "\(split)")
+            #expect(split.engineCode > 0)
+            let files = split.harnessCodeByFile.keys.map { URL(fileURLWithPath: $0).lastPathComponent }
+            #expect(files.contains { $0.hasPrefix("libswiftCore") }, "\(files)")
+            #expect(!files.contains { $0.contains("libllama") || $0.contains("libggml") }, "\(files)")
+            // This model's file is the engine's; another model of the process counts as the harness's.
+            #expect(split.harnessCodeByFile[runtime.identity.model.path] == nil, "\(files)")
+        }
+
+        /// Without the setting nothing is attributed: the engine's regions were not told apart.
+        @Test func aRuntimeLoadedWithoutTheSettingAttributesNothing() throws {
+            #expect(try RealModel.gemma().memoryAttribution() == nil)
+        }
+    }
+}
