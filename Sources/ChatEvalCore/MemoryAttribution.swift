@@ -3,7 +3,8 @@ import Foundation
 /// Who holds the process's resident memory: llama.cpp (the model file's mapping, the large
 /// anonymous regions that appeared while its context was created — KV cache and compute
 /// buffers —, the heap of the thread that makes its calls, and its own libraries) or the harness
-/// (everything else: the executable, the Swift and C libraries it loads, the Swift heap).
+/// (every other file mapped: the executable, the Swift and C libraries it loads, git's packs;
+/// every other anonymous region: the Swift heap, stacks).
 ///
 /// Why not "peak RSS minus llama.cpp's accounting": llama.cpp reports what it reserves, and much
 /// of it is never touched (a 4096-token KV cache holding 700 tokens, compute buffers sized for
@@ -12,7 +13,11 @@ import Foundation
 ///
 /// A library's resident pages are counted whole, shared or not (RSS, not PSS): what this process
 /// would need if it ran alone. Loading a library makes some of it resident before any of its code
-/// runs (libFoundation.so: 3.5 MiB at `main`; README, "Harness memory").
+/// runs (libFoundation.so: 3.5 MiB at `main`; README, "What the harness itself holds").
+///
+/// What it cannot tell apart: an anonymous region that appeared while the model loaded is counted
+/// whole as llama.cpp's (another thread's allocation in that window too), and the calling
+/// thread's heap holds the runtime's own small allocations beside llama.cpp's.
 ///
 /// Pure: the mappings come from `ProcessMemory.mappings()` (ChatEvalRuntime) or a test.
 public enum MemoryAttribution {
@@ -22,6 +27,8 @@ public enum MemoryAttribution {
         /// The file mapped, or "" for anonymous memory (the heap included).
         public var path: String
         public var residentBytes: Int
+        /// The addresses it spans.
+        public var range: Range<UInt64> { start..<(start + UInt64(size)) }
 
         public init(start: UInt64, size: Int, path: String, residentBytes: Int) {
             self.start = start
@@ -33,7 +40,8 @@ public enum MemoryAttribution {
 
     /// The mappings a `/proc/PID/smaps` text lists: each header line ("start-end perms offset
     /// device inode [path]") starts one, and its "Rss:" line (in kB) gives its resident bytes.
-    /// Other lines are skipped; a header whose range does not parse is skipped with its lines.
+    /// Other lines are skipped; a header whose range does not parse is skipped with its lines. A
+    /// file removed since it was mapped keeps its path (the kernel's " (deleted)" taken off).
     public static func parse(smaps text: String) -> [Mapping] {
         var result: [Mapping] = []
         var inMapping = false
@@ -48,7 +56,8 @@ public enum MemoryAttribution {
                     continue
                 }
                 let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
-                let path = fields.count > 5 ? String(fields[5]).trimmingCharacters(in: .whitespaces) : ""
+                var path = fields.count > 5 ? String(fields[5]).trimmingCharacters(in: .whitespaces) : ""
+                if path.hasPrefix("/"), path.hasSuffix(" (deleted)") { path.removeLast(" (deleted)".count) }
                 result.append(Mapping(start: start, size: Int(end - start), path: path, residentBytes: 0))
                 inMapping = true
             } else if inMapping, line.hasPrefix("Rss:") {
@@ -59,11 +68,11 @@ public enum MemoryAttribution {
         return result
     }
 
-    /// Anonymous regions of at least 1 MiB present in `now` that were not in `before`: the
-    /// buffers llama.cpp allocated in between.
-    public static func newLargeAnonymousRegions(since before: [Mapping], now: [Mapping]) -> Set<UInt64> {
+    /// The address ranges of the anonymous regions of at least 1 MiB in `now` that were not in
+    /// `before` (by start): the buffers llama.cpp allocated in between.
+    public static func newLargeAnonymousRegions(since before: [Mapping], now: [Mapping]) -> [Range<UInt64>] {
         let known = Set(before.map(\.start))
-        return Set(now.filter { ($0.path.isEmpty) && $0.size >= 1 << 20 && !known.contains($0.start) }.map(\.start))
+        return now.filter { $0.path.isEmpty && $0.size >= 1 << 20 && !known.contains($0.start) }.map(\.range)
     }
 
     /// A process's resident memory, split between llama.cpp and the harness.
@@ -73,17 +82,20 @@ public enum MemoryAttribution {
         public var engineBuffers = 0
         /// llama.cpp's own libraries (libllama, libggml*, libgomp).
         public var engineCode = 0
-        public var harnessCode = 0
-        public var harnessData = 0
-        /// `harnessCode` by file mapped, so that a report can say which libraries hold it.
-        public var harnessCodeByFile: [String: Int] = [:]
-        public var harness: Int { harnessCode + harnessData }
+        /// Every other file mapped: code and libraries mostly, and the data files read through a
+        /// mapping (git's packs, the locale archive).
+        public var harnessFiles = 0
+        /// Every other anonymous region: the heap, stacks.
+        public var harnessAnonymous = 0
+        /// `harnessFiles` by path, so that a report can say which libraries hold it.
+        public var harnessBytesByFile: [String: Int] = [:]
+        public var harness: Int { harnessFiles + harnessAnonymous }
 
         public init() {}
 
-        /// The files holding most of `harnessCode`, largest first (ties by path).
+        /// The files holding most of `harnessFiles`, largest first (ties by path).
         public func largestHarnessFiles(_ count: Int) -> [(file: String, bytes: Int)] {
-            harnessCodeByFile.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(count).map { (file: $0.key, bytes: $0.value) }
+            harnessBytesByFile.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(count).map { (file: $0.key, bytes: $0.value) }
         }
     }
 
@@ -91,25 +103,26 @@ public enum MemoryAttribution {
     static let engineLibraries = ["/libllama", "/libggml", "/libgomp"]
 
     /// `mappings` split: the model file (by `modelPaths`, as given or with symlinks resolved),
-    /// the engine's buffers (`engineRegions`: the starts of mappings, from
-    /// `newLargeAnonymousRegions` and the engine thread's heap), its libraries,
-    /// then every other file as the harness's code and every other anonymous region as its data.
-    public static func split(_ mappings: [Mapping], modelPaths: [String], engineRegions: Set<UInt64>) -> Split {
+    /// the engine's buffers (every anonymous mapping that overlaps one of `engineRegions`, from
+    /// `newLargeAnonymousRegions` and the engine thread's heap: by overlap, not start, because
+    /// the kernel merges a region with a neighbour of the same protection, or splits it), its
+    /// libraries, then every other file as the harness's and every other anonymous region.
+    public static func split(_ mappings: [Mapping], modelPaths: [String], engineRegions: [Range<UInt64>]) -> Split {
         let models = Set(modelPaths + modelPaths.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path })
         var split = Split()
         for mapping in mappings {
             split.total += mapping.residentBytes
             if models.contains(mapping.path) {
                 split.modelFile += mapping.residentBytes
-            } else if engineRegions.contains(mapping.start) {
+            } else if !mapping.path.hasPrefix("/"), engineRegions.contains(where: { $0.overlaps(mapping.range) }) {
                 split.engineBuffers += mapping.residentBytes
             } else if engineLibraries.contains(where: mapping.path.contains) {
                 split.engineCode += mapping.residentBytes
             } else if mapping.path.hasPrefix("/") {
-                split.harnessCode += mapping.residentBytes
-                split.harnessCodeByFile[mapping.path, default: 0] += mapping.residentBytes
+                split.harnessFiles += mapping.residentBytes
+                split.harnessBytesByFile[mapping.path, default: 0] += mapping.residentBytes
             } else {
-                split.harnessData += mapping.residentBytes
+                split.harnessAnonymous += mapping.residentBytes
             }
         }
         return split

@@ -14,10 +14,14 @@ enum LibGit2 {
     /// (`libssh2_init(LIBSSH2_INIT_NO_CRYPTO)`), before `git_libgit2_init` starts it with: libssh2
     /// counts its starts and initialises crypto on the first only. On Debian that crypto is
     /// OpenSSL, whose initialisation made 1.4 MiB of libcrypto resident in every `chateval run`
-    /// (README, "Harness memory"), for an SSH transport ChatEval never uses: it reads local
-    /// repositories and neither fetches nor pushes. OpenSSL 1.1 and later initialise themselves
-    /// on first use anyway. Looked up in the process rather than linked: libssh2 is libgit2's
-    /// dependency, not ChatEval's, and absent where libgit2 was built without it.
+    /// (README, "What the harness itself holds"), for an SSH transport ChatEval never uses: it
+    /// reads local repositories and neither fetches nor pushes (no `git_remote` call anywhere).
+    /// Code that adds fetching over SSH must start libssh2's crypto itself first. Looked up in
+    /// the process rather than linked: libssh2 is libgit2's dependency, not ChatEval's, and
+    /// absent where libgit2 was built without it (nothing is done then). Traced with gdb
+    /// (2026-12-01): without this, `libssh2_init` called OpenSSL's `ENGINE_load_builtin_engines`
+    /// from `git_libgit2_init`; with it, nothing did. No test holds it: OpenSSL's engine list is
+    /// process-wide and libcurl's tests fill it too, and the effect is memory (`make bench`).
     private static func startSSHWithoutCrypto() {
         typealias SSHInit = @convention(c) (Int32) -> Int32
         let noCrypto: Int32 = 0x0001  // LIBSSH2_INIT_NO_CRYPTO, libssh2.h since 1.2.5

@@ -32,7 +32,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         /// the reader's task beside the decoding threads.
         public var streamInterval = ChunkCoalescer.interval
         /// Tell the engine's buffers apart from the harness's memory as the model loads, for
-        /// `memoryAttribution()` (two reads of /proc/self/smaps; off by default).
+        /// `memoryAttribution()` (three reads of /proc/self/smaps; off by default).
         public var attributesMemory = false
 
         public init(
@@ -99,7 +99,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
     /// The anonymous regions llama.cpp allocated while this model loaded, and the heap of the
     /// thread that makes every llama.cpp call (its vocabulary, model tables and scratch vectors are
     /// allocated there), see `MemoryAttribution`; nil unless `Configuration.attributesMemory`.
-    private let engineRegions: Set<UInt64>?
+    private let engineRegions: [Range<UInt64>]?
 
     /// Loads the model, creates the context and warms it up, on the llama.cpp thread (the one-time
     /// cost of the first evaluation is paid here, not by the first turn). Load and warm-up times
@@ -144,7 +144,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         let runtimes = [self] + others
         return MemoryAttribution.split(
             ProcessMemory.mappings(), modelPaths: runtimes.map(\.identity.model.path),
-            engineRegions: runtimes.reduce(engineRegions) { $0.union($1.engineRegions ?? []) })
+            engineRegions: runtimes.flatMap { $0.engineRegions ?? [] })
     }
 
     /// The chat template's rendering of `messages`: the text that is tokenized and evaluated.
@@ -164,7 +164,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
         let warmupSeconds: Double
         let memory: EngineMemory
         let kvCaches: [LlamaMemoryReport.KVCache]
-        let engineRegions: Set<UInt64>?
+        let engineRegions: [Range<UInt64>]?
     }
 
     /// What a runtime owns, handed to the llama.cpp thread to be released there.
@@ -225,7 +225,7 @@ public final class LlamaChatRuntime: ChatRuntime, @unchecked Sendable {
             kvCaches: LlamaMemoryReport.kvCaches(reports),
             engineRegions: mappingsBefore.map {
                 MemoryAttribution.newLargeAnonymousRegions(since: $0, now: ProcessMemory.mappings())
-                    .union(ProcessMemory.heapOfThisThread().map { [$0] } ?? [])
+                    + (ProcessMemory.heapOfThisThread().map { [$0] } ?? [])
             })
     }
 

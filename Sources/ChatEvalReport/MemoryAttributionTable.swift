@@ -14,15 +14,15 @@ public enum MemoryAttributionTable {
         -> String
     {
         var table = TextTable([.init("", .left), .init("MiB")])
-        table.add(["process (VmRSS)", mib(split.total)])
+        table.add(["process (its mappings' resident pages)", mib(split.total)])
         table.add(["  model file, mapped", mib(split.modelFile)])
         table.add(["  llama.cpp buffers (KV cache, compute) and its thread's heap", mib(split.engineBuffers)])
         table.add(["  llama.cpp and OpenMP libraries", mib(split.engineCode)])
-        table.add(["  harness: code (the executable, Swift, Foundation, C libraries)", mib(split.harnessCode)])
+        table.add(["  harness: files mapped (the executable, libraries, git's packs)", mib(split.harnessFiles)])
         for (file, bytes) in split.largestHarnessFiles(largest) {
             table.add(["    " + URL(fileURLWithPath: file).lastPathComponent, mib(bytes)])
         }
-        table.add(["  harness: data (heap, stacks)", mib(split.harnessData)])
+        table.add(["  harness: anonymous memory (heap, stacks)", mib(split.harnessAnonymous)])
         table.add([
             String(format: "harness total (goal ≤ 30 MB = %.1f MiB)", Double(harnessGoalBytes) / 1_048_576), mib(split.harness),
         ])
@@ -30,6 +30,7 @@ public enum MemoryAttributionTable {
         return table.render(indent: indent)
     }
 
-    /// Bytes in MiB with one decimal; "–" when unknown.
+    /// Bytes in MiB with one decimal (the unit in the header, not each cell: `Format.bytes`
+    /// picks its unit per value); "–" when unknown.
     static func mib(_ bytes: Int?) -> String { bytes.map { String(format: "%.1f", Double($0) / 1_048_576) } ?? "–" }
 }

@@ -52,17 +52,22 @@ public enum ProcessMemory {
         return MemoryAttribution.parse(smaps: String(decoding: data, as: UTF8.self))
     }
 
-    /// The start of the anonymous mapping that holds the calling thread's malloc heap: where a
-    /// small block allocated now lands. nil when that is the main heap ("[heap]", which other
+    /// The addresses of the anonymous mapping that holds the calling thread's malloc heap: where
+    /// a small block allocated now lands. nil when that is the main heap ("[heap]", which other
     /// threads share) or the mappings cannot be read. For attributing a thread's allocations
-    /// (`MemoryAttribution`); glibc gives each thread its own heap while there are few threads.
-    public static func heapOfThisThread() -> UInt64? {
+    /// (`MemoryAttribution`). Read as glibc behaves by default: a thread gets a heap of its own
+    /// while the process has fewer than 8 per core (then, or when it takes over the heap of a
+    /// thread that ended, it shares one); a block of 4 KiB bypasses the per-thread cache (up to
+    /// 1,032 bytes unless `glibc.malloc.tcache_max` raises it); and only the heap holding the
+    /// block is named, not others its arena may have grown. Another allocator: the mapping
+    /// holding a 4 KiB block, whatever that is.
+    public static func heapOfThisThread() -> Range<UInt64>? {
         // Larger than glibc's per-thread cache takes (1,032 bytes): a block from that cache may
         // come from another thread's heap (it keeps what this thread freed, wherever it came from).
         guard let block = malloc(4096) else { return nil }
         defer { free(block) }
         let address = UInt64(UInt(bitPattern: block))
-        return mappings().first { $0.path.isEmpty && $0.start <= address && address < $0.start + UInt64($0.size) }?.start
+        return mappings().first { $0.path.isEmpty && $0.range.contains(address) }?.range
     }
 
     private static func statusField(_ name: String) -> Int? {

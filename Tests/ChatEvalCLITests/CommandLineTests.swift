@@ -78,6 +78,15 @@ import Testing
         #expect(outcome.stdout.contains("smoke.yaml: ok"))
     }
 
+    /// --memory-attribution prints after a plain run's models; where it would print nothing it is
+    /// refused before anything runs.
+    @Test(arguments: [["--baseline", "HEAD"], ["--verify-cache"]])
+    func memoryAttributionIsRefusedWhereItWouldPrintNothing(_ option: [String]) async throws {
+        let outcome = try await run(["run", "suites/smoke.yaml", "--memory-attribution"] + option)
+        #expect(outcome.status == 2, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("--memory-attribution"), "\(outcome.stderr)")
+    }
+
     @Test func unknownOptionIsAUsageError() async throws {
         let outcome = try await run(["run", "--no-such-flag"])
         #expect(outcome.status == 2)

@@ -15,8 +15,9 @@ import Testing
 
     /// Eight one-turn questions, each with a TTFT limit at that question's median TTFT over three
     /// replays of a first run: each replay's verdict is then a coin toss of the machine's noise,
-    /// the same answer on both sides. `run --baseline HEAD --repeat 1` (identical sides) four to ten
-    /// times, until eight checks have flipped between the sides: every run ends without a
+    /// the same answer on both sides. `run --baseline HEAD --repeat 1` (identical sides) four to
+    /// twelve times, until eight checks have flipped between the sides (the limits set again when
+    /// four runs flipped none; the flips are counted over every set): every run ends without a
     /// regression, and no timing check is ever "a certain change". Before,
     /// the exact ledger compared every check of a greedy turn, timing checks included, and the
     /// review saw exit 1 in 3 of 3 runs ("REGRESSION perf/q5 turn 1 check 1 ttft … a certain change").

@@ -25,12 +25,13 @@ struct MemoryAttributionTests {
     @Test func everyResidentByteIsInExactlyOneBucket() {
         let mappings = MemoryAttribution.parse(smaps: smaps)
         #expect(mappings.count == 10)
-        let split = MemoryAttribution.split(mappings, modelPaths: ["/models/chat.gguf"], engineRegions: [0x7f00_0010_0000])
+        let split = MemoryAttribution.split(
+            mappings, modelPaths: ["/models/chat.gguf"], engineRegions: [0x7f00_0010_0000..<0x7f00_0050_0000])
         #expect(split.modelFile == 900 * 1024)
         #expect(split.engineBuffers == 3000 * 1024)
         #expect(split.engineCode == 48 * 1024)
-        #expect(split.harnessCode == 1220 * 1024)
-        #expect(split.harnessData == 102 * 1024)
+        #expect(split.harnessFiles == 1220 * 1024)
+        #expect(split.harnessAnonymous == 102 * 1024)
         #expect(split.total == mappings.reduce(0) { $0 + $1.residentBytes })
         #expect(split.modelFile + split.engineBuffers + split.engineCode + split.harness == split.total)
         #expect(split.largestHarnessFiles(2).map(\.file) == ["/work/chateval", "/opt/swift/lib/libswiftCore.so"])
@@ -42,8 +43,29 @@ struct MemoryAttributionTests {
     @Test func whatIsNotNamedTheEnginesIsTheHarnesses() {
         let split = MemoryAttribution.split(MemoryAttribution.parse(smaps: smaps), modelPaths: [], engineRegions: [])
         #expect(split.modelFile == 0 && split.engineBuffers == 0)
-        #expect(split.harnessData == 3102 * 1024)
-        #expect(split.harnessCode == 2120 * 1024)
+        #expect(split.harnessAnonymous == 3102 * 1024)
+        #expect(split.harnessFiles == 2120 * 1024)
+    }
+
+    /// The kernel merges an engine region with a neighbour of the same protection (or splits
+    /// it): the mapping then starts elsewhere, and is still the engine's because it overlaps the
+    /// region. A file mapped over addresses the region once had is not.
+    @Test func anEngineRegionMergedWithANeighbourIsStillTheEngines() {
+        let text =
+            mapping("7f00000ff000-7f0000500000", "", rss: 3004)  // 4 KiB below the region, merged into it
+            + mapping("7f0000500000-7f0000501000", "/data/file", rss: 4)
+        let split = MemoryAttribution.split(
+            MemoryAttribution.parse(smaps: text), modelPaths: [], engineRegions: [0x7f00_0010_0000..<0x7f00_0050_0000])
+        #expect(split.engineBuffers == 3004 * 1024)
+        #expect(split.harnessFiles == 4 * 1024 && split.harnessAnonymous == 0)
+    }
+
+    /// A model file removed while mapped is still the model's.
+    @Test func aDeletedModelFileIsStillTheModels() {
+        let split = MemoryAttribution.split(
+            MemoryAttribution.parse(smaps: mapping("1000-2000", "/models/chat.gguf (deleted)", rss: 4)), modelPaths: ["/models/chat.gguf"],
+            engineRegions: [])
+        #expect(split.modelFile == 4 * 1024)
     }
 
     @Test func newLargeAnonymousRegionsAreThoseOfAtLeastOneMebibyteThatAppeared() {
@@ -51,7 +73,7 @@ struct MemoryAttributionTests {
         let now = MemoryAttribution.parse(
             smaps: mapping("1000-201000", "", rss: 4) + mapping("300000-400000", "", rss: 4) + mapping("500000-5ff000", "", rss: 4)
                 + mapping("600000-800000", "/lib/x.so", rss: 4))
-        #expect(MemoryAttribution.newLargeAnonymousRegions(since: before, now: now) == [0x30_0000])
+        #expect(MemoryAttribution.newLargeAnonymousRegions(since: before, now: now) == [0x30_0000..<0x40_0000])
     }
 
     /// A header that does not parse takes its "Rss:" line with it; an "Rss:" before any header

@@ -127,6 +127,9 @@ struct RunCommand: AsyncParsableCommand {
         if verifyCache, let conflict = verifyCacheConflicts.first {
             throw ValidationError("--verify-cache replays every conversation once with the session cache and once cold; drop \(conflict)")
         }
+        if memoryAttribution, let other = baseline.map({ _ in "--baseline" }) ?? (verifyCache ? "--verify-cache" : nil) {
+            throw ValidationError("--memory-attribution prints after a plain run's models; \(other) runs none of its own: drop one")
+        }
         if baseline == nil, maxRepetitions != nil || timeBudget != nil {
             throw ValidationError("--max-repeat and --time-budget shape a run with --baseline; a plain run replays --repeat N times")
         }
