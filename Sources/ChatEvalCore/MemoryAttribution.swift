@@ -16,7 +16,9 @@ import Foundation
 /// runs (libFoundation.so: 3.5 MiB at `main`; README, "What the harness itself holds").
 ///
 /// What it cannot tell apart: an anonymous region that appeared while the model loaded is counted
-/// whole as llama.cpp's (another thread's allocation in that window too), and the calling
+/// whole as llama.cpp's (another thread's allocation in that window too); where the kernel
+/// merged a new region with an older neighbour, the merged mapping is found as new only if its
+/// start moved, and is then the engine's whole, the neighbour's pages included; and the calling
 /// thread's heap holds the runtime's own small allocations beside llama.cpp's.
 ///
 /// Pure: the mappings come from `ProcessMemory.mappings()` (ChatEvalRuntime) or a test.
@@ -114,7 +116,7 @@ public enum MemoryAttribution {
             split.total += mapping.residentBytes
             if models.contains(mapping.path) {
                 split.modelFile += mapping.residentBytes
-            } else if !mapping.path.hasPrefix("/"), engineRegions.contains(where: { $0.overlaps(mapping.range) }) {
+            } else if mapping.path.isEmpty, engineRegions.contains(where: { $0.overlaps(mapping.range) }) {
                 split.engineBuffers += mapping.residentBytes
             } else if engineLibraries.contains(where: mapping.path.contains) {
                 split.engineCode += mapping.residentBytes

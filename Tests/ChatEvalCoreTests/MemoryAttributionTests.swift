@@ -52,8 +52,8 @@ struct MemoryAttributionTests {
     /// region. A file mapped over addresses the region once had is not.
     @Test func anEngineRegionMergedWithANeighbourIsStillTheEngines() {
         let text =
-            mapping("7f00000ff000-7f0000500000", "", rss: 3004)  // 4 KiB below the region, merged into it
-            + mapping("7f0000500000-7f0000501000", "/data/file", rss: 4)
+            mapping("7f00000ff000-7f00004ff000", "", rss: 3004)  // 4 KiB below the region, merged into it
+            + mapping("7f00004ff000-7f0000500000", "/data/file", rss: 4)
         let split = MemoryAttribution.split(
             MemoryAttribution.parse(smaps: text), modelPaths: [], engineRegions: [0x7f00_0010_0000..<0x7f00_0050_0000])
         #expect(split.engineBuffers == 3004 * 1024)

@@ -108,7 +108,7 @@ struct RunCommand: AsyncParsableCommand {
         name: .customLong("memory-attribution"),
         help: ArgumentHelp(
             "After each in-process model's run, print the process's resident memory split between llama.cpp (model file, buffers, "
-                + "libraries) and the harness (its code by library, its data)."))
+                + "libraries) and the harness (the files it maps, by library, and its anonymous memory)."))
     var memoryAttribution = false
 
     func validate() throws {
@@ -128,7 +128,7 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("--verify-cache replays every conversation once with the session cache and once cold; drop \(conflict)")
         }
         if memoryAttribution, let other = baseline.map({ _ in "--baseline" }) ?? (verifyCache ? "--verify-cache" : nil) {
-            throw ValidationError("--memory-attribution prints after a plain run's models; \(other) runs none of its own: drop one")
+            throw ValidationError("--memory-attribution is printed after a plain run only, not with \(other); drop one of the two")
         }
         if baseline == nil, maxRepetitions != nil || timeBudget != nil {
             throw ValidationError("--max-repeat and --time-budget shape a run with --baseline; a plain run replays --repeat N times")
