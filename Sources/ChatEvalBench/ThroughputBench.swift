@@ -140,7 +140,7 @@ struct ThroughputBench: AsyncParsableCommand {
         let peakAboveReport = pairs.compactMap(\.turn.peakResidentBytes).max().flatMap { peak in memory?.engineBytes.map { peak - $0 } }
         print(
             MemoryAttributionTable.render(
-                split,
+                split, goalBytes: 30_000_000,  // issue 46's goal
                 extraRows: [
                     ("llama.cpp's report: model + KV + compute + output", memory?.engineBytes),
                     ("peak RSS − that report (the issue's formula; reserved ≠ resident)", peakAboveReport),
