@@ -1,36 +1,39 @@
 /// The result of one check on one answer.
 public struct Verdict: Codable, Sendable, Hashable {
+    // Stored strings first, then the 8-byte values, then the one-byte ones: in the order they
+    // were first written, padding took 28 of 128 bytes a verdict (a graded run keeps every one).
+    // Records are encoded with sorted keys, so the order is not seen in files.
     /// The check's type name (`contains`, `not-regex`, `keywords:frequency`...).
     public var check: String
-    public var passed: Bool
-    /// In 0...1 for checks that measure a degree (similarity, share of passed sub-checks); nil otherwise.
-    public var score: Double?
     /// Human-readable: what was expected, what was found, and an excerpt of the answer (≤ ~80
     /// characters, elisions marked with …).
     public var detail: String
     /// Set when the check could not be evaluated (a regex over its budget, language
     /// identification unavailable...): the verdict is then a failure that says nothing about the answer.
     public var error: String?
-    /// The check's share of its turn's score (its `weight`, default 1).
-    public var weight: Double
-    /// The verdict with the check's IFEval instructions read loosely (IFEval's loose accuracy);
-    /// recorded for conversations tagged `multi-turn-if` when the check holds a strictly read
-    /// IFEval instruction, nil otherwise (the loose reading is then `passed`).
-    public var loose: Bool?
     /// What the check asks, as the same text on every turn that asks the same (a quote of the
     /// turn's own message reads `{{this.user}}`): how the instruction-following scores follow an
     /// instruction from turn to turn. Recorded for conversations tagged `multi-turn-if`.
     public var instruction: String?
+    /// Set on a passing check of the answer that passes only because the answer repeats what the
+    /// model was sent — graded again without those repeats, it fails: what was repeated ("the user
+    /// message", "the system prompt"...). Absent otherwise (and in records written before it).
+    public var echo: String?
+    /// The check's share of its turn's score (its `weight`, default 1).
+    public var weight: Double
+    /// In 0...1 for checks that measure a degree (similarity, share of passed sub-checks); nil otherwise.
+    public var score: Double?
+    public var passed: Bool
+    /// The verdict with the check's IFEval instructions read loosely (IFEval's loose accuracy);
+    /// recorded for conversations tagged `multi-turn-if` when the check holds a strictly read
+    /// IFEval instruction, nil otherwise (the loose reading is then `passed`).
+    public var loose: Bool?
     /// True when the verdict reads the turn's timings or memory — a check on a metric that moves
     /// with the machine (`ttft`, `decode-tps`, `peak-memory`…), or a combinator holding one — so
     /// that it can flip between two replays of the same answer. Recorded for performance checks and
     /// combinators; nil for checks of the answer alone (and in records written before the field,
     /// where `readsMeasurements` falls back on the check's type).
     public var measured: Bool?
-    /// Set on a passing check of the answer that passes only because the answer repeats what the
-    /// model was sent — graded again without those repeats, it fails: what was repeated ("the user
-    /// message", "the system prompt"...). Absent otherwise (and in records written before it).
-    public var echo: String?
 
     public init(check: String, passed: Bool, score: Double? = nil, detail: String, error: String? = nil, weight: Double = 1) {
         self.check = check

@@ -36,18 +36,29 @@ package enum OrderedConcurrentMap {
     /// (`concurrentPerform` returns after all iterations, which orders their writes before the read).
     private final class Slots<Result>: @unchecked Sendable {
         private let storage: UnsafeMutableBufferPointer<Result?>
+        /// True once `results()` has moved the results out, leaving the slots uninitialised.
+        private var movedOut = false
 
         init(count: Int) {
             storage = .allocate(capacity: count)
             storage.initialize(repeating: nil)
         }
-        deinit { storage.deinitialize().deallocate() }
+        deinit {
+            if !movedOut { storage.deinitialize() }
+            storage.deallocate()
+        }
 
         func store(_ result: Result, at index: Int) { storage[index] = result }
 
+        /// The results, moved out of the slots rather than copied (a copy retained every
+        /// record's strings and arrays, and freeing the slots released them again). Called once.
         func results() -> [Result] {
-            storage.map { result in
-                guard let result else { preconditionFailure("OrderedConcurrentMap: an item was left without a result") }
+            precondition(!movedOut, "OrderedConcurrentMap: results taken twice")
+            movedOut = true
+            return storage.indices.map { index in
+                guard let result = storage.moveElement(from: index) else {
+                    preconditionFailure("OrderedConcurrentMap: an item was left without a result")
+                }
                 return result
             }
         }

@@ -28,6 +28,21 @@ import Testing
         }
     }
 
+    /// The results are moved out of the map's slots, not copied: each must be released exactly
+    /// once, when the returned array is (not while it holds them, and not a second time by the
+    /// slots — which would crash or count twice).
+    @Test func orderedConcurrentMapReleasesEachResultOnceWithItsArray() {
+        for threads in [1, 2, 7] {
+            let released = ReleaseCount()
+            do {
+                let mapped = OrderedConcurrentMap.map(Array(0..<500), threads: threads) { TrackedResult(value: $0, released: released) }
+                #expect(mapped.map(\.value) == Array(0..<500), "\(threads) threads")
+                withExtendedLifetime(mapped) { #expect(released.value.load(ordering: .relaxed) == 0, "\(threads) threads") }
+            }
+            #expect(released.value.load(ordering: .relaxed) == 500, "\(threads) threads")
+        }
+    }
+
     /// Conversations that differ in what makes grading order-sensitive if state leaked between
     /// threads: a pattern that exhausts its answer's regex budget (so the answer's later regex
     /// checks fail with an error), placeholders quoting the previous turn, failed and skipped turns.
@@ -114,4 +129,21 @@ import Testing
             #expect(parallel.notes == serial.notes)
         }
     }
+}
+
+/// Releases counted across threads.
+private final class ReleaseCount: Sendable {
+    let value = Atomic<Int>(0)
+}
+
+/// A result that counts its own release.
+private final class TrackedResult: Sendable {
+    let value: Int
+    private let released: ReleaseCount
+
+    init(value: Int, released: ReleaseCount) {
+        self.value = value
+        self.released = released
+    }
+    deinit { released.value.add(1, ordering: .relaxed) }
 }
