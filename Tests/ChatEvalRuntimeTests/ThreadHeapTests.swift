@@ -43,7 +43,11 @@ import Testing
             for holder in holders {
                 let mapping = try #require(holder, "every block lies in a mapping of the process")
                 if let heap {
-                    #expect(mapping.start == heap.lowerBound && mapping.path.isEmpty)
+                    // Overlapping, as `MemoryAttribution` matches it, not starting at the same
+                    // address: the kernel may merge the heap with an anonymous mapping next to it
+                    // (a thread's stack) or split it as glibc grows it. This compared starts,
+                    // and failed once in a full `make test` (2026-12-01, a fresh clone).
+                    #expect(mapping.range.overlaps(heap) && mapping.path.isEmpty)
                 } else {
                     #expect(mapping.path == "[heap]")
                 }
